@@ -1,0 +1,110 @@
+"""`saturn -p "text"`: one turn from the current folder, streamed to stdout.
+
+Kept lean on purpose: no prompt_toolkit, no daemon code, just the protocol client.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import msgspec
+
+from clients.cli.daemon_control import StartFailed, connect_or_start
+from protocol.events import Answer, PlanUpdated, Receipt, ResponseDelta, TurnEnded
+from protocol.jsonrpc import RpcError
+from protocol.methods import SessionCreateParams, TurnStartParams
+
+_encode = msgspec.json.Encoder().encode
+
+
+async def run_headless(text: str, output: str, session_id: str | None = None) -> int:
+    try:
+        client = await connect_or_start()
+    except StartFailed as exc:
+        print(f"saturn: could not start saturnd: {exc}", file=sys.stderr)
+        return 1
+    async with client:
+        try:
+            if session_id is None:
+                session = await client.call("session/create", SessionCreateParams(cwd=os.getcwd()))
+                session_id = session.session_id
+            started = await client.call(
+                "turn/start", TurnStartParams(session_id=session_id, text=text, headless=True)
+            )
+        except RpcError as exc:
+            print(f"saturn: {exc.message}", file=sys.stderr)
+            return 1
+        return await _follow(client, started.turn_id, session_id, output)
+
+
+async def _follow(client: Any, turn_id: str, session_id: str, output: str) -> int:
+    out = sys.stdout
+    answer = ""
+    plan: list[Any] = []
+    receipt = Receipt()
+    streamed = False
+    ended: TurnEnded | None = None
+    async for turn_event in client.turn_events(turn_id):
+        event = turn_event.event
+        if output == "stream-json":
+            out.write(_encode(turn_event).decode() + "\n")
+            out.flush()
+        match event:
+            case ResponseDelta(text=delta) if output == "text":
+                out.write(delta)
+                out.flush()
+                streamed = True
+            case Answer():
+                answer = event.text
+                if output == "text":
+                    _finish_text(out, answer, event.note, streamed)
+            case PlanUpdated(items=items):
+                plan = items
+            case Receipt():
+                receipt = event
+            case TurnEnded():
+                ended = event
+    if ended is None:
+        print("saturn: lost the connection to saturnd before the turn ended", file=sys.stderr)
+        return 1
+    if output == "json":
+        result = {
+            "answer": answer,
+            "session_id": session_id,
+            "turn_id": turn_id,
+            "status": ended.status,
+            "plan": msgspec.to_builtins(plan),
+            "receipt": _receipt_json(receipt),
+        }
+        if ended.error:
+            result["error"] = ended.error
+        out.write(_encode(result).decode() + "\n")
+    if ended.status == "failed":
+        print(f"saturn: {ended.error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _finish_text(out: Any, answer: str, note: str, streamed: bool) -> None:
+    # Deltas may have been rewritten (recovered tool calls, stripped thoughts): the answer wins.
+    if not streamed:
+        out.write(answer)
+    out.write("\n")
+    if note:
+        out.write(f"({note})\n")
+    out.flush()
+
+
+def _receipt_json(receipt: Receipt) -> dict[str, Any]:
+    return {
+        "passes": receipt.passes,
+        "model_calls": receipt.model_calls,
+        "tool_calls": receipt.tool_calls,
+        "tool_fates": receipt.tool_fates,
+        "thinking_s": receipt.thinking_s,
+        "wall_s": receipt.wall_s,
+        "tokens_in": receipt.tokens_in,
+        "tokens_out": receipt.tokens_out,
+    }

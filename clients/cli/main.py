@@ -1,0 +1,69 @@
+"""The `saturn` command."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="saturn", description="Saturn, your local agent.")
+    parser.add_argument("-p", "--print", dest="prompt", metavar="TEXT", help="run one turn headless")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--json", action="store_true", help="with -p: print one JSON object")
+    mode.add_argument("--stream-json", action="store_true", help="with -p: one JSON line per event")
+    parser.add_argument("--session", help="with -p: continue this session")
+    commands = parser.add_subparsers(dest="command")
+    daemon = commands.add_parser("daemon", help="start, stop or inspect the background saturnd")
+    daemon.add_argument("action", choices=["start", "stop", "status"])
+    commands.add_parser("schema", help="print the protocol's JSON Schema")
+    key = commands.add_parser("key", help="store an API key in the OS keyring")
+    key.add_argument("action", choices=["set"])
+    key.add_argument("name")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.prompt is not None:
+        from clients.cli.headless import run_headless
+
+        output = "json" if args.json else "stream-json" if args.stream_json else "text"
+        return asyncio.run(run_headless(args.prompt, output, args.session))
+    if args.command == "daemon":
+        from clients.cli import daemon_commands
+
+        return asyncio.run(daemon_commands.run(args.action))
+    if args.command == "schema":
+        from protocol.schema import schema_text
+
+        sys.stdout.write(schema_text())
+        return 0
+    if args.command == "key":
+        return _key_set(args.name)
+    build_parser().print_help()
+    return 0
+
+
+def _key_set(name: str) -> int:
+    import getpass
+
+    from saturnd.secrets_store import store_api_key
+
+    key = getpass.getpass(f"API key for {name}: ") if sys.stdin.isatty() else sys.stdin.readline()
+    key = key.strip()
+    if not key:
+        print("saturn: no key given", file=sys.stderr)
+        return 1
+    try:
+        store_api_key(name, key)
+    except Exception as exc:  # keyring backends raise their own types
+        print(f"saturn: cannot store the key: {exc}", file=sys.stderr)
+        return 1
+    print(f"stored; use api_key_ref: keyring:saturn/{name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+"""Events a turn emits, carried by `turn/event` notifications.
+
+Each event is a tagged Struct (`"type": "<tag>"`). Every field added later
+must get a default so older clients keep decoding.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+
+class _Event(msgspec.Struct, tag_field="type", omit_defaults=True, kw_only=True):
+    pass
+
+
+class TurnStarted(_Event, tag="turn_started"):
+    session_id: str
+    text: str
+    """What the user asked, as typed."""
+
+
+class PassStarted(_Event, tag="pass_started"):
+    pass_index: int
+    """1 for the first model pass of the turn."""
+    thinking: bool = False
+    tools_offered: bool = True
+    """False on the final pass of a bounded turn (tools withheld)."""
+
+
+class ThinkingDelta(_Event, tag="thinking_delta"):
+    text: str
+
+
+class ResponseDelta(_Event, tag="response_delta"):
+    text: str
+
+
+class ToolProposed(_Event, tag="tool_proposed"):
+    call_id: str
+    name: str
+    arguments: Any = None
+
+
+class ToolFinished(_Event, tag="tool_finished"):
+    call_id: str
+    name: str
+    fate: str
+    """ran | refused_loop | declined | invalid | capped | timed_out | error | ask_first."""
+    result: str = ""
+    """What the model is sent back (capped for display)."""
+    duration_s: float = 0.0
+
+
+class PlanItem(msgspec.Struct, omit_defaults=True):
+    text: str
+    status: str = "pending"
+    """pending | in_progress | done | skipped."""
+
+
+class PlanUpdated(_Event, tag="plan_updated"):
+    items: list[PlanItem]
+
+
+class Question(_Event, tag="question"):
+    call_id: str
+    question: str
+
+
+class Paused(_Event, tag="paused"):
+    plan: list[PlanItem] = []
+
+
+class Resumed(_Event, tag="resumed"):
+    pass
+
+
+class Steered(_Event, tag="steered"):
+    text: str
+
+
+class Answer(_Event, tag="answer"):
+    text: str
+    note: str = ""
+    """Why the turn ended early (bound reached, stopped at your request), if it did."""
+
+
+class Receipt(_Event, tag="receipt"):
+    passes: int = 0
+    model_calls: int = 0
+    tool_calls: int = 0
+    tool_fates: dict[str, int] = {}
+    thinking_s: float = 0.0
+    wall_s: float = 0.0
+    tokens_in: int = 0
+    tokens_out: int = 0
+
+
+class TurnEnded(_Event, tag="turn_ended"):
+    status: str
+    """completed | failed | interrupted | aborted | cancelled."""
+    error: str = ""
+    error_code: int = 0
+
+
+Event = (
+    TurnStarted
+    | PassStarted
+    | ThinkingDelta
+    | ResponseDelta
+    | ToolProposed
+    | ToolFinished
+    | PlanUpdated
+    | Question
+    | Paused
+    | Resumed
+    | Steered
+    | Answer
+    | Receipt
+    | TurnEnded
+)
+
+
+class TurnEvent(msgspec.Struct, omit_defaults=True):
+    """Params of the `turn/event` notification."""
+
+    turn_id: str
+    seq: int
+    """Increases by one per event of the turn, from 1."""
+    event: Event
+    session_id: str = ""
+    at: float = 0.0

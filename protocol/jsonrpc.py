@@ -1,0 +1,137 @@
+"""JSON-RPC 2.0 envelopes, NDJSON framing and the error classes with their codes."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import msgspec
+
+MAX_LINE_BYTES = 8 * 1024 * 1024
+"""Longest line (one JSON object) either side accepts; a longer one closes the connection."""
+
+
+class Request(msgspec.Struct, omit_defaults=True):
+    method: str
+    params: Any = None
+    id: str | int | None = None
+    """Absent for a notification."""
+    jsonrpc: str = "2.0"
+
+
+class ErrorObject(msgspec.Struct, omit_defaults=True):
+    code: int
+    message: str
+    data: Any = None
+
+
+class Response(msgspec.Struct, omit_defaults=True):
+    id: str | int | None
+    result: Any = None
+    error: ErrorObject | None = None
+    jsonrpc: str = "2.0"
+
+
+class Notification(msgspec.Struct, omit_defaults=True):
+    method: str
+    params: Any = None
+    jsonrpc: str = "2.0"
+
+
+class RpcError(Exception):
+    """An error that travels over the wire. Subclasses fix the code."""
+
+    CODE: ClassVar[int] = -32000
+
+    def __init__(self, message: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.data = data
+
+    def to_object(self) -> ErrorObject:
+        return ErrorObject(code=self.CODE, message=self.message, data=self.data)
+
+
+class ParseError(RpcError):
+    CODE = -32700
+
+
+class InvalidRequest(RpcError):
+    CODE = -32600
+
+
+class MethodNotFound(RpcError):
+    CODE = -32601
+
+
+class InvalidParams(RpcError):
+    CODE = -32602
+
+
+class InternalError(RpcError):
+    CODE = -32603
+
+
+# Saturn's own range: -32000 .. -32099 (JSON-RPC's "server error" band).
+
+
+class SaturnError(RpcError):
+    CODE = -32000
+
+
+class NotFound(SaturnError):
+    CODE = -32001
+
+
+class ModelUnavailable(SaturnError):
+    """The model server refused, timed out or answered with an HTTP error."""
+
+    CODE = -32002
+
+
+class InvalidState(SaturnError):
+    """The request does not fit the object's state (e.g. replying to a finished turn)."""
+
+    CODE = -32003
+
+
+class ConfigError(SaturnError):
+    CODE = -32004
+
+
+class Busy(SaturnError):
+    """The session already runs a turn."""
+
+    CODE = -32005
+
+
+ERRORS_BY_CODE: dict[int, type[RpcError]] = {
+    cls.CODE: cls
+    for cls in (
+        ParseError,
+        InvalidRequest,
+        MethodNotFound,
+        InvalidParams,
+        InternalError,
+        SaturnError,
+        NotFound,
+        ModelUnavailable,
+        InvalidState,
+        ConfigError,
+        Busy,
+    )
+}
+
+
+def error_from_object(error: ErrorObject) -> RpcError:
+    cls = ERRORS_BY_CODE.get(error.code, RpcError)
+    exc = cls(error.message, error.data)
+    if cls is RpcError:
+        exc.CODE = error.code  # type: ignore[misc]
+    return exc
+
+
+_encoder = msgspec.json.Encoder()
+
+
+def encode_line(message: Request | Response | Notification) -> bytes:
+    return _encoder.encode(message) + b"\n"

@@ -1,0 +1,142 @@
+"""The method registry: `resource/verb` -> (XParams, XResult).
+
+This table is the single source for decoding requests and for the JSON
+Schema that `saturn schema` prints.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import msgspec
+
+from protocol.events import TurnEvent
+
+
+class _Wire(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True, kw_only=True):
+    pass
+
+
+class Empty(_Wire):
+    pass
+
+
+class Ok(_Wire):
+    ok: bool = True
+
+
+# daemon/*
+
+
+class ModelEndpoint(_Wire):
+    base_url: str
+    name: str = ""
+    answers: bool = False
+    """Whether the endpoint answered a probe just now."""
+    embedded: bool = False
+    """True when saturnd runs the model server itself."""
+    detail: str = ""
+
+
+class DaemonStatusResult(_Wire):
+    pid: int
+    version: str
+    started_at: float
+    uptime_s: float
+    session_count: int
+    model: ModelEndpoint
+    socket: str = ""
+    data_dir: str = ""
+
+
+# session/*
+
+
+class SessionInfo(_Wire):
+    session_id: str
+    cwd: str
+    created_at: float
+    title: str = ""
+    running_turn_id: str = ""
+    turn_count: int = 0
+
+
+class Message(_Wire):
+    role: str
+    content: str = ""
+    turn_id: str = ""
+    created_at: float = 0.0
+    tool_calls: list[dict] = []
+    tool_call_id: str = ""
+    name: str = ""
+
+
+class SessionCreateParams(_Wire):
+    cwd: str
+    title: str = ""
+
+
+class SessionListResult(_Wire):
+    sessions: list[SessionInfo]
+
+
+class SessionGetParams(_Wire):
+    session_id: str
+
+
+class SessionGetResult(_Wire):
+    session: SessionInfo
+    messages: list[Message] = []
+
+
+# turn/*
+
+
+class Attachment(_Wire):
+    name: str
+    content: str
+
+
+class TurnStartParams(_Wire):
+    session_id: str
+    text: str
+    attachments: list[Attachment] = []
+    headless: bool = False
+    """Nobody is there to ask: ask_user answers that no answer exists."""
+
+
+class TurnStartResult(_Wire):
+    turn_id: str
+
+
+class TurnSubscribeParams(_Wire):
+    turn_id: str
+    after_seq: int = 0
+    """Replay stored events with a larger seq, then follow live ones."""
+
+
+class TurnSubscribeResult(_Wire):
+    turn_id: str
+    status: str
+    """running | completed | failed | interrupted | aborted | cancelled."""
+    last_seq: int
+
+
+class MethodSpec(NamedTuple):
+    params: type
+    result: type
+
+
+METHODS: dict[str, MethodSpec] = {
+    "daemon/status": MethodSpec(Empty, DaemonStatusResult),
+    "daemon/stop": MethodSpec(Empty, Ok),
+    "session/create": MethodSpec(SessionCreateParams, SessionInfo),
+    "session/list": MethodSpec(Empty, SessionListResult),
+    "session/get": MethodSpec(SessionGetParams, SessionGetResult),
+    "turn/start": MethodSpec(TurnStartParams, TurnStartResult),
+    "turn/subscribe": MethodSpec(TurnSubscribeParams, TurnSubscribeResult),
+}
+
+NOTIFICATIONS: dict[str, type] = {
+    "turn/event": TurnEvent,
+}

@@ -1,0 +1,3 @@
+"""saturnd: the Saturn daemon."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from saturnd.daemon import main
+import sys
+sys.exit(main())

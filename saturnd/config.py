@@ -1,0 +1,134 @@
+"""`$SATURN_HOME/config.yaml` -> a typed Config with defaults.
+
+A broken file never half-loads: unknown keys, wrong types and out-of-range
+values raise ConfigError naming the key and its line.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import msgspec
+import yaml
+
+from protocol.jsonrpc import ConfigError
+
+ThinkLevel = Literal["off", "act", "on"]
+THINK_ALIASES = {"auto": "act", "adaptive": "act"}
+"""Seed 001: three levels; the old names still work."""
+
+
+class _Section(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    pass
+
+
+class ModelConfig(_Section):
+    base_url: str = ""
+    """OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1. Empty: run the embedded model."""
+    name: str = ""
+    api_key_ref: str = ""
+    """Where the API key lives, e.g. keyring:saturn/openrouter. Never the key itself."""
+    tool_mode: Literal["native", "constrained", "auto"] = "auto"
+    think_style: Literal["chat_template_kwargs", "ollama", "soft_switch", "none"] = (
+        "chat_template_kwargs"
+    )
+    """How the per-request thinking switch is sent to this server."""
+    timeout_s: Annotated[float, msgspec.Meta(gt=0, le=3600)] = 300.0
+    embedded: str = "qwen2.5-coder-1.5b"
+    """Which packaged model the embedded server runs when base_url is empty."""
+    temperature: Annotated[float, msgspec.Meta(ge=0, le=2)] = 0.0
+
+
+class RuntimeConfig(_Section):
+    max_iterations: Annotated[int, msgspec.Meta(ge=1, le=100)] = 16
+    think: Literal["off", "act", "on", "auto", "adaptive"] = "auto"
+    think_budget: Annotated[int, msgspec.Meta(ge=64, le=32768)] = 1024
+    tool_timeout_s: Annotated[float, msgspec.Meta(ge=1, le=300)] = 30.0
+    max_calls_per_pass: Annotated[int, msgspec.Meta(ge=1, le=50)] = 8
+    turn_budget_s: Annotated[float, msgspec.Meta(ge=1, le=86400)] = 600.0
+
+    @property
+    def think_level(self) -> ThinkLevel:
+        return THINK_ALIASES.get(self.think, self.think)  # type: ignore[return-value]
+
+
+class MemoryConfig(_Section):
+    auto_learn: bool = True
+
+
+class Config(_Section):
+    model: ModelConfig = msgspec.field(default_factory=ModelConfig)
+    runtime: RuntimeConfig = msgspec.field(default_factory=RuntimeConfig)
+    memory: MemoryConfig = msgspec.field(default_factory=MemoryConfig)
+
+
+def load_config(path: Path) -> Config:
+    if not path.exists():
+        return Config()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from exc
+    return parse_config(text, source=str(path))
+
+
+def parse_config(text: str, source: str = "config.yaml") -> Config:
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ConfigError(f"{source}:{where}: not valid YAML: {problem}") from exc
+    if data is None:
+        return Config()
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: the top level must be a mapping of sections")
+    _think_booleans_are_levels(data)
+    try:
+        return msgspec.convert(data, Config)
+    except msgspec.ValidationError as exc:
+        raise ConfigError(_describe(exc, root, source)) from exc
+
+
+def _think_booleans_are_levels(data: dict[str, Any]) -> None:
+    # YAML 1.1 reads a bare `on`/`off` as a boolean; the user meant the level (seed 001).
+    runtime = data.get("runtime")
+    if isinstance(runtime, dict) and isinstance(runtime.get("think"), bool):
+        runtime["think"] = "on" if runtime["think"] else "off"
+
+
+_PATH = re.compile(r"at `\$((?:\.[A-Za-z0-9_]+)*)`")
+
+
+def _describe(exc: msgspec.ValidationError, root: yaml.Node | None, source: str) -> str:
+    message = str(exc)
+    found = _PATH.search(message)
+    keys = found.group(1).strip(".").split(".") if found and found.group(1) else []
+    reason = _PATH.sub("", message).strip(" -")
+    unknown = re.match(r"Object contains unknown field `(.+)`", reason)
+    if unknown:
+        keys.append(unknown.group(1))
+        reason = "unknown key"
+    key = ".".join(keys) or "(top level)"
+    line = _line_of(root, keys)
+    where = f" line {line}" if line else ""
+    return f"{source}:{where}: {key}: {reason}"
+
+
+def _line_of(node: yaml.Node | None, keys: list[str]) -> int | None:
+    line = None
+    for key in keys:
+        if not isinstance(node, yaml.MappingNode):
+            break
+        for key_node, value_node in node.value:
+            if key_node.value == key:
+                line = key_node.start_mark.line + 1
+                node = value_node
+                break
+        else:
+            break
+    return line

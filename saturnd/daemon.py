@@ -1,0 +1,212 @@
+"""saturnd: single-instance lock, the unix socket server, signals, shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import logging
+import os
+import signal
+import socket
+import struct
+import sys
+from pathlib import Path
+
+from protocol.jsonrpc import MAX_LINE_BYTES, ConfigError, InvalidRequest, SaturnError
+from saturnd.config import load_config
+from saturnd.model.endpoint import ModelEndpointManager
+from saturnd.paths import Paths, resolve_paths
+from saturnd.rpc import Dispatcher, error_line
+from saturnd.service import Saturn
+from saturnd.store import Store
+
+log = logging.getLogger("saturnd")
+
+WRITE_BUFFER_LIMIT = 64 * 1024 * 1024
+"""A client that stops reading is dropped once this much is queued for it."""
+
+
+class AlreadyRunning(SaturnError):
+    def __init__(self, pid: int) -> None:
+        super().__init__(f"already running (pid {pid})")
+        self.pid = pid
+
+
+class InstanceLock:
+    """An flock on a pid file: released by the kernel when the process dies, so never stale."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode(errors="replace").strip()
+            os.close(fd)
+            raise AlreadyRunning(int(holder) if holder.isdigit() else 0) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                self.path.unlink()
+            os.close(self._fd)
+            self._fd = None
+
+
+def peer_uid(sock: socket.socket) -> int | None:
+    """The connecting process's uid, from the kernel (None if the platform cannot say)."""
+    if hasattr(socket, "SO_PEERCRED"):
+        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        return int(struct.unpack("3i", creds)[1])
+    local_peercred = getattr(socket, "LOCAL_PEERCRED", 0x001)
+    if sys.platform == "darwin":
+        # struct xucred { u_int cr_version; uid_t cr_uid; short cr_ngroups; gid_t cr_groups[16]; }
+        creds = sock.getsockopt(0, local_peercred, struct.calcsize("Iih16i"))
+        return int(struct.unpack("Iih16i", creds)[1])
+    return None
+
+
+def peer_allowed(uid: int | None, own_uid: int) -> bool:
+    return uid is not None and uid == own_uid
+
+
+class Connection:
+    """One client. Lines are queued without awaiting, so a slow client never stalls a turn."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self._writer = writer
+        self.closed = False
+
+    def send(self, line: bytes) -> bool:
+        if self.closed or self._writer.is_closing():
+            self.closed = True
+            return False
+        if self._writer.transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
+            log.warning("dropping a client that stopped reading")
+            self.close()
+            return False
+        self._writer.write(line)
+        return True
+
+    def close(self) -> None:
+        self.closed = True
+        self._writer.close()
+
+
+class Server:
+    def __init__(self, saturn: Saturn) -> None:
+        self.saturn = saturn
+        self.dispatcher = Dispatcher(saturn.handlers())
+        self._connection_tasks: set[asyncio.Task[None]] = set()
+
+    async def handle_connection(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        sock = writer.get_extra_info("socket")
+        if not peer_allowed(peer_uid(sock), os.getuid()):
+            log.warning("refused a connection from another user")
+            writer.close()
+            return
+        connection = Connection(writer)
+        try:
+            await self._serve(reader, connection)
+        finally:
+            connection.close()
+
+    async def _serve(self, reader: asyncio.StreamReader, connection: Connection) -> None:
+        while not connection.closed:
+            try:
+                line = await reader.readuntil(b"\n")
+            except asyncio.IncompleteReadError as exc:
+                line = exc.partial  # the client closed; a last unterminated line still counts
+                if not line.strip():
+                    return
+            except asyncio.LimitOverrunError:
+                connection.send(
+                    error_line(InvalidRequest(f"line longer than {MAX_LINE_BYTES} bytes; closing"))
+                )
+                return
+            except (ConnectionError, OSError):
+                return
+            if not line.strip():
+                continue
+            response = await self.dispatcher.handle_line(line, connection)
+            if response is not None:
+                connection.send(response)
+
+
+def _prepare_socket_path(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(path.parent, 0o700)
+    # The lock is ours, so any socket file left here belongs to a daemon that died.
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+
+
+async def serve(paths: Paths) -> int:
+    config = load_config(paths.config_file)
+    paths.socket.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    lock = InstanceLock(paths.lock_file)
+    lock.acquire()
+    store = Store(paths.db_file)
+    interrupted = store.interrupt_running_turns()
+    if interrupted:
+        log.info("marked %d turns left running by a previous daemon as interrupted", len(interrupted))
+    saturn = Saturn(paths=paths, config=config, store=store, endpoint=ModelEndpointManager(config, paths))
+    server_state = Server(saturn)
+    _prepare_socket_path(paths.socket)
+    old_umask = os.umask(0o177)
+    try:
+        server = await asyncio.start_unix_server(
+            server_state.handle_connection, path=str(paths.socket), limit=MAX_LINE_BYTES
+        )
+    finally:
+        os.umask(old_umask)
+    os.chmod(paths.socket, 0o600)
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, saturn.stop_requested.set)
+    await saturn.endpoint.start()
+    log.info("saturnd %d listening on %s", os.getpid(), paths.socket)
+    print(f"saturnd listening on {paths.socket}", file=sys.stderr, flush=True)
+    try:
+        await saturn.stop_requested.wait()
+    finally:
+        server.close()
+        with contextlib.suppress(FileNotFoundError):
+            paths.socket.unlink()
+        await saturn.shutdown()
+        store.close()
+        lock.release()
+        log.info("saturnd stopped")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(
+        level=os.environ.get("SATURN_LOG_LEVEL", "INFO"),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    paths = resolve_paths()
+    try:
+        return asyncio.run(serve(paths))
+    except AlreadyRunning as exc:
+        print(f"saturnd: {exc.message}", file=sys.stderr)
+        return 3
+    except ConfigError as exc:
+        print(f"saturnd: not starting: {exc.message}", file=sys.stderr)
+        return 2
+    except SaturnError as exc:
+        print(f"saturnd: {exc.message}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

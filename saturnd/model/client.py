@@ -1,0 +1,292 @@
+"""OpenAI-compatible chat completions over aiohttp, streamed (SSE).
+
+Foreign exceptions (aiohttp, asyncio timeouts, bad JSON) are mapped to
+ModelError subclasses here, at the edge, with the server's own message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import aiohttp
+
+from protocol.jsonrpc import ModelUnavailable
+from saturnd.model.thinking_text import ThinkSplitter
+from saturnd.model.types import ModelReply, ToolCall, Usage
+
+DeltaSink = Callable[[str, str], None]
+"""Called with ("thinking" | "response", text) as the reply streams."""
+
+
+class ModelError(ModelUnavailable):
+    """The model server could not give a reply."""
+
+
+class ModelHttpError(ModelError):
+    def __init__(self, message: str, status: int, server_message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.server_message = server_message
+
+    @property
+    def is_format_failure(self) -> bool:
+        """llama.cpp answers 500 when the model's text does not parse as the template's tool format."""
+        text = self.server_message.lower()
+        return self.status == 500 and ("format" in text or "parse" in text)
+
+
+class ModelClient:
+    def __init__(
+        self,
+        base_url: str,
+        name: str = "",
+        api_key: str = "",
+        timeout_s: float = 300.0,
+        think_style: str = "chat_template_kwargs",
+        temperature: float | None = 0.0,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.name = name
+        self.think_style = think_style
+        self.temperature = temperature
+        self._api_key = api_key
+        self._timeout_s = timeout_s
+        self._session: aiohttp.ClientSession | None = None
+
+    def _http(self) -> aiohttp.ClientSession:
+        if self._session is None or self._session.closed:
+            headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
+            self._session = aiohttp.ClientSession(headers=headers)
+        return self._session
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+
+    async def probe(self, timeout_s: float = 2.0) -> tuple[bool, str]:
+        """Whether the endpoint answers `GET /models` now, and what it said."""
+        try:
+            async with self._http().get(
+                f"{self.base_url}/models", timeout=aiohttp.ClientTimeout(total=timeout_s)
+            ) as response:
+                if response.status == 200:
+                    return True, "ok"
+                return False, f"HTTP {response.status}"
+        except (aiohttp.ClientError, TimeoutError, OSError) as exc:
+            return False, _connection_reason(exc)
+
+    def request_body(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        think: bool | None = None,
+        response_format: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self.name or "default",
+            "messages": messages,
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        if self.temperature is not None:
+            body["temperature"] = self.temperature
+        if tools:
+            body["tools"] = tools
+        if response_format is not None:
+            body["response_format"] = response_format
+        if think is not None:
+            _apply_think_switch(body, self.think_style, think)
+        return body
+
+    async def complete(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None = None,
+        think: bool | None = None,
+        on_delta: DeltaSink | None = None,
+        response_format: dict[str, Any] | None = None,
+    ) -> ModelReply:
+        body = self.request_body(messages, tools, think, response_format)
+        url = f"{self.base_url}/chat/completions"
+        try:
+            async with self._http().post(
+                url,
+                data=json.dumps(body),
+                headers={"Content-Type": "application/json"},
+                timeout=aiohttp.ClientTimeout(total=self._timeout_s, sock_connect=10),
+            ) as response:
+                if response.status >= 400:
+                    text = await response.text(errors="replace")
+                    server_message = _server_message(text)
+                    raise ModelHttpError(
+                        f"model server at {self.base_url} answered HTTP {response.status}:"
+                        f" {server_message}",
+                        response.status,
+                        server_message,
+                    )
+                if response.content_type == "application/json":
+                    return _reply_from_json(await response.json(), on_delta)
+                return await _read_stream(response, on_delta)
+        except ModelError:
+            raise
+        except TimeoutError as exc:
+            raise ModelError(
+                f"model server at {self.base_url} did not answer within {self._timeout_s:g}s"
+            ) from exc
+        except (aiohttp.ClientError, OSError) as exc:
+            raise ModelError(
+                f"cannot reach the model server at {self.base_url}: {_connection_reason(exc)}"
+            ) from exc
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ModelError(
+                f"model server at {self.base_url} sent a reply Saturn cannot read: {exc}"
+            ) from exc
+
+
+def _apply_think_switch(body: dict[str, Any], style: str, think: bool) -> None:
+    if style == "chat_template_kwargs":
+        body["chat_template_kwargs"] = {"enable_thinking": think}
+    elif style == "ollama":
+        body["think"] = think
+    elif style == "soft_switch":
+        switch = "/think" if think else "/no_think"
+        messages = body["messages"] = [dict(m) for m in body["messages"]]
+        for message in reversed(messages):
+            if message["role"] == "user":
+                message["content"] = f"{message['content']} {switch}"
+                break
+
+
+def _connection_reason(exc: BaseException) -> str:
+    if isinstance(exc, TimeoutError):
+        return "timed out"
+    if isinstance(exc, aiohttp.ClientConnectorError):
+        return getattr(exc.os_error, "strerror", None) or "connection failed"
+    return str(exc) or type(exc).__name__
+
+
+def _server_message(text: str) -> str:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text.strip()[:500] or "(empty body)"
+    if isinstance(data, dict):
+        error = data.get("error", data)
+        if isinstance(error, dict) and "message" in error:
+            return str(error["message"])[:500]
+        if isinstance(error, str):
+            return error[:500]
+    return text.strip()[:500]
+
+
+class _Accumulator:
+    """Builds one ModelReply from streamed chunks."""
+
+    def __init__(self, on_delta: DeltaSink | None) -> None:
+        self._on_delta = on_delta
+        self._splitter = ThinkSplitter()
+        self._content: list[str] = []
+        self._reasoning: list[str] = []
+        self._calls: dict[int, dict[str, str]] = {}
+        self._thinking_started: float | None = None
+        self._thinking_s = 0.0
+        self.usage = Usage()
+        self.finish_reason = ""
+
+    def _emit(self, kind: str, text: str) -> None:
+        if not text:
+            return
+        if kind == "thinking":
+            self._reasoning.append(text)
+            if self._thinking_started is None:
+                self._thinking_started = time.monotonic()
+        else:
+            self._content.append(text)
+            self._stop_thinking_clock()
+        if self._on_delta is not None:
+            self._on_delta(kind, text)
+
+    def _stop_thinking_clock(self) -> None:
+        if self._thinking_started is not None:
+            self._thinking_s += time.monotonic() - self._thinking_started
+            self._thinking_started = None
+
+    def add_delta(self, delta: dict[str, Any]) -> None:
+        reasoning = delta.get("reasoning_content") or delta.get("reasoning")
+        if reasoning:
+            self._emit("thinking", reasoning)
+        content = delta.get("content")
+        if content:
+            for kind, text in self._splitter.feed(content):
+                self._emit(kind, text)
+        for call in delta.get("tool_calls") or []:
+            slot = self._calls.setdefault(
+                int(call.get("index", len(self._calls))), {"id": "", "name": "", "arguments": ""}
+            )
+            slot["id"] = call.get("id") or slot["id"]
+            function = call.get("function") or {}
+            slot["name"] += function.get("name") or ""
+            arguments = function.get("arguments")
+            if isinstance(arguments, dict):
+                arguments = json.dumps(arguments)
+            slot["arguments"] += arguments or ""
+
+    def add_usage(self, usage: dict[str, Any] | None) -> None:
+        if usage:
+            self.usage = Usage(
+                int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
+            )
+
+    def reply(self) -> ModelReply:
+        for kind, text in self._splitter.flush():
+            self._emit(kind, text)
+        self._stop_thinking_clock()
+        calls = [
+            ToolCall(id=slot["id"] or f"call_{index}", name=slot["name"], arguments=slot["arguments"])
+            for index, slot in sorted(self._calls.items())
+        ]
+        return ModelReply(
+            content="".join(self._content).strip(),
+            reasoning="".join(self._reasoning).strip(),
+            tool_calls=calls,
+            usage=self.usage,
+            finish_reason=self.finish_reason,
+            thinking_s=self._thinking_s,
+        )
+
+
+async def _read_stream(response: aiohttp.ClientResponse, on_delta: DeltaSink | None) -> ModelReply:
+    acc = _Accumulator(on_delta)
+    async for raw_line in response.content:
+        line = raw_line.strip()
+        if not line.startswith(b"data:"):
+            continue
+        data = line[5:].strip()
+        if data == b"[DONE]":
+            break
+        chunk = json.loads(data)
+        if "error" in chunk:
+            message = _server_message(json.dumps(chunk))
+            raise ModelHttpError(f"model server failed mid-reply: {message}", 500, message)
+        acc.add_usage(chunk.get("usage"))
+        for choice in chunk.get("choices") or []:
+            acc.add_delta(choice.get("delta") or {})
+            acc.finish_reason = choice.get("finish_reason") or acc.finish_reason
+        await asyncio.sleep(0)
+    return acc.reply()
+
+
+def _reply_from_json(data: dict[str, Any], on_delta: DeltaSink | None) -> ModelReply:
+    acc = _Accumulator(on_delta)
+    acc.add_usage(data.get("usage"))
+    for choice in data.get("choices") or []:
+        message = choice.get("message") or {}
+        for index, call in enumerate(message.get("tool_calls") or []):
+            call.setdefault("index", index)
+        acc.add_delta(message)
+        acc.finish_reason = choice.get("finish_reason") or ""
+    return acc.reply()

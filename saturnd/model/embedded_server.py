@@ -1,0 +1,116 @@
+"""Child-process entry point: run llama.cpp's OpenAI-compatible server (xllamacpp).
+
+    python -m saturnd.model.embedded_server --model PATH --port N \
+        --template PATH --ctx N --threads N
+
+``xllamacpp.Server(params)`` starts the HTTP listener on a background thread,
+answers ``/health`` with 503 while the model loads, and returns once the model
+is loaded; the server keeps running on its own threads. This process then
+waits for SIGTERM/SIGINT (or for its parent to disappear) and shuts down.
+
+Exit codes: 0 clean stop, 2 bad arguments, 3 the server failed to start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+EXIT_START_FAILED = 3
+
+
+def _parse_args(argv: list[str] | None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(prog="python -m saturnd.model.embedded_server")
+    ap.add_argument("--model", required=True, type=Path, help="GGUF file")
+    ap.add_argument("--port", required=True, type=int)
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--template", type=Path, default=None, help="Jinja chat template file")
+    ap.add_argument("--ctx", type=int, default=8192)
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--alias", default="", help="model name reported by /v1/models")
+    return ap.parse_args(argv)
+
+
+def build_params(args: argparse.Namespace) -> Any:
+    import xllamacpp
+
+    p = xllamacpp.CommonParams()
+    p.model.path = str(args.model)
+    p.hostnames = [args.host]
+    p.port = args.port
+    p.n_ctx = args.ctx
+    p.n_parallel = 1
+    p.use_jinja = True
+    if args.template is not None:
+        # llama.cpp's --chat-template-file reads the file into this field.
+        p.chat_template = args.template.read_text(encoding="utf-8")
+    # llama.cpp turns thinking on by default when the template supports it;
+    # Saturn asks for it per request (chat_template_kwargs.enable_thinking=true).
+    # Values are JSON texts, as with llama-server's --chat-template-kwargs.
+    p.default_template_kwargs = {"enable_thinking": "false"}
+    p.cpuparams.n_threads = args.threads
+    p.cpuparams_batch.n_threads = args.threads
+    p.n_gpu_layers = 0
+    p.ui = False
+    if args.alias:
+        p.model_alias = {args.alias}
+    return p
+
+
+def _watch_parent(stop: threading.Event) -> None:
+    """Stop when the parent dies (we get re-parented), so no orphan keeps the port."""
+    parent = os.getppid()
+    while not stop.wait(2.0):
+        if os.getppid() != parent:
+            print("embedded_server: parent process gone, exiting", file=sys.stderr, flush=True)
+            stop.set()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parse_args(argv)
+    if not args.model.is_file():
+        print(f"embedded_server: no model file at {args.model}", file=sys.stderr, flush=True)
+        return 2
+
+    import xllamacpp
+
+    stop = threading.Event()
+
+    def _on_signal(signum: int, _frame: object) -> None:
+        print(f"embedded_server: signal {signum}, stopping", file=sys.stderr, flush=True)
+        stop.set()
+
+    # Until the model is loaded the default SIGTERM action (terminate) applies,
+    # which is what a stop during loading should do.
+    t0 = time.monotonic()
+    try:
+        server = xllamacpp.Server(build_params(args))
+    except Exception as exc:  # xllamacpp raises RuntimeError("Failed to init server ...")
+        print(f"embedded_server: failed to start: {exc}", file=sys.stderr, flush=True)
+        return EXIT_START_FAILED
+    signal.signal(signal.SIGTERM, _on_signal)
+    signal.signal(signal.SIGINT, _on_signal)
+    print(
+        f"embedded_server: ready on {server.listening_address} "
+        f"after {time.monotonic() - t0:.1f}s (pid {os.getpid()})",
+        file=sys.stderr,
+        flush=True,
+    )
+    threading.Thread(target=_watch_parent, args=(stop,), daemon=True).start()
+    while not stop.wait(1.0):
+        pass
+    # Dropping the last reference runs the C++ destructor: it terminates the
+    # server loop and joins its thread.
+    del server
+    print("embedded_server: stopped", file=sys.stderr, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,32 @@
+"""What the model client hands the turn: engine types, not wire types."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: str
+    """The arguments exactly as the model wrote them (a JSON text, maybe malformed)."""
+    recovered_from_text: bool = False
+    """True when parsed out of the reply's text rather than native `tool_calls`."""
+
+
+@dataclass
+class Usage:
+    tokens_in: int = 0
+    tokens_out: int = 0
+
+
+@dataclass
+class ModelReply:
+    content: str = ""
+    """The answer text, with any inline <think> removed."""
+    reasoning: str = ""
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    finish_reason: str = ""
+    thinking_s: float = 0.0

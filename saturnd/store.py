@@ -1,0 +1,284 @@
+"""SQLite (WAL) store: sessions, messages, turns, events. Numbered migrations.
+
+Every write commits before the caller announces it, so a row always exists
+before the event that tells a client about it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from protocol.jsonrpc import SaturnError
+
+
+def _m1_initial(db: sqlite3.Connection) -> None:
+    _run_script(
+        db,
+        """
+        CREATE TABLE sessions (
+            id TEXT PRIMARY KEY,
+            cwd TEXT NOT NULL,
+            title TEXT NOT NULL DEFAULT '',
+            created_at REAL NOT NULL
+        );
+        CREATE TABLE turns (
+            id TEXT PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES sessions(id),
+            text TEXT NOT NULL,
+            status TEXT NOT NULL,
+            started_at REAL NOT NULL,
+            ended_at REAL,
+            answer TEXT NOT NULL DEFAULT '',
+            receipt TEXT NOT NULL DEFAULT '{}',
+            trace TEXT NOT NULL DEFAULT '[]'
+        );
+        CREATE INDEX turns_by_session ON turns(session_id, started_at);
+        CREATE TABLE messages (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id TEXT NOT NULL REFERENCES sessions(id),
+            turn_id TEXT NOT NULL DEFAULT '',
+            role TEXT NOT NULL,
+            content TEXT NOT NULL DEFAULT '',
+            tool_calls TEXT NOT NULL DEFAULT '[]',
+            tool_call_id TEXT NOT NULL DEFAULT '',
+            name TEXT NOT NULL DEFAULT '',
+            created_at REAL NOT NULL
+        );
+        CREATE INDEX messages_by_session ON messages(session_id, id);
+        CREATE TABLE events (
+            turn_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            type TEXT NOT NULL,
+            body BLOB NOT NULL,
+            PRIMARY KEY (turn_id, seq)
+        ) WITHOUT ROWID;
+        """
+    )
+
+
+def _run_script(db: sqlite3.Connection, script: str) -> None:
+    # executescript() would commit the migration's transaction half way; run statements one by one.
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m1_initial]
+"""Append only: migration N is MIGRATIONS[N-1]; PRAGMA user_version records the last applied."""
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    id: str
+    cwd: str
+    title: str
+    created_at: float
+
+
+@dataclass(frozen=True)
+class MessageRow:
+    role: str
+    content: str
+    turn_id: str
+    created_at: float
+    tool_calls: list[dict[str, Any]]
+    tool_call_id: str
+    name: str
+
+
+class StoreError(SaturnError):
+    pass
+
+
+class Store:
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the store at {path}: {exc}") from exc
+
+    def _migrate(self) -> None:
+        (version,) = self._db.execute("PRAGMA user_version").fetchone()
+        for number, migration in enumerate(MIGRATIONS[version:], start=version + 1):
+            self._db.execute("BEGIN IMMEDIATE")
+            migration(self._db)
+            self._db.execute(f"PRAGMA user_version={number}")
+            self._db.execute("COMMIT")
+
+    @property
+    def schema_version(self) -> int:
+        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    def close(self) -> None:
+        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self._db.close()
+
+    # sessions
+
+    def create_session(self, session_id: str, cwd: str, title: str) -> SessionRow:
+        row = SessionRow(session_id, cwd, title, time.time())
+        self._db.execute(
+            "INSERT INTO sessions(id, cwd, title, created_at) VALUES (?, ?, ?, ?)",
+            (row.id, row.cwd, row.title, row.created_at),
+        )
+        return row
+
+    def get_session(self, session_id: str) -> SessionRow | None:
+        found = self._db.execute(
+            "SELECT id, cwd, title, created_at FROM sessions WHERE id = ?", (session_id,)
+        ).fetchone()
+        return SessionRow(*found) if found else None
+
+    def list_sessions(self) -> list[SessionRow]:
+        rows = self._db.execute(
+            "SELECT id, cwd, title, created_at FROM sessions ORDER BY created_at DESC"
+        )
+        return [SessionRow(*r) for r in rows]
+
+    def session_count(self) -> int:
+        return int(self._db.execute("SELECT count(*) FROM sessions").fetchone()[0])
+
+    def turn_count(self, session_id: str) -> int:
+        return int(
+            self._db.execute(
+                "SELECT count(*) FROM turns WHERE session_id = ?", (session_id,)
+            ).fetchone()[0]
+        )
+
+    # messages
+
+    def add_message(
+        self,
+        session_id: str,
+        turn_id: str,
+        role: str,
+        content: str = "",
+        tool_calls: list[dict[str, Any]] | None = None,
+        tool_call_id: str = "",
+        name: str = "",
+    ) -> None:
+        self._db.execute(
+            "INSERT INTO messages(session_id, turn_id, role, content, tool_calls, tool_call_id,"
+            " name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                session_id,
+                turn_id,
+                role,
+                content,
+                json.dumps(tool_calls or []),
+                tool_call_id,
+                name,
+                time.time(),
+            ),
+        )
+
+    def messages(self, session_id: str) -> list[MessageRow]:
+        rows = self._db.execute(
+            "SELECT role, content, turn_id, created_at, tool_calls, tool_call_id, name"
+            " FROM messages WHERE session_id = ? ORDER BY id",
+            (session_id,),
+        )
+        return [MessageRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6]) for r in rows]
+
+    # turns
+
+    def create_turn(self, turn_id: str, session_id: str, text: str) -> None:
+        self._db.execute(
+            "INSERT INTO turns(id, session_id, text, status, started_at) VALUES (?, ?, ?, ?, ?)",
+            (turn_id, session_id, text, "running", time.time()),
+        )
+
+    def finish_turn(
+        self, turn_id: str, status: str, answer: str, receipt: dict[str, Any], trace: list[Any]
+    ) -> None:
+        self._db.execute(
+            "UPDATE turns SET status = ?, ended_at = ?, answer = ?, receipt = ?, trace = ?"
+            " WHERE id = ?",
+            (status, time.time(), answer, json.dumps(receipt), json.dumps(trace), turn_id),
+        )
+
+    def turn(self, turn_id: str) -> dict[str, Any] | None:
+        found = self._db.execute(
+            "SELECT id, session_id, text, status, started_at, ended_at, answer, receipt, trace"
+            " FROM turns WHERE id = ?",
+            (turn_id,),
+        ).fetchone()
+        if not found:
+            return None
+        keys = ("turn_id", "session_id", "text", "status", "started_at", "ended_at", "answer")
+        turn = dict(zip(keys, found[:7], strict=True))
+        turn["receipt"] = json.loads(found[7])
+        turn["trace"] = json.loads(found[8])
+        return turn
+
+    def latest_turn_id(self, session_id: str | None = None) -> str | None:
+        if session_id:
+            found = self._db.execute(
+                "SELECT id FROM turns WHERE session_id = ? ORDER BY started_at DESC LIMIT 1",
+                (session_id,),
+            ).fetchone()
+        else:
+            found = self._db.execute(
+                "SELECT id FROM turns ORDER BY started_at DESC LIMIT 1"
+            ).fetchone()
+        return found[0] if found else None
+
+    def interrupt_running_turns(self) -> list[str]:
+        """Mark turns left running by a dead or stopping daemon, and answer their open calls."""
+        running = [
+            r[0] for r in self._db.execute("SELECT id FROM turns WHERE status = 'running'")
+        ]
+        for turn_id in running:
+            self._answer_open_tool_calls(turn_id)
+            self._db.execute(
+                "UPDATE turns SET status = 'interrupted', ended_at = ? WHERE id = ?",
+                (time.time(), turn_id),
+            )
+        return running
+
+    def _answer_open_tool_calls(self, turn_id: str) -> None:
+        rows = self._db.execute(
+            "SELECT session_id, role, tool_calls, tool_call_id FROM messages WHERE turn_id = ?"
+            " ORDER BY id",
+            (turn_id,),
+        ).fetchall()
+        answered = {r[3] for r in rows if r[1] == "tool"}
+        for session_id, role, tool_calls, _ in rows:
+            if role != "assistant":
+                continue
+            for call in json.loads(tool_calls):
+                if call.get("id") not in answered:
+                    self.add_message(
+                        session_id,
+                        turn_id,
+                        "tool",
+                        "tool error: interrupted",
+                        tool_call_id=call.get("id", ""),
+                        name=call.get("function", {}).get("name", ""),
+                    )
+
+    # events
+
+    def append_event(self, turn_id: str, seq: int, kind: str, body: bytes) -> None:
+        self._db.execute(
+            "INSERT INTO events(turn_id, seq, type, body) VALUES (?, ?, ?, ?)",
+            (turn_id, seq, kind, body),
+        )
+
+    def events_after(self, turn_id: str, after_seq: int) -> list[bytes]:
+        rows = self._db.execute(
+            "SELECT body FROM events WHERE turn_id = ? AND seq > ? ORDER BY seq",
+            (turn_id, after_seq),
+        )
+        return [bytes(r[0]) for r in rows]

@@ -1,0 +1,138 @@
+"""Fixtures: the scripted model server, a temp Saturn home, the real saturnd process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from protocol.client import Client
+from tests.fake_model import FakeModel
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def fake_model() -> Iterator[FakeModel]:
+    model = FakeModel().start()
+    yield model
+    model.stop()
+
+
+@dataclass
+class SaturnEnv:
+    home: Path
+    data_dir: Path
+    socket: Path
+    workdir: Path
+
+    @property
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(
+            SATURN_HOME=str(self.home),
+            SATURN_DATA_DIR=str(self.data_dir),
+            SATURN_SOCKET=str(self.socket),
+            PYTHONPATH=str(REPO),
+        )
+        return env
+
+    def write_config(self, text: str) -> None:
+        self.home.mkdir(parents=True, exist_ok=True)
+        (self.home / "config.yaml").write_text(text)
+
+    def saturn(self, *args: str, input: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "clients.cli.main", *args],
+            env=self.env,
+            cwd=self.workdir,
+            capture_output=True,
+            text=True,
+            input=input,
+            timeout=timeout,
+        )
+
+
+@pytest.fixture
+def saturn_env(fake_model: FakeModel) -> Iterator[SaturnEnv]:
+    # Unix socket paths are limited to ~104 bytes: keep the temp root short.
+    with tempfile.TemporaryDirectory(prefix="st-", dir="/tmp") as root:
+        base = Path(root)
+        env = SaturnEnv(base / "home", base / "data", base / "run" / "saturnd.sock", base / "work")
+        env.workdir.mkdir()
+        env.write_config(f"model:\n  base_url: {fake_model.url}\n  name: fake\n")
+        yield env
+        _stop_any_daemon(env)
+
+
+def _stop_any_daemon(env: SaturnEnv) -> None:
+    lock = env.socket.parent / "saturnd.lock"
+    try:
+        pid = int(lock.read_text().strip())
+    except (OSError, ValueError):
+        return
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+class Daemon:
+    def __init__(self, env: SaturnEnv) -> None:
+        self.env = env
+        self.process: subprocess.Popen[str] | None = None
+
+    def start(self) -> Daemon:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "saturnd"],
+            env=self.env.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        deadline = time.monotonic() + 20
+        while not self.env.socket.exists():
+            if self.process.poll() is not None:
+                raise RuntimeError(f"saturnd exited: {self.process.stdout.read()}")  # type: ignore[union-attr]
+            if time.monotonic() > deadline:
+                raise RuntimeError("saturnd did not open its socket")
+            time.sleep(0.02)
+        return self
+
+    def stop(self, sig: int = signal.SIGTERM) -> str:
+        assert self.process is not None
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        try:
+            out, _ = self.process.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            out, _ = self.process.communicate()
+        return out
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+
+@pytest.fixture
+def daemon(saturn_env: SaturnEnv) -> Iterator[Daemon]:
+    running = Daemon(saturn_env).start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+async def client(daemon: Daemon) -> AsyncIterator[Client]:
+    connected = await Client.connect(str(daemon.env.socket))
+    yield connected
+    await connected.close()

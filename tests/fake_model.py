@@ -1,0 +1,189 @@
+"""A scripted OpenAI-compatible model server for tests.
+
+Queue replies (text, streamed deltas, tool calls, reasoning, HTTP errors,
+delays, garbage); every request body is recorded so tests can assert exactly
+what the model was sent. Runs in its own thread so blocking tests (the
+`saturn` command in a subprocess) and async tests can both use it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+
+@dataclass
+class Reply:
+    text: str = ""
+    reasoning: str = ""
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    """[{"name": ..., "arguments": {...} or "raw text"}]"""
+    status: int = 200
+    error: str = ""
+    delay_s: float = 0.0
+    """Wait this long before answering (tests of timeouts and budgets)."""
+    chunk_chars: int = 4
+    raw: bytes | None = None
+    """Send these bytes as the body instead (garbage tests)."""
+    usage: tuple[int, int] = (10, 5)
+
+
+def text(content: str, **kw: Any) -> Reply:
+    return Reply(text=content, **kw)
+
+
+def call(name: str, arguments: Any = None, **kw: Any) -> Reply:
+    return Reply(tool_calls=[{"name": name, "arguments": arguments or {}}], **kw)
+
+
+def calls(*pairs: tuple[str, Any], **kw: Any) -> Reply:
+    return Reply(tool_calls=[{"name": n, "arguments": a} for n, a in pairs], **kw)
+
+
+def error(status: int, message: str) -> Reply:
+    return Reply(status=status, error=message)
+
+
+class FakeModel:
+    def __init__(self) -> None:
+        self._replies: deque[Reply] = deque()
+        self.requests: list[dict[str, Any]] = []
+        self.raw_bodies: list[bytes] = []
+        self._lock = threading.Lock()
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self.request_seen = threading.Event()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self) -> FakeModel:
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._start(), self._loop).result(10)
+        return self
+
+    def stop(self) -> None:
+        if self._runner is not None:
+            asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop).result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(5)
+
+    def enqueue(self, *replies: Reply | str) -> None:
+        with self._lock:
+            for reply in replies:
+                self._replies.append(text(reply) if isinstance(reply, str) else reply)
+
+    @property
+    def pending(self) -> int:
+        return len(self._replies)
+
+    def assert_complete(self) -> None:
+        assert not self._replies, f"{len(self._replies)} scripted replies were never asked for"
+
+    async def _start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_post("/v1/chat/completions", self._chat)
+        app.router.add_get("/v1/models", self._models)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def _models(self, request: web.Request) -> web.Response:
+        return web.json_response({"object": "list", "data": [{"id": "fake", "object": "model"}]})
+
+    async def _chat(self, request: web.Request) -> web.StreamResponse:
+        raw = await request.read()
+        body = json.loads(raw)
+        with self._lock:
+            self.raw_bodies.append(raw)
+            self.requests.append(body)
+            reply = self._replies.popleft() if self._replies else None
+        self.request_seen.set()
+        if reply is None:
+            return web.json_response(
+                {"error": {"message": "fake model: no reply queued"}}, status=500
+            )
+        if reply.delay_s:
+            await asyncio.sleep(reply.delay_s)
+        if reply.status >= 400:
+            return web.json_response({"error": {"message": reply.error}}, status=reply.status)
+        if reply.raw is not None:
+            return web.Response(body=reply.raw, content_type="text/event-stream")
+        if not body.get("stream"):
+            return web.json_response(_completion(reply))
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        for chunk in _chunks(reply):
+            await response.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
+        await response.write(b"data: [DONE]\n\n")
+        return response
+
+
+def _arguments_text(arguments: Any) -> str:
+    return arguments if isinstance(arguments, str) else json.dumps(arguments)
+
+
+def _chunks(reply: Reply) -> list[dict[str, Any]]:
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {"choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    out = [chunk({"role": "assistant"})]
+    size = max(1, reply.chunk_chars)
+    for i in range(0, len(reply.reasoning), size):
+        out.append(chunk({"reasoning_content": reply.reasoning[i : i + size]}))
+    for i in range(0, len(reply.text), size):
+        out.append(chunk({"content": reply.text[i : i + size]}))
+    for index, tool_call in enumerate(reply.tool_calls):
+        arguments = _arguments_text(tool_call["arguments"])
+        half = len(arguments) // 2
+        out.append(
+            chunk(
+                {
+                    "tool_calls": [
+                        {
+                            "index": index,
+                            "id": f"call_{index}_{tool_call['name']}",
+                            "type": "function",
+                            "function": {"name": tool_call["name"], "arguments": arguments[:half]},
+                        }
+                    ]
+                }
+            )
+        )
+        out.append(chunk({"tool_calls": [{"index": index, "function": {"arguments": arguments[half:]}}]}))
+    out.append(chunk({}, "tool_calls" if reply.tool_calls else "stop"))
+    out.append(
+        {
+            "choices": [],
+            "usage": {"prompt_tokens": reply.usage[0], "completion_tokens": reply.usage[1]},
+        }
+    )
+    return out
+
+
+def _completion(reply: Reply) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": reply.text}
+    if reply.tool_calls:
+        message["tool_calls"] = [
+            {
+                "id": f"call_{i}_{c['name']}",
+                "type": "function",
+                "function": {"name": c["name"], "arguments": _arguments_text(c["arguments"])},
+            }
+            for i, c in enumerate(reply.tool_calls)
+        ]
+    return {
+        "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": reply.usage[0], "completion_tokens": reply.usage[1]},
+    }
