@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 from collections.abc import AsyncIterator
 from typing import Any
@@ -12,30 +13,13 @@ import msgspec
 from protocol.events import TurnEvent
 from protocol.jsonrpc import (
     MAX_LINE_BYTES,
-    ErrorObject,
+    ConnectionClosed,
     Request,
-    RpcError,
+    decode_incoming,
     encode_line,
     error_from_object,
 )
 from protocol.methods import METHODS, NOTIFICATIONS
-
-
-class ConnectionClosed(RpcError):
-    CODE = -32099
-
-
-class _Incoming(msgspec.Struct):
-    """Either a response (id set) or a notification (method set)."""
-
-    id: str | int | None = None
-    method: str | None = None
-    params: msgspec.Raw = msgspec.Raw(b"null")
-    result: msgspec.Raw = msgspec.Raw(b"null")
-    error: ErrorObject | None = None
-
-
-_decode_incoming = msgspec.json.Decoder(_Incoming).decode
 
 
 class Client:
@@ -86,15 +70,11 @@ class Client:
     async def close(self) -> None:
         self._closed = True
         self._writer.close()
-        try:
+        with contextlib.suppress(OSError):
             await self._writer.wait_closed()
-        except OSError:
-            pass
         self._reader_task.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await self._reader_task
-        except asyncio.CancelledError:
-            pass
 
     async def __aenter__(self) -> Client:
         return self
@@ -108,7 +88,7 @@ class Client:
                 line = await self._reader.readline()
                 if not line:
                     break
-                message = _decode_incoming(line)
+                message = decode_incoming(line)
                 if message.method is not None:
                     params_type = NOTIFICATIONS.get(message.method)
                     params = msgspec.json.decode(message.params, type=params_type or Any)

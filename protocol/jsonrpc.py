@@ -10,11 +10,10 @@ MAX_LINE_BYTES = 8 * 1024 * 1024
 """Longest line (one JSON object) either side accepts; a longer one closes the connection."""
 
 
-class Request(msgspec.Struct, omit_defaults=True):
+class Request(msgspec.Struct):
     method: str
     params: Any = None
     id: str | int | None = None
-    """Absent for a notification."""
     jsonrpc: str = "2.0"
 
 
@@ -24,14 +23,20 @@ class ErrorObject(msgspec.Struct, omit_defaults=True):
     data: Any = None
 
 
-class Response(msgspec.Struct, omit_defaults=True):
+class ResultResponse(msgspec.Struct):
     id: str | int | None
-    result: Any = None
-    error: ErrorObject | None = None
+    result: Any
     jsonrpc: str = "2.0"
 
 
-class Notification(msgspec.Struct, omit_defaults=True):
+class ErrorResponse(msgspec.Struct):
+    id: str | int | None
+    """null when the request's id could not be read."""
+    error: ErrorObject
+    jsonrpc: str = "2.0"
+
+
+class Notification(msgspec.Struct):
     method: str
     params: Any = None
     jsonrpc: str = "2.0"
@@ -130,8 +135,27 @@ def error_from_object(error: ErrorObject) -> RpcError:
     return exc
 
 
+class ConnectionClosed(RpcError):
+    """Client side only: the daemon went away."""
+
+    CODE = -32099
+
+
+class Incoming(msgspec.Struct):
+    """Either a response (id set) or a notification (method set)."""
+
+    id: str | int | None = None
+    method: str | None = None
+    params: msgspec.Raw = msgspec.Raw(b"null")
+    result: msgspec.Raw = msgspec.Raw(b"null")
+    error: ErrorObject | None = None
+
+
+decode_incoming = msgspec.json.Decoder(Incoming).decode
+
+
 _encoder = msgspec.json.Encoder()
 
 
-def encode_line(message: Request | Response | Notification) -> bytes:
+def encode_line(message: Request | ResultResponse | ErrorResponse | Notification) -> bytes:
     return _encoder.encode(message) + b"\n"

@@ -1,3 +1,5 @@
-from saturnd.daemon import main
 import sys
+
+from saturnd.daemon import main
+
 sys.exit(main())

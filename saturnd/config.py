@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
 
 import msgspec
 import yaml
@@ -113,10 +113,24 @@ def _describe(exc: msgspec.ValidationError, root: yaml.Node | None, source: str)
     if unknown:
         keys.append(unknown.group(1))
         reason = "unknown key"
+    choices = _choices(keys)
+    if reason.startswith("Invalid enum value") and choices:
+        reason = f"{reason}; expected one of: {', '.join(choices)}"
     key = ".".join(keys) or "(top level)"
     line = _line_of(root, keys)
     where = f" line {line}" if line else ""
     return f"{source}:{where}: {key}: {reason}"
+
+
+def _choices(keys: list[str]) -> tuple[str, ...]:
+    """The allowed values of the Literal-typed key at this path, if it is one."""
+    owner: Any = Config
+    for key in keys:
+        hint = get_type_hints(owner).get(key)
+        if hint is None:
+            return ()
+        owner = hint
+    return tuple(get_args(owner)) if get_origin(owner) is Literal else ()
 
 
 def _line_of(node: yaml.Node | None, keys: list[str]) -> int | None:

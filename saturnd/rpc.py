@@ -13,12 +13,13 @@ from typing import Any
 import msgspec
 
 from protocol.jsonrpc import (
+    ErrorResponse,
     InternalError,
     InvalidParams,
     InvalidRequest,
     MethodNotFound,
     ParseError,
-    Response,
+    ResultResponse,
     RpcError,
     encode_line,
 )
@@ -40,7 +41,16 @@ class _Envelope(msgspec.Struct):
 
 
 def error_line(error: RpcError, request_id: str | int | None = None) -> bytes:
-    return encode_line(Response(id=request_id, error=error.to_object()))
+    return encode_line(ErrorResponse(id=request_id, error=error.to_object()))
+
+
+def _readable_id(data: Any) -> str | int | None:
+    """The request's id if one can be read, so even an invalid request's error names it."""
+    if isinstance(data, dict):
+        request_id = data.get("id")
+        if isinstance(request_id, str | int) and not isinstance(request_id, bool):
+            return request_id
+    return None
 
 
 class Dispatcher:
@@ -54,8 +64,9 @@ class Dispatcher:
         """The response line, or None for a notification from the client."""
         request_id: str | int | None = None
         try:
-            envelope = self._parse(line)
-            request_id = envelope.id
+            data = self._decode(line)
+            request_id = _readable_id(data)
+            envelope = self._envelope(data)
             result = await self._call(envelope, connection)
         except RpcError as error:
             return error_line(error, request_id)
@@ -64,13 +75,15 @@ class Dispatcher:
             return error_line(InternalError("internal error; see the saturnd log"), request_id)
         if envelope.id is None:
             return None
-        return encode_line(Response(id=envelope.id, result=result))
+        return encode_line(ResultResponse(id=envelope.id, result=result))
 
-    def _parse(self, line: bytes) -> _Envelope:
+    def _decode(self, line: bytes) -> Any:
         try:
-            data = _decode_json(line)
+            return _decode_json(line)
         except msgspec.DecodeError as exc:
             raise ParseError(f"parse error: {exc}") from exc
+
+    def _envelope(self, data: Any) -> _Envelope:
         if isinstance(data, list):
             raise InvalidRequest("invalid request: batches are not supported; send one object per line")
         if not isinstance(data, dict):
@@ -89,7 +102,7 @@ class Dispatcher:
             raise MethodNotFound(f"method not found: {envelope.method}")
         params_type = METHODS[envelope.method].params
         try:
-            params = msgspec.convert(envelope.params or {}, params_type)
+            params: Any = msgspec.convert(envelope.params or {}, params_type)
         except msgspec.ValidationError as exc:
             raise InvalidParams(f"invalid params for {envelope.method}: {exc}") from exc
         return await handler(params, connection)

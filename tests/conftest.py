@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -79,10 +81,19 @@ def _stop_any_daemon(env: SaturnEnv) -> None:
         pid = int(lock.read_text().strip())
     except (OSError, ValueError):
         return
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+
+
+def _answers(path: Path) -> bool:
+    probe = socket.socket(socket.AF_UNIX)
+    try:
+        probe.connect(str(path))
+        return True
+    except OSError:
+        return False
+    finally:
+        probe.close()
 
 
 class Daemon:
@@ -99,7 +110,7 @@ class Daemon:
             text=True,
         )
         deadline = time.monotonic() + 20
-        while not self.env.socket.exists():
+        while not _answers(self.env.socket):
             if self.process.poll() is not None:
                 raise RuntimeError(f"saturnd exited: {self.process.stdout.read()}")  # type: ignore[union-attr]
             if time.monotonic() > deadline:

@@ -9,6 +9,7 @@ what the model was sent. Runs in its own thread so blocking tests (the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 from collections import deque
@@ -72,6 +73,7 @@ class FakeModel:
         return self
 
     def stop(self) -> None:
+        self._loop.call_soon_threadsafe(self._closing.set)
         if self._runner is not None:
             asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop).result(10)
         self._loop.call_soon_threadsafe(self._loop.stop)
@@ -90,6 +92,7 @@ class FakeModel:
         assert not self._replies, f"{len(self._replies)} scripted replies were never asked for"
 
     async def _start(self) -> None:
+        self._closing = asyncio.Event()
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_post("/v1/chat/completions", self._chat)
         app.router.add_get("/v1/models", self._models)
@@ -115,7 +118,9 @@ class FakeModel:
                 {"error": {"message": "fake model: no reply queued"}}, status=500
             )
         if reply.delay_s:
-            await asyncio.sleep(reply.delay_s)
+            # A long delay must not outlive the test: stop() cuts it short.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._closing.wait(), reply.delay_s)
         if reply.status >= 400:
             return web.json_response({"error": {"message": reply.error}}, status=reply.status)
         if reply.raw is not None:

@@ -2,49 +2,49 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
+import time
 
 from clients.cli.daemon_control import StartFailed, socket_path, start_and_connect, try_connect
 from protocol.jsonrpc import RpcError
 from protocol.methods import DaemonStatusResult
 
 
-async def run(action: str) -> int:
+def run(action: str) -> int:
     path = socket_path()
-    client = await try_connect(path)
+    client = try_connect(path)
     if action == "start":
         if client is not None:
-            async with client:
-                status = await client.call("daemon/status")
+            with client:
+                status = client.call("daemon/status")
             print(f"saturnd already running (pid {status.pid})")
             return 0
         try:
-            client = await start_and_connect(path)
+            client = start_and_connect(path)
         except StartFailed as exc:
             print(f"saturn: could not start saturnd: {exc}", file=sys.stderr)
             return 1
-        async with client:
-            status = await client.call("daemon/status")
+        with client:
+            status = client.call("daemon/status")
         print(f"saturnd started (pid {status.pid}) on {path}")
         return 0
     if client is None:
         print(f"saturnd is not running (no daemon at {path})")
         return 0 if action == "stop" else 3
-    async with client:
+    with client:
         try:
-            status = await client.call("daemon/status")
+            status = client.call("daemon/status")
             if action == "status":
                 _print_status(status)
                 return 0
-            await client.call("daemon/stop")
+            client.call("daemon/stop")
         except RpcError as exc:
             print(f"saturn: {exc.message}", file=sys.stderr)
             return 1
     for _ in range(200):
         if not path.exists():
             break
-        await asyncio.sleep(0.05)
+        time.sleep(0.05)
     print(f"saturnd stopped (pid {status.pid})")
     return 0
 

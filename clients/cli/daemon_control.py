@@ -1,15 +1,14 @@
-"""Find, start and stop the background saturnd. Standard library + protocol only."""
+"""Find and start the background saturnd. Blocking on purpose: short-lived commands stay lean."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from protocol.client import Client
+from protocol.sync_client import SyncClient
 
 STARTUP_TIMEOUT_S = 30.0
 
@@ -29,9 +28,9 @@ def log_path() -> Path:
     return resolve_paths().log_file
 
 
-async def try_connect(path: Path) -> Client | None:
+def try_connect(path: Path) -> SyncClient | None:
     try:
-        return await Client.connect(str(path))
+        return SyncClient.connect(str(path))
     except (FileNotFoundError, ConnectionRefusedError, OSError):
         return None
 
@@ -54,22 +53,22 @@ def spawn_daemon() -> subprocess.Popen[bytes]:
         )
 
 
-async def start_and_connect(path: Path) -> Client:
+def start_and_connect(path: Path) -> SyncClient:
     """Start saturnd in the background and wait until its socket answers."""
     log = log_path()
     offset = log.stat().st_size if log.exists() else 0
     process = spawn_daemon()
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
     while time.monotonic() < deadline:
-        client = await try_connect(path)
+        client = try_connect(path)
         if client is not None:
             return client
         if process.poll() is not None:
-            client = await try_connect(path)  # lost a race with another starter: fine
+            client = try_connect(path)  # lost a race with another starter: fine
             if client is not None:
                 return client
             raise StartFailed(_new_log_text(log, offset) or f"saturnd exited with code {process.returncode}")
-        await asyncio.sleep(0.02)
+        time.sleep(0.01)
     raise StartFailed(f"saturnd did not open {path} within {STARTUP_TIMEOUT_S:g}s; see {log}")
 
 
@@ -84,7 +83,7 @@ def _new_log_text(log: Path, offset: int) -> str:
     return "\n".join(lines) or text.strip()
 
 
-async def connect_or_start() -> Client:
+def connect_or_start() -> SyncClient:
     path = socket_path()
-    client = await try_connect(path)
-    return client if client is not None else await start_and_connect(path)
+    client = try_connect(path)
+    return client if client is not None else start_and_connect(path)

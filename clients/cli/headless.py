@@ -13,59 +13,63 @@ import msgspec
 
 from clients.cli.daemon_control import StartFailed, connect_or_start
 from protocol.events import Answer, PlanUpdated, Receipt, ResponseDelta, TurnEnded
-from protocol.jsonrpc import RpcError
+from protocol.jsonrpc import ConnectionClosed, RpcError
 from protocol.methods import SessionCreateParams, TurnStartParams
+from protocol.sync_client import SyncClient
 
 _encode = msgspec.json.Encoder().encode
 
 
-async def run_headless(text: str, output: str, session_id: str | None = None) -> int:
+def run_headless(text: str, output: str, session_id: str | None = None) -> int:
     try:
-        client = await connect_or_start()
+        client = connect_or_start()
     except StartFailed as exc:
         print(f"saturn: could not start saturnd: {exc}", file=sys.stderr)
         return 1
-    async with client:
+    with client:
         try:
             if session_id is None:
-                session = await client.call("session/create", SessionCreateParams(cwd=os.getcwd()))
+                session = client.call("session/create", SessionCreateParams(cwd=os.getcwd()))
                 session_id = session.session_id
-            started = await client.call(
+            started = client.call(
                 "turn/start", TurnStartParams(session_id=session_id, text=text, headless=True)
             )
         except RpcError as exc:
             print(f"saturn: {exc.message}", file=sys.stderr)
             return 1
-        return await _follow(client, started.turn_id, session_id, output)
+        return _follow(client, started.turn_id, session_id, output)
 
 
-async def _follow(client: Any, turn_id: str, session_id: str, output: str) -> int:
+def _follow(client: SyncClient, turn_id: str, session_id: str, output: str) -> int:
     out = sys.stdout
     answer = ""
     plan: list[Any] = []
     receipt = Receipt()
     streamed = False
     ended: TurnEnded | None = None
-    async for turn_event in client.turn_events(turn_id):
-        event = turn_event.event
-        if output == "stream-json":
-            out.write(_encode(turn_event).decode() + "\n")
-            out.flush()
-        match event:
-            case ResponseDelta(text=delta) if output == "text":
-                out.write(delta)
+    try:
+        for turn_event in client.turn_events(turn_id):
+            event = turn_event.event
+            if output == "stream-json":
+                out.write(_encode(turn_event).decode() + "\n")
                 out.flush()
-                streamed = True
-            case Answer():
-                answer = event.text
-                if output == "text":
-                    _finish_text(out, answer, event.note, streamed)
-            case PlanUpdated(items=items):
-                plan = items
-            case Receipt():
-                receipt = event
-            case TurnEnded():
-                ended = event
+            match event:
+                case ResponseDelta(text=delta) if output == "text":
+                    out.write(delta)
+                    out.flush()
+                    streamed = True
+                case Answer():
+                    answer = event.text
+                    if output == "text":
+                        _finish_text(out, answer, event.note, streamed)
+                case PlanUpdated(items=items):
+                    plan = items
+                case Receipt():
+                    receipt = event
+                case TurnEnded():
+                    ended = event
+    except ConnectionClosed:
+        pass
     if ended is None:
         print("saturn: lost the connection to saturnd before the turn ended", file=sys.stderr)
         return 1

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 
 
@@ -30,11 +29,11 @@ def main(argv: list[str] | None = None) -> int:
         from clients.cli.headless import run_headless
 
         output = "json" if args.json else "stream-json" if args.stream_json else "text"
-        return asyncio.run(run_headless(args.prompt, output, args.session))
+        return run_headless(args.prompt, output, args.session)
     if args.command == "daemon":
         from clients.cli import daemon_commands
 
-        return asyncio.run(daemon_commands.run(args.action))
+        return daemon_commands.run(args.action)
     if args.command == "schema":
         from protocol.schema import schema_text
 

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import msgspec
 
-from protocol.events import Answer, PassStarted, ResponseDelta, ThinkingDelta, TurnEnded, TurnStarted
+from protocol.events import (
+    Answer,
+    PassStarted,
+    ResponseDelta,
+    ThinkingDelta,
+    TurnEnded,
+    TurnStarted,
+)
 from saturnd.model.types import ModelReply
 from saturnd.turn.context import TurnContext
 from saturnd.turn.ground import ground_messages

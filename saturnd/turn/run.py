@@ -45,7 +45,7 @@ class TurnEvents:
             at=time.time(),
         )
         line = event_line(turn_event)
-        self._store.append_event(self.turn_id, self.last_seq, event.__struct_config__.tag, line)
+        self._store.append_event(self.turn_id, self.last_seq, str(event.__struct_config__.tag), line)
         self._subscribers = [s for s in self._subscribers if s.send(line)]
         return turn_event
 

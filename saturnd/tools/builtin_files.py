@@ -1,0 +1,248 @@
+"""Read-only file tools; all filesystem work runs in a thread, off the daemon's event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from fnmatch import fnmatch
+from pathlib import Path
+from typing import Annotated
+
+import msgspec
+
+from saturnd.tools.registry import Tool, ToolEnv
+
+OUTPUT_CAP = 16_000  # characters of file text one read returns (~16 KB)
+LIST_CAP = 200
+MATCH_CAP = 50
+MATCH_LINE_CAP = 200
+SEARCH_FILE_CAP = 20_000  # files one search looks at, so a search of a huge tree still ends
+MAX_SEARCH_BYTES = 1_000_000
+SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "__pycache__"})
+SNIFF_BYTES = 8192
+
+
+class ToolFailure(Exception):
+    """A tool could not do what was asked; the message is shown to the model."""
+
+
+def resolve(path: str, cwd: Path) -> Path:
+    """`~` expands; a relative path is taken against the turn's cwd."""
+    p = Path(path).expanduser()
+    return p if p.is_absolute() else cwd / p
+
+
+def is_binary(path: Path) -> bool:
+    with path.open("rb") as f:
+        return b"\0" in f.read(SNIFF_BYTES)
+
+
+def read_window(path: Path, display: str, start_line: int, max_lines: int) -> str:
+    """Lines start_line.. of a text file under a header, capped at max_lines and OUTPUT_CAP."""
+    if path.is_dir():
+        raise ToolFailure(f"{display} is a directory; use list_dir")
+    if not path.is_file():
+        raise ToolFailure(f"no such file: {display}")
+    try:
+        if is_binary(path):
+            raise ToolFailure(f"{display} is a binary file; not shown")
+        start, max_lines = max(1, start_line), max(1, max_lines)
+        shown: list[str] = []
+        size = total = 0
+        cut = False  # a lone line was longer than OUTPUT_CAP
+        capped = False  # stopped early by OUTPUT_CAP
+        with path.open("rb") as f:
+            for total, raw in enumerate(f, 1):
+                if total < start or capped or len(shown) >= max_lines:
+                    continue
+                line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+                if size + len(line) + 1 > OUTPUT_CAP:
+                    if not shown:
+                        shown.append(line[:OUTPUT_CAP])
+                        cut = True
+                    capped = True
+                    continue
+                shown.append(line)
+                size += len(line) + 1
+    except OSError as e:
+        raise ToolFailure(f"cannot read {display}: {e.strerror or e}") from e
+    if total == 0:
+        return f"{display} (empty file)"
+    if start > total:
+        raise ToolFailure(f"start_line {start} is past the end of {display} ({total} lines)")
+    last = start + len(shown) - 1
+    out = f"{display} (lines {start}-{last} of {total})\n" + "\n".join(shown)
+    if cut:
+        out += f"\n… line {last} cut at 16 KB; read more with start_line={last + 1}"
+    elif capped:
+        out += f"\n… output capped at 16 KB; read more with start_line={last + 1}"
+    elif last < total:
+        out += f"\n… {total - last} more lines; read more with start_line={last + 1}"
+    return out
+
+
+# -- read_file -----------------------------------------------------------------------------
+
+
+class ReadFileParams(msgspec.Struct, forbid_unknown_fields=True):
+    path: str
+    start_line: Annotated[int, msgspec.Meta(ge=1)] = 1
+    max_lines: Annotated[int, msgspec.Meta(ge=1)] = 200
+
+
+async def _read_file(params: ReadFileParams, env: ToolEnv) -> str:
+    path = resolve(params.path, env.cwd)
+    return await asyncio.to_thread(
+        read_window, path, params.path, params.start_line, params.max_lines
+    )
+
+
+READ_FILE = Tool(
+    name="read_file",
+    description="Read a text file (200 lines at a time; start_line to go on).",
+    params=ReadFileParams,
+    run=_read_file,
+    outside=True,
+)
+
+
+# -- list_dir ------------------------------------------------------------------------------
+
+
+class ListDirParams(msgspec.Struct, forbid_unknown_fields=True):
+    path: str = "."
+
+
+def human_size(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    size = float(n)
+    for unit in ("KB", "MB"):
+        size /= 1024
+        if size < 1024:
+            return f"{size:.1f} {unit}"
+    return f"{size / 1024:.1f} GB"
+
+
+def _list(path: Path, display: str) -> str:
+    if path.is_file():
+        raise ToolFailure(f"not a directory: {display}")
+    if not path.is_dir():
+        raise ToolFailure(f"no such directory: {display}")
+    try:
+        entries = sorted(os.scandir(path), key=lambda e: (e.name.casefold(), e.name))
+    except OSError as e:
+        raise ToolFailure(f"cannot list {display}: {e.strerror or e}") from e
+    if not entries:
+        return f"{display} (empty)"
+    lines = [f"{display} ({len(entries)} entries)"]
+    for entry in entries[:LIST_CAP]:
+        try:
+            if entry.is_dir():
+                lines.append(f"{entry.name}/")
+            else:
+                lines.append(f"{entry.name}  {human_size(entry.stat().st_size)}")
+        except OSError:  # a dangling symlink, a vanished file
+            lines.append(entry.name)
+    if len(entries) > LIST_CAP:
+        lines.append(f"… {len(entries) - LIST_CAP} more")
+    return "\n".join(lines)
+
+
+async def _list_dir(params: ListDirParams, env: ToolEnv) -> str:
+    return await asyncio.to_thread(_list, resolve(params.path, env.cwd), params.path)
+
+
+LIST_DIR = Tool(
+    name="list_dir",
+    description="List a directory: subdirectories end in /, files show sizes.",
+    params=ListDirParams,
+    run=_list_dir,
+)
+
+
+# -- search_files --------------------------------------------------------------------------
+
+
+class SearchFilesParams(msgspec.Struct, forbid_unknown_fields=True):
+    pattern: Annotated[str, msgspec.Meta(description="regex, case-insensitive")]
+    path: str = "."
+    glob: Annotated[str, msgspec.Meta(description="file filter, e.g. *.py")] = ""
+
+
+def compile_pattern(pattern: str) -> tuple[re.Pattern[str], bool]:
+    """The pattern as a case-insensitive regex, or as literal text if it is not valid regex."""
+    try:
+        return re.compile(pattern, re.IGNORECASE), False
+    except re.error:
+        return re.compile(re.escape(pattern), re.IGNORECASE), True
+
+
+def _walk(root: Path, glob: str) -> tuple[list[tuple[str, Path]], bool]:
+    """(relpath, path) of the files to search, sorted; and whether SEARCH_FILE_CAP cut it."""
+    if root.is_file():
+        return [(root.name, root)], False
+    found: list[tuple[str, Path]] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+        for name in sorted(filenames):
+            rel = os.path.relpath(os.path.join(dirpath, name), root)
+            if glob and not (fnmatch(name, glob) or fnmatch(rel, glob)):
+                continue
+            if len(found) >= SEARCH_FILE_CAP:
+                return found, True
+            found.append((rel, Path(dirpath, name)))
+    return found, False
+
+
+def _search(root: Path, display: str, pattern: str, glob: str) -> str:
+    if not root.exists():
+        raise ToolFailure(f"no such file or directory: {display}")
+    regex, literal = compile_pattern(pattern)
+    files, files_capped = _walk(root, glob)
+    prefix = display if root.is_dir() else os.path.dirname(display)
+    out: list[str] = []
+    if literal:
+        out.append("note: not a valid regex; searched as literal text")
+    matches = 0
+    for rel, path in files:
+        try:
+            if path.stat().st_size > MAX_SEARCH_BYTES or is_binary(path):
+                continue
+            text = path.read_bytes().decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        shown = os.path.normpath(os.path.join(prefix, rel))
+        for lineno, line in enumerate(text.splitlines(), 1):
+            if not regex.search(line):
+                continue
+            if matches == MATCH_CAP:
+                out.append(f"… stopped at {MATCH_CAP} matches; narrow the pattern, path or glob")
+                return "\n".join(out)
+            line = line.strip()
+            if len(line) > MATCH_LINE_CAP:
+                line = line[:MATCH_LINE_CAP] + "…"
+            out.append(f"{shown}:{lineno}: {line}")
+            matches += 1
+    if matches == 0:
+        out.append(f"no matches for {pattern!r} in {display}")
+    if files_capped:
+        out.append(f"… searched only the first {SEARCH_FILE_CAP} files; narrow the path")
+    return "\n".join(out)
+
+
+async def _search_files(params: SearchFilesParams, env: ToolEnv) -> str:
+    root = resolve(params.path, env.cwd)
+    return await asyncio.to_thread(_search, root, params.path, params.pattern, params.glob)
+
+
+SEARCH_FILES = Tool(
+    name="search_files",
+    description="Search text files under a path for a regex; gives path:line: text.",
+    params=SearchFilesParams,
+    run=_search_files,
+    outside=True,
+)
+
+FILE_TOOLS = [READ_FILE, LIST_DIR, SEARCH_FILES]

@@ -1,0 +1,93 @@
+"""The tool registry: what each tool is, what the model sees of it, how it runs."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+RiskClass = Literal["read_only", "write", "exec", "egress", "messaging", "external"]
+CHANGING_RISKS: frozenset[str] = frozenset({"write", "exec", "egress", "messaging"})
+"""A call of one of these may change what a re-read would see."""
+
+
+@dataclass(frozen=True)
+class ToolEnv:
+    """What a running tool may know about the turn."""
+
+    cwd: Path
+    kb_dir: Path
+
+
+ToolRun = Callable[[Any, ToolEnv], Awaitable[str]]
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    """Short: every byte is paid on every pass by a small model."""
+    params: type[msgspec.Struct]
+    run: ToolRun
+    risk: RiskClass = "read_only"
+    outside: bool = False
+    """Output comes from outside the conversation: fenced, and it taints the session."""
+    timeout_s: float | None = None
+    """None: runtime.tool_timeout_s."""
+    parent: str | None = None
+    """A tool that must have been called first this turn (the dependency gate)."""
+
+    def parameters_schema(self) -> dict[str, Any]:
+        return params_schema(self.params)
+
+    def openai_schema(self) -> dict[str, Any]:
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters_schema(),
+            },
+        }
+
+
+def params_schema(params: type[msgspec.Struct]) -> dict[str, Any]:
+    """A self-contained JSON Schema for a flat params Struct, without titles (bytes cost)."""
+    (ref,), components = msgspec.json.schema_components([params])
+    schema = components[ref["$ref"].rsplit("/", 1)[-1]]
+    return _strip_titles(schema)
+
+
+def _strip_titles(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: _strip_titles(v) for k, v in node.items() if k != "title"}
+    if isinstance(node, list):
+        return [_strip_titles(v) for v in node]
+    return node
+
+
+class Registry:
+    def __init__(self, tools: list[Tool] | None = None) -> None:
+        self._tools: dict[str, Tool] = {}
+        for tool in tools or []:
+            self.register(tool)
+
+    def register(self, tool: Tool) -> None:
+        if tool.name in self._tools:
+            raise ValueError(f"tool {tool.name!r} registered twice")
+        self._tools[tool.name] = tool
+
+    def get(self, name: str) -> Tool | None:
+        return self._tools.get(name)
+
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self._tools.values())
+
+    def openai_tools(self) -> list[dict[str, Any]]:
+        return [tool.openai_schema() for tool in self._tools.values()]

@@ -1,0 +1,89 @@
+"""Bad input never hurts the daemon: each gets the right JSON-RPC error."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+
+import pytest
+
+from protocol.client import Client
+from protocol.jsonrpc import MAX_LINE_BYTES
+
+
+async def raw_exchange(socket: str, payload: bytes) -> dict:
+    reader, writer = await asyncio.open_unix_connection(socket, limit=MAX_LINE_BYTES * 2)
+    writer.write(payload)
+    await writer.drain()
+    line = await asyncio.wait_for(reader.readline(), 5)
+    writer.close()
+    return json.loads(line)
+
+
+@pytest.mark.parametrize(
+    ("payload", "code", "request_id"),
+    [
+        (b"{not json\n", -32700, None),
+        (b"\xff\xfe\x00garbage\n", -32700, None),
+        (b'"just a string"\n', -32600, None),
+        (b"[1, 2]\n", -32600, None),
+        (b'{"jsonrpc": "2.0", "id": "7"}\n', -32600, "7"),
+        (b'{"jsonrpc": "1.0", "method": "daemon/status", "id": "7"}\n', -32600, "7"),
+        (b'{"jsonrpc": "2.0", "method": "nope/never", "id": "8"}\n', -32601, "8"),
+        (b'{"jsonrpc": "2.0", "method": "session/create", "params": {}, "id": 9}\n', -32602, 9),
+        (b'{"jsonrpc": "2.0", "method": "session/create", "params": {"cwd": 5}, "id": 9}\n', -32602, 9),
+        (b'{"jsonrpc": "2.0", "method": "session/get", "params": {"session_id": "x", "extra": 1}, "id": 1}\n', -32602, 1),
+        (b'{"jsonrpc": "2.0", "method": "session/get", "params": {"session_id": "nope"}, "id": 2}\n', -32001, 2),
+    ],
+)
+async def test_each_bad_line_gets_its_error(daemon, payload, code, request_id):
+    response = await raw_exchange(str(daemon.env.socket), payload)
+    assert response["jsonrpc"] == "2.0"
+    assert response["error"]["code"] == code
+    assert response["error"]["message"]
+    assert response["id"] == request_id
+
+
+async def test_the_connection_stays_usable_after_errors(daemon):
+    reader, writer = await asyncio.open_unix_connection(str(daemon.env.socket))
+    writer.write(b"{oops\n[]\n" + b'{"jsonrpc":"2.0","method":"daemon/status","id":"ok"}\n')
+    codes = [json.loads(await reader.readline()).get("error", {}).get("code") for _ in range(2)]
+    last = json.loads(await reader.readline())
+    assert codes == [-32700, -32600]
+    assert last["id"] == "ok" and last["result"]["pid"] == daemon.pid
+    writer.close()
+
+
+async def test_an_oversize_line_closes_only_that_connection(daemon):
+    bystander = await Client.connect(str(daemon.env.socket))
+    reader, writer = await asyncio.open_unix_connection(str(daemon.env.socket), limit=2**20)
+    writer.write(b'{"x": "' + b"a" * (MAX_LINE_BYTES + 10) + b'"}\n')
+    with contextlib.suppress(ConnectionError):
+        await writer.drain()
+    response = json.loads(await asyncio.wait_for(reader.readline(), 10))
+    assert response["error"]["code"] == -32600
+    assert "longer than" in response["error"]["message"]
+    assert await asyncio.wait_for(reader.read(), 10) == b""  # closed by the daemon
+    writer.close()
+
+    status = await bystander.call("daemon/status")
+    assert status.pid == daemon.pid
+    await bystander.close()
+
+
+async def test_a_notification_from_a_client_gets_no_response(daemon):
+    reader, writer = await asyncio.open_unix_connection(str(daemon.env.socket))
+    writer.write(b'{"jsonrpc":"2.0","method":"daemon/status"}\n{"jsonrpc":"2.0","method":"daemon/status","id":1}\n')
+    first = json.loads(await reader.readline())
+    assert first["id"] == 1
+    writer.close()
+
+
+async def test_a_client_vanishing_mid_request_leaves_the_daemon_serving(daemon):
+    for _ in range(5):
+        _, writer = await asyncio.open_unix_connection(str(daemon.env.socket))
+        writer.write(b'{"jsonrpc":"2.0","method":"daemon/sta')
+        writer.close()
+    async with await Client.connect(str(daemon.env.socket)) as client:
+        assert (await client.call("daemon/status")).pid == daemon.pid
