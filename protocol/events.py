@@ -102,6 +102,8 @@ class TurnEnded(_Event, tag="turn_ended"):
     """completed | failed | interrupted | aborted | cancelled."""
     error: str = ""
     error_code: int = 0
+    next_turn_id: str = ""
+    """A queued message started this turn in the same session; subscribers are moved to it."""
 
 
 Event = (

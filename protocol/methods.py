@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 import msgspec
 
-from protocol.events import TurnEvent
+from protocol.events import PlanItem, Receipt, TurnEvent
 
 
 class _Wire(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True, kw_only=True):
@@ -122,6 +122,61 @@ class TurnSubscribeResult(_Wire):
     last_seq: int
 
 
+class TurnRefParams(_Wire):
+    turn_id: str
+
+
+class TurnTextParams(_Wire):
+    turn_id: str
+    text: str
+
+
+class SessionQueueParams(_Wire):
+    session_id: str
+    text: str
+
+
+class SessionQueueResult(_Wire):
+    queued: int
+    """Messages now waiting in this session, this one included (0: it started at once)."""
+    turn_id: str = ""
+    """Set when no turn was running and this message started one."""
+
+
+class CallTrace(_Wire):
+    call_id: str
+    name: str
+    arguments: str
+    fate: str
+    """ran | refused_loop | declined | invalid | capped | timed_out | error | ask_first | asked."""
+    why: str = ""
+    recovered_from_text: bool = False
+    duration_s: float = 0.0
+
+
+class PassTrace(_Wire):
+    index: int
+    step: str
+    """first_move | after_tools | after_error | steered | final."""
+    thinking: bool = False
+    tools_offered: bool = True
+    calls: list[CallTrace] = []
+    answered: bool = False
+    note: str = ""
+    """Anything unusual: a retried reply, a model failure, a bound."""
+
+
+class TraceGetResult(_Wire):
+    turn_id: str
+    session_id: str
+    text: str
+    status: str
+    answer: str = ""
+    passes: list[PassTrace] = []
+    plan: list[PlanItem] = []
+    receipt: Receipt | None = None
+
+
 class MethodSpec(NamedTuple):
     params: type
     result: type
@@ -135,6 +190,14 @@ METHODS: dict[str, MethodSpec] = {
     "session/get": MethodSpec(SessionGetParams, SessionGetResult),
     "turn/start": MethodSpec(TurnStartParams, TurnStartResult),
     "turn/subscribe": MethodSpec(TurnSubscribeParams, TurnSubscribeResult),
+    "turn/reply": MethodSpec(TurnTextParams, Ok),
+    "turn/steer": MethodSpec(TurnTextParams, Ok),
+    "turn/pause": MethodSpec(TurnRefParams, Ok),
+    "turn/resume": MethodSpec(TurnRefParams, Ok),
+    "turn/abort": MethodSpec(TurnRefParams, Ok),
+    "turn/cancel": MethodSpec(TurnRefParams, Ok),
+    "session/queue": MethodSpec(SessionQueueParams, SessionQueueResult),
+    "trace/get": MethodSpec(TurnRefParams, TraceGetResult),
 }
 
 NOTIFICATIONS: dict[str, type] = {

@@ -7,12 +7,17 @@ import logging
 import os
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
+from pathlib import Path
 from typing import Any
 
-from protocol.events import TurnEnded
-from protocol.jsonrpc import Busy, InvalidParams, NotFound, SaturnError
+import msgspec
+
+from protocol.events import PlanItem, PlanUpdated, Question, TurnEnded
+from protocol.jsonrpc import Busy, InvalidParams, InvalidState, NotFound, SaturnError
 from protocol.methods import (
+    Attachment,
     DaemonStatusResult,
     Empty,
     Message,
@@ -22,10 +27,15 @@ from protocol.methods import (
     SessionGetResult,
     SessionInfo,
     SessionListResult,
+    SessionQueueParams,
+    SessionQueueResult,
+    TraceGetResult,
+    TurnRefParams,
     TurnStartParams,
     TurnStartResult,
     TurnSubscribeParams,
     TurnSubscribeResult,
+    TurnTextParams,
 )
 from saturnd import __version__
 from saturnd.config import Config
@@ -33,8 +43,11 @@ from saturnd.model.endpoint import ModelEndpointManager
 from saturnd.paths import Paths
 from saturnd.rpc import Handler
 from saturnd.store import SessionRow, Store
+from saturnd.tools import builtin_registry
+from saturnd.tools.registry import NO_ANSWER, Registry, ToolEnv
 from saturnd.turn.context import TurnContext
-from saturnd.turn.loop import run_turn
+from saturnd.turn.control import TurnControl
+from saturnd.turn.loop import close_record, run_turn
 from saturnd.turn.run import TurnEvents
 
 log = logging.getLogger("saturnd")
@@ -44,6 +57,21 @@ log = logging.getLogger("saturnd")
 class LiveTurn:
     context: TurnContext
     task: asyncio.Task[None] | None = None
+    cancel_requested: bool = False
+    """turn/cancel, as opposed to the daemon stopping."""
+
+
+def record_plan(turn: TurnContext, items: list[PlanItem]) -> None:
+    turn.plan = items
+    turn.events.emit(PlanUpdated(items=items))
+
+
+async def ask_person(turn: TurnContext, question: str) -> str:
+    """ask_user's reach: a question event, then the answer from turn/reply."""
+    if turn.headless or not turn.events.subscribers:
+        return NO_ANSWER
+    turn.events.emit(Question(call_id="", question=question))
+    return await turn.control.wait_answer()
 
 
 @dataclass
@@ -56,6 +84,9 @@ class Saturn:
     started_at: float = field(default_factory=time.time)
     live_turns: dict[str, LiveTurn] = field(default_factory=dict)
     running_by_session: dict[str, str] = field(default_factory=dict)
+    queues: dict[str, list[str]] = field(default_factory=dict)
+    """session_id -> messages waiting to run as the session's next turns."""
+    registry: Registry = field(default_factory=builtin_registry)
 
     def handlers(self) -> dict[str, Handler]:
         return {
@@ -66,6 +97,14 @@ class Saturn:
             "session/get": self.session_get,
             "turn/start": self.turn_start,
             "turn/subscribe": self.turn_subscribe,
+            "turn/reply": self.turn_reply,
+            "turn/steer": self.turn_steer,
+            "turn/pause": self.turn_pause,
+            "turn/resume": self.turn_resume,
+            "turn/abort": self.turn_abort,
+            "turn/cancel": self.turn_cancel,
+            "session/queue": self.session_queue,
+            "trace/get": self.trace_get,
         }
 
     # daemon/*
@@ -137,52 +176,165 @@ class Saturn:
             raise InvalidParams("text must not be empty")
         if session.id in self.running_by_session:
             raise Busy(
-                f"session {session.id} is already running turn {self.running_by_session[session.id]}"
+                f"session {session.id} is already running turn {self.running_by_session[session.id]};"
+                " use session/queue to run a message after it"
             )
+        subscribers = [connection] if connection is not None else []
+        turn_id = await self._launch(session, params.text, params.attachments, params.headless, subscribers)
+        return TurnStartResult(turn_id=turn_id)
+
+    async def _launch(
+        self,
+        session: SessionRow,
+        text: str,
+        attachments: list[Attachment],
+        headless: bool,
+        subscribers: list[Any],
+    ) -> str:
         model = await self.endpoint.client()
         turn_id = f"t_{uuid.uuid4().hex[:12]}"
-        self.store.create_turn(turn_id, session.id, params.text)
+        self.store.create_turn(turn_id, session.id, text)
         events = TurnEvents(self.store, turn_id, session.id)
-        if connection is not None:
-            events.subscribe(connection)
+        for subscriber in subscribers:
+            events.subscribe(subscriber)
+        control = TurnControl()
         context = TurnContext(
             turn_id=turn_id,
             session_id=session.id,
-            text=params.text,
+            text=text,
             cwd=session.cwd,
+            home=self.paths.home,
             config=self.config,
             model=model,
             store=self.store,
             events=events,
-            headless=params.headless,
+            registry=self.registry,
+            env=ToolEnv(Path(session.cwd), self.paths.kb_dir),
+            headless=headless,
+            attachments=attachments,
+            control=control,
+        )
+        # The turn's own tools (ask_user, plan) reach back into the turn through its env.
+        context.env = replace(
+            context.env, ask=partial(ask_person, context), on_plan=partial(record_plan, context)
         )
         live = LiveTurn(context)
         self.live_turns[turn_id] = live
         self.running_by_session[session.id] = turn_id
         live.task = asyncio.get_running_loop().create_task(self._drive(live))
-        return TurnStartResult(turn_id=turn_id)
+        return turn_id
 
     async def _drive(self, live: LiveTurn) -> None:
         turn = live.context
+        ended: TurnEnded
         try:
-            await run_turn(turn)
+            status = await run_turn(turn)
+            ended = TurnEnded(status=status)
         except asyncio.CancelledError:
-            self._end_badly(turn, "interrupted", "the daemon stopped during the turn", 0)
-            raise
+            if not live.cancel_requested:
+                self._close_failed(turn, "interrupted")
+                turn.events.emit(TurnEnded(status="interrupted", error="saturnd stopped during the turn"))
+                raise
+            self._close_failed(turn, "cancelled")
+            ended = TurnEnded(status="cancelled", error="cancelled at your request")
         except SaturnError as exc:
-            self._end_badly(turn, "failed", exc.message, exc.CODE)
+            self._close_failed(turn, "failed")
+            ended = TurnEnded(status="failed", error=exc.message, error_code=exc.CODE)
         except Exception:
             log.exception("turn %s crashed", turn.turn_id)
-            self._end_badly(turn, "failed", "internal error; see the saturnd log", -32603)
-        finally:
-            self.running_by_session.pop(turn.session_id, None)
-            self.live_turns.pop(turn.turn_id, None)
+            self._close_failed(turn, "failed")
+            ended = TurnEnded(status="failed", error="internal error; see the saturnd log", error_code=-32603)
+        self.running_by_session.pop(turn.session_id, None)
+        self.live_turns.pop(turn.turn_id, None)
+        ended.next_turn_id = await self._start_queued(turn)
+        turn.events.emit(ended)
 
-    def _end_badly(self, turn: TurnContext, status: str, error: str, code: int) -> None:
-        receipt = turn.tally.receipt()
-        turn.events.emit(receipt)
-        turn.store.finish_turn(turn.turn_id, status, "", {}, [])
-        turn.events.emit(TurnEnded(status=status, error=error, error_code=code))
+    def _close_failed(self, turn: TurnContext, status: str) -> None:
+        self.store.interrupt_open_calls(turn.turn_id, f"tool error: {status}")
+        close_record(turn, status)
+
+    async def _start_queued(self, ended: TurnContext) -> str:
+        waiting = self.queues.get(ended.session_id)
+        if not waiting or self.stop_requested.is_set():
+            return ""
+        text = waiting.pop(0)
+        session = self._session(ended.session_id)
+        try:
+            return await self._launch(session, text, [], ended.headless, ended.events.subscribers)
+        except SaturnError as exc:
+            log.warning("could not start the queued message: %s", exc.message)
+            return ""
+
+    def _live(self, turn_id: str) -> LiveTurn:
+        live = self.live_turns.get(turn_id)
+        if live is None:
+            if self.store.turn(turn_id) is None:
+                raise NotFound(f"no turn {turn_id!r}")
+            raise InvalidState(f"turn {turn_id} has ended")
+        return live
+
+    async def turn_reply(self, params: TurnTextParams, connection: Any) -> Ok:
+        self._live(params.turn_id).context.control.reply(params.text)
+        return Ok()
+
+    async def turn_steer(self, params: TurnTextParams, connection: Any) -> Ok:
+        if not params.text.strip():
+            raise InvalidParams("text must not be empty")
+        self._live(params.turn_id).context.control.steer(params.text)
+        return Ok()
+
+    async def turn_pause(self, params: TurnRefParams, connection: Any) -> Ok:
+        self._live(params.turn_id).context.control.pause()
+        return Ok()
+
+    async def turn_resume(self, params: TurnRefParams, connection: Any) -> Ok:
+        self._live(params.turn_id).context.control.resume()
+        return Ok()
+
+    async def turn_abort(self, params: TurnRefParams, connection: Any) -> Ok:
+        self._live(params.turn_id).context.control.abort()
+        return Ok()
+
+    async def turn_cancel(self, params: TurnRefParams, connection: Any) -> Ok:
+        live = self._live(params.turn_id)
+        live.cancel_requested = True
+        if live.task is not None:
+            live.task.cancel()
+        return Ok()
+
+    async def session_queue(self, params: SessionQueueParams, connection: Any) -> SessionQueueResult:
+        session = self._session(params.session_id)
+        if not params.text.strip():
+            raise InvalidParams("text must not be empty")
+        if session.id not in self.running_by_session:
+            subscribers = [connection] if connection is not None else []
+            turn_id = await self._launch(session, params.text, [], False, subscribers)
+            return SessionQueueResult(queued=0, turn_id=turn_id)
+        waiting = self.queues.setdefault(session.id, [])
+        waiting.append(params.text)
+        return SessionQueueResult(queued=len(waiting))
+
+    async def trace_get(self, params: TurnRefParams, connection: Any) -> TraceGetResult:
+        live = self.live_turns.get(params.turn_id)
+        if live is not None:
+            turn = live.context
+            return TraceGetResult(
+                turn_id=turn.turn_id, session_id=turn.session_id, text=turn.text, status="running",
+                passes=turn.trace, plan=turn.plan, receipt=turn.tally.receipt(),
+            )
+        stored = self.store.turn(params.turn_id)
+        if stored is None:
+            raise NotFound(f"no turn {params.turn_id!r}")
+        trace = stored["trace"] or {}
+        return msgspec.convert(
+            {
+                "turn_id": stored["turn_id"], "session_id": stored["session_id"],
+                "text": stored["text"], "status": stored["status"], "answer": stored["answer"],
+                "passes": trace.get("passes", []), "plan": trace.get("plan", []),
+                "receipt": stored["receipt"] or None,
+            },
+            TraceGetResult,
+        )
 
     async def turn_subscribe(
         self, params: TurnSubscribeParams, connection: Any

@@ -36,7 +36,7 @@ def _m1_initial(db: sqlite3.Connection) -> None:
             ended_at REAL,
             answer TEXT NOT NULL DEFAULT '',
             receipt TEXT NOT NULL DEFAULT '{}',
-            trace TEXT NOT NULL DEFAULT '[]'
+            trace TEXT NOT NULL DEFAULT '{}'
         );
         CREATE INDEX turns_by_session ON turns(session_id, started_at);
         CREATE TABLE messages (
@@ -200,7 +200,7 @@ class Store:
         )
 
     def finish_turn(
-        self, turn_id: str, status: str, answer: str, receipt: dict[str, Any], trace: list[Any]
+        self, turn_id: str, status: str, answer: str, receipt: dict[str, Any], trace: dict[str, Any]
     ) -> None:
         self._db.execute(
             "UPDATE turns SET status = ?, ended_at = ?, answer = ?, receipt = ?, trace = ?"
@@ -240,14 +240,15 @@ class Store:
             r[0] for r in self._db.execute("SELECT id FROM turns WHERE status = 'running'")
         ]
         for turn_id in running:
-            self._answer_open_tool_calls(turn_id)
+            self.interrupt_open_calls(turn_id, "tool error: interrupted")
             self._db.execute(
                 "UPDATE turns SET status = 'interrupted', ended_at = ? WHERE id = ?",
                 (time.time(), turn_id),
             )
         return running
 
-    def _answer_open_tool_calls(self, turn_id: str) -> None:
+    def interrupt_open_calls(self, turn_id: str, result: str) -> None:
+        """Give every tool call of the turn that has no result this one."""
         rows = self._db.execute(
             "SELECT session_id, role, tool_calls, tool_call_id FROM messages WHERE turn_id = ?"
             " ORDER BY id",
@@ -263,7 +264,7 @@ class Store:
                         session_id,
                         turn_id,
                         "tool",
-                        "tool error: interrupted",
+                        result,
                         tool_call_id=call.get("id", ""),
                         name=call.get("function", {}).get("name", ""),
                     )

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import msgspec
 
-from saturnd.tools.registry import Tool, ToolEnv
+from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
 
 OUTPUT_CAP = 16_000  # characters of file text one read returns (~16 KB)
 LIST_CAP = 200
@@ -21,10 +21,6 @@ SEARCH_FILE_CAP = 20_000  # files one search looks at, so a search of a huge tre
 MAX_SEARCH_BYTES = 1_000_000
 SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "__pycache__"})
 SNIFF_BYTES = 8192
-
-
-class ToolFailure(Exception):
-    """A tool could not do what was asked; the message is shown to the model."""
 
 
 def resolve(path: str, cwd: Path) -> Path:

@@ -10,8 +10,8 @@ from typing import Annotated
 
 import msgspec
 
-from saturnd.tools.builtin_files import MAX_SEARCH_BYTES, ToolFailure, read_window
-from saturnd.tools.registry import Tool, ToolEnv
+from saturnd.tools.builtin_files import MAX_SEARCH_BYTES, read_window
+from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
 
 KB_SUFFIXES = frozenset({".md", ".markdown", ".txt"})
 EMPTY_KB = "the knowledge base is empty (~/.saturn/kb/)"

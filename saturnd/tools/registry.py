@@ -14,12 +14,33 @@ CHANGING_RISKS: frozenset[str] = frozenset({"write", "exec", "egress", "messagin
 """A call of one of these may change what a re-read would see."""
 
 
+class ToolFailure(Exception):
+    """A tool could not do what was asked; the message is shown to the model."""
+
+
+async def _nobody_to_ask(question: str) -> str:
+    return NO_ANSWER
+
+
+def _no_plan_sink(items: list[Any]) -> None:
+    pass
+
+
+NO_ANSWER = (
+    "no answer exists: there is nobody to ask in this session. Do not guess: answer with what"
+    " you know and say plainly what is still unknown."
+)
+
+
 @dataclass(frozen=True)
 class ToolEnv:
-    """What a running tool may know about the turn."""
+    """What a running tool may know about, and reach in, its turn."""
 
     cwd: Path
     kb_dir: Path
+    ask: Callable[[str], Awaitable[str]] = _nobody_to_ask
+    """Put one question to the person; returns their answer (or NO_ANSWER)."""
+    on_plan: Callable[[list[Any]], None] = _no_plan_sink
 
 
 ToolRun = Callable[[Any, ToolEnv], Awaitable[str]]

@@ -5,11 +5,17 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from protocol.events import Receipt
+from protocol.events import PlanItem, Receipt
+from protocol.methods import Attachment, PassTrace
 from saturnd.config import Config
 from saturnd.model.client import ModelClient
 from saturnd.store import Store
+from saturnd.tools.registry import Registry, ToolEnv
+from saturnd.turn.bounds import Bounds
+from saturnd.turn.control import TurnControl
+from saturnd.turn.loop_rules import CallLedger
 from saturnd.turn.run import TurnEvents
 
 
@@ -19,6 +25,8 @@ class Tally:
 
     passes: int = 0
     model_calls: int = 0
+    tool_passes: int = 0
+    """Passes whose tool calls were reviewed and run: what runtime.max_iterations bounds."""
     tool_fates: Counter[str] = field(default_factory=Counter)
     thinking_s: float = 0.0
     tokens_in: int = 0
@@ -44,9 +52,23 @@ class TurnContext:
     session_id: str
     text: str
     cwd: str
+    home: Path
+    """$SATURN_HOME: standing instructions and the knowledge base."""
     config: Config
     model: ModelClient
     store: Store
     events: TurnEvents
+    registry: Registry
+    env: ToolEnv
     headless: bool = False
+    attachments: list[Attachment] = field(default_factory=list)
+    control: TurnControl = field(default_factory=TurnControl)
+    ledger: CallLedger = field(default_factory=CallLedger)
     tally: Tally = field(default_factory=Tally)
+    trace: list[PassTrace] = field(default_factory=list)
+    plan: list[PlanItem] = field(default_factory=list)
+    last_text: str = ""
+    """The most recent non-empty assistant text: what a bound or failure returns."""
+
+    def __post_init__(self) -> None:
+        self.bounds = Bounds.from_config(self.config.runtime)

@@ -8,12 +8,13 @@ from saturnd.store import MessageRow
 
 
 def to_model_messages(rows: list[MessageRow]) -> list[dict[str, Any]]:
-    messages: list[dict[str, Any]] = []
-    for row in rows:
-        message: dict[str, Any] = {"role": row.role, "content": row.content}
-        if row.tool_calls:
-            message["tool_calls"] = row.tool_calls
-        if row.role == "tool":
-            message["tool_call_id"] = row.tool_call_id
-        messages.append(message)
-    return messages
+    """Earlier turns as the conversation the user saw: what was said and answered.
+
+    Tool rounds of finished turns stay in the store but are not replayed: a small
+    model pays for every byte, and a fresh read is cheap and current.
+    """
+    return [
+        {"role": row.role, "content": row.content}
+        for row in rows
+        if row.role == "user" or (row.role == "assistant" and not row.tool_calls)
+    ]

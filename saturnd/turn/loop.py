@@ -1,54 +1,113 @@
-"""The turn: ground, then model passes until an answer."""
+"""The turn: ground -> agent -> (validate, loop rules, gate) -> tools -> agent ... -> answer.
+
+Reads top to bottom; every decision is a named policy in its own module.
+"""
 
 from __future__ import annotations
 
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
 import msgspec
 
-from protocol.events import (
-    Answer,
-    PassStarted,
-    ResponseDelta,
-    ThinkingDelta,
-    TurnEnded,
-    TurnStarted,
-)
-from saturnd.model.types import ModelReply
+from protocol.events import Answer, Paused, Resumed, Steered, TurnStarted
+from saturnd.model.client import ModelError
+from saturnd.turn import prompts
+from saturnd.turn.agent import PassPlan, agent_pass
 from saturnd.turn.context import TurnContext
-from saturnd.turn.ground import ground_messages
+from saturnd.turn.control import TurnAborted
+from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import to_model_messages
+from saturnd.turn.thinking import decide_think
+from saturnd.turn.tool_round import tool_round
 
 
 async def run_turn(turn: TurnContext) -> str:
-    """Run the turn to its answer; returns the answer text."""
+    """Run the turn to its answer; returns the status it ended with."""
     turn.events.emit(TurnStarted(session_id=turn.session_id, text=turn.text))
+    messages = opening_messages(turn)
+    step = "first_move"
+    try:
+        while True:
+            step = await pass_boundary(turn, messages, step)
+            bound = turn.bounds.check_before_pass(turn.tally.tool_passes)
+            if bound and not bound.final_pass:
+                return finish(turn, turn.last_text or prompts.NO_ANSWER_YET, note=bound.reason)
+            if bound:
+                messages.append({"role": "user", "content": prompts.FINAL_PASS.format(reason=bound.reason)})
+                step = "final"
+            try:
+                reply = await agent_pass(turn, messages, pass_plan(turn, step))
+            except ModelError as failure:
+                if turn.tally.passes == 1:
+                    raise  # nothing to answer with: the turn fails
+                note = f"the model failed: {failure.message}"
+                return finish(turn, turn.last_text or prompts.NO_ANSWER_YET, note=note)
+            if bound or not reply.tool_calls:
+                return finish(turn, reply.content or turn.last_text, note=bound.reason if bound else "")
+            step = await tool_round(turn, messages, reply)
+    except TurnAborted:
+        return finish(turn, abort_summary(turn), note="stopped at your request", status="aborted")
+
+
+def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
+    """Ground once, the session's earlier conversation, then the request."""
+    ground = Ground(
+        cwd=Path(turn.cwd), home=turn.home, now=datetime.now().astimezone(),
+        attachments=turn.attachments,
+    )
     history = to_model_messages(turn.store.messages(turn.session_id))
     turn.store.add_message(turn.session_id, turn.turn_id, "user", turn.text)
-    messages = ground_messages(turn.cwd) + history + [{"role": "user", "content": turn.text}]
-    reply = await model_pass(turn, messages)
-    turn.store.add_message(turn.session_id, turn.turn_id, "assistant", reply.content)
-    finish(turn, reply.content)
-    return reply.content
+    return ground_messages(ground) + history + [{"role": "user", "content": turn.text}]
 
 
-async def model_pass(turn: TurnContext, messages: list[dict]) -> ModelReply:
-    turn.tally.passes += 1
-    turn.events.emit(PassStarted(pass_index=turn.tally.passes))
-
-    def on_delta(kind: str, text: str) -> None:
-        turn.events.emit(ThinkingDelta(text=text) if kind == "thinking" else ResponseDelta(text=text))
-
-    turn.tally.model_calls += 1
-    reply = await turn.model.complete(messages, on_delta=on_delta)
-    turn.tally.tokens_in += reply.usage.tokens_in
-    turn.tally.tokens_out += reply.usage.tokens_out
-    turn.tally.thinking_s += reply.thinking_s
-    return reply
+def pass_plan(turn: TurnContext, step: str) -> PassPlan:
+    think = None
+    if turn.config.model.think_style != "none":
+        think = decide_think(turn.config.runtime.think_level, step)
+    return PassPlan(step=step, tools_offered=step != "final", think=think)
 
 
-def finish(turn: TurnContext, answer: str, note: str = "", status: str = "completed") -> None:
+async def pass_boundary(turn: TurnContext, messages: list[dict[str, Any]], step: str) -> str:
+    """Honour pause, abort and steers between passes; returns the coming step's kind."""
+    control = turn.control
+    if control.abort_requested:
+        raise TurnAborted
+    if control.pause_requested:
+        turn.events.emit(Paused(plan=turn.plan))
+        await control.wait_resumed()
+        turn.events.emit(Resumed())
+    for text in control.take_steers():
+        turn.events.emit(Steered(text=text))
+        steer = prompts.STEER.format(text=text)
+        turn.store.add_message(turn.session_id, turn.turn_id, "user", steer)
+        messages.append({"role": "user", "content": steer})
+        step = "steered"
+    return step
+
+
+def abort_summary(turn: TurnContext) -> str:
+    ran = [c for p in turn.trace for c in p.calls if c.fate in ("ran", "asked")]
+    if not ran:
+        return f"{prompts.ABORTED} Nothing was run."
+    done = ", ".join(f"{c.name} {c.arguments}" for c in ran)
+    return f"{prompts.ABORTED} Done before stopping: {done}."
+
+
+def finish(turn: TurnContext, answer: str, note: str = "", status: str = "completed") -> str:
+    """Record and announce the answer and receipt; the caller announces the end."""
+    turn.store.add_message(turn.session_id, turn.turn_id, "assistant", answer)
     turn.events.emit(Answer(text=answer, note=note))
+    close_record(turn, status, answer)
+    return status
+
+
+def close_record(turn: TurnContext, status: str, answer: str = "") -> None:
     receipt = turn.tally.receipt()
     turn.events.emit(receipt)
-    turn.store.finish_turn(turn.turn_id, status, answer, msgspec.to_builtins(receipt), [])
-    turn.events.emit(TurnEnded(status=status))
+    turn.store.finish_turn(turn.turn_id, status, answer, msgspec.to_builtins(receipt), trace_record(turn))
 
+
+def trace_record(turn: TurnContext) -> dict[str, Any]:
+    return {"passes": msgspec.to_builtins(turn.trace), "plan": msgspec.to_builtins(turn.plan)}

@@ -49,6 +49,12 @@ class TurnEvents:
         self._subscribers = [s for s in self._subscribers if s.send(line)]
         return turn_event
 
+    @property
+    def subscribers(self) -> list[Subscriber]:
+        """Clients still attached (a dropped one is noticed on the next send)."""
+        self._subscribers = [s for s in self._subscribers if not getattr(s, "closed", False)]
+        return list(self._subscribers)
+
     def subscribe(self, subscriber: Subscriber, after_seq: int = 0) -> None:
         for line in self._store.events_after(self.turn_id, after_seq):
             if not subscriber.send(line):

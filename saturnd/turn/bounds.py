@@ -1,0 +1,48 @@
+"""The turn's bounds as one value object: passes that may run tools, the wall-clock budget."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from saturnd.config import RuntimeConfig
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class BoundReached:
+    reason: str
+    """Told to the user and, on the final pass, to the model."""
+    final_pass: bool
+    """True: one more pass without tools may still answer. False: no model call may start."""
+
+
+@dataclass
+class Bounds:
+    max_iterations: int
+    turn_budget_s: float
+    max_calls_per_pass: int
+    started: float = field(default_factory=time.monotonic)
+
+    @classmethod
+    def from_config(cls, runtime: RuntimeConfig) -> Bounds:
+        return cls(runtime.max_iterations, runtime.turn_budget_s, runtime.max_calls_per_pass)
+
+    def check_before_pass(self, tool_passes: int, now: float | None = None) -> BoundReached | None:
+        """`tool_passes`: passes so far whose calls were run."""
+        elapsed = (now if now is not None else time.monotonic()) - self.started
+        if elapsed >= self.turn_budget_s:
+            return BoundReached(
+                f"the turn's time budget ({self.turn_budget_s:g}s) ran out", final_pass=False
+            )
+        if tool_passes >= self.max_iterations:
+            return BoundReached(
+                f"the turn reached its limit of {self.max_iterations} tool rounds", final_pass=True
+            )
+        return None
+
+    def cap(self, calls: list[T]) -> tuple[list[T], list[T]]:
+        """(calls that may run, calls beyond the per-pass cap that never run)."""
+        return calls[: self.max_calls_per_pass], calls[self.max_calls_per_pass :]

@@ -1,0 +1,91 @@
+"""What a person can do to a running turn: pause, resume, steer, abort, answer a question."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+from typing import TypeVar
+
+from protocol.jsonrpc import InvalidState
+
+T = TypeVar("T")
+
+
+class TurnAborted(Exception):
+    """The user asked the turn to stop; it ends with what it has."""
+
+
+class TurnControl:
+    def __init__(self) -> None:
+        self._pause_requested = False
+        self._resumed = asyncio.Event()
+        self._aborted = asyncio.Event()
+        self._steers: list[str] = []
+        self._answer: asyncio.Future[str] | None = None
+
+    # requests from clients
+
+    def pause(self) -> None:
+        self._pause_requested = True
+        self._resumed.clear()
+
+    def resume(self) -> None:
+        self._pause_requested = False
+        self._resumed.set()
+
+    def steer(self, text: str) -> None:
+        self._steers.append(text)
+
+    def abort(self) -> None:
+        self._aborted.set()
+
+    def reply(self, text: str) -> None:
+        if self._answer is None or self._answer.done():
+            raise InvalidState("the turn is not waiting for an answer")
+        self._answer.set_result(text)
+
+    # what the loop asks
+
+    @property
+    def pause_requested(self) -> bool:
+        return self._pause_requested
+
+    @property
+    def abort_requested(self) -> bool:
+        return self._aborted.is_set()
+
+    @property
+    def waiting_for_answer(self) -> bool:
+        return self._answer is not None and not self._answer.done()
+
+    def take_steers(self) -> list[str]:
+        steers, self._steers = self._steers, []
+        return steers
+
+    async def wait_resumed(self) -> None:
+        await self.unless_aborted(self._resumed.wait())
+
+    async def wait_answer(self) -> str:
+        self._answer = asyncio.get_running_loop().create_future()
+        try:
+            return await self.unless_aborted(self._answer)
+        finally:
+            self._answer = None
+
+    async def unless_aborted(self, awaitable: Awaitable[T]) -> T:
+        """Await `awaitable`, or raise TurnAborted (cancelling it) if the user aborts first."""
+        if self._aborted.is_set():
+            raise TurnAborted
+        work = asyncio.ensure_future(awaitable)
+        stop = asyncio.ensure_future(self._aborted.wait())
+        try:
+            await asyncio.wait({work, stop}, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            work.cancel()
+            raise
+        finally:
+            stop.cancel()
+        if work.done():
+            return work.result()
+        work.cancel()
+        raise TurnAborted

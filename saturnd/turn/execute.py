@@ -1,0 +1,49 @@
+"""Running approved calls: concurrently, each with its own timeout; no failure escapes.
+
+Every way a tool can fail comes back as a readable `tool error: ...` result
+(seed 003: the request never drops).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+
+from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
+
+OUTPUT_CAP_CHARS = 24_000
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    fate: str
+    """ran | timed_out | error."""
+    text: str
+    duration_s: float
+
+
+async def run_tool(tool: Tool, params: object, env: ToolEnv, timeout_s: float) -> ToolOutcome:
+    started = time.monotonic()
+    fate, text = await _attempt(tool, params, env, timeout_s)
+    return ToolOutcome(fate, cap_output(text), round(time.monotonic() - started, 3))
+
+
+async def _attempt(tool: Tool, params: object, env: ToolEnv, timeout_s: float) -> tuple[str, str]:
+    try:
+        output = await asyncio.wait_for(tool.run(params, env), timeout_s)
+    except TimeoutError:
+        return "timed_out", f"tool error: '{tool.name}' timed out after {timeout_s:g}s"
+    except ToolFailure as exc:
+        return "error", f"tool error: {exc}"
+    except Exception as exc:
+        return "error", f"tool error: {type(exc).__name__}: {exc}"
+    if not isinstance(output, str):
+        return "error", f"tool error: '{tool.name}' returned {type(output).__name__}, not text"
+    return "ran", output
+
+
+def cap_output(text: str, limit: int = OUTPUT_CAP_CHARS) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n[output capped: {len(text) - limit} more characters not shown]"

@@ -1,0 +1,51 @@
+"""Loop rules: refuse a third identical call with nothing changed, never re-run a declined one."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from saturnd.tools.registry import CHANGING_RISKS
+
+REPEAT_LIMIT = 2
+"""An identical call may run this many times between two changes; the next is a loop."""
+
+
+def call_signature(name: str, arguments: dict[str, Any]) -> str:
+    """Name + canonical arguments: key order and spacing do not make a call different."""
+    return f"{name} {json.dumps(arguments, sort_keys=True, separators=(',', ':'))}"
+
+
+@dataclass
+class CallLedger:
+    """What this turn has already called, declined and changed."""
+
+    _since_change: Counter[str] = field(default_factory=Counter)
+    _declined: set[str] = field(default_factory=set)
+
+    def refusal(self, signature: str) -> tuple[str, str] | None:
+        """(fate, why) when this call must not run, None when it may."""
+        if signature in self._declined:
+            return "declined", (
+                "refused: you declined this exact call earlier in this turn, so it is not asked"
+                " again. Do without it, or ask the user what to do instead."
+            )
+        if self._since_change[signature] >= REPEAT_LIMIT:
+            return "refused_loop", (
+                f"refused as a loop: this exact call already ran {REPEAT_LIMIT} times this turn"
+                " and nothing has changed since, so it would return the same result. Use the"
+                " results you have, or try something different."
+            )
+        return None
+
+    def record_ran(self, signature: str, risk: str) -> None:
+        if risk in CHANGING_RISKS:
+            # Something outside may differ now: earlier reads may be legitimately repeated.
+            self._since_change.clear()
+        else:
+            self._since_change[signature] += 1
+
+    def record_declined(self, signature: str) -> None:
+        self._declined.add(signature)
