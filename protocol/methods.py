@@ -124,6 +124,7 @@ class TurnSubscribeResult(_Wire):
 
 class TurnRefParams(_Wire):
     turn_id: str
+    """For trace/get, "" means the most recent turn."""
 
 
 class TurnTextParams(_Wire):

@@ -58,10 +58,16 @@ class MemoryConfig(_Section):
     auto_learn: bool = True
 
 
+class ToolsConfig(_Section):
+    modules: list[str] = []
+    """Python modules whose `TOOLS` list is registered beside the built-in tools."""
+
+
 class Config(_Section):
     model: ModelConfig = msgspec.field(default_factory=ModelConfig)
     runtime: RuntimeConfig = msgspec.field(default_factory=RuntimeConfig)
     memory: MemoryConfig = msgspec.field(default_factory=MemoryConfig)
+    tools: ToolsConfig = msgspec.field(default_factory=ToolsConfig)
 
 
 def load_config(path: Path) -> Config:

@@ -20,6 +20,7 @@ from saturnd.paths import Paths, resolve_paths
 from saturnd.rpc import Dispatcher, error_line
 from saturnd.service import Saturn
 from saturnd.store import Store
+from saturnd.tools import builtin_registry
 
 log = logging.getLogger("saturnd")
 
@@ -152,6 +153,7 @@ def _prepare_socket_path(path: Path) -> None:
 
 async def serve(paths: Paths) -> int:
     config = load_config(paths.config_file)
+    registry = builtin_registry(config.tools.modules)
     paths.socket.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     lock = InstanceLock(paths.lock_file)
     lock.acquire()
@@ -159,7 +161,13 @@ async def serve(paths: Paths) -> int:
     interrupted = store.interrupt_running_turns()
     if interrupted:
         log.info("marked %d turns left running by a previous daemon as interrupted", len(interrupted))
-    saturn = Saturn(paths=paths, config=config, store=store, endpoint=ModelEndpointManager(config, paths))
+    saturn = Saturn(
+        paths=paths,
+        config=config,
+        store=store,
+        endpoint=ModelEndpointManager(config, paths),
+        registry=registry,
+    )
     server_state = Server(saturn)
     _prepare_socket_path(paths.socket)
     old_umask = os.umask(0o177)

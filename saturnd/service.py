@@ -87,6 +87,7 @@ class Saturn:
     queues: dict[str, list[str]] = field(default_factory=dict)
     """session_id -> messages waiting to run as the session's next turns."""
     registry: Registry = field(default_factory=builtin_registry)
+    """Built-in tools, plus config tools.modules (the daemon passes the configured one)."""
 
     def handlers(self) -> dict[str, Handler]:
         return {
@@ -315,6 +316,8 @@ class Saturn:
         return SessionQueueResult(queued=len(waiting))
 
     async def trace_get(self, params: TurnRefParams, connection: Any) -> TraceGetResult:
+        if not params.turn_id:  # the most recent turn
+            params.turn_id = self.store.latest_turn_id() or ""
         live = self.live_turns.get(params.turn_id)
         if live is not None:
             turn = live.context

@@ -147,3 +147,50 @@ async def client(daemon: Daemon) -> AsyncIterator[Client]:
     connected = await Client.connect(str(daemon.env.socket))
     yield connected
     await connected.close()
+
+
+@dataclass
+class Harness:
+    """A daemon with a given config, a connected client, the scripted model and helpers."""
+
+    env: SaturnEnv
+    model: FakeModel
+    daemon: Daemon | None = None
+    client: Client | None = None
+
+    async def start(self, config_extra: str = "") -> Client:
+        self.env.write_config(
+            f"model:\n  base_url: {self.model.url}\n  name: fake\n"
+            "tools:\n  modules: [tests.scripted_tools]\n" + config_extra
+        )
+        self.daemon = Daemon(self.env).start()
+        self.client = await Client.connect(str(self.env.socket))
+        return self.client
+
+    async def turn(self, text: str, **params: object) -> tuple[str, list]:
+        """Run one turn in a new session; returns (turn_id, its events)."""
+        assert self.client is not None
+        session = await self.client.call("session/create", {"cwd": str(self.env.workdir)})
+        started = await self.client.call(
+            "turn/start", {"session_id": session.session_id, "text": text, **params}
+        )
+        events = [e async for e in self.client.turn_events(started.turn_id)]
+        return started.turn_id, events
+
+    def sent(self, index: int) -> list[dict]:
+        """The messages the model was sent on request `index`, without the system prompt."""
+        return self.model.requests[index]["messages"][1:]
+
+
+@pytest.fixture
+async def harness(saturn_env: SaturnEnv, fake_model: FakeModel) -> AsyncIterator[Harness]:
+    running = Harness(saturn_env, fake_model)
+    yield running
+    if running.client is not None:
+        await running.client.close()
+    if running.daemon is not None:
+        running.daemon.stop()
+
+
+def of_type(events: list, tag: str) -> list:
+    return [e.event for e in events if e.event.__struct_config__.tag == tag]

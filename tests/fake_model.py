@@ -56,7 +56,7 @@ class FakeModel:
         self._replies: deque[Reply] = deque()
         self.requests: list[dict[str, Any]] = []
         self.raw_bodies: list[bytes] = []
-        self._lock = threading.Lock()
+        self._lock = threading.Condition()
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._runner: web.AppRunner | None = None
@@ -83,6 +83,12 @@ class FakeModel:
         with self._lock:
             for reply in replies:
                 self._replies.append(text(reply) if isinstance(reply, str) else reply)
+
+    def wait_for_requests(self, count: int, timeout: float = 10) -> None:
+        """Block until `count` requests have arrived."""
+        with self._lock:
+            if not self._lock.wait_for(lambda: len(self.requests) >= count, timeout):
+                raise TimeoutError(f"the model got {len(self.requests)} requests, not {count}")
 
     @property
     def pending(self) -> int:
@@ -112,6 +118,7 @@ class FakeModel:
             self.raw_bodies.append(raw)
             self.requests.append(body)
             reply = self._replies.popleft() if self._replies else None
+            self._lock.notify_all()
         self.request_seen.set()
         if reply is None:
             return web.json_response(

@@ -20,6 +20,9 @@ def build_parser() -> argparse.ArgumentParser:
     key = commands.add_parser("key", help="store an API key in the OS keyring")
     key.add_argument("action", choices=["set"])
     key.add_argument("name")
+    trace = commands.add_parser("trace", help="explain what a turn did")
+    trace.add_argument("action", choices=["why"])
+    trace.add_argument("turn_id", nargs="?", default="", help="default: the most recent turn")
     return parser
 
 
@@ -39,6 +42,10 @@ def main(argv: list[str] | None = None) -> int:
 
         sys.stdout.write(schema_text())
         return 0
+    if args.command == "trace":
+        from clients.cli.trace_view import trace_why
+
+        return trace_why(args.turn_id)
     if args.command == "key":
         return _key_set(args.name)
     build_parser().print_help()

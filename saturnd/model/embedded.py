@@ -109,6 +109,7 @@ class EmbeddedModel:
         self._lock = asyncio.Lock()
         self._started_at: float | None = None
         self._last_exit: int | None = None
+        self._last_crash: int | None = None
         self._last_error = ""
         self._cold_start_s: float | None = None
 
@@ -121,7 +122,9 @@ class EmbeddedModel:
     @property
     def base_url(self) -> str | None:
         """``http://127.0.0.1:PORT/v1`` once started, else None."""
-        return f"http://127.0.0.1:{self._port}/v1" if self._port is not None else None
+        if self._port is None or self._state == "stopped":
+            return None
+        return f"http://127.0.0.1:{self._port}/v1"
 
     @property
     def pid(self) -> int | None:
@@ -154,6 +157,7 @@ class EmbeddedModel:
             else None,
             "cold_start_s": self._cold_start_s,
             "last_exit_code": self._last_exit,
+            "last_crash_exit_code": self._last_crash,
             "last_error": self._last_error,
         }
 
@@ -183,6 +187,11 @@ class EmbeddedModel:
     async def stop(self) -> None:
         """Stop the child (SIGTERM, then SIGKILL after ``stop_timeout``); ends supervise()."""
         self._stopping = True
+        proc = self._proc
+        if proc is not None and proc.returncode is None:
+            # Signal before taking the lock, so a start() waiting for /health ends now.
+            with contextlib.suppress(ProcessLookupError):
+                proc.send_signal(signal.SIGTERM)
         async with self._lock:
             await self._terminate()
             self._state = "stopped"
@@ -208,12 +217,12 @@ class EmbeddedModel:
             if self._proc is not proc:
                 continue  # replaced meanwhile (start() again); watch the new one
             ran = time.monotonic() - self._started_at if self._started_at is not None else 0.0
-            self._last_exit = code
+            self._last_exit = self._last_crash = code
             failures = 0 if ran >= self.healthy_after else failures + 1
             log.warning(
                 "embedded model %s (pid %s) exited with %s after %.0fs; restarting",
                 self._model_id, proc.pid, code, ran,
-            )  # fmt: skip
+            )
             while not self._stopping:
                 if failures > self.max_failed_starts:
                     self._state = "failed"
@@ -249,7 +258,7 @@ class EmbeddedModel:
             "--ctx", str(self.n_ctx),
             "--threads", str(self.threads),
             "--alias", self._model_id,
-        ]  # fmt: skip
+        ]
 
     def _open_log(self) -> int:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -274,8 +283,9 @@ class EmbeddedModel:
                 return
             except EmbeddedModelError as exc:
                 last = exc
-                # Exit code 3 is a failed server start (e.g. the port was taken); retry.
-                if self._last_exit != 3:
+                # Exit code 3 is a failed server start; retry elsewhere only when
+                # someone else holds the port now (a lost race), not on e.g. a bad model.
+                if self._stopping or self._last_exit != 3 or _port_is_free(port):
                     raise
         assert last is not None
         raise last
@@ -312,7 +322,7 @@ class EmbeddedModel:
         log.info(
             "embedded model %s ready on port %d (pid %d) in %.1fs",
             self._model_id, port, proc.pid, self._cold_start_s,
-        )  # fmt: skip
+        )
 
     async def _wait_healthy(self, proc: asyncio.subprocess.Process, port: int) -> None:
         url = f"http://127.0.0.1:{port}/health"
@@ -326,7 +336,7 @@ class EmbeddedModel:
                         f"embedded model {self._model_id} exited with code {proc.returncode} "
                         f"while starting; log {self.log_path}:\n{_tail(self.log_path)}"
                     )
-                with contextlib.suppress(aiohttp.ClientError, asyncio.TimeoutError):
+                with contextlib.suppress(aiohttp.ClientError, TimeoutError):
                     async with session.get(url) as resp:
                         if resp.status == 200:
                             return
@@ -346,7 +356,7 @@ class EmbeddedModel:
                 proc.send_signal(signal.SIGTERM)
             try:
                 await asyncio.wait_for(proc.wait(), self.stop_timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 with contextlib.suppress(ProcessLookupError):
                     proc.kill()
                 await proc.wait()

@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
+import importlib
+
+from protocol.jsonrpc import ConfigError
 from saturnd.tools.builtin_files import FILE_TOOLS
 from saturnd.tools.harness import HARNESS_TOOLS
 from saturnd.tools.kb import KB_TOOLS
-from saturnd.tools.registry import Registry
+from saturnd.tools.registry import Registry, Tool
 
 
-def builtin_registry() -> Registry:
-    return Registry([*FILE_TOOLS, *KB_TOOLS, *HARNESS_TOOLS])
+def builtin_registry(extra_modules: list[str] | None = None) -> Registry:
+    registry = Registry([*FILE_TOOLS, *KB_TOOLS, *HARNESS_TOOLS])
+    for module_name in extra_modules or []:
+        for tool in _module_tools(module_name):
+            registry.register(tool)
+    return registry
+
+
+def _module_tools(module_name: str) -> list[Tool]:
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:
+        raise ConfigError(f"tools.modules: cannot import {module_name!r}: {exc}") from exc
+    tools = getattr(module, "TOOLS", None)
+    if not isinstance(tools, list) or not all(isinstance(t, Tool) for t in tools):
+        raise ConfigError(f"tools.modules: {module_name!r} has no TOOLS list of Tool objects")
+    return tools

@@ -55,7 +55,7 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
             turn.ledger.record_ran(d.signature, d.tool.risk)
         text = outcome.text
         if fate in ("ran", "asked") and d.tool is not None and d.tool.outside:
-            text = fence(f"{d.tool.name} {d.call.arguments}", text)
+            text = fence(_source_label(d.call), text)
         turn.store.add_message(
             turn.session_id, turn.turn_id, "tool", text, tool_call_id=d.call.id, name=d.call.name
         )
@@ -88,6 +88,13 @@ def _record(turn: TurnContext, d: Decision, fate: str, outcome: ToolOutcome) -> 
         call_id=d.call.id, name=d.call.name, fate=fate, result=outcome.text[:2000],
         duration_s=outcome.duration_s,
     ))
+
+
+def _source_label(call: ToolCall) -> str:
+    """`read_file notes.txt`: which tool and what it was pointed at."""
+    arguments = _shown(call)
+    values = arguments.values() if isinstance(arguments, dict) else [arguments]
+    return " ".join([call.name, *(str(v) for v in values)])[:120]
 
 
 def _shown(call: ToolCall) -> Any:

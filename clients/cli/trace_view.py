@@ -1,0 +1,64 @@
+"""`saturn trace why [TURN]`: what each pass did and why, readably."""
+
+from __future__ import annotations
+
+import sys
+
+from clients.cli.daemon_control import StartFailed, connect_or_start
+from protocol.jsonrpc import RpcError
+from protocol.methods import TraceGetResult, TurnRefParams
+
+FATE_WORDS = {
+    "ran": "ran",
+    "asked": "asked the user",
+    "refused_loop": "refused as a loop",
+    "declined": "declined",
+    "invalid": "invalid, sent back",
+    "capped": "capped, never ran",
+    "timed_out": "timed out",
+    "error": "failed",
+    "ask_first": "sent back: ask first",
+}
+
+
+def trace_why(turn_id: str) -> int:
+    try:
+        with connect_or_start() as client:
+            trace = client.call("trace/get", TurnRefParams(turn_id=turn_id))
+    except (RpcError, StartFailed) as exc:
+        print(f"saturn: {getattr(exc, 'message', exc)}", file=sys.stderr)
+        return 1
+    sys.stdout.write(render_why(trace))
+    return 0
+
+
+def render_why(trace: TraceGetResult) -> str:
+    lines = [f"turn {trace.turn_id} ({trace.status}): {trace.text}"]
+    if trace.plan:
+        lines.append("plan:")
+        lines += [f"  [{item.status}] {item.text}" for item in trace.plan]
+    for p in trace.passes:
+        flags = [p.step]
+        if p.thinking:
+            flags.append("thinking")
+        if not p.tools_offered:
+            flags.append("tools withheld")
+        lines.append(f"pass {p.index} ({', '.join(flags)})")
+        if p.note:
+            lines.append(f"  note: {p.note}")
+        for c in p.calls:
+            recovered = " [recovered from text]" if c.recovered_from_text else ""
+            lines.append(f"  {c.name} {c.arguments} -> {FATE_WORDS.get(c.fate, c.fate)}{recovered}")
+            if c.why:
+                lines.append(f"    why: {c.why.splitlines()[0][:200]}")
+        if p.answered:
+            lines.append("  answered")
+    if trace.receipt is not None:
+        r = trace.receipt
+        fates = ", ".join(f"{k} {v}" for k, v in sorted(r.tool_fates.items())) or "none"
+        lines.append(
+            f"receipt: {r.passes} passes, {r.model_calls} model calls, tool calls: {fates};"
+            f" {r.tokens_in} tokens in, {r.tokens_out} out; thinking {r.thinking_s:.1f}s;"
+            f" wall {r.wall_s:.1f}s"
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,62 @@
+"""Tools for tests, registered through config `tools.modules: [tests.scripted_tools]`."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import msgspec
+
+from saturnd.tools.registry import Tool, ToolEnv
+
+
+class NoteParams(msgspec.Struct, forbid_unknown_fields=True):
+    text: str
+
+
+class SleepParams(msgspec.Struct, forbid_unknown_fields=True):
+    seconds: float
+
+
+class Empty(msgspec.Struct, forbid_unknown_fields=True):
+    pass
+
+
+async def _append_note(params: NoteParams, env: ToolEnv) -> str:
+    with (env.cwd / "notes.log").open("a") as f:
+        f.write(params.text + "\n")
+    return "noted"
+
+
+async def _sleep(params: SleepParams, env: ToolEnv) -> str:
+    await asyncio.sleep(params.seconds)
+    return f"slept {params.seconds:g}s"
+
+
+async def _explode(params: Empty, env: ToolEnv) -> str:
+    raise RuntimeError("the widget is on fire")
+
+
+async def _garbage(params: Empty, env: ToolEnv) -> str:
+    return {"not": "text"}  # type: ignore[return-value]
+
+
+async def _huge(params: Empty, env: ToolEnv) -> str:
+    return "x" * 100_000
+
+
+async def _count(params: Empty, env: ToolEnv) -> str:
+    counter = Path(env.cwd) / "count.txt"
+    value = int(counter.read_text()) + 1 if counter.exists() else 1
+    counter.write_text(str(value))
+    return f"count is {value}"
+
+
+TOOLS = [
+    Tool("append_note", "Append a line to notes.log.", NoteParams, _append_note, risk="write"),
+    Tool("sleep", "Sleep.", SleepParams, _sleep),
+    Tool("explode", "Always fails.", Empty, _explode),
+    Tool("garbage", "Returns a non-text value.", Empty, _garbage),
+    Tool("huge", "Returns 100 KB.", Empty, _huge),
+    Tool("bump", "Increment a counter file.", Empty, _count, risk="write"),
+]

