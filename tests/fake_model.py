@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import threading
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,6 +57,8 @@ class FakeModel:
         self._replies: deque[Reply] = deque()
         self.requests: list[dict[str, Any]] = []
         self.raw_bodies: list[bytes] = []
+        self.timeline: list[tuple[float, float]] = []
+        """(arrived, answered) per request, time.perf_counter(): harness overhead is the gaps."""
         self._lock = threading.Condition()
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
@@ -112,6 +115,12 @@ class FakeModel:
         return web.json_response({"object": "list", "data": [{"id": "fake", "object": "model"}]})
 
     async def _chat(self, request: web.Request) -> web.StreamResponse:
+        arrived = time.perf_counter()
+        response = await self._answer(request)
+        self.timeline.append((arrived, time.perf_counter()))
+        return response
+
+    async def _answer(self, request: web.Request) -> web.StreamResponse:
         raw = await request.read()
         body = json.loads(raw)
         with self._lock:

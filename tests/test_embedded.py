@@ -182,7 +182,11 @@ async def _post(model: EmbeddedModel, path: str, body: dict[str, Any]) -> tuple[
 
 def _call(call_id: str, path: str) -> dict[str, Any]:
     arguments = json.dumps({"path": path})
-    return {"id": call_id, "type": "function", "function": {"name": "read_file", "arguments": arguments}}
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": "read_file", "arguments": arguments},
+    }
 
 
 def _chat(messages: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:

@@ -221,7 +221,10 @@ class EmbeddedModel:
             failures = 0 if ran >= self.healthy_after else failures + 1
             log.warning(
                 "embedded model %s (pid %s) exited with %s after %.0fs; restarting",
-                self._model_id, proc.pid, code, ran,
+                self._model_id,
+                proc.pid,
+                code,
+                ran,
             )
             while not self._stopping:
                 if failures > self.max_failed_starts:
@@ -251,13 +254,21 @@ class EmbeddedModel:
     def _command(self, port: int) -> list[str]:
         assert self._model_path is not None
         return [
-            sys.executable, "-m", "saturnd.model.embedded_server",
-            "--model", str(self._model_path),
-            "--port", str(port),
-            "--template", str(self.template_path),
-            "--ctx", str(self.n_ctx),
-            "--threads", str(self.threads),
-            "--alias", self._model_id,
+            sys.executable,
+            "-m",
+            "saturnd.model.embedded_server",
+            "--model",
+            str(self._model_path),
+            "--port",
+            str(port),
+            "--template",
+            str(self.template_path),
+            "--ctx",
+            str(self.n_ctx),
+            "--threads",
+            str(self.threads),
+            "--alias",
+            self._model_id,
         ]
 
     def _open_log(self) -> int:
@@ -321,7 +332,10 @@ class EmbeddedModel:
         self._state = "ready"
         log.info(
             "embedded model %s ready on port %d (pid %d) in %.1fs",
-            self._model_id, port, proc.pid, self._cold_start_s,
+            self._model_id,
+            port,
+            proc.pid,
+            self._cold_start_s,
         )
 
     async def _wait_healthy(self, proc: asyncio.subprocess.Process, port: int) -> None:

@@ -95,10 +95,10 @@ def chunk_paths(model_id: str) -> list[Path]:
         else:
             paths.append(path)
     if missing:
-        shown = ", ".join(missing[:3]) + (f" (+{len(missing) - 3} more)" if len(missing) > 3 else "")
-        raise WeightsError(
-            f"model {model_id} is not installed: {INSTALL_HINT} (missing {shown})"
+        shown = ", ".join(missing[:3]) + (
+            f" (+{len(missing) - 3} more)" if len(missing) > 3 else ""
         )
+        raise WeightsError(f"model {model_id} is not installed: {INSTALL_HINT} (missing {shown})")
     return paths
 
 

@@ -1,0 +1,87 @@
+"""The loop's own costs, against an instant scripted model on loopback.
+
+1. Context tax: bytes of the request body per pass with the built-in tools
+   (peers send 30-40 KB per pass; target <= 6 KB).
+2. Harness time between a model reply and the next request, with instant
+   tools (target <= 3 ms): the gap the daemon adds per pass.
+
+Usage: python bench/perf_loop.py [-n 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from protocol.client import Client  # noqa: E402
+from tests.fake_model import FakeModel, call  # noqa: E402
+
+PASSES_PER_TURN = 4
+
+
+async def run(n: int, root: Path, model: FakeModel) -> None:
+    work = root / "work"
+    work.mkdir()
+    (work / "notes.txt").write_text("milk\neggs\nbread\n")
+    async with await Client.connect(str(root / "run" / "s.sock")) as client:
+        session = await client.call("session/create", {"cwd": str(work)})
+        for _ in range(n):
+            model.enqueue(call("list_dir", {}), call("read_file", {"path": "notes.txt"}),
+                          call("search_files", {"pattern": "milk"}), "Milk, eggs, bread.")
+            started = await client.call("turn/start", {"session_id": session.session_id,
+                                                       "text": "what is on my list?"})
+            async for _ in client.turn_events(started.turn_id):
+                pass
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("-n", type=int, default=30, help="turns of 4 passes each")
+    args = parser.parse_args()
+    model = FakeModel().start()
+    with tempfile.TemporaryDirectory(prefix="sl-", dir="/tmp") as tmp:
+        root = Path(tmp)
+        (root / "home").mkdir()
+        (root / "home" / "config.yaml").write_text(f"model:\n  base_url: {model.url}\n")
+        env = dict(os.environ, SATURN_HOME=str(root / "home"), SATURN_DATA_DIR=str(root / "data"),
+                   SATURN_SOCKET=str(root / "run" / "s.sock"), PYTHONPATH=str(REPO))
+        daemon = subprocess.Popen([sys.executable, "-m", "saturnd"], env=env,
+                                  stderr=subprocess.DEVNULL)
+        while not (root / "run" / "s.sock").exists():
+            pass
+        try:
+            asyncio.run(run(args.n, root, model))
+        finally:
+            daemon.terminate()
+            daemon.wait()
+    model.stop()
+
+    first_turn = model.raw_bodies[:PASSES_PER_TURN]
+    print("context tax, request body per pass (first turn, built-in tools):")
+    for index, body in enumerate(first_turn, 1):
+        print(f"  pass {index}: {len(body):6d} bytes")
+    tools_only = len(json.dumps(model.requests[0]["tools"]))
+    print(f"  (the tool schemas alone: ~{tools_only} bytes; target <= 6144 per pass)")
+
+    gaps = []
+    for turn in range(args.n):
+        spans = model.timeline[turn * PASSES_PER_TURN:(turn + 1) * PASSES_PER_TURN]
+        gaps += [(nxt[0] - prev[1]) * 1000 for prev, nxt in zip(spans, spans[1:], strict=False)]
+    gaps.sort()
+    print(f"harness time, model reply -> next request, {len(gaps)} gaps (instant tools):")
+    print(f"  median {statistics.median(gaps):.2f} ms, p90 {gaps[int(len(gaps) * 0.9)]:.2f} ms"
+          "  (target <= 3 ms)")
+
+
+if __name__ == "__main__":
+    main()
