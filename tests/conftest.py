@@ -158,9 +158,10 @@ class Harness:
     daemon: Daemon | None = None
     client: Client | None = None
 
-    async def start(self, config_extra: str = "") -> Client:
+    async def start(self, config_extra: str = "", model_extra: str = "") -> Client:
+        """`config_extra`: more top-level sections; `model_extra`: more `model:` keys."""
         self.env.write_config(
-            f"model:\n  base_url: {self.model.url}\n  name: fake\n"
+            f"model:\n  base_url: {self.model.url}\n  name: fake\n{model_extra}"
             "tools:\n  modules: [tests.scripted_tools]\n" + config_extra
         )
         self.daemon = Daemon(self.env).start()

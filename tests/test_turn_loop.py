@@ -186,12 +186,58 @@ async def test_a_model_failure_after_the_first_pass_returns_what_it_has(harness)
     assert of_type(events, "turn_ended")[0].status == "completed"
 
 
-async def test_an_empty_reply_is_retried_once(harness):
-    await harness.start()
+async def test_an_empty_reply_is_retried_once_natively_in_native_mode(harness):
+    await harness.start(model_extra="  tool_mode: native\n")
     harness.model.enqueue(Reply(text=""), "Second try.")
-    _, events = await harness.turn("hi")
+    turn_id, events = await harness.turn("hi")
     assert of_type(events, "answer")[0].text == "Second try."
     assert of_type(events, "receipt")[0].model_calls == 2
+    assert "tools" in harness.model.requests[1]
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[0].note == "the reply was empty; retried once in native mode"
+
+
+async def test_a_format_failure_is_retried_in_constrained_mode(harness):
+    await harness.start()
+    (harness.env.workdir / "a.txt").write_text("alpha")
+    harness.model.enqueue(
+        error(500, "The model produced output that does not match the expected format"),
+        '{"tool_call": {"name": "read_file", "arguments": {"path": "a.txt"}}}',
+        "It says alpha.",
+    )
+    turn_id, events = await harness.turn("read a.txt")
+    retry = harness.model.requests[1]
+    assert "tools" not in retry
+    schema = retry["response_format"]["json_schema"]["schema"]
+    names = [c["properties"]["tool_call"]["properties"]["name"]["const"] for c in schema["anyOf"][1:]]
+    assert names[:2] == ["read_file", "list_dir"] and len(names) == 13
+    assert schema["anyOf"][0]["properties"] == {"response": {"type": "string"}}
+    assert retry["messages"][0]["content"].endswith(
+        'To answer the user: {"response": "<your answer>"}.'
+    )
+    assert of_type(events, "tool_finished")[0].fate == "ran"
+    assert of_type(events, "answer")[0].text == "It says alpha."
+    assert "tools" in harness.model.requests[2]  # auto: the next pass is native again
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[0].note.endswith("retried once in constrained mode")
+
+
+async def test_constrained_mode_answers_from_the_response_field(harness):
+    await harness.start(model_extra="  tool_mode: constrained\n")
+    harness.model.enqueue('{"response": "391"}')
+    _, events = await harness.turn("17*23?")
+    assert of_type(events, "answer")[0].text == "391"
+    assert "response_format" in harness.model.requests[0] and "tools" not in harness.model.requests[0]
+
+
+async def test_two_unreadable_replies_end_with_a_readable_answer(harness):
+    await harness.start()
+    harness.model.enqueue(Reply(text=""), "not json at all")
+    _, events = await harness.turn("hi")
+    answer = of_type(events, "answer")[0]
+    assert answer.text == "I could not produce a readable reply to this. Please rephrase or try again."
+    assert answer.note == "the model's reply could not be read: the reply was not the required JSON"
+    assert of_type(events, "turn_ended")[0].status == "completed"
 
 
 async def test_a_call_written_as_text_is_recovered(harness):

@@ -14,7 +14,7 @@ import msgspec
 from protocol.events import Answer, Paused, Resumed, Steered, TurnStarted
 from saturnd.model.client import ModelError
 from saturnd.turn import prompts
-from saturnd.turn.agent import PassPlan, agent_pass
+from saturnd.turn.agent import PassPlan, UnreadableReply, agent_pass
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
 from saturnd.turn.ground import Ground, ground_messages
@@ -44,6 +44,9 @@ async def run_turn(turn: TurnContext) -> str:
                     raise  # nothing to answer with: the turn fails
                 note = f"the model failed: {failure.message}"
                 return finish(turn, turn.last_text or prompts.NO_ANSWER_YET, note=note)
+            except UnreadableReply as unreadable:
+                note = f"the model's reply could not be read: {unreadable}"
+                return finish(turn, turn.last_text or prompts.UNREADABLE, note=note)
             if bound or not reply.tool_calls:
                 return finish(turn, reply.content or turn.last_text, note=bound.reason if bound else "")
             step = await tool_round(turn, messages, reply)

@@ -17,3 +17,4 @@ STEER = "[Correction from the user, sent while you were working] {text}"
 
 ABORTED = "Stopped at your request."
 NO_ANSWER_YET = "I stopped before I had an answer."
+UNREADABLE = "I could not produce a readable reply to this. Please rephrase or try again."

@@ -1,0 +1,64 @@
+"""Constrained mode and the tool-mode policy."""
+
+from __future__ import annotations
+
+import pytest
+
+from saturnd.model import constrained
+from saturnd.model.types import ModelReply, ToolCall
+from saturnd.tools import builtin_registry
+from saturnd.turn.agent import first_mode, reply_problem, retry_mode
+
+TOOLS = builtin_registry().openai_tools()
+
+
+@pytest.mark.parametrize(("tool_mode", "offered", "first", "retry"), [
+    ("native", True, "native", "native"),
+    ("auto", True, "native", "constrained"),
+    ("constrained", True, "constrained", "constrained"),
+    ("auto", False, "plain", "plain"),
+])
+def test_modes(tool_mode, offered, first, retry):
+    assert (first_mode(tool_mode, offered), retry_mode(tool_mode, offered)) == (first, retry)
+
+
+def test_the_schema_admits_only_real_tools_and_their_arguments():
+    schema = constrained.response_format(TOOLS)["json_schema"]["schema"]
+    read_file = schema["anyOf"][1]["properties"]["tool_call"]
+    assert read_file["properties"]["name"] == {"const": "read_file"}
+    assert read_file["properties"]["arguments"]["required"] == ["path"]
+    assert read_file["additionalProperties"] is False
+
+
+@pytest.mark.parametrize(("content", "answer", "calls"), [
+    ('{"response": "391"}', "391", []),
+    ('{"tool_call": {"name": "read_file", "arguments": {"path": "a"}}}', "", [("read_file", '{"path": "a"}')]),
+    ('{"tool_call": {"name": "list_dir", "arguments": null}}', "", [("list_dir", "{}")]),
+])
+def test_read_reply(content, answer, calls):
+    reply = constrained.read_reply(ModelReply(content=content), 3)
+    assert reply is not None and reply.content == answer
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == calls
+    assert all(c.id == "cc_3" for c in reply.tool_calls)
+
+
+@pytest.mark.parametrize("content", ["plain words", "[1]", '{"other": 1}', '{"tool_call": {"arguments": {}}}'])
+def test_read_reply_refuses_anything_else(content):
+    assert constrained.read_reply(ModelReply(content=content), 1) is None
+
+
+def test_instructions_go_at_the_end_of_the_system_prompt():
+    messages = [{"role": "system", "content": "S"}, {"role": "user", "content": "u"}]
+    out = constrained.with_instructions(messages, "JSON only")
+    assert out == [{"role": "system", "content": "S\n\nJSON only"}, {"role": "user", "content": "u"}]
+    assert messages[0]["content"] == "S"
+
+
+@pytest.mark.parametrize(("reply", "problem"), [
+    (ModelReply(content=""), "the reply was empty"),
+    (ModelReply(tool_calls=[ToolCall("1", "read_file", "{bad")]), "the tool-call arguments were not JSON"),
+    (ModelReply(tool_calls=[ToolCall("1", "read_file", "{bad"), ToolCall("2", "list_dir", "{}")]), None),
+    (ModelReply(content="hi"), None),
+])
+def test_reply_problem(reply, problem):
+    assert reply_problem(reply) == problem
