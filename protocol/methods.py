@@ -36,6 +36,11 @@ class ModelEndpoint(_Wire):
     embedded: bool = False
     """True when saturnd runs the model server itself."""
     detail: str = ""
+    state: str = ""
+    """Embedded only: stopped | starting | ready | restarting | failed."""
+    pid: int = 0
+    """Embedded only: the model server child's pid."""
+    restarts: int = 0
 
 
 class DaemonStatusResult(_Wire):
@@ -47,6 +52,24 @@ class DaemonStatusResult(_Wire):
     model: ModelEndpoint
     socket: str = ""
     data_dir: str = ""
+
+
+class ModelInfo(_Wire):
+    model_id: str
+    title: str
+    installed: bool
+    """Every chunk package is installed."""
+    assembled: bool
+    """The verified GGUF is in Saturn's cache."""
+    active: bool
+    """The daemon's embedded server runs (or is starting) this one."""
+    install_hint: str = ""
+
+
+class ModelsListResult(_Wire):
+    models: list[ModelInfo]
+    configured_base_url: str = ""
+    """Non-empty: a model server is configured and the embedded models are not used."""
 
 
 # session/*
@@ -186,6 +209,7 @@ class MethodSpec(NamedTuple):
 METHODS: dict[str, MethodSpec] = {
     "daemon/status": MethodSpec(Empty, DaemonStatusResult),
     "daemon/stop": MethodSpec(Empty, Ok),
+    "models/list": MethodSpec(Empty, ModelsListResult),
     "session/create": MethodSpec(SessionCreateParams, SessionInfo),
     "session/list": MethodSpec(Empty, SessionListResult),
     "session/get": MethodSpec(SessionGetParams, SessionGetResult),

@@ -21,6 +21,7 @@ from protocol.methods import (
     DaemonStatusResult,
     Empty,
     Message,
+    ModelsListResult,
     Ok,
     SessionCreateParams,
     SessionGetParams,
@@ -93,6 +94,7 @@ class Saturn:
         return {
             "daemon/status": self.daemon_status,
             "daemon/stop": self.daemon_stop,
+            "models/list": self.models_list,
             "session/create": self.session_create,
             "session/list": self.session_list,
             "session/get": self.session_get,
@@ -125,6 +127,9 @@ class Saturn:
     async def daemon_stop(self, params: Empty, connection: Any) -> Ok:
         self.stop_requested.set()
         return Ok()
+
+    async def models_list(self, params: Empty, connection: Any) -> ModelsListResult:
+        return self.endpoint.models()
 
     # session/*
 

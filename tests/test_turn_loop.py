@@ -212,9 +212,9 @@ async def test_a_format_failure_is_retried_in_constrained_mode(harness):
     names = [c["properties"]["tool_call"]["properties"]["name"]["const"] for c in schema["anyOf"][1:]]
     assert names[:2] == ["read_file", "list_dir"] and len(names) == 13
     assert schema["anyOf"][0]["properties"] == {"response": {"type": "string"}}
-    assert retry["messages"][0]["content"].endswith(
-        'To answer the user: {"response": "<your answer>"}.'
-    )
+    system = retry["messages"][0]["content"]
+    assert "\nTools:\n- read_file(path: string, start_line?: integer, max_lines?: integer): " in system
+    assert system.endswith('Otherwise answer the user: {"response": "<your answer>"}.')
     assert of_type(events, "tool_finished")[0].fate == "ran"
     assert of_type(events, "answer")[0].text == "It says alpha."
     assert "tools" in harness.model.requests[2]  # auto: the next pass is native again
@@ -304,3 +304,18 @@ def test_plan_and_trace_why_through_the_cli(saturn_env, fake_model):
     assert 'read_file {"path": "missing.txt"} -> failed' in why
     assert "why: tool error: no such file: missing.txt" in why
     assert "receipt: 3 passes, 3 model calls" in why
+
+
+async def test_call_shaped_text_is_never_streamed_but_prose_is(harness):
+    await harness.start()
+    (harness.env.workdir / "a.txt").write_text("alpha")
+    harness.model.enqueue('```json\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n```', "It says alpha.")
+    _, events = await harness.turn("read a.txt")
+    assert "".join(d.text for d in of_type(events, "response_delta")) == "It says alpha."
+
+
+async def test_constrained_json_is_not_streamed_but_its_answer_is(harness):
+    await harness.start(model_extra="  tool_mode: constrained\n")
+    harness.model.enqueue('{"response": "391"}')
+    _, events = await harness.turn("17*23?")
+    assert [d.text for d in of_type(events, "response_delta")] == ["391"]

@@ -5,7 +5,13 @@ from __future__ import annotations
 import sys
 import time
 
-from clients.cli.daemon_control import StartFailed, socket_path, start_and_connect, try_connect
+from clients.cli.daemon_control import (
+    StartFailed,
+    connect_or_start,
+    socket_path,
+    start_and_connect,
+    try_connect,
+)
 from protocol.jsonrpc import RpcError
 from protocol.methods import DaemonStatusResult
 
@@ -58,3 +64,24 @@ def _print_status(status: DaemonStatusResult) -> None:
     print(f"data:     {status.data_dir}")
     print(f"sessions: {status.session_count}")
     print(f"model:    {model.base_url or '(none)'} [{kind}] {model.name} — {answers}")
+    if model.embedded:
+        print(f"          state {model.state}, pid {model.pid or '-'}, restarts {model.restarts}")
+
+
+def list_models() -> int:
+    try:
+        with connect_or_start() as client:
+            listed = client.call("models/list")
+    except (RpcError, StartFailed) as exc:
+        print(f"saturn: {getattr(exc, 'message', exc)}", file=sys.stderr)
+        return 1
+    for m in listed.models:
+        marks = [
+            "active" if m.active else "",
+            "installed" if m.installed else f"not installed ({m.install_hint})",
+            "assembled" if m.assembled else "",
+        ]
+        print(f"{'*' if m.active else ' '} {m.model_id:22} {m.title:38} {', '.join(x for x in marks if x)}")
+    if listed.configured_base_url:
+        print(f"(model.base_url is set to {listed.configured_base_url}: the embedded models are not used)")
+    return 0

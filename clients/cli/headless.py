@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from clients.cli.daemon_control import StartFailed, connect_or_start
-from protocol.events import Answer, PlanUpdated, Receipt, ResponseDelta, TurnEnded
+from protocol.events import Answer, PassStarted, PlanUpdated, Receipt, ResponseDelta, TurnEnded
 from protocol.jsonrpc import ConnectionClosed, RpcError
 from protocol.methods import SessionCreateParams, TurnStartParams
 from protocol.sync_client import SyncClient
@@ -45,7 +45,7 @@ def _follow(client: SyncClient, turn_id: str, session_id: str, output: str) -> i
     answer = ""
     plan: list[Any] = []
     receipt = Receipt()
-    streamed = False
+    pass_text = ""
     ended: TurnEnded | None = None
     try:
         for turn_event in client.turn_events(turn_id):
@@ -54,14 +54,17 @@ def _follow(client: SyncClient, turn_id: str, session_id: str, output: str) -> i
                 out.write(_encode(turn_event).decode() + "\n")
                 out.flush()
             match event:
+                case PassStarted() if output == "text" and pass_text:
+                    out.write("\n")  # a pass that spoke, then called a tool
+                    pass_text = ""
                 case ResponseDelta(text=delta) if output == "text":
                     out.write(delta)
                     out.flush()
-                    streamed = True
+                    pass_text += delta
                 case Answer():
                     answer = event.text
                     if output == "text":
-                        _finish_text(out, answer, event.note, streamed)
+                        _finish_text(out, answer, event.note, pass_text)
                 case PlanUpdated(items=items):
                     plan = items
                 case Receipt():
@@ -91,10 +94,10 @@ def _follow(client: SyncClient, turn_id: str, session_id: str, output: str) -> i
     return 0
 
 
-def _finish_text(out: Any, answer: str, note: str, streamed: bool) -> None:
-    # Deltas may have been rewritten (recovered tool calls, stripped thoughts): the answer wins.
-    if not streamed:
-        out.write(answer)
+def _finish_text(out: Any, answer: str, note: str, pass_text: str) -> None:
+    # A bound or failure answers with earlier text than what just streamed: show the answer.
+    if answer != pass_text:
+        out.write(("\n" if pass_text else "") + answer)
     out.write("\n")
     if note:
         out.write(f"({note})\n")

@@ -17,6 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
     daemon = commands.add_parser("daemon", help="start, stop or inspect the background saturnd")
     daemon.add_argument("action", choices=["start", "stop", "status"])
     commands.add_parser("schema", help="print the protocol's JSON Schema")
+    commands.add_parser("models", help="the packaged models: installed, assembled, active")
     key = commands.add_parser("key", help="store an API key in the OS keyring")
     key.add_argument("action", choices=["set"])
     key.add_argument("name")
@@ -42,6 +43,10 @@ def main(argv: list[str] | None = None) -> int:
 
         sys.stdout.write(schema_text())
         return 0
+    if args.command == "models":
+        from clients.cli.daemon_commands import list_models
+
+        return list_models()
     if args.command == "trace":
         from clients.cli.trace_view import trace_why
 

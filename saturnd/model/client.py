@@ -48,6 +48,7 @@ class ModelClient:
         timeout_s: float = 300.0,
         think_style: str = "chat_template_kwargs",
         temperature: float | None = 0.0,
+        fresh_connections: bool = False,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.name = name
@@ -55,12 +56,15 @@ class ModelClient:
         self.temperature = temperature
         self._api_key = api_key
         self._timeout_s = timeout_s
+        self._fresh_connections = fresh_connections
+        """llama.cpp's embedded server drops a kept-alive connection after a stream."""
         self._session: aiohttp.ClientSession | None = None
 
     def _http(self) -> aiohttp.ClientSession:
         if self._session is None or self._session.closed:
             headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
-            self._session = aiohttp.ClientSession(headers=headers)
+            connector = aiohttp.TCPConnector(force_close=self._fresh_connections)
+            self._session = aiohttp.ClientSession(headers=headers, connector=connector)
         return self._session
 
     async def close(self) -> None:

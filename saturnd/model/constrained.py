@@ -35,12 +35,24 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
 
 
 def instructions(tools: list[dict[str, Any]]) -> str:
-    names = ", ".join(t["function"]["name"] for t in tools)
-    return (
-        "Reply with one JSON object only. To call a tool: "
-        '{"tool_call": {"name": "<tool>", "arguments": {...}}} where <tool> is one of: '
-        f"{names}. To answer the user: " + '{"response": "<your answer>"}.'
+    """The tools in one line each, then the two reply shapes."""
+    lines = ["Tools:"] + [f"- {_signature(t['function'])}" for t in tools]
+    lines.append(
+        "Reply with one JSON object only. When the request needs a tool (a file, a folder,"
+        ' a document, the user), call it: {"tool_call": {"name": "<tool>", "arguments": {...}}}.'
+        ' Otherwise answer the user: {"response": "<your answer>"}.'
     )
+    return "\n".join(lines)
+
+
+def _signature(function: dict[str, Any]) -> str:
+    parameters = function.get("parameters") or {}
+    required = set(parameters.get("required", []))
+    fields = [
+        f"{name}{'' if name in required else '?'}: {spec.get('type', 'value')}"
+        for name, spec in (parameters.get("properties") or {}).items()
+    ]
+    return f"{function['name']}({', '.join(fields)}): {function.get('description', '')}"
 
 
 def with_instructions(messages: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:

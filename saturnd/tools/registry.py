@@ -76,17 +76,19 @@ class Tool:
 
 
 def params_schema(params: type[msgspec.Struct]) -> dict[str, Any]:
-    """A self-contained JSON Schema for a flat params Struct, without titles (bytes cost)."""
+    """A self-contained JSON Schema for a params Struct: nested Structs inlined (servers such
+    as llama.cpp do not resolve $defs), titles dropped (every byte is paid per pass)."""
     (ref,), components = msgspec.json.schema_components([params])
-    schema = components[ref["$ref"].rsplit("/", 1)[-1]]
-    return _strip_titles(schema)
+    return _inline(ref, components)
 
 
-def _strip_titles(node: Any) -> Any:
+def _inline(node: Any, components: dict[str, Any]) -> Any:
     if isinstance(node, dict):
-        return {k: _strip_titles(v) for k, v in node.items() if k != "title"}
+        if "$ref" in node:
+            return _inline(components[node["$ref"].rsplit("/", 1)[-1]], components)
+        return {k: _inline(v, components) for k, v in node.items() if k != "title"}
     if isinstance(node, list):
-        return [_strip_titles(v) for v in node]
+        return [_inline(v, components) for v in node]
     return node
 
 

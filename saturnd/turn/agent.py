@@ -18,6 +18,7 @@ from saturnd.model.client import ModelHttpError
 from saturnd.model.recovery import recover_tool_calls
 from saturnd.model.types import ModelReply
 from saturnd.turn.context import TurnContext
+from saturnd.turn.stream_filter import ResponseStream
 
 
 class UnreadableReply(Exception):
@@ -94,15 +95,21 @@ async def _attempt(
     turn: TurnContext, messages: list[dict[str, Any]], mode: str, plan: PassPlan
 ) -> tuple[ModelReply, str | None]:
     tools = turn.registry.openai_tools()
+    stream = ResponseStream(lambda text: turn.events.emit(ResponseDelta(text=text)),
+                            hold_all=mode == "constrained")
     try:
         if mode == "constrained":
             reply = await _model_call(
                 turn, constrained.with_instructions(messages, constrained.instructions(tools)),
-                None, plan.think, constrained.response_format(tools),
+                None, plan.think, stream, constrained.response_format(tools),
             )
             read = constrained.read_reply(reply, turn.tally.model_calls)
-            return (read, None) if read else (reply, "the reply was not the required JSON")
-        reply = await _model_call(turn, messages, tools if mode == "native" else None, plan.think)
+            if read is None:
+                return reply, "the reply was not the required JSON"
+            reply = read
+        else:
+            native_tools = tools if mode == "native" else None
+            reply = await _model_call(turn, messages, native_tools, plan.think, stream)
     except ModelHttpError as exc:
         if not exc.is_format_failure:
             raise
@@ -111,15 +118,19 @@ async def _attempt(
         recovered = recover_tool_calls(reply.content, turn.registry.names())
         if recovered.calls:
             reply.tool_calls, reply.content = recovered.calls, recovered.text
+    stream.finish(None if reply.tool_calls else reply.content)
     return reply, reply_problem(reply)
 
 
 async def _model_call(
     turn: TurnContext, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None,
-    think: bool | None, response_format: dict[str, Any] | None = None,
+    think: bool | None, stream: ResponseStream, response_format: dict[str, Any] | None = None,
 ) -> ModelReply:
     def on_delta(kind: str, text: str) -> None:
-        turn.events.emit(ThinkingDelta(text=text) if kind == "thinking" else ResponseDelta(text=text))
+        if kind == "thinking":
+            turn.events.emit(ThinkingDelta(text=text))
+        else:
+            stream.feed(text)
 
     turn.tally.model_calls += 1
     reply = await turn.control.unless_aborted(turn.model.complete(
