@@ -14,7 +14,7 @@ CALL_OPENINGS = ("{", "[", "`", "<")
 
 
 class ResponseStream:
-    def __init__(self, emit: Callable[[str], None], hold_all: bool = False) -> None:
+    def __init__(self, emit: Callable[[str], object], hold_all: bool = False) -> None:
         """`hold_all`: nothing streams (constrained mode: the text is JSON, not prose)."""
         self._emit = emit
         self._holding = hold_all
