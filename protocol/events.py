@@ -95,6 +95,8 @@ class Receipt(_Event, tag="receipt"):
     wall_s: float = 0.0
     tokens_in: int = 0
     tokens_out: int = 0
+    plan: list[PlanItem] = []
+    """The checklist as the turn left it."""
 
 
 class TurnEnded(_Event, tag="turn_ended"):

@@ -39,6 +39,8 @@ class ModelConfig(_Section):
     embedded: str = "qwen2.5-coder-1.5b"
     """Which packaged model the embedded server runs when base_url is empty."""
     temperature: Annotated[float, msgspec.Meta(ge=0, le=2)] = 0.0
+    max_tokens: Annotated[int, msgspec.Meta(ge=16, le=131072)] = 2048
+    """Per model call: a small model that babbles must not run until the context is full."""
 
 
 class RuntimeConfig(_Section):

@@ -328,7 +328,7 @@ class Saturn:
             turn = live.context
             return TraceGetResult(
                 turn_id=turn.turn_id, session_id=turn.session_id, text=turn.text, status="running",
-                passes=turn.trace, plan=turn.plan, receipt=turn.tally.receipt(),
+                passes=turn.trace, plan=turn.plan, receipt=turn.tally.receipt(turn.plan),
             )
         stored = self.store.turn(params.turn_id)
         if stored is None:

@@ -195,3 +195,10 @@ async def harness(saturn_env: SaturnEnv, fake_model: FakeModel) -> AsyncIterator
 
 def of_type(events: list, tag: str) -> list:
     return [e.event for e in events if e.event.__struct_config__.tag == tag]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Real-model tests take minutes on 2 cores: the quick loop (-m "not slow") skips them.
+    for item in items:
+        if item.get_closest_marker("real_model"):
+            item.add_marker(pytest.mark.slow)

@@ -52,7 +52,22 @@ async def _count(params: Empty, env: ToolEnv) -> str:
     return f"count is {value}"
 
 
+_arrived = 0
+_both_here = asyncio.Event()
+
+
+async def _meet(params: Empty, env: ToolEnv) -> str:
+    """Succeeds only if a second `meet` runs at the same time: proves calls run concurrently."""
+    global _arrived
+    _arrived += 1
+    if _arrived % 2 == 0:
+        _both_here.set()
+    await asyncio.wait_for(_both_here.wait(), 5)
+    return "met"
+
+
 TOOLS = [
+    Tool("meet", "Meet another call.", Empty, _meet, timeout_s=10),
     Tool("append_note", "Append a line to notes.log.", NoteParams, _append_note, risk="write"),
     Tool("sleep", "Sleep.", SleepParams, _sleep),
     Tool("explode", "Always fails.", Empty, _explode),

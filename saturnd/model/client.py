@@ -49,11 +49,13 @@ class ModelClient:
         think_style: str = "chat_template_kwargs",
         temperature: float | None = 0.0,
         fresh_connections: bool = False,
+        max_tokens: int | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.name = name
         self.think_style = think_style
         self.temperature = temperature
+        self.max_tokens = max_tokens
         self._api_key = api_key
         self._timeout_s = timeout_s
         self._fresh_connections = fresh_connections
@@ -98,6 +100,8 @@ class ModelClient:
         }
         if self.temperature is not None:
             body["temperature"] = self.temperature
+        if self.max_tokens is not None:
+            body["max_tokens"] = self.max_tokens
         if tools:
             body["tools"] = tools
         if response_format is not None:

@@ -57,6 +57,7 @@ class ModelEndpointManager:
             think_style=model.think_style,
             temperature=model.temperature,
             fresh_connections=self.uses_embedded,
+            max_tokens=model.max_tokens,
         )
 
     async def start(self) -> None:

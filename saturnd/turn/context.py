@@ -33,8 +33,9 @@ class Tally:
     tokens_out: int = 0
     started: float = field(default_factory=time.monotonic)
 
-    def receipt(self) -> Receipt:
+    def receipt(self, plan: list[PlanItem] | None = None) -> Receipt:
         return Receipt(
+            plan=plan or [],
             passes=self.passes,
             model_calls=self.model_calls,
             tool_calls=sum(self.tool_fates.values()),

@@ -107,7 +107,7 @@ def finish(turn: TurnContext, answer: str, note: str = "", status: str = "comple
 
 
 def close_record(turn: TurnContext, status: str, answer: str = "") -> None:
-    receipt = turn.tally.receipt()
+    receipt = turn.tally.receipt(turn.plan)
     turn.events.emit(receipt)
     turn.store.finish_turn(turn.turn_id, status, answer, msgspec.to_builtins(receipt), trace_record(turn))
 

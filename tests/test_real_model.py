@@ -1,0 +1,109 @@
+"""End to end on the real embedded models (llama.cpp in a supervised child).
+
+Skipped, with the reason, where the model packages are not installed; CI
+installs them, so there these run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+
+from protocol.client import Client
+from saturnd.model import weights
+from tests.conftest import Daemon, SaturnEnv, of_type
+
+SMALL, LARGE = "qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b"
+
+pytestmark = [pytest.mark.slow, pytest.mark.real_model]
+
+
+def needs(model_id: str) -> pytest.MarkDecorator:
+    spec = weights.CATALOGUE[model_id]
+    return pytest.mark.skipif(
+        not weights.is_installed(model_id),
+        reason=f"{model_id} is not installed ({spec.install_hint})",
+    )
+
+
+async def wait_ready(client: Client, timeout: float = 240) -> object:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status = await client.call("daemon/status")
+        if status.model.answers:
+            return status
+        await asyncio.sleep(0.5)
+    raise AssertionError(f"the embedded model never answered: {status.model}")
+
+
+async def embedded(saturn_env: SaturnEnv, model_id: str) -> AsyncIterator[tuple[Daemon, Client]]:
+    saturn_env.write_config(f"model:\n  embedded: {model_id}\n")
+    daemon = Daemon(saturn_env).start()
+    client = await Client.connect(str(saturn_env.socket))
+    await wait_ready(client)
+    yield daemon, client
+    await client.close()
+    daemon.stop()
+
+
+async def ask(client: Client, cwd: str, text: str) -> tuple[str, list]:
+    session = await client.call("session/create", {"cwd": cwd})
+    started = await client.call("turn/start", {"session_id": session.session_id, "text": text, "headless": True})
+    events = [e async for e in client.turn_events(started.turn_id)]
+    return started.turn_id, events
+
+
+@needs(SMALL)
+async def test_small_model_chat_answer_and_status(saturn_env):
+    async for _, client in embedded(saturn_env, SMALL):
+        status = await client.call("daemon/status")
+        assert status.model.embedded and status.model.name == SMALL and status.model.state == "ready"
+        assert status.model.base_url.startswith("http://127.0.0.1:")
+        _, events = await ask(client, str(saturn_env.workdir), "What is the capital of France? One word.")
+        assert "paris" in of_type(events, "answer")[0].text.lower()
+        assert of_type(events, "receipt")[0].model_calls == 1
+        models = await client.call("models/list")
+        assert [(m.model_id, m.active, m.assembled) for m in models.models if m.model_id == SMALL] == [(SMALL, True, True)]
+
+
+@needs(SMALL)
+async def test_a_format_failure_falls_back_to_constrained_mode(saturn_env):
+    async for _, client in embedded(saturn_env, SMALL):
+        turn_id, events = await ask(client, str(saturn_env.workdir),
+                                    "Write a JavaScript function that adds two numbers.")
+        assert of_type(events, "turn_ended")[0].status == "completed"
+        assert of_type(events, "answer")[0].text.strip()
+        trace = await client.call("trace/get", {"turn_id": turn_id})
+        assert "retried once in constrained mode" in trace.passes[0].note
+
+
+@needs(SMALL)
+async def test_a_killed_model_server_is_restarted_and_the_next_turn_works(saturn_env):
+    async for _, client in embedded(saturn_env, SMALL):
+        before = await client.call("daemon/status")
+        os.kill(before.model.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 120
+        while True:
+            status = await client.call("daemon/status")
+            if status.model.restarts == 1 and status.model.answers:
+                break
+            assert time.monotonic() < deadline, f"not restarted: {status.model}"
+            await asyncio.sleep(0.5)
+        assert status.model.pid != before.model.pid
+        _, events = await ask(client, str(saturn_env.workdir), "What is the capital of France? One word.")
+        assert "paris" in of_type(events, "answer")[0].text.lower()
+
+
+@needs(LARGE)
+async def test_an_errand_reads_a_file_and_answers_from_it(saturn_env):
+    (saturn_env.workdir / "shopping.txt").write_text("milk\neggs\nflour\n")
+    async for _, client in embedded(saturn_env, LARGE):
+        turn_id, events = await ask(client, str(saturn_env.workdir), "What is in shopping.txt?")
+        finished = of_type(events, "tool_finished")
+        assert [(f.name, f.fate) for f in finished][:1] == [("read_file", "ran")]
+        assert "milk" in of_type(events, "answer")[0].text.lower()
