@@ -47,10 +47,19 @@ class ToolFinished(_Event, tag="tool_finished"):
     call_id: str
     name: str
     fate: str
-    """ran | refused_loop | declined | invalid | capped | timed_out | error | ask_first."""
+    """ran | asked | refused_loop | declined | not_approved | blocked | needs_parent | refused_recipient
+    | invalid | capped | timed_out | error | ask_first."""
     result: str = ""
     """What the model is sent back (capped for display)."""
     duration_s: float = 0.0
+
+
+class ApprovalRequested(_Event, tag="approval_requested"):
+    call_id: str
+    name: str
+    arguments: Any = None
+    reason: str = ""
+    """Why it was gated: the rule or default, or an escalation."""
 
 
 class PlanItem(msgspec.Struct, omit_defaults=True):
@@ -115,6 +124,7 @@ Event = (
     | ResponseDelta
     | ToolProposed
     | ToolFinished
+    | ApprovalRequested
     | PlanUpdated
     | Question
     | Paused

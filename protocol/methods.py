@@ -6,7 +6,7 @@ Schema that `saturn schema` prints.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import msgspec
 
@@ -125,7 +125,9 @@ class TurnStartParams(_Wire):
     text: str
     attachments: list[Attachment] = []
     headless: bool = False
-    """Nobody is there to ask: ask_user answers that no answer exists."""
+    """Nobody is there to ask: ask_user answers that no answer exists, approvals are not given."""
+    allow: list[str] = []
+    """Tools pre-approved for this turn (`saturn -p --allow TOOL`)."""
 
 
 class TurnStartResult(_Wire):
@@ -172,7 +174,7 @@ class CallTrace(_Wire):
     name: str
     arguments: str
     fate: str
-    """ran | refused_loop | declined | invalid | capped | timed_out | error | ask_first | asked."""
+    """As ToolFinished.fate."""
     why: str = ""
     recovered_from_text: bool = False
     duration_s: float = 0.0
@@ -201,6 +203,55 @@ class TraceGetResult(_Wire):
     receipt: Receipt | None = None
 
 
+class TurnDecideParams(_Wire):
+    turn_id: str
+    call_id: str
+    decision: Literal["once", "always", "decline"]
+    """always: this tool on this target is approved for the rest of the session."""
+
+
+class TurnExplainParams(_Wire):
+    turn_id: str
+    call_id: str
+
+
+class ExplainResult(_Wire):
+    call_id: str
+    name: str
+    arguments: dict[str, Any] = {}
+    reason: str = ""
+    """Why it was gated: the rule or default that asked, or the escalation."""
+    origins: dict[str, str] = {}
+    """Argument -> where its value came from (typed by you / returned by a tool / neither)."""
+    plan: list[PlanItem] = []
+
+
+class EgressListParams(_Wire):
+    session_id: str = ""
+    turn_id: str = ""
+    host: str = ""
+    limit: int = 100
+
+
+class EgressEntry(_Wire):
+    at: float
+    host: str
+    port: int
+    method: str = ""
+    bytes_out: int = 0
+    bytes_in: int = 0
+    status: str = ""
+    session_id: str = ""
+    turn_id: str = ""
+    call_id: str = ""
+    tool: str = ""
+    attributed: bool = True
+
+
+class EgressListResult(_Wire):
+    entries: list[EgressEntry]
+
+
 class MethodSpec(NamedTuple):
     params: type
     result: type
@@ -216,6 +267,8 @@ METHODS: dict[str, MethodSpec] = {
     "turn/start": MethodSpec(TurnStartParams, TurnStartResult),
     "turn/subscribe": MethodSpec(TurnSubscribeParams, TurnSubscribeResult),
     "turn/reply": MethodSpec(TurnTextParams, Ok),
+    "turn/decide": MethodSpec(TurnDecideParams, Ok),
+    "turn/explain": MethodSpec(TurnExplainParams, ExplainResult),
     "turn/steer": MethodSpec(TurnTextParams, Ok),
     "turn/pause": MethodSpec(TurnRefParams, Ok),
     "turn/resume": MethodSpec(TurnRefParams, Ok),
@@ -223,6 +276,7 @@ METHODS: dict[str, MethodSpec] = {
     "turn/cancel": MethodSpec(TurnRefParams, Ok),
     "session/queue": MethodSpec(SessionQueueParams, SessionQueueResult),
     "trace/get": MethodSpec(TurnRefParams, TraceGetResult),
+    "egress/list": MethodSpec(EgressListParams, EgressListResult),
 }
 
 NOTIFICATIONS: dict[str, type] = {

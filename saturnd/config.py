@@ -14,6 +14,8 @@ import msgspec
 import yaml
 
 from protocol.jsonrpc import ConfigError
+from saturnd.gate.judge import JudgeConfig
+from saturnd.gate.policy import GateConfig
 
 ThinkLevel = Literal["off", "act", "on"]
 THINK_ALIASES = {"auto": "act", "adaptive": "act"}
@@ -65,11 +67,32 @@ class ToolsConfig(_Section):
     """Python modules whose `TOOLS` list is registered beside the built-in tools."""
 
 
+class WebConfig(_Section):
+    allow_private: bool = False
+    """web_fetch may reach loopback, link-local and private addresses."""
+    allowed_hosts: list[str] = []
+    """Non-empty: web_fetch reaches only these hosts and their subdomains."""
+
+
+class McpServer(_Section):
+    command: Annotated[list[str], msgspec.Meta(min_length=1)]
+    env: dict[str, str] = {}
+    cwd: str = ""
+
+
+class McpConfig(_Section):
+    servers: dict[str, McpServer] = {}
+
+
 class Config(_Section):
     model: ModelConfig = msgspec.field(default_factory=ModelConfig)
     runtime: RuntimeConfig = msgspec.field(default_factory=RuntimeConfig)
     memory: MemoryConfig = msgspec.field(default_factory=MemoryConfig)
     tools: ToolsConfig = msgspec.field(default_factory=ToolsConfig)
+    gate: GateConfig = msgspec.field(default_factory=GateConfig)
+    judge: JudgeConfig = msgspec.field(default_factory=JudgeConfig)
+    web: WebConfig = msgspec.field(default_factory=WebConfig)
+    mcp: McpConfig = msgspec.field(default_factory=McpConfig)
 
 
 def load_config(path: Path) -> Config:
@@ -109,13 +132,16 @@ def _think_booleans_are_levels(data: dict[str, Any]) -> None:
         runtime["think"] = "on" if runtime["think"] else "off"
 
 
-_PATH = re.compile(r"at `\$((?:\.[A-Za-z0-9_]+)*)`")
+_PATH = re.compile(r"at `\$((?:\.[^.`\[]+|\[\d+\])*)`")
+_STEP = re.compile(r"\.([^.`\[]+)|\[(\d+)\]")
 
 
 def _describe(exc: msgspec.ValidationError, root: yaml.Node | None, source: str) -> str:
     message = str(exc)
     found = _PATH.search(message)
-    keys = found.group(1).strip(".").split(".") if found and found.group(1) else []
+    keys: list[str | int] = []
+    for name, index in _STEP.findall(found.group(1) if found else ""):
+        keys.append(int(index) if index else name)
     reason = _PATH.sub("", message).strip(" -")
     unknown = re.match(r"Object contains unknown field `(.+)`", reason)
     if unknown:
@@ -124,16 +150,22 @@ def _describe(exc: msgspec.ValidationError, root: yaml.Node | None, source: str)
     choices = _choices(keys)
     if reason.startswith("Invalid enum value") and choices:
         reason = f"{reason}; expected one of: {', '.join(choices)}"
-    key = ".".join(keys) or "(top level)"
+    key = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys).lstrip(".")
+    key = key or "(top level)"
     line = _line_of(root, keys)
     where = f" line {line}" if line else ""
     return f"{source}:{where}: {key}: {reason}"
 
 
-def _choices(keys: list[str]) -> tuple[str, ...]:
+def _choices(keys: list[str | int]) -> tuple[str, ...]:
     """The allowed values of the Literal-typed key at this path, if it is one."""
     owner: Any = Config
     for key in keys:
+        if isinstance(key, int):
+            owner = get_args(owner)[0] if get_origin(owner) is list else None
+            continue
+        if not isinstance(owner, type):
+            return ()
         hint = get_type_hints(owner).get(key)
         if hint is None:
             return ()
@@ -141,9 +173,15 @@ def _choices(keys: list[str]) -> tuple[str, ...]:
     return tuple(get_args(owner)) if get_origin(owner) is Literal else ()
 
 
-def _line_of(node: yaml.Node | None, keys: list[str]) -> int | None:
+def _line_of(node: yaml.Node | None, keys: list[str | int]) -> int | None:
     line = None
     for key in keys:
+        if isinstance(key, int):
+            if not isinstance(node, yaml.SequenceNode) or key >= len(node.value):
+                break
+            node = node.value[key]
+            line = node.start_mark.line + 1
+            continue
         if not isinstance(node, yaml.MappingNode):
             break
         for key_node, value_node in node.value:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from protocol.jsonrpc import MAX_LINE_BYTES, ConfigError, InvalidRequest, SaturnError
 from saturnd.config import load_config
+from saturnd.egress import EGRESS
+from saturnd.gate.judge import Judge
 from saturnd.model.endpoint import ModelEndpointManager
 from saturnd.paths import Paths, resolve_paths
 from saturnd.rpc import Dispatcher, error_line
@@ -154,6 +156,7 @@ def _prepare_socket_path(path: Path) -> None:
 async def serve(paths: Paths) -> int:
     config = load_config(paths.config_file)
     registry = builtin_registry(config.tools.modules)
+    judge = Judge(config.judge)
     paths.socket.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     lock = InstanceLock(paths.lock_file)
     lock.acquire()
@@ -167,7 +170,9 @@ async def serve(paths: Paths) -> int:
         store=store,
         endpoint=ModelEndpointManager(config, paths),
         registry=registry,
+        judge=judge,
     )
+    EGRESS.install_audit_hook()
     server_state = Server(saturn)
     _prepare_socket_path(paths.socket)
     old_umask = os.umask(0o177)
@@ -184,9 +189,11 @@ async def serve(paths: Paths) -> int:
     await saturn.endpoint.start()
     log.info("saturnd %d listening on %s", os.getpid(), paths.socket)
     print(f"saturnd listening on {paths.socket}", file=sys.stderr, flush=True)
+    flusher = loop.create_task(_flush_egress_every(saturn, 1.0))
     try:
         await saturn.stop_requested.wait()
     finally:
+        flusher.cancel()
         server.close()
         with contextlib.suppress(FileNotFoundError):
             paths.socket.unlink()
@@ -195,6 +202,12 @@ async def serve(paths: Paths) -> int:
         lock.release()
         log.info("saturnd stopped")
     return 0
+
+
+async def _flush_egress_every(saturn: Saturn, seconds: float) -> None:
+    while True:
+        await asyncio.sleep(seconds)
+        saturn.flush_egress()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,7 +19,11 @@ from protocol.jsonrpc import Busy, InvalidParams, InvalidState, NotFound, Saturn
 from protocol.methods import (
     Attachment,
     DaemonStatusResult,
+    EgressEntry,
+    EgressListParams,
+    EgressListResult,
     Empty,
+    ExplainResult,
     Message,
     ModelsListResult,
     Ok,
@@ -31,6 +35,8 @@ from protocol.methods import (
     SessionQueueParams,
     SessionQueueResult,
     TraceGetResult,
+    TurnDecideParams,
+    TurnExplainParams,
     TurnRefParams,
     TurnStartParams,
     TurnStartResult,
@@ -40,6 +46,9 @@ from protocol.methods import (
 )
 from saturnd import __version__
 from saturnd.config import Config
+from saturnd.egress import EGRESS
+from saturnd.gate.judge import Judge, JudgeConfig
+from saturnd.gate.provenance import SessionRecord, argument_origins
 from saturnd.model.endpoint import ModelEndpointManager
 from saturnd.paths import Paths
 from saturnd.rpc import Handler
@@ -87,8 +96,11 @@ class Saturn:
     running_by_session: dict[str, str] = field(default_factory=dict)
     queues: dict[str, list[str]] = field(default_factory=dict)
     """session_id -> messages waiting to run as the session's next turns."""
+    approvals: dict[str, set[str]] = field(default_factory=dict)
+    """session_id -> approval keys the person gave "always"."""
     registry: Registry = field(default_factory=builtin_registry)
     """Built-in tools, plus config tools.modules (the daemon passes the configured one)."""
+    judge: Judge = field(default_factory=lambda: Judge(JudgeConfig()))
 
     def handlers(self) -> dict[str, Handler]:
         return {
@@ -101,6 +113,9 @@ class Saturn:
             "turn/start": self.turn_start,
             "turn/subscribe": self.turn_subscribe,
             "turn/reply": self.turn_reply,
+            "turn/decide": self.turn_decide,
+            "turn/explain": self.turn_explain,
+            "egress/list": self.egress_list,
             "turn/steer": self.turn_steer,
             "turn/pause": self.turn_pause,
             "turn/resume": self.turn_resume,
@@ -186,7 +201,9 @@ class Saturn:
                 " use session/queue to run a message after it"
             )
         subscribers = [connection] if connection is not None else []
-        turn_id = await self._launch(session, params.text, params.attachments, params.headless, subscribers)
+        turn_id = await self._launch(
+            session, params.text, params.attachments, params.headless, subscribers, params.allow
+        )
         return TurnStartResult(turn_id=turn_id)
 
     async def _launch(
@@ -196,6 +213,7 @@ class Saturn:
         attachments: list[Attachment],
         headless: bool,
         subscribers: list[Any],
+        allow: list[str] | None = None,
     ) -> str:
         model = await self.endpoint.client()
         turn_id = f"t_{uuid.uuid4().hex[:12]}"
@@ -215,10 +233,19 @@ class Saturn:
             store=self.store,
             events=events,
             registry=self.registry,
-            env=ToolEnv(Path(session.cwd), self.paths.kb_dir),
+            env=ToolEnv(
+                Path(session.cwd),
+                self.paths.kb_dir,
+                outbox_dir=self.paths.data_dir / "outbox",
+                web_allow_private=self.config.web.allow_private,
+                web_allowed_hosts=tuple(self.config.web.allowed_hosts),
+            ),
             headless=headless,
             attachments=attachments,
             control=control,
+            judge=self.judge,
+            session_approvals=self.approvals.setdefault(session.id, set()),
+            allow=list(allow or []),
         )
         # The turn's own tools (ask_user, plan) reach back into the turn through its env.
         context.env = replace(
@@ -252,6 +279,7 @@ class Saturn:
             ended = TurnEnded(status="failed", error="internal error; see the saturnd log", error_code=-32603)
         self.running_by_session.pop(turn.session_id, None)
         self.live_turns.pop(turn.turn_id, None)
+        self.flush_egress()
         ended.next_turn_id = await self._start_queued(turn)
         turn.events.emit(ended)
 
@@ -282,6 +310,35 @@ class Saturn:
     async def turn_reply(self, params: TurnTextParams, connection: Any) -> Ok:
         self._live(params.turn_id).context.control.reply(params.text)
         return Ok()
+
+    async def turn_decide(self, params: TurnDecideParams, connection: Any) -> Ok:
+        self._live(params.turn_id).context.control.decide(params.call_id, params.decision)
+        return Ok()
+
+    async def turn_explain(self, params: TurnExplainParams, connection: Any) -> ExplainResult:
+        turn = self._live(params.turn_id).context
+        decision = turn.reviewed.get(params.call_id)
+        if decision is None:
+            raise NotFound(f"no call {params.call_id!r} in turn {params.turn_id}")
+        record = SessionRecord.from_messages(self.store.messages(turn.session_id))
+        return ExplainResult(
+            call_id=params.call_id,
+            name=decision.call.name,
+            arguments=decision.arguments,
+            reason=decision.reason or decision.result,
+            origins=argument_origins(decision.arguments, record),
+            plan=turn.plan,
+        )
+
+    def flush_egress(self) -> None:
+        rows = EGRESS.drain()
+        if rows:
+            self.store.add_egress(rows)
+
+    async def egress_list(self, params: EgressListParams, connection: Any) -> EgressListResult:
+        self.flush_egress()
+        rows = self.store.list_egress(params.session_id, params.turn_id, params.host, params.limit)
+        return EgressListResult(entries=[msgspec.convert(row, EgressEntry) for row in rows])
 
     async def turn_steer(self, params: TurnTextParams, connection: Any) -> Ok:
         if not params.text.strip():
@@ -369,3 +426,4 @@ class Saturn:
         await asyncio.gather(*tasks, return_exceptions=True)
         self.store.interrupt_running_turns()
         await self.endpoint.close()
+        self.flush_egress()

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol.jsonrpc import SaturnError
+from saturnd.egress import EgressRow
 
 
 def _m1_initial(db: sqlite3.Connection) -> None:
@@ -62,6 +63,32 @@ def _m1_initial(db: sqlite3.Connection) -> None:
     )
 
 
+def _m2_egress_and_taint(db: sqlite3.Connection) -> None:
+    _run_script(
+        db,
+        """
+        ALTER TABLE sessions ADD COLUMN tainted_at REAL;
+        CREATE TABLE egress (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            at REAL NOT NULL,
+            session_id TEXT NOT NULL DEFAULT '',
+            turn_id TEXT NOT NULL DEFAULT '',
+            call_id TEXT NOT NULL DEFAULT '',
+            tool TEXT NOT NULL DEFAULT '',
+            host TEXT NOT NULL,
+            port INTEGER NOT NULL,
+            method TEXT NOT NULL DEFAULT '',
+            bytes_out INTEGER NOT NULL DEFAULT 0,
+            bytes_in INTEGER NOT NULL DEFAULT 0,
+            status TEXT NOT NULL DEFAULT '',
+            attributed INTEGER NOT NULL DEFAULT 1
+        );
+        CREATE INDEX egress_by_turn ON egress(turn_id);
+        CREATE INDEX egress_by_session ON egress(session_id)
+        """,
+    )
+
+
 def _run_script(db: sqlite3.Connection, script: str) -> None:
     # executescript() would commit the migration's transaction half way; run statements one by one.
     for statement in script.split(";"):
@@ -69,7 +96,7 @@ def _run_script(db: sqlite3.Connection, script: str) -> None:
             db.execute(statement)
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m1_initial]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m1_initial, _m2_egress_and_taint]
 """Append only: migration N is MIGRATIONS[N-1]; PRAGMA user_version records the last applied."""
 
 
@@ -268,6 +295,51 @@ class Store:
                         tool_call_id=call.get("id", ""),
                         name=call.get("function", {}).get("name", ""),
                     )
+
+    # taint: outside content entered the conversation (memory asks from then on)
+
+    def mark_tainted(self, session_id: str) -> None:
+        self._db.execute(
+            "UPDATE sessions SET tainted_at = coalesce(tainted_at, ?) WHERE id = ?",
+            (time.time(), session_id),
+        )
+
+    def tainted_at(self, session_id: str) -> float | None:
+        found = self._db.execute(
+            "SELECT tainted_at FROM sessions WHERE id = ?", (session_id,)
+        ).fetchone()
+        return found[0] if found else None
+
+    # egress
+
+    def add_egress(self, rows: list[EgressRow]) -> None:
+        self._db.executemany(
+            "INSERT INTO egress(at, session_id, turn_id, call_id, tool, host, port, method,"
+            " bytes_out, bytes_in, status, attributed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (r.at, r.origin.session_id, r.origin.turn_id, r.origin.call_id, r.origin.tool,
+                 r.host, r.port, r.method, r.bytes_out, r.bytes_in, r.status, int(r.attributed))
+                for r in rows
+            ],
+        )
+
+    def list_egress(
+        self, session_id: str = "", turn_id: str = "", host: str = "", limit: int = 100
+    ) -> list[dict[str, Any]]:
+        where, args = [], []
+        for column, value in (("session_id", session_id), ("turn_id", turn_id), ("host", host)):
+            if value:
+                where.append(f"{column} = ?")
+                args.append(value)
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        rows = self._db.execute(
+            "SELECT at, host, port, method, bytes_out, bytes_in, status, session_id, turn_id,"
+            f" call_id, tool, attributed FROM egress {clause} ORDER BY id DESC LIMIT ?",
+            (*args, limit),
+        )
+        keys = ("at", "host", "port", "method", "bytes_out", "bytes_in", "status", "session_id",
+                "turn_id", "call_id", "tool", "attributed")
+        return [dict(zip(keys, row, strict=True)) | {"attributed": bool(row[11])} for row in rows]
 
     # events
 

@@ -19,7 +19,9 @@ from saturnd.turn.execute import cap_output, run_tool
 from saturnd.turn.fencing import fence
 from saturnd.turn.ground import Ground, ground_text
 from saturnd.turn.loop_rules import CallLedger, call_signature
-from saturnd.turn.review import review_calls
+from saturnd.gate.policy import GateConfig, GateRule
+from saturnd.gate.provenance import SessionRecord
+from saturnd.turn.review import GateContext, review_calls
 from saturnd.turn.thinking import decide_think
 from saturnd.turn.validation import Invalid, Valid, shape, validate_call
 
@@ -107,7 +109,7 @@ def test_review_caps_then_sends_others_back_when_asking():
     assert fates == ["ask_first", "ask_user", "capped"]
 
 
-def test_review_declines_what_is_not_read_only_and_remembers_it():
+def test_review_asks_about_what_is_not_read_only_and_denies_by_rule():
     async def noop(params, env):
         return ""
 
@@ -116,11 +118,18 @@ def test_review_declines_what_is_not_read_only_and_remembers_it():
 
     registry = builtin_registry()
     registry.register(Tool("send_mail", "Send mail.", P, noop, risk="messaging"))
+    record = SessionRecord(typed=["mail bob@x.org"], returned=[], calls=[])
+    asked = review_calls([tc("send_mail", '{"to": "bob@x.org"}')], registry, CallLedger(), 8,
+                         GateContext(record=record))[0]
+    assert (asked.fate, asked.reason) == ("needs_approval", "the default for messaging tools (ask)")
+    deny = GateConfig(rules=[GateRule(tool="send_*", decision="deny")])
     ledger = CallLedger()
-    first = review_calls([tc("send_mail", '{"to": "x"}')], registry, ledger, 8)[0]
-    again = review_calls([tc("send_mail", '{"to":"x"}')], registry, ledger, 8)[0]
+    first = review_calls([tc("send_mail", '{"to": "bob@x.org"}')], registry, ledger, 8,
+                         GateContext(record=record, gate=deny))[0]
+    again = review_calls([tc("send_mail", '{"to":"bob@x.org"}')], registry, ledger, 8,
+                         GateContext(record=record, gate=deny))[0]
     assert (first.fate, again.fate) == ("declined", "declined")
-    assert first.result.startswith("declined: 'send_mail' is a messaging tool")
+    assert first.result == "declined by policy: rule 1 (send_*: deny)"
     assert again.result.startswith("refused: you declined this exact call")
 
 

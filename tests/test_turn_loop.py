@@ -97,15 +97,16 @@ async def test_a_third_identical_call_is_a_loop(harness):
     assert [e.fate for e in of_type(events, "tool_finished")] == ["ran"]
 
 
-async def test_a_declined_call_is_never_asked_again(harness):
+async def test_headless_a_call_needing_approval_is_not_run_nor_retried(harness):
     await harness.start()
     note = call("append_note", {"text": "x"})
     harness.model.enqueue(note, note, "I could not write the note.")
-    _, events = await harness.turn("note x")
+    _, events = await harness.turn("note x", headless=True)
     finished = of_type(events, "tool_finished")
-    assert [f.fate for f in finished] == ["declined", "declined"]
-    assert finished[0].result.startswith("declined: 'append_note' is a write tool")
+    assert [f.fate for f in finished] == ["not_approved", "declined"]
+    assert finished[0].result.startswith("not run: 'append_note' needs the user's approval and nobody is here")
     assert finished[1].result.startswith("refused: you declined this exact call earlier in this turn")
+    assert of_type(events, "approval_requested") == []
     assert not (harness.env.workdir / "notes.log").exists()
 
 

@@ -13,8 +13,10 @@ from collections.abc import Callable
 from typing import Any
 
 import aiohttp
+import yarl
 
 from protocol.jsonrpc import ModelUnavailable
+from saturnd.egress import EGRESS, attributed
 from saturnd.model.thinking_text import ThinkSplitter
 from saturnd.model.types import ModelReply, ToolCall, Usage
 
@@ -75,15 +77,23 @@ class ModelClient:
 
     async def probe(self, timeout_s: float = 2.0) -> tuple[bool, str]:
         """Whether the endpoint answers `GET /models` now, and what it said."""
+        url = yarl.URL(f"{self.base_url}/models")
+        status, size = "error", 0
         try:
-            async with self._http().get(
-                f"{self.base_url}/models", timeout=aiohttp.ClientTimeout(total=timeout_s)
-            ) as response:
-                if response.status == 200:
-                    return True, "ok"
-                return False, f"HTTP {response.status}"
+            with attributed():
+                async with self._http().get(
+                    url, timeout=aiohttp.ClientTimeout(total=timeout_s)
+                ) as response:
+                    size = len(await response.read())
+                    status = str(response.status)
+            if response.status == 200:
+                return True, "ok"
+            return False, f"HTTP {response.status}"
         except (aiohttp.ClientError, TimeoutError, OSError) as exc:
+            status = type(exc).__name__
             return False, _connection_reason(exc)
+        finally:
+            EGRESS.record(url.host or "", url.port or 0, "GET", 0, size, status)
 
     def request_body(
         self,
@@ -118,12 +128,31 @@ class ModelClient:
         on_delta: DeltaSink | None = None,
         response_format: dict[str, Any] | None = None,
     ) -> ModelReply:
-        body = self.request_body(messages, tools, think, response_format)
-        url = f"{self.base_url}/chat/completions"
+        data = json.dumps(self.request_body(messages, tools, think, response_format)).encode()
+        url = yarl.URL(f"{self.base_url}/chat/completions")
+        status = "error"
+        meter = _Meter()
+        try:
+            with attributed():
+                reply = await self._post(url, data, on_delta, meter)
+            status = "200"
+            return reply
+        except ModelHttpError as exc:
+            status = str(exc.status)
+            raise
+        except ModelError as exc:
+            status = type(exc.__cause__ or exc).__name__
+            raise
+        finally:
+            EGRESS.record(url.host or "", url.port or 0, "POST", len(data), meter.bytes_in, status)
+
+    async def _post(
+        self, url: yarl.URL, data: bytes, on_delta: DeltaSink | None, meter: _Meter
+    ) -> ModelReply:
         try:
             async with self._http().post(
                 url,
-                data=json.dumps(body),
+                data=data,
                 headers={"Content-Type": "application/json"},
                 timeout=aiohttp.ClientTimeout(total=self._timeout_s, sock_connect=10),
             ) as response:
@@ -137,8 +166,10 @@ class ModelClient:
                         server_message,
                     )
                 if response.content_type == "application/json":
-                    return _reply_from_json(await response.json(), on_delta)
-                return await _read_stream(response, on_delta)
+                    raw = await response.read()
+                    meter.bytes_in = len(raw)
+                    return _reply_from_json(json.loads(raw), on_delta)
+                return await _read_stream(response, on_delta, meter)
         except ModelError:
             raise
         except TimeoutError as exc:
@@ -267,9 +298,19 @@ class _Accumulator:
         )
 
 
-async def _read_stream(response: aiohttp.ClientResponse, on_delta: DeltaSink | None) -> ModelReply:
+class _Meter:
+    """Bytes read from the server, for the egress log."""
+
+    def __init__(self) -> None:
+        self.bytes_in = 0
+
+
+async def _read_stream(
+    response: aiohttp.ClientResponse, on_delta: DeltaSink | None, meter: _Meter
+) -> ModelReply:
     acc = _Accumulator(on_delta)
     async for raw_line in response.content:
+        meter.bytes_in += len(raw_line)
         line = raw_line.strip()
         if not line.startswith(b"data:"):
             continue

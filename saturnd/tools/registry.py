@@ -41,6 +41,12 @@ class ToolEnv:
     ask: Callable[[str], Awaitable[str]] = _nobody_to_ask
     """Put one question to the person; returns their answer (or NO_ANSWER)."""
     on_plan: Callable[[list[Any]], None] = _no_plan_sink
+    outbox_dir: Path | None = None
+    """Where messaging tools deliver when no platform backend exists (and in tests)."""
+    web_allow_private: bool = False
+    """web_fetch may reach loopback, link-local and private addresses."""
+    web_allowed_hosts: tuple[str, ...] = ()
+    """Non-empty: web_fetch reaches only these hosts (and their subdomains)."""
 
 
 ToolRun = Callable[[Any, ToolEnv], Awaitable[str]]
@@ -59,7 +65,9 @@ class Tool:
     timeout_s: float | None = None
     """None: runtime.tool_timeout_s."""
     parent: str | None = None
-    """A tool that must have been called first this turn (the dependency gate)."""
+    """A tool that must have run first in the session (the dependency gate)."""
+    target: str | None = None
+    """The argument naming what the call acts on (e.g. "path"): the parent must have run on it."""
 
     def parameters_schema(self) -> dict[str, Any]:
         return params_schema(self.params)

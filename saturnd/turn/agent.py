@@ -13,6 +13,7 @@ from typing import Any
 
 from protocol.events import PassStarted, ResponseDelta, ThinkingDelta
 from protocol.methods import PassTrace
+from saturnd import egress
 from saturnd.model import constrained
 from saturnd.model.client import ModelHttpError
 from saturnd.model.recovery import recover_tool_calls
@@ -133,9 +134,10 @@ async def _model_call(
             stream.feed(text)
 
     turn.tally.model_calls += 1
-    reply = await turn.control.unless_aborted(turn.model.complete(
-        messages, tools=tools, think=think, on_delta=on_delta, response_format=response_format,
-    ))
+    with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
+        reply = await turn.control.unless_aborted(turn.model.complete(
+            messages, tools=tools, think=think, on_delta=on_delta, response_format=response_format,
+        ))
     turn.tally.tokens_in += reply.usage.tokens_in
     turn.tally.tokens_out += reply.usage.tokens_out
     turn.tally.thinking_s += reply.thinking_s

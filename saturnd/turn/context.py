@@ -10,12 +10,14 @@ from pathlib import Path
 from protocol.events import PlanItem, Receipt
 from protocol.methods import Attachment, PassTrace
 from saturnd.config import Config
+from saturnd.gate.judge import Judge, JudgeConfig
 from saturnd.model.client import ModelClient
 from saturnd.store import Store
 from saturnd.tools.registry import Registry, ToolEnv
 from saturnd.turn.bounds import Bounds
 from saturnd.turn.control import TurnControl
 from saturnd.turn.loop_rules import CallLedger
+from saturnd.turn.review import Decision
 from saturnd.turn.run import TurnEvents
 
 
@@ -70,6 +72,13 @@ class TurnContext:
     plan: list[PlanItem] = field(default_factory=list)
     last_text: str = ""
     """The most recent non-empty assistant text: what a bound or failure returns."""
+    judge: Judge = field(default_factory=lambda: Judge(JudgeConfig()))
+    session_approvals: set[str] = field(default_factory=set)
+    """Approval keys the person gave "always" in this session (shared across its turns)."""
+    allow: list[str] = field(default_factory=list)
+    """Tools pre-approved for this turn."""
+    reviewed: dict[str, Decision] = field(default_factory=dict)
+    """call_id -> how review decided it: what explain reports."""
 
     def __post_init__(self) -> None:
         self.bounds = Bounds.from_config(self.config.runtime)

@@ -22,6 +22,7 @@ class TurnControl:
         self._aborted = asyncio.Event()
         self._steers: list[str] = []
         self._answer: asyncio.Future[str] | None = None
+        self._decisions: dict[str, asyncio.Future[str]] = {}
 
     # requests from clients
 
@@ -43,6 +44,12 @@ class TurnControl:
         if self._answer is None or self._answer.done():
             raise InvalidState("the turn is not waiting for an answer")
         self._answer.set_result(text)
+
+    def decide(self, call_id: str, decision: str) -> None:
+        pending = self._decisions.get(call_id)
+        if pending is None or pending.done():
+            raise InvalidState(f"no approval is pending for call {call_id!r}")
+        pending.set_result(decision)
 
     # what the loop asks
 
@@ -71,6 +78,16 @@ class TurnControl:
             return await self.unless_aborted(self._answer)
         finally:
             self._answer = None
+
+    async def wait_decisions(self, call_ids: list[str]) -> dict[str, str]:
+        """once | always | decline for each call, as people answer turn/decide."""
+        loop = asyncio.get_running_loop()
+        self._decisions = {call_id: loop.create_future() for call_id in call_ids}
+        try:
+            answers = await self.unless_aborted(asyncio.gather(*self._decisions.values()))
+        finally:
+            self._decisions = {}
+        return dict(zip(call_ids, answers, strict=True))
 
     async def unless_aborted(self, awaitable: Awaitable[T]) -> T:
         """Await `awaitable`, or raise TurnAborted (cancelling it) if the user aborts first."""

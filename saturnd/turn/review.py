@@ -1,14 +1,25 @@
 """Review: what happens to each call a pass proposed, before anything runs.
 
-Cap -> ask_user alone -> validation -> loop rules -> gate. Pure: the loop
-runs what comes back approved and sends the rest their results.
+cap -> ask_user alone -> validation -> loop rules -> dependency gate ->
+recipient check -> judge (tool_call) -> gate policy. Pure: the tool round
+runs what comes back approved, asks the person about what needs approval,
+and sends every other call its result.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 from typing import Any
 
+from saturnd.gate.judge import ALLOW, Judge, JudgeConfig, blocked_result
+from saturnd.gate.policy import GateConfig, gate_verdict
+from saturnd.gate.provenance import (
+    SessionRecord,
+    outside_escalation,
+    parent_missing,
+    recipient_refusal,
+)
 from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
 from saturnd.turn.loop_rules import CallLedger, call_signature
@@ -19,34 +30,49 @@ ASK_FIRST = "not run: ask first. ask_user runs alone; call this again after the 
 
 
 @dataclass(frozen=True)
+class GateContext:
+    """What the gate knows about the session; built once per tool round."""
+
+    record: SessionRecord = field(default_factory=lambda: SessionRecord([], [], []))
+    cwd: str = "/"
+    gate: GateConfig = field(default_factory=GateConfig)
+    judge: Judge = field(default_factory=lambda: Judge(JudgeConfig()))
+    approved: frozenset[str] = frozenset()
+    """Approval keys given "always" this session, and tools pre-approved for the turn."""
+
+
+def approval_key(tool: Tool, arguments: dict[str, Any]) -> str:
+    """"always" covers this tool on this target (this file, this command), not the tool at large."""
+    if tool.target and tool.target in arguments:
+        return f"{tool.name} {arguments[tool.target]}"
+    return tool.name
+
+
+@dataclass(frozen=True)
 class Decision:
     call: ToolCall
     fate: str
-    """approved | ask_user | invalid | refused_loop | declined | ask_first | capped."""
+    """approved | needs_approval | ask_user | invalid | refused_loop | declined | needs_parent
+    | refused_recipient | blocked | ask_first | capped."""
     result: str = ""
     """What the model is sent for a call that does not run."""
     tool: Tool | None = None
     params: Any = None
+    arguments: dict[str, Any] = field(default_factory=dict)
     signature: str = ""
+    reason: str = ""
+    """Why it needs approval (for the person and explain)."""
 
     @property
     def runs(self) -> bool:
         return self.fate in ("approved", "ask_user")
 
 
-def gate(tool: Tool) -> str | None:
-    """Until the approval gate exists: read-only tools run, anything else is declined."""
-    if tool.risk == "read_only":
-        return None
-    return (
-        f"declined: '{tool.name}' is a {tool.risk} tool and this Saturn runs only read-only"
-        " tools without approval. Say what you would have done instead."
-    )
-
-
 def review_calls(
-    calls: list[ToolCall], registry: Registry, ledger: CallLedger, max_calls: int
+    calls: list[ToolCall], registry: Registry, ledger: CallLedger, max_calls: int,
+    context: GateContext | None = None,
 ) -> list[Decision]:
+    context = context or GateContext()
     kept, beyond = calls[:max_calls], calls[max_calls:]
     asks = [c for c in kept if c.name == ASK_USER]
     decisions: list[Decision] = []
@@ -54,25 +80,56 @@ def review_calls(
         if asks and call is not asks[0]:
             decisions.append(Decision(call, "ask_first", ASK_FIRST))
         else:
-            decisions.append(_review_one(call, registry, ledger))
+            decisions.append(_review_one(call, registry, ledger, context))
     decisions += [Decision(c, "capped") for c in beyond]
     return decisions
 
 
-def _review_one(call: ToolCall, registry: Registry, ledger: CallLedger) -> Decision:
+def _review_one(
+    call: ToolCall, registry: Registry, ledger: CallLedger, context: GateContext
+) -> Decision:
     checked = validate_call(call, registry)
     if isinstance(checked, Invalid):
         return Decision(call, "invalid", f"tool error: {checked.message}")
-    signature = call_signature(call.name, checked.arguments)
-    fields = {"tool": checked.tool, "params": checked.params, "signature": signature}
+    tool, arguments = checked.tool, checked.arguments
+    signature = call_signature(call.name, arguments)
+    fields: dict[str, Any] = {
+        "tool": tool, "params": checked.params, "arguments": arguments, "signature": signature,
+    }
     if call.name == ASK_USER:
         return Decision(call, "ask_user", **fields)
     refusal = ledger.refusal(signature)
     if refusal is not None:
         fate, why = refusal
         return Decision(call, fate, why, **fields)
-    declined = gate(checked.tool)
-    if declined is not None:
-        ledger.record_declined(signature)
-        return Decision(call, "declined", declined, **fields)
-    return Decision(call, "approved", **fields)
+    if tool.parent and parent_missing(tool.parent, tool.target, arguments, context.record, context.cwd):
+        target = f" of {arguments[tool.target]}" if tool.target in arguments else ""
+        why = f"⛔ call {tool.parent} first: {tool.name} needs {tool.parent}{target} earlier in this session."
+        return Decision(call, "needs_parent", why, **fields)
+    if tool.risk == "messaging":
+        unknown = recipient_refusal(arguments, context.record)
+        if unknown is not None:
+            return Decision(call, "refused_recipient", f"refused: {unknown}", **fields)
+    verdict = context.judge.check("tool_call", tool.name, json.dumps(arguments))
+    if verdict is not ALLOW and verdict.action != "allow":
+        return Decision(call, "blocked", blocked_result(verdict), **fields)
+    return _gate(call, tool, arguments, ledger, context, fields)
+
+
+def _gate(
+    call: ToolCall, tool: Tool, arguments: dict[str, Any], ledger: CallLedger,
+    context: GateContext, fields: dict[str, Any],
+) -> Decision:
+    policy = gate_verdict(tool.name, tool.risk, arguments, context.gate, context.cwd)
+    if policy.decision == "deny":
+        ledger.record_declined(fields["signature"])
+        return Decision(call, "declined", f"declined by policy: {policy.reason}", reason=policy.reason, **fields)
+    escalation = outside_escalation(arguments, context.record) if tool.risk != "read_only" else None
+    if escalation is None:
+        if policy.decision == "allow":
+            return Decision(call, "approved", reason=policy.reason, **fields)
+        preapproved = {approval_key(tool, arguments), tool.name} & context.approved
+        if preapproved:
+            return Decision(call, "approved", reason=f"approved: {sorted(preapproved)[0]}", **fields)
+    reason = f"{policy.reason}; escalated: {escalation}" if escalation else policy.reason
+    return Decision(call, "needs_approval", reason=reason, **fields)

@@ -1,20 +1,31 @@
-"""A tool round: review the pass's calls, run the approved ones together, send back every result."""
+"""A tool round: review the pass's calls, settle approvals, run the approved ones together,
+send back every result (judged, fenced) — the request never drops."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from typing import Any
 
-from protocol.events import ToolFinished, ToolProposed
+from protocol.events import ApprovalRequested, ToolFinished, ToolProposed
 from protocol.methods import CallTrace
+from saturnd import egress
+from saturnd.gate.provenance import SessionRecord
 from saturnd.model.types import ModelReply, ToolCall
 from saturnd.turn.context import TurnContext
 from saturnd.turn.execute import ToolOutcome, run_tool
 from saturnd.turn.fencing import fence
-from saturnd.turn.review import Decision, review_calls
+from saturnd.turn.review import Decision, GateContext, approval_key, review_calls
 
-FAILED_FATES = frozenset({"invalid", "timed_out", "error"})
+FAILED_FATES = frozenset({"invalid", "timed_out", "error", "needs_parent", "blocked"})
+NOBODY_TO_APPROVE = (
+    "not run: '{tool}' needs the user's approval and nobody is here to give it. Do not try it"
+    " another way; say what you would have done. (The user can pre-approve it: --allow {tool})"
+)
+DECLINED_BY_USER = (
+    "declined: the user declined this call. Do not retry it or work around it; say what was not done."
+)
 
 
 def assistant_message(content: str, calls: list[ToolCall]) -> dict[str, Any]:
@@ -28,11 +39,23 @@ def assistant_message(content: str, calls: list[ToolCall]) -> dict[str, Any]:
     return message
 
 
+def gate_context(turn: TurnContext) -> GateContext:
+    return GateContext(
+        record=SessionRecord.from_messages(turn.store.messages(turn.session_id)),
+        cwd=turn.cwd,
+        gate=turn.config.gate,
+        judge=turn.judge,
+        approved=frozenset(turn.session_approvals | set(turn.allow)),
+    )
+
+
 async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: ModelReply) -> str:
     """Run one round; returns the next pass's step kind (after_tools or after_error)."""
     decisions = review_calls(
-        reply.tool_calls, turn.registry, turn.ledger, turn.config.runtime.max_calls_per_pass
+        reply.tool_calls, turn.registry, turn.ledger, turn.config.runtime.max_calls_per_pass,
+        gate_context(turn),
     )
+    turn.reviewed.update({d.call.id: d for d in decisions})
     handled = [d for d in decisions if d.fate != "capped"]
     message = assistant_message(reply.content, [d.call for d in handled])
     turn.store.add_message(
@@ -41,21 +64,20 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
     messages.append(message)
     for d in decisions:
         turn.events.emit(ToolProposed(call_id=d.call.id, name=d.call.name, arguments=_shown(d.call)))
+    decisions = await settle_approvals(turn, decisions)
 
-    outcomes = await _run_approved(turn, [d for d in handled if d.runs])
+    outcomes = await _run_approved(turn, [d for d in decisions if d.runs])
     failed = False
     for d in decisions:
         outcome = outcomes.get(d.call.id) or ToolOutcome(d.fate, d.result, 0.0)
         fate = "asked" if d.fate == "ask_user" and outcome.fate == "ran" else outcome.fate
+        text = outcome.text
+        if fate in ("ran", "asked") and d.tool is not None:
+            fate, text = _after_run(turn, d, text)
         failed |= fate in FAILED_FATES
-        _record(turn, d, fate, outcome)
+        _record(turn, d, fate, ToolOutcome(fate, text, outcome.duration_s))
         if d.fate == "capped":
             continue
-        if fate == "ran" and d.tool is not None:
-            turn.ledger.record_ran(d.signature, d.tool.risk)
-        text = outcome.text
-        if fate in ("ran", "asked") and d.tool is not None and d.tool.outside:
-            text = fence(_source_label(d.call), text)
         turn.store.add_message(
             turn.session_id, turn.turn_id, "tool", text, tool_call_id=d.call.id, name=d.call.name
         )
@@ -64,13 +86,61 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
     return "after_error" if failed else "after_tools"
 
 
+async def settle_approvals(turn: TurnContext, decisions: list[Decision]) -> list[Decision]:
+    """Ask the person about every call that needs approval; nobody there means not run."""
+    asking = [d for d in decisions if d.fate == "needs_approval"]
+    if not asking:
+        return decisions
+    if turn.headless or not turn.events.subscribers:
+        answers = {d.call.id: "nobody" for d in asking}
+    else:
+        for d in asking:
+            turn.events.emit(ApprovalRequested(
+                call_id=d.call.id, name=d.call.name, arguments=d.arguments, reason=d.reason
+            ))
+        answers = await turn.control.wait_decisions([d.call.id for d in asking])
+    settled = []
+    for d in decisions:
+        answer = answers.get(d.call.id)
+        if answer is None:
+            settled.append(d)
+        elif answer in ("once", "always"):
+            if answer == "always" and d.tool is not None:
+                turn.session_approvals.add(approval_key(d.tool, d.arguments))
+            settled.append(replace(d, fate="approved"))
+        else:
+            turn.ledger.record_declined(d.signature)
+            fate, why = ("not_approved", NOBODY_TO_APPROVE.format(tool=d.call.name)) \
+                if answer == "nobody" else ("declined", DECLINED_BY_USER)
+            settled.append(replace(d, fate=fate, result=why))
+    return settled
+
+
+def _after_run(turn: TurnContext, d: Decision, text: str) -> tuple[str, str]:
+    """The context judge, then fencing and taint for outside content; returns (fate, text)."""
+    assert d.tool is not None
+    turn.ledger.record_ran(d.signature, d.tool.risk)
+    verdict = turn.judge.check("context", d.tool.name, text)
+    if verdict.action == "block":
+        return "blocked", f"tool error: blocked by policy: {verdict.reason}"
+    if verdict.action == "redact":
+        text = verdict.text
+    if d.tool.outside and d.fate != "ask_user":
+        turn.store.mark_tainted(turn.session_id)
+        text = fence(_source_label(d.call), text)
+    return ("asked" if d.fate == "ask_user" else "ran"), text
+
+
 async def _run_approved(turn: TurnContext, approved: list[Decision]) -> dict[str, ToolOutcome]:
     default_timeout = turn.config.runtime.tool_timeout_s
-    runs = []
-    for d in approved:
+
+    async def run(d: Decision) -> ToolOutcome:
         assert d.tool is not None  # review approves only validated calls
-        runs.append(run_tool(d.tool, d.params, turn.env, d.tool.timeout_s or default_timeout))
-    results = await asyncio.gather(*runs)
+        origin = egress.EgressOrigin(turn.session_id, turn.turn_id, d.call.id, d.call.name)
+        with egress.origin(origin):
+            return await run_tool(d.tool, d.params, turn.env, d.tool.timeout_s or default_timeout)
+
+    results = await asyncio.gather(*(run(d) for d in approved))
     return {d.call.id: outcome for d, outcome in zip(approved, results, strict=True)}
 
 

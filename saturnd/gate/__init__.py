@@ -1,0 +1,1 @@
+"""The approval gate: policy, judge, dependency gate, recipient check, provenance."""

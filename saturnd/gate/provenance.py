@@ -1,0 +1,146 @@
+"""Where a call's arguments came from, judged from the session's own record.
+
+Typed by the user, returned by a tool (fenced when it came from outside), or
+from neither: the model made it up. Drives explain, the escalation of calls
+that carry outside content, the messaging recipient check and the dependency gate.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from saturnd.store import MessageRow
+
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+PHONE = re.compile(r"\+?\d[\d\s().-]{6,}\d")
+MIN_ESCALATION_CHARS = 4
+"""Shorter values ("a", "10") turn up everywhere by chance."""
+FAILED_PREFIXES = ("tool error:", "⛔", "declined", "refused", "not run")
+
+
+@dataclass(frozen=True)
+class Returned:
+    tool: str
+    call_id: str
+    text: str
+    fenced: bool
+
+
+@dataclass(frozen=True)
+class PastCall:
+    tool: str
+    arguments: dict[str, Any]
+    succeeded: bool
+
+
+@dataclass(frozen=True)
+class SessionRecord:
+    typed: list[str]
+    returned: list[Returned]
+    calls: list[PastCall]
+
+    @classmethod
+    def from_messages(cls, rows: list[MessageRow]) -> SessionRecord:
+        typed = [r.content for r in rows if r.role == "user"]
+        results = {r.tool_call_id: r for r in rows if r.role == "tool"}
+        returned = [
+            Returned(r.name, r.tool_call_id, r.content, r.content.startswith("<outside"))
+            for r in results.values()
+        ]
+        calls = []
+        for row in rows:
+            for call in row.tool_calls if row.role == "assistant" else []:
+                function = call.get("function", {})
+                result = results.get(call.get("id", ""))
+                succeeded = result is not None and not result.content.startswith(FAILED_PREFIXES)
+                calls.append(PastCall(function.get("name", ""), _arguments(function), succeeded))
+        return cls(typed, returned, calls)
+
+
+def _arguments(function: dict[str, Any]) -> dict[str, Any]:
+    try:
+        value = json.loads(function.get("arguments") or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def origin_of(value: str, record: SessionRecord) -> str:
+    """"typed by you", "returned by read_file (call_1)", or "in nothing you typed or any tool returned"."""
+    needle = value.strip().lower()
+    if not needle:
+        return "empty"
+    if any(needle in text.lower() for text in record.typed):
+        return "typed by you"
+    for result in record.returned:
+        if needle in result.text.lower():
+            fenced = ", outside content" if result.fenced else ""
+            return f"returned by {result.tool} ({result.call_id}{fenced})"
+    return "in nothing you typed or any tool returned"
+
+
+def argument_origins(arguments: dict[str, Any], record: SessionRecord) -> dict[str, str]:
+    return {k: origin_of(str(v), record) for k, v in arguments.items() if isinstance(v, str)}
+
+
+def outside_escalation(arguments: dict[str, Any], record: SessionRecord) -> str | None:
+    """Why a call must be asked because an argument first appeared in fenced outside content."""
+    for name, value in arguments.items():
+        if not isinstance(value, str) or len(value.strip()) < MIN_ESCALATION_CHARS:
+            continue
+        for token in _tokens(value):
+            origin = origin_of(token, record)
+            if origin.endswith("outside content)"):
+                return f"'{token}' in {name} came from outside content ({origin}), not from you"
+    return None
+
+
+def _tokens(value: str) -> list[str]:
+    """The whole value, plus any address or number inside it (an address lifted from a page)."""
+    return [value, *EMAIL.findall(value), *PHONE.findall(value)]
+
+
+def recipient_refusal(arguments: dict[str, Any], record: SessionRecord) -> str | None:
+    """A messaging call's addresses and numbers must each come from the user or a tool."""
+    for value in arguments.values():
+        if not isinstance(value, str):
+            continue
+        for address in [*EMAIL.findall(value), *PHONE.findall(value)]:
+            if _known(address, record):
+                continue
+            return f"'{address}' is not in anything you typed or any tool returned"
+    return None
+
+
+def _known(address: str, record: SessionRecord) -> bool:
+    texts = record.typed + [r.text for r in record.returned]
+    if "@" in address:
+        return any(address.lower() in text.lower() for text in texts)
+    digits = re.sub(r"\D", "", address)
+    return any(digits in re.sub(r"\D", "", text) for text in texts)
+
+
+def parent_missing(
+    parent: str, target: str | None, arguments: dict[str, Any], record: SessionRecord, cwd: str
+) -> bool:
+    """True when `parent` has not yet run successfully (on the same target, if there is one)."""
+    wanted = _target_value(target, arguments, cwd)
+    for call in record.calls:
+        if call.tool != parent or not call.succeeded:
+            continue
+        if wanted is None or _target_value(target, call.arguments, cwd) == wanted:
+            return False
+    return True
+
+
+def _target_value(target: str | None, arguments: dict[str, Any], cwd: str) -> str | None:
+    if target is None or target not in arguments:
+        return None
+    value = str(arguments[target])
+    if target == "path":
+        return os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
+    return value

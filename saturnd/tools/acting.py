@@ -1,0 +1,254 @@
+"""Tools that change things: write_file, edit_file, run_command.
+
+run_command runs `/bin/sh -c` in its own process group; when the command ends, times out
+or is cancelled, whatever is left of that group is killed (SIGTERM, then SIGKILL) and
+reaped, so nothing it started outlives the call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Annotated
+
+import msgspec
+
+from saturnd.tools.builtin_files import resolve
+from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
+
+OUTPUT_CAP = 16_000  # bytes of command output returned: the first and last 8 KB
+KILL_GRACE_S = 2.0  # SIGTERM → SIGKILL
+DRAIN_S = 0.5  # after the shell exits, how long background holders of its output may keep it
+MAX_TIMEOUT_S = 600
+
+
+# -- write_file ----------------------------------------------------------------------------
+
+
+class WriteFileParams(msgspec.Struct, forbid_unknown_fields=True):
+    path: Annotated[str, msgspec.Meta(min_length=1)]
+    content: str
+
+
+def _write(path: Path, display: str, content: str) -> str:
+    if path.is_dir():
+        raise ToolFailure(f"{display} is a directory; give a file path")
+    data = content.encode("utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    except OSError as e:
+        raise ToolFailure(f"cannot write {display}: {e.strerror or e}") from e
+    return f"wrote {display} ({len(data)} bytes)"
+
+
+async def _write_file(params: WriteFileParams, env: ToolEnv) -> str:
+    path = resolve(params.path, env.cwd)
+    return await asyncio.to_thread(_write, path, params.path, params.content)
+
+
+WRITE_FILE = Tool(
+    name="write_file",
+    description="Create or overwrite a text file with the given content.",
+    params=WriteFileParams,
+    run=_write_file,
+    risk="write",
+    target="path",
+)
+
+
+# -- edit_file -----------------------------------------------------------------------------
+
+
+class EditFileParams(msgspec.Struct, forbid_unknown_fields=True):
+    path: Annotated[str, msgspec.Meta(min_length=1)]
+    old: Annotated[str, msgspec.Meta(min_length=1, description="exact text, found once")]
+    new: str
+
+
+def _edit(path: Path, display: str, old: str, new: str) -> str:
+    if path.is_dir():
+        raise ToolFailure(f"{display} is a directory; give a file path")
+    if not path.is_file():
+        raise ToolFailure(f"no such file: {display}")
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise ToolFailure(f"cannot read {display}: {e.strerror or e}") from e
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ToolFailure(f"{display} is not UTF-8 text; not edited") from None
+    count = text.count(old)
+    if count == 0:
+        raise ToolFailure(f"old text not found in {display}")
+    if count > 1:
+        raise ToolFailure(f"old text occurs {count} times in {display}; include more context")
+    try:
+        path.write_bytes(text.replace(old, new, 1).encode("utf-8"))
+    except OSError as e:
+        raise ToolFailure(f"cannot write {display}: {e.strerror or e}") from e
+    return f"edited {display}: replaced 1 occurrence"
+
+
+async def _edit_file(params: EditFileParams, env: ToolEnv) -> str:
+    path = resolve(params.path, env.cwd)
+    return await asyncio.to_thread(_edit, path, params.path, params.old, params.new)
+
+
+EDIT_FILE = Tool(
+    name="edit_file",
+    description="Replace one exact occurrence of old text with new text in a file.",
+    params=EditFileParams,
+    run=_edit_file,
+    risk="write",
+    parent="read_file",
+    target="path",
+)
+
+
+# -- run_command ---------------------------------------------------------------------------
+
+
+class RunCommandParams(msgspec.Struct, forbid_unknown_fields=True):
+    command: Annotated[str, msgspec.Meta(min_length=1)]
+    timeout_s: Annotated[float, msgspec.Meta(gt=0, le=MAX_TIMEOUT_S)] = 60
+
+
+class _Output:
+    """Keeps the first and last OUTPUT_CAP/2 bytes of a stream, and counts the rest."""
+
+    def __init__(self) -> None:
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+
+    def add(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        room = OUTPUT_CAP // 2 - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        self.tail += chunk
+        del self.tail[: max(0, len(self.tail) - OUTPUT_CAP // 2)]
+
+    def text(self) -> str:
+        head = self.head.decode("utf-8", errors="replace")
+        tail = self.tail.decode("utf-8", errors="replace")
+        skipped = self.total - len(self.head) - len(self.tail)
+        if skipped:
+            return f"{head}\n[output capped at 16 KB: {skipped} bytes not shown]\n{tail}"
+        return head + tail
+
+
+async def _pump(stream: asyncio.StreamReader, out: _Output) -> None:
+    while chunk := await stream.read(65_536):
+        out.add(chunk)
+
+
+def _signal_group(pgid: int, sig: int) -> bool:
+    """False once no process of the group is left (zombies still count until reaped)."""
+    try:
+        os.killpg(pgid, sig)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # the group id was reused by someone else's process
+        return False
+
+
+def _reap_group(pgid: int) -> None:
+    """Reap members that became our children (when this process is a child subreaper)."""
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-pgid, os.WNOHANG)[0]:
+            pass
+
+
+async def _gone(proc: asyncio.subprocess.Process, within: float) -> bool:
+    deadline = time.monotonic() + within
+    while True:
+        if proc.returncode is not None:  # never reap the shell under asyncio's child watcher
+            _reap_group(proc.pid)
+        if not _signal_group(proc.pid, 0):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        await asyncio.sleep(0.05)
+
+
+async def _kill_group(proc: asyncio.subprocess.Process) -> bool:
+    """Stop every process of the command's group and reap the shell; True if any were left.
+
+    The kill signals go out even if this is cancelled again while it waits.
+    """
+    pgid = proc.pid  # start_new_session: the shell leads its own group
+    if not _signal_group(pgid, signal.SIGTERM):
+        return False
+    try:
+        if not await _gone(proc, KILL_GRACE_S):
+            _signal_group(pgid, signal.SIGKILL)
+    except asyncio.CancelledError:
+        _signal_group(pgid, signal.SIGKILL)
+        raise
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(proc.wait(), KILL_GRACE_S)
+    await _gone(proc, KILL_GRACE_S)
+    return True
+
+
+async def _run_command(params: RunCommandParams, env: ToolEnv) -> str:
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            "/bin/sh", "-c", params.command,
+            cwd=env.cwd,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
+        )
+    except OSError as e:
+        raise ToolFailure(f"cannot start /bin/sh in {env.cwd}: {e.strerror or e}") from e
+    assert proc.stdout is not None
+    out = _Output()
+    reader = asyncio.create_task(_pump(proc.stdout, out))
+    timed_out = False
+    leftovers = False
+    try:
+        try:
+            await asyncio.wait_for(proc.wait(), params.timeout_s)
+        except TimeoutError:
+            timed_out = True
+        else:  # background processes may still hold the output pipe
+            await asyncio.wait({reader}, timeout=DRAIN_S)
+    finally:
+        leftovers = await _kill_group(proc)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(reader, DRAIN_S)
+    if timed_out:
+        raise ToolFailure(
+            f"'run_command' timed out after {params.timeout_s:g}s; the process group was killed"
+        )
+    code = proc.returncode
+    status = f"exit code {code}"
+    if code is not None and code < 0:
+        with contextlib.suppress(ValueError):
+            status += f" (killed by {signal.Signals(-code).name})"
+    note = "\n[processes it left running were stopped]" if leftovers else ""
+    return f"{status}\n{out.text()}{note}"
+
+
+RUN_COMMAND = Tool(
+    name="run_command",
+    description="Run a shell command in the working folder; gives exit code and output.",
+    params=RunCommandParams,
+    run=_run_command,
+    risk="exec",
+    timeout_s=MAX_TIMEOUT_S + 3 * KILL_GRACE_S + 5,  # its own timeout_s limits it first
+    target="command",
+)
+
+ACTING_TOOLS = [WRITE_FILE, EDIT_FILE, RUN_COMMAND]

@@ -1,0 +1,335 @@
+"""web_fetch: one web page as readable text, behind an SSRF guard.
+
+Every hop (the first URL and each redirect) is resolved here and each address checked
+(`check_address`); the connection then goes to those vetted addresses only (a pinned aiohttp
+resolver that never asks DNS again), so a rebinding DNS answer cannot slip a private address
+in. Hosts written as numbers ("127.1", "0x7f000001") never reach DNS: aiohttp and the OS
+parse them exactly as `socket.inet_aton` does here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import re
+import socket
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from typing import Annotated
+
+import aiohttp
+import msgspec
+from aiohttp.abc import AbstractResolver, ResolveResult
+from yarl import URL
+
+from saturnd.egress import EGRESS, attributed
+from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
+
+FETCH_TIMEOUT_S = 20.0
+MAX_BYTES = 1_000_000
+MAX_REDIRECTS = 5
+TEXT_CAP = 16_000
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
+USER_AGENT = "Saturn/0.1 (web_fetch)"
+IP = ipaddress.IPv4Address | ipaddress.IPv6Address
+_NUMERIC = re.compile(r"[0-9a-fx.]+", re.IGNORECASE)
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_KINDS = (
+    ("loopback", "a loopback"), ("unspecified", "an unspecified"),
+    ("link_local", "a link-local"), ("multicast", "a multicast"), ("private", "a private"),
+    ("reserved", "a reserved"), ("site_local", "a site-local"),
+)
+
+
+# -- the SSRF guard ------------------------------------------------------------------------
+
+
+def parse_ip(host: str) -> IP | None:
+    """The address a host names numerically, in any form inet_aton takes ("127.1", "0x7f000001")."""
+    host = host.strip("[]")
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    if _NUMERIC.fullmatch(host) and host[0].isdigit():
+        try:
+            return ipaddress.IPv4Address(socket.inet_aton(host))
+        except OSError:
+            return None
+    return None
+
+
+def _why_blocked(ip: IP) -> str | None:
+    if isinstance(ip, ipaddress.IPv6Address):
+        inner = ip.ipv4_mapped or ip.sixtofour
+        if inner is None and ip in _NAT64:
+            inner = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+        if inner is not None and (why := _why_blocked(inner)):
+            return why
+    for attr, label in _KINDS:
+        if getattr(ip, f"is_{attr}", False):
+            return f"{label} address"
+    return None if ip.is_global else "not a public address"
+
+
+def host_allowed(host: str, allowed_hosts: tuple[str, ...]) -> bool:
+    name = host.strip("[]").rstrip(".").lower()
+    allowed = [h.strip().rstrip(".").lower() for h in allowed_hosts if h.strip()]
+    return not allowed or any(name == h or name.endswith("." + h) for h in allowed)
+
+
+def check_address(
+    host: str, resolved: list[str], allow_private: bool, allowed_hosts: tuple[str, ...]
+) -> str | None:
+    """Why web_fetch must not connect to `host` at these addresses, or None when it may."""
+    if not host_allowed(host, allowed_hosts):
+        return f"{host} is not one of the allowed hosts ({', '.join(allowed_hosts)})"
+    if allow_private:
+        return None
+    literal = parse_ip(host)
+    addresses = ([str(literal)] if literal else []) + list(resolved)
+    if not addresses:
+        return f"{host} resolves to no address"
+    for address in addresses:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return f"{host} resolves to an unusable address {address!r}"
+        if why := _why_blocked(ip):
+            return f"{host} is {ip}, {why}; only public addresses can be fetched"
+    return None
+
+
+async def resolve_host(host: str, port: int) -> list[str]:
+    """Every address the host names (numeric hosts are parsed, never looked up)."""
+    if literal := parse_ip(host):
+        return [str(literal)]
+    loop = asyncio.get_running_loop()
+    try:
+        infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as e:
+        raise ToolFailure(f"cannot resolve {host}: {getattr(e, 'strerror', None) or e}") from e
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))
+
+
+class _PinnedResolver(AbstractResolver):
+    """Answers only with addresses already vetted for a host; never asks DNS again."""
+
+    def __init__(self) -> None:
+        self.pins: dict[str, list[str]] = {}
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[ResolveResult]:
+        if not (addresses := self.pins.get(host)):
+            raise OSError(f"{host} was not vetted")
+        return [
+            ResolveResult(
+                hostname=host, host=a, port=port, proto=0, flags=socket.AI_NUMERICHOST,
+                family=socket.AF_INET6 if ":" in a else socket.AF_INET,
+            )
+            for a in addresses
+        ]
+
+    async def close(self) -> None:
+        pass
+
+
+# -- HTML → text ---------------------------------------------------------------------------
+
+_SKIP = frozenset({"script", "style", "nav", "noscript", "template", "svg", "iframe"})
+_BREAKS = {"p": "\n\n", "li": "\n- ", "td": " ", "th": " ", "br": "\n"}
+_BLOCKS = frozenset({
+    "div", "section", "article", "header", "footer", "main", "aside", "ul", "ol", "table",
+    "tr", "blockquote", "pre", "form", "figure", "figcaption", "dl", "dt", "dd", "hr",
+})
+_HEADING = re.compile(r"h[1-6]")
+
+
+class _TextParser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.title = ""
+        self._in_title = False
+        self._skip = self._pre = 0
+
+    def _emit(self, text: str) -> None:
+        if not self._pre and self.parts and self.parts[-1][-1] in " \n":
+            text = text.lstrip(" ")  # one space between words, none after a break
+        if text:
+            self.parts.append(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _SKIP:
+            self._skip += 1
+        elif tag == "title":
+            self._in_title = not self.title
+        elif _HEADING.fullmatch(tag):
+            self._emit("\n\n" + "#" * int(tag[1]) + " ")
+        else:
+            self._pre += tag == "pre"
+            self._emit(_BREAKS.get(tag, "\n" if tag in _BLOCKS else ""))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _SKIP:
+            self._skip = max(0, self._skip - 1)
+        elif tag == "title":
+            self._in_title = False
+        elif tag == "p" or _HEADING.fullmatch(tag):
+            self._emit("\n\n")
+        elif tag in _BLOCKS:
+            self._pre = max(0, self._pre - (tag == "pre"))
+            self._emit("\n")
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title += data
+        elif not self._skip:
+            self._emit(data if self._pre else re.sub(r"\s+", " ", data))
+
+
+def html_to_text(html: str) -> tuple[str, str]:
+    """(title, readable text) of an HTML page: no scripts, styles or navigation."""
+    parser = _TextParser()
+    parser.feed(html)
+    parser.close()
+    lines = "\n".join(line.rstrip() for line in "".join(parser.parts).split("\n"))
+    return " ".join(parser.title.split()), re.sub(r"\n{3,}", "\n\n", lines).strip("\n")
+
+
+# -- web_fetch -----------------------------------------------------------------------------
+
+
+class WebFetchParams(msgspec.Struct, forbid_unknown_fields=True):
+    url: Annotated[str, msgspec.Meta(min_length=1)]
+
+
+@dataclass
+class _Page:
+    status: int
+    reason: str
+    ctype: str
+    body: bytes = b""
+    truncated: bool = False
+    location: str | None = None
+    charset: str | None = None
+
+
+def _kind(ctype: str | None, body: bytes = b"") -> str:
+    """html | text | binary; None: no Content-Type, so the body is sniffed."""
+    if ctype is None:
+        head = body[:8192]
+        if b"\0" in head:
+            return "binary"
+        return "html" if re.match(rb"\s*<(!doctype html|html)", head, re.I) else "text"
+    if ctype in ("text/html", "application/xhtml+xml"):
+        return "html"
+    if ctype.startswith("text/") or ctype.endswith(("+json", "+xml", "/json", "/xml")):
+        return "text"
+    return "text" if ctype in ("application/javascript", "application/x-ndjson") else "binary"
+
+
+async def _hop(session: aiohttp.ClientSession, url: URL, host: str, port: int) -> _Page:
+    sent = received = 0
+    status = ""
+    try:
+        with attributed():
+            async with session.get(url, allow_redirects=False) as resp:
+                status = str(resp.status)
+                sent = sum(len(k) + len(v) + 4 for k, v in resp.request_info.headers.items())
+                received = sum(len(k) + len(v) + 4 for k, v in resp.raw_headers)
+                ctype = resp.content_type if "Content-Type" in resp.headers else None
+                page = _Page(resp.status, resp.reason or "", ctype or "", charset=resp.charset)
+                if resp.status in REDIRECTS:
+                    page.location = resp.headers.get("Location")
+                    return page
+                if ctype is not None and _kind(ctype) == "binary":
+                    return page
+                while len(page.body) <= MAX_BYTES and (chunk := await resp.content.read(65_536)):
+                    page.body += chunk
+                    received += len(chunk)
+                page.truncated = len(page.body) > MAX_BYTES
+                page.body = page.body[:MAX_BYTES]
+                return page
+    except BaseException as e:
+        status = type(e).__name__
+        raise
+    finally:
+        EGRESS.record(host, port, "GET", sent, received, status)
+
+
+async def _vet(url: URL, env: ToolEnv, pinned: _PinnedResolver) -> tuple[str, int]:
+    if url.scheme not in ("http", "https"):
+        raise ToolFailure(f"only http and https URLs can be fetched, not {url.scheme or '(none)'}:")
+    host, port = url.raw_host, url.port
+    if not host or port is None:
+        raise ToolFailure(f"no host in {url}")
+    if not host_allowed(host, env.web_allowed_hosts):
+        raise ToolFailure(f"refused {url}: {check_address(host, [], False, env.web_allowed_hosts)}")
+    addresses = await resolve_host(host, port)
+    why = check_address(host, addresses, env.web_allow_private, env.web_allowed_hosts)
+    if why:
+        raise ToolFailure(f"refused {url}: {why}")
+    pinned.pins[host] = addresses
+    return host, port
+
+
+async def _fetch(start: URL, env: ToolEnv) -> tuple[URL, _Page]:
+    pinned = _PinnedResolver()
+    connector = aiohttp.TCPConnector(resolver=pinned, use_dns_cache=False, force_close=True)
+    headers = {"User-Agent": USER_AGENT, "Accept": "text/html,text/*,application/json;q=0.9"}
+    async with aiohttp.ClientSession(connector=connector, headers=headers) as session:
+        url = start
+        for _ in range(MAX_REDIRECTS + 1):
+            page = await _hop(session, url, *await _vet(url, env, pinned))
+            if page.status not in REDIRECTS or not page.location:
+                return url, page
+            url = url.join(URL(page.location))
+    raise ToolFailure(f"{start} redirected more than {MAX_REDIRECTS} times; stopped")
+
+
+async def _web_fetch(params: WebFetchParams, env: ToolEnv) -> str:
+    try:
+        start = URL(params.url.strip())
+    except (ValueError, TypeError) as e:
+        raise ToolFailure(f"not a URL: {params.url!r}") from e
+    try:
+        async with asyncio.timeout(FETCH_TIMEOUT_S):
+            url, page = await _fetch(start, env)
+    except TimeoutError:
+        raise ToolFailure(f"{start} did not answer within {FETCH_TIMEOUT_S:g}s") from None
+    except (aiohttp.ClientError, OSError, ValueError) as e:
+        raise ToolFailure(f"cannot fetch {start}: {type(e).__name__}: {e}") from e
+    if page.status >= 400:
+        raise ToolFailure(f"{url} answered HTTP {page.status} {page.reason}")
+    kind = _kind(page.ctype or None, page.body)
+    if kind == "binary":
+        raise ToolFailure(f"{url} is {page.ctype or 'binary data'}, not text; not shown")
+    try:
+        text = page.body.decode(page.charset or "utf-8", errors="replace")
+    except LookupError:
+        text = page.body.decode("utf-8", errors="replace")
+    out = [f"{url} ({page.status}, {page.ctype or 'no content type'})"]
+    if kind == "html":
+        title, text = html_to_text(text)
+        if title:
+            out.append(f"title: {title}")
+    if len(text) > TEXT_CAP:
+        text = text[:TEXT_CAP] + f"\n[text cut at {TEXT_CAP} of {len(text)} characters]"
+    out.append(text)
+    if page.truncated:
+        out.append("[page larger than 1 MB: only its first 1 MB was read]")
+    return "\n".join(out)
+
+
+WEB_FETCH = Tool(
+    name="web_fetch",
+    description="Fetch a web page (http/https) as readable text.",
+    params=WebFetchParams,
+    run=_web_fetch,
+    risk="egress",
+    outside=True,
+)
+
+WEB_TOOLS = [WEB_FETCH]
