@@ -52,6 +52,28 @@ async def _count(params: Empty, env: ToolEnv) -> str:
     return f"count is {value}"
 
 
+class PatchParams(msgspec.Struct, forbid_unknown_fields=True):
+    path: str
+    text: str
+
+
+class MailParams(msgspec.Struct, forbid_unknown_fields=True):
+    to: str
+    body: str
+
+
+async def _patch(params: PatchParams, env: ToolEnv) -> str:
+    target = env.cwd / params.path
+    target.write_text(target.read_text() + params.text)
+    return f"patched {params.path}"
+
+
+async def _mail(params: MailParams, env: ToolEnv) -> str:
+    with (env.cwd / "sent.log").open("a") as f:
+        f.write(f"{params.to}: {params.body}\n")
+    return f"mailed {params.to}"
+
+
 _arrived = 0
 _both_here = asyncio.Event()
 
@@ -67,6 +89,9 @@ async def _meet(params: Empty, env: ToolEnv) -> str:
 
 
 TOOLS = [
+    Tool("patch", "Append text to a file you have read.", PatchParams, _patch, risk="write",
+         parent="read_file", target="path"),
+    Tool("mail", "Send a mail.", MailParams, _mail, risk="messaging", target="to"),
     Tool("meet", "Meet another call.", Empty, _meet, timeout_s=10),
     Tool("append_note", "Append a line to notes.log.", NoteParams, _append_note, risk="write"),
     Tool("sleep", "Sleep.", SleepParams, _sleep),

@@ -20,7 +20,9 @@ from protocol.sync_client import SyncClient
 _encode = msgspec.json.Encoder().encode
 
 
-def run_headless(text: str, output: str, session_id: str | None = None) -> int:
+def run_headless(
+    text: str, output: str, session_id: str | None = None, allow: list[str] | None = None
+) -> int:
     try:
         client = connect_or_start()
     except StartFailed as exc:
@@ -32,7 +34,8 @@ def run_headless(text: str, output: str, session_id: str | None = None) -> int:
                 session = client.call("session/create", SessionCreateParams(cwd=os.getcwd()))
                 session_id = session.session_id
             started = client.call(
-                "turn/start", TurnStartParams(session_id=session_id, text=text, headless=True)
+                "turn/start",
+                TurnStartParams(session_id=session_id, text=text, headless=True, allow=allow or []),
             )
         except RpcError as exc:
             print(f"saturn: {exc.message}", file=sys.stderr)
