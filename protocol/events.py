@@ -33,6 +33,20 @@ class ThinkingDelta(_Event, tag="thinking_delta"):
     text: str
 
 
+class ThinkingStarted(_Event, tag="thinking_started"):
+    reason: str
+    """Why the harness decided this pass thinks."""
+
+
+class ThinkingEnded(_Event, tag="thinking_ended"):
+    seconds: float
+    reason: str
+    opening: str = ""
+    """The first words of the thought (the thought itself never reaches the model again)."""
+    cut: str = ""
+    """Non-empty when the thought was cut: at the budget, or stopped by you."""
+
+
 class ResponseDelta(_Event, tag="response_delta"):
     text: str
 
@@ -121,6 +135,8 @@ Event = (
     TurnStarted
     | PassStarted
     | ThinkingDelta
+    | ThinkingStarted
+    | ThinkingEnded
     | ResponseDelta
     | ToolProposed
     | ToolFinished

@@ -128,6 +128,8 @@ class TurnStartParams(_Wire):
     """Nobody is there to ask: ask_user answers that no answer exists, approvals are not given."""
     allow: list[str] = []
     """Tools pre-approved for this turn (`saturn -p --allow TOOL`)."""
+    think: str = ""
+    """This turn's thinking level (off | auto | on, or a policy name); empty: the session's."""
 
 
 class TurnStartResult(_Wire):
@@ -155,6 +157,18 @@ class TurnRefParams(_Wire):
 class TurnTextParams(_Wire):
     turn_id: str
     text: str
+
+
+class SessionSetThinkParams(_Wire):
+    session_id: str
+    level: str
+    """off | auto | on (adaptive and the benchmark policy names are accepted too)."""
+
+
+class SessionSetThinkResult(_Wire):
+    level: str
+    policy: str
+    """The policy the level means (auto -> act)."""
 
 
 class SessionQueueParams(_Wire):
@@ -188,6 +202,12 @@ class PassTrace(_Wire):
     tools_offered: bool = True
     calls: list[CallTrace] = []
     answered: bool = False
+    think_reason: str = ""
+    """Why the harness let this pass think, or not."""
+    thought: str = ""
+    """What the pass thought (shown and stored, never sent back to the model)."""
+    thought_s: float = 0.0
+    model_calls: int = 0
     note: str = ""
     """Anything unusual: a retried reply, a model failure, a bound."""
 
@@ -270,6 +290,8 @@ METHODS: dict[str, MethodSpec] = {
     "turn/decide": MethodSpec(TurnDecideParams, Ok),
     "turn/explain": MethodSpec(TurnExplainParams, ExplainResult),
     "turn/steer": MethodSpec(TurnTextParams, Ok),
+    "turn/stop_thought": MethodSpec(TurnRefParams, Ok),
+    "session/set_think": MethodSpec(SessionSetThinkParams, SessionSetThinkResult),
     "turn/pause": MethodSpec(TurnRefParams, Ok),
     "turn/resume": MethodSpec(TurnRefParams, Ok),
     "turn/abort": MethodSpec(TurnRefParams, Ok),

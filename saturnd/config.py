@@ -17,10 +17,6 @@ from protocol.jsonrpc import ConfigError
 from saturnd.gate.judge import JudgeConfig
 from saturnd.gate.policy import GateConfig
 
-ThinkLevel = Literal["off", "act", "on"]
-THINK_ALIASES = {"auto": "act", "adaptive": "act"}
-"""Seed 001: three levels; the old names still work."""
-
 
 class _Section(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     pass
@@ -47,15 +43,18 @@ class ModelConfig(_Section):
 
 class RuntimeConfig(_Section):
     max_iterations: Annotated[int, msgspec.Meta(ge=1, le=100)] = 16
-    think: Literal["off", "act", "on", "auto", "adaptive"] = "auto"
+    think: Literal[
+        "off", "auto", "on", "act", "adaptive", "first_move", "first_and_errors", "act_no_steer"
+    ] = "auto"
+    """off | auto (the act policy) | on; adaptive is the v1 rule; the rest are benchmark policies."""
     think_budget: Annotated[int, msgspec.Meta(ge=64, le=32768)] = 1024
     tool_timeout_s: Annotated[float, msgspec.Meta(ge=1, le=300)] = 30.0
     max_calls_per_pass: Annotated[int, msgspec.Meta(ge=1, le=50)] = 8
     turn_budget_s: Annotated[float, msgspec.Meta(ge=1, le=86400)] = 600.0
 
     @property
-    def think_level(self) -> ThinkLevel:
-        return THINK_ALIASES.get(self.think, self.think)  # type: ignore[return-value]
+    def think_policy(self) -> str:
+        return "act" if self.think == "auto" else self.think
 
 
 class MemoryConfig(_Section):

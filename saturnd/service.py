@@ -34,6 +34,8 @@ from protocol.methods import (
     SessionListResult,
     SessionQueueParams,
     SessionQueueResult,
+    SessionSetThinkParams,
+    SessionSetThinkResult,
     TraceGetResult,
     TurnDecideParams,
     TurnExplainParams,
@@ -59,6 +61,7 @@ from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnControl
 from saturnd.turn.loop import close_record, run_turn
 from saturnd.turn.run import TurnEvents
+from saturnd.turn.thinking import policy_name, unknown_level_message
 
 log = logging.getLogger("saturnd")
 
@@ -98,6 +101,8 @@ class Saturn:
     """session_id -> messages waiting to run as the session's next turns."""
     approvals: dict[str, set[str]] = field(default_factory=dict)
     """session_id -> approval keys the person gave "always"."""
+    think_by_session: dict[str, str] = field(default_factory=dict)
+    """session_id -> thinking policy set with /think (session/set_think)."""
     registry: Registry = field(default_factory=builtin_registry)
     """Built-in tools, plus config tools.modules (the daemon passes the configured one)."""
     judge: Judge = field(default_factory=lambda: Judge(JudgeConfig()))
@@ -117,6 +122,8 @@ class Saturn:
             "turn/explain": self.turn_explain,
             "egress/list": self.egress_list,
             "turn/steer": self.turn_steer,
+            "turn/stop_thought": self.turn_stop_thought,
+            "session/set_think": self.session_set_think,
             "turn/pause": self.turn_pause,
             "turn/resume": self.turn_resume,
             "turn/abort": self.turn_abort,
@@ -200,9 +207,11 @@ class Saturn:
                 f"session {session.id} is already running turn {self.running_by_session[session.id]};"
                 " use session/queue to run a message after it"
             )
+        think_policy = self._think_policy(session.id, params.think)
         subscribers = [connection] if connection is not None else []
         turn_id = await self._launch(
-            session, params.text, params.attachments, params.headless, subscribers, params.allow
+            session, params.text, params.attachments, params.headless, subscribers, params.allow,
+            think_policy,
         )
         return TurnStartResult(turn_id=turn_id)
 
@@ -214,6 +223,7 @@ class Saturn:
         headless: bool,
         subscribers: list[Any],
         allow: list[str] | None = None,
+        think_policy: str | None = None,
     ) -> str:
         model = await self.endpoint.client()
         turn_id = f"t_{uuid.uuid4().hex[:12]}"
@@ -246,6 +256,7 @@ class Saturn:
             judge=self.judge,
             session_approvals=self.approvals.setdefault(session.id, set()),
             allow=list(allow or []),
+            think_policy=think_policy or self._think_policy(session.id, ""),
         )
         # The turn's own tools (ask_user, plan) reach back into the turn through its env.
         context.env = replace(
@@ -309,6 +320,26 @@ class Saturn:
 
     async def turn_reply(self, params: TurnTextParams, connection: Any) -> Ok:
         self._live(params.turn_id).context.control.reply(params.text)
+        return Ok()
+
+    def _think_policy(self, session_id: str, level: str) -> str:
+        if not level:
+            return self.think_by_session.get(session_id, self.config.runtime.think_policy)
+        policy = policy_name(level)
+        if policy is None:
+            raise InvalidParams(unknown_level_message(level))
+        return policy
+
+    async def session_set_think(
+        self, params: SessionSetThinkParams, connection: Any
+    ) -> SessionSetThinkResult:
+        session = self._session(params.session_id)
+        policy = self._think_policy(session.id, params.level)
+        self.think_by_session[session.id] = policy
+        return SessionSetThinkResult(level=params.level, policy=policy)
+
+    async def turn_stop_thought(self, params: TurnRefParams, connection: Any) -> Ok:
+        self._live(params.turn_id).context.control.stop_thought()
         return Ok()
 
     async def turn_decide(self, params: TurnDecideParams, connection: Any) -> Ok:

@@ -70,7 +70,7 @@ def saturn_env(fake_model: FakeModel) -> Iterator[SaturnEnv]:
         base = Path(root)
         env = SaturnEnv(base / "home", base / "data", base / "run" / "saturnd.sock", base / "work")
         env.workdir.mkdir()
-        env.write_config(f"model:\n  base_url: {fake_model.url}\n  name: fake\n")
+        env.write_config(f"model:\n  base_url: {fake_model.url}\n  name: fake\nruntime:\n  think: off\n")
         yield env
         _stop_any_daemon(env)
 
@@ -158,10 +158,16 @@ class Harness:
     daemon: Daemon | None = None
     client: Client | None = None
 
-    async def start(self, config_extra: str = "", model_extra: str = "") -> Client:
-        """`config_extra`: more top-level sections; `model_extra`: more `model:` keys."""
+    async def start(
+        self, config_extra: str = "", model_extra: str = "", runtime_extra: str = "", think: str = "off"
+    ) -> Client:
+        """`config_extra`: more top-level sections; `model_extra`, `runtime_extra`: more keys of
+        those sections. Thinking is off unless asked for: most tests script one reply per pass."""
+        if "think:" not in runtime_extra:
+            runtime_extra = f"  think: {think}\n{runtime_extra}"
         self.env.write_config(
             f"model:\n  base_url: {self.model.url}\n  name: fake\n{model_extra}"
+            f"runtime:\n{runtime_extra}"
             "tools:\n  modules: [tests.scripted_tools]\n" + config_extra
         )
         self.daemon = Daemon(self.env).start()

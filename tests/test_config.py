@@ -15,20 +15,20 @@ def test_defaults():
     assert (runtime.max_iterations, runtime.think, runtime.think_budget, runtime.tool_timeout_s,
             runtime.max_calls_per_pass, runtime.turn_budget_s) == (16, "auto", 1024, 30, 8, 600)
     assert config.memory.auto_learn is True
-    assert runtime.think_level == "act"
+    assert runtime.think_policy == "act"
 
 
 def test_a_missing_file_means_defaults(tmp_path):
     assert load_config(tmp_path / "config.yaml") == Config()
 
 
-@pytest.mark.parametrize(("text", "level"), [
+@pytest.mark.parametrize(("text", "policy"), [
     ("runtime:\n  think: on\n", "on"), ("runtime:\n  think: off\n", "off"),
-    ("runtime:\n  think: yes\n", "on"), ("runtime:\n  think: adaptive\n", "act"),
-    ("runtime:\n  think: act\n", "act"), ("runtime:\n  think: 'on'\n", "on"),
+    ("runtime:\n  think: yes\n", "on"), ("runtime:\n  think: adaptive\n", "adaptive"),
+    ("runtime:\n  think: auto\n", "act"), ("runtime:\n  think: 'on'\n", "on"),
 ])
-def test_think_levels_are_not_misread(text, level):
-    assert parse_config(text).runtime.think_level == level
+def test_think_levels_are_not_misread(text, policy):
+    assert parse_config(text).runtime.think_policy == policy
 
 
 def test_a_full_file():
@@ -49,7 +49,7 @@ def test_a_full_file():
     ("runtime:\n  max_calls_per_pass: 0\n", "line 2: runtime.max_calls_per_pass: Expected `int` >= 1"),
     ("runtime:\n  max_calls_per_pass: 51\n", "line 2: runtime.max_calls_per_pass: Expected `int` <= 50"),
     ("runtime:\n  tool_timeout_s: 301\n", "line 2: runtime.tool_timeout_s: Expected `float` <= 300"),
-    ("runtime:\n\n  think: maybe\n", "line 3: runtime.think: Invalid enum value 'maybe'; expected one of: off, act, on, auto, adaptive"),
+    ("runtime:\n\n  think: maybe\n", "line 3: runtime.think: Invalid enum value 'maybe'; expected one of: off, auto, on, act, adaptive, first_move, first_and_errors, act_no_steer"),
     ("memory:\n  auto_learn: sometimes\n", "line 2: memory.auto_learn: Expected `bool`, got `str`"),
     ("model: [1, 2]\n", "line 1: model: Expected `object`, got `array`"),
     ("model:\n  base_url: [\n", "line 3: not valid YAML"),

@@ -93,7 +93,8 @@ async def test_explain_says_why_and_where_arguments_came_from(harness):
 
 
 async def test_headless_allow_preapproves(saturn_env, fake_model):
-    saturn_env.write_config(f"model:\n  base_url: {fake_model.url}\ntools:\n  modules: [tests.scripted_tools]\n")
+    saturn_env.write_config(f"model:\n  base_url: {fake_model.url}\nruntime:\n  think: off\n"
+                           "tools:\n  modules: [tests.scripted_tools]\n")
     fake_model.enqueue(call("append_note", {"text": "hi"}), "Done.")
     result = saturn_env.saturn("-p", "note hi", "--allow", "append_note")
     assert result.returncode == 0, result.stderr

@@ -22,7 +22,6 @@ from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.gate.policy import GateConfig, GateRule
 from saturnd.gate.provenance import SessionRecord
 from saturnd.turn.review import GateContext, review_calls
-from saturnd.turn.thinking import decide_think
 from saturnd.turn.validation import Invalid, Valid, shape, validate_call
 
 REGISTRY = builtin_registry()
@@ -95,7 +94,7 @@ def test_bounds():
     assert bounds.check_before_pass(1, now=start + 1) is None
     reached = bounds.check_before_pass(2, now=start + 1)
     assert reached.final_pass and "limit of 2 tool rounds" in reached.reason
-    spent = bounds.check_before_pass(0, now=start + 10)
+    spent = bounds.check_before_pass(0, now=start + 10.5)
     assert not spent.final_pass and "time budget (10s)" in spent.reason
     assert bounds.cap([1, 2, 3]) == ([1, 2], [3])
 
@@ -161,15 +160,7 @@ def test_cap_output():
     assert cap_output("abcdefgh", 5) == "abcde\n[output capped: 3 more characters not shown]"
 
 
-# thinking
-
-@pytest.mark.parametrize(("level", "step", "think"), [
-    ("off", "after_error", False), ("on", "first_move", True), ("on", "final", False),
-    ("act", "first_move", False), ("act", "after_error", True), ("act", "steered", True),
-    ("act", "after_tools", False),
-])
-def test_decide_think(level, step, think):
-    assert decide_think(level, step) is think
+# thinking: see tests/test_thinking.py
 
 
 # fencing

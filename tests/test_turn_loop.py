@@ -82,7 +82,7 @@ async def test_invalid_calls_go_back_with_the_right_shape(harness):
 
 
 async def test_a_third_identical_call_is_a_loop(harness):
-    await harness.start("runtime:\n  max_iterations: 10\n")
+    await harness.start(runtime_extra="  max_iterations: 10\n")
     (harness.env.workdir / "a.txt").write_text("A")
     read = call("read_file", {"path": "a.txt"})
     harness.model.enqueue(read, read, Reply(tool_calls=[{"name": "read_file", "arguments": '{"path":  "a.txt"}'}]),
@@ -112,7 +112,7 @@ async def test_headless_a_call_needing_approval_is_not_run_nor_retried(harness):
 
 
 async def test_calls_beyond_the_cap_never_run_and_vanish_from_the_assistant_message(harness):
-    await harness.start("runtime:\n  max_calls_per_pass: 2\n")
+    await harness.start(runtime_extra="  max_calls_per_pass: 2\n")
     harness.model.enqueue(calls(("list_dir", {}), ("list_dir", {"path": ".."}), ("read_file", {"path": "x"})), "ok")
     _, events = await harness.turn("look around")
     assistant = harness.sent(1)[1]
@@ -122,7 +122,7 @@ async def test_calls_beyond_the_cap_never_run_and_vanish_from_the_assistant_mess
 
 
 async def test_a_hanging_tool_times_out_and_the_loop_goes_on(harness):
-    await harness.start("runtime:\n  tool_timeout_s: 1\n")
+    await harness.start(runtime_extra="  tool_timeout_s: 1\n")
     harness.model.enqueue(call("sleep", {"seconds": 10}), "It took too long.")
     _, events = await harness.turn("sleep")
     assert harness.sent(1)[-1] == tool_result("call_0_sleep", "tool error: 'sleep' timed out after 1s")
@@ -142,7 +142,7 @@ async def test_failing_garbage_and_huge_tools_become_readable_results(harness):
 
 
 async def test_max_iterations_ends_with_a_final_pass_without_tools(harness):
-    await harness.start("runtime:\n  max_iterations: 1\n")
+    await harness.start(runtime_extra="  max_iterations: 1\n")
     harness.model.enqueue(call("list_dir", {}), "Here is what I found; I did not list the parent.")
     _, events = await harness.turn("list everything")
     final = harness.model.requests[1]
@@ -159,7 +159,7 @@ async def test_max_iterations_ends_with_a_final_pass_without_tools(harness):
 
 
 async def test_max_iterations_final_pass_ignores_calls(harness):
-    await harness.start("runtime:\n  max_iterations: 1\n")
+    await harness.start(runtime_extra="  max_iterations: 1\n")
     harness.model.enqueue(Reply(text="Looking.", tool_calls=[{"name": "list_dir", "arguments": {}}]),
                           call("list_dir", {"path": "/"}))
     _, events = await harness.turn("list")
@@ -168,7 +168,7 @@ async def test_max_iterations_final_pass_ignores_calls(harness):
 
 
 async def test_turn_budget_stops_model_calls_and_returns_the_last_text(harness):
-    await harness.start("runtime:\n  turn_budget_s: 1\n")
+    await harness.start(runtime_extra="  turn_budget_s: 1\n")
     harness.model.enqueue(Reply(text="Let me wait.", tool_calls=[{"name": "sleep", "arguments": {"seconds": 1.2}}]),
                           "never asked")
     _, events = await harness.turn("wait")
@@ -294,7 +294,7 @@ async def test_plan_is_recorded_shown_and_traced(harness):
 
 
 def test_plan_and_trace_why_through_the_cli(saturn_env, fake_model):
-    saturn_env.write_config(f"model:\n  base_url: {fake_model.url}\n")
+    saturn_env.write_config(f"model:\n  base_url: {fake_model.url}\nruntime:\n  think: off\n")
     fake_model.enqueue(call("plan", {"items": [{"text": "look", "status": "in_progress"}]}),
                        call("read_file", {"path": "missing.txt"}), "No such file.")
     result = saturn_env.saturn("-p", "look for it", "--json")

@@ -21,7 +21,11 @@ _encode = msgspec.json.Encoder().encode
 
 
 def run_headless(
-    text: str, output: str, session_id: str | None = None, allow: list[str] | None = None
+    text: str,
+    output: str,
+    session_id: str | None = None,
+    allow: list[str] | None = None,
+    think: str = "",
 ) -> int:
     try:
         client = connect_or_start()
@@ -35,7 +39,9 @@ def run_headless(
                 session_id = session.session_id
             started = client.call(
                 "turn/start",
-                TurnStartParams(session_id=session_id, text=text, headless=True, allow=allow or []),
+                TurnStartParams(
+                    session_id=session_id, text=text, headless=True, allow=allow or [], think=think
+                ),
             )
         except RpcError as exc:
             print(f"saturn: {exc.message}", file=sys.stderr)

@@ -13,6 +13,8 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--json", action="store_true", help="with -p: print one JSON object")
     mode.add_argument("--stream-json", action="store_true", help="with -p: one JSON line per event")
     parser.add_argument("--session", help="with -p: continue this session")
+    parser.add_argument("--think", default="", metavar="LEVEL",
+                        help="with -p: thinking for this turn: off, auto or on")
     parser.add_argument("--allow", action="append", default=[], metavar="TOOL",
                         help="with -p: pre-approve TOOL for this turn (repeatable)")
     commands = parser.add_subparsers(dest="command")
@@ -35,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         from clients.cli.headless import run_headless
 
         output = "json" if args.json else "stream-json" if args.stream_json else "text"
-        return run_headless(args.prompt, output, args.session, args.allow)
+        return run_headless(args.prompt, output, args.session, args.allow, args.think)
     if args.command == "daemon":
         from clients.cli import daemon_commands
 

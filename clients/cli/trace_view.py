@@ -38,12 +38,16 @@ def render_why(trace: TraceGetResult) -> str:
         lines.append("plan:")
         lines += [f"  [{item.status}] {item.text}" for item in trace.plan]
     for p in trace.passes:
-        flags = [p.step]
+        flags = [p.step.replace("_", " ")]
         if p.thinking:
-            flags.append("thinking")
+            flags.append(f"thought {p.thought_s:.1f}s")
         if not p.tools_offered:
             flags.append("tools withheld")
         lines.append(f"pass {p.index} ({', '.join(flags)})")
+        if p.think_reason:
+            lines.append(f"  thinking: {p.think_reason}")
+        if p.thought:
+            lines.append(f"  thought: {p.thought[:200]!r}")
         if p.note:
             lines.append(f"  note: {p.note}")
         for c in p.calls:

@@ -1,17 +1,30 @@
-"""One agent pass: a model call, streamed, read, and retried once if unreadable.
+"""One agent pass: model calls, streamed and read, with thinking where the policy says.
 
 Tool modes: `native` sends `tools`; `constrained` sends no tools but a JSON
 schema that only admits a real call or an answer; `auto` is native and
-retries an unreadable pass in constrained mode.
+retries an unreadable reply in constrained mode.
+
+Thinking (think_plan): `off`, `think`, or `draft` (act: a draft with thinking
+off; a draft that answers is the answer, a draft that calls a tool is pulled
+back and the pass runs again with thinking on). A pass never makes more than
+two model calls because of thinking: a failed thought falls back to the
+draft, or to one call without thinking.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.events import PassStarted, ResponseDelta, ThinkingDelta
+from protocol.events import (
+    PassStarted,
+    ResponseDelta,
+    ThinkingDelta,
+    ThinkingEnded,
+    ThinkingStarted,
+)
 from protocol.methods import PassTrace
 from saturnd import egress
 from saturnd.model import constrained
@@ -20,10 +33,18 @@ from saturnd.model.recovery import recover_tool_calls
 from saturnd.model.types import ModelReply
 from saturnd.turn.context import TurnContext
 from saturnd.turn.stream_filter import ResponseStream
+from saturnd.turn.thinking import ThinkPlan
+
+OPENING_CHARS = 160
+THOUGHT_CAP_CHARS = 8000
 
 
 class UnreadableReply(Exception):
     """The model gave nothing usable twice in a row; the turn answers with the reason."""
+
+
+class ThoughtCut(Exception):
+    """Raised from the stream to end a thought: at the budget, or stopped by the person."""
 
 
 @dataclass(frozen=True)
@@ -31,9 +52,9 @@ class PassPlan:
     """What the loop decided about the coming pass."""
 
     step: str
-    """first_move | after_tools | after_error | steered | final."""
+    """first_move | continuing | recovery | steered | wrap_up."""
+    think: ThinkPlan
     tools_offered: bool = True
-    think: bool | None = None
 
 
 def first_mode(tool_mode: str, tools_offered: bool) -> str:
@@ -70,30 +91,97 @@ async def agent_pass(turn: TurnContext, messages: list[dict[str, Any]], plan: Pa
     """Run one pass. Raises ModelError if the model fails, UnreadableReply if it babbles twice."""
     turn.tally.passes += 1
     record = PassTrace(
-        index=turn.tally.passes, step=plan.step, thinking=bool(plan.think),
-        tools_offered=plan.tools_offered,
+        index=turn.tally.passes, step=plan.step, tools_offered=plan.tools_offered,
+        think_reason=plan.think.reason,
     )
     turn.trace.append(record)
     turn.events.emit(PassStarted(
-        pass_index=record.index, thinking=bool(plan.think), tools_offered=plan.tools_offered
+        pass_index=record.index, thinking=plan.think.mode == "think",
+        tools_offered=plan.tools_offered,
     ))
-    tool_mode = turn.config.model.tool_mode
-    reply, problem = await _attempt(turn, messages, first_mode(tool_mode, plan.tools_offered), plan)
-    if problem:
-        mode = retry_mode(tool_mode, plan.tools_offered)
-        record.note = f"{problem}; retried once in {mode} mode"
-        reply, again = await _attempt(turn, messages, mode, plan)
-        if again:
-            record.note += f"; again: {again}"
-            raise UnreadableReply(again)
+    calls_before = turn.tally.model_calls
+    if plan.think.mode == "think":
+        reply = await _thought_reply(turn, messages, plan, record)
+        if reply is None:
+            reply = await _readable_reply(turn, messages, plan, record, think=False)
+    elif plan.think.mode == "draft":
+        reply = await _readable_reply(turn, messages, plan, record, think=False)
+        if reply.tool_calls:
+            record.note = _join(record.note, "the draft called a tool: pulled back, thinking")
+            reply = await _thought_reply(turn, messages, plan, record) or reply
+    else:
+        reply = await _readable_reply(turn, messages, plan, record, think=False)
+    record.model_calls = turn.tally.model_calls - calls_before
     record.answered = not reply.tool_calls
     if reply.content:
         turn.last_text = reply.content
     return reply
 
 
+async def _thought_reply(
+    turn: TurnContext, messages: list[dict[str, Any]], plan: PassPlan, record: PassTrace
+) -> ModelReply | None:
+    """One call with thinking on; None when the thought was cut or gave nothing usable."""
+    turn.events.emit(ThinkingStarted(reason=plan.think.reason))
+    turn.control.take_stop_thought()  # a stop meant for an earlier thought does not carry over
+    thinking: list[str] = []
+    started = time.monotonic()
+    cut = ""
+    reply: ModelReply | None = None
+    try:
+        reply, problem = await _attempt(
+            turn, messages, first_mode(turn.config.model.tool_mode, plan.tools_offered), True,
+            thinking,
+        )
+        if problem:
+            record.note = _join(record.note, f"the thinking reply was unusable: {problem}")
+            reply = None
+    except ThoughtCut as stop:
+        cut = str(stop)
+        record.note = _join(record.note, f"thought cut: {cut}; the pass answers without it")
+    seconds = round(time.monotonic() - started, 3)
+    thought = "".join(thinking).strip()
+    record.thinking = True
+    record.thought = thought[:THOUGHT_CAP_CHARS]
+    record.thought_s = seconds
+    turn.tally.thinking_s += seconds
+    turn.events.emit(ThinkingEnded(
+        seconds=seconds, reason=plan.think.reason, opening=thought[:OPENING_CHARS], cut=cut,
+    ))
+    return reply
+
+
+async def _readable_reply(
+    turn: TurnContext, messages: list[dict[str, Any]], plan: PassPlan, record: PassTrace,
+    think: bool,
+) -> ModelReply:
+    """A reply without thinking; an unreadable one is retried once (in constrained mode for auto)."""
+    tool_mode = turn.config.model.tool_mode
+    thinking: list[str] = []
+    reply, problem = await _guarded(turn, messages, first_mode(tool_mode, plan.tools_offered), think, thinking)
+    if problem:
+        mode = retry_mode(tool_mode, plan.tools_offered)
+        record.note = _join(record.note, f"{problem}; retried once in {mode} mode")
+        reply, again = await _guarded(turn, messages, mode, think, thinking)
+        if again:
+            record.note += f"; again: {again}"
+            raise UnreadableReply(again)
+    return reply
+
+
+async def _guarded(
+    turn: TurnContext, messages: list[dict[str, Any]], mode: str, think: bool, thinking: list[str]
+) -> tuple[ModelReply, str | None]:
+    """A call with thinking off; a server that thinks anyway is cut at the budget."""
+    try:
+        return await _attempt(turn, messages, mode, think, thinking)
+    except ThoughtCut as stop:
+        return ModelReply(), f"the server thought although thinking was off ({stop})"
+
+
 async def _attempt(
-    turn: TurnContext, messages: list[dict[str, Any]], mode: str, plan: PassPlan
+    turn: TurnContext, messages: list[dict[str, Any]], mode: str, think: bool,
+    thinking: list[str],
 ) -> tuple[ModelReply, str | None]:
     tools = turn.registry.openai_tools()
     stream = ResponseStream(lambda text: turn.events.emit(ResponseDelta(text=text)),
@@ -102,7 +190,7 @@ async def _attempt(
         if mode == "constrained":
             reply = await _model_call(
                 turn, constrained.with_instructions(messages, constrained.instructions(tools)),
-                None, plan.think, stream, constrained.response_format(tools),
+                None, think, stream, thinking, constrained.response_format(tools),
             )
             read = constrained.read_reply(reply, turn.tally.model_calls)
             if read is None:
@@ -110,7 +198,7 @@ async def _attempt(
             reply = read
         else:
             native_tools = tools if mode == "native" else None
-            reply = await _model_call(turn, messages, native_tools, plan.think, stream)
+            reply = await _model_call(turn, messages, native_tools, think, stream, thinking)
     except ModelHttpError as exc:
         if not exc.is_format_failure:
             raise
@@ -125,20 +213,36 @@ async def _attempt(
 
 async def _model_call(
     turn: TurnContext, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None,
-    think: bool | None, stream: ResponseStream, response_format: dict[str, Any] | None = None,
+    think: bool, stream: ResponseStream, thinking: list[str],
+    response_format: dict[str, Any] | None = None,
 ) -> ModelReply:
+    budget = turn.config.runtime.think_budget
+
     def on_delta(kind: str, text: str) -> None:
-        if kind == "thinking":
-            turn.events.emit(ThinkingDelta(text=text))
-        else:
+        if kind != "thinking":
             stream.feed(text)
+            return
+        thinking.append(text)  # one streamed delta is one token on the servers Saturn targets
+        turn.events.emit(ThinkingDelta(text=text))
+        if turn.control.take_stop_thought():
+            raise ThoughtCut("stopped by you")
+        if len(thinking) > budget:
+            raise ThoughtCut(f"at the budget of {budget} tokens")
 
     turn.tally.model_calls += 1
     with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
         reply = await turn.control.unless_aborted(turn.model.complete(
-            messages, tools=tools, think=think, on_delta=on_delta, response_format=response_format,
+            messages, tools=tools, think=think if _switchable(turn) else None,
+            on_delta=on_delta, response_format=response_format,
         ))
     turn.tally.tokens_in += reply.usage.tokens_in
     turn.tally.tokens_out += reply.usage.tokens_out
-    turn.tally.thinking_s += reply.thinking_s
     return reply
+
+
+def _switchable(turn: TurnContext) -> bool:
+    return turn.config.model.think_style != "none"
+
+
+def _join(note: str, more: str) -> str:
+    return f"{note}; {more}" if note else more

@@ -23,6 +23,7 @@ class TurnControl:
         self._steers: list[str] = []
         self._answer: asyncio.Future[str] | None = None
         self._decisions: dict[str, asyncio.Future[str]] = {}
+        self._stop_thought = False
 
     # requests from clients
 
@@ -44,6 +45,14 @@ class TurnControl:
         if self._answer is None or self._answer.done():
             raise InvalidState("the turn is not waiting for an answer")
         self._answer.set_result(text)
+
+    def stop_thought(self) -> None:
+        """Cut the live thought; the pass answers without it."""
+        self._stop_thought = True
+
+    def take_stop_thought(self) -> bool:
+        stop, self._stop_thought = self._stop_thought, False
+        return stop
 
     def decide(self, call_id: str, decision: str) -> None:
         pending = self._decisions.get(call_id)

@@ -19,7 +19,7 @@ from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import to_model_messages
-from saturnd.turn.thinking import decide_think
+from saturnd.turn.thinking import step_kind, think_plan
 from saturnd.turn.tool_round import tool_round
 
 
@@ -27,18 +27,16 @@ async def run_turn(turn: TurnContext) -> str:
     """Run the turn to its answer; returns the status it ended with."""
     turn.events.emit(TurnStarted(session_id=turn.session_id, text=turn.text))
     messages = opening_messages(turn)
-    step = "first_move"
     try:
         while True:
-            step = await pass_boundary(turn, messages, step)
+            await pass_boundary(turn, messages)
             bound = turn.bounds.check_before_pass(turn.tally.tool_passes)
             if bound and not bound.final_pass:
                 return finish(turn, turn.last_text or prompts.NO_ANSWER_YET, note=bound.reason)
             if bound:
                 messages.append({"role": "user", "content": prompts.FINAL_PASS.format(reason=bound.reason)})
-                step = "final"
             try:
-                reply = await agent_pass(turn, messages, pass_plan(turn, step))
+                reply = await agent_pass(turn, messages, pass_plan(turn, messages))
             except ModelError as failure:
                 if turn.tally.passes == 1:
                     raise  # nothing to answer with: the turn fails
@@ -49,7 +47,7 @@ async def run_turn(turn: TurnContext) -> str:
                 return finish(turn, turn.last_text or prompts.UNREADABLE, note=note)
             if bound or not reply.tool_calls:
                 return finish(turn, reply.content or turn.last_text, note=bound.reason if bound else "")
-            step = await tool_round(turn, messages, reply)
+            await tool_round(turn, messages, reply)
     except TurnAborted:
         return finish(turn, abort_summary(turn), note="stopped at your request", status="aborted")
 
@@ -65,15 +63,13 @@ def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
     return ground_messages(ground) + history + [{"role": "user", "content": turn.text}]
 
 
-def pass_plan(turn: TurnContext, step: str) -> PassPlan:
-    think = None
-    if turn.config.model.think_style != "none":
-        think = decide_think(turn.config.runtime.think_level, step)
-    return PassPlan(step=step, tools_offered=step != "final", think=think)
+def pass_plan(turn: TurnContext, messages: list[dict[str, Any]]) -> PassPlan:
+    step = step_kind(messages)
+    return PassPlan(step=step, think=think_plan(turn.think_policy, step), tools_offered=step != "wrap_up")
 
 
-async def pass_boundary(turn: TurnContext, messages: list[dict[str, Any]], step: str) -> str:
-    """Honour pause, abort and steers between passes; returns the coming step's kind."""
+async def pass_boundary(turn: TurnContext, messages: list[dict[str, Any]]) -> None:
+    """Honour pause, abort and steers between passes."""
     control = turn.control
     if control.abort_requested:
         raise TurnAborted
@@ -86,8 +82,6 @@ async def pass_boundary(turn: TurnContext, messages: list[dict[str, Any]], step:
         steer = prompts.STEER.format(text=text)
         turn.store.add_message(turn.session_id, turn.turn_id, "user", steer)
         messages.append({"role": "user", "content": steer})
-        step = "steered"
-    return step
 
 
 def abort_summary(turn: TurnContext) -> str:

@@ -1,16 +1,82 @@
-"""Whether a pass thinks: decided by the harness from the kind of step, never by the model."""
+"""Whether a pass thinks: decided by the harness from the kind of step, never by the model.
+
+The step kind is a pure function of the turn's messages; the policy maps a
+step to off, think, or draft (act: draft with thinking off, and think only
+if the draft calls a tool).
+"""
 
 from __future__ import annotations
 
-from saturnd.config import ThinkLevel
+from dataclasses import dataclass
+from typing import Any, Literal
 
-RECOVERY_STEPS = frozenset({"after_error", "steered"})
+from saturnd.turn import prompts
+
+StepKind = Literal["first_move", "continuing", "recovery", "steered", "wrap_up"]
+LEVELS = ("off", "auto", "on")
+"""What users choose. `auto` is the act policy; `adaptive` (the v1 rule) is kept as a legacy name."""
+POLICIES = ("off", "act", "on", "adaptive", "first_move", "first_and_errors", "act_no_steer")
+"""Every policy selectable by name (the benchmark compares them all)."""
+ALIASES = {"auto": "act"}
+FAILURE_PREFIXES = ("tool error:", "⛔", "refused")
 
 
-def decide_think(level: ThinkLevel, step: str) -> bool:
-    """off never thinks; on thinks on every pass but the final one; act thinks on recovery steps."""
-    if level == "off" or step == "final":
-        return False
-    if level == "on":
-        return True
-    return step in RECOVERY_STEPS
+def policy_name(value: str) -> str | None:
+    """The policy a level or name means, or None if there is no such thing."""
+    name = ALIASES.get(value, value)
+    return name if name in POLICIES else None
+
+
+def unknown_level_message(value: str) -> str:
+    return (
+        f"unknown thinking level {value!r}: use off, auto or on"
+        f" (also accepted: adaptive, act, and the benchmark policies {', '.join(POLICIES[4:])})"
+    )
+
+
+def step_kind(messages: list[dict[str, Any]]) -> StepKind:
+    """What kind of step the coming pass is, read off the messages it will be sent."""
+    last = messages[-1]
+    if last["role"] == "user":
+        content = str(last.get("content", ""))
+        if content.startswith(prompts.FINAL_PASS_PREFIX):
+            return "wrap_up"
+        if content.startswith(prompts.STEER_PREFIX):
+            return "steered"
+        return "first_move"
+    results = []
+    for message in reversed(messages):
+        if message["role"] != "tool":
+            break
+        results.append(str(message.get("content", "")))
+    if any(r.startswith(FAILURE_PREFIXES) for r in results):
+        return "recovery"
+    return "continuing"
+
+
+@dataclass(frozen=True)
+class ThinkPlan:
+    mode: Literal["off", "think", "draft"]
+    reason: str
+
+
+def think_plan(policy: str, step: StepKind) -> ThinkPlan:
+    if step == "wrap_up":
+        return ThinkPlan("off", "a wrap-up pass never thinks")
+    if policy == "off":
+        return ThinkPlan("off", "thinking is off")
+    if policy == "on":
+        return ThinkPlan("think", "thinking is on")
+    if policy in ("act", "act_no_steer"):
+        if step == "recovery":
+            return ThinkPlan("think", "after a tool error")
+        if step == "steered" and policy == "act":
+            return ThinkPlan("think", "after a steer")
+        return ThinkPlan("draft", "draft first; think only if it calls a tool")
+    if policy == "adaptive" and step == "recovery":
+        return ThinkPlan("think", "after a tool error (v1 rule)")
+    if policy in ("first_move", "first_and_errors") and step == "first_move":
+        return ThinkPlan("think", "on the first move")
+    if policy == "first_and_errors" and step == "recovery":
+        return ThinkPlan("think", "after a tool error")
+    return ThinkPlan("off", f"{policy} does not think on a {step.replace('_', ' ')} step")

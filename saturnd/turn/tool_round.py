@@ -18,7 +18,6 @@ from saturnd.turn.execute import ToolOutcome, run_tool
 from saturnd.turn.fencing import fence
 from saturnd.turn.review import Decision, GateContext, approval_key, review_calls
 
-FAILED_FATES = frozenset({"invalid", "timed_out", "error", "needs_parent", "blocked"})
 NOBODY_TO_APPROVE = (
     "not run: '{tool}' needs the user's approval and nobody is here to give it. Do not try it"
     " another way; say what you would have done. (The user can pre-approve it: --allow {tool})"
@@ -49,8 +48,8 @@ def gate_context(turn: TurnContext) -> GateContext:
     )
 
 
-async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: ModelReply) -> str:
-    """Run one round; returns the next pass's step kind (after_tools or after_error)."""
+async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: ModelReply) -> None:
+    """Run one round: every proposed call ends with a result in `messages` (or is capped)."""
     decisions = review_calls(
         reply.tool_calls, turn.registry, turn.ledger, turn.config.runtime.max_calls_per_pass,
         gate_context(turn),
@@ -67,14 +66,12 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
     decisions = await settle_approvals(turn, decisions)
 
     outcomes = await _run_approved(turn, [d for d in decisions if d.runs])
-    failed = False
     for d in decisions:
         outcome = outcomes.get(d.call.id) or ToolOutcome(d.fate, d.result, 0.0)
         fate = "asked" if d.fate == "ask_user" and outcome.fate == "ran" else outcome.fate
         text = outcome.text
         if fate in ("ran", "asked") and d.tool is not None:
             fate, text = _after_run(turn, d, text)
-        failed |= fate in FAILED_FATES
         _record(turn, d, fate, ToolOutcome(fate, text, outcome.duration_s))
         if d.fate == "capped":
             continue
@@ -83,7 +80,6 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
         )
         messages.append({"role": "tool", "tool_call_id": d.call.id, "content": text})
     turn.tally.tool_passes += 1
-    return "after_error" if failed else "after_tools"
 
 
 async def settle_approvals(turn: TurnContext, decisions: list[Decision]) -> list[Decision]:

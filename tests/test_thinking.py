@@ -1,0 +1,161 @@
+"""Thinking: the step kind, the policy table, and the act policy end to end."""
+
+from __future__ import annotations
+
+import pytest
+
+from saturnd.turn.thinking import POLICIES, policy_name, step_kind, think_plan
+from tests.conftest import of_type
+from tests.fake_model import Reply, call
+
+U = {"role": "user", "content": "list my files"}
+A = {"role": "assistant", "content": "", "tool_calls": [{"id": "1"}]}
+
+
+def tool(text):
+    return {"role": "tool", "tool_call_id": "1", "content": text}
+
+
+@pytest.mark.parametrize(("messages", "kind"), [
+    ([U], "first_move"),
+    ([U, A, tool("a.txt")], "continuing"),
+    ([U, A, tool("a.txt"), tool("tool error: no such file: b")], "recovery"),
+    ([U, A, tool("⛔ call read_file first")], "recovery"),
+    ([U, A, tool("refused as a loop: ...")], "recovery"),
+    ([U, A, tool("declined: the user declined this call")], "continuing"),
+    ([U, A, tool("x"), {"role": "user", "content": "[Correction from the user, sent while you were working] b"}], "steered"),
+    ([U, A, tool("x"), {"role": "user", "content": "[Saturn] the turn reached its limit: ..."}], "wrap_up"),
+])
+def test_step_kind(messages, kind):
+    assert step_kind(messages) == kind
+
+
+STEPS = ["first_move", "continuing", "recovery", "steered", "wrap_up"]
+TABLE = {
+    "off":              ["off", "off", "off", "off", "off"],
+    "on":               ["think", "think", "think", "think", "off"],
+    "act":              ["draft", "draft", "think", "think", "off"],
+    "act_no_steer":     ["draft", "draft", "think", "draft", "off"],
+    "adaptive":         ["off", "off", "think", "off", "off"],
+    "first_move":       ["think", "off", "off", "off", "off"],
+    "first_and_errors": ["think", "off", "think", "off", "off"],
+}
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_policy_table(policy):
+    assert [think_plan(policy, step).mode for step in STEPS] == TABLE[policy]
+
+
+def test_levels_and_names():
+    assert (policy_name("auto"), policy_name("on"), policy_name("adaptive"), policy_name("x")) == (
+        "act", "on", "adaptive", None)
+
+
+def sent_thinking(harness, index):
+    return harness.model.requests[index].get("chat_template_kwargs", {}).get("enable_thinking")
+
+
+async def test_act_a_draft_that_answers_is_the_answer(harness):
+    await harness.start(think="auto")
+    harness.model.enqueue("Hello!")
+    _, events = await harness.turn("hi")
+    assert len(harness.model.requests) == 1 and sent_thinking(harness, 0) is False
+    assert of_type(events, "thinking_started") == []
+
+
+async def test_act_a_draft_that_calls_a_tool_is_pulled_back_and_rethought(harness):
+    await harness.start(think="auto")
+    harness.model.enqueue(
+        call("list_dir", {"path": "/wrong"}),
+        Reply(reasoning="The user means this folder.", tool_calls=[{"name": "list_dir", "arguments": {}}]),
+        "Here they are.",
+    )
+    turn_id, events = await harness.turn("list my files")
+    assert [sent_thinking(harness, i) for i in range(3)] == [False, True, False]
+    assert [e.arguments for e in of_type(events, "tool_proposed")] == [{}]  # the draft's call never ran
+    ended = of_type(events, "thinking_ended")[0]
+    assert (ended.reason, ended.opening, ended.cut) == (
+        "draft first; think only if it calls a tool", "The user means this folder.", "")
+    # The thought is never replayed to the model.
+    assert all("The user means" not in str(m) for m in harness.model.requests[2]["messages"])
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[0].thought == "The user means this folder." and trace.passes[0].model_calls == 2
+
+
+async def test_after_a_tool_error_the_pass_thinks_directly(harness):
+    await harness.start(think="auto")
+    harness.model.enqueue(call("read_file", {"path": "missing.txt"}),  # draft... pulled back:
+                          Reply(reasoning="try it", tool_calls=[{"name": "read_file", "arguments": {"path": "missing.txt"}}]),
+                          Reply(reasoning="it is missing", text="There is no such file."))
+    _, events = await harness.turn("read missing.txt")
+    assert [sent_thinking(harness, i) for i in range(3)] == [False, True, True]
+    assert [e.reason for e in of_type(events, "thinking_started")] == [
+        "draft first; think only if it calls a tool", "after a tool error"]
+
+
+async def test_two_call_ceiling_when_the_thought_fails(harness):
+    await harness.start(think="auto")
+    harness.model.enqueue(call("list_dir", {}), Reply(reasoning="hmm", text=""), "Listed.")
+    _, events = await harness.turn("list")
+    # draft + failed thought = 2 calls; the draft's call runs, then the next pass.
+    assert len(harness.model.requests) == 3
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran"]
+
+
+async def test_thought_is_cut_at_the_budget_and_the_pass_reruns_without_it(harness):
+    await harness.start(runtime_extra="  think: on\n  think_budget: 64\n")
+    harness.model.enqueue(Reply(reasoning="x" * 200, chunk_chars=1, text="never"), "Short answer.")
+    turn_id, events = await harness.turn("hi")
+    assert [sent_thinking(harness, i) for i in range(2)] == [True, False]
+    assert of_type(events, "thinking_ended")[0].cut == "at the budget of 64 tokens"
+    assert of_type(events, "answer")[0].text == "Short answer."
+
+
+async def test_stop_thought_cuts_the_live_thought(harness):
+    client = await harness.start(runtime_extra="  think: on\n")
+    harness.model.enqueue(Reply(reasoning="y" * 400, chunk_chars=1, text="never"), "Answered without it.")
+    session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
+    started = await client.call("turn/start", {"session_id": session.session_id, "text": "hi"})
+    events = []
+    async for e in client.turn_events(started.turn_id):
+        events.append(e)
+        if e.event.__struct_config__.tag == "thinking_delta" and len(events) == 5:
+            await client.call("turn/stop_thought", {"turn_id": started.turn_id})
+    assert of_type(events, "thinking_ended")[0].cut == "stopped by you"
+    assert of_type(events, "answer")[0].text == "Answered without it."
+
+
+async def test_on_never_thinks_on_wrap_up(harness):
+    await harness.start(runtime_extra="  think: on\n  max_iterations: 1\n")
+    harness.model.enqueue(call("list_dir", {}), "Done.")
+    _, _ = await harness.turn("list")
+    assert [sent_thinking(harness, i) for i in range(2)] == [True, False]
+
+
+async def test_session_and_turn_levels(harness):
+    client = await harness.start(think="auto")
+    session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
+    result = await client.call("session/set_think", {"session_id": session.session_id, "level": "on"})
+    assert (result.level, result.policy) == ("on", "on")
+    try:
+        await client.call("session/set_think", {"session_id": session.session_id, "level": "max"})
+    except Exception as exc:  # noqa: BLE001
+        assert "unknown thinking level 'max': use off, auto or on" in str(exc)
+    else:
+        raise AssertionError("a bad level was accepted")
+    harness.model.enqueue(Reply(reasoning="r", text="A"), "B")
+    started = await client.call("turn/start", {"session_id": session.session_id, "text": "one"})
+    [e async for e in client.turn_events(started.turn_id)]
+    started = await client.call("turn/start", {"session_id": session.session_id, "text": "two", "think": "off"})
+    [e async for e in client.turn_events(started.turn_id)]
+    assert [sent_thinking(harness, i) for i in range(2)] == [True, False]
+
+
+def test_think_flag_in_print_mode(saturn_env, fake_model):
+    fake_model.enqueue(Reply(reasoning="r", text="thought about it"))
+    result = saturn_env.saturn("-p", "hi", "--think", "on")
+    assert result.stdout == "thought about it\n"
+    assert fake_model.requests[0]["chat_template_kwargs"] == {"enable_thinking": True}
+    bad = saturn_env.saturn("-p", "hi", "--think", "loud")
+    assert bad.returncode == 1 and "unknown thinking level 'loud'" in bad.stderr
