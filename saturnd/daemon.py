@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import fcntl
 import logging
 import os
@@ -23,9 +24,11 @@ from saturnd.rpc import Dispatcher, error_line
 from saturnd.service import Saturn
 from saturnd.store import Store
 from saturnd.tools import builtin_registry
+from saturnd.tools.mcp_bridge import McpHub, McpServerConfig
 
 log = logging.getLogger("saturnd")
 
+PR_SET_CHILD_SUBREAPER = 36
 WRITE_BUFFER_LIMIT = 64 * 1024 * 1024
 """A client that stops reading is dropped once this much is queued for it."""
 
@@ -145,6 +148,18 @@ class Server:
                 connection.send(response)
 
 
+def _become_subreaper() -> None:
+    """Orphans of run_command's process groups come back to us to be reaped, not to init
+    (which in a container may never reap them)."""
+    if sys.platform != "linux":
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):
+        log.warning("could not become a child subreaper; killed commands may linger as zombies")
+
+
 def _prepare_socket_path(path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     os.chmod(path.parent, 0o700)
@@ -160,10 +175,21 @@ async def serve(paths: Paths) -> int:
     paths.socket.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     lock = InstanceLock(paths.lock_file)
     lock.acquire()
+    _become_subreaper()
     store = Store(paths.db_file)
     interrupted = store.interrupt_running_turns()
     if interrupted:
         log.info("marked %d turns left running by a previous daemon as interrupted", len(interrupted))
+    mcp = McpHub(paths.data_dir / "mcp.log")
+    if config.mcp.servers:
+        await mcp.start([
+            McpServerConfig(name, server.command, server.env, server.cwd or None)
+            for name, server in config.mcp.servers.items()
+        ])
+        for tool in mcp.tools():
+            registry.register(tool)
+        for name, reason in mcp.failed().items():
+            log.warning("MCP server %s did not start: %s", name, reason)
     saturn = Saturn(
         paths=paths,
         config=config,
@@ -198,6 +224,7 @@ async def serve(paths: Paths) -> int:
         with contextlib.suppress(FileNotFoundError):
             paths.socket.unlink()
         await saturn.shutdown()
+        await mcp.close()
         store.close()
         lock.release()
         log.info("saturnd stopped")

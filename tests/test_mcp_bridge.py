@@ -153,9 +153,7 @@ async def test_a_crash_fails_the_call_readably_and_the_next_call_restarts(
     assert not alive(before)
 
 
-async def test_a_server_killed_while_idle_restarts_transparently(
-    hub: McpHub, env: ToolEnv
-) -> None:
+async def test_a_server_killed_while_idle_restarts_transparently(hub: McpHub, env: ToolEnv) -> None:
     before = await server_pid(hub, env)
     os.kill(before, signal.SIGKILL)
     for _ in range(100):
@@ -187,7 +185,7 @@ async def test_the_daemon_path_shows_failures_as_tool_errors(hub: McpHub, env: T
 async def test_stderr_goes_to_the_log_not_the_terminal(
     hub: McpHub, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    log = hub._log_path
+    log = hub.log_path
     assert log is not None
     text = log.read_text()
     assert "testsrv starting" in text
@@ -204,7 +202,9 @@ async def test_a_failed_server_is_left_out_and_close_leaves_no_process(
     await hub.start(
         [
             McpServerConfig(name="missing", command=[str(tmp_path / "no-such-server")]),
-            McpServerConfig(name="quits", command=[sys.executable, "-c", "import sys; sys.exit(3)"]),
+            McpServerConfig(
+                name="quits", command=[sys.executable, "-c", "import sys; sys.exit(3)"]
+            ),
             SERVER,
         ]
     )
@@ -223,7 +223,7 @@ async def test_a_failed_server_is_left_out_and_close_leaves_no_process(
 
 
 async def test_a_server_that_never_answers_times_out_at_start(tmp_path: Path) -> None:
-    silent = [sys.executable, "-c", "import time; time.sleep(60)"]
+    silent = [sys.executable, "-c", "import sys; sys.stdin.read()"]
     hub = McpHub(tmp_path / "mcp.log", start_timeout_s=0.5)
     started = time.monotonic()
     await hub.start([McpServerConfig(name="silent", command=silent)])
@@ -233,7 +233,7 @@ async def test_a_server_that_never_answers_times_out_at_start(tmp_path: Path) ->
     assert time.monotonic() - started < 8
 
 
-def test_schema_cleaning_inlines_refs_and_keeps_property_names() -> None:
+async def test_schema_cleaning_inlines_refs_and_keeps_property_names() -> None:
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "args",

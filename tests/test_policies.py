@@ -11,6 +11,8 @@ import pytest
 
 from protocol.methods import Attachment
 from saturnd.config import RuntimeConfig
+from saturnd.gate.policy import GateConfig, GateRule
+from saturnd.gate.provenance import SessionRecord
 from saturnd.model.types import ToolCall
 from saturnd.tools import builtin_registry
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
@@ -19,8 +21,6 @@ from saturnd.turn.execute import cap_output, run_tool
 from saturnd.turn.fencing import fence, mark_instructions
 from saturnd.turn.ground import Ground, ground_text
 from saturnd.turn.loop_rules import CallLedger, call_signature
-from saturnd.gate.policy import GateConfig, GateRule
-from saturnd.gate.provenance import SessionRecord
 from saturnd.turn.review import GateContext, review_calls
 from saturnd.turn.validation import Invalid, Valid, shape, validate_call
 
@@ -43,7 +43,7 @@ def test_empty_arguments_mean_an_empty_object():
 
 
 @pytest.mark.parametrize(("call", "message"), [
-    (tc("nope"), "there is no tool named 'nope'. The tools are: read_file, list_dir, search_files, kb_search, kb_read, plan, ask_user."),
+    (tc("nope"), "there is no tool named 'nope'. The tools are: read_file, list_dir, search_files, kb_search, kb_read, plan, ask_user, write_file,"),
     (tc("read_file", "[1]"), "the arguments of 'read_file' are not a JSON object: '[1]'."),
     (tc("read_file", '{"path": 3}'), "wrong arguments for 'read_file': Expected `str`, got `int` - at `$.path`."),
     (tc("kb_read", '{"query": "tax"}'), "These arguments fit 'kb_search', not 'kb_read': kb_search {\"query\": <string>}"),

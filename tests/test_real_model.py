@@ -31,8 +31,8 @@ def needs(model_id: str) -> pytest.MarkDecorator:
     )
 
 
-async def wait_ready(client: Client, timeout: float = 240) -> object:
-    deadline = time.monotonic() + timeout
+async def wait_ready(client: Client, within_s: float = 240) -> object:
+    deadline = time.monotonic() + within_s
     while time.monotonic() < deadline:
         status = await client.call("daemon/status")
         if status.model.answers:

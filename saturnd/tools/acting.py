@@ -200,6 +200,13 @@ async def _kill_group(proc: asyncio.subprocess.Process) -> bool:
     return True
 
 
+async def _exited(proc: asyncio.subprocess.Process) -> None:
+    """The shell has exited. proc.wait() would also wait for every holder of the output pipe
+    (a background `cmd &`), and the returncode is the only exit signal Process exposes."""
+    while proc.returncode is None:  # noqa: ASYNC110
+        await asyncio.sleep(0.02)
+
+
 async def _run_command(params: RunCommandParams, env: ToolEnv) -> str:
     try:
         proc = await asyncio.create_subprocess_exec(
@@ -219,7 +226,7 @@ async def _run_command(params: RunCommandParams, env: ToolEnv) -> str:
     leftovers = False
     try:
         try:
-            await asyncio.wait_for(proc.wait(), params.timeout_s)
+            await asyncio.wait_for(_exited(proc), params.timeout_s)
         except TimeoutError:
             timed_out = True
         else:  # background processes may still hold the output pipe

@@ -312,6 +312,11 @@ class McpHub:
             self._tools += self._wrap(server, outcome.tools)
             log.info("MCP server %r started: %d tools", server.name, len(outcome.tools))
 
+    @property
+    def log_path(self) -> Path | None:
+        """Where the servers' stderr goes (None: discarded)."""
+        return self._log_path
+
     def tools(self) -> list[Tool]:
         return list(self._tools)
 

@@ -72,13 +72,16 @@ class Tool:
     def parameters_schema(self) -> dict[str, Any]:
         return params_schema(self.params)
 
-    def openai_schema(self) -> dict[str, Any]:
+    def openai_schema(self, strict: bool = False) -> dict[str, Any]:
+        """`strict`: every constraint (for constrained mode's grammar); otherwise only what
+        helps a model write the call: every byte is paid on every pass."""
+        parameters = self.parameters_schema()
         return {
             "type": "function",
             "function": {
                 "name": self.name,
                 "description": self.description,
-                "parameters": self.parameters_schema(),
+                "parameters": parameters if strict else _slim(parameters),
             },
         }
 
@@ -88,6 +91,24 @@ def params_schema(params: type[msgspec.Struct]) -> dict[str, Any]:
     as llama.cpp do not resolve $defs), titles dropped (every byte is paid per pass)."""
     (ref,), components = msgspec.json.schema_components([params])
     return _inline(ref, components)
+
+
+VALIDATION_ONLY = frozenset({
+    "additionalProperties", "minLength", "maxLength", "minimum", "maximum",
+    "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems", "pattern",
+})
+"""Schema keys that only constrain: Saturn validates every call itself, so a model need not read them."""
+
+
+def _slim(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {
+            k: _slim(v) for k, v in node.items()
+            if k not in VALIDATION_ONLY and not (k == "required" and not v)
+        }
+    if isinstance(node, list):
+        return [_slim(v) for v in node]
+    return node
 
 
 def _inline(node: Any, components: dict[str, Any]) -> Any:
@@ -104,6 +125,7 @@ class Registry:
     def __init__(self, tools: list[Tool] | None = None) -> None:
         self._tools: dict[str, Tool] = {}
         self._schemas: list[dict[str, Any]] = []
+        self._strict_schemas: list[dict[str, Any]] = []
         for tool in tools or []:
             self.register(tool)
 
@@ -113,6 +135,7 @@ class Registry:
         self._tools[tool.name] = tool
         # Built once: every pass sends them, and generating them costs ~0.1 ms a tool.
         self._schemas.append(tool.openai_schema())
+        self._strict_schemas.append(tool.openai_schema(strict=True))
 
     def get(self, name: str) -> Tool | None:
         return self._tools.get(name)
@@ -123,5 +146,5 @@ class Registry:
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self._tools.values())
 
-    def openai_tools(self) -> list[dict[str, Any]]:
-        return self._schemas
+    def openai_tools(self, strict: bool = False) -> list[dict[str, Any]]:
+        return self._strict_schemas if strict else self._schemas

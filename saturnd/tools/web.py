@@ -1,10 +1,9 @@
 """web_fetch: one web page as readable text, behind an SSRF guard.
 
-Every hop (the first URL and each redirect) is resolved here and each address checked
-(`check_address`); the connection then goes to those vetted addresses only (a pinned aiohttp
-resolver that never asks DNS again), so a rebinding DNS answer cannot slip a private address
-in. Hosts written as numbers ("127.1", "0x7f000001") never reach DNS: aiohttp and the OS
-parse them exactly as `socket.inet_aton` does here.
+Each hop (the URL, then every redirect) is resolved here and every address checked; the
+connection then goes only to those vetted addresses (a pinned aiohttp resolver that never asks
+DNS again), so a rebinding DNS answer cannot slip a private address in. Hosts written as
+numbers ("127.1", "0x7f000001") never reach DNS: they are parsed as `socket.inet_aton` does.
 """
 
 from __future__ import annotations
@@ -30,15 +29,13 @@ MAX_BYTES = 1_000_000
 MAX_REDIRECTS = 5
 TEXT_CAP = 16_000
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
-USER_AGENT = "Saturn/0.1 (web_fetch)"
+HEADERS = {"User-Agent": "Saturn/0.1 (web_fetch)", "Accept": "text/html,text/*;q=0.9,*/*;q=0.5"}
 IP = ipaddress.IPv4Address | ipaddress.IPv6Address
-_NUMERIC = re.compile(r"[0-9a-fx.]+", re.IGNORECASE)
+_NUMERIC = re.compile(r"[0-9][0-9a-fx.]*", re.IGNORECASE)
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
-_KINDS = (
-    ("loopback", "a loopback"), ("unspecified", "an unspecified"),
-    ("link_local", "a link-local"), ("multicast", "a multicast"), ("private", "a private"),
-    ("reserved", "a reserved"), ("site_local", "a site-local"),
-)
+_KINDS = [("loopback", "a loopback"), ("unspecified", "an unspecified"), ("link_local", "a link-local"),
+          ("multicast", "a multicast"), ("reserved", "a reserved"), ("private", "a private"),
+          ("site_local", "a site-local")]  # fmt: skip
 
 
 # -- the SSRF guard ------------------------------------------------------------------------
@@ -50,17 +47,16 @@ def parse_ip(host: str) -> IP | None:
     try:
         return ipaddress.ip_address(host)
     except ValueError:
-        pass
-    if _NUMERIC.fullmatch(host) and host[0].isdigit():
-        try:
-            return ipaddress.IPv4Address(socket.inet_aton(host))
-        except OSError:
+        if not _NUMERIC.fullmatch(host):
             return None
-    return None
+    try:
+        return ipaddress.IPv4Address(socket.inet_aton(host))
+    except OSError:
+        return None
 
 
 def _why_blocked(ip: IP) -> str | None:
-    if isinstance(ip, ipaddress.IPv6Address):
+    if isinstance(ip, ipaddress.IPv6Address):  # IPv4 inside IPv6: mapped, 6to4, NAT64
         inner = ip.ipv4_mapped or ip.sixtofour
         if inner is None and ip in _NAT64:
             inner = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
@@ -96,7 +92,8 @@ def check_address(
         except ValueError:
             return f"{host} resolves to an unusable address {address!r}"
         if why := _why_blocked(ip):
-            return f"{host} is {ip}, {why}; only public addresses can be fetched"
+            name = host if host.strip("[]") == str(ip) else f"{host} ({ip})"
+            return f"{name} is {why}; only public addresses can be fetched"
     return None
 
 
@@ -104,16 +101,15 @@ async def resolve_host(host: str, port: int) -> list[str]:
     """Every address the host names (numeric hosts are parsed, never looked up)."""
     if literal := parse_ip(host):
         return [str(literal)]
-    loop = asyncio.get_running_loop()
     try:
-        infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as e:
         raise ToolFailure(f"cannot resolve {host}: {getattr(e, 'strerror', None) or e}") from e
     return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
 class _PinnedResolver(AbstractResolver):
-    """Answers only with addresses already vetted for a host; never asks DNS again."""
+    """Answers only with the addresses vetted for a host; never asks DNS again."""
 
     def __init__(self) -> None:
         self.pins: dict[str, list[str]] = {}
@@ -123,13 +119,9 @@ class _PinnedResolver(AbstractResolver):
     ) -> list[ResolveResult]:
         if not (addresses := self.pins.get(host)):
             raise OSError(f"{host} was not vetted")
-        return [
-            ResolveResult(
-                hostname=host, host=a, port=port, proto=0, flags=socket.AI_NUMERICHOST,
-                family=socket.AF_INET6 if ":" in a else socket.AF_INET,
-            )
-            for a in addresses
-        ]
+        return [ResolveResult(hostname=host, host=a, port=port, proto=0, flags=socket.AI_NUMERICHOST,
+                              family=socket.AF_INET6 if ":" in a else socket.AF_INET)
+                for a in addresses]  # fmt: skip
 
     async def close(self) -> None:
         pass
@@ -209,25 +201,22 @@ class WebFetchParams(msgspec.Struct, forbid_unknown_fields=True):
 class _Page:
     status: int
     reason: str
-    ctype: str
-    body: bytes = b""
-    truncated: bool = False
+    ctype: str | None  # None: no Content-Type header
+    charset: str | None
     location: str | None = None
-    charset: str | None = None
+    body: bytes = b""
 
 
 def _kind(ctype: str | None, body: bytes = b"") -> str:
-    """html | text | binary; None: no Content-Type, so the body is sniffed."""
+    """html | text | binary; with no Content-Type the body is sniffed."""
     if ctype is None:
-        head = body[:8192]
-        if b"\0" in head:
+        if b"\0" in body[:8192]:
             return "binary"
-        return "html" if re.match(rb"\s*<(!doctype html|html)", head, re.I) else "text"
+        return "html" if re.match(rb"\s*<(!doctype html|html)", body[:100], re.I) else "text"
     if ctype in ("text/html", "application/xhtml+xml"):
         return "html"
-    if ctype.startswith("text/") or ctype.endswith(("+json", "+xml", "/json", "/xml")):
-        return "text"
-    return "text" if ctype in ("application/javascript", "application/x-ndjson") else "binary"
+    textual = ctype.startswith("text/") or ctype.endswith(("json", "xml", "javascript"))
+    return "text" if textual else "binary"
 
 
 async def _hop(session: aiohttp.ClientSession, url: URL, host: str, port: int) -> _Page:
@@ -240,17 +229,13 @@ async def _hop(session: aiohttp.ClientSession, url: URL, host: str, port: int) -
                 sent = sum(len(k) + len(v) + 4 for k, v in resp.request_info.headers.items())
                 received = sum(len(k) + len(v) + 4 for k, v in resp.raw_headers)
                 ctype = resp.content_type if "Content-Type" in resp.headers else None
-                page = _Page(resp.status, resp.reason or "", ctype or "", charset=resp.charset)
+                page = _Page(resp.status, resp.reason or "", ctype, resp.charset)
                 if resp.status in REDIRECTS:
                     page.location = resp.headers.get("Location")
-                    return page
-                if ctype is not None and _kind(ctype) == "binary":
-                    return page
-                while len(page.body) <= MAX_BYTES and (chunk := await resp.content.read(65_536)):
-                    page.body += chunk
-                    received += len(chunk)
-                page.truncated = len(page.body) > MAX_BYTES
-                page.body = page.body[:MAX_BYTES]
+                elif ctype is None or _kind(ctype) != "binary":  # binary: headers are enough
+                    while len(page.body) <= MAX_BYTES and (chunk := await resp.content.read(65_536)):
+                        page.body += chunk
+                        received += len(chunk)
                 return page
     except BaseException as e:
         status = type(e).__name__
@@ -265,11 +250,12 @@ async def _vet(url: URL, env: ToolEnv, pinned: _PinnedResolver) -> tuple[str, in
     host, port = url.raw_host, url.port
     if not host or port is None:
         raise ToolFailure(f"no host in {url}")
-    if not host_allowed(host, env.web_allowed_hosts):
-        raise ToolFailure(f"refused {url}: {check_address(host, [], False, env.web_allowed_hosts)}")
-    addresses = await resolve_host(host, port)
-    why = check_address(host, addresses, env.web_allow_private, env.web_allowed_hosts)
-    if why:
+    if (":" in host or host.replace(".", "").isdigit()) and parse_ip(host) is None:
+        # aiohttp takes such a host for an address and would hand it to DNS unpinned
+        raise ToolFailure(f"refused {url}: {host} is not a valid address")
+    allowed = env.web_allowed_hosts
+    addresses = await resolve_host(host, port) if host_allowed(host, allowed) else []
+    if why := check_address(host, addresses, env.web_allow_private, allowed):
         raise ToolFailure(f"refused {url}: {why}")
     pinned.pins[host] = addresses
     return host, port
@@ -278,8 +264,7 @@ async def _vet(url: URL, env: ToolEnv, pinned: _PinnedResolver) -> tuple[str, in
 async def _fetch(start: URL, env: ToolEnv) -> tuple[URL, _Page]:
     pinned = _PinnedResolver()
     connector = aiohttp.TCPConnector(resolver=pinned, use_dns_cache=False, force_close=True)
-    headers = {"User-Agent": USER_AGENT, "Accept": "text/html,text/*,application/json;q=0.9"}
-    async with aiohttp.ClientSession(connector=connector, headers=headers) as session:
+    async with aiohttp.ClientSession(connector=connector, headers=HEADERS) as session:
         url = start
         for _ in range(MAX_REDIRECTS + 1):
             page = await _hop(session, url, *await _vet(url, env, pinned))
@@ -292,33 +277,29 @@ async def _fetch(start: URL, env: ToolEnv) -> tuple[URL, _Page]:
 async def _web_fetch(params: WebFetchParams, env: ToolEnv) -> str:
     try:
         start = URL(params.url.strip())
-    except (ValueError, TypeError) as e:
-        raise ToolFailure(f"not a URL: {params.url!r}") from e
-    try:
         async with asyncio.timeout(FETCH_TIMEOUT_S):
             url, page = await _fetch(start, env)
     except TimeoutError:
-        raise ToolFailure(f"{start} did not answer within {FETCH_TIMEOUT_S:g}s") from None
-    except (aiohttp.ClientError, OSError, ValueError) as e:
-        raise ToolFailure(f"cannot fetch {start}: {type(e).__name__}: {e}") from e
+        raise ToolFailure(f"{params.url} did not answer within {FETCH_TIMEOUT_S:g}s") from None
+    except (aiohttp.ClientError, OSError, ValueError, TypeError) as e:
+        raise ToolFailure(f"cannot fetch {params.url}: {type(e).__name__}: {e}") from e
     if page.status >= 400:
         raise ToolFailure(f"{url} answered HTTP {page.status} {page.reason}")
-    kind = _kind(page.ctype or None, page.body)
+    kind = _kind(page.ctype, page.body)
     if kind == "binary":
         raise ToolFailure(f"{url} is {page.ctype or 'binary data'}, not text; not shown")
     try:
-        text = page.body.decode(page.charset or "utf-8", errors="replace")
+        text = page.body[:MAX_BYTES].decode(page.charset or "utf-8", errors="replace")
     except LookupError:
-        text = page.body.decode("utf-8", errors="replace")
+        text = page.body[:MAX_BYTES].decode("utf-8", errors="replace")
     out = [f"{url} ({page.status}, {page.ctype or 'no content type'})"]
     if kind == "html":
         title, text = html_to_text(text)
-        if title:
-            out.append(f"title: {title}")
+        out += [f"title: {title}"] if title else []
     if len(text) > TEXT_CAP:
         text = text[:TEXT_CAP] + f"\n[text cut at {TEXT_CAP} of {len(text)} characters]"
     out.append(text)
-    if page.truncated:
+    if len(page.body) > MAX_BYTES:
         out.append("[page larger than 1 MB: only its first 1 MB was read]")
     return "\n".join(out)
 

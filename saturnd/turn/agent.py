@@ -183,7 +183,7 @@ async def _attempt(
     turn: TurnContext, messages: list[dict[str, Any]], mode: str, think: bool,
     thinking: list[str],
 ) -> tuple[ModelReply, str | None]:
-    tools = turn.registry.openai_tools()
+    tools = turn.registry.openai_tools(strict=mode == "constrained")
     stream = ResponseStream(lambda text: turn.events.emit(ResponseDelta(text=text)),
                             hold_all=mode == "constrained")
     try:
