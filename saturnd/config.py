@@ -28,7 +28,10 @@ class ModelConfig(_Section):
     name: str = ""
     api_key_ref: str = ""
     """Where the API key lives, e.g. keyring:saturn/openrouter. Never the key itself."""
-    tool_mode: Literal["native", "constrained", "auto"] = "auto"
+    tool_mode: Literal["native", "constrained", "auto", "default"] = "default"
+    """native | constrained | auto (native, constrained retry on a format failure).
+    default: auto for a configured server; constrained for the embedded models, which fence
+    their native calls (measured: 8/12 right vs 6/12 for auto, in a quarter of the time)."""
     think_style: Literal["chat_template_kwargs", "ollama", "soft_switch", "none"] = (
         "chat_template_kwargs"
     )

@@ -257,6 +257,7 @@ class Saturn:
             session_approvals=self.approvals.setdefault(session.id, set()),
             allow=list(allow or []),
             think_policy=think_policy or self._think_policy(session.id, ""),
+            tool_mode=self.endpoint.tool_mode,
         )
         # The turn's own tools (ask_user, plan) reach back into the turn through its env.
         context.env = replace(

@@ -62,3 +62,18 @@ def test_instructions_go_at_the_end_of_the_system_prompt():
 ])
 def test_reply_problem(reply, problem):
     assert reply_problem(reply) == problem
+
+
+@pytest.mark.parametrize(("config", "mode"), [
+    ("model:\n  base_url: http://x/v1\n", "auto"),
+    ("", "constrained"),
+    ("model:\n  tool_mode: native\n", "native"),
+    ("model:\n  base_url: http://x/v1\n  tool_mode: constrained\n", "constrained"),
+])
+def test_default_tool_mode_depends_on_the_endpoint(config, mode, tmp_path):
+    from saturnd.config import parse_config
+    from saturnd.model.endpoint import ModelEndpointManager
+    from saturnd.paths import Paths
+
+    paths = Paths(home=tmp_path, data_dir=tmp_path, socket=tmp_path / "s.sock")
+    assert ModelEndpointManager(parse_config(config), paths).tool_mode == mode

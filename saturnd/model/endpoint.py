@@ -47,6 +47,13 @@ class ModelEndpointManager:
     def uses_embedded(self) -> bool:
         return not self._config.model.base_url
 
+    @property
+    def tool_mode(self) -> str:
+        configured = self._config.model.tool_mode
+        if configured != "default":
+            return configured
+        return "constrained" if self.uses_embedded else "auto"
+
     def _make_client(self, base_url: str, name: str, api_key: str = "") -> ModelClient:
         model = self._config.model
         return ModelClient(

@@ -130,7 +130,7 @@ async def _thought_reply(
     reply: ModelReply | None = None
     try:
         reply, problem = await _attempt(
-            turn, messages, first_mode(turn.config.model.tool_mode, plan.tools_offered), True,
+            turn, messages, first_mode(turn.tool_mode, plan.tools_offered), True,
             thinking,
         )
         if problem:
@@ -156,7 +156,7 @@ async def _readable_reply(
     think: bool,
 ) -> ModelReply:
     """A reply without thinking; an unreadable one is retried once (in constrained mode for auto)."""
-    tool_mode = turn.config.model.tool_mode
+    tool_mode = turn.tool_mode
     thinking: list[str] = []
     reply, problem = await _guarded(turn, messages, first_mode(tool_mode, plan.tools_offered), think, thinking)
     if problem:

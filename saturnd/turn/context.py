@@ -77,6 +77,8 @@ class TurnContext:
     """Approval keys the person gave "always" in this session (shared across its turns)."""
     allow: list[str] = field(default_factory=list)
     """Tools pre-approved for this turn."""
+    tool_mode: str = "auto"
+    """native | constrained | auto, resolved for this endpoint."""
     think_policy: str = "act"
     """The thinking policy for this turn (the session's /think, or the turn's --think)."""
     reviewed: dict[str, Decision] = field(default_factory=dict)
