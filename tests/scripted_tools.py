@@ -74,6 +74,19 @@ async def _mail(params: MailParams, env: ToolEnv) -> str:
     return f"mailed {params.to}"
 
 
+class PortParams(msgspec.Struct, forbid_unknown_fields=True):
+    port: int
+
+
+async def _raw_connect(params: PortParams, env: ToolEnv) -> str:
+    """Connects with a bare socket, outside any logged client: the audit hook must see it."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", params.port), timeout=2):
+        pass
+    return "connected"
+
+
 _arrived = 0
 _both_here = asyncio.Event()
 
@@ -89,6 +102,7 @@ async def _meet(params: Empty, env: ToolEnv) -> str:
 
 
 TOOLS = [
+    Tool("raw_connect", "Open a TCP connection.", PortParams, _raw_connect),
     Tool("patch", "Append text to a file you have read.", PatchParams, _patch, risk="write",
          parent="read_file", target="path"),
     Tool("mail", "Send a mail.", MailParams, _mail, risk="messaging", target="to"),

@@ -160,3 +160,14 @@ async def test_egress_rows_for_model_calls(harness):
         ("127.0.0.1", harness.model.port, "POST", "200", "model")]
     assert listed.entries[0].bytes_out == len(harness.model.raw_bodies[0])
     assert listed.entries[0].bytes_in > 0
+
+
+async def test_a_custom_judge_entry_point(harness):
+    await harness.start("judge:\n  entry_point: tests.custom_judge:judge\n")
+    (harness.env.workdir / "memo.txt").write_text("this is classified\n")
+    harness.model.enqueue(calls(("read_file", {"path": "forbidden.txt"}), ("read_file", {"path": "memo.txt"})), "ok")
+    _, events = await harness.turn("read")
+    results = [m["content"] for m in harness.model.requests[1]["messages"] if m["role"] == "tool"]
+    assert results[0] == "tool error: blocked by policy: the custom judge saw a forbidden path"
+    assert "this is [gone]" in results[1]
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["blocked", "ran"]

@@ -25,6 +25,11 @@ def build_parser() -> argparse.ArgumentParser:
     key = commands.add_parser("key", help="store an API key in the OS keyring")
     key.add_argument("action", choices=["set"])
     key.add_argument("name")
+    egress = commands.add_parser("egress", help="every outbound connection Saturn made")
+    egress.add_argument("--session", default="")
+    egress.add_argument("--turn", default="")
+    egress.add_argument("--host", default="")
+    egress.add_argument("--limit", type=int, default=50)
     trace = commands.add_parser("trace", help="explain what a turn did")
     trace.add_argument("action", choices=["why"])
     trace.add_argument("turn_id", nargs="?", default="", help="default: the most recent turn")
@@ -51,6 +56,10 @@ def main(argv: list[str] | None = None) -> int:
         from clients.cli.daemon_commands import list_models
 
         return list_models()
+    if args.command == "egress":
+        from clients.cli.egress_view import list_egress
+
+        return list_egress(args.session, args.turn, args.host, args.limit)
     if args.command == "trace":
         from clients.cli.trace_view import trace_why
 
