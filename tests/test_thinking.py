@@ -159,3 +159,18 @@ def test_think_flag_in_print_mode(saturn_env, fake_model):
     assert fake_model.requests[0]["chat_template_kwargs"] == {"enable_thinking": True}
     bad = saturn_env.saturn("-p", "hi", "--think", "loud")
     assert bad.returncode == 1 and "unknown thinking level 'loud'" in bad.stderr
+
+
+async def test_a_server_that_thinks_with_thinking_off_is_noted_and_budgeted(harness):
+    await harness.start(runtime_extra="  think_budget: 64\n")
+    harness.model.enqueue(Reply(reasoning="short musing", text="Hi."),
+                          Reply(reasoning="z" * 300, chunk_chars=1, text="never"), '{"response": "Fine."}')
+    first, _ = await harness.turn("hi")
+    trace = await harness.client.call("trace/get", {"turn_id": first})
+    assert trace.passes[0].note == "the server sent reasoning although thinking was off"
+    assert trace.passes[0].thought == "short musing"
+    second, events = await harness.turn("hello")
+    trace = await harness.client.call("trace/get", {"turn_id": second})
+    assert trace.passes[0].note.startswith(
+        "the server thought although thinking was off (at the budget of 64 tokens); retried once")
+    assert of_type(events, "answer")[0].text == "Fine."

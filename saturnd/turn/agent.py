@@ -166,6 +166,9 @@ async def _readable_reply(
         if again:
             record.note += f"; again: {again}"
             raise UnreadableReply(again)
+    if thinking and not think:
+        record.note = _join(record.note, "the server sent reasoning although thinking was off")
+        record.thought = "".join(thinking).strip()[:THOUGHT_CAP_CHARS]
     return reply
 
 
