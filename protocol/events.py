@@ -103,6 +103,16 @@ class Steered(_Event, tag="steered"):
     text: str
 
 
+class Remembered(_Event, tag="remembered"):
+    number: int
+    text: str
+    provenance: str
+    line: str
+    """What the client prints after the answer."""
+    similar: str = ""
+    """A stored fact this one may contradict, named, never removed."""
+
+
 class Answer(_Event, tag="answer"):
     text: str
     note: str = ""
@@ -146,6 +156,7 @@ Event = (
     | Paused
     | Resumed
     | Steered
+    | Remembered
     | Answer
     | Receipt
     | TurnEnded

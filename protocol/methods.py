@@ -82,6 +82,10 @@ class SessionInfo(_Wire):
     title: str = ""
     running_turn_id: str = ""
     turn_count: int = 0
+    incognito: bool = False
+    tainted: bool = False
+    """Outside content entered the conversation: facts ask until /clear."""
+    resumed: bool = False
 
 
 class Message(_Wire):
@@ -97,6 +101,8 @@ class Message(_Wire):
 class SessionCreateParams(_Wire):
     cwd: str
     title: str = ""
+    incognito: bool = False
+    """No memory read or written; nothing of the session is kept after session/close."""
 
 
 class SessionListResult(_Wire):
@@ -272,6 +278,68 @@ class EgressListResult(_Wire):
     entries: list[EgressEntry]
 
 
+class SessionRefParams(_Wire):
+    session_id: str
+
+
+class FactInfo(_Wire):
+    number: int
+    text: str
+    kind: str
+    """fact | rule (a rule loads on every request)."""
+    provenance: str
+    """said | approved | review | added | imported."""
+    created_at: float
+    session_id: str = ""
+    sentence: str = ""
+    verdict: str = ""
+
+
+class MemoryListResult(_Wire):
+    facts: list[FactInfo]
+
+
+class MemoryNumberParams(_Wire):
+    number: int
+
+
+class MemoryAddParams(_Wire):
+    text: str
+
+
+class MemoryAddResult(_Wire):
+    fact: FactInfo
+    line: str
+    similar: str = ""
+
+
+class MemoryWhyResult(_Wire):
+    fact: FactInfo
+    explanation: str
+
+
+class CandidateInfo(_Wire):
+    id: int
+    text: str
+    source: str
+    """review | imported."""
+    session_id: str = ""
+    check: str = ""
+    """What the words-are-yours check says of it (candidates always ask)."""
+
+
+class MemoryQueueResult(_Wire):
+    candidates: list[CandidateInfo]
+
+
+class MemoryImportParams(_Wire):
+    lines: list[str]
+
+
+class CandidateRefParams(_Wire):
+    id: int
+
+
 class MethodSpec(NamedTuple):
     params: type
     result: type
@@ -297,6 +365,18 @@ METHODS: dict[str, MethodSpec] = {
     "turn/abort": MethodSpec(TurnRefParams, Ok),
     "turn/cancel": MethodSpec(TurnRefParams, Ok),
     "session/queue": MethodSpec(SessionQueueParams, SessionQueueResult),
+    "session/clear": MethodSpec(SessionRefParams, Ok),
+    "session/resume": MethodSpec(SessionRefParams, SessionInfo),
+    "session/close": MethodSpec(SessionRefParams, Ok),
+    "memory/list": MethodSpec(Empty, MemoryListResult),
+    "memory/forget": MethodSpec(MemoryNumberParams, Ok),
+    "memory/add": MethodSpec(MemoryAddParams, MemoryAddResult),
+    "memory/why": MethodSpec(MemoryNumberParams, MemoryWhyResult),
+    "memory/review": MethodSpec(SessionRefParams, MemoryQueueResult),
+    "memory/queue": MethodSpec(Empty, MemoryQueueResult),
+    "memory/accept": MethodSpec(CandidateRefParams, MemoryAddResult),
+    "memory/reject": MethodSpec(CandidateRefParams, Ok),
+    "memory/import": MethodSpec(MemoryImportParams, MemoryQueueResult),
     "trace/get": MethodSpec(TurnRefParams, TraceGetResult),
     "egress/list": MethodSpec(EgressListParams, EgressListResult),
 }

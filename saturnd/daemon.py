@@ -177,6 +177,8 @@ async def serve(paths: Paths) -> int:
     lock.acquire()
     _become_subreaper()
     store = Store(paths.db_file)
+    for session_id in store.incognito_sessions():  # left by a daemon that was killed
+        store.delete_session(session_id)
     interrupted = store.interrupt_running_turns()
     if interrupted:
         log.info("marked %d turns left running by a previous daemon as interrupted", len(interrupted))

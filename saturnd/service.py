@@ -34,6 +34,7 @@ from protocol.methods import (
     SessionListResult,
     SessionQueueParams,
     SessionQueueResult,
+    SessionRefParams,
     SessionSetThinkParams,
     SessionSetThinkResult,
     TraceGetResult,
@@ -51,6 +52,8 @@ from saturnd.config import Config
 from saturnd.egress import EGRESS
 from saturnd.gate.judge import Judge, JudgeConfig
 from saturnd.gate.provenance import SessionRecord, argument_origins
+from saturnd.memory.methods import MemoryMethods
+from saturnd.memory.turn_memory import save_fact
 from saturnd.model.endpoint import ModelEndpointManager
 from saturnd.paths import Paths
 from saturnd.rpc import Handler
@@ -130,6 +133,10 @@ class Saturn:
             "turn/cancel": self.turn_cancel,
             "session/queue": self.session_queue,
             "trace/get": self.trace_get,
+            "session/clear": self.session_clear,
+            "session/resume": self.session_resume,
+            "session/close": self.session_close,
+            **MemoryMethods(self.store, self.endpoint).handlers(),
         }
 
     # daemon/*
@@ -156,6 +163,7 @@ class Saturn:
     # session/*
 
     def _session_info(self, row: SessionRow) -> SessionInfo:
+        incognito, resumed, _ = self.store.session_flags(row.id)
         return SessionInfo(
             session_id=row.id,
             cwd=row.cwd,
@@ -163,6 +171,9 @@ class Saturn:
             title=row.title,
             running_turn_id=self.running_by_session.get(row.id, ""),
             turn_count=self.store.turn_count(row.id),
+            incognito=incognito,
+            tainted=self.store.tainted_at(row.id) is not None,
+            resumed=resumed,
         )
 
     def _session(self, session_id: str) -> SessionRow:
@@ -175,7 +186,36 @@ class Saturn:
         if not os.path.isabs(params.cwd):
             raise InvalidParams(f"cwd must be an absolute path, got {params.cwd!r}")
         row = self.store.create_session(f"s_{uuid.uuid4().hex[:12]}", params.cwd, params.title)
+        if params.incognito:
+            self.store.set_session_flags(row.id, incognito=True)
         return self._session_info(row)
+
+    async def session_clear(self, params: SessionRefParams, connection: Any) -> Ok:
+        """/clear: a fresh conversation in the same session; outside content no longer taints it."""
+        self.store.clear_session(self._idle_session(params.session_id).id)
+        return Ok()
+
+    async def session_resume(self, params: SessionRefParams, connection: Any) -> SessionInfo:
+        """/resume: continue an earlier conversation. Saturn can't vouch for what it read, so
+        from now on every fact asks (seed 001)."""
+        row = self._session(params.session_id)
+        self.store.set_session_flags(row.id, resumed=True)
+        return self._session_info(row)
+
+    async def session_close(self, params: SessionRefParams, connection: Any) -> Ok:
+        row = self._idle_session(params.session_id)
+        incognito, _, _ = self.store.session_flags(row.id)
+        if incognito:
+            self.store.delete_session(row.id)
+        self.approvals.pop(row.id, None)
+        self.think_by_session.pop(row.id, None)
+        return Ok()
+
+    def _idle_session(self, session_id: str) -> SessionRow:
+        row = self._session(session_id)
+        if row.id in self.running_by_session:
+            raise Busy(f"session {row.id} is running turn {self.running_by_session[row.id]}")
+        return row
 
     async def session_list(self, params: Empty, connection: Any) -> SessionListResult:
         return SessionListResult(sessions=[self._session_info(r) for r in self.store.list_sessions()])
@@ -261,7 +301,10 @@ class Saturn:
         )
         # The turn's own tools (ask_user, plan) reach back into the turn through its env.
         context.env = replace(
-            context.env, ask=partial(ask_person, context), on_plan=partial(record_plan, context)
+            context.env,
+            ask=partial(ask_person, context),
+            on_plan=partial(record_plan, context),
+            remember=partial(save_fact, context),
         )
         live = LiveTurn(context)
         self.live_turns[turn_id] = live
@@ -459,3 +502,5 @@ class Saturn:
         self.store.interrupt_running_turns()
         await self.endpoint.close()
         self.flush_egress()
+        for session_id in self.store.incognito_sessions():
+            self.store.delete_session(session_id)

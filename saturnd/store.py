@@ -16,6 +16,7 @@ from typing import Any
 
 from protocol.jsonrpc import SaturnError
 from saturnd.egress import EgressRow
+from saturnd.memory.store import MemoryStore
 
 
 def _m1_initial(db: sqlite3.Connection) -> None:
@@ -89,6 +90,36 @@ def _m2_egress_and_taint(db: sqlite3.Connection) -> None:
     )
 
 
+def _m3_memory(db: sqlite3.Connection) -> None:
+    _run_script(
+        db,
+        """
+        ALTER TABLE sessions ADD COLUMN incognito INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN resumed INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN cleared_at REAL;
+        CREATE TABLE facts (
+            number INTEGER PRIMARY KEY AUTOINCREMENT,
+            text TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            provenance TEXT NOT NULL,
+            session_id TEXT NOT NULL DEFAULT '',
+            sentence TEXT NOT NULL DEFAULT '',
+            verdict TEXT NOT NULL DEFAULT '',
+            created_at REAL NOT NULL,
+            forgotten_at REAL
+        );
+        CREATE TABLE review_queue (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id TEXT NOT NULL DEFAULT '',
+            text TEXT NOT NULL,
+            source TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'pending',
+            created_at REAL NOT NULL
+        )
+        """,
+    )
+
+
 def _run_script(db: sqlite3.Connection, script: str) -> None:
     # executescript() would commit the migration's transaction half way; run statements one by one.
     for statement in script.split(";"):
@@ -96,7 +127,11 @@ def _run_script(db: sqlite3.Connection, script: str) -> None:
             db.execute(statement)
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m1_initial, _m2_egress_and_taint]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
+    _m1_initial,
+    _m2_egress_and_taint,
+    _m3_memory,
+]
 """Append only: migration N is MIGRATIONS[N-1]; PRAGMA user_version records the last applied."""
 
 
@@ -142,6 +177,10 @@ class Store:
             migration(self._db)
             self._db.execute(f"PRAGMA user_version={number}")
             self._db.execute("COMMIT")
+
+    @property
+    def memory(self) -> MemoryStore:
+        return MemoryStore(self._db)
 
     @property
     def schema_version(self) -> int:
@@ -210,11 +249,11 @@ class Store:
             ),
         )
 
-    def messages(self, session_id: str) -> list[MessageRow]:
+    def messages(self, session_id: str, since: float | None = None) -> list[MessageRow]:
         rows = self._db.execute(
             "SELECT role, content, turn_id, created_at, tool_calls, tool_call_id, name"
-            " FROM messages WHERE session_id = ? ORDER BY id",
-            (session_id,),
+            " FROM messages WHERE session_id = ? AND created_at >= ? ORDER BY id",
+            (session_id, since or 0.0),
         )
         return [MessageRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6]) for r in rows]
 
@@ -295,6 +334,44 @@ class Store:
                         tool_call_id=call.get("id", ""),
                         name=call.get("function", {}).get("name", ""),
                     )
+
+    # session flags: incognito, resumed (/resume), cleared (/clear)
+
+    def set_session_flags(
+        self, session_id: str, incognito: bool | None = None, resumed: bool | None = None
+    ) -> None:
+        if incognito is not None:
+            self._db.execute("UPDATE sessions SET incognito = ? WHERE id = ?", (int(incognito), session_id))
+        if resumed is not None:
+            self._db.execute("UPDATE sessions SET resumed = ? WHERE id = ?", (int(resumed), session_id))
+
+    def session_flags(self, session_id: str) -> tuple[bool, bool, float | None]:
+        """(incognito, resumed, cleared_at)."""
+        found = self._db.execute(
+            "SELECT incognito, resumed, cleared_at FROM sessions WHERE id = ?", (session_id,)
+        ).fetchone()
+        return (bool(found[0]), bool(found[1]), found[2]) if found else (False, False, None)
+
+    def clear_session(self, session_id: str) -> None:
+        """/clear: the conversation so far is no longer sent, and its taint is gone."""
+        self._db.execute(
+            "UPDATE sessions SET cleared_at = ?, tainted_at = NULL WHERE id = ?",
+            (time.time(), session_id),
+        )
+
+    def delete_session(self, session_id: str) -> None:
+        """Everything of a session, gone (incognito sessions when they end)."""
+        turns = [r[0] for r in self._db.execute("SELECT id FROM turns WHERE session_id = ?", (session_id,))]
+        self._db.execute("BEGIN")
+        for turn_id in turns:
+            self._db.execute("DELETE FROM events WHERE turn_id = ?", (turn_id,))
+        for table in ("messages", "turns", "egress", "review_queue"):
+            self._db.execute(f"DELETE FROM {table} WHERE session_id = ?", (session_id,))
+        self._db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+        self._db.execute("COMMIT")
+
+    def incognito_sessions(self) -> list[str]:
+        return [r[0] for r in self._db.execute("SELECT id FROM sessions WHERE incognito = 1")]
 
     # taint: outside content entered the conversation (memory asks from then on)
 

@@ -25,6 +25,11 @@ def build_parser() -> argparse.ArgumentParser:
     key = commands.add_parser("key", help="store an API key in the OS keyring")
     key.add_argument("action", choices=["set"])
     key.add_argument("name")
+    memory = commands.add_parser("memory", help="what Saturn remembers about you, and why")
+    memory.add_argument("action", nargs="?", default="list", choices=[
+        "list", "forget", "add", "why", "review", "queue", "accept", "reject", "import", "interview",
+    ])
+    memory.add_argument("argument", nargs="*", help="a fact number, a fact's text, a file")
     egress = commands.add_parser("egress", help="every outbound connection Saturn made")
     egress.add_argument("--session", default="")
     egress.add_argument("--turn", default="")
@@ -56,6 +61,10 @@ def main(argv: list[str] | None = None) -> int:
         from clients.cli.daemon_commands import list_models
 
         return list_models()
+    if args.command == "memory":
+        from clients.cli import memory_commands
+
+        return memory_commands.run(args.action, " ".join(args.argument))
     if args.command == "egress":
         from clients.cli.egress_view import list_egress
 

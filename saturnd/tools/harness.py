@@ -49,4 +49,20 @@ ASK_USER = Tool(
     timeout_s=86_400.0,  # a person answers in their own time; the turn's controls still apply
 )
 
-HARNESS_TOOLS = [PLAN, ASK_USER]
+class RememberParams(msgspec.Struct, forbid_unknown_fields=True):
+    fact: str
+
+
+async def _remember(params: RememberParams, env: ToolEnv) -> str:
+    return await env.remember(params.fact)
+
+
+REMEMBER_TOOL = Tool(
+    name="remember",
+    description="Keep a fact or rule the user just stated about themselves, in their words.",
+    params=RememberParams,
+    run=_remember,
+)
+"""Whether a fact is kept silently, asked or refused is decided by review (saturnd.memory)."""
+
+HARNESS_TOOLS = [PLAN, ASK_USER, REMEMBER_TOOL]

@@ -26,6 +26,10 @@ def _no_plan_sink(items: list[Any]) -> None:
     pass
 
 
+async def _no_memory(fact: str) -> str:
+    return "not saved: memory is not available here"
+
+
 NO_ANSWER = (
     "no answer exists: there is nobody to ask in this session. Do not guess: answer with what"
     " you know and say plainly what is still unknown."
@@ -41,6 +45,8 @@ class ToolEnv:
     ask: Callable[[str], Awaitable[str]] = _nobody_to_ask
     """Put one question to the person; returns their answer (or NO_ANSWER)."""
     on_plan: Callable[[list[Any]], None] = _no_plan_sink
+    remember: Callable[[str], Awaitable[str]] = _no_memory
+    """Save a fact the gate let through; returns what the model is told."""
     outbox_dir: Path | None = None
     """Where messaging tools deliver when no platform backend exists (and in tests)."""
     web_allow_private: bool = False

@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from protocol.events import Answer, Paused, Resumed, Steered, TurnStarted
+from saturnd.memory.remember import memory_block
 from saturnd.model.client import ModelError
 from saturnd.turn import prompts
 from saturnd.turn.agent import PassPlan, UnreadableReply, agent_pass
@@ -53,12 +54,16 @@ async def run_turn(turn: TurnContext) -> str:
 
 
 def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
-    """Ground once, the session's earlier conversation, then the request."""
+    """Ground once, the session's earlier conversation (since /clear), then the request."""
+    incognito, _, cleared_at = turn.store.session_flags(turn.session_id)
     ground = Ground(
         cwd=Path(turn.cwd), home=turn.home, now=datetime.now().astimezone(),
         attachments=turn.attachments,
+        memory_block="" if incognito else memory_block(turn.store.memory.active()),
     )
-    history = to_model_messages(turn.store.messages(turn.session_id))
+    if turn.attachments:
+        turn.store.mark_tainted(turn.session_id)
+    history = to_model_messages(turn.store.messages(turn.session_id, since=cleared_at))
     turn.store.add_message(turn.session_id, turn.turn_id, "user", turn.text)
     return ground_messages(ground) + history + [{"role": "user", "content": turn.text}]
 

@@ -20,6 +20,7 @@ from saturnd.gate.provenance import (
     parent_missing,
     recipient_refusal,
 )
+from saturnd.memory.remember import REMEMBER, MemoryGate, decide_remember
 from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
 from saturnd.turn.loop_rules import CallLedger, call_signature
@@ -39,6 +40,7 @@ class GateContext:
     judge: Judge = field(default_factory=lambda: Judge(JudgeConfig()))
     approved: frozenset[str] = frozenset()
     """Approval keys given "always" this session, and tools pre-approved for the turn."""
+    memory: MemoryGate = field(default_factory=MemoryGate)
 
 
 def approval_key(tool: Tool, arguments: dict[str, Any]) -> str:
@@ -53,7 +55,7 @@ class Decision:
     call: ToolCall
     fate: str
     """approved | needs_approval | ask_user | invalid | refused_loop | declined | needs_parent
-    | refused_recipient | blocked | ask_first | capped."""
+    | refused_recipient | refused | blocked | ask_first | capped."""
     result: str = ""
     """What the model is sent for a call that does not run."""
     tool: Tool | None = None
@@ -102,6 +104,8 @@ def _review_one(
     if refusal is not None:
         fate, why = refusal
         return Decision(call, fate, why, **fields)
+    if tool.name == REMEMBER:
+        return _review_remember(call, arguments, context, fields)
     if tool.parent and parent_missing(tool.parent, tool.target, arguments, context.record, context.cwd):
         target = f" of {arguments[tool.target]}" if tool.target in arguments else ""
         why = f"⛔ call {tool.parent} first: {tool.name} needs {tool.parent}{target} earlier in this session."
@@ -114,6 +118,19 @@ def _review_one(
     if verdict is not ALLOW and verdict.action != "allow":
         return Decision(call, "blocked", blocked_result(verdict), **fields)
     return _gate(call, tool, arguments, ledger, context, fields)
+
+
+def _review_remember(
+    call: ToolCall, arguments: dict[str, Any], context: GateContext, fields: dict[str, Any]
+) -> Decision:
+    """Skipping the prompt has to be earned: only a fact made of the user's own words is saved
+    silently; anything else asks, and says why (seed 001)."""
+    decided = decide_remember(str(arguments.get("fact", "")), context.memory)
+    if decided.outcome == "refuse":
+        return Decision(call, "refused", decided.reason, **fields)
+    if decided.outcome == "save":
+        return Decision(call, "approved", reason=decided.reason, **fields)
+    return Decision(call, "needs_approval", reason=decided.reason, **fields)
 
 
 def _gate(

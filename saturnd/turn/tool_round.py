@@ -12,6 +12,7 @@ from protocol.events import ApprovalRequested, ToolFinished, ToolProposed
 from protocol.methods import CallTrace
 from saturnd import egress
 from saturnd.gate.provenance import SessionRecord
+from saturnd.memory.turn_memory import memory_gate
 from saturnd.model.types import ModelReply, ToolCall
 from saturnd.turn.context import TurnContext
 from saturnd.turn.execute import ToolOutcome, run_tool
@@ -39,12 +40,14 @@ def assistant_message(content: str, calls: list[ToolCall]) -> dict[str, Any]:
 
 
 def gate_context(turn: TurnContext) -> GateContext:
+    _, _, cleared_at = turn.store.session_flags(turn.session_id)
     return GateContext(
-        record=SessionRecord.from_messages(turn.store.messages(turn.session_id)),
+        record=SessionRecord.from_messages(turn.store.messages(turn.session_id, since=cleared_at)),
         cwd=turn.cwd,
         gate=turn.config.gate,
         judge=turn.judge,
         approved=frozenset(turn.session_approvals | set(turn.allow)),
+        memory=memory_gate(turn),
     )
 
 

@@ -1,0 +1,57 @@
+"""Memory inside a turn: what the gate needs to decide `remember`, and saving what it let through."""
+
+from __future__ import annotations
+
+from protocol.events import Remembered
+from saturnd.memory.facts import find_similar, normalize_fact
+from saturnd.memory.remember import (
+    MemoryGate,
+    decide_remember,
+    kind_of,
+    remembered_line,
+    similar_line,
+)
+from saturnd.turn import prompts
+from saturnd.turn.context import TurnContext
+
+
+def memory_gate(turn: TurnContext) -> MemoryGate:
+    incognito, resumed, cleared_at = turn.store.session_flags(turn.session_id)
+    typed = [
+        m.content.removeprefix(prompts.STEER_PREFIX)
+        for m in turn.store.messages(turn.session_id, since=cleared_at)
+        if m.role == "user"
+    ]
+    off = ""
+    if incognito:
+        off = "this is an incognito session"
+    elif turn.headless:
+        off = "saturn -p never saves memories"
+    elif not turn.config.memory.auto_learn:
+        off = "memory.auto_learn is off"
+    return MemoryGate(
+        user_messages=tuple(typed),
+        tainted=turn.store.tainted_at(turn.session_id) is not None,
+        resumed=resumed,
+        off_reason=off,
+    )
+
+
+async def save_fact(turn: TurnContext, fact: str) -> str:
+    """Runs only after review let the call through (silently, or by the person's approval)."""
+    decided = decide_remember(fact, memory_gate(turn))
+    if decided.outcome == "refuse":
+        return decided.reason
+    provenance = "said" if decided.outcome == "save" else "approved"
+    memory = turn.store.memory
+    text = normalize_fact(fact)
+    similar = find_similar(text, [(f.number, f.text) for f in memory.active()])
+    stored = memory.add(text, kind_of(text), provenance, turn.session_id, decided.sentence, decided.reason)
+    turn.events.emit(Remembered(
+        number=stored.number,
+        text=stored.text,
+        provenance=provenance,
+        line=remembered_line(stored),
+        similar=similar_line(*similar) if similar else "",
+    ))
+    return f"remembered #{stored.number}"
