@@ -12,18 +12,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
 from protocol.events import PlanItem, PlanUpdated, Question, TurnEnded
-from protocol.jsonrpc import Busy, InvalidParams, InvalidState, NotFound, SaturnError
+from protocol.jsonrpc import Busy, InvalidParams, NotFound, SaturnError
 from protocol.methods import (
     Attachment,
     DaemonStatusResult,
-    EgressEntry,
-    EgressListParams,
-    EgressListResult,
     Empty,
-    ExplainResult,
     Message,
     ModelsListResult,
     Ok,
@@ -37,21 +31,13 @@ from protocol.methods import (
     SessionRefParams,
     SessionSetThinkParams,
     SessionSetThinkResult,
-    TraceGetResult,
-    TurnDecideParams,
-    TurnExplainParams,
-    TurnRefParams,
     TurnStartParams,
     TurnStartResult,
-    TurnSubscribeParams,
-    TurnSubscribeResult,
-    TurnTextParams,
 )
 from saturnd import __version__
 from saturnd.config import Config
 from saturnd.egress import EGRESS
 from saturnd.gate.judge import Judge, JudgeConfig
-from saturnd.gate.provenance import SessionRecord, argument_origins
 from saturnd.memory.methods import MemoryMethods
 from saturnd.memory.turn_memory import save_fact
 from saturnd.model.endpoint import ModelEndpointManager
@@ -65,16 +51,9 @@ from saturnd.turn.control import TurnControl
 from saturnd.turn.loop import close_record, run_turn
 from saturnd.turn.run import TurnEvents
 from saturnd.turn.thinking import policy_name, unknown_level_message
+from saturnd.turn_methods import LiveTurn, TurnMethods
 
 log = logging.getLogger("saturnd")
-
-
-@dataclass
-class LiveTurn:
-    context: TurnContext
-    task: asyncio.Task[None] | None = None
-    cancel_requested: bool = False
-    """turn/cancel, as opposed to the daemon stopping."""
 
 
 def record_plan(turn: TurnContext, items: list[PlanItem]) -> None:
@@ -119,24 +98,13 @@ class Saturn:
             "session/list": self.session_list,
             "session/get": self.session_get,
             "turn/start": self.turn_start,
-            "turn/subscribe": self.turn_subscribe,
-            "turn/reply": self.turn_reply,
-            "turn/decide": self.turn_decide,
-            "turn/explain": self.turn_explain,
-            "egress/list": self.egress_list,
-            "turn/steer": self.turn_steer,
-            "turn/stop_thought": self.turn_stop_thought,
             "session/set_think": self.session_set_think,
-            "turn/pause": self.turn_pause,
-            "turn/resume": self.turn_resume,
-            "turn/abort": self.turn_abort,
-            "turn/cancel": self.turn_cancel,
             "session/queue": self.session_queue,
-            "trace/get": self.trace_get,
             "session/clear": self.session_clear,
             "session/resume": self.session_resume,
             "session/close": self.session_close,
             **MemoryMethods(self.store, self.endpoint).handlers(),
+            **TurnMethods(self.store, self.live_turns, self.flush_egress).handlers(),
         }
 
     # daemon/*
@@ -354,18 +322,6 @@ class Saturn:
             log.warning("could not start the queued message: %s", exc.message)
             return ""
 
-    def _live(self, turn_id: str) -> LiveTurn:
-        live = self.live_turns.get(turn_id)
-        if live is None:
-            if self.store.turn(turn_id) is None:
-                raise NotFound(f"no turn {turn_id!r}")
-            raise InvalidState(f"turn {turn_id} has ended")
-        return live
-
-    async def turn_reply(self, params: TurnTextParams, connection: Any) -> Ok:
-        self._live(params.turn_id).context.control.reply(params.text)
-        return Ok()
-
     def _think_policy(self, session_id: str, level: str) -> str:
         if not level:
             return self.think_by_session.get(session_id, self.config.runtime.think_policy)
@@ -382,63 +338,10 @@ class Saturn:
         self.think_by_session[session.id] = policy
         return SessionSetThinkResult(level=params.level, policy=policy)
 
-    async def turn_stop_thought(self, params: TurnRefParams, connection: Any) -> Ok:
-        self._live(params.turn_id).context.control.stop_thought()
-        return Ok()
-
-    async def turn_decide(self, params: TurnDecideParams, connection: Any) -> Ok:
-        self._live(params.turn_id).context.control.decide(params.call_id, params.decision)
-        return Ok()
-
-    async def turn_explain(self, params: TurnExplainParams, connection: Any) -> ExplainResult:
-        turn = self._live(params.turn_id).context
-        decision = turn.reviewed.get(params.call_id)
-        if decision is None:
-            raise NotFound(f"no call {params.call_id!r} in turn {params.turn_id}")
-        record = SessionRecord.from_messages(self.store.messages(turn.session_id))
-        return ExplainResult(
-            call_id=params.call_id,
-            name=decision.call.name,
-            arguments=decision.arguments,
-            reason=decision.reason or decision.result,
-            origins=argument_origins(decision.arguments, record),
-            plan=turn.plan,
-        )
-
     def flush_egress(self) -> None:
         rows = EGRESS.drain()
         if rows:
             self.store.add_egress(rows)
-
-    async def egress_list(self, params: EgressListParams, connection: Any) -> EgressListResult:
-        self.flush_egress()
-        rows = self.store.list_egress(params.session_id, params.turn_id, params.host, params.limit)
-        return EgressListResult(entries=[msgspec.convert(row, EgressEntry) for row in rows])
-
-    async def turn_steer(self, params: TurnTextParams, connection: Any) -> Ok:
-        if not params.text.strip():
-            raise InvalidParams("text must not be empty")
-        self._live(params.turn_id).context.control.steer(params.text)
-        return Ok()
-
-    async def turn_pause(self, params: TurnRefParams, connection: Any) -> Ok:
-        self._live(params.turn_id).context.control.pause()
-        return Ok()
-
-    async def turn_resume(self, params: TurnRefParams, connection: Any) -> Ok:
-        self._live(params.turn_id).context.control.resume()
-        return Ok()
-
-    async def turn_abort(self, params: TurnRefParams, connection: Any) -> Ok:
-        self._live(params.turn_id).context.control.abort()
-        return Ok()
-
-    async def turn_cancel(self, params: TurnRefParams, connection: Any) -> Ok:
-        live = self._live(params.turn_id)
-        live.cancel_requested = True
-        if live.task is not None:
-            live.task.cancel()
-        return Ok()
 
     async def session_queue(self, params: SessionQueueParams, connection: Any) -> SessionQueueResult:
         session = self._session(params.session_id)
@@ -451,48 +354,6 @@ class Saturn:
         waiting = self.queues.setdefault(session.id, [])
         waiting.append(params.text)
         return SessionQueueResult(queued=len(waiting))
-
-    async def trace_get(self, params: TurnRefParams, connection: Any) -> TraceGetResult:
-        if not params.turn_id:  # the most recent turn
-            params.turn_id = self.store.latest_turn_id() or ""
-        live = self.live_turns.get(params.turn_id)
-        if live is not None:
-            turn = live.context
-            return TraceGetResult(
-                turn_id=turn.turn_id, session_id=turn.session_id, text=turn.text, status="running",
-                passes=turn.trace, plan=turn.plan, receipt=turn.tally.receipt(turn.plan),
-            )
-        stored = self.store.turn(params.turn_id)
-        if stored is None:
-            raise NotFound(f"no turn {params.turn_id!r}")
-        trace = stored["trace"] or {}
-        return msgspec.convert(
-            {
-                "turn_id": stored["turn_id"], "session_id": stored["session_id"],
-                "text": stored["text"], "status": stored["status"], "answer": stored["answer"],
-                "passes": trace.get("passes", []), "plan": trace.get("plan", []),
-                "receipt": stored["receipt"] or None,
-            },
-            TraceGetResult,
-        )
-
-    async def turn_subscribe(
-        self, params: TurnSubscribeParams, connection: Any
-    ) -> TurnSubscribeResult:
-        live = self.live_turns.get(params.turn_id)
-        if live is not None:
-            live.context.events.subscribe(connection, params.after_seq)
-            return TurnSubscribeResult(
-                turn_id=params.turn_id, status="running", last_seq=live.context.events.last_seq
-            )
-        stored = self.store.turn(params.turn_id)
-        if stored is None:
-            raise NotFound(f"no turn {params.turn_id!r}")
-        lines = self.store.events_after(params.turn_id, params.after_seq)
-        for line in lines:
-            connection.send(line)
-        last_seq = params.after_seq + len(lines)
-        return TurnSubscribeResult(turn_id=params.turn_id, status=stored["status"], last_seq=last_seq)
 
     async def shutdown(self) -> None:
         tasks = [live.task for live in self.live_turns.values() if live.task]

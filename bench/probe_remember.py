@@ -1,0 +1,89 @@
+"""The seed's probe: on plain statements of fact, how often does the model call `remember`?
+
+Each statement is one turn in a fresh session through the real daemon (embedded
+model by default). Counts turns whose calls include `remember`, and how many of
+those the words-are-yours check let through silently.
+
+Usage: python bench/probe_remember.py [--model qwen2.5-coder-1.5b]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from protocol.client import Client  # noqa: E402
+
+STATEMENTS = [
+    "I'm vegetarian.", "Petra is my manager.", "Never book anything before 10am.",
+    "I live in Berlin.", "My daughter's name is Ada.", "I prefer window seats.",
+    "I'm allergic to peanuts.", "My birthday is on March 3rd.", "I work as a nurse.",
+    "I don't drink coffee.", "My partner is called Sam.", "I have two cats.",
+    "From now on, answer in French.", "My favourite colour is green.", "I drive a Volvo.",
+    "I'm learning Spanish.", "My dentist is Dr. Weber.", "I usually wake up at 6.",
+    "I hate cilantro.", "Always use metric units.", "My office is on the third floor.",
+    "I play the piano.", "My son goes to Lindenschule.", "I take the train to work.",
+    "I'm training for a marathon.", "My sister lives in Lisbon.", "I don't eat pork.",
+    "I support Hertha BSC.", "My phone is an old Nokia.", "I go swimming on Tuesdays.",
+]
+
+
+async def probe(socket: str, work: Path) -> list[tuple[str, bool, str]]:
+    results = []
+    async with await Client.connect(socket) as client:
+        for statement in STATEMENTS:
+            session = await client.call("session/create", {"cwd": str(work)})
+            turn = await client.call("turn/start", {"session_id": session.session_id, "text": statement})
+            called, fate = False, ""
+            async for event in client.turn_events(turn.turn_id):
+                tag = event.event.__struct_config__.tag
+                if tag == "tool_proposed" and event.event.name == "remember":
+                    called = True
+                elif tag == "tool_finished" and event.event.name == "remember":
+                    fate = event.event.fate
+                elif tag == "approval_requested":
+                    await client.call("turn/decide", {"turn_id": turn.turn_id,
+                                                      "call_id": event.event.call_id, "decision": "decline"})
+            results.append((statement, called, fate))
+            print(f"{'remember' if called else 'no call '} {fate:10} {statement}", flush=True)
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model", default="qwen2.5-coder-1.5b")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="pr-", dir="/tmp") as tmp:
+        root = Path(tmp)
+        (root / "home").mkdir()
+        (root / "work").mkdir()
+        (root / "home" / "config.yaml").write_text(f"model:\n  embedded: {args.model}\n")
+        env = dict(os.environ, SATURN_HOME=str(root / "home"), SATURN_DATA_DIR=str(root / "data"),
+                   SATURN_SOCKET=str(root / "run" / "s.sock"), PYTHONPATH=str(REPO))
+        daemon = subprocess.Popen([sys.executable, "-m", "saturnd"], env=env, stderr=subprocess.DEVNULL)
+        while not (root / "run" / "s.sock").exists():
+            time.sleep(0.05)
+        try:
+            started = time.monotonic()
+            results = asyncio.run(probe(str(root / "run" / "s.sock"), root / "work"))
+        finally:
+            daemon.terminate()
+            daemon.wait()
+    called = sum(c for _, c, _ in results)
+    silent = sum(f == "ran" for *_, f in results)
+    print(f"\nmodel {args.model}: called remember on {called}/{len(results)} plain statements"
+          f" ({100 * (len(results) - called) / len(results):.0f}% missed);"
+          f" saved silently {silent}; {time.monotonic() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
