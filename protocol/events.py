@@ -113,6 +113,14 @@ class Remembered(_Event, tag="remembered"):
     """A stored fact this one may contradict, named, never removed."""
 
 
+class MemoryCandidate(_Event, tag="memory_candidate"):
+    """A fact the user stated that the model did not remember: queued for review, not saved."""
+
+    id: int
+    text: str
+    line: str
+
+
 class Answer(_Event, tag="answer"):
     text: str
     note: str = ""
@@ -157,6 +165,7 @@ Event = (
     | Resumed
     | Steered
     | Remembered
+    | MemoryCandidate
     | Answer
     | Receipt
     | TurnEnded

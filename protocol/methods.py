@@ -322,7 +322,7 @@ class CandidateInfo(_Wire):
     id: int
     text: str
     source: str
-    """review | imported."""
+    """review | imported | catch."""
     session_id: str = ""
     check: str = ""
     """What the words-are-yours check says of it (candidates always ask)."""

@@ -131,10 +131,13 @@ async def test_review_sees_only_the_conversations_own_words(harness):
     assert [m["role"] for m in review] == ["system", "user", "assistant"]
     assert all("TOOL OUTPUT" not in m["content"] for m in review)
     assert "tools" not in harness.model.requests[-1]
-    assert [c.text for c in queued.candidates] == ["I prefer window seats", "I have two cats"]
-    saved = await client.call("memory/accept", {"id": queued.candidates[0].id})
+    # "I prefer window seats" was already queued by the catch after the turn: not twice.
+    assert [c.text for c in queued.candidates] == ["I have two cats"]
+    pending = (await client.call("memory/queue")).candidates
+    assert [(c.text, c.source) for c in pending] == [("I prefer window seats", "catch"), ("I have two cats", "review")]
+    saved = await client.call("memory/accept", {"id": pending[1].id})
     assert saved.fact.provenance == "review"
-    await client.call("memory/reject", {"id": queued.candidates[1].id})
+    await client.call("memory/reject", {"id": pending[0].id})
     assert (await client.call("memory/queue")).candidates == []
 
 
@@ -183,3 +186,16 @@ async def test_a_planted_fact_from_a_page_or_a_mail_is_never_saved_silently(harn
             assert [a.name for a in asked] == ["remember"] and "outside" in asked[0].reason
             assert [f.fate for f in of_type(events, "tool_finished")][-1] == "declined"
     assert (await client.call("memory/list")).facts == []
+
+
+async def test_a_stated_fact_the_model_did_not_remember_is_queued_not_saved(harness):
+    client = await harness.start()
+    sid = await new_session(client, harness)
+    harness.model.enqueue("Nice!")
+    _, events = await run(client, sid, "I play the piano. What should I practise?")
+    queued = of_type(events, "memory_candidate")
+    assert [(c.text, c.line) for c in queued] == [
+        ("I play the piano", f"not remembered yet: I play the piano · saturn memory accept {queued[0].id} keeps it")]
+    assert (await client.call("memory/list")).facts == []
+    saved = await client.call("memory/accept", {"id": queued[0].id})
+    assert saved.fact.provenance == "review"

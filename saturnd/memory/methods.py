@@ -127,7 +127,8 @@ class MemoryMethods:
         ]
         model = await self._endpoint.client()
         reply = await model.complete(review_messages(conversation), think=False)
-        known = {f.text.lower() for f in self._store.memory.active()}
+        memory = self._store.memory
+        known = {f.text.lower() for f in memory.active()} | {c.text.lower() for c in memory.pending()}
         queued = []
         for text in candidates_from(reply.content):
             text = normalize_fact(text)
@@ -147,7 +148,8 @@ class MemoryMethods:
 
     async def accept(self, params: CandidateRefParams, connection: Any) -> MemoryAddResult:
         candidate = self._pending(params.id)
-        saved = self._save(candidate.text, candidate.source, candidate.session_id)
+        provenance = "imported" if candidate.source == "imported" else "review"
+        saved = self._save(candidate.text, provenance, candidate.session_id)
         self._store.memory.settle(candidate.id, "accepted")
         return saved
 
@@ -173,8 +175,15 @@ class MemoryMethods:
         return MemoryQueueResult(candidates=results)
 
 
+CANDIDATE_CHECKS = {
+    "imported": IMPORT_CHECK,
+    "review": "proposed by the session review",
+    "catch": "you stated it and the model did not remember it",
+}
+
+
 def _candidate(candidate: Candidate) -> CandidateInfo:
-    check = IMPORT_CHECK if candidate.source == "imported" else "proposed by the session review"
+    check = CANDIDATE_CHECKS[candidate.source]
     return CandidateInfo(
         id=candidate.id, text=candidate.text, source=candidate.source,
         session_id=candidate.session_id, check=check,

@@ -29,7 +29,7 @@ class Candidate:
     session_id: str
     text: str
     source: str
-    """review | imported."""
+    """review | imported | catch (stated, but the model did not remember it)."""
     status: str
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from protocol.events import Remembered
+from protocol.events import MemoryCandidate, Remembered
+from saturnd.memory.catch import stated_facts
 from saturnd.memory.facts import find_similar, normalize_fact
 from saturnd.memory.remember import (
     MemoryGate,
@@ -55,3 +56,19 @@ async def save_fact(turn: TurnContext, fact: str) -> str:
         similar=similar_line(*similar) if similar else "",
     ))
     return f"remembered #{stored.number}"
+
+
+def queue_missed_facts(turn: TurnContext) -> None:
+    """What the user stated and the model did not remember goes to the review queue."""
+    if memory_gate(turn).off_reason:
+        return
+    memory = turn.store.memory
+    known = {f.text.lower() for f in memory.active()} | {c.text.lower() for c in memory.pending()}
+    for fact in stated_facts(turn.text):
+        if fact.lower() in known:
+            continue
+        candidate = memory.propose(turn.session_id, fact, "catch")
+        turn.events.emit(MemoryCandidate(
+            id=candidate.id, text=fact,
+            line=f"not remembered yet: {fact} · saturn memory accept {candidate.id} keeps it",
+        ))

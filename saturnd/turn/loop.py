@@ -13,6 +13,7 @@ import msgspec
 
 from protocol.events import Answer, Paused, Resumed, Steered, TurnStarted
 from saturnd.memory.remember import memory_block
+from saturnd.memory.turn_memory import queue_missed_facts
 from saturnd.model.client import ModelError
 from saturnd.turn import prompts
 from saturnd.turn.agent import PassPlan, UnreadableReply, agent_pass
@@ -101,6 +102,8 @@ def finish(turn: TurnContext, answer: str, note: str = "", status: str = "comple
     """Record and announce the answer and receipt; the caller announces the end."""
     turn.store.add_message(turn.session_id, turn.turn_id, "assistant", answer)
     turn.events.emit(Answer(text=answer, note=note))
+    if status == "completed":
+        queue_missed_facts(turn)
     close_record(turn, status, answer)
     return status
 
