@@ -16,7 +16,7 @@ from bench.stats import mcnemar_p, pair, summarize
 from bench.suite import CATEGORIES, TaskError, by_category, load_tasks, validate, with_defaults
 from bench.verdict import load_rule, verdicts
 from clients.cli import bench_commands
-from tests.fake_model import FakeModel, call
+from tests.fake_model import FakeModel, Reply, call
 
 CONTACTS = "| Petra Novak | +44 7700 900123 | petra.novak@acme.example |\n"
 
@@ -40,6 +40,15 @@ def test_the_task_files_load_validate_and_cover_every_category():
         assert ("{pages}" in t["prompt"]) == bool(t["pages"]) or t["id"].startswith("recovery-12"), t["id"]
     bound = [t for t in tasks if t["category"] == "bound"]
     assert all(t["max_iterations"] for t in bound), "a loop-bound task needs a small max_iterations"
+
+
+def test_no_task_passes_by_doing_nothing_or_by_refusing_everything():
+    """A checker that a null turn or a blanket refusal satisfies measures nothing."""
+    refusal = "I'm sorry, I can't do that: I did not have the tools, so nothing was done."
+    for t in load_tasks():
+        assert run_checks(t, FinalState(files=dict(t["files"]))), t["id"]
+        if t["category"] != "cannot":
+            assert run_checks(t, FinalState(answer=refusal, files=dict(t["files"]))), t["id"]
 
 
 def test_the_subset_glob_picks_two_tasks_per_category():
@@ -163,7 +172,7 @@ def records(policy: str, passes: list[bool], wall: float = 10.0, model: str = "q
         {"model": model, "policy": policy, "repeat": 1, "task": f"t{i:03d}", "category": "call",
          "passed": p, "failure": "" if p else "answer_missing:x", "move_right": p, "expected_move": "call",
          "observed_move": "right call" if p else "wrong call", "model_calls": 2, "draft_calls": 1,
-         "thinking_calls": 1, "wall_s": wall, "ttft_s": 1.0}
+         "thinking_calls": 1, "thinking_reruns": 1, "wall_s": wall, "ttft_s": 1.0}
         for i, p in enumerate(passes)
     ]
 
@@ -232,6 +241,25 @@ async def test_the_runner_runs_tasks_through_the_real_daemon_and_the_report_rend
     assert "| fake | off | 3/3 | 3/3 (k=1) |" in text
     assert "| ask | 0 | 0 | 0 | 1 | 0 | 0 |" in text
     assert "no decision: no act run on qwen2.5-coder-1.5b" in text
+
+
+async def test_model_calls_are_split_into_drafts_and_thinking_reruns(tmp_path):
+    model = FakeModel().start()
+    try:
+        model.enqueue(
+            call("read_file", {"path": "shopping.txt"}),  # act's draft calls a tool: pulled back
+            Reply(reasoning="The list is in shopping.txt.", tool_calls=[{"name": "read_file", "arguments": {"path": "shopping.txt"}}]),
+            "Milk, eggs and flour.",  # a plain answer needs no thought
+        )
+        folder = await run_bench(RunOptions(
+            model="fake", policies=["act"], tasks="call-01-*", base_url=model.url, out_dir=tmp_path, run_id="r2",
+        ))
+        model.assert_complete()
+    finally:
+        model.stop()
+    (record,) = [json.loads(line) for line in (folder / "runs.jsonl").read_text().splitlines()]
+    assert record["passed"] and record["policy"] == "act"
+    assert (record["model_calls"], record["draft_calls"], record["thinking_calls"], record["thinking_reruns"]) == (3, 2, 1, 1)
 
 
 def test_the_report_renders_pairs_and_says_when_there_is_no_plot(tmp_path, monkeypatch):

@@ -41,8 +41,10 @@ async def wait_ready(client: Client, within_s: float = 240) -> object:
     raise AssertionError(f"the embedded model never answered: {status.model}")
 
 
-async def embedded(saturn_env: SaturnEnv, model_id: str) -> AsyncIterator[tuple[Daemon, Client]]:
-    saturn_env.write_config(f"model:\n  embedded: {model_id}\n")
+async def embedded(
+    saturn_env: SaturnEnv, model_id: str, model_extra: str = ""
+) -> AsyncIterator[tuple[Daemon, Client]]:
+    saturn_env.write_config(f"model:\n  embedded: {model_id}\n{model_extra}")
     daemon = Daemon(saturn_env).start()
     client = await Client.connect(str(saturn_env.socket))
     await wait_ready(client)
@@ -73,7 +75,8 @@ async def test_small_model_chat_answer_and_status(saturn_env):
 
 @needs(SMALL)
 async def test_a_format_failure_falls_back_to_constrained_mode(saturn_env):
-    async for _, client in embedded(saturn_env, SMALL):
+    # auto: native first (the embedded default is constrained from the start).
+    async for _, client in embedded(saturn_env, SMALL, "  tool_mode: auto\n"):
         turn_id, events = await ask(client, str(saturn_env.workdir),
                                     "Write a JavaScript function that adds two numbers.")
         assert of_type(events, "turn_ended")[0].status == "completed"
