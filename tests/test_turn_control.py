@@ -135,3 +135,41 @@ async def test_controls_on_an_ended_turn_are_refused(harness):
             assert getattr(exc, "CODE", None) == -32003
         else:
             raise AssertionError(f"{method} accepted on an ended turn")
+
+
+def _running(marker: str) -> list[int]:
+    """Live (not zombie) processes whose command line holds `marker`, read from /proc."""
+    from pathlib import Path
+
+    live = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes()
+            state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker.encode() in cmdline and state != "Z":
+            live.append(int(proc.name))
+    return live
+
+
+async def test_cancel_kills_a_commands_whole_process_group(harness):
+    client = await harness.start("gate:\n  rules:\n    - {tool: run_command, decision: allow}\n")
+    marker = "987654.5"
+    harness.model.enqueue(call("run_command", {"command": f"sleep {marker} & sleep {marker}"}))
+    _, turn_id = await begin(harness, "run it")
+    async for e in client.turn_events(turn_id):
+        if e.event.__struct_config__.tag == "tool_proposed":
+            for _ in range(100):
+                if len(_running(marker)) >= 2:
+                    break
+                await asyncio.sleep(0.05)
+            assert len(_running(marker)) >= 2
+            await client.call("turn/cancel", {"turn_id": turn_id})
+    for _ in range(100):
+        if not _running(marker):
+            break
+        await asyncio.sleep(0.05)
+    assert _running(marker) == []
