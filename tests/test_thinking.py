@@ -174,3 +174,12 @@ async def test_a_server_that_thinks_with_thinking_off_is_noted_and_budgeted(harn
     assert trace.passes[0].note.startswith(
         "the server thought although thinking was off (at the budget of 64 tokens); retried once")
     assert of_type(events, "answer")[0].text == "Fine."
+
+
+async def test_constrained_mode_never_thinks(harness):
+    await harness.start(model_extra="  tool_mode: constrained\n", runtime_extra="  think: on\n")
+    harness.model.enqueue('{"response": "Hi."}')
+    turn_id, _ = await harness.turn("hi")
+    assert sent_thinking(harness, 0) is False
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[0].think_reason == "constrained mode: the JSON grammar leaves no room to think"
