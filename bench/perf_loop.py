@@ -18,6 +18,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -29,19 +30,35 @@ from tests.fake_model import FakeModel, call  # noqa: E402
 PASSES_PER_TURN = 4
 
 
-async def run(n: int, root: Path, model: FakeModel) -> None:
-    work = root / "work"
-    work.mkdir()
-    (work / "notes.txt").write_text("milk\neggs\nbread\n")
-    async with await Client.connect(str(root / "run" / "s.sock")) as client:
-        session = await client.call("session/create", {"cwd": str(work)})
+async def run_turns(socket: str, work: Path, model: FakeModel, script: list, n: int) -> None:
+    async with await Client.connect(socket) as client:
         for _ in range(n):
-            model.enqueue(call("list_dir", {}), call("read_file", {"path": "notes.txt"}),
-                          call("search_files", {"pattern": "milk"}), "Milk, eggs, bread.")
+            session = await client.call("session/create", {"cwd": str(work)})
+            model.enqueue(*script)
             started = await client.call("turn/start", {"session_id": session.session_id,
                                                        "text": "what is on my list?"})
             async for _ in client.turn_events(started.turn_id):
                 pass
+
+
+def with_daemon(model: FakeModel, config: str, script: list, n: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="sl-", dir="/tmp") as tmp:
+        root = Path(tmp)
+        (root / "home").mkdir()
+        (root / "work").mkdir()
+        (root / "work" / "notes.txt").write_text("milk\neggs\nbread\n")
+        (root / "home" / "config.yaml").write_text(
+            f"model:\n  base_url: {model.url}\nruntime:\n  think: off\n{config}")
+        env = dict(os.environ, SATURN_HOME=str(root / "home"), SATURN_DATA_DIR=str(root / "data"),
+                   SATURN_SOCKET=str(root / "run" / "s.sock"), PYTHONPATH=str(REPO))
+        daemon = subprocess.Popen([sys.executable, "-m", "saturnd"], env=env, stderr=subprocess.DEVNULL)
+        while not (root / "run" / "s.sock").exists():
+            time.sleep(0.02)
+        try:
+            asyncio.run(run_turns(str(root / "run" / "s.sock"), root / "work", model, script, n))
+        finally:
+            daemon.terminate()
+            daemon.wait()
 
 
 def main() -> None:
@@ -49,33 +66,24 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=30, help="turns of 4 passes each")
     args = parser.parse_args()
     model = FakeModel().start()
-    with tempfile.TemporaryDirectory(prefix="sl-", dir="/tmp") as tmp:
-        root = Path(tmp)
-        (root / "home").mkdir()
-        (root / "home" / "config.yaml").write_text(f"model:\n  base_url: {model.url}\n")
-        env = dict(os.environ, SATURN_HOME=str(root / "home"), SATURN_DATA_DIR=str(root / "data"),
-                   SATURN_SOCKET=str(root / "run" / "s.sock"), PYTHONPATH=str(REPO))
-        daemon = subprocess.Popen([sys.executable, "-m", "saturnd"], env=env,
-                                  stderr=subprocess.DEVNULL)
-        while not (root / "run" / "s.sock").exists():
-            pass
-        try:
-            asyncio.run(run(args.n, root, model))
-        finally:
-            daemon.terminate()
-            daemon.wait()
-    model.stop()
 
-    first_turn = model.raw_bodies[:PASSES_PER_TURN]
-    print("context tax, request body per pass (first turn, built-in tools):")
-    for index, body in enumerate(first_turn, 1):
+    lookup = [call("list_dir", {}), call("read_file", {"path": "notes.txt"}),
+              call("search_files", {"pattern": "milk"}), "Milk, eggs, bread."]
+    with_daemon(model, "", lookup, 1)
+    print("context tax, request body per pass (a 4-pass turn, built-in tools only):")
+    for index, body in enumerate(model.raw_bodies[:PASSES_PER_TURN], 1):
         print(f"  pass {index}: {len(body):6d} bytes")
-    tools_only = len(json.dumps(model.requests[0]["tools"]))
-    print(f"  (the tool schemas alone: ~{tools_only} bytes; target <= 6144 per pass)")
+    print(f"  (the tool schemas alone: {len(json.dumps(model.requests[0]['tools']))} bytes;"
+          " target <= 6144 per pass)")
 
+    first_gap_request = len(model.timeline)
+    instant = [call("instant"), call("instant"), call("instant"), "done"]
+    with_daemon(model, "tools:\n  modules: [tests.scripted_tools]\n", instant, args.n)
+    model.stop()
     gaps = []
     for turn in range(args.n):
-        spans = model.timeline[turn * PASSES_PER_TURN:(turn + 1) * PASSES_PER_TURN]
+        start = first_gap_request + turn * PASSES_PER_TURN
+        spans = model.timeline[start:start + PASSES_PER_TURN]
         gaps += [(nxt[0] - prev[1]) * 1000 for prev, nxt in zip(spans, spans[1:], strict=False)]
     gaps.sort()
     print(f"harness time, model reply -> next request, {len(gaps)} gaps (instant tools):")

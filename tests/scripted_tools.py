@@ -101,7 +101,12 @@ async def _meet(params: Empty, env: ToolEnv) -> str:
     return "met"
 
 
+async def _instant(params: Empty, env: ToolEnv) -> str:
+    return "ok"
+
+
 TOOLS = [
+    Tool("instant", "Return at once.", Empty, _instant),
     Tool("raw_connect", "Open a TCP connection.", PortParams, _raw_connect),
     Tool("patch", "Append text to a file you have read.", PatchParams, _patch, risk="write",
          parent="read_file", target="path"),

@@ -39,7 +39,7 @@ async def test_a_chat_question_costs_one_model_call(harness):
     assert [t["function"]["name"] for t in harness.model.requests[0]["tools"]] == [
         "read_file", "list_dir", "search_files", "kb_search", "kb_read", "plan", "ask_user", "remember",
         "write_file", "edit_file", "run_command", "web_fetch", "send_message", "send_email",
-        "raw_connect", "patch", "mail", "meet", "append_note", "sleep", "explode", "garbage", "huge", "bump",
+        "instant", "raw_connect", "patch", "mail", "meet", "append_note", "sleep", "explode", "garbage", "huge", "bump",
     ]
 
 
@@ -213,7 +213,7 @@ async def test_a_format_failure_is_retried_in_constrained_mode(harness):
     assert "tools" not in retry
     schema = retry["response_format"]["json_schema"]["schema"]
     names = [c["properties"]["tool_call"]["properties"]["name"]["const"] for c in schema["anyOf"][1:]]
-    assert names[:2] == ["read_file", "list_dir"] and len(names) == 24
+    assert names[:2] == ["read_file", "list_dir"] and len(names) == 25
     assert schema["anyOf"][0]["properties"] == {"response": {"type": "string"}}
     system = retry["messages"][0]["content"]
     assert "\nTools:\n- read_file(path: string, start_line?: integer, max_lines?: integer): " in system

@@ -12,16 +12,18 @@ from saturnd.memory.remember import (
     remembered_line,
     similar_line,
 )
+from saturnd.store import MessageRow
 from saturnd.turn import prompts
 from saturnd.turn.context import TurnContext
 
 
-def memory_gate(turn: TurnContext) -> MemoryGate:
+def memory_gate(turn: TurnContext, conversation: list[MessageRow] | None = None) -> MemoryGate:
+    """`conversation`: the session's messages since /clear, if the caller already read them."""
     incognito, resumed, cleared_at = turn.store.session_flags(turn.session_id)
+    if conversation is None:
+        conversation = turn.store.messages(turn.session_id, since=cleared_at)
     typed = [
-        m.content.removeprefix(prompts.STEER_PREFIX)
-        for m in turn.store.messages(turn.session_id, since=cleared_at)
-        if m.role == "user"
+        m.content.removeprefix(prompts.STEER_PREFIX) for m in conversation if m.role == "user"
     ]
     off = ""
     if incognito:

@@ -41,13 +41,14 @@ def assistant_message(content: str, calls: list[ToolCall]) -> dict[str, Any]:
 
 def gate_context(turn: TurnContext) -> GateContext:
     _, _, cleared_at = turn.store.session_flags(turn.session_id)
+    conversation = turn.store.messages(turn.session_id, since=cleared_at)
     return GateContext(
-        record=SessionRecord.from_messages(turn.store.messages(turn.session_id, since=cleared_at)),
+        record=SessionRecord.from_messages(conversation),
         cwd=turn.cwd,
         gate=turn.config.gate,
         judge=turn.judge,
         approved=frozenset(turn.session_approvals | set(turn.allow)),
-        memory=memory_gate(turn),
+        memory=memory_gate(turn, conversation),
     )
 
 
