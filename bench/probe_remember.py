@@ -61,12 +61,14 @@ async def probe(socket: str, work: Path) -> list[tuple[str, bool, str]]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", default="qwen2.5-coder-1.5b")
+    parser.add_argument("--tool-mode", default="default", help="native | constrained | auto | default")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="pr-", dir="/tmp") as tmp:
         root = Path(tmp)
         (root / "home").mkdir()
         (root / "work").mkdir()
-        (root / "home" / "config.yaml").write_text(f"model:\n  embedded: {args.model}\n")
+        (root / "home" / "config.yaml").write_text(
+            f"model:\n  embedded: {args.model}\n  tool_mode: {args.tool_mode}\n")
         env = dict(os.environ, SATURN_HOME=str(root / "home"), SATURN_DATA_DIR=str(root / "data"),
                    SATURN_SOCKET=str(root / "run" / "s.sock"), PYTHONPATH=str(REPO))
         daemon = subprocess.Popen([sys.executable, "-m", "saturnd"], env=env, stderr=subprocess.DEVNULL)
@@ -80,7 +82,7 @@ def main() -> None:
             daemon.wait()
     called = sum(c for _, c, _ in results)
     silent = sum(f == "ran" for *_, f in results)
-    print(f"\nmodel {args.model}: called remember on {called}/{len(results)} plain statements"
+    print(f"\nmodel {args.model}, tool_mode {args.tool_mode}: called remember on {called}/{len(results)} plain statements"
           f" ({100 * (len(results) - called) / len(results):.0f}% missed);"
           f" saved silently {silent}; {time.monotonic() - started:.0f} s")
 
