@@ -194,6 +194,9 @@ def test_the_verdict_follows_the_acceptance_rule():
     assert verdicts(records("act", base) + records("on", base), rule)[0].decision == "keep act"
     subset = verdicts(records("act", base[:20]) + records("on", better[:20]), rule)[0]
     assert subset.decision.startswith("no decision: subset")
+    native = [{**r, "setup": {"tool_mode": "native"}} for r in records("act", base) + records("on", better, wall=11)]
+    (verdict,) = verdicts(native, rule)
+    assert (verdict.policy, verdict.decision) == ("on on qwen2.5-coder-1.5b [native]", "replace act")
 
 
 # -- the runner, end to end on the scripted model ----------------------------------------------
@@ -271,7 +274,7 @@ def test_the_report_renders_pairs_and_says_when_there_is_no_plot(tmp_path, monke
     text = render(loaded, metas, tmp_path / "plot.png")
     assert "| qwen2.5-coder-1.5b | act | off | 1 | 0 | 1 | 1 | 1 |" in text
     assert "No plot: matplotlib is not installed" in text
-    assert "off: no decision: subset (3 of >= 120 tasks)" in text
+    assert "off on qwen2.5-coder-1.5b: no decision: subset (3 of >= 120 tasks)" in text
 
 
 def test_the_cli_parses_bench_run_and_report():

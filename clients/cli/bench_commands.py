@@ -19,6 +19,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     run.add_argument("--repeat", type=int, default=1, metavar="K")
     run.add_argument("--tasks", default="*", metavar="GLOB", help="task ids (comma-separated globs)")
     run.add_argument("--base-url", default="", help="an OpenAI-compatible server instead of the embedded model")
+    run.add_argument("--tool-mode", default="default", choices=["default", "native", "constrained", "auto"],
+                     help="model.tool_mode; the embedded default (constrained) never thinks, whatever the policy")
     run.add_argument("--out", default="", help="results folder (default bench/results)")
     run.add_argument("--run-id", default="")
     run.add_argument("--turn-budget", type=float, default=300.0, metavar="S",
@@ -49,7 +51,7 @@ def _run(args: argparse.Namespace, invoked_as: str) -> int:
         return 2
     options = RunOptions(
         model=args.model, policies=policies, repeat=args.repeat, tasks=args.tasks,
-        base_url=args.base_url, out_dir=Path(args.out) if args.out else RESULTS_DIR,
+        base_url=args.base_url, tool_mode=args.tool_mode, out_dir=Path(args.out) if args.out else RESULTS_DIR,
         run_id=args.run_id, turn_budget_s=args.turn_budget,
         daemon_argv=tuple(shlex.split(args.daemon_argv)),
         # The exact command line, kept with the results.

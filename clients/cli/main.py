@@ -35,6 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     egress.add_argument("--turn", default="")
     egress.add_argument("--host", default="")
     egress.add_argument("--limit", type=int, default=50)
+    from clients.cli.bench_commands import add_parser as add_bench_parser
+
+    add_bench_parser(commands)
     trace = commands.add_parser("trace", help="explain what a turn did")
     trace.add_argument("action", choices=["why"])
     trace.add_argument("turn_id", nargs="?", default="", help="default: the most recent turn")
@@ -69,6 +72,10 @@ def main(argv: list[str] | None = None) -> int:
         from clients.cli.egress_view import list_egress
 
         return list_egress(args.session, args.turn, args.host, args.limit)
+    if args.command == "bench":
+        from clients.cli import bench_commands
+
+        return bench_commands.run(args)
     if args.command == "trace":
         from clients.cli.trace_view import trace_why
 

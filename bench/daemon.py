@@ -1,0 +1,238 @@
+"""A real saturnd in a temp home for the benchmark, the local page server, and the set-up record."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import importlib.util
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from protocol.client import Client
+
+REPO = Path(__file__).resolve().parent.parent
+READY_TIMEOUT_S = 600.0
+"""Assembling a GGUF on first use plus a cold model load on 2 cores can take minutes."""
+
+
+@dataclass
+class DaemonSpec:
+    model: str
+    """An embedded model id, or the model's name on --base-url."""
+    policy: str
+    base_url: str = ""
+    tool_mode: str = "default"
+    """model.tool_mode. The embedded models default to constrained, where no policy thinks
+    (the JSON grammar leaves no room): comparing policies there needs native or auto."""
+    max_iterations: int | None = None
+    turn_budget_s: float = 300.0
+    model_cache: Path | None = None
+    """Shared GGUF cache, linked into each temp data dir so no run re-assembles the weights."""
+    extra_env: dict[str, str] = field(default_factory=dict)
+    daemon_argv: tuple[str, ...] = ("-m", "saturnd")
+    """How the daemon is started after the interpreter (tests may wrap it)."""
+
+    def config_yaml(self) -> str:
+        if self.base_url:
+            model = f"  base_url: {self.base_url}\n  name: {self.model}\n"
+        else:
+            model = f"  embedded: {self.model}\n"
+        runtime = f"  think: '{self.policy}'\n  turn_budget_s: {self.turn_budget_s:g}\n"
+        if self.max_iterations is not None:
+            runtime += f"  max_iterations: {self.max_iterations}\n"
+        # Pages are served on 127.0.0.1; a user would have to allow that the same way.
+        model += f"  tool_mode: {self.tool_mode}\n"
+        return f"model:\n{model}  temperature: 0\nruntime:\n{runtime}web:\n  allow_private: true\n"
+
+
+class BenchDaemon:
+    """One saturnd with its own home, data dir and socket; stopped and removed on exit."""
+
+    def __init__(self, spec: DaemonSpec) -> None:
+        self.spec = spec
+        # Unix socket paths are limited to ~104 bytes: keep the temp root short.
+        self._tmp = tempfile.TemporaryDirectory(prefix="sb-", dir="/tmp")
+        self.root = Path(self._tmp.name)
+        self.home, self.data, self.socket = self.root / "home", self.root / "data", self.root / "run" / "s.sock"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.ready_s = 0.0
+
+    @property
+    def kb_dir(self) -> Path:
+        return self.home / "kb"
+
+    @property
+    def outbox(self) -> Path:
+        return self.data / "outbox"
+
+    def env(self) -> dict[str, str]:
+        return {
+            **os.environ, "SATURN_HOME": str(self.home), "SATURN_DATA_DIR": str(self.data),
+            "SATURN_SOCKET": str(self.socket), "PYTHONPATH": str(REPO), **self.spec.extra_env,
+        }
+
+    async def start(self) -> Client:
+        self.home.mkdir(parents=True)
+        self.data.mkdir(parents=True)
+        (self.home / "config.yaml").write_text(self.spec.config_yaml())
+        if self.spec.model_cache is not None and not self.spec.base_url:
+            self.spec.model_cache.mkdir(parents=True, exist_ok=True)
+            (self.data / "models").symlink_to(self.spec.model_cache, target_is_directory=True)
+        started = time.monotonic()
+        log = (self.root / "saturnd.out").open("wb")
+        # A Popen handle, not an asyncio one: stop() must also work from sync cleanup code.
+        self.process = await asyncio.to_thread(
+            subprocess.Popen, [sys.executable, *self.spec.daemon_argv], env=self.env(), stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        client = await self._connect()
+        await wait_model_ready(client, self.process)
+        self.ready_s = time.monotonic() - started
+        return client
+
+    async def _connect(self) -> Client:
+        deadline = time.monotonic() + 30
+        while True:
+            assert self.process is not None
+            if self.process.poll() is not None:
+                raise RuntimeError(f"saturnd exited: {self.log_tail()}")
+            with contextlib.suppress(OSError):
+                return await Client.connect(str(self.socket))
+            if time.monotonic() > deadline:
+                raise RuntimeError("saturnd did not open its socket")
+            await asyncio.sleep(0.05)
+
+    def log_tail(self, limit: int = 2000) -> str:
+        with contextlib.suppress(OSError):
+            return (self.root / "saturnd.out").read_text(errors="replace")[-limit:]
+        return ""
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._tmp.cleanup()
+
+
+async def wait_model_ready(client: Client, process: subprocess.Popen[bytes] | None = None) -> None:
+    deadline = time.monotonic() + READY_TIMEOUT_S
+    while time.monotonic() < deadline:
+        status = await client.call("daemon/status")
+        if status.model.answers:
+            return
+        if status.model.state == "failed" or (process is not None and process.poll() is not None):
+            raise RuntimeError(f"the model did not start: {status.model.detail}")
+        await asyncio.sleep(0.5)
+    raise RuntimeError("the model never answered")
+
+
+class PageServer:
+    """Serves the current task's pages on 127.0.0.1 (swap `pages` between tasks)."""
+
+    def __init__(self) -> None:
+        self.pages: dict[str, str] = {}
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 (the stdlib's name)
+                body = server.pages.get(self.path.split("?")[0])
+                kind = "text/html" if self.path.endswith((".html", "/")) else "text/plain"
+                self.send_response(200 if body is not None else 404)
+                self.send_header("Content-Type", f"{kind}; charset=utf-8")
+                self.end_headers()
+                self.wfile.write((body if body is not None else "not found").encode())
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._http.server_address[1]}"
+
+    def __enter__(self) -> PageServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._http.shutdown()
+        self._http.server_close()
+
+
+def default_model_cache() -> Path:
+    """The cache a normal saturnd uses, so the benchmark reuses the GGUF it already assembled."""
+    from saturnd.paths import resolve_paths
+
+    return resolve_paths().data_dir / "models"
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while block := f.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def template_path() -> Path | None:
+    spec = importlib.util.find_spec("saturnd")
+    if spec is None or spec.origin is None:
+        return None
+    return Path(spec.origin).parent / "model" / "templates" / "qwen2.5.jinja"
+
+
+def model_sha256(spec: DaemonSpec) -> str:
+    """From the cache stamp written when the GGUF was verified (hashing 1 GB again costs ~5 s)."""
+    if spec.base_url or spec.model_cache is None:
+        return ""
+    with contextlib.suppress(OSError, IndexError):
+        return (spec.model_cache / f"{spec.model}.gguf.sha256").read_text().split()[0]
+    return ""
+
+
+def git_commit(repo: Path = REPO) -> str:
+    """HEAD's commit, read from .git directly (as `git rev-parse HEAD` would print it)."""
+    git = repo / ".git"
+    with contextlib.suppress(OSError):
+        head = (git / "HEAD").read_text().strip()
+        if not head.startswith("ref: "):
+            return head
+        ref = head[5:]
+        loose = git / ref
+        if loose.exists():
+            return loose.read_text().strip()
+        for line in (git / "packed-refs").read_text().splitlines():
+            if line.endswith(" " + ref):
+                return line.split()[0]
+    return ""
+
+
+def setup_record(spec: DaemonSpec) -> dict[str, Any]:
+    template = template_path()
+    return {
+        "model": spec.model,
+        "base_url": spec.base_url,
+        "model_sha256": model_sha256(spec),
+        "template_sha256": _sha256(template) if template and template.exists() and not spec.base_url else "",
+        "temperature": 0.0,
+        "tool_mode": spec.tool_mode,
+        "commit": git_commit(),
+        "max_iterations": spec.max_iterations,
+        "turn_budget_s": spec.turn_budget_s,
+    }
