@@ -54,7 +54,9 @@ def judge(policy: str, runs: dict[tuple[str, str], Records], rule: dict[str, Any
     paired = pair(policy, cand, baseline, base)
     tasks = paired.a_only + paired.b_only + paired.both + paired.neither
     more = sum(outcomes(cand).values()) - sum(outcomes(base).values())
-    ratio = _suite_s(cand) / max(_suite_s(base), 1e-9)
+    # Time on the tasks both ran: a partial run must not look cheap.
+    common = set(outcomes(cand)) & set(outcomes(base))
+    ratio = _suite_s(cand, common) / max(_suite_s(base, common), 1e-9)
     gain = more >= rule["min_more_passes"] and paired.p < rule["max_p"]
     reasons = [
         f"{tier}: {more:+d} tasks vs {baseline} (needs >= +{rule['min_more_passes']})",
@@ -80,6 +82,6 @@ def _guard(policy: str, runs: dict[tuple[str, str], Records], rule: dict[str, An
     return ok, f"{guard}: {fewer} fewer tasks than {rule['baseline']} (allowed <= {rule['guard_max_fewer_passes']})"
 
 
-def _suite_s(records: Records) -> float:
+def _suite_s(records: Records, tasks: set[str]) -> float:
     repeats = max((r["repeat"] for r in records), default=1)
-    return sum(float(r["wall_s"]) for r in records) / repeats
+    return sum(float(r["wall_s"]) for r in records if r["task"] in tasks) / repeats
