@@ -13,17 +13,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import statistics
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench.scratch import scratch_daemon  # noqa: E402
 from protocol.client import Client  # noqa: E402
 from tests.fake_model import FakeModel, call  # noqa: E402
 
@@ -42,23 +39,10 @@ async def run_turns(socket: str, work: Path, model: FakeModel, script: list, n: 
 
 
 def with_daemon(model: FakeModel, config: str, script: list, n: int) -> None:
-    with tempfile.TemporaryDirectory(prefix="sl-", dir="/tmp") as tmp:
-        root = Path(tmp)
-        (root / "home").mkdir()
-        (root / "work").mkdir()
+    full = f"model:\n  base_url: {model.url}\nruntime:\n  think: off\n{config}"
+    with scratch_daemon(full, prefix="sl-") as root:
         (root / "work" / "notes.txt").write_text("milk\neggs\nbread\n")
-        (root / "home" / "config.yaml").write_text(
-            f"model:\n  base_url: {model.url}\nruntime:\n  think: off\n{config}")
-        env = dict(os.environ, SATURN_HOME=str(root / "home"), SATURN_DATA_DIR=str(root / "data"),
-                   SATURN_SOCKET=str(root / "run" / "s.sock"), PYTHONPATH=str(REPO))
-        daemon = subprocess.Popen([sys.executable, "-m", "saturnd"], env=env, stderr=subprocess.DEVNULL)
-        while not (root / "run" / "s.sock").exists():
-            time.sleep(0.02)
-        try:
-            asyncio.run(run_turns(str(root / "run" / "s.sock"), root / "work", model, script, n))
-        finally:
-            daemon.terminate()
-            daemon.wait()
+        asyncio.run(run_turns(str(root / "run" / "s.sock"), root / "work", model, script, n))
 
 
 def main() -> None:

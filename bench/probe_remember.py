@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench.scratch import scratch_daemon  # noqa: E402
 from protocol.client import Client  # noqa: E402
 
 STATEMENTS = [
@@ -63,23 +61,10 @@ def main() -> None:
     parser.add_argument("--model", default="qwen2.5-coder-1.5b")
     parser.add_argument("--tool-mode", default="default", help="native | constrained | auto | default")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="pr-", dir="/tmp") as tmp:
-        root = Path(tmp)
-        (root / "home").mkdir()
-        (root / "work").mkdir()
-        (root / "home" / "config.yaml").write_text(
-            f"model:\n  embedded: {args.model}\n  tool_mode: {args.tool_mode}\n")
-        env = dict(os.environ, SATURN_HOME=str(root / "home"), SATURN_DATA_DIR=str(root / "data"),
-                   SATURN_SOCKET=str(root / "run" / "s.sock"), PYTHONPATH=str(REPO))
-        daemon = subprocess.Popen([sys.executable, "-m", "saturnd"], env=env, stderr=subprocess.DEVNULL)
-        while not (root / "run" / "s.sock").exists():
-            time.sleep(0.05)
-        try:
-            started = time.monotonic()
-            results = asyncio.run(probe(str(root / "run" / "s.sock"), root / "work"))
-        finally:
-            daemon.terminate()
-            daemon.wait()
+    config = f"model:\n  embedded: {args.model}\n  tool_mode: {args.tool_mode}\n"
+    with scratch_daemon(config, prefix="pr-") as root:
+        started = time.monotonic()
+        results = asyncio.run(probe(str(root / "run" / "s.sock"), root / "work"))
     called = sum(c for _, c, _ in results)
     silent = sum(f == "ran" for *_, f in results)
     print(f"\nmodel {args.model}, tool_mode {args.tool_mode}: called remember on {called}/{len(results)} plain statements"

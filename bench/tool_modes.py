@@ -11,10 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +19,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench.scratch import scratch_daemon  # noqa: E402
 from protocol.client import Client  # noqa: E402
 
 FILES = {
@@ -98,21 +96,9 @@ def main() -> None:
     args = parser.parse_args()
     table = []
     for mode in args.modes.split(","):
-        with tempfile.TemporaryDirectory(prefix="tm-", dir="/tmp") as tmp:
-            root = Path(tmp)
-            work = prepare(root)
-            (root / "home" / "config.yaml").write_text(
-                f"model:\n  embedded: {args.model}\n  tool_mode: {mode}\n")
-            env = dict(os.environ, SATURN_HOME=str(root / "home"), SATURN_DATA_DIR=str(root / "data"),
-                       SATURN_SOCKET=str(root / "run" / "s.sock"), PYTHONPATH=str(REPO))
-            daemon = subprocess.Popen([sys.executable, "-m", "saturnd"], env=env, stderr=subprocess.DEVNULL)
-            while not (root / "run" / "s.sock").exists():
-                time.sleep(0.05)
-            try:
-                results = asyncio.run(run_mode(root, work))
-            finally:
-                daemon.terminate()
-                daemon.wait()
+        config = f"model:\n  embedded: {args.model}\n  tool_mode: {mode}\n"
+        with scratch_daemon(config, prefix="tm-") as root:
+            results = asyncio.run(run_mode(root, prepare(root)))
         right_move = sum(t.first_tool == first for t, first, _, _ in results)
         right = sum(t.first_tool == first and t.expect in answer.lower() for t, first, answer, _ in results)
         seconds = sum(s for *_, s in results)

@@ -236,10 +236,12 @@ async def test_constrained_mode_answers_from_the_response_field(harness):
 async def test_two_unreadable_replies_end_with_a_readable_answer(harness):
     await harness.start()
     harness.model.enqueue(Reply(text=""), "not json at all")
-    _, events = await harness.turn("hi")
+    turn_id, events = await harness.turn("hi")
     answer = of_type(events, "answer")[0]
     assert answer.text == "I could not produce a readable reply to this. Please rephrase or try again."
     assert answer.note == "the model's reply could not be read: the reply was not the required JSON"
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[0].model_calls == 2
     assert of_type(events, "turn_ended")[0].status == "completed"
 
 

@@ -100,21 +100,26 @@ async def agent_pass(turn: TurnContext, messages: list[dict[str, Any]], plan: Pa
         tools_offered=plan.tools_offered,
     ))
     calls_before = turn.tally.model_calls
-    if plan.think.mode == "think":
-        reply = await _thought_reply(turn, messages, plan, record)
-        if reply is None:
-            reply = await _readable_reply(turn, messages, plan, record, think=False)
-    elif plan.think.mode == "draft":
-        reply = await _readable_reply(turn, messages, plan, record, think=False)
-        if reply.tool_calls:
-            record.note = _join(record.note, "the draft called a tool: pulled back, thinking")
-            reply = await _thought_reply(turn, messages, plan, record) or reply
-    else:
-        reply = await _readable_reply(turn, messages, plan, record, think=False)
-    record.model_calls = turn.tally.model_calls - calls_before
+    try:
+        reply = await _pass_reply(turn, messages, plan, record)
+    finally:  # an unreadable or failed pass still shows the calls it made
+        record.model_calls = turn.tally.model_calls - calls_before
     record.answered = not reply.tool_calls
     if reply.content:
         turn.last_text = reply.content
+    return reply
+
+
+async def _pass_reply(
+    turn: TurnContext, messages: list[dict[str, Any]], plan: PassPlan, record: PassTrace
+) -> ModelReply:
+    if plan.think.mode == "think":
+        reply = await _thought_reply(turn, messages, plan, record)
+        return reply or await _readable_reply(turn, messages, plan, record, think=False)
+    reply = await _readable_reply(turn, messages, plan, record, think=False)
+    if plan.think.mode == "draft" and reply.tool_calls:
+        record.note = _join(record.note, "the draft called a tool: pulled back, thinking")
+        return await _thought_reply(turn, messages, plan, record) or reply
     return reply
 
 
