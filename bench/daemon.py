@@ -32,8 +32,8 @@ class DaemonSpec:
     policy: str
     base_url: str = ""
     tool_mode: str = "default"
-    """model.tool_mode. The embedded models default to constrained, where no policy thinks
-    (the JSON grammar leaves no room): comparing policies there needs native or auto."""
+    """model.tool_mode. The embedded models default to constrained, where a thought is the
+    grammar's opening "thought" field; native and auto let the server think instead."""
     max_iterations: int | None = None
     turn_budget_s: float = 300.0
     model_cache: Path | None = None

@@ -77,3 +77,27 @@ def test_default_tool_mode_depends_on_the_endpoint(config, mode, tmp_path):
 
     paths = Paths(home=tmp_path, data_dir=tmp_path, socket=tmp_path / "s.sock")
     assert ModelEndpointManager(parse_config(config), paths).tool_mode == mode
+
+
+def test_a_thinking_schema_opens_every_shape_with_a_bounded_thought():
+    schema = constrained.response_format(TOOLS, think_budget=100)["json_schema"]["schema"]
+    for shape in schema["anyOf"]:
+        assert next(iter(shape["properties"])) == "thought"
+        assert shape["properties"]["thought"] == {"type": "string", "maxLength": 300}
+    assert "thought" not in constrained.response_format(TOOLS)["json_schema"]["schema"]["anyOf"][0]["properties"]
+    assert '"thought"' in constrained.instructions(TOOLS, thinking=True)
+    assert '"thought"' not in constrained.instructions(TOOLS)
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 7, 100])
+def test_the_thought_field_is_lifted_out_of_the_stream_and_unescaped(size):
+    reply = '{ "thought" : "a \\"quote\\",\\nline \\u00e9\\\\", "response": "x"}'
+    field = constrained.ThoughtField()
+    lifted = "".join(field.feed(reply[i:i + size]) for i in range(0, len(reply), size))
+    assert lifted == 'a "quote",\nline \u00e9\\'
+
+
+def test_a_reply_without_a_thought_lifts_nothing():
+    field = constrained.ThoughtField()
+    reply = '{"response": "a long answer that is certainly longer than forty characters"}'
+    assert "".join(field.feed(c) for c in reply) == ""

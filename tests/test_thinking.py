@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from saturnd.turn.thinking import POLICIES, policy_name, step_kind, think_plan
@@ -176,10 +178,34 @@ async def test_a_server_that_thinks_with_thinking_off_is_noted_and_budgeted(harn
     assert of_type(events, "answer")[0].text == "Fine."
 
 
-async def test_constrained_mode_never_thinks(harness):
+async def test_constrained_mode_thinks_in_the_grammars_thought_field(harness):
     await harness.start(model_extra="  tool_mode: constrained\n", runtime_extra="  think: on\n")
-    harness.model.enqueue('{"response": "Hi."}')
-    turn_id, _ = await harness.turn("hi")
-    assert sent_thinking(harness, 0) is False
+    harness.model.enqueue('{"thought": "They greet me.\\nA greeting back fits.", "response": "Hi."}')
+    turn_id, events = await harness.turn("hi")
+    assert of_type(events, "answer")[0].text == "Hi."
+    assert sent_thinking(harness, 0) is False  # the grammar writes the thought, not the server
+    schema = harness.model.requests[0]["response_format"]["json_schema"]["schema"]
+    assert schema["anyOf"][0]["required"] == ["thought", "response"]
+    assert "".join(e.text for e in of_type(events, "thinking_delta")) == "They greet me.\nA greeting back fits."
+    assert of_type(events, "thinking_ended")[0].opening.startswith("They greet me.")
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
-    assert trace.passes[0].think_reason == "constrained mode: the JSON grammar leaves no room to think"
+    assert trace.passes[0].thinking and trace.passes[0].thought == "They greet me.\nA greeting back fits."
+    harness.model.enqueue('{"thought": "Again.", "response": "Hello again."}')
+    await harness.turn("hi again")
+    assert "They greet me" not in json.dumps(harness.model.requests[1]["messages"])
+
+
+async def test_a_constrained_thought_over_the_budget_is_cut_and_the_pass_answers_without_it(harness):
+    await harness.start(model_extra="  tool_mode: constrained\n",
+                        runtime_extra="  think: on\n  think_budget: 64\n")
+    harness.model.enqueue(Reply(text='{"thought": "' + "z" * 300 + '", "response": "never"}', chunk_chars=1),
+                          '{"response": "Hi."}')
+    turn_id, events = await harness.turn("hi")
+    assert of_type(events, "answer")[0].text == "Hi."
+    assert of_type(events, "thinking_ended")[0].cut == "at the budget of 64 tokens"
+    second = harness.model.requests[1]["response_format"]["json_schema"]["schema"]
+    assert "thought" not in second["anyOf"][0]["properties"]
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[0].model_calls == 2
+
+

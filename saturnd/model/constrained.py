@@ -2,26 +2,42 @@
 
 Only registered tool names and their argument shapes can be produced, so a
 small model that cannot emit native tool calls still can't invent a tool.
+
+Thinking happens inside the grammar: a thinking call's schema opens every
+reply with a bounded `"thought"` string, which ThoughtField lifts out of the
+stream as it is written, so it is shown, budgeted and stoppable like any
+thought, and never sent back to the model.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from saturnd.model.types import ModelReply, ToolCall
 
+CHARS_PER_THOUGHT_TOKEN = 3
+"""The thought's length bound in characters per budget token: a little under a typical
+token, so the grammar closes the thought before the token budget would cut it."""
 
-def response_format(tools: list[dict[str, Any]]) -> dict[str, Any]:
-    """{"tool_call": {"name", "arguments"}} for one of `tools`, or {"response": "..."}."""
-    choices: list[dict[str, Any]] = [_object({"response": {"type": "string"}})]
+
+def response_format(tools: list[dict[str, Any]], think_budget: int = 0) -> dict[str, Any]:
+    """{"tool_call": {"name", "arguments"}} for one of `tools`, or {"response": "..."}.
+
+    With a `think_budget` (tokens) each shape opens with a bounded "thought".
+    """
+    opening: dict[str, Any] = {}
+    if think_budget:
+        opening["thought"] = {"type": "string", "maxLength": think_budget * CHARS_PER_THOUGHT_TOKEN}
+    choices: list[dict[str, Any]] = [_object({**opening, "response": {"type": "string"}})]
     for tool in tools:
         function = tool["function"]
         call = _object({
             "name": {"const": function["name"]},
             "arguments": function.get("parameters") or {"type": "object"},
         })
-        choices.append(_object({"tool_call": call}))
+        choices.append(_object({**opening, "tool_call": call}))
     return {"type": "json_schema", "json_schema": {"name": "reply", "schema": {"anyOf": choices}}}
 
 
@@ -34,14 +50,20 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def instructions(tools: list[dict[str, Any]]) -> str:
-    """The tools in one line each, then the two reply shapes."""
+def instructions(tools: list[dict[str, Any]], thinking: bool = False) -> str:
+    """The tools in one line each, then the two reply shapes (opened by a thought when thinking)."""
     lines = ["Tools:"] + [f"- {_signature(t['function'])}" for t in tools]
+    thought = '"thought": "<your reasoning>", ' if thinking else ""
     lines.append(
         "Reply with one JSON object only. When the request needs a tool (a file, a folder,"
-        ' a document, the user), call it: {"tool_call": {"name": "<tool>", "arguments": {...}}}.'
-        ' Otherwise answer the user: {"response": "<your answer>"}.'
+        f' a document, the user), call it: {{{thought}"tool_call": {{"name": "<tool>", "arguments": {{...}}}}}}.'
+        f' Otherwise answer the user: {{{thought}"response": "<your answer>"}}.'
     )
+    if thinking:
+        lines.append(
+            'First think in "thought", briefly: what the user asked, what is known and what is'
+            " missing, and whether a tool or an answer fits. Then give the call or the answer."
+        )
     return "\n".join(lines)
 
 
@@ -85,3 +107,59 @@ def read_reply(reply: ModelReply, call_number: int) -> ModelReply | None:
         reply.content = ""
         return reply
     return None
+
+
+THOUGHT_OPENING = re.compile(r'\s*\{\s*"thought"\s*:\s*"')
+ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", '"': '"', "\\": "\\", "/": "/"}
+
+
+class ThoughtField:
+    """Lifts the text of a streamed reply's opening "thought" string out as it is written."""
+
+    def __init__(self) -> None:
+        self._state = "opening"
+        self._opening = ""
+        self._escape = ""
+
+    def feed(self, text: str) -> str:
+        """The thought's (unescaped) text in this piece of the reply; "" outside the thought."""
+        if self._state == "opening":
+            self._opening += text
+            match = THOUGHT_OPENING.match(self._opening)
+            if not match:
+                if len(self._opening) > 40:  # no thought opens this reply
+                    self._state = "after"
+                return ""
+            self._state = "inside"
+            text = self._opening[match.end():]
+        if self._state != "inside":
+            return ""
+        return self._inside(text)
+
+    def _inside(self, text: str) -> str:
+        out: list[str] = []
+        for char in text:
+            if self._escape:
+                self._escape += char
+                if self._escape[1] == "u":
+                    if len(self._escape) == 6:
+                        out.append(_unicode(self._escape))
+                        self._escape = ""
+                    continue
+                out.append(ESCAPES.get(char, char))
+                self._escape = ""
+            elif char == "\\":
+                self._escape = char
+            elif char == '"':
+                self._state = "after"
+                break
+            else:
+                out.append(char)
+        return "".join(out)
+
+
+def _unicode(escape: str) -> str:
+    try:
+        return chr(int(escape[2:], 16))
+    except ValueError:
+        return ""

@@ -1,7 +1,8 @@
 """One agent pass: model calls, streamed and read, with thinking where the policy says.
 
 Tool modes: `native` sends `tools`; `constrained` sends no tools but a JSON
-schema that only admits a real call or an answer; `auto` is native and
+schema that only admits a real call or an answer (a thinking call's schema
+opens with a bounded "thought" the grammar writes); `auto` is native and
 retries an unreadable reply in constrained mode.
 
 Thinking (think_plan): `off`, `think`, or `draft` (act: a draft with thinking
@@ -196,9 +197,12 @@ async def _attempt(
                             hold_all=mode == "constrained")
     try:
         if mode == "constrained":
+            # The grammar writes the thought, so the server itself is never asked to think.
+            budget = turn.config.runtime.think_budget if think else 0
             reply = await _model_call(
-                turn, constrained.with_instructions(messages, constrained.instructions(tools)),
-                None, think, stream, thinking, constrained.response_format(tools),
+                turn, constrained.with_instructions(messages, constrained.instructions(tools, think)),
+                None, False, stream, thinking, constrained.response_format(tools, budget),
+                constrained.ThoughtField() if think else None,
             )
             read = constrained.read_reply(reply, turn.tally.model_calls)
             if read is None:
@@ -222,20 +226,25 @@ async def _attempt(
 async def _model_call(
     turn: TurnContext, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None,
     think: bool, stream: ResponseStream, thinking: list[str],
-    response_format: dict[str, Any] | None = None,
+    response_format: dict[str, Any] | None = None, thought_field: constrained.ThoughtField | None = None,
 ) -> ModelReply:
     budget = turn.config.runtime.think_budget
 
-    def on_delta(kind: str, text: str) -> None:
-        if kind != "thinking":
-            stream.feed(text)
-            return
+    def on_thinking(text: str) -> None:
         thinking.append(text)  # one streamed delta is one token on the servers Saturn targets
         turn.events.emit(ThinkingDelta(text=text))
         if turn.control.take_stop_thought():
             raise ThoughtCut("stopped by you")
         if len(thinking) > budget:
             raise ThoughtCut(f"at the budget of {budget} tokens")
+
+    def on_delta(kind: str, text: str) -> None:
+        if kind == "thinking":
+            on_thinking(text)
+            return
+        stream.feed(text)
+        if thought_field is not None and (thought := thought_field.feed(text)):
+            on_thinking(thought)
 
     turn.tally.model_calls += 1
     with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):

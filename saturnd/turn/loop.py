@@ -21,7 +21,7 @@ from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import to_model_messages
-from saturnd.turn.thinking import ThinkPlan, step_kind, think_plan
+from saturnd.turn.thinking import step_kind, think_plan
 from saturnd.turn.tool_round import tool_round
 
 
@@ -71,11 +71,7 @@ def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
 
 def pass_plan(turn: TurnContext, messages: list[dict[str, Any]]) -> PassPlan:
     step = step_kind(messages)
-    think = think_plan(turn.think_policy, step)
-    if turn.tool_mode == "constrained" and step != "wrap_up" and think.mode != "off":
-        # The reply must be one JSON object from its first token: a thought has no room.
-        think = ThinkPlan("off", "constrained mode: the JSON grammar leaves no room to think")
-    return PassPlan(step=step, think=think, tools_offered=step != "wrap_up")
+    return PassPlan(step=step, think=think_plan(turn.think_policy, step), tools_offered=step != "wrap_up")
 
 
 async def pass_boundary(turn: TurnContext, messages: list[dict[str, Any]]) -> None:
