@@ -4,7 +4,7 @@ confusion matrix, and the exact McNemar test. Pure functions of lists of dicts."
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +25,8 @@ def mcnemar_p(b: int, c: int) -> float:
 
 def tier(record: dict[str, Any]) -> str:
     """The model, and its tool mode when not the default: constrained and native runs of one
-    model are different tiers (in constrained mode no policy thinks)."""
+    model are different tiers (they think differently: in the grammar's thought field, or on
+    the server)."""
     mode = (record.get("setup") or {}).get("tool_mode", "default")
     return record["model"] if mode in ("", "default") else f"{record['model']} [{mode}]"
 
@@ -70,8 +71,15 @@ class Summary:
         return self.passed_mean / self.tasks if self.tasks else 0.0
 
 
+def repeats_of(records: Records) -> int:
+    """Runs per task: counted, not read from `repeat`, so runs made apart can be reported
+    together (two `--repeat 1` runs are two repeats)."""
+    per_task = Counter(r["task"] for r in records)
+    return max(per_task.values(), default=1)
+
+
 def summarize(model: str, policy: str, records: Records) -> Summary:
-    repeats = max((r["repeat"] for r in records), default=1)
+    repeats = repeats_of(records)
     runs: dict[str, list[bool]] = defaultdict(list)
     for r in records:
         runs[r["task"]].append(bool(r["passed"]))

@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 
-from bench.stats import Records, group, outcomes, pair
+from bench.stats import Records, group, outcomes, pair, repeats_of
 
 ACCEPTANCE = Path(__file__).resolve().parent / "ACCEPTANCE.md"
 
@@ -83,5 +83,4 @@ def _guard(policy: str, runs: dict[tuple[str, str], Records], rule: dict[str, An
 
 
 def _suite_s(records: Records, tasks: set[str]) -> float:
-    repeats = max((r["repeat"] for r in records), default=1)
-    return sum(float(r["wall_s"]) for r in records if r["task"] in tasks) / repeats
+    return sum(float(r["wall_s"]) for r in records if r["task"] in tasks) / repeats_of(records)

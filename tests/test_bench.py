@@ -185,6 +185,12 @@ def test_pairing_and_summary():
     assert (s.tasks, s.repeats, s.pass_all) == (4, 2, 1)
 
 
+def test_two_runs_of_one_repeat_each_are_reported_as_two_repeats():
+    first, second = records("on", [True, False]), records("on", [True, True], wall=30.0)
+    s = summarize("qwen2.5-coder-1.5b", "on", first + second)
+    assert (s.repeats, s.passed_mean, s.pass_all, s.suite_s) == (2, 1.5, 1, 40.0)
+
+
 def test_the_verdict_follows_the_acceptance_rule():
     rule = load_rule()
     base = [True] * 90 + [False] * 30
@@ -290,3 +296,17 @@ def test_the_cli_parses_bench_run_and_report():
 def test_results_of_real_runs_carry_their_command():
     for meta in Path(__file__).resolve().parent.parent.glob("bench/results/*/meta.json"):
         assert json.loads(meta.read_text())["command"].split()[0] in ("saturn", "python")
+
+
+def test_the_report_plots_pass_rate_against_suite_time(tmp_path):
+    pytest.importorskip("matplotlib", reason="the plot needs the bench extra (CI installs it)")
+    rows = records("act", [True, False, True]) + records("off", [False, False, True], wall=5.0)
+    text = render(*load_runs([_write_log(tmp_path, rows)]), tmp_path / "plot.png")
+    assert (tmp_path / "plot.png").read_bytes().startswith(b"\x89PNG")
+    assert "No plot" not in text
+
+
+def _write_log(folder, rows):
+    log = folder / "runs.jsonl"
+    log.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return log
