@@ -17,7 +17,8 @@ import pytest
 import pytest_asyncio
 
 from saturnd.model.types import ToolCall
-from saturnd.tools.mcp_bridge import McpHub, McpServerConfig, clean_schema, params_type
+from saturnd.tools.mcp_bridge import McpHub, McpServerConfig
+from saturnd.tools.mcp_schema import clean_schema, params_type
 from saturnd.tools.registry import Registry, Tool, ToolEnv, ToolFailure
 from saturnd.turn.execute import run_tool
 from saturnd.turn.validation import Invalid, Valid, validate_call
