@@ -41,6 +41,8 @@ class ModelEndpoint(_Wire):
     pid: int = 0
     """Embedded only: the model server child's pid."""
     restarts: int = 0
+    threads: int = 0
+    """Embedded only: the CPU threads the model server runs with."""
 
 
 class DaemonStatusResult(_Wire):

@@ -39,6 +39,10 @@ class ModelConfig(_Section):
     timeout_s: Annotated[float, msgspec.Meta(gt=0, le=3600)] = 300.0
     embedded: str = "qwen2.5-coder-1.5b"
     """Which packaged model the embedded server runs when base_url is empty."""
+    threads: Annotated[int, msgspec.Meta(ge=0, le=256)] = 0
+    """CPU threads for the embedded server; 0: one per core. Fewer leaves cores to other work
+    (llama.cpp's threads spin, so two servers that together want more threads than there are
+    cores slow each other down several times over)."""
     temperature: Annotated[float, msgspec.Meta(ge=0, le=2)] = 0.0
     max_tokens: Annotated[int, msgspec.Meta(ge=16, le=131072)] = 2048
     """Per model call: a small model that babbles must not run until the context is full."""

@@ -11,6 +11,7 @@ import os
 import signal
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -62,9 +63,12 @@ async def ask(client: Client, cwd: str, text: str) -> tuple[str, list]:
 
 @needs(SMALL)
 async def test_small_model_chat_answer_and_status(saturn_env):
-    async for _, client in embedded(saturn_env, SMALL):
+    async for _, client in embedded(saturn_env, SMALL, "  threads: 1\n"):
         status = await client.call("daemon/status")
         assert status.model.embedded and status.model.name == SMALL and status.model.state == "ready"
+        assert status.model.threads == 1
+        cmdline = Path(f"/proc/{status.model.pid}/cmdline").read_bytes().split(b"\0")  # noqa: ASYNC240 (a tiny /proc read)
+        assert cmdline[cmdline.index(b"--threads") + 1] == b"1"
         assert status.model.base_url.startswith("http://127.0.0.1:")
         _, events = await ask(client, str(saturn_env.workdir), "What is the capital of France? One word.")
         assert "paris" in of_type(events, "answer")[0].text.lower()

@@ -81,7 +81,8 @@ class ModelEndpointManager:
             )
             return
         self._embedded = EmbeddedModel(
-            model_id, self._paths.model_cache, self._paths.data_dir / "embedded-model.log"
+            model_id, self._paths.model_cache, self._paths.data_dir / "embedded-model.log",
+            threads=self._config.model.threads or None,
         )
         self._tasks.append(asyncio.get_running_loop().create_task(self._run_embedded()))
 
@@ -151,6 +152,7 @@ class ModelEndpointManager:
             state=embedded.state,
             pid=embedded.pid or 0,
             restarts=embedded.restarts,
+            threads=embedded.threads,
         )
 
     def models(self) -> ModelsListResult:
