@@ -36,6 +36,8 @@ class DaemonSpec:
     grammar's opening "thought" field; native and auto let the server think instead."""
     max_iterations: int | None = None
     turn_budget_s: float = 300.0
+    threads: int = 0
+    """model.threads for the embedded server (0: one per core)."""
     model_cache: Path | None = None
     """Shared GGUF cache, linked into each temp data dir so no run re-assembles the weights."""
     extra_env: dict[str, str] = field(default_factory=dict)
@@ -46,7 +48,7 @@ class DaemonSpec:
         if self.base_url:
             model = f"  base_url: {self.base_url}\n  name: {self.model}\n"
         else:
-            model = f"  embedded: {self.model}\n"
+            model = f"  embedded: {self.model}\n  threads: {self.threads}\n"
         runtime = f"  think: '{self.policy}'\n  turn_budget_s: {self.turn_budget_s:g}\n"
         if self.max_iterations is not None:
             runtime += f"  max_iterations: {self.max_iterations}\n"
@@ -235,4 +237,5 @@ def setup_record(spec: DaemonSpec) -> dict[str, Any]:
         "commit": git_commit(),
         "max_iterations": spec.max_iterations,
         "turn_budget_s": spec.turn_budget_s,
+        "threads": spec.threads,
     }

@@ -40,6 +40,7 @@ class RunOptions:
     out_dir: Path = RESULTS_DIR
     run_id: str = ""
     turn_budget_s: float = 300.0
+    threads: int = 0
     model_cache: Path | None = None
     command: str = ""
     tasks_dir: Path | None = None
@@ -118,7 +119,7 @@ def _spec(options: RunOptions, policy: str, limit: int | None) -> DaemonSpec:
     return DaemonSpec(
         model=options.model, policy=policy, base_url=options.base_url, tool_mode=options.tool_mode,
         max_iterations=limit,
-        turn_budget_s=options.turn_budget_s, model_cache=cache, extra_env=options.extra_env,
+        turn_budget_s=options.turn_budget_s, threads=options.threads, model_cache=cache, extra_env=options.extra_env,
         daemon_argv=options.daemon_argv,
     )
 

@@ -10,6 +10,7 @@ import pytest
 
 from bench import checkers
 from bench.checkers import Call, FinalState, observed_move, run_checks
+from bench.daemon import DaemonSpec
 from bench.report import load_runs, render, report_command
 from bench.runner import RunOptions, bound_groups, run_bench
 from bench.stats import mcnemar_p, pair, summarize
@@ -310,3 +311,10 @@ def _write_log(folder, rows):
     log = folder / "runs.jsonl"
     log.write_text("".join(json.dumps(r) + "\n" for r in rows))
     return log
+
+
+def test_the_daemon_config_carries_policy_mode_and_threads():
+    text = DaemonSpec(model="qwen2.5-coder-0.5b", policy="first_move", tool_mode="native", threads=1).config_yaml()
+    config = __import__("yaml").safe_load(text)
+    assert config["model"] == {"embedded": "qwen2.5-coder-0.5b", "threads": 1, "tool_mode": "native", "temperature": 0}
+    assert config["runtime"]["think"] == "first_move"
