@@ -71,6 +71,9 @@ class MemoryConfig(_Section):
 class ToolsConfig(_Section):
     modules: list[str] = []
     """Python modules whose `TOOLS` list is registered beside the built-in tools."""
+    disabled: list[str] = []
+    """Tool names or globs (`web_fetch`, `send_*`, `files.*`) never offered to the model: a
+    small model picks better from fewer tools."""
 
 
 class WebConfig(_Section):
@@ -84,6 +87,9 @@ class McpServer(_Section):
     command: Annotated[list[str], msgspec.Meta(min_length=1)]
     env: dict[str, str] = {}
     cwd: str = ""
+    description_chars: Annotated[int, msgspec.Meta(ge=20, le=4000)] = 80
+    """How much of each tool's description the model sees. Short keeps every request small;
+    servers whose tools differ only late in a long description need more."""
 
 
 class McpConfig(_Section):

@@ -185,13 +185,17 @@ async def serve(paths: Paths) -> int:
     mcp = McpHub(paths.data_dir / "mcp.log")
     if config.mcp.servers:
         await mcp.start([
-            McpServerConfig(name, server.command, server.env, server.cwd or None)
+            McpServerConfig(name, server.command, server.env, server.cwd or None,
+                            description_chars=server.description_chars)
             for name, server in config.mcp.servers.items()
         ])
         for tool in mcp.tools():
             registry.register(tool)
         for name, reason in mcp.failed().items():
             log.warning("MCP server %s did not start: %s", name, reason)
+    registry, unused = registry.without(config.tools.disabled)
+    for pattern in unused:
+        log.warning("tools.disabled: %r matches no tool", pattern)
     saturn = Saturn(
         paths=paths,
         config=config,

@@ -159,16 +159,18 @@ class Harness:
     client: Client | None = None
 
     async def start(
-        self, config_extra: str = "", model_extra: str = "", runtime_extra: str = "", think: str = "off"
+        self, config_extra: str = "", model_extra: str = "", runtime_extra: str = "", think: str = "off",
+        tools_extra: str = "",
     ) -> Client:
-        """`config_extra`: more top-level sections; `model_extra`, `runtime_extra`: more keys of
-        those sections. Thinking is off unless asked for: most tests script one reply per pass."""
+        """`config_extra`: more top-level sections; `model_extra`, `runtime_extra`, `tools_extra`:
+        more keys of those sections. Thinking is off unless asked for: most tests script one reply
+        per pass."""
         if "think:" not in runtime_extra:
             runtime_extra = f"  think: {think}\n{runtime_extra}"
         self.env.write_config(
             f"model:\n  base_url: {self.model.url}\n  name: fake\n{model_extra}"
             f"runtime:\n{runtime_extra}"
-            "tools:\n  modules: [tests.scripted_tools]\n" + config_extra
+            "tools:\n  modules: [tests.scripted_tools]\n" + tools_extra + config_extra
         )
         self.daemon = Daemon(self.env).start()
         self.client = await Client.connect(str(self.env.socket))

@@ -17,7 +17,7 @@ import pytest
 import pytest_asyncio
 
 from saturnd.model.types import ToolCall
-from saturnd.tools.mcp_bridge import McpHub, McpServerConfig
+from saturnd.tools.mcp_bridge import McpHub, McpServerConfig, make_tool
 from saturnd.tools.mcp_schema import clean_schema, params_type
 from saturnd.tools.registry import Registry, Tool, ToolEnv, ToolFailure
 from saturnd.turn.execute import run_tool
@@ -266,3 +266,15 @@ async def test_schema_cleaning_inlines_refs_and_keeps_property_names() -> None:
         msgspec.convert({"title": "t", "mode": "medium"}, params)
     with pytest.raises(msgspec.ValidationError, match="title"):
         msgspec.convert({"mode": "fast"}, params)
+
+
+async def test_a_server_can_show_more_of_each_description() -> None:
+    long = "This tool belongs to the file system. It handles files and folders. Tool description: Change directory."
+    remote = __import__("mcp").types.Tool(name="cd", description=long, inputSchema={"type": "object"})
+    short = make_tool("fs", remote, _never_called)
+    assert short.description.endswith("…") and "Change directory" not in short.description
+    assert make_tool("fs", remote, _never_called, description_chars=200).description == long
+
+
+async def _never_called(name: str, arguments: dict[str, Any]) -> Any:
+    raise AssertionError("not called")

@@ -332,3 +332,23 @@ async def test_approved_calls_of_a_pass_run_concurrently(harness):
     harness.model.enqueue(calls(("meet", {}), ("meet", {})), "Both met.")
     _, events = await harness.turn("meet twice")
     assert [(f.fate, f.result) for f in of_type(events, "tool_finished")] == [("ran", "met"), ("ran", "met")]
+
+
+async def test_disabled_tools_are_never_offered(harness):
+    await harness.start(tools_extra="  disabled: [web_fetch, 'send_*', no_such_tool]\n")
+    harness.model.enqueue("Hi.")
+    await harness.turn("hi")
+    offered = {t["function"]["name"] for t in harness.model.requests[0]["tools"]}
+    assert "read_file" in offered and "ask_user" in offered
+    assert not offered & {"web_fetch", "send_email", "send_message"}
+    status = await harness.client.call("daemon/status")
+    assert status.pid  # a glob that matches nothing is only warned about
+
+
+def test_without_names_the_globs_that_matched_nothing():
+    from saturnd.tools import builtin_registry
+
+    registry, unused = builtin_registry().without(["send_*", "nothing_here"])
+    assert unused == ["nothing_here"]
+    assert "send_email" not in registry.names() and "read_file" in registry.names()
+    assert len(registry.openai_tools()) == len(registry.names())

@@ -51,6 +51,7 @@ class McpServerConfig:
     env: dict[str, str] = field(default_factory=dict)
     """Added to the mcp client's minimal inherited environment (HOME, PATH, USER, ...)."""
     cwd: str | None = None
+    description_chars: int = DESCRIPTION_CHARS
 
 
 @dataclass(frozen=True)
@@ -347,14 +348,18 @@ class McpHub:
                 )
                 continue
             taken.add(name)
-            wrapped.append(make_tool(server.name, remote, server.call_tool, name))
+            wrapped.append(make_tool(server.name, remote, server.call_tool, name,
+                                     server.config.description_chars))
         return wrapped
 
 
 CallFn = Callable[[str, dict[str, Any]], Awaitable[types.CallToolResult]]
 
 
-def make_tool(server: str, remote: types.Tool, call: CallFn, name: str | None = None) -> McpTool:
+def make_tool(
+    server: str, remote: types.Tool, call: CallFn, name: str | None = None,
+    description_chars: int = DESCRIPTION_CHARS,
+) -> McpTool:
     """A Saturn tool for one MCP tool; `call(remote_name, arguments)` reaches the server."""
     schema = clean_schema(remote.inputSchema)
     params, nullable_dropped = params_type(schema, f"{server}_{remote.name}")
@@ -369,7 +374,7 @@ def make_tool(server: str, remote: types.Tool, call: CallFn, name: str | None = 
 
     return McpTool(
         name=name or f"{_safe_name(server)}.{_safe_name(remote.name)}",
-        description=short_description(remote.description, remote.name, server),
+        description=short_description(remote.description, remote.name, server, description_chars),
         params=params,
         run=run,
         risk="external",
@@ -412,14 +417,16 @@ def result_text(result: types.CallToolResult) -> str:
     return "\n".join(parts)
 
 
-def short_description(description: str | None, tool: str, server: str) -> str:
+def short_description(
+    description: str | None, tool: str, server: str, limit: int = DESCRIPTION_CHARS
+) -> str:
     text = " ".join((description or "").split())
     if not text:
         return f"{tool} (from MCP server {server})"
-    if len(text) <= DESCRIPTION_CHARS:
+    if len(text) <= limit:
         return text
-    cut = text[: DESCRIPTION_CHARS - 1]
-    if " " in cut[DESCRIPTION_CHARS // 2 :]:
+    cut = text[: limit - 1]
+    if " " in cut[limit // 2 :]:
         cut = cut.rsplit(" ", 1)[0]
     return cut.rstrip(" ,;:.") + "…"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -154,3 +155,9 @@ class Registry:
 
     def openai_tools(self, strict: bool = False) -> list[dict[str, Any]]:
         return self._strict_schemas if strict else self._schemas
+
+    def without(self, patterns: list[str]) -> tuple[Registry, list[str]]:
+        """A registry without the tools whose names match a glob; and the globs that matched none."""
+        unused = [p for p in patterns if not any(fnmatch.fnmatchcase(n, p) for n in self._tools)]
+        kept = [t for t in self if not any(fnmatch.fnmatchcase(t.name, p) for p in patterns)]
+        return Registry(kept), unused
