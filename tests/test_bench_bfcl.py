@@ -114,6 +114,11 @@ async def test_one_case_end_to_end_through_a_real_daemon():
     assert got["observed"] == [right], "the MCP server saw the one BFCL call, not ask_user"
     assert got["turns"][0]["questions"] == 1 and got["turns"][0]["status"] == "completed"
     assert score(case, got["observed"])["valid"]
+    offered = {t["function"]["name"] for t in model.requests[0]["tools"]}
+    assert offered == {"ask_user", f"bfcl.{right['name']}"}, "built-ins other than ask_user are hidden"
+    description = next(t["function"]["description"] for t in model.requests[0]["tools"]
+                       if t["function"]["name"] != "ask_user")
+    assert description == " ".join(case.functions[0]["description"].split())[:1000]
 
 
 async def test_a_multi_turn_case_runs_its_calls_on_bfcl_backends_turn_by_turn():

@@ -14,13 +14,14 @@ import contextlib
 import json
 import signal
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from bench.bfcl import BFCL_VERSION, raw_runner, saturn_runner
 from bench.bfcl.cases import Case, load_cases
+from bench.bfcl.saturn_runner import SaturnSetup
 from bench.bfcl.score import score
 from bench.daemon import DaemonSpec, default_model_cache, setup_record
 
@@ -42,14 +43,16 @@ class BfclOptions:
     command: str = ""
     threads: int | None = None
     """The embedded server's threads (default: all cores; 1 on a machine shared with other runs)."""
+    saturn_setup: SaturnSetup = field(default_factory=SaturnSetup)
 
 
 def summary_md(rows: list[dict[str, Any]], options: BfclOptions) -> str:
     """Over every row in the folder: runs with other --category sets may share it."""
     categories = list(dict.fromkeys([r["category"] for r in rows] + options.categories))
     lines = [f"# BFCL v4 (bfcl-eval {BFCL_VERSION}): Saturn vs raw, {options.model}", "",
-             f"Slice: {options.slice_name}; Saturn tool_mode {options.tool_mode}, think {options.think};"
-             " scored by BFCL's own checkers.", "",
+             f"Slice: {options.slice_name}; Saturn tool_mode {options.tool_mode}, think {options.think},"
+             f" built-in tools offered: {options.saturn_setup.builtins}, tool descriptions up to"
+             f" {options.saturn_setup.description_chars} characters; scored by BFCL's own checkers.", "",
              "| category | n | Saturn passed | raw passed |", "|---|---|---|---|"]
     for category in categories:
         mine = [r for r in rows if r["category"] == category]
@@ -65,7 +68,7 @@ async def _one(case: Case, options: BfclOptions, spec: DaemonSpec, base_url: str
     row: dict[str, Any] = {"id": case.id, "category": case.category}
     if "saturn" in options.which:
         t0 = time.monotonic()
-        got = await saturn_runner.run_case(case, spec, options.turn_timeout_s)
+        got = await saturn_runner.run_case(case, spec, options.turn_timeout_s, options.saturn_setup)
         verdict = score(case, got["observed"], "saturn")
         row["saturn"] = {**verdict, **{k: v for k, v in got.items() if k != "observed"},
                          "observed": got["observed"], "wall_s": round(time.monotonic() - t0, 2)}
@@ -106,7 +109,8 @@ async def run_async(options: BfclOptions) -> Path:
                       model=options.model, policy=options.think, model_cache=default_model_cache()))["model_sha256"]}
                       if embedded else {}), "model_server": "embedded" if embedded else options.base_url,
                   "think": options.think, "turn_timeout_s": options.turn_timeout_s,
-                  "threads": options.threads},
+                  "threads": options.threads, "saturn_builtins": options.saturn_setup.builtins,
+                  "saturn_description_chars": options.saturn_setup.description_chars},
         "model_ready_s": round(time.monotonic() - started, 1),
         "started": datetime.now(UTC).isoformat(timespec="seconds"), "wall_s": {},
     }

@@ -23,6 +23,7 @@ from typing import Any
 from bench.bfcl.cases import Case, tool_schemas
 from bench.daemon import REPO, BenchDaemon, DaemonSpec
 from protocol.client import Client
+from saturnd.tools import builtin_registry
 
 NO_ANSWER = "I don't know. Please go on without it."
 MCP_SERVER = "bfcl"
@@ -36,14 +37,30 @@ class BfclSpec(DaemonSpec):
         return super().config_yaml() + self.extra_yaml
 
 
-def mcp_yaml(case_path: Path, log_path: Path) -> str:
+@dataclass(frozen=True)
+class SaturnSetup:
+    """What of Saturn the case's functions sit beside."""
+
+    builtins: str = "ask_user"
+    """all: every built-in tool is offered too; ask_user: only ask_user (BFCL's miss_param
+    turns want a question), the rest disabled through tools.disabled."""
+    description_chars: int = 1000
+    """mcp.servers.bfcl.description_chars: BFCL's tools often differ only late in their text."""
+
+
+def config_yaml(case_path: Path, log_path: Path, setup: SaturnSetup) -> str:
     command = [sys.executable, "-m", "bench.bfcl.mcp_server", str(case_path), str(log_path)]
-    return (
+    text = (
         "mcp:\n  servers:\n"
         f"    {MCP_SERVER}:\n      command: {json.dumps(command)}\n"
         f"      env: {json.dumps({'PYTHONPATH': str(REPO)})}\n"
+        f"      description_chars: {setup.description_chars}\n"
         f"gate:\n  rules:\n    - tool: '{MCP_SERVER}.*'\n      decision: allow\n"
     )
+    if setup.builtins == "ask_user":
+        hidden = [name for name in builtin_registry().names() if name != "ask_user"]
+        text += f"tools:\n  disabled: {json.dumps(hidden)}\n"
+    return text
 
 
 def write_case(case: Case, path: Path) -> None:
@@ -97,12 +114,15 @@ async def _cancel_running(client: Client, session_id: str) -> None:
             await client.call("turn/cancel", {"turn_id": got.session.running_turn_id})
 
 
-async def run_case(case: Case, spec: DaemonSpec, turn_timeout_s: float) -> dict[str, Any]:
+async def run_case(
+    case: Case, spec: DaemonSpec, turn_timeout_s: float, setup: SaturnSetup | None = None
+) -> dict[str, Any]:
     """{"observed": calls (single-turn) or per-turn [[calls]] (multi-turn), "turns": [...]}."""
     with tempfile.TemporaryDirectory(prefix="sbf-", dir="/tmp") as tmp:
         case_path, log_path = Path(tmp) / "case.json", Path(tmp) / "calls.jsonl"
         write_case(case, case_path)
-        bspec = BfclSpec(**{**spec.__dict__, "extra_yaml": mcp_yaml(case_path, log_path)})
+        extra = config_yaml(case_path, log_path, setup or SaturnSetup())
+        bspec = BfclSpec(**{**spec.__dict__, "extra_yaml": extra})
         daemon = BenchDaemon(bspec)
         turns: list[TurnRecord] = []
         per_turn: list[list[dict[str, Any]]] = []

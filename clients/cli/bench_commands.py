@@ -61,6 +61,10 @@ def _add_bfcl(actions: argparse._SubParsersAction) -> None:  # type: ignore[type
     bfcl.add_argument("--turn-timeout", type=float, default=240.0, metavar="S", help="per user turn")
     bfcl.add_argument("--threads", type=int, default=None, metavar="N",
                       help="embedded model server threads (default: all cores)")
+    bfcl.add_argument("--builtins", default="ask_user", choices=["ask_user", "all"],
+                      help="Saturn's built-in tools offered beside the case's: only ask_user (default), or all")
+    bfcl.add_argument("--description-chars", type=int, default=1000, metavar="N",
+                      help="how much of each case tool's description Saturn shows the model (default 1000)")
 
 
 def run(args: argparse.Namespace, invoked_as: str = "saturn") -> int:
@@ -97,6 +101,7 @@ def _bfcl(args: argparse.Namespace, invoked_as: str) -> int:
         from bench.bfcl import BfclMissing, bfcl
         from bench.bfcl.run import BfclOptions
         from bench.bfcl.run import run as run_bfcl
+        from bench.bfcl.saturn_runner import SaturnSetup
 
         bfcl()
     except BfclMissing as exc:
@@ -112,6 +117,7 @@ def _bfcl(args: argparse.Namespace, invoked_as: str) -> int:
         out_dir=Path(args.out) if args.out else None, base_url=args.base_url,
         tool_mode=args.tool_mode, think=args.think, which=which, turn_timeout_s=args.turn_timeout,
         threads=args.threads,
+        saturn_setup=SaturnSetup(builtins=args.builtins, description_chars=args.description_chars),
         command=f"{invoked_as} {shlex.join(sys.argv[1:])}" if sys.argv[1:2] == ["bench"] else "",
     )
     try:
