@@ -99,6 +99,15 @@ async def test_a_third_identical_call_is_a_loop(harness):
     assert [e.fate for e in of_type(events, "tool_finished")] == ["ran"]
 
 
+async def test_a_third_identical_failing_call_is_a_loop_too(harness):
+    # Seen on the 0.5B: the same read of a missing file, nine times in one turn.
+    await harness.start(runtime_extra="  max_iterations: 10\n")
+    missing = call("read_file", {"path": "petra_manager.txt"})
+    harness.model.enqueue(missing, missing, missing, "It is not there.")
+    _, events = await harness.turn("Petra is my manager.")
+    assert [e.fate for e in of_type(events, "tool_finished")] == ["error", "error", "refused_loop"]
+
+
 async def test_headless_a_call_needing_approval_is_not_run_nor_retried(harness):
     await harness.start()
     note = call("append_note", {"text": "x"})

@@ -71,6 +71,9 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
 
     outcomes = await _run_approved(turn, [d for d in decisions if d.runs])
     for d in decisions:
+        if d.runs and d.tool is not None:
+            # A call that failed counts too: run again unchanged, it fails again the same way.
+            turn.ledger.record_ran(d.signature, d.tool.risk)
         outcome = outcomes.get(d.call.id) or ToolOutcome(d.fate, d.result, 0.0)
         fate = "asked" if d.fate == "ask_user" and outcome.fate == "ran" else outcome.fate
         text = outcome.text
@@ -119,7 +122,6 @@ async def settle_approvals(turn: TurnContext, decisions: list[Decision]) -> list
 def _after_run(turn: TurnContext, d: Decision, text: str) -> tuple[str, str]:
     """The context judge, then fencing and taint for outside content; returns (fate, text)."""
     assert d.tool is not None
-    turn.ledger.record_ran(d.signature, d.tool.risk)
     verdict = turn.judge.check("context", d.tool.name, text)
     if verdict.action == "block":
         return "blocked", f"tool error: blocked by policy: {verdict.reason}"
