@@ -79,7 +79,8 @@ def _guard(policy: str, runs: dict[tuple[str, str], Records], rule: dict[str, An
         return True, f"{guard}: not run (no harm check)"
     fewer = sum(outcomes(runs[(guard, rule["baseline"])]).values()) - sum(outcomes(runs[(guard, policy)]).values())
     ok = fewer <= rule["guard_max_fewer_passes"]
-    return ok, f"{guard}: {fewer} fewer tasks than {rule['baseline']} (allowed <= {rule['guard_max_fewer_passes']})"
+    change = f"{fewer} fewer" if fewer >= 0 else f"{-fewer} more"
+    return ok, f"{guard}: {change} tasks than {rule['baseline']} (allowed <= {rule['guard_max_fewer_passes']} fewer)"
 
 
 def _suite_s(records: Records, tasks: set[str]) -> float:

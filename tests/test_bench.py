@@ -318,3 +318,12 @@ def test_the_daemon_config_carries_policy_mode_and_threads():
     config = __import__("yaml").safe_load(text)
     assert config["model"] == {"embedded": "qwen2.5-coder-0.5b", "threads": 1, "tool_mode": "native", "temperature": 0}
     assert config["runtime"]["think"] == "first_move"
+
+
+def test_the_small_tier_guard_says_more_when_the_candidate_passes_more():
+    rule = load_rule()
+    big = records("act", [True] * 120) + records("on", [True] * 120)
+    small = (records("act", [False, False], model="qwen2.5-coder-0.5b")
+             + records("on", [True, False], model="qwen2.5-coder-0.5b"))
+    verdict = verdicts(big + small, rule)[0]
+    assert "qwen2.5-coder-0.5b: 1 more tasks than act (allowed <= 2 fewer)" in verdict.reasons
