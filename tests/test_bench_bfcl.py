@@ -4,6 +4,8 @@ through a real daemon against the scripted model. Skipped when bfcl-eval is not 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bench.bfcl import BfclMissing, bfcl
@@ -158,3 +160,20 @@ async def test_raw_multi_turn_skips_a_step_the_server_could_not_parse():
         model.stop()
     assert got["error"] == "" and len(got["failed_steps"]) == 1
     assert got["observed"][0] == [] and got["observed"][1] == [[{"name": "ls", "arguments": {"a": True}, "id": got["observed"][1][0][0]["id"]}]]
+
+
+async def test_a_run_scores_saturn_and_raw_side_by_side_into_the_summary(tmp_path):
+    from bench.bfcl.run import BfclOptions, run_async
+
+    case = bfcl_cases.load_cases("live_simple", "report", limit=1)[0]
+    right = _right_call(case)
+    model = FakeModel().start()
+    try:
+        model.enqueue(call(f"bfcl.{right['name']}", right["arguments"]), text("Done."),  # Saturn
+                      call(right["name"], right["arguments"]))  # the raw call
+        out = await run_async(BfclOptions(categories=["live_simple"], model="fake", limit=1, out_dir=tmp_path,
+                                          base_url=model.url, tool_mode="native", think="off", turn_timeout_s=30))
+    finally:
+        model.stop()
+    assert "| live_simple | 1 | 1/1 | 1/1 |" in (out / "summary.md").read_text()
+    assert json.loads((out / "meta.json").read_text())["setup"]["saturn_builtins"] == "ask_user"

@@ -65,19 +65,19 @@ def summary_md(rows: list[dict[str, Any]], options: BfclOptions) -> str:
 
 
 async def _one(case: Case, options: BfclOptions, spec: DaemonSpec, base_url: str) -> dict[str, Any]:
+    runners = {
+        "saturn": lambda: saturn_runner.run_case(case, spec, options.turn_timeout_s, options.saturn_setup),
+        "raw": lambda: raw_runner.run_case(case, base_url, options.model, options.turn_timeout_s),
+    }
     row: dict[str, Any] = {"id": case.id, "category": case.category}
-    if "saturn" in options.which:
+    for who in ("saturn", "raw"):
+        if who not in options.which:
+            continue
         t0 = time.monotonic()
-        got = await saturn_runner.run_case(case, spec, options.turn_timeout_s, options.saturn_setup)
-        verdict = score(case, got["observed"], "saturn")
-        row["saturn"] = {**verdict, **{k: v for k, v in got.items() if k != "observed"},
-                         "observed": got["observed"], "wall_s": round(time.monotonic() - t0, 2)}
-    if "raw" in options.which:
-        t0 = time.monotonic()
-        got = await raw_runner.run_case(case, base_url, options.model, options.turn_timeout_s)
-        verdict = score(case, got["observed"], "raw")
-        row["raw"] = {**verdict, **{k: v for k, v in got.items() if k != "observed"},
-                      "observed": got["observed"], "wall_s": round(time.monotonic() - t0, 2)}
+        got = await runners[who]()
+        verdict = score(case, got["observed"], who)
+        row[who] = {**verdict, **{k: v for k, v in got.items() if k != "observed"},
+                    "observed": got["observed"], "wall_s": round(time.monotonic() - t0, 2)}
     return row
 
 
