@@ -51,6 +51,8 @@ async def probe(socket: str, work: Path) -> list[tuple[str, bool, str, bool]]:
                     fate = event.event.fate
                 elif tag == "memory_candidate":
                     queued = True
+                elif tag == "question":  # a model that asks back is told to go on
+                    await client.call("turn/reply", {"turn_id": turn.turn_id, "text": "No question, just so you know."})
                 elif tag == "approval_requested":
                     await client.call("turn/decide", {"turn_id": turn.turn_id,
                                                       "call_id": event.event.call_id, "decision": "decline"})
