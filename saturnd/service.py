@@ -233,8 +233,15 @@ class Saturn:
         allow: list[str] | None = None,
         think_policy: str | None = None,
     ) -> str:
-        model = await self.endpoint.client()
         turn_id = f"t_{uuid.uuid4().hex[:12]}"
+        # Claim the session before waiting for a cold model, so a second
+        # turn/start meanwhile is refused as busy instead of running beside this one.
+        self.running_by_session[session.id] = turn_id
+        try:
+            model = await self.endpoint.client()
+        except BaseException:
+            self.running_by_session.pop(session.id, None)
+            raise
         self.store.create_turn(turn_id, session.id, text)
         events = TurnEvents(self.store, turn_id, session.id)
         for subscriber in subscribers:
@@ -276,7 +283,6 @@ class Saturn:
         )
         live = LiveTurn(context)
         self.live_turns[turn_id] = live
-        self.running_by_session[session.id] = turn_id
         live.task = asyncio.get_running_loop().create_task(self._drive(live))
         return turn_id
 

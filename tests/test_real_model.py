@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from protocol.client import Client
+from protocol.jsonrpc import Busy
 from saturnd.model import weights
 from tests.conftest import Daemon, SaturnEnv, of_type
 
@@ -104,6 +105,27 @@ async def test_a_killed_model_server_is_restarted_and_the_next_turn_works(saturn
         assert status.model.pid != before.model.pid
         _, events = await ask(client, str(saturn_env.workdir), "What is the capital of France? One word.")
         assert "paris" in of_type(events, "answer")[0].text.lower()
+
+
+@needs(SMALL)
+async def test_a_second_turn_while_the_model_is_still_loading_is_refused_as_busy(saturn_env):
+    saturn_env.write_config(f"model:\n  embedded: {SMALL}\n")
+    daemon = Daemon(saturn_env).start()
+    client, other = [await Client.connect(str(saturn_env.socket)) for _ in range(2)]
+    try:
+        assert (await client.call("daemon/status")).model.state in ("stopped", "starting")
+        session = await client.call("session/create", {"cwd": str(saturn_env.workdir)})
+        start = {"session_id": session.session_id, "text": "Say hi.", "headless": True}
+        first = asyncio.create_task(client.call("turn/start", start))
+        await asyncio.sleep(0.2)  # the first is now waiting for the model
+        with pytest.raises(Busy):
+            await other.call("turn/start", start)
+        events = [e async for e in client.turn_events((await first).turn_id)]
+        assert of_type(events, "turn_ended")[0].status == "completed"
+    finally:
+        await client.close()
+        await other.close()
+        daemon.stop()
 
 
 @needs(LARGE)
