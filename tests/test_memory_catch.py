@@ -9,7 +9,11 @@ from saturnd.memory.catch import stated_facts
 
 @pytest.mark.parametrize(("text", "facts"), [
     ("I'm vegetarian.", ["I'm vegetarian"]),
-    ("Petra is my manager.", []),  # not first-person-led; the model's remember call covers these
+    ("Petra is my manager.", ["Petra is my manager"]),
+    ("Tom and Ana are our neighbours.", ["Tom and Ana are our neighbours"]),
+    ("The report is my responsibility, can you read it?", []),
+    ("Is Petra my manager?", []),
+    ("Petra said the budget is my problem now and that the team would help out later.", []),
     ("My daughter's name is Ada.", ["My daughter's name is Ada"]),
     ("Never book anything before 10am.", ["Never book anything before 10am"]),
     ("From now on, answer in French.", ["From now on, answer in French"]),

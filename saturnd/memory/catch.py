@@ -14,6 +14,8 @@ from saturnd.memory.facts import is_rule, normalize_fact
 from saturnd.memory.secrets import find_secret
 
 ABOUT_THE_USER = re.compile(r"^(i|i'm|im|i've|i'd|my|we|we're|our|mine)\b", re.IGNORECASE)
+SOMEONE_OF_THE_USERS = re.compile(r"^(\S+\s+){1,3}?(is|are|was|were)\s+(my|our)\s", re.IGNORECASE)
+"""'Petra is my manager': who someone is to the user, named before the 'my'."""
 REQUEST = re.compile(
     r"\b(you|please|can|could|would|help|tell me|show me|find|search|read|list|write|send|"
     r"check|remind|look up|let me know|want to know|wonder|need to know)\b",
@@ -24,12 +26,13 @@ MAX_WORDS = 16
 
 
 def stated_facts(text: str) -> list[str]:
-    """Sentences of what the user typed that state a fact about them, or a standing rule."""
+    """Sentences of what the user typed that state a fact about them or their people, or a rule."""
     found = []
     for sentence in split_sentences(text):
         fact = normalize_fact(sentence)
         if not fact or is_question(sentence) or len(fact.split()) > MAX_WORDS or find_secret(fact):
             continue
-        if is_rule(fact) or (ABOUT_THE_USER.match(fact) and not REQUEST.search(fact)):
+        about_the_user = ABOUT_THE_USER.match(fact) or SOMEONE_OF_THE_USERS.match(fact)
+        if is_rule(fact) or (about_the_user and not REQUEST.search(fact)):
             found.append(fact)
     return found
