@@ -205,7 +205,7 @@ class CallTrace(_Wire):
 class PassTrace(_Wire):
     index: int
     step: str
-    """first_move | after_tools | after_error | steered | final."""
+    """first_move | continuing | recovery | steered | wrap_up."""
     thinking: bool = False
     tools_offered: bool = True
     calls: list[CallTrace] = []

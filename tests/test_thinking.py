@@ -27,6 +27,8 @@ def tool(text):
     ([U, A, tool("declined: the user declined this call")], "continuing"),
     ([U, A, tool("x"), {"role": "user", "content": "[Correction from the user, sent while you were working] b"}], "steered"),
     ([U, A, tool("x"), {"role": "user", "content": "[Saturn] the turn reached its limit: ..."}], "wrap_up"),
+    ([U, {"role": "assistant", "content": "Email sent."}, {"role": "user", "content": "[Saturn check] ..."}],
+     "recovery"),
 ])
 def test_step_kind(messages, kind):
     assert step_kind(messages) == kind

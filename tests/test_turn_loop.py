@@ -361,3 +361,46 @@ def test_without_names_the_globs_that_matched_nothing():
     assert unused == ["nothing_here"]
     assert "send_email" not in registry.names() and "read_file" in registry.names()
     assert len(registry.openai_tools()) == len(registry.names())
+
+
+CLAIM_CHECK = ('[Saturn check] Your answer says "Email sent", but no tool did that in this turn: nothing'
+               ' was sent, saved or changed. If one of your tools can do what the user asked, call it now.'
+               ' If none can, tell the user plainly that it was not done.')
+
+
+async def test_an_answer_claiming_what_no_tool_did_is_sent_back_once(harness):
+    await harness.start(think="auto")
+    harness.model.enqueue("Email sent to Tom.", "I could not email Tom: nothing was sent.")
+    turn_id, events = await harness.turn("Email Tom that the budget is approved.")
+    assert harness.sent(1)[-3:] == [
+        {"role": "user", "content": "Email Tom that the budget is approved."},
+        {"role": "assistant", "content": "Email sent to Tom."},
+        {"role": "user", "content": CLAIM_CHECK},
+    ]
+    assert harness.model.requests[1]["chat_template_kwargs"] == {"enable_thinking": True}  # recovery thinks
+    answer = of_type(events, "answer")[0]
+    assert (answer.text, answer.note) == ("I could not email Tom: nothing was sent.", "")
+    assert of_type(events, "receipt")[0].model_calls == 2
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert [p.step for p in trace.passes] == ["first_move", "recovery"]
+    assert trace.passes[0].note == 'claimed "Email sent" with no tool acting: sent back'
+
+
+async def test_a_claim_made_again_is_answered_with_a_note(harness):
+    await harness.start()
+    harness.model.enqueue("Email sent to Tom.", "Email sent to Tom, as asked.")
+    turn_id, events = await harness.turn("Email Tom that the budget is approved.")
+    answer = of_type(events, "answer")[0]
+    assert (answer.text, answer.note) == ("Email sent to Tom, as asked.", "no tool did what this answer says was done")
+    assert len(harness.model.requests) == 2
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[1].note == 'claimed "Email sent" again: answered with a note'
+
+
+async def test_a_claim_backed_by_a_call_that_ran_is_the_answer(harness):
+    await harness.start()
+    harness.model.enqueue(call("remember", {"fact": "I'm vegetarian"}), "I've saved that you're vegetarian.")
+    _, events = await harness.turn("I'm vegetarian.")
+    answer = of_type(events, "answer")[0]
+    assert (answer.text, answer.note) == ("I've saved that you're vegetarian.", "")
+    assert len(harness.model.requests) == 2

@@ -119,7 +119,7 @@ async def _pass_reply(
         return reply or await _readable_reply(turn, messages, plan, record, think=False)
     reply = await _readable_reply(turn, messages, plan, record, think=False)
     if plan.think.mode == "draft" and reply.tool_calls:
-        record.note = _join(record.note, "the draft called a tool: pulled back, thinking")
+        record.note = join_note(record.note, "the draft called a tool: pulled back, thinking")
         return await _thought_reply(turn, messages, plan, record) or reply
     return reply
 
@@ -140,11 +140,11 @@ async def _thought_reply(
             thinking,
         )
         if problem:
-            record.note = _join(record.note, f"the thinking reply was unusable: {problem}")
+            record.note = join_note(record.note, f"the thinking reply was unusable: {problem}")
             reply = None
     except ThoughtCut as stop:
         cut = str(stop)
-        record.note = _join(record.note, f"thought cut: {cut}; the pass answers without it")
+        record.note = join_note(record.note, f"thought cut: {cut}; the pass answers without it")
     seconds = round(time.monotonic() - started, 3)
     thought = "".join(thinking).strip()
     record.thinking = True
@@ -167,13 +167,13 @@ async def _readable_reply(
     reply, problem = await _guarded(turn, messages, first_mode(tool_mode, plan.tools_offered), think, thinking)
     if problem:
         mode = retry_mode(tool_mode, plan.tools_offered)
-        record.note = _join(record.note, f"{problem}; retried once in {mode} mode")
+        record.note = join_note(record.note, f"{problem}; retried once in {mode} mode")
         reply, again = await _guarded(turn, messages, mode, think, thinking)
         if again:
             record.note += f"; again: {again}"
             raise UnreadableReply(again)
     if thinking and not think:
-        record.note = _join(record.note, "the server sent reasoning although thinking was off")
+        record.note = join_note(record.note, "the server sent reasoning although thinking was off")
         record.thought = "".join(thinking).strip()[:THOUGHT_CAP_CHARS]
     return reply
 
@@ -261,5 +261,6 @@ def _switchable(turn: TurnContext) -> bool:
     return turn.config.model.think_style != "none"
 
 
-def _join(note: str, more: str) -> str:
+def join_note(note: str, more: str) -> str:
+    """A trace note with one more remark."""
     return f"{note}; {more}" if note else more

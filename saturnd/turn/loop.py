@@ -16,7 +16,8 @@ from saturnd.memory.remember import memory_block
 from saturnd.memory.turn_memory import queue_missed_facts
 from saturnd.model.client import ModelError
 from saturnd.turn import prompts
-from saturnd.turn.agent import PassPlan, UnreadableReply, agent_pass
+from saturnd.turn.agent import PassPlan, UnreadableReply, agent_pass, join_note
+from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
 from saturnd.turn.ground import Ground, ground_messages
@@ -48,7 +49,11 @@ async def run_turn(turn: TurnContext) -> str:
                 note = f"the model's reply could not be read: {unreadable}"
                 return finish(turn, turn.last_text or prompts.UNREADABLE, note=note)
             if bound or not reply.tool_calls:
-                return finish(turn, reply.content or turn.last_text, note=bound.reason if bound else "")
+                claim = None if bound else unbacked_claim(reply.content, turn.trace, turn.registry)
+                if claim and send_back_claim(turn, messages, reply.content, claim):
+                    continue
+                note = bound.reason if bound else prompts.UNBACKED_NOTE if claim else ""
+                return finish(turn, reply.content or turn.last_text, note=note)
             await tool_round(turn, messages, reply)
     except TurnAborted:
         return finish(turn, abort_summary(turn), note="stopped at your request", status="aborted")
@@ -88,6 +93,19 @@ async def pass_boundary(turn: TurnContext, messages: list[dict[str, Any]]) -> No
         steer = prompts.STEER.format(text=text)
         turn.store.add_message(turn.session_id, turn.turn_id, "user", steer)
         messages.append({"role": "user", "content": steer})
+
+
+def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: str, claim: str) -> bool:
+    """Send an answer that claims what no tool did back to the model, once per turn."""
+    if any(str(m.get("content", "")).startswith(prompts.CLAIM_PREFIX) for m in messages):
+        turn.trace[-1].note = join_note(turn.trace[-1].note, f'claimed "{claim}" again: answered with a note')
+        return False
+    turn.trace[-1].note = join_note(turn.trace[-1].note, f'claimed "{claim}" with no tool acting: sent back')
+    messages += [
+        {"role": "assistant", "content": answer},
+        {"role": "user", "content": prompts.UNBACKED_CLAIM.format(claim=claim)},
+    ]
+    return True
 
 
 def abort_summary(turn: TurnContext) -> str:

@@ -14,6 +14,14 @@ FINAL_PASS = (
     " have, and say plainly what was not done."
 )
 
+CLAIM_PREFIX = "[Saturn check] "
+UNBACKED_CLAIM = (
+    CLAIM_PREFIX + "Your answer says \"{claim}\", but no tool did that in this turn: nothing was"
+    " sent, saved or changed. If one of your tools can do what the user asked, call it now."
+    " If none can, tell the user plainly that it was not done."
+)
+UNBACKED_NOTE = "no tool did what this answer says was done"
+
 STEER_PREFIX = "[Correction from the user, sent while you were working] "
 STEER = STEER_PREFIX + "{text}"
 

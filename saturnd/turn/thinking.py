@@ -43,6 +43,8 @@ def step_kind(messages: list[dict[str, Any]]) -> StepKind:
             return "wrap_up"
         if content.startswith(prompts.STEER_PREFIX):
             return "steered"
+        if content.startswith(prompts.CLAIM_PREFIX):
+            return "recovery"  # the answer claimed what no tool did: an error to recover from
         return "first_move"
     results = []
     for message in reversed(messages):
