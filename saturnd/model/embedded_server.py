@@ -106,9 +106,9 @@ def main(argv: list[str] | None = None) -> int:
     while not stop.wait(1.0):
         pass
     # Exit without running the server's C++ destructor: it joins the server's
-    # threads while holding the GIL and once in a while outlasted the daemon's
-    # stop timeout (CI saw a SIGKILL). The server keeps nothing on disk, so the
-    # OS reclaiming its memory and sockets is the whole of a clean stop.
+    # threads, and once in CI that outlasted the daemon's stop timeout (SIGKILL).
+    # The server keeps nothing on disk, so the OS reclaiming its memory and
+    # sockets is the whole of a clean stop.
     print("embedded_server: stopped", file=sys.stderr, flush=True)
     os._exit(0)
 
