@@ -404,3 +404,12 @@ async def test_a_claim_backed_by_a_call_that_ran_is_the_answer(harness):
     answer = of_type(events, "answer")[0]
     assert (answer.text, answer.note) == ("I've saved that you're vegetarian.", "")
     assert len(harness.model.requests) == 2
+
+
+async def test_a_claim_in_a_wrap_up_answer_gets_the_note_without_another_pass(harness):
+    await harness.start(runtime_extra="  max_iterations: 1\n")
+    harness.model.enqueue(call("list_dir", {}), "I've sent the list to Petra.")
+    _, events = await harness.turn("list everything and text it to Petra")
+    assert len(harness.model.requests) == 2
+    answer = of_type(events, "answer")[0]
+    assert answer.note == "the turn reached its limit of 1 tool rounds; no tool did what this answer says was done"

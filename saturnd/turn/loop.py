@@ -49,11 +49,11 @@ async def run_turn(turn: TurnContext) -> str:
                 note = f"the model's reply could not be read: {unreadable}"
                 return finish(turn, turn.last_text or prompts.UNREADABLE, note=note)
             if bound or not reply.tool_calls:
-                claim = None if bound else unbacked_claim(reply.content, turn.trace, turn.registry)
-                if claim and send_back_claim(turn, messages, reply.content, claim):
+                claim = unbacked_claim(reply.content, turn.trace, turn.registry)
+                if claim and not bound and send_back_claim(turn, messages, reply.content, claim):
                     continue
-                note = bound.reason if bound else prompts.UNBACKED_NOTE if claim else ""
-                return finish(turn, reply.content or turn.last_text, note=note)
+                notes = (bound.reason if bound else "", prompts.UNBACKED_NOTE if claim else "")
+                return finish(turn, reply.content or turn.last_text, note="; ".join(filter(None, notes)))
             await tool_round(turn, messages, reply)
     except TurnAborted:
         return finish(turn, abort_summary(turn), note="stopped at your request", status="aborted")
