@@ -53,6 +53,18 @@ async def test_decline_goes_back_and_is_never_reissued(harness):
     assert not (harness.env.workdir / "notes.log").exists()
 
 
+async def test_an_answer_parroting_the_decline_note_is_replaced_by_what_was_not_done(harness):
+    await harness.start()
+    harness.model.enqueue(
+        call("append_note", {"text": "x"}),
+        "The user declined this call. Do not retry it or work around it; say what was not done.",
+    )
+    _, turn_id, events = await run_with_decisions(harness, "note x", decide_with("decline"))
+    assert of_type(events, "answer")[0].text == "Not done: append_note, because you declined it."
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[-1].note == "the answer repeated Saturn's note to the model: replaced with what was not done"
+
+
 async def test_a_fully_declined_batch_goes_straight_back(harness):
     await harness.start()
     harness.model.enqueue(calls(("append_note", {"text": "a"}), ("append_note", {"text": "b"})), "Nothing written.")

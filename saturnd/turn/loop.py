@@ -20,6 +20,7 @@ from saturnd.turn.agent import PassPlan, UnreadableReply, agent_pass, join_note
 from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
+from saturnd.turn.echo import echoes_instructions, not_done_account
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import to_model_messages
 from saturnd.turn.thinking import step_kind, think_plan
@@ -53,7 +54,7 @@ async def run_turn(turn: TurnContext) -> str:
                 if claim and not bound and send_back_claim(turn, messages, reply.content, claim):
                     continue
                 notes = (bound.reason if bound else "", prompts.UNBACKED_NOTE if claim else "")
-                return finish(turn, reply.content or turn.last_text, note="; ".join(filter(None, notes)))
+                return finish(turn, answer_text(turn, reply.content), note="; ".join(filter(None, notes)))
             await tool_round(turn, messages, reply)
     except TurnAborted:
         return finish(turn, abort_summary(turn), note="stopped at your request", status="aborted")
@@ -106,6 +107,17 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
         {"role": "user", "content": prompts.UNBACKED_CLAIM.format(claim=claim)},
     ]
     return True
+
+
+def answer_text(turn: TurnContext, reply_text: str) -> str:
+    """The reply, unless it only repeats Saturn's note to the model: then what was not done."""
+    text = reply_text or turn.last_text
+    if echoes_instructions(text) and (account := not_done_account(turn.trace)):
+        turn.trace[-1].note = join_note(
+            turn.trace[-1].note, "the answer repeated Saturn's note to the model: replaced with what was not done"
+        )
+        return account
+    return text
 
 
 def abort_summary(turn: TurnContext) -> str:

@@ -1,0 +1,35 @@
+"""An answer that repeats Saturn's instruction to the model instead of answering the person.
+
+A small model often answers a declined or unapproved call by copying the tool
+result Saturn sent it ("declined: the user declined this call. Do not retry
+it or work around it; say what was not done."). That text is addressed to the
+model; the person gets, instead, what was not done, read off the calls' fates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from protocol.methods import PassTrace
+
+INSTRUCTIONS = ("do not retry it or work around it", "do not try it another way")
+"""The parts of Saturn's results that only make sense to the model (see turn.tool_round)."""
+
+
+def echoes_instructions(answer: str) -> bool:
+    text = " ".join(answer.lower().split())
+    return any(instruction in text for instruction in INSTRUCTIONS)
+
+
+def not_done_account(passes: Iterable[PassTrace]) -> str:
+    """What was not done because the person declined it or was not there to approve it."""
+    lines = []
+    for call in (c for p in passes for c in p.calls):
+        if call.fate == "declined":
+            lines.append(f"Not done: {call.name}, because you declined it.")
+        elif call.fate == "not_approved":
+            lines.append(
+                f"Not done: {call.name} needs your approval and nobody was here to give it"
+                f" (--allow {call.name} approves it ahead)."
+            )
+    return " ".join(dict.fromkeys(lines))

@@ -1,0 +1,42 @@
+"""An answer that copies Saturn's note to the model is replaced by what was not done."""
+
+from __future__ import annotations
+
+import pytest
+
+from protocol.methods import CallTrace, PassTrace
+from saturnd.turn.echo import INSTRUCTIONS, echoes_instructions, not_done_account
+from saturnd.turn.tool_round import DECLINED_BY_USER, NOBODY_TO_APPROVE
+
+
+def test_the_instructions_are_the_ones_tool_round_sends():
+    sent = f"{DECLINED_BY_USER} {NOBODY_TO_APPROVE}".lower()
+    assert all(instruction in sent for instruction in INSTRUCTIONS)
+
+
+@pytest.mark.parametrize(("answer", "echoes"), [
+    (DECLINED_BY_USER, True),
+    ("The user declined this call. Do not retry it or work around it; say what was not done.", True),
+    (NOBODY_TO_APPROVE.format(tool="send_email"), True),
+    ("Do not\nretry it or work around it.", True),
+    ("You declined the email, so Tom was not told.", False),
+    ("I won't retry it.", False),
+])
+def test_echoes_instructions(answer, echoes):
+    assert echoes_instructions(answer) is echoes
+
+
+def _pass(*calls: tuple[str, str]) -> PassTrace:
+    return PassTrace(index=1, step="first_move", calls=[
+        CallTrace(call_id=str(i), name=name, arguments="{}", fate=fate) for i, (name, fate) in enumerate(calls)
+    ])
+
+
+def test_not_done_account_names_each_declined_or_unapproved_call_once():
+    passes = [_pass(("read_file", "ran"), ("send_email", "declined")), _pass(("send_email", "declined")),
+              _pass(("run_command", "not_approved"))]
+    assert not_done_account(passes) == (
+        "Not done: send_email, because you declined it. Not done: run_command needs your approval and"
+        " nobody was here to give it (--allow run_command approves it ahead)."
+    )
+    assert not_done_account([_pass(("read_file", "ran"))]) == ""
