@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from protocol.methods import PassTrace
+from saturnd.turn.tool_round import DO_NOT_RETRY, DO_NOT_TRY_ANOTHER_WAY
 
-INSTRUCTIONS = ("do not retry it or work around it", "do not try it another way")
-"""The parts of Saturn's results that only make sense to the model (see turn.tool_round)."""
+INSTRUCTIONS = (DO_NOT_RETRY.lower(), DO_NOT_TRY_ANOTHER_WAY.lower())
+"""The parts of Saturn's results that only make sense to the model."""
 
 
 def echoes_instructions(answer: str) -> bool:

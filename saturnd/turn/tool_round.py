@@ -19,13 +19,13 @@ from saturnd.turn.execute import ToolOutcome, run_tool
 from saturnd.turn.fencing import fence
 from saturnd.turn.review import Decision, GateContext, approval_key, review_calls
 
+DO_NOT_TRY_ANOTHER_WAY = "Do not try it another way"
+DO_NOT_RETRY = "Do not retry it or work around it"
 NOBODY_TO_APPROVE = (
-    "not run: '{tool}' needs the user's approval and nobody is here to give it. Do not try it"
-    " another way; say what you would have done. (The user can pre-approve it: --allow {tool})"
+    "not run: '{tool}' needs the user's approval and nobody is here to give it. "
+    + DO_NOT_TRY_ANOTHER_WAY + "; say what you would have done. (The user can pre-approve it: --allow {tool})"
 )
-DECLINED_BY_USER = (
-    "declined: the user declined this call. Do not retry it or work around it; say what was not done."
-)
+DECLINED_BY_USER = "declined: the user declined this call. " + DO_NOT_RETRY + "; say what was not done."
 
 
 def assistant_message(content: str, calls: list[ToolCall]) -> dict[str, Any]:
