@@ -18,7 +18,7 @@ CATEGORIES = (
 """One task file per category, named after it."""
 KNOWN_TOOLS = frozenset({
     "read_file", "list_dir", "search_files", "kb_search", "kb_read", "plan", "ask_user", "remember",
-    "write_file", "edit_file", "run_command", "web_fetch", "send_message", "send_email",
+    "write_file", "edit_file", "run_command", "web_fetch", "send_message", "send_email", "calculate",
 })
 """The daemon's built-in tools: every task runs against the tool set a user gets."""
 DECISIONS = frozenset({"once", "always", "decline"})
