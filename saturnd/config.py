@@ -83,6 +83,14 @@ class WebConfig(_Section):
     """Non-empty: web_fetch reaches only these hosts and their subdomains."""
 
 
+class GroundConfig(_Section):
+    folder_map: bool = True
+    """Show the model a bounded map of the working folder (names, sizes, first lines)."""
+    retrieval: bool = True
+    """Rank the folder's small text files and the knowledge base against the request and put
+    the best few excerpts, fenced, in front of the model."""
+
+
 class McpServer(_Section):
     command: Annotated[list[str], msgspec.Meta(min_length=1)]
     env: dict[str, str] = {}
@@ -104,6 +112,7 @@ class Config(_Section):
     gate: GateConfig = msgspec.field(default_factory=GateConfig)
     judge: JudgeConfig = msgspec.field(default_factory=JudgeConfig)
     web: WebConfig = msgspec.field(default_factory=WebConfig)
+    ground: GroundConfig = msgspec.field(default_factory=GroundConfig)
     mcp: McpConfig = msgspec.field(default_factory=McpConfig)
 
 

@@ -43,7 +43,7 @@ def test_empty_arguments_mean_an_empty_object():
 
 
 @pytest.mark.parametrize(("call", "message"), [
-    (tc("nope"), "there is no tool named 'nope'. The tools are: read_file, list_dir, search_files, kb_search, kb_read, plan, ask_user, remember,"),
+    (tc("nope"), "there is no tool named 'nope'. The tools are: read_file, list_dir, search_files, calculate, kb_search, kb_read, plan, ask_user, remember,"),
     (tc("read_file", "[1]"), "the arguments of 'read_file' are not a JSON object: '[1]'."),
     (tc("read_file", '{"path": 3}'), "wrong arguments for 'read_file': Expected `str`, got `int` - at `$.path`."),
     (tc("kb_read", '{"query": "tax"}'), "These arguments fit 'kb_search', not 'kb_read': kb_search {\"query\": <string>}"),

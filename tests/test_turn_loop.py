@@ -37,7 +37,7 @@ async def test_a_chat_question_costs_one_model_call(harness):
     _, events = await harness.turn("hi")
     assert of_type(events, "receipt")[0].model_calls == 1
     assert [t["function"]["name"] for t in harness.model.requests[0]["tools"]] == [
-        "read_file", "list_dir", "search_files", "kb_search", "kb_read", "plan", "ask_user", "remember",
+        "read_file", "list_dir", "search_files", "calculate", "kb_search", "kb_read", "plan", "ask_user", "remember",
         "write_file", "edit_file", "run_command", "web_fetch", "send_message", "send_email",
         "instant", "raw_connect", "patch", "mail", "meet", "append_note", "sleep", "explode", "garbage", "huge", "bump",
     ]
@@ -222,11 +222,12 @@ async def test_a_format_failure_is_retried_in_constrained_mode(harness):
     assert "tools" not in retry
     schema = retry["response_format"]["json_schema"]["schema"]
     names = [c["properties"]["tool_call"]["properties"]["name"]["const"] for c in schema["anyOf"][1:]]
-    assert names[:2] == ["read_file", "list_dir"] and len(names) == 25
+    assert names[:2] == ["read_file", "list_dir"] and len(names) == 26
     assert schema["anyOf"][0]["properties"] == {"response": {"type": "string"}}
     system = retry["messages"][0]["content"]
     assert "\nTools:\n- read_file(path: string, start_line?: integer, max_lines?: integer): " in system
-    assert system.endswith('Otherwise answer the user: {"response": "<your answer>"}.')
+    # What changes per turn stays last, after the fixed instructions (the prompt cache keeps them).
+    assert 'Otherwise answer the user: {"response": "<your answer>"}.\n\n## This turn\nNow: ' in system
     assert of_type(events, "tool_finished")[0].fate == "ran"
     assert of_type(events, "answer")[0].text == "It says alpha."
     assert "tools" in harness.model.requests[2]  # auto: the next pass is native again

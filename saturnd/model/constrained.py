@@ -55,8 +55,9 @@ def instructions(tools: list[dict[str, Any]], thinking: bool = False) -> str:
     lines = ["Tools:"] + [f"- {_signature(t['function'])}" for t in tools]
     thought = '"thought": "<your reasoning>", ' if thinking else ""
     lines.append(
-        "Reply with one JSON object only. When the request needs a tool (a file, a folder,"
-        f' a document, the user), call it: {{{thought}"tool_call": {{"name": "<tool>", "arguments": {{...}}}}}}.'
+        "Reply with one JSON object only. When one of the tools can do or look up what the user"
+        " asks, call it, with argument values from the user's words:"
+        f' {{{thought}"tool_call": {{"name": "<tool>", "arguments": {{...}}}}}}.'
         f' Otherwise answer the user: {{{thought}"response": "<your answer>"}}.'
     )
     if thinking:
@@ -68,20 +69,47 @@ def instructions(tools: list[dict[str, Any]], thinking: bool = False) -> str:
 
 
 def _signature(function: dict[str, Any]) -> str:
+    """One line for the tool; under it, a line per parameter with a description, enum or format.
+
+    The raw native call shows the model each parameter's description, enum and format ("in the
+    format 'City, State'"); without them the model guessed values a raw call got right.
+    """
     parameters = function.get("parameters") or {}
     required = set(parameters.get("required", []))
-    fields = [
-        f"{name}{'' if name in required else '?'}: {spec.get('type', 'value')}"
-        for name, spec in (parameters.get("properties") or {}).items()
-    ]
-    return f"{function['name']}({', '.join(fields)}): {function.get('description', '')}"
+    properties = {k: v for k, v in (parameters.get("properties") or {}).items() if isinstance(v, dict)}
+    fields = [f"{name}{'' if name in required else '?'}: {_type(spec)}" for name, spec in properties.items()]
+    lines = [f"{function['name']}({', '.join(fields)}): {function.get('description', '')}".rstrip()]
+    lines += [f"    {name}: {about}" for name, spec in properties.items() if (about := _about(spec))]
+    return "\n".join(lines)
 
 
-def with_instructions(messages: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
-    """A copy of `messages` whose system prompt ends with `text`."""
+def _type(spec: dict[str, Any]) -> str:
+    if spec.get("type") == "array" and isinstance(spec.get("items"), dict):
+        return f"array of {spec['items'].get('type', 'value')}"
+    return str(spec.get("type", "value"))
+
+
+def _about(spec: dict[str, Any]) -> str:
+    parts = []
+    if "enum" in spec:
+        parts.append("one of " + ", ".join(json.dumps(v) for v in spec["enum"]))
+    if spec.get("format"):
+        parts.append(f"format {spec['format']}")
+    if spec.get("description"):
+        parts.append(" ".join(str(spec["description"]).split()))
+    if parts and "default" in spec:
+        parts.append(f"default {json.dumps(spec['default'])}")
+    return "; ".join(parts)
+
+
+def with_instructions(messages: list[dict[str, Any]], text: str, before: str = "") -> list[dict[str, Any]]:
+    """A copy of `messages` whose system prompt has `text` at its end, or just ahead of the
+    `before` heading (what changes per turn stays last, for the server's prompt cache)."""
     if messages and messages[0]["role"] == "system":
-        first = dict(messages[0], content=f"{messages[0]['content']}\n\n{text}")
-        return [first, *messages[1:]]
+        content = messages[0]["content"]
+        cut = content.find(before) if before else -1
+        content = f"{content}\n\n{text}" if cut < 0 else f"{content[:cut]}{text}\n\n{content[cut:]}"
+        return [dict(messages[0], content=content), *messages[1:]]
     return [{"role": "system", "content": text}, *messages]
 
 

@@ -33,6 +33,7 @@ from saturnd.model.client import ModelHttpError
 from saturnd.model.recovery import recover_tool_calls
 from saturnd.model.types import ModelReply
 from saturnd.turn.context import TurnContext
+from saturnd.turn.ground import TURN_HEADING
 from saturnd.turn.stream_filter import ResponseStream
 from saturnd.turn.thinking import ThinkPlan
 
@@ -200,7 +201,7 @@ async def _attempt(
             # The grammar writes the thought, so the server itself is never asked to think.
             budget = turn.config.runtime.think_budget if think else 0
             reply = await _model_call(
-                turn, constrained.with_instructions(messages, constrained.instructions(tools, think)),
+                turn, constrained.with_instructions(messages, constrained.instructions(tools, think), before=TURN_HEADING),
                 None, False, stream, thinking, constrained.response_format(tools, budget),
                 constrained.ThoughtField() if think else None,
             )

@@ -16,6 +16,7 @@ from saturnd.store import Store
 from saturnd.tools.registry import Registry, ToolEnv
 from saturnd.turn.bounds import Bounds
 from saturnd.turn.control import TurnControl
+from saturnd.turn.ground import GroundFindings
 from saturnd.turn.loop_rules import CallLedger
 from saturnd.turn.review import Decision
 from saturnd.turn.run import TurnEvents
@@ -81,6 +82,8 @@ class TurnContext:
     """native | constrained | auto, resolved for this endpoint."""
     think_policy: str = "act"
     """The thinking policy for this turn (the session's /think, or the turn's --think)."""
+    ground: GroundFindings = field(default_factory=GroundFindings)
+    """What the ground found for this turn (folder map, ranked excerpts)."""
     reviewed: dict[str, Decision] = field(default_factory=dict)
     """call_id -> how review decided it: what explain reports."""
 

@@ -1,19 +1,34 @@
-"""Ground: the context built once per turn, with no model call."""
+"""Ground: the context built once per turn, with no model call.
+
+What does not change from turn to turn comes first (Saturn's instructions, the
+standing instructions, the knowledge base's manifest, memory), then, under
+TURN_HEADING, what does (the clock, the folder, its map, the excerpts ranked
+against this request), so the model server's prompt cache keeps the prefix.
+"""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from protocol.methods import Attachment
-from saturnd.tools.kb import kb_manifest
+from saturnd.tools.builtin_files import human_size
+from saturnd.tools.kb import kb_documents, kb_manifest
 from saturnd.turn import prompts
 from saturnd.turn.fencing import fence
+from saturnd.turn.folder_scan import FolderScan, scan_folder
+from saturnd.turn.retrieval import Document, Excerpt, relevant_excerpts, render_excerpts
 
 INSTRUCTIONS_FILE = "SATURN.md"
 INSTRUCTIONS_CAP = 8_000
+TURN_HEADING = "## This turn"
+MAP_ENTRIES = 40
+MAP_LINE_CHARS = 60
+KB_RETRIEVAL_DOCS = 50
+KB_RETRIEVAL_BYTES = 32_768
 
 
 @dataclass(frozen=True)
@@ -23,10 +38,30 @@ class Ground:
     now: datetime
     memory_block: str = ""
     attachments: list[Attachment] = field(default_factory=list)
+    request: str = ""
+    """The user's words this turn: what the excerpts are ranked against."""
+    folder_map: bool = True
+    retrieval: bool = True
+
+
+@dataclass(frozen=True)
+class GroundFindings:
+    """What the ground put in front of the model this turn: shown in the trace."""
+
+    files_mapped: int = 0
+    excerpts: list[str] = field(default_factory=list)
+    """file:line ranges, best first."""
+    scan_cut: bool = False
+    scan_ms: float = 0.0
 
 
 def ground_text(ground: Ground) -> str:
-    parts = [prompts.SYSTEM, f"Working folder: {ground.cwd}", f"Now: {_now(ground.now)}"]
+    return build_ground(ground)[0]
+
+
+def build_ground(ground: Ground) -> tuple[str, GroundFindings]:
+    """The system prompt and what it found; reads files, bounded (folder_scan's limits)."""
+    parts = [prompts.SYSTEM]
     for label, path in _instruction_files(ground):
         text = _read(path)
         if text:
@@ -37,13 +72,66 @@ def ground_text(ground: Ground) -> str:
         parts.append("Knowledge base (kb_search / kb_read):\n" + "\n".join(lines))
     if ground.memory_block:
         parts.append(ground.memory_block)
+    turn_part, findings = _this_turn(ground)
+    return "\n\n".join([*parts, turn_part]), findings
+
+
+def _this_turn(ground: Ground) -> tuple[str, GroundFindings]:
+    parts = [TURN_HEADING, f"Now: {_now(ground.now)}", f"Working folder: {ground.cwd}"]
+    findings = GroundFindings()
+    if ground.folder_map or ground.retrieval:
+        started = time.monotonic()
+        scan = scan_folder(ground.cwd) if ground.cwd.is_dir() else FolderScan([], [], cut=False)
+        scan_ms = round((time.monotonic() - started) * 1000, 1)
+        excerpts = _excerpts(ground, scan) if ground.retrieval else []
+        if ground.folder_map and (map_text := folder_map_text(scan)):
+            parts.append(map_text)
+        if excerpts:
+            parts.append(prompts.EXCERPTS_INTRO + "\n" + fence("your files", render_excerpts(excerpts)))
+        findings = GroundFindings(
+            files_mapped=min(len(scan.files), MAP_ENTRIES) if ground.folder_map else 0,
+            excerpts=[_cite(e) for e in excerpts], scan_cut=scan.cut, scan_ms=scan_ms,
+        )
     for attachment in ground.attachments:
         parts.append(f"Attached by the user: {attachment.name}\n" + fence(attachment.name, attachment.content))
-    return "\n\n".join(parts)
+    return "\n".join(parts), findings
 
 
-def ground_messages(ground: Ground) -> list[dict[str, Any]]:
-    return [{"role": "system", "content": ground_text(ground)}]
+def folder_map_text(scan: FolderScan) -> str:
+    """Up to MAP_ENTRIES files: name, size and first line; empty folders by name."""
+    if not scan.files and not scan.folders:
+        return ""
+    lines = [prompts.FOLDER_MAP_INTRO]
+    for item in scan.files[:MAP_ENTRIES]:
+        first = item.first_line
+        first = first[:MAP_LINE_CHARS] + ("…" if len(first) > MAP_LINE_CHARS else "")
+        lines.append(f"- {item.rel} ({human_size(item.size)})" + (f": {first}" if first else ""))
+    with_files = {f.rel.rsplit("/", 1)[0] + "/" for f in scan.files if "/" in f.rel}
+    empty = [d for d in scan.folders if d not in with_files and not any(w.startswith(d) for w in with_files)]
+    lines += [f"- {d}" for d in empty[: max(0, MAP_ENTRIES - len(scan.files))]]
+    if len(scan.files) > MAP_ENTRIES or scan.cut:
+        lines.append("- … more (list_dir or search_files to see them)")
+    return "\n".join(lines)
+
+
+def _excerpts(ground: Ground, scan: FolderScan) -> list[Excerpt]:
+    documents = [Document(f.rel, f.text) for f in scan.files if f.text]
+    for name, path in kb_documents(ground.home / "kb")[:KB_RETRIEVAL_DOCS]:
+        try:
+            if path.stat().st_size <= KB_RETRIEVAL_BYTES:
+                documents.append(Document(f"kb:{name}", path.read_text(encoding="utf-8", errors="replace")))
+        except OSError:
+            continue
+    return relevant_excerpts(ground.request, documents)
+
+
+def _cite(part: Excerpt) -> str:
+    return f"{part.source}:{part.first_line}-{part.first_line + len(part.lines) - 1}"
+
+
+def ground_messages(ground: Ground) -> tuple[list[dict[str, Any]], GroundFindings]:
+    text, findings = build_ground(ground)
+    return [{"role": "system", "content": text}], findings
 
 
 def _now(now: datetime) -> str:

@@ -67,12 +67,14 @@ def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
         cwd=Path(turn.cwd), home=turn.home, now=datetime.now().astimezone(),
         attachments=turn.attachments,
         memory_block="" if incognito else memory_block(turn.store.memory.active()),
+        request=turn.text, folder_map=turn.config.ground.folder_map, retrieval=turn.config.ground.retrieval,
     )
     if turn.attachments:
         turn.store.mark_tainted(turn.session_id)
     history = to_model_messages(turn.store.messages(turn.session_id, since=cleared_at))
     turn.store.add_message(turn.session_id, turn.turn_id, "user", turn.text)
-    return ground_messages(ground) + history + [{"role": "user", "content": turn.text}]
+    system, turn.ground = ground_messages(ground)
+    return system + history + [{"role": "user", "content": turn.text}]
 
 
 def pass_plan(turn: TurnContext, messages: list[dict[str, Any]]) -> PassPlan:
@@ -145,4 +147,7 @@ def close_record(turn: TurnContext, status: str, answer: str = "") -> None:
 
 
 def trace_record(turn: TurnContext) -> dict[str, Any]:
-    return {"passes": msgspec.to_builtins(turn.trace), "plan": msgspec.to_builtins(turn.plan)}
+    return {
+        "passes": msgspec.to_builtins(turn.trace), "plan": msgspec.to_builtins(turn.plan),
+        "ground": msgspec.to_builtins(turn.ground),
+    }

@@ -1,0 +1,78 @@
+"""calculate: exact arithmetic for a model that cannot add.
+
+A 1.5B model read budget.csv and answered 2795 for amounts that sum to 1745,
+and turned three and a half hours into "45 minutes". The expression is
+evaluated by asteval (a well-kept evaluator over Python's AST, not `eval`),
+restricted to one expression, numbers and a whitelist of math functions.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+from typing import Annotated, Any
+
+import msgspec
+
+from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
+
+EXPRESSION_CAP = 2_000
+ALLOWED_NAMES = frozenset({
+    "abs", "round", "min", "max", "sum", "int", "float", "pow", "divmod",
+    "sqrt", "floor", "ceil", "trunc", "log", "log10", "exp", "pi", "e", "fsum",
+})
+
+
+class CalculateParams(msgspec.Struct, forbid_unknown_fields=True):
+    expression: Annotated[str, msgspec.Meta(
+        min_length=1, description="arithmetic, e.g. 12.50 + 30 + 45 or (13*60+30 - 9*60) / 60"
+    )]
+
+
+def evaluate(expression: str) -> str:
+    """`expression = result`, or a ToolFailure that says what is wrong with it."""
+    text = expression.strip().replace("×", "*").replace("÷", "/")
+    if len(text) > EXPRESSION_CAP:
+        raise ToolFailure(f"the expression is longer than {EXPRESSION_CAP} characters")
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as exc:
+        raise ToolFailure(f"not an arithmetic expression: {exc.msg}") from exc
+    unknown = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - ALLOWED_NAMES)
+    if unknown:
+        raise ToolFailure(f"unknown names {', '.join(unknown)}: use numbers and + - * / ** ( ) only")
+    if any(isinstance(n, ast.Attribute | ast.Lambda | ast.comprehension) for n in ast.walk(tree)):
+        raise ToolFailure("use numbers and + - * / ** ( ) only")
+    result = _interpreter_eval(text)
+    if isinstance(result, float) and result.is_integer() and abs(result) < 1e15:
+        result = int(result)
+    elif isinstance(result, float):
+        result = round(result, 10)
+    return f"{text} = {result}"
+
+
+def _interpreter_eval(text: str) -> Any:
+    from asteval import Interpreter  # on first use: an idle daemon never needs it
+
+    interpreter = Interpreter(minimal=True, use_numpy=False)
+    for name in set(interpreter.symtable) - ALLOWED_NAMES:
+        del interpreter.symtable[name]
+    result = interpreter.eval(text, show_errors=False, raise_errors=False)
+    if interpreter.error:
+        kind, message = interpreter.error[0].get_error()
+        raise ToolFailure(f"{kind}: {message.splitlines()[-1]}")
+    if not isinstance(result, int | float):
+        raise ToolFailure("the expression did not give a number")
+    return result
+
+
+async def _calculate(params: CalculateParams, env: ToolEnv) -> str:
+    return await asyncio.to_thread(evaluate, params.expression)
+
+
+CALCULATE = Tool(
+    name="calculate",
+    description="Work out arithmetic exactly (totals, differences, percentages). Never add up in your head.",
+    params=CalculateParams,
+    run=_calculate,
+)

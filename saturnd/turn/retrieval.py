@@ -1,0 +1,145 @@
+"""Retrieval into the ground: the user's documents ranked against the request, best few shown.
+
+"When is my dentist appointment?" needs no tool choice at all when the line
+"Dentist Friday 9am" from notes.txt is already in front of the model. Ranking
+is SQLite FTS5's BM25 with the Porter stemmer (so "notes" finds notes.txt and
+"spending" finds "spend"), over each document's name and text; the name weighs
+more ("my shopping list" means shopping.txt). Deterministic, no model call,
+bounded in characters.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+
+WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_STOP = """
+the and for are was were with what where when which who how why this that these those from into
+about does did has have had you your can not but all any our its his her their them they she him
+what's whats where's when's who's it's i'm i'll i've tell please again much many some just one
+give get got make put let need want know show look find there here then than also very will would
+could should txt csv json yaml yml ini log file files folder
+"""
+STOP_WORDS = frozenset(_STOP.split())
+NAME_WEIGHT = 3.0
+"""BM25 column weight of a document's name against its text's 1.0."""
+
+
+@dataclass(frozen=True)
+class Document:
+    source: str
+    """How the model can read it: a path in the working folder, or "kb:<name>"."""
+    text: str
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    source: str
+    first_line: int
+    lines: list[str]
+    total_lines: int
+
+    @property
+    def whole(self) -> bool:
+        return self.first_line == 1 and len(self.lines) == self.total_lines
+
+
+@dataclass(frozen=True)
+class RetrievalLimits:
+    top: int = 3
+    whole_file_chars: int = 1_200
+    """A file this small is shown whole; a larger one by its matching lines."""
+    lines_per_excerpt: int = 8
+    total_chars: int = 2_400
+    relative_floor: float = 0.35
+    """A document scoring under this share of the best one is left out."""
+
+
+def query_terms(request: str) -> list[str]:
+    """The request's content words, lowercased, each once, in order."""
+    found = (w.replace("’", "'") for w in WORD.findall(request.lower()))
+    return list(dict.fromkeys(w.removesuffix("'s") for w in found if len(w) >= 3 and w not in STOP_WORDS))
+
+
+def _fts_query(terms: list[str]) -> str:
+    return " OR ".join('"' + t.replace('"', "") + '"' for t in terms)
+
+
+def _index(rows: list[tuple[str, str]]) -> sqlite3.Connection:
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE doc USING fts5(name, body, tokenize='porter unicode61')")
+    db.executemany("INSERT INTO doc (name, body) VALUES (?, ?)", rows)
+    return db
+
+
+def rank(request: str, documents: list[Document]) -> list[tuple[float, Document]]:
+    """Documents matching any of the request's words, best first, with their BM25 scores."""
+    terms = query_terms(request)
+    if not terms or not documents:
+        return []
+    names = [d.source.removeprefix("kb:").replace("/", " ") for d in documents]
+    with _index(list(zip(names, (d.text for d in documents), strict=True))) as db:
+        rows = db.execute(
+            "SELECT rowid, -bm25(doc, ?, 1.0) FROM doc WHERE doc MATCH ? ORDER BY 2 DESC, rowid",
+            (NAME_WEIGHT, _fts_query(terms)),
+        ).fetchall()
+    return [(score, documents[rowid - 1]) for rowid, score in rows]
+
+
+def matching_lines(lines: list[str], terms: list[str]) -> list[int]:
+    """Indexes of the lines that hold any of the terms (stemmed as in ranking)."""
+    if not terms:
+        return []
+    with _index([("", line) for line in lines]) as db:
+        rows = db.execute("SELECT rowid FROM doc WHERE doc MATCH ? ORDER BY rowid", (_fts_query(terms),))
+        return [rowid - 1 for (rowid,) in rows]
+
+
+def excerpt(doc: Document, terms: list[str], limits: RetrievalLimits) -> Excerpt:
+    """The whole document when small; else the lines holding the request's words, with one line around."""
+    lines = doc.text.splitlines()
+    if len(doc.text) <= limits.whole_file_chars:
+        return Excerpt(doc.source, 1, lines, len(lines))
+    hits = matching_lines(lines, terms)
+    if not hits:
+        return Excerpt(doc.source, 1, lines[: limits.lines_per_excerpt], len(lines))
+    start = max(0, hits[0] - 1)
+    return Excerpt(doc.source, start + 1, lines[start : start + limits.lines_per_excerpt], len(lines))
+
+
+def relevant_excerpts(
+    request: str, documents: list[Document], limits: RetrievalLimits = RetrievalLimits()
+) -> list[Excerpt]:
+    """The best few documents for the request, as excerpts, within the character budget."""
+    ranked = rank(request, documents)
+    if not ranked:
+        return []
+    floor = ranked[0][0] * limits.relative_floor
+    terms = query_terms(request)
+    chosen: list[Excerpt] = []
+    used = 0
+    for score, doc in ranked[: limits.top]:
+        if score < floor:
+            break
+        part = excerpt(doc, terms, limits)
+        size = sum(len(line) + 1 for line in part.lines)
+        if used + size > limits.total_chars:
+            continue
+        chosen.append(part)
+        used += size
+    return chosen
+
+
+def render_excerpts(excerpts: list[Excerpt]) -> str:
+    """file:line headers the model can cite and read on from."""
+    blocks = []
+    for part in excerpts:
+        last = part.first_line + len(part.lines) - 1
+        if part.whole:
+            header = f"--- {part.source} (whole file, {part.total_lines} lines)"
+        else:
+            header = f"--- {part.source}:{part.first_line}-{last} (of {part.total_lines} lines)"
+        blocks.append("\n".join([header, *part.lines]))
+    return "\n".join(blocks)
