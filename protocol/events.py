@@ -136,6 +136,8 @@ class Receipt(_Event, tag="receipt"):
     wall_s: float = 0.0
     tokens_in: int = 0
     tokens_out: int = 0
+    tokens_cached: int = 0
+    """Of tokens_in, those the model server reused from its prompt cache (not evaluated again)."""
     plan: list[PlanItem] = []
     """The checklist as the turn left it."""
 

@@ -216,8 +216,24 @@ class PassTrace(_Wire):
     """What the pass thought (shown and stored, never sent back to the model)."""
     thought_s: float = 0.0
     model_calls: int = 0
+    prompt_tokens: int = 0
+    """Prompt tokens of this pass's model calls, as the server counted them."""
+    prompt_tokens_cached: int = 0
+    """Of prompt_tokens, those the server reused from its prompt cache; the rest it evaluated."""
     note: str = ""
     """Anything unusual: a retried reply, a model failure, a bound."""
+
+
+class GroundTrace(_Wire):
+    """What the ground put in front of the model for the turn."""
+
+    files_mapped: int = 0
+    """Files of the working folder shown in the folder map."""
+    excerpts: list[str] = []
+    """The ranked excerpts, best first, as file:first-last (kb:name for the knowledge base)."""
+    scan_cut: bool = False
+    """A bound (entries, files, bytes or time) ended the folder scan early."""
+    scan_ms: float = 0.0
 
 
 class TraceGetResult(_Wire):
@@ -229,6 +245,7 @@ class TraceGetResult(_Wire):
     passes: list[PassTrace] = []
     plan: list[PlanItem] = []
     receipt: Receipt | None = None
+    ground: GroundTrace | None = None
 
 
 class TurnDecideParams(_Wire):

@@ -34,6 +34,8 @@ class Reply:
     raw: bytes | None = None
     """Send these bytes as the body instead (garbage tests)."""
     usage: tuple[int, int] = (10, 5)
+    cache_n: int = 0
+    """Prompt tokens reported as reused from the prompt cache (llama.cpp's timings.cache_n)."""
 
 
 def text(content: str, **kw: Any) -> Reply:
@@ -188,6 +190,7 @@ def _chunks(reply: Reply) -> list[dict[str, Any]]:
         {
             "choices": [],
             "usage": {"prompt_tokens": reply.usage[0], "completion_tokens": reply.usage[1]},
+            "timings": {"cache_n": reply.cache_n, "prompt_n": reply.usage[0] - reply.cache_n},
         }
     )
     return out

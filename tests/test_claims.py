@@ -6,7 +6,7 @@ import pytest
 
 from protocol.methods import CallTrace, PassTrace
 from saturnd.tools import builtin_registry
-from saturnd.turn.claims import claimed_action, unbacked_claim
+from saturnd.turn.claims import Claim, claimed_action, unbacked_claim
 
 
 @pytest.mark.parametrize(("answer", "claim"), [
@@ -26,6 +26,11 @@ from saturnd.turn.claims import claimed_action, unbacked_claim
     ("I'm sorry, but I can't order pizza for you.", None),
     ("The file notes.txt says to call the plumber.", None),
     ("Which file should I read?", None),
+    ("Tomatoes are added to the grocery list.", "Tomatoes are added to"),
+    ("Room height set to 4.2 meters.", "Room height set to"),
+    ("The kitchen lights have been switched off.", "have been switched"),
+    ("I've added butter to your shopping list.", "I've added"),
+    ("The alarm is set in the kitchen app, according to notes.txt.", None),
 ])
 def test_claimed_action(answer, claim):
     assert claimed_action(answer) == claim
@@ -48,4 +53,30 @@ def _passes(*calls: tuple[str, str]) -> list[PassTrace]:
 ])
 def test_a_claim_is_unbacked_until_a_call_that_changes_something_ran(calls, unbacked):
     claim = unbacked_claim("I've sent it.", _passes(*calls), builtin_registry())
-    assert (claim == "I've sent") is unbacked
+    assert (claim == Claim("done", "I've sent")) is unbacked
+
+
+@pytest.mark.parametrize(("request_text", "answer", "calls", "kind"), [
+    ("Add butter to my shopping list.", "Butter is already on your shopping list.", (), "not_acted"),
+    ("Text Sam that I'm 15 minutes late.", "I'll be 15 minutes late.", (("read_file", "ran"),), "not_acted"),
+    ("Please turn off the kitchen lights.", "Sure, turning them off now.", (), "not_acted"),
+    ("Turn off the kitchen lights.", "I can't control your lights: no tool reaches them.", (), None),
+    ("Text Sam that dinner is at 8.", "What is Sam's phone number?", (), None),
+    ("Email Tom that the report is late.", "Tom's email was declined by you.", (("send_email", "declined"),), None),
+    ("Add up the amounts in expenses.csv.", "The total is 87.50.", (("read_file", "ran"),), None),
+    ("Write a haiku about rain.", "Rain taps the window", (), None),
+    ("Write a haiku about rain into haiku.txt.", "Rain taps the window", (), "not_acted"),
+    ("What's on my shopping list?", "I'm sorry, but I don't have access to your shopping list.", (), "no_access"),
+    ("When is my dentist appointment?", "I don't have any information about your dentist appointment.", (),
+     "no_access"),
+    ("What's on my shopping list?", "I couldn't find a shopping list.", (("search_files", "ran"),), None),
+    ("What is 17*23?", "391", (), None),
+])
+def test_what_the_request_asked_for_and_the_answer_skipped(request_text, answer, calls, kind):
+    claim = unbacked_claim(answer, _passes(*calls), builtin_registry(), request_text, documents_at_hand=True)
+    assert (claim.kind if claim else None) == kind
+
+
+def test_no_access_is_true_where_there_is_nothing_to_read():
+    answer = "I don't have access to your shopping list."
+    assert unbacked_claim(answer, [], builtin_registry(), "What's on my list?", documents_at_hand=False) is None

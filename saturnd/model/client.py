@@ -274,11 +274,16 @@ class _Accumulator:
                 arguments = json.dumps(arguments)
             slot["arguments"] += arguments or ""
 
-    def add_usage(self, usage: dict[str, Any] | None) -> None:
+    def add_usage(self, usage: dict[str, Any] | None, timings: dict[str, Any] | None = None) -> None:
+        """OpenAI's usage; the cached share from prompt_tokens_details, or llama.cpp's timings."""
         if usage:
+            details = usage.get("prompt_tokens_details") or {}
             self.usage = Usage(
-                int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
+                int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0),
+                int(details.get("cached_tokens") or 0),
             )
+        if timings and not self.usage.tokens_cached and timings.get("cache_n"):
+            self.usage.tokens_cached = int(timings["cache_n"])
 
     def reply(self) -> ModelReply:
         for kind, text in self._splitter.flush():
@@ -321,7 +326,7 @@ async def _read_stream(
         if "error" in chunk:
             message = _server_message(json.dumps(chunk))
             raise ModelHttpError(f"model server failed mid-reply: {message}", 500, message)
-        acc.add_usage(chunk.get("usage"))
+        acc.add_usage(chunk.get("usage"), chunk.get("timings"))
         for choice in chunk.get("choices") or []:
             acc.add_delta(choice.get("delta") or {})
             acc.finish_reason = choice.get("finish_reason") or acc.finish_reason
@@ -331,7 +336,7 @@ async def _read_stream(
 
 def _reply_from_json(data: dict[str, Any], on_delta: DeltaSink | None) -> ModelReply:
     acc = _Accumulator(on_delta)
-    acc.add_usage(data.get("usage"))
+    acc.add_usage(data.get("usage"), data.get("timings"))
     for choice in data.get("choices") or []:
         message = choice.get("message") or {}
         for index, call in enumerate(message.get("tool_calls") or []):

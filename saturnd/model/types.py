@@ -19,6 +19,8 @@ class ToolCall:
 class Usage:
     tokens_in: int = 0
     tokens_out: int = 0
+    tokens_cached: int = 0
+    """Prompt tokens the server reused from its cache rather than evaluating them again."""
 
 
 @dataclass

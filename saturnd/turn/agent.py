@@ -101,11 +101,13 @@ async def agent_pass(turn: TurnContext, messages: list[dict[str, Any]], plan: Pa
         pass_index=record.index, thinking=plan.think.mode == "think",
         tools_offered=plan.tools_offered,
     ))
-    calls_before = turn.tally.model_calls
+    before = (turn.tally.model_calls, turn.tally.tokens_in, turn.tally.tokens_cached)
     try:
         reply = await _pass_reply(turn, messages, plan, record)
     finally:  # an unreadable or failed pass still shows the calls it made
-        record.model_calls = turn.tally.model_calls - calls_before
+        record.model_calls = turn.tally.model_calls - before[0]
+        record.prompt_tokens = turn.tally.tokens_in - before[1]
+        record.prompt_tokens_cached = turn.tally.tokens_cached - before[2]
     record.answered = not reply.tool_calls
     if reply.content:
         turn.last_text = reply.content
@@ -255,6 +257,7 @@ async def _model_call(
         ))
     turn.tally.tokens_in += reply.usage.tokens_in
     turn.tally.tokens_out += reply.usage.tokens_out
+    turn.tally.tokens_cached += reply.usage.tokens_cached
     return reply
 
 

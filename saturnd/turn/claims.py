@@ -1,16 +1,28 @@
-"""An answer that says something was done when no tool did it.
+"""Answers the harness checks before they go out: what no tool did, and what no tool looked at.
 
 Seed 000: the answer's account of what was done comes from the tool calls that
 actually ran. A small model often answers "Email sent to Tom" or "The heating
 has been turned up to 22 degrees" without calling anything. The harness spots
-such a claim by its wording alone and sends the answer back once, with the
-reason; a claim that comes back again is answered with a note saying so.
+such a claim and sends the answer back once, with the reason; a claim that
+comes back again is answered with a note saying so. Three kinds:
+
+- done: the answer's words say an action was done ("Tomatoes are added");
+- not_acted: the user asked for an action ("Add butter to my shopping list"),
+  nothing that could do it was even tried, and the answer neither asks nor
+  says it cannot ("Butter is already on your shopping list.");
+- no_access: "I don't have access to your shopping list" while read tools
+  exist, the folder or knowledge base holds documents, and none was read.
+
+A word list always misses some wordings; the request-side rule catches what
+the answer-side one misses.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
 
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
@@ -18,7 +30,8 @@ from saturnd.tools.registry import Registry
 _DONE = (
     r"sent|emailed|e-mailed|texted|messaged|forwarded|replied|posted|saved|written|wrote|created|"
     r"deleted|removed|updated|edited|renamed|moved|booked|ordered|placed|scheduled|cancell?ed|"
-    r"transferred|paid|turned|switched|called|played|installed|executed"
+    r"transferred|paid|turned|switched|called|played|installed|executed|added|appended|set|"
+    r"changed|marked|ticked|noted|put|reminded"
 )
 CLAIMS = (
     # "I've sent", "I have just saved", "I booked"
@@ -27,11 +40,50 @@ CLAIMS = (
     # "has been sent", "have now been saved"
     re.compile(rf"\b(?:has|have)\s+(?:just\s+|now\s+|already\s+|successfully\s+)?been\s+(?:{_DONE})\b",
                re.IGNORECASE),
+    # "Tomatoes are added to the list", "The alarm is now set for 7"
+    re.compile(rf"\b(?:is|are)\s+(?:now\s+|successfully\s+)?(?:{_DONE})\s+(?:to|on|off|from)\b",
+               re.IGNORECASE),
     # "Email sent to Tom.", "Message delivered", "File saved"
     re.compile(r"(?:^|[.!]\s+)(?:the\s+|your\s+)?(?:e-?mail|message|text|file|order|booking)\s+"
                r"(?:successfully\s+)?(?:sent|delivered|saved|written|created|placed|booked)\b",
                re.IGNORECASE),
+    # "Room height set to 4.2 meters." (a bare participle opening the answer)
+    re.compile(r"^(?:the\s+|your\s+)?\w+(?:\s+\w+)?\s+(?:set|added|updated|changed|switched\s+(?:on|off)|"
+               r"turned\s+(?:on|off|up|down))\s+(?:to|on|off)\b", re.IGNORECASE),
 )
+ACTION_REQUEST = re.compile(
+    r"^\s*(?:(?:please|kindly|ok|okay|hey|saturn)[,!]?\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+    r"(?:add(?!\s+up\b)|put|append|insert|remove|delete|take\s+\w+\s+off|cross|tick|mark|"
+    r"send|text|email|e-mail|message|reply|forward|save|store|note\s+down|"
+    r"(?:write|make|create)\b(?=.*(?:\bfiles?\b|\bfolder\b|\.[a-z]{2,4}\b))|"
+    r"book|order|schedule|cancel|set|turn|switch|change|update|rename|move|copy|edit|fix|replace|"
+    r"remind|pay|call|install|run)\b",
+    re.IGNORECASE,
+)
+"""A request whose first word (after please / can you) asks for something to be done."""
+ASKS_OR_DECLINES = re.compile(
+    r"\?|\b(?:can't|cannot|can not|couldn't|could not|unable|not able|won't|will not|don't have|do not have|"
+    r"no tool|not possible|isn't possible|not allowed|need (?:your|the|his|her|their|a|an)|which|"
+    r"do you want|would you like|should I)\b",
+    re.IGNORECASE,
+)
+NO_ACCESS = re.compile(
+    r"\b(?:(?:don't|do not|doesn't|does not)\s+have\s+(?:any\s+)?(?:access|information|info|details|records?)|"
+    r"(?:can't|cannot|can not|couldn't|could not|unable to|not able to)\s+(?:access|see|view|read|open|find|look)|"
+    r"no access|not have access)\b",
+    re.IGNORECASE,
+)
+READ_TOOLS = frozenset({"read_file", "list_dir", "search_files", "kb_search", "kb_read"})
+
+
+ClaimKind = Literal["done", "not_acted", "no_access"]
+
+
+@dataclass(frozen=True)
+class Claim:
+    kind: ClaimKind
+    quote: str
+    """The answer's words that make the claim."""
 CHANGES_SOMETHING_TOO = frozenset({"remember"})
 """Read-only as far as the gate goes, but it keeps a fact: "I've saved that" is true after it."""
 
@@ -57,9 +109,37 @@ def something_acted(passes: Iterable[PassTrace], registry: Registry) -> bool:
     return False
 
 
-def unbacked_claim(answer: str, passes: Iterable[PassTrace], registry: Registry) -> str | None:
-    """The claim in `answer` of something done, when no call that could have done it ran."""
-    claim = claimed_action(answer)
-    if claim is None or something_acted(passes, registry):
-        return None
-    return claim
+def something_tried(passes: Iterable[PassTrace], registry: Registry, names: frozenset[str] = frozenset()) -> bool:
+    """Whether a call that can change something (or one of `names`) was proposed, whatever its fate."""
+    for record in passes:
+        for call in record.calls:
+            tool = registry.get(call.name)
+            if call.name in names or (tool is not None and (
+                tool.risk != "read_only" or tool.name in CHANGES_SOMETHING_TOO
+            )):
+                return True
+    return False
+
+
+def first_sentence(answer: str) -> str:
+    sentence = re.split(r"(?<=[.!?])\s+|\n", answer.strip(), maxsplit=1)[0]
+    return sentence[:120]
+
+
+def unbacked_claim(
+    answer: str, passes: list[PassTrace], registry: Registry, request: str = "", documents_at_hand: bool = False,
+) -> Claim | None:
+    """What in `answer` no tool backs, or None.
+
+    `documents_at_hand`: the working folder or the knowledge base holds documents a read tool can reach.
+    """
+    done = claimed_action(answer)
+    if done is not None and not something_acted(passes, registry):
+        return Claim("done", done)
+    if (ACTION_REQUEST.match(request) and not something_tried(passes, registry)
+            and not ASKS_OR_DECLINES.search(answer) and done is None):
+        return Claim("not_acted", first_sentence(answer))
+    if (documents_at_hand and (found := NO_ACCESS.search(answer))
+            and not something_tried(passes, registry, READ_TOOLS) and READ_TOOLS & set(registry.names())):
+        return Claim("no_access", found.group(0))
+    return None

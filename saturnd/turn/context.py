@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from protocol.events import PlanItem, Receipt
-from protocol.methods import Attachment, PassTrace
+from protocol.methods import Attachment, GroundTrace, PassTrace
 from saturnd.config import Config
 from saturnd.gate.judge import Judge, JudgeConfig
 from saturnd.model.client import ModelClient
@@ -16,7 +16,6 @@ from saturnd.store import Store
 from saturnd.tools.registry import Registry, ToolEnv
 from saturnd.turn.bounds import Bounds
 from saturnd.turn.control import TurnControl
-from saturnd.turn.ground import GroundFindings
 from saturnd.turn.loop_rules import CallLedger
 from saturnd.turn.review import Decision
 from saturnd.turn.run import TurnEvents
@@ -34,6 +33,7 @@ class Tally:
     thinking_s: float = 0.0
     tokens_in: int = 0
     tokens_out: int = 0
+    tokens_cached: int = 0
     started: float = field(default_factory=time.monotonic)
 
     def receipt(self, plan: list[PlanItem] | None = None) -> Receipt:
@@ -47,6 +47,7 @@ class Tally:
             wall_s=round(time.monotonic() - self.started, 3),
             tokens_in=self.tokens_in,
             tokens_out=self.tokens_out,
+            tokens_cached=self.tokens_cached,
         )
 
 
@@ -82,7 +83,7 @@ class TurnContext:
     """native | constrained | auto, resolved for this endpoint."""
     think_policy: str = "act"
     """The thinking policy for this turn (the session's /think, or the turn's --think)."""
-    ground: GroundFindings = field(default_factory=GroundFindings)
+    ground: GroundTrace = field(default_factory=GroundTrace)
     """What the ground found for this turn (folder map, ranked excerpts)."""
     reviewed: dict[str, Decision] = field(default_factory=dict)
     """call_id -> how review decided it: what explain reports."""

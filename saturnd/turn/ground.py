@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from protocol.methods import Attachment
+from protocol.methods import Attachment, GroundTrace
 from saturnd.tools.builtin_files import human_size
 from saturnd.tools.kb import kb_documents, kb_manifest
 from saturnd.turn import prompts
@@ -44,22 +44,11 @@ class Ground:
     retrieval: bool = True
 
 
-@dataclass(frozen=True)
-class GroundFindings:
-    """What the ground put in front of the model this turn: shown in the trace."""
-
-    files_mapped: int = 0
-    excerpts: list[str] = field(default_factory=list)
-    """file:line ranges, best first."""
-    scan_cut: bool = False
-    scan_ms: float = 0.0
-
-
 def ground_text(ground: Ground) -> str:
     return build_ground(ground)[0]
 
 
-def build_ground(ground: Ground) -> tuple[str, GroundFindings]:
+def build_ground(ground: Ground) -> tuple[str, GroundTrace]:
     """The system prompt and what it found; reads files, bounded (folder_scan's limits)."""
     parts = [prompts.SYSTEM]
     for label, path in _instruction_files(ground):
@@ -76,9 +65,9 @@ def build_ground(ground: Ground) -> tuple[str, GroundFindings]:
     return "\n\n".join([*parts, turn_part]), findings
 
 
-def _this_turn(ground: Ground) -> tuple[str, GroundFindings]:
+def _this_turn(ground: Ground) -> tuple[str, GroundTrace]:
     parts = [TURN_HEADING, f"Now: {_now(ground.now)}", f"Working folder: {ground.cwd}"]
-    findings = GroundFindings()
+    findings = GroundTrace()
     if ground.folder_map or ground.retrieval:
         started = time.monotonic()
         scan = scan_folder(ground.cwd) if ground.cwd.is_dir() else FolderScan([], [], cut=False)
@@ -88,7 +77,7 @@ def _this_turn(ground: Ground) -> tuple[str, GroundFindings]:
             parts.append(map_text)
         if excerpts:
             parts.append(prompts.EXCERPTS_INTRO + "\n" + fence("your files", render_excerpts(excerpts)))
-        findings = GroundFindings(
+        findings = GroundTrace(
             files_mapped=min(len(scan.files), MAP_ENTRIES) if ground.folder_map else 0,
             excerpts=[_cite(e) for e in excerpts], scan_cut=scan.cut, scan_ms=scan_ms,
         )
@@ -129,7 +118,7 @@ def _cite(part: Excerpt) -> str:
     return f"{part.source}:{part.first_line}-{part.first_line + len(part.lines) - 1}"
 
 
-def ground_messages(ground: Ground) -> tuple[list[dict[str, Any]], GroundFindings]:
+def ground_messages(ground: Ground) -> tuple[list[dict[str, Any]], GroundTrace]:
     text, findings = build_ground(ground)
     return [{"role": "system", "content": text}], findings
 

@@ -24,7 +24,17 @@ UNBACKED_CLAIM = (
     " sent, saved or changed. If one of your tools can do what the user asked, call it now."
     " If none can, tell the user plainly that it was not done."
 )
+NOT_ACTED = (
+    CLAIM_PREFIX + "The user asked you to do something, and no tool has done it: your answer \"{claim}\""
+    " changes nothing. If one of your tools can do it, call it now (read what you need first)."
+    " If a needed detail is missing, ask the user. If no tool can, tell the user plainly that it was not done."
+)
+NO_ACCESS = (
+    CLAIM_PREFIX + "Your answer says \"{claim}\", but you can reach the user's files and knowledge base:"
+    " the working folder's files are listed under \"This turn\". Search or read the likely one now."
+)
 UNBACKED_NOTE = "no tool did what this answer says was done"
+NO_ACCESS_NOTE = "the answer says it cannot see the user's documents, though no read tool was used"
 
 STEER_PREFIX = "[Correction from the user, sent while you were working] "
 STEER = STEER_PREFIX + "{text}"

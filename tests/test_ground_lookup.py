@@ -1,0 +1,161 @@
+"""The ground's folder map and ranked excerpts, and the calculate tool: pure pieces, tested alone."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from saturnd.tools.calculate import evaluate
+from saturnd.tools.registry import ToolFailure
+from saturnd.turn.folder_scan import ScanLimits, scan_folder
+from saturnd.turn.ground import Ground, build_ground, folder_map_text
+from saturnd.turn.retrieval import Document, query_terms, rank, relevant_excerpts, render_excerpts
+from tests.conftest import of_type
+from tests.fake_model import Reply
+
+HOME_FILES = {
+    "shopping.txt": "milk\neggs\nflour\n",
+    "notes.txt": "Dentist Friday 9am\nCall mum on Sunday\n",
+    "budget.csv": "item,amount\nrent,900\nfood,450\n",
+}
+
+
+def lay(folder: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return folder
+
+
+def docs(files: dict[str, str]) -> list[Document]:
+    return [Document(name, text) for name, text in files.items()]
+
+
+@pytest.mark.parametrize(("request_text", "best"), [
+    ("What's on my shopping list?", "shopping.txt"),
+    ("When is my dentist appointment?", "notes.txt"),
+    ("Make a file todo.txt with the three things from my notes", "notes.txt"),
+    ("How much did I spend on food?", "budget.csv"),
+])
+def test_the_file_a_person_means_ranks_first(request_text, best):
+    assert rank(request_text, docs(HOME_FILES))[0][1].source == best
+
+
+def test_a_request_about_nothing_in_the_files_finds_nothing():
+    assert relevant_excerpts("What is 17*23?", docs(HOME_FILES)) == []
+    assert query_terms("What is the total of it?") == ["total"]
+
+
+def test_a_small_file_is_shown_whole_and_a_large_one_by_its_matching_lines():
+    big = "\n".join(f"line {i} about gardening" for i in range(200)) + "\nThe dentist is on Friday.\n"
+    parts = relevant_excerpts("dentist", [Document("diary.md", big), Document("notes.txt", "Dentist Friday 9am\n")])
+    assert [(p.source, p.whole) for p in parts] == [("notes.txt", True), ("diary.md", False)]
+    assert parts[1].first_line == 200 and parts[1].lines[1] == "The dentist is on Friday."
+    assert render_excerpts(parts) == (
+        "--- notes.txt (whole file, 1 lines)\nDentist Friday 9am\n"
+        "--- diary.md:200-201 (of 201 lines)\nline 199 about gardening\nThe dentist is on Friday."
+    )
+
+
+def test_excerpts_keep_to_their_character_budget():
+    files = {f"dentist-{i}.txt": "dentist " * 140 for i in range(5)}
+    parts = relevant_excerpts("dentist", docs(files))
+    assert len(parts) == 2  # 3 would pass the 2,400 characters
+
+
+def test_the_ground_shows_the_map_and_fenced_excerpts_after_the_fixed_part(tmp_path):
+    cwd = lay(tmp_path / "w", HOME_FILES)
+    text, found = build_ground(Ground(cwd=cwd, home=tmp_path / "home", now=datetime.now().astimezone(),
+                                      request="What's on my shopping list?"))
+    fixed, this_turn = text.split("## This turn\n")
+    assert "shopping.txt" not in fixed
+    assert "- shopping.txt (16 B): milk" in this_turn and "- notes.txt (38 B): Dentist Friday 9am" in this_turn
+    assert '<outside source="your files">' in this_turn
+    assert "--- shopping.txt (whole file, 3 lines)\nmilk\neggs\nflour\n</outside>" in this_turn
+    assert found.files_mapped == 3 and found.excerpts == ["shopping.txt:1-3"]
+
+
+def test_the_ground_can_leave_both_out(tmp_path):
+    cwd = lay(tmp_path / "w", HOME_FILES)
+    text, found = build_ground(Ground(cwd=cwd, home=tmp_path, now=datetime.now().astimezone(),
+                                      request="shopping", folder_map=False, retrieval=False))
+    assert "shopping.txt" not in text and found.excerpts == []
+
+
+def test_kb_documents_are_ranked_beside_the_folder(tmp_path):
+    lay(tmp_path / "home" / "kb", {"home.md": "# Home\nThe bins go out on Tuesday night.\n"})
+    _, found = build_ground(Ground(cwd=lay(tmp_path / "w", HOME_FILES), home=tmp_path / "home",
+                                   now=datetime.now().astimezone(), request="Which day do the bins go out?"))
+    assert found.excerpts == ["kb:home.md:1-2"]
+
+
+def test_the_scan_skips_hidden_binary_and_large_files(tmp_path):
+    lay(tmp_path, {".secret": "x", "a.txt": "a\n", ".git/config": "x", "sub/b.md": "# B\n"})
+    (tmp_path / "big.log").write_text("x" * 40_000)
+    (tmp_path / "pic.bin").write_bytes(b"\0\1\2")
+    scan = scan_folder(tmp_path)
+    assert [(f.rel, f.text is not None) for f in scan.files] == [
+        ("a.txt", True), ("big.log", False), ("pic.bin", False), ("sub/b.md", True),
+    ]
+    assert "- sub/b.md (4 B): B" in folder_map_text(scan)
+
+
+def test_the_scan_of_a_huge_tree_stops_at_its_caps(tmp_path):
+    for d in range(30):
+        lay(tmp_path / f"d{d:02}", {f"f{i:03}.txt": "hello\n" for i in range(100)})
+    started = time.monotonic()
+    scan = scan_folder(tmp_path, ScanLimits(max_entries=2_000))
+    assert time.monotonic() - started < 1.0  # the cap is 50 ms; generous for a loaded machine
+    assert scan.cut and len(scan.files) < 2_000
+    assert sum(f.text is not None for f in scan.files) <= ScanLimits().max_read_files
+
+
+@pytest.mark.parametrize(("expression", "shown"), [
+    ("900 + 450 + 150 + 45 + 200", "900 + 450 + 150 + 45 + 200 = 1745"),
+    ("42.10 + 37.90 + 20.00", "42.10 + 37.90 + 20.00 = 100"),
+    ("(13*60+30 - 9*60) / 60", "(13*60+30 - 9*60) / 60 = 4.5"),
+    ("10 / 3", "10 / 3 = 3.3333333333"),
+    ("2 × 3", "2 * 3 = 6"),
+])
+def test_calculate_is_exact(expression, shown):
+    assert evaluate(expression) == shown
+
+
+@pytest.mark.parametrize(("expression", "problem"), [
+    ('open("/etc/passwd").read()', "unknown names open"),
+    ("(1).__class__", "use numbers"),
+    ("1 / 0", "ZeroDivisionError"),
+    ("9 ** 9 ** 9", "exponent"),
+    ("x = 1", "not an arithmetic expression"),
+])
+def test_calculate_refuses_what_is_not_arithmetic(expression, problem):
+    with pytest.raises(ToolFailure, match=problem):
+        evaluate(expression)
+
+
+async def test_a_lookup_turn_sends_the_excerpt_and_traces_what_the_ground_found(harness):
+    await harness.start()
+    lay(harness.env.workdir, HOME_FILES)
+    harness.model.enqueue(Reply(text="Milk, eggs and flour.", usage=(600, 5), cache_n=450))
+    turn_id, events = await harness.turn("What's on my shopping list?")
+    assert of_type(events, "answer")[0].text == "Milk, eggs and flour."
+    system = harness.model.requests[0]["messages"][0]["content"]
+    assert "--- shopping.txt (whole file, 3 lines)\nmilk\neggs\nflour\n</outside>" in system
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.ground.excerpts == ["shopping.txt:1-3"] and trace.ground.files_mapped == 3
+    assert (trace.passes[0].prompt_tokens, trace.passes[0].prompt_tokens_cached) == (600, 450)
+    assert of_type(events, "receipt")[0].tokens_cached == 450
+
+
+async def test_the_ground_can_be_turned_off_in_config(harness):
+    await harness.start(config_extra="ground:\n  folder_map: false\n  retrieval: false\n")
+    lay(harness.env.workdir, HOME_FILES)
+    harness.model.enqueue("I will look.")
+    turn_id, _ = await harness.turn("What's on my shopping list?")
+    assert "shopping.txt" not in harness.model.requests[0]["messages"][0]["content"]
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.ground.excerpts == [] and trace.ground.files_mapped == 0
