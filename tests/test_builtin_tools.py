@@ -317,3 +317,24 @@ def test_kb_manifest(tmp_path: Path) -> None:
         ("notitle.md", "notitle.md", 21),
         ("todo.txt", "todo.txt", 30),
     ]
+
+
+async def test_a_missing_file_names_the_near_names_in_its_folder(env: ToolEnv) -> None:
+    (env.cwd / "notes.txt").write_text("Dentist Friday 9am\n")
+    (env.cwd / "budget.csv").write_text("rent,900\n")
+    with pytest.raises(ToolFailure, match="^no such file: note.txt; near names here: notes.txt$"):
+        await read(env, "note.txt")
+    with pytest.raises(ToolFailure, match="^no such file: budget.xlsx; near names here: budget.csv$"):
+        await read(env, "budget.xlsx")
+
+
+async def test_a_phrase_with_no_literal_match_is_searched_by_its_words(env: ToolEnv) -> None:
+    (env.cwd / "notes.txt").write_text("Call mum\nDentist Friday 9am\n")
+    (env.cwd / "shopping.txt").write_text("milk\neggs\n")
+    assert await search(env, " dentist schedule") == (
+        "no matches for ' dentist schedule' in .\n"
+        "lines with its words (dentist, schedule), best first:\n"
+        "notes.txt:2: Dentist Friday 9am"
+    )
+    # A word of a file's name finds the file's lines: "my shopping list" is shopping.txt.
+    assert (await search(env, "shopping list")).endswith("shopping.txt:1: milk\nshopping.txt:2: eggs")

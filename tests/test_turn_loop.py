@@ -384,7 +384,7 @@ async def test_an_answer_claiming_what_no_tool_did_is_sent_back_once(harness):
     assert of_type(events, "receipt")[0].model_calls == 2
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
     assert [p.step for p in trace.passes] == ["first_move", "recovery"]
-    assert trace.passes[0].note == 'claimed "Email sent" with no tool acting: sent back'
+    assert trace.passes[0].note == 'done: "Email sent": sent back'
 
 
 async def test_a_claim_made_again_is_answered_with_a_note(harness):
@@ -395,7 +395,7 @@ async def test_a_claim_made_again_is_answered_with_a_note(harness):
     assert (answer.text, answer.note) == ("Email sent to Tom, as asked.", "no tool did what this answer says was done")
     assert len(harness.model.requests) == 2
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
-    assert trace.passes[1].note == 'claimed "Email sent" again: answered with a note'
+    assert trace.passes[1].note == 'done: "Email sent" again: answered as it is'
 
 
 async def test_a_claim_backed_by_a_call_that_ran_is_the_answer(harness):
@@ -414,3 +414,34 @@ async def test_a_claim_in_a_wrap_up_answer_gets_the_note_without_another_pass(ha
     assert len(harness.model.requests) == 2
     answer = of_type(events, "answer")[0]
     assert answer.note == "the turn reached its limit of 1 tool rounds; no tool did what this answer says was done"
+
+
+async def test_a_request_to_act_answered_with_nothing_tried_is_sent_back_once(harness):
+    await harness.start()
+    harness.model.enqueue("Butter is already on your shopping list.", "I have not changed the list.")
+    turn_id, events = await harness.turn("Add butter to my shopping list.")
+    assert harness.sent(1)[-1]["content"].startswith(
+        '[Saturn check] The user asked you to do something, and no tool has done it: your answer'
+        ' "Butter is already on your shopping list." changes nothing.'
+    )
+    assert of_type(events, "answer")[0].text == "I have not changed the list."
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[0].note == 'not_acted: "Butter is already on your shopping list.": sent back'
+
+
+async def test_no_access_while_files_are_at_hand_is_sent_back(harness):
+    await harness.start()
+    (harness.env.workdir / "shopping.txt").write_text("milk\neggs\n")
+    harness.model.enqueue("I'm sorry, but I don't have access to your shopping list.", "Milk and eggs.")
+    _, events = await harness.turn("What's on my shopping list?")
+    assert harness.sent(1)[-1]["content"].startswith(
+        "[Saturn check] Your answer says \"don't have access\", but you can reach the user's files"
+    )
+    assert of_type(events, "answer")[0].text == "Milk and eggs."
+
+
+async def test_no_access_in_an_empty_folder_is_left_alone(harness):
+    await harness.start()
+    harness.model.enqueue("I don't have access to your shopping list.")
+    _, events = await harness.turn("What's on my shopping list?")
+    assert len(harness.model.requests) == 1 and of_type(events, "answer")[0].note == ""

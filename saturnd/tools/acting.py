@@ -17,7 +17,7 @@ from typing import Annotated
 
 import msgspec
 
-from saturnd.tools.builtin_files import resolve
+from saturnd.tools.builtin_files import missing, resolve
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
 
 OUTPUT_CAP = 16_000  # bytes of command output returned: the first and last 8 KB
@@ -74,7 +74,7 @@ def _edit(path: Path, display: str, old: str, new: str) -> str:
     if path.is_dir():
         raise ToolFailure(f"{display} is a directory; give a file path")
     if not path.is_file():
-        raise ToolFailure(f"no such file: {display}")
+        raise missing("file", path, display)
     try:
         raw = path.read_bytes()
     except OSError as e:

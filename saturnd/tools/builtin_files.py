@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import difflib
 import os
 import re
 from fnmatch import fnmatch
@@ -12,6 +13,7 @@ from typing import Annotated
 import msgspec
 
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
+from saturnd.tools.word_match import NAME_WEIGHT, fts_index, fts_query, query_terms
 
 OUTPUT_CAP = 16_000  # characters of file text one read returns (~16 KB)
 LIST_CAP = 200
@@ -29,6 +31,30 @@ def resolve(path: str, cwd: Path) -> Path:
     return p if p.is_absolute() else cwd / p
 
 
+NEAR_NAMES = 5
+
+
+def near_names(path: Path) -> list[str]:
+    """Names in the missing path's folder that look like it: notes.txt for note.txt, budget.csv for budget.xlsx."""
+    folder = path.parent
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    visible = [n for n in names if not n.startswith(".")]
+    stem = path.stem.lower()
+    same_stem = [n for n in visible if Path(n).stem.lower() == stem or Path(n).stem.lower().startswith(stem)]
+    close = difflib.get_close_matches(path.name, visible, n=NEAR_NAMES, cutoff=0.6)
+    return list(dict.fromkeys(same_stem + close))[:NEAR_NAMES]
+
+
+def missing(kind: str, path: Path, display: str) -> ToolFailure:
+    """'no such file: x', with the near names a small model can try next."""
+    near = near_names(path)
+    hint = f"; near names here: {', '.join(near)}" if near else ""
+    return ToolFailure(f"no such {kind}: {display}{hint}")
+
+
 def is_binary(path: Path) -> bool:
     with path.open("rb") as f:
         return b"\0" in f.read(SNIFF_BYTES)
@@ -39,7 +65,7 @@ def read_window(path: Path, display: str, start_line: int, max_lines: int) -> st
     if path.is_dir():
         raise ToolFailure(f"{display} is a directory; use list_dir")
     if not path.is_file():
-        raise ToolFailure(f"no such file: {display}")
+        raise missing("file", path, display)
     try:
         if is_binary(path):
             raise ToolFailure(f"{display} is a binary file; not shown")
@@ -125,7 +151,7 @@ def _list(path: Path, display: str) -> str:
     if path.is_file():
         raise ToolFailure(f"not a directory: {display}")
     if not path.is_dir():
-        raise ToolFailure(f"no such directory: {display}")
+        raise missing("directory", path, display)
     try:
         entries = sorted(os.scandir(path), key=lambda e: (e.name.casefold(), e.name))
     except OSError as e:
@@ -203,11 +229,8 @@ def _search(root: Path, display: str, pattern: str, glob: str) -> str:
         out.append("note: not a valid regex; searched as literal text")
     matches = 0
     for rel, path in files:
-        try:
-            if path.stat().st_size > MAX_SEARCH_BYTES or is_binary(path):
-                continue
-            text = path.read_bytes().decode("utf-8", errors="replace")
-        except OSError:
+        text = _searchable_text(path)
+        if text is None:
             continue
         shown = os.path.normpath(os.path.join(prefix, rel))
         for lineno, line in enumerate(text.splitlines(), 1):
@@ -223,9 +246,64 @@ def _search(root: Path, display: str, pattern: str, glob: str) -> str:
             matches += 1
     if matches == 0:
         out.append(f"no matches for {pattern!r} in {display}")
+        out += _word_matches(files, prefix, pattern)
     if files_capped:
         out.append(f"… searched only the first {SEARCH_FILE_CAP} files; narrow the path")
     return "\n".join(out)
+
+
+WORD_SEARCH_LINES = 20_000
+WORD_MATCHES_PER_FILE = 5
+
+
+def _word_matches(files: list[tuple[str, Path]], prefix: str, pattern: str) -> list[str]:
+    """Lines holding any of the pattern's words (or in a file whose name holds one), best first.
+
+    A small model searches for "dentist schedule" where the file says "Dentist Friday 9am":
+    one literal phrase finds nothing; its words do.
+    """
+    terms = query_terms(pattern.replace("|", " ").replace(".*", " "))
+    if not terms:
+        return []
+    rows: list[tuple[str, str]] = []
+    where: list[tuple[str, int]] = []
+    for rel, path in files:
+        text = _searchable_text(path)
+        if text is None:
+            continue
+        shown = os.path.normpath(os.path.join(prefix, rel))
+        for lineno, line in enumerate(text.splitlines(), 1):
+            if len(rows) == WORD_SEARCH_LINES:
+                break
+            rows.append((shown.replace("/", " "), line.strip()[:MATCH_LINE_CAP]))
+            where.append((shown, lineno))
+    with fts_index(rows) as db:
+        found = db.execute(
+            "SELECT rowid FROM doc WHERE doc MATCH ? ORDER BY bm25(doc, ?, 1.0), rowid",
+            (fts_query(terms), NAME_WEIGHT),
+        ).fetchall()
+    out: list[str] = []
+    per_file: dict[str, int] = {}
+    for (rowid,) in found:
+        shown, lineno = where[rowid - 1]
+        if per_file.get(shown, 0) == WORD_MATCHES_PER_FILE or not rows[rowid - 1][1]:
+            continue
+        per_file[shown] = per_file.get(shown, 0) + 1
+        out.append(f"{shown}:{lineno}: {rows[rowid - 1][1]}")
+        if len(out) == MATCH_CAP:
+            break
+    if out:
+        out.insert(0, f"lines with its words ({', '.join(terms)}), best first:")
+    return out
+
+
+def _searchable_text(path: Path) -> str | None:
+    try:
+        if path.stat().st_size > MAX_SEARCH_BYTES or is_binary(path):
+            return None
+        return path.read_bytes().decode("utf-8", errors="replace")
+    except OSError:
+        return None
 
 
 async def _search_files(params: SearchFilesParams, env: ToolEnv) -> str:
@@ -235,7 +313,7 @@ async def _search_files(params: SearchFilesParams, env: ToolEnv) -> str:
 
 SEARCH_FILES = Tool(
     name="search_files",
-    description="Search text files under a path for a regex; gives path:line: text.",
+    description="Search text files under a path for a regex or words; gives path:line: text.",
     params=SearchFilesParams,
     run=_search_files,
     outside=True,

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import msgspec
 
-from saturnd.tools.builtin_files import MAX_SEARCH_BYTES, read_window
+from saturnd.tools.builtin_files import MAX_SEARCH_BYTES, missing, read_window
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
 
 KB_SUFFIXES = frozenset({".md", ".markdown", ".txt"})
@@ -160,7 +160,7 @@ def _read(kb_dir: Path, name: str, start_line: int) -> str:
     if not inside:  # a symlink out of the knowledge base
         raise ToolFailure(f"not a knowledge base document name: {name}")
     if not path.is_file():
-        raise ToolFailure(f"no such kb document: {name}")
+        raise missing("kb document", path, name)
     return read_window(path, name, start_line, 200)
 
 

@@ -17,7 +17,7 @@ from saturnd.memory.turn_memory import queue_missed_facts
 from saturnd.model.client import ModelError
 from saturnd.turn import prompts
 from saturnd.turn.agent import PassPlan, UnreadableReply, agent_pass, join_note
-from saturnd.turn.claims import unbacked_claim
+from saturnd.turn.claims import Claim, unbacked_claim
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
 from saturnd.turn.echo import echoes_instructions, not_done_account
@@ -50,10 +50,12 @@ async def run_turn(turn: TurnContext) -> str:
                 note = f"the model's reply could not be read: {unreadable}"
                 return finish(turn, turn.last_text or prompts.UNREADABLE, note=note)
             if bound or not reply.tool_calls:
-                claim = unbacked_claim(reply.content, turn.trace, turn.registry)
+                claim = unbacked_claim(
+                    reply.content, turn.trace, turn.registry, turn.text, documents_at_hand=bool(turn.ground.files_mapped),
+                )
                 if claim and not bound and send_back_claim(turn, messages, reply.content, claim):
                     continue
-                notes = (bound.reason if bound else "", prompts.UNBACKED_NOTE if claim else "")
+                notes = (bound.reason if bound else "", prompts.CLAIM_NOTES[claim.kind] if claim else "")
                 return finish(turn, answer_text(turn, reply.content), note="; ".join(filter(None, notes)))
             await tool_round(turn, messages, reply)
     except TurnAborted:
@@ -98,15 +100,15 @@ async def pass_boundary(turn: TurnContext, messages: list[dict[str, Any]]) -> No
         messages.append({"role": "user", "content": steer})
 
 
-def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: str, claim: str) -> bool:
-    """Send an answer that claims what no tool did back to the model, once per turn."""
+def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: str, claim: Claim) -> bool:
+    """Send an answer that claims what no tool backs back to the model, once per turn."""
     if any(str(m.get("content", "")).startswith(prompts.CLAIM_PREFIX) for m in messages):
-        turn.trace[-1].note = join_note(turn.trace[-1].note, f'claimed "{claim}" again: answered with a note')
+        turn.trace[-1].note = join_note(turn.trace[-1].note, f'{claim.kind}: "{claim.quote}" again: answered as it is')
         return False
-    turn.trace[-1].note = join_note(turn.trace[-1].note, f'claimed "{claim}" with no tool acting: sent back')
+    turn.trace[-1].note = join_note(turn.trace[-1].note, f'{claim.kind}: "{claim.quote}": sent back')
     messages += [
         {"role": "assistant", "content": answer},
-        {"role": "user", "content": prompts.UNBACKED_CLAIM.format(claim=claim)},
+        {"role": "user", "content": prompts.SEND_BACK[claim.kind].format(claim=claim.quote)},
     ]
     return True
 

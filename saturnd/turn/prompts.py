@@ -35,6 +35,9 @@ NO_ACCESS = (
 )
 UNBACKED_NOTE = "no tool did what this answer says was done"
 NO_ACCESS_NOTE = "the answer says it cannot see the user's documents, though no read tool was used"
+NOT_ACTED_NOTE = "nothing was done: no tool that could do what was asked was called"
+SEND_BACK = {"done": UNBACKED_CLAIM, "not_acted": NOT_ACTED, "no_access": NO_ACCESS}
+CLAIM_NOTES = {"done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE}
 
 STEER_PREFIX = "[Correction from the user, sent while you were working] "
 STEER = STEER_PREFIX + "{text}"

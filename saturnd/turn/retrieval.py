@@ -10,21 +10,9 @@ bounded in characters.
 
 from __future__ import annotations
 
-import re
-import sqlite3
 from dataclasses import dataclass
 
-WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
-_STOP = """
-the and for are was were with what where when which who how why this that these those from into
-about does did has have had you your can not but all any our its his her their them they she him
-what's whats where's when's who's it's i'm i'll i've tell please again much many some just one
-give get got make put let need want know show look find there here then than also very will would
-could should txt csv json yaml yml ini log file files folder
-"""
-STOP_WORDS = frozenset(_STOP.split())
-NAME_WEIGHT = 3.0
-"""BM25 column weight of a document's name against its text's 1.0."""
+from saturnd.tools.word_match import NAME_WEIGHT, fts_index, fts_query, query_terms
 
 
 @dataclass(frozen=True)
@@ -57,33 +45,16 @@ class RetrievalLimits:
     """A document scoring under this share of the best one is left out."""
 
 
-def query_terms(request: str) -> list[str]:
-    """The request's content words, lowercased, each once, in order."""
-    found = (w.replace("’", "'") for w in WORD.findall(request.lower()))
-    return list(dict.fromkeys(w.removesuffix("'s") for w in found if len(w) >= 3 and w not in STOP_WORDS))
-
-
-def _fts_query(terms: list[str]) -> str:
-    return " OR ".join('"' + t.replace('"', "") + '"' for t in terms)
-
-
-def _index(rows: list[tuple[str, str]]) -> sqlite3.Connection:
-    db = sqlite3.connect(":memory:")
-    db.execute("CREATE VIRTUAL TABLE doc USING fts5(name, body, tokenize='porter unicode61')")
-    db.executemany("INSERT INTO doc (name, body) VALUES (?, ?)", rows)
-    return db
-
-
 def rank(request: str, documents: list[Document]) -> list[tuple[float, Document]]:
     """Documents matching any of the request's words, best first, with their BM25 scores."""
     terms = query_terms(request)
     if not terms or not documents:
         return []
     names = [d.source.removeprefix("kb:").replace("/", " ") for d in documents]
-    with _index(list(zip(names, (d.text for d in documents), strict=True))) as db:
+    with fts_index(list(zip(names, (d.text for d in documents), strict=True))) as db:
         rows = db.execute(
             "SELECT rowid, -bm25(doc, ?, 1.0) FROM doc WHERE doc MATCH ? ORDER BY 2 DESC, rowid",
-            (NAME_WEIGHT, _fts_query(terms)),
+            (NAME_WEIGHT, fts_query(terms)),
         ).fetchall()
     return [(score, documents[rowid - 1]) for rowid, score in rows]
 
@@ -92,8 +63,8 @@ def matching_lines(lines: list[str], terms: list[str]) -> list[int]:
     """Indexes of the lines that hold any of the terms (stemmed as in ranking)."""
     if not terms:
         return []
-    with _index([("", line) for line in lines]) as db:
-        rows = db.execute("SELECT rowid FROM doc WHERE doc MATCH ? ORDER BY rowid", (_fts_query(terms),))
+    with fts_index([("", line) for line in lines]) as db:
+        rows = db.execute("SELECT rowid FROM doc WHERE doc MATCH ? ORDER BY rowid", (fts_query(terms),))
         return [rowid - 1 for (rowid,) in rows]
 
 

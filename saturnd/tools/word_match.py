@@ -1,0 +1,39 @@
+"""Word matching shared by the ground's retrieval and search_files: SQLite FTS5 with the Porter
+stemmer (stdlib sqlite3, no extra dependency), so "notes" finds notes.txt and "spending" finds "spend"."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+
+WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_STOP = """
+the and for are was were with what where when which who how why this that these those from into
+about does did has have had you your can not but all any our its his her their them they she him
+what's whats where's when's who's it's i'm i'll i've tell please again much many some just one
+give get got make put let need want know show look find there here then than also very will would
+could should txt csv json yaml yml ini log file files folder
+"""
+STOP_WORDS = frozenset(_STOP.split())
+NAME_WEIGHT = 3.0
+"""BM25 column weight of a document's name against its text's 1.0."""
+
+
+
+def query_terms(request: str) -> list[str]:
+    """The request's content words, lowercased, each once, in order."""
+    found = (w.replace("’", "'") for w in WORD.findall(request.lower()))
+    return list(dict.fromkeys(w.removesuffix("'s") for w in found if len(w) >= 3 and w not in STOP_WORDS))
+
+
+def fts_query(terms: list[str]) -> str:
+    return " OR ".join('"' + t.replace('"', "") + '"' for t in terms)
+
+
+def fts_index(rows: list[tuple[str, str]]) -> sqlite3.Connection:
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE doc USING fts5(name, body, tokenize='porter unicode61')")
+    db.executemany("INSERT INTO doc (name, body) VALUES (?, ?)", rows)
+    return db
+
+
