@@ -291,7 +291,7 @@ class Saturn:
         ended: TurnEnded
         try:
             status = await run_turn(turn)
-            ended = TurnEnded(status=status)
+            ended = TurnEnded(status=status, note=turn.note)
         except asyncio.CancelledError:
             if not live.cancel_requested:
                 self._close_failed(turn, "interrupted")

@@ -131,6 +131,7 @@ def abort_summary(turn: TurnContext) -> str:
 def finish(turn: TurnContext, answer: str, note: str = "", status: str = "completed") -> str:
     """Record and announce the answer and receipt; the caller announces the end."""
     turn.store.add_message(turn.session_id, turn.turn_id, "assistant", answer)
+    turn.note = note
     turn.events.emit(Answer(text=answer, note=note))
     if status == "completed":
         queue_missed_facts(turn)
