@@ -17,7 +17,7 @@ from saturnd.model.types import ToolCall
 from saturnd.tools import builtin_registry
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
 from saturnd.turn.bounds import Bounds
-from saturnd.turn.execute import cap_output, run_tool
+from saturnd.turn.execute import cap_output, run_tool, time_limit
 from saturnd.turn.fencing import fence, mark_instructions
 from saturnd.turn.ground import Ground, ground_text
 from saturnd.turn.loop_rules import CallLedger, call_signature
@@ -153,6 +153,17 @@ async def test_run_tool_turns_every_failure_into_text(tmp_path):
     assert (failed.fate, failed.text) == ("error", "tool error: nope")
     slow = await run_tool(Tool("slow", "", Empty, _slow), Empty(), env, 0.1)
     assert (slow.fate, slow.text) == ("timed_out", "tool error: 'slow' timed out after 0.1s")
+
+
+def test_the_users_tool_timeout_is_every_tools_ceiling():
+    def tool(**kw):
+        return Tool("t", "", Empty, _slow, **kw)
+
+    assert time_limit(tool(), 30) == 30
+    assert time_limit(tool(timeout_s=10), 30) == 10, "a tool's own limit may be shorter"
+    assert time_limit(tool(timeout_s=100), 30) == 30, "never longer"
+    assert time_limit(tool(cleanup_s=11), 1) == 12, "run_command stops itself at 1s, then kills its group"
+    assert time_limit(tool(timeout_s=86_400, waits_for_person=True), 30) == 86_400, "a person's answer is not work"
 
 
 def test_cap_output():
