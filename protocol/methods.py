@@ -229,6 +229,8 @@ class TraceGetResult(_Wire):
     passes: list[PassTrace] = []
     plan: list[PlanItem] = []
     receipt: Receipt | None = None
+    history: str = ""
+    """Earlier turns of the session left out of what the model was sent (runtime.history_tokens)."""
 
 
 class TurnDecideParams(_Wire):

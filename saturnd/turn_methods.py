@@ -137,6 +137,7 @@ class TurnMethods:
             return TraceGetResult(
                 turn_id=turn.turn_id, session_id=turn.session_id, text=turn.text, status="running",
                 passes=turn.trace, plan=turn.plan, receipt=turn.tally.receipt(turn.plan),
+                history=turn.history_note,
             )
         stored = self.store.turn(params.turn_id)
         if stored is None:
@@ -147,7 +148,7 @@ class TurnMethods:
                 "turn_id": stored["turn_id"], "session_id": stored["session_id"],
                 "text": stored["text"], "status": stored["status"], "answer": stored["answer"],
                 "passes": trace.get("passes", []), "plan": trace.get("plan", []),
-                "receipt": stored["receipt"] or None,
+                "receipt": stored["receipt"] or None, "history": trace.get("history", ""),
             },
             TraceGetResult,
         )

@@ -22,7 +22,7 @@ from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
 from saturnd.turn.echo import echoes_instructions, not_done_account
 from saturnd.turn.ground import Ground, ground_messages
-from saturnd.turn.history import to_model_messages
+from saturnd.turn.history import earlier_turns
 from saturnd.turn.thinking import step_kind, think_plan
 from saturnd.turn.tool_round import tool_round
 
@@ -70,9 +70,11 @@ def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
     )
     if turn.attachments:
         turn.store.mark_tainted(turn.session_id)
-    history = to_model_messages(turn.store.messages(turn.session_id, since=cleared_at))
+    budget = turn.config.runtime.history_tokens
+    history = earlier_turns(turn.store.messages(turn.session_id, since=cleared_at), budget)
+    turn.history_note = history.trace_note(budget)
     turn.store.add_message(turn.session_id, turn.turn_id, "user", turn.text)
-    return ground_messages(ground) + history + [{"role": "user", "content": turn.text}]
+    return ground_messages(ground) + history.messages + [{"role": "user", "content": turn.text}]
 
 
 def pass_plan(turn: TurnContext, messages: list[dict[str, Any]]) -> PassPlan:
@@ -146,4 +148,7 @@ def close_record(turn: TurnContext, status: str, answer: str = "") -> None:
 
 
 def trace_record(turn: TurnContext) -> dict[str, Any]:
-    return {"passes": msgspec.to_builtins(turn.trace), "plan": msgspec.to_builtins(turn.plan)}
+    return {
+        "passes": msgspec.to_builtins(turn.trace), "plan": msgspec.to_builtins(turn.plan),
+        "history": turn.history_note,
+    }
