@@ -20,8 +20,8 @@ from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
 from saturnd.turn.bounds import Bounds
 from saturnd.turn.execute import cap_output, run_tool, time_limit
 from saturnd.turn.fencing import fence, mark_instructions
-from saturnd.turn.history import History, earlier_turns, estimate_tokens
 from saturnd.turn.ground import Ground, ground_text
+from saturnd.turn.history import History, earlier_turns, estimate_tokens
 from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.review import GateContext, review_calls
 from saturnd.turn.validation import Invalid, Valid, shape, validate_call
