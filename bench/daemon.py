@@ -225,8 +225,9 @@ def git_commit(repo: Path = REPO) -> str:
     return ""
 
 
-def setup_record(spec: DaemonSpec) -> dict[str, Any]:
-    template = template_path()
+def setup_record(spec: DaemonSpec, template: Path | None = None) -> dict[str, Any]:
+    """`template`: the chat template the embedded server runs with (default: Saturn's own)."""
+    template = template or template_path()
     return {
         "model": spec.model,
         "base_url": spec.base_url,

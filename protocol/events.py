@@ -149,6 +149,9 @@ class TurnEnded(_Event, tag="turn_ended"):
     error_code: int = 0
     next_turn_id: str = ""
     """A queued message started this turn in the same session; subscribers are moved to it."""
+    note: str = ""
+    """The answer's note (a bound reached, an unbacked claim ...), repeated so that the final
+    event alone tells a script how the turn ended."""
 
 
 Event = (

@@ -246,6 +246,8 @@ class TraceGetResult(_Wire):
     plan: list[PlanItem] = []
     receipt: Receipt | None = None
     ground: GroundTrace | None = None
+    history: str = ""
+    """Earlier turns of the session left out of what the model was sent (runtime.history_tokens)."""
 
 
 class TurnDecideParams(_Wire):

@@ -58,6 +58,9 @@ class RuntimeConfig(_Section):
     tool_timeout_s: Annotated[float, msgspec.Meta(ge=1, le=300)] = 30.0
     max_calls_per_pass: Annotated[int, msgspec.Meta(ge=1, le=50)] = 8
     turn_budget_s: Annotated[float, msgspec.Meta(ge=1, le=86400)] = 600.0
+    history_tokens: Annotated[int, msgspec.Meta(ge=0, le=1_000_000)] = 2000
+    """The session's earlier turns sent with a request, at most (estimated at four characters a
+    token): the oldest are left out whole. The current turn is always sent."""
 
     @property
     def think_policy(self) -> str:

@@ -264,6 +264,7 @@ class Saturn:
                 outbox_dir=self.paths.data_dir / "outbox",
                 web_allow_private=self.config.web.allow_private,
                 web_allowed_hosts=tuple(self.config.web.allowed_hosts),
+                tool_timeout_s=self.config.runtime.tool_timeout_s,
             ),
             headless=headless,
             attachments=attachments,
@@ -291,7 +292,7 @@ class Saturn:
         ended: TurnEnded
         try:
             status = await run_turn(turn)
-            ended = TurnEnded(status=status)
+            ended = TurnEnded(status=status, note=turn.note)
         except asyncio.CancelledError:
             if not live.cancel_requested:
                 self._close_failed(turn, "interrupted")

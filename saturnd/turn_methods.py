@@ -138,6 +138,7 @@ class TurnMethods:
                 turn_id=turn.turn_id, session_id=turn.session_id, text=turn.text, status="running",
                 passes=turn.trace, plan=turn.plan, receipt=turn.tally.receipt(turn.plan),
                 ground=turn.ground,
+                history=turn.history_note,
             )
         stored = self.store.turn(params.turn_id)
         if stored is None:
@@ -149,7 +150,7 @@ class TurnMethods:
                 "text": stored["text"], "status": stored["status"], "answer": stored["answer"],
                 "passes": trace.get("passes", []), "plan": trace.get("plan", []),
                 "ground": trace.get("ground"),
-                "receipt": stored["receipt"] or None,
+                "receipt": stored["receipt"] or None, "history": trace.get("history", ""),
             },
             TraceGetResult,
         )

@@ -26,6 +26,7 @@ from saturnd.tools.acting import (
     WriteFileParams,
 )
 from saturnd.tools.registry import Registry, ToolEnv, ToolFailure
+from tests.fake_model import call, text
 
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -83,7 +84,7 @@ def test_tool_set_metadata() -> None:
         "run_command": ("exec", "command", None),
     }
     assert all(len(t.description) <= 80 for t in ACTING_TOOLS)
-    assert RUN_COMMAND.timeout_s is not None and RUN_COMMAND.timeout_s > 600
+    assert RUN_COMMAND.timeout_s is None and RUN_COMMAND.cleanup_s > 3 * acting.KILL_GRACE_S
     Registry(ACTING_TOOLS)  # schemas build
     with pytest.raises(msgspec.ValidationError):
         msgspec.convert({"path": "a", "content": "b", "mode": "x"}, WriteFileParams)
@@ -156,6 +157,20 @@ async def test_run_command_timeout_kills_the_group(env: ToolEnv, subreaper: None
     assert time.monotonic() - started < 5
     pgid = int((env.cwd / "pgid").read_text())
     assert not group_alive(pgid)
+
+
+async def test_the_users_tool_timeout_caps_the_models_timeout_s(harness) -> None:
+    await harness.start(
+        "gate:\n  rules:\n    - {tool: run_command, decision: allow}\n", runtime_extra="  tool_timeout_s: 1\n"
+    )
+    harness.model.enqueue(call("run_command", {"command": "sleep 5", "timeout_s": 60}), text("It timed out."))
+    started = time.monotonic()
+    await harness.turn("run sleep 5")
+    assert time.monotonic() - started < 5
+    assert harness.sent(1)[-1]["content"] == (
+        "tool error: 'run_command' timed out after 1s (the user's runtime.tool_timeout_s);"
+        " the process group was killed"
+    )
 
 
 async def test_run_command_cancellation_kills_the_group(env: ToolEnv, subreaper: None) -> None:

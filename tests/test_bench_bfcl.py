@@ -4,6 +4,7 @@ through a real daemon against the scripted model. Skipped when bfcl-eval is not 
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -20,6 +21,7 @@ from bench.bfcl.mcp_server import call_string
 from bench.bfcl.raw_runner import decode_message
 from bench.bfcl.score import decode_multi, decode_single, score
 from bench.daemon import DaemonSpec
+from clients.cli.bench_commands import bfcl_runs
 from tests.fake_model import FakeModel, call, text
 
 
@@ -177,3 +179,54 @@ async def test_a_run_scores_saturn_and_raw_side_by_side_into_the_summary(tmp_pat
         model.stop()
     assert "| live_simple | 1 | 1/1 | 1/1 |" in (out / "summary.md").read_text()
     assert json.loads((out / "meta.json").read_text())["setup"]["saturn_builtins"] == "ask_user"
+
+
+def test_only_both_runs_saturn_and_raw_from_the_command_line(saturn_env, fake_model, tmp_path):
+    case = bfcl_cases.load_cases("live_simple", "report", limit=1)[0]
+    right = _right_call(case)
+    fake_model.enqueue(call(f"bfcl.{right['name']}", right["arguments"]), text("Done."),  # Saturn
+                       call(right["name"], right["arguments"]))  # the raw call
+    done = saturn_env.saturn("bench", "bfcl", "--category", "live_simple", "--limit", "1", "--only", "both",
+                             "--base-url", fake_model.url, "--tool-mode", "native", "--think", "off",
+                             "--turn-timeout", "30", "--out", str(tmp_path), timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "| live_simple | 1 | 1/1 | 1/1 |" in (tmp_path / "summary.md").read_text()
+    assert json.loads((tmp_path / "meta.json").read_text())["which"] == ["saturn", "raw"]
+
+
+async def test_a_run_on_the_embedded_model_records_its_templates_hash(monkeypatch, tmp_path):
+    from bench.bfcl.run import BfclOptions, run_async
+    from saturnd.model import embedded
+
+    case = bfcl_cases.load_cases("live_simple", "report", limit=1)[0]
+    model = FakeModel().start()
+
+    class StandIn:  # the embedded server's face, answered by the scripted model
+        template_path = embedded.TEMPLATE_PATH
+
+        def __init__(self, *args, **kwargs):
+            pass
+
+        async def start(self):
+            return model.url
+
+        async def stop(self):
+            pass
+
+    monkeypatch.setattr(embedded, "EmbeddedModel", StandIn)
+    try:
+        model.enqueue(text("No call."))
+        out = await run_async(BfclOptions(categories=["live_simple"], model="fake", limit=1, out_dir=tmp_path,
+                                          which=("raw",), turn_timeout_s=30))
+    finally:
+        model.stop()
+    setup = json.loads((out / "meta.json").read_text())["setup"]
+    assert setup["model_server"] == "embedded"
+    assert setup["template_sha256"] == hashlib.sha256(embedded.TEMPLATE_PATH.read_bytes()).hexdigest()
+    assert [r["id"] for r in map(json.loads, (out / "cases.jsonl").read_text().splitlines())] == [case.id]
+
+
+def test_only_names_saturn_raw_or_both():
+    assert bfcl_runs("both") == bfcl_runs("saturn,raw") == bfcl_runs("raw, saturn") == ("saturn", "raw")
+    assert (bfcl_runs("saturn"), bfcl_runs("raw")) == (("saturn",), ("raw",))
+    assert bfcl_runs("") == bfcl_runs("saturn,rwa") == ()

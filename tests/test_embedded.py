@@ -95,6 +95,49 @@ def test_server_entry_point_refuses_a_missing_model(tmp_path: Path) -> None:
     assert "no model file" in done.stderr
 
 
+# A stand-in for the llama.cpp child: listens only after a moment (so the first health checks
+# are refused), answers /health 503 while "loading", then 200.
+_SLOW_HEALTH_SERVER = """
+import sys, time
+from http.server import BaseHTTPRequestHandler, HTTPServer
+time.sleep(0.5)
+answers = [503, 503, 200]
+class Health(BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(answers.pop(0) if len(answers) > 1 else 200)
+        self.end_headers()
+    def log_message(self, *args):
+        pass
+HTTPServer(("127.0.0.1", int(sys.argv[1])), Health).serve_forever()
+"""
+
+# In its own interpreter: the daemon's audit hook cannot be removed once installed.
+_START_UNDER_THE_AUDIT_HOOK = """
+import asyncio, json, sys
+from pathlib import Path
+from saturnd.egress import EGRESS
+from saturnd.model import embedded, weights
+weights.assemble = lambda model_id, cache_dir: Path("stand-in.gguf")
+class StandIn(embedded.EmbeddedModel):
+    def _command(self, port):
+        return [sys.executable, "-c", sys.argv[1], str(port)]
+async def main():
+    model = StandIn(sys.argv[2], log_path=sys.argv[3])
+    await model.start()
+    await model.stop()
+EGRESS.install_audit_hook()
+asyncio.run(main())
+print(json.dumps([(r.host, r.method, r.status, r.origin.tool, r.attributed) for r in EGRESS.drain()]))
+"""
+
+
+def test_health_checks_of_the_child_are_attributed_to_health(tmp_path: Path) -> None:
+    command = [sys.executable, "-c", _START_UNDER_THE_AUDIT_HOOK, _SLOW_HEALTH_SERVER, SMALL, str(tmp_path / "log")]
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [["127.0.0.1", "GET", "200", "health", True]]
+
+
 @pytest.mark.real_model
 @needs_small
 def test_installed_models_lists_the_small_model() -> None:

@@ -66,6 +66,29 @@ async def test_session_history_is_kept_and_sent_on_the_next_turn(client, fake_mo
     assert [s.session_id for s in listed.sessions] == [session_id]
 
 
+async def test_a_long_sessions_oldest_turns_are_left_out_and_the_trace_says_so(harness):
+    client = await harness.start(runtime_extra="  history_tokens: 30\n")  # one 20-token turn fits
+    harness.model.enqueue("First answer, forty characters long.....", "Second answer, forty characters long....",
+                          "Third.")
+    session = await client.call("session/create", SessionCreateParams(cwd=str(harness.env.workdir)))
+    turn_ids = []
+    for question in ("First question, forty characters long...", "Second question, forty characters long..",
+                     "Third?"):
+        started = await client.call("turn/start", TurnStartParams(session_id=session.session_id, text=question))
+        await collect(client, started.turn_id)
+        turn_ids.append(started.turn_id)
+
+    assert harness.sent(2) == [
+        {"role": "user", "content": "Second question, forty characters long.."},
+        {"role": "assistant", "content": "Second answer, forty characters long...."},
+        {"role": "user", "content": "Third?"},
+    ]
+    note = "left out the 1 oldest earlier turn(s), about 20 tokens, to stay within runtime.history_tokens (30)"
+    traces = [await client.call("trace/get", {"turn_id": t}) for t in turn_ids]
+    assert [t.history for t in traces] == ["", "", note]
+    assert f"history: {note}" in harness.env.saturn("trace", "why", turn_ids[2]).stdout
+
+
 async def test_reasoning_and_inline_think_stay_out_of_the_answer(client, fake_model, saturn_env):
     fake_model.enqueue(Reply(reasoning="let me see", text="<think>more thought</think>42"))
     _, turn_id = await start_turn(client, str(saturn_env.workdir), "answer?")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from saturnd.turn import prompts
 from tests.fake_model import Reply, error
 
 
@@ -28,6 +29,17 @@ def test_json_output(saturn_env, fake_model):
         "passes": 1, "model_calls": 1, "tool_calls": 0, "tokens_in": 30, "tokens_out": 2,
     }
     assert set(receipt) >= {"thinking_s", "wall_s"}
+    assert out["note"] == ""
+
+
+def test_json_and_the_streams_last_event_carry_the_answers_note(saturn_env, fake_model):
+    claim = "Email sent to Tom."  # claimed twice with no tool acting: answered with the note
+    fake_model.enqueue(Reply(text=claim), Reply(text=claim), Reply(text=claim), Reply(text=claim))
+    printed = json.loads(saturn_env.saturn("-p", "email Tom", "--json").stdout)
+    streamed = saturn_env.saturn("-p", "email Tom", "--stream-json").stdout.splitlines()
+    final = json.loads(streamed[-1])["event"]
+    assert (printed["answer"], printed["note"]) == (claim, prompts.UNBACKED_NOTE)
+    assert (final["type"], final["note"]) == ("turn_ended", prompts.UNBACKED_NOTE)
 
 
 def test_stream_json_prints_each_event_as_a_line(saturn_env, fake_model):
@@ -38,6 +50,7 @@ def test_stream_json_prints_each_event_as_a_line(saturn_env, fake_model):
         "turn_started", "pass_started", "response_delta", "response_delta", "answer", "receipt", "turn_ended",
     ]
     assert [line["seq"] for line in lines] == list(range(1, 8))
+    assert lines[-1]["event"] == {"type": "turn_ended", "status": "completed", "note": ""}
 
 
 def test_unreachable_model_exits_1_naming_the_url(saturn_env):

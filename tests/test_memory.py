@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
+from protocol.jsonrpc import InvalidParams
 from tests.conftest import of_type
 from tests.fake_model import call
 from tests.page_server import PageServer
@@ -116,6 +119,22 @@ async def test_secrets_are_refused_on_every_path(harness):
         raise AssertionError("a card number was added")
     imported = await client.call("memory/import", {"lines": ["I like tea", "my PIN is 4321"]})
     assert [(c.text, c.id > 0) for c in imported.candidates] == [("I like tea", True), ("my PIN is 4321", False)]
+    assert (await client.call("memory/list")).facts == []
+
+
+async def test_a_fact_longer_than_the_limit_is_refused_naming_the_limit(harness):
+    client = await harness.start()
+    with pytest.raises(InvalidParams) as refused:
+        await client.call("memory/add", {"text": "x" * 100_000})
+    assert refused.value.message == "refused: a fact is at most 500 characters; this one has 100000"
+    imported = await client.call("memory/import", {"lines": ["y" * 501]})
+    assert [(c.id, c.check) for c in imported.candidates] == [
+        (0, "refused: a fact is at most 500 characters; this one has 501")
+    ]
+    sid = await new_session(client, harness)
+    harness.model.enqueue(call("remember", {"fact": "z" * 600}), "Not kept.")
+    _, events = await run(client, sid, "Remember this long thing.")
+    assert of_type(events, "tool_finished")[0].result.startswith("refused: a fact is at most 500 characters")
     assert (await client.call("memory/list")).facts == []
 
 

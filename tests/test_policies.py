@@ -14,12 +14,14 @@ from saturnd.config import RuntimeConfig
 from saturnd.gate.policy import GateConfig, GateRule
 from saturnd.gate.provenance import SessionRecord
 from saturnd.model.types import ToolCall
+from saturnd.store import MessageRow
 from saturnd.tools import builtin_registry
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
 from saturnd.turn.bounds import Bounds
-from saturnd.turn.execute import cap_output, run_tool
+from saturnd.turn.execute import cap_output, run_tool, time_limit
 from saturnd.turn.fencing import fence, mark_instructions
 from saturnd.turn.ground import Ground, ground_text
+from saturnd.turn.history import History, earlier_turns, estimate_tokens
 from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.review import GateContext, review_calls
 from saturnd.turn.validation import Invalid, Valid, shape, validate_call
@@ -155,6 +157,17 @@ async def test_run_tool_turns_every_failure_into_text(tmp_path):
     assert (slow.fate, slow.text) == ("timed_out", "tool error: 'slow' timed out after 0.1s")
 
 
+def test_the_users_tool_timeout_is_every_tools_ceiling():
+    def tool(**kw):
+        return Tool("t", "", Empty, _slow, **kw)
+
+    assert time_limit(tool(), 30) == 30
+    assert time_limit(tool(timeout_s=10), 30) == 10, "a tool's own limit may be shorter"
+    assert time_limit(tool(timeout_s=100), 30) == 30, "never longer"
+    assert time_limit(tool(cleanup_s=11), 1) == 12, "run_command stops itself at 1s, then kills its group"
+    assert time_limit(tool(timeout_s=86_400, waits_for_person=True), 30) == 86_400, "a person's answer is not work"
+
+
 def test_cap_output():
     assert cap_output("abc", 5) == "abc"
     assert cap_output("abcdefgh", 5) == "abcde\n[output capped: 3 more characters not shown]"
@@ -217,3 +230,50 @@ def test_ground_without_extras_is_small(tmp_path):
     text = ground_text(Ground(cwd=Path("/w"), home=tmp_path, now=datetime.now().astimezone()))
     assert "Standing instructions" not in text and "Knowledge base" not in text
     assert len(text.encode()) < 1200
+
+
+# -- history: earlier turns within runtime.history_tokens -----------------------------------
+
+
+def _rows(*turns: tuple[str, str, str]) -> list[MessageRow]:
+    """(turn_id, question, answer) per earlier turn; each turn's tool round is never replayed."""
+    rows = []
+    for turn_id, question, answer in turns:
+        rows += [
+            MessageRow("user", question, turn_id, 0.0, [], "", ""),
+            MessageRow("assistant", "", turn_id, 0.0, [{"id": "c1"}], "", ""),
+            MessageRow("tool", "x" * 4000, turn_id, 0.0, [], "c1", "read_file"),
+            MessageRow("assistant", answer, turn_id, 0.0, [], "", ""),
+        ]
+    return rows
+
+
+def test_estimate_tokens_is_four_characters_a_token():
+    assert [estimate_tokens(t) for t in ("", "abc", "abcd", "abcde")] == [0, 1, 1, 2]
+
+
+def test_history_within_the_budget_is_sent_whole():
+    rows = _rows(("t1", "q" * 40, "a" * 40), ("t2", "Q" * 40, "A" * 40))
+    history = earlier_turns(rows, budget_tokens=40)
+    assert history == History(messages=[
+        {"role": "user", "content": "q" * 40}, {"role": "assistant", "content": "a" * 40},
+        {"role": "user", "content": "Q" * 40}, {"role": "assistant", "content": "A" * 40},
+    ])
+    assert history.trace_note(40) == ""
+
+
+def test_history_over_the_budget_drops_the_oldest_turns_whole():
+    rows = _rows(("t1", "q" * 40, "a" * 40), ("t2", "r" * 40, "b" * 40), ("t3", "s" * 40, "c" * 40))
+    history = earlier_turns(rows, budget_tokens=45)  # 20 tokens a turn: two fit, not three
+    assert [m["content"][0] for m in history.messages] == ["r", "b", "s", "c"]
+    assert (history.dropped_turns, history.dropped_tokens) == (1, 20)
+    assert history.trace_note(45) == (
+        "left out the 1 oldest earlier turn(s), about 20 tokens, to stay within runtime.history_tokens (45)"
+    )
+
+
+def test_a_turn_that_does_not_fit_drops_every_older_one():
+    rows = _rows(("t1", "q", "a"), ("t2", "r" * 400, "b"), ("t3", "s", "c"))
+    history = earlier_turns(rows, budget_tokens=50)
+    assert [m["content"] for m in history.messages] == ["s", "c"], "never a gap in the conversation"
+    assert earlier_turns(rows, budget_tokens=0) == History(dropped_turns=3, dropped_tokens=105)

@@ -14,7 +14,7 @@ import contextlib
 import json
 import signal
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -101,13 +101,14 @@ async def run_async(options: BfclOptions) -> Path:
         base_url = await embedded.start()
     spec = DaemonSpec(model=options.model, policy=options.think, base_url=base_url,
                       tool_mode=options.tool_mode, turn_budget_s=options.turn_timeout_s)
+    # The set-up of the server that answered. Every daemon reaches the embedded one by its URL,
+    # but it is recorded as what it is: the GGUF (its cache stamp) and the template it runs.
+    served = replace(spec, base_url="", model_cache=default_model_cache()) if embedded else spec
     meta: dict[str, Any] = {
         "command": options.command, "bfcl_eval": BFCL_VERSION, "slice": options.slice_name,
         "categories": options.categories, "limit": options.limit, "which": list(options.which),
-        # The embedded GGUF's sha256 from the cache stamp (setup_record skips it for a base_url).
-        "setup": {**setup_record(spec), **({"model_sha256": setup_record(DaemonSpec(
-                      model=options.model, policy=options.think, model_cache=default_model_cache()))["model_sha256"]}
-                      if embedded else {}), "model_server": "embedded" if embedded else options.base_url,
+        "setup": {**setup_record(served, embedded.template_path if embedded else None),
+                  "model_server": "embedded" if embedded else options.base_url,
                   "think": options.think, "turn_timeout_s": options.turn_timeout_s,
                   "threads": options.threads, "saturn_builtins": options.saturn_setup.builtins,
                   "saturn_description_chars": options.saturn_setup.description_chars},

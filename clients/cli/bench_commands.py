@@ -57,7 +57,7 @@ def _add_bfcl(actions: argparse._SubParsersAction) -> None:  # type: ignore[type
     bfcl.add_argument("--tool-mode", default="constrained", choices=["native", "constrained", "auto"],
                       help="Saturn's model.tool_mode (default: constrained, the embedded models' default)")
     bfcl.add_argument("--think", default="auto", help="Saturn's runtime.think policy")
-    bfcl.add_argument("--only", default="saturn,raw", help="which runs: saturn, raw or both")
+    bfcl.add_argument("--only", default="both", help="which runs: saturn, raw or both")
     bfcl.add_argument("--turn-timeout", type=float, default=240.0, metavar="S", help="per user turn")
     bfcl.add_argument("--threads", type=int, default=None, metavar="N",
                       help="embedded model server threads (default: all cores)")
@@ -96,6 +96,16 @@ def _run(args: argparse.Namespace, invoked_as: str) -> int:
     return run_bench(options)
 
 
+def bfcl_runs(only: str) -> tuple[str, ...]:
+    """--only as the runs it names, in a fixed order; () when it names anything else."""
+    names = {name.strip() for name in only.split(",") if name.strip()}
+    if "both" in names:
+        names = (names - {"both"}) | {"saturn", "raw"}
+    if not names or not names <= {"saturn", "raw"}:
+        return ()
+    return tuple(run for run in ("saturn", "raw") if run in names)
+
+
 def _bfcl(args: argparse.Namespace, invoked_as: str) -> int:
     try:
         from bench.bfcl import BfclMissing, bfcl
@@ -107,10 +117,10 @@ def _bfcl(args: argparse.Namespace, invoked_as: str) -> int:
     except BfclMissing as exc:
         print(f"saturn: {exc}", file=sys.stderr)
         return 2
-    which = tuple(w.strip() for w in args.only.split(",") if w.strip() in ("saturn", "raw"))
+    which = bfcl_runs(args.only)
     categories = [c.strip() for c in args.category.split(",") if c.strip()]
     if not which or not categories:
-        print("saturn: bench bfcl needs --category and --only saturn|raw", file=sys.stderr)
+        print("saturn: bench bfcl needs --category and --only saturn, raw or both", file=sys.stderr)
         return 2
     options = BfclOptions(
         categories=categories, model=args.model, limit=args.limit, slice_name=args.slice,

@@ -12,7 +12,15 @@ from typing import Any
 import msgspec
 
 from clients.cli.daemon_control import StartFailed, connect_or_start
-from protocol.events import Answer, PassStarted, PlanUpdated, Receipt, ResponseDelta, TurnEnded
+from protocol.events import (
+    Answer,
+    PassStarted,
+    PlanUpdated,
+    Receipt,
+    ResponseDelta,
+    TurnEnded,
+    TurnEvent,
+)
 from protocol.jsonrpc import ConnectionClosed, RpcError
 from protocol.methods import SessionCreateParams, TurnStartParams
 from protocol.sync_client import SyncClient
@@ -60,7 +68,7 @@ def _follow(client: SyncClient, turn_id: str, session_id: str, output: str) -> i
         for turn_event in client.turn_events(turn_id):
             event = turn_event.event
             if output == "stream-json":
-                out.write(_encode(turn_event).decode() + "\n")
+                out.write(_stream_line(turn_event) + "\n")
                 out.flush()
             match event:
                 case PassStarted() if output == "text" and pass_text:
@@ -91,6 +99,7 @@ def _follow(client: SyncClient, turn_id: str, session_id: str, output: str) -> i
             "session_id": session_id,
             "turn_id": turn_id,
             "status": ended.status,
+            "note": ended.note,
             "plan": msgspec.to_builtins(plan),
             "receipt": _receipt_json(receipt),
         }
@@ -101,6 +110,15 @@ def _follow(client: SyncClient, turn_id: str, session_id: str, output: str) -> i
         print(f"saturn: {ended.error}", file=sys.stderr)
         return 1
     return 0
+
+
+def _stream_line(turn_event: TurnEvent) -> str:
+    if not isinstance(turn_event.event, TurnEnded):
+        return _encode(turn_event).decode()
+    # A script may read only the last line: its note is there even when empty.
+    line = msgspec.to_builtins(turn_event)
+    line["event"].setdefault("note", "")
+    return _encode(line).decode()
 
 
 def _finish_text(out: Any, answer: str, note: str, pass_text: str) -> None:

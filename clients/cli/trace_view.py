@@ -34,6 +34,8 @@ def trace_why(turn_id: str) -> int:
 
 def render_why(trace: TraceGetResult) -> str:
     lines = [f"turn {trace.turn_id} ({trace.status}): {trace.text}"]
+    if trace.history:
+        lines.append(f"history: {trace.history}")
     if trace.plan:
         lines.append("plan:")
         lines += [f"  [{item.status}] {item.text}" for item in trace.plan]

@@ -30,6 +30,17 @@ SIMILAR_SHARE = 0.5
 SIMILAR_MIN_SHARED = 2
 
 
+MAX_FACT_CHARS = 500
+"""Every fact is sent with every request: a fact is a sentence or two, not a document."""
+
+
+def too_long(fact: str) -> str:
+    """Why `fact` (in its stored form) is refused for its length, or "" when it fits."""
+    if len(fact) <= MAX_FACT_CHARS:
+        return ""
+    return f"refused: a fact is at most {MAX_FACT_CHARS} characters; this one has {len(fact)}"
+
+
 def normalize_fact(text: str) -> str:
     """Trimmed, single-spaced, without a closing period: the form a fact is stored in."""
     text = " ".join(text.split())

@@ -22,7 +22,7 @@ from protocol.methods import (
     Ok,
     SessionRefParams,
 )
-from saturnd.memory.facts import find_similar, normalize_fact
+from saturnd.memory.facts import find_similar, normalize_fact, too_long
 from saturnd.memory.remember import kind_of, remembered_line, similar_line
 from saturnd.memory.secrets import find_secret
 from saturnd.memory.store import Candidate, Fact
@@ -97,6 +97,8 @@ class MemoryMethods:
         text = normalize_fact(text)
         if not text:
             raise InvalidParams("the fact is empty")
+        if refused := too_long(text):
+            raise InvalidParams(refused)
         secret = find_secret(text)
         if secret:
             raise InvalidParams(f"refused: that looks like {secret}; Saturn never keeps secrets")
@@ -132,7 +134,7 @@ class MemoryMethods:
         queued = []
         for text in candidates_from(reply.content):
             text = normalize_fact(text)
-            if find_secret(text) or text.lower() in known:
+            if find_secret(text) or too_long(text) or text.lower() in known:
                 continue
             queued.append(self._store.memory.propose(params.session_id, text, "review"))
         return MemoryQueueResult(candidates=[_candidate(c) for c in queued])
@@ -164,11 +166,9 @@ class MemoryMethods:
             if not text:
                 continue
             secret = find_secret(text)
-            if secret:
-                results.append(CandidateInfo(
-                    id=0, text=text, source="imported",
-                    check=f"refused: that looks like {secret}; Saturn never keeps secrets",
-                ))
+            refused = f"refused: that looks like {secret}; Saturn never keeps secrets" if secret else too_long(text)
+            if refused:
+                results.append(CandidateInfo(id=0, text=text, source="imported", check=refused))
                 continue
             candidate = self._store.memory.propose("", text, "imported")
             results.append(_candidate(candidate))

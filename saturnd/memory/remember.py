@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from saturnd.memory.check import words_are_yours
-from saturnd.memory.facts import is_rule
+from saturnd.memory.facts import is_rule, normalize_fact, too_long
 from saturnd.memory.secrets import find_secret
 from saturnd.memory.store import Fact
 from saturnd.tools.harness import REMEMBER_TOOL
@@ -37,6 +37,8 @@ def decide_remember(fact: str, gate: MemoryGate) -> RememberDecision:
     secret = find_secret(fact)
     if secret:
         return RememberDecision("refuse", f"refused: that looks like {secret}; Saturn never keeps secrets")
+    if refused := too_long(normalize_fact(fact)):
+        return RememberDecision("refuse", refused)
     if gate.off_reason:
         return RememberDecision("refuse", f"not saved: {gate.off_reason}")
     verdict = words_are_yours(fact, list(gate.user_messages), gate.tainted, gate.resumed)

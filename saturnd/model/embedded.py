@@ -26,6 +26,8 @@ from typing import Any
 
 import aiohttp
 
+from saturnd import egress
+from saturnd.egress import EGRESS
 from saturnd.model import weights
 
 log = logging.getLogger(__name__)
@@ -339,6 +341,17 @@ class EmbeddedModel:
         )
 
     async def _wait_healthy(self, proc: asyncio.subprocess.Process, port: int) -> None:
+        """Poll the child's /health: one egress row per wait, attributed to `health`, so the
+        log's "unattributed" keeps meaning something unexpected."""
+        status = "not healthy"
+        with egress.origin(egress.EgressOrigin(tool="health")), egress.attributed():
+            try:
+                status = await self._poll_health(proc, port)
+            finally:
+                EGRESS.record("127.0.0.1", port, "GET", status=status)
+
+    async def _poll_health(self, proc: asyncio.subprocess.Process, port: int) -> str:
+        """Returns the healthy answer's status; raises when the child exits or never gets there."""
         url = f"http://127.0.0.1:{port}/health"
         deadline = time.monotonic() + self.start_timeout
         timeout = aiohttp.ClientTimeout(total=2.0)
@@ -353,7 +366,7 @@ class EmbeddedModel:
                 with contextlib.suppress(aiohttp.ClientError, TimeoutError):
                     async with session.get(url) as resp:
                         if resp.status == 200:
-                            return
+                            return "200"
                 if time.monotonic() > deadline:
                     raise EmbeddedModelError(
                         f"embedded model {self._model_id} not healthy after "

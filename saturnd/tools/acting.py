@@ -208,6 +208,7 @@ async def _exited(proc: asyncio.subprocess.Process) -> None:
 
 
 async def _run_command(params: RunCommandParams, env: ToolEnv) -> str:
+    limit_s = min(params.timeout_s, env.tool_timeout_s)
     try:
         proc = await asyncio.create_subprocess_exec(
             "/bin/sh", "-c", params.command,
@@ -226,7 +227,7 @@ async def _run_command(params: RunCommandParams, env: ToolEnv) -> str:
     leftovers = False
     try:
         try:
-            await asyncio.wait_for(_exited(proc), params.timeout_s)
+            await asyncio.wait_for(_exited(proc), limit_s)
         except TimeoutError:
             timed_out = True
         else:  # background processes may still hold the output pipe
@@ -236,8 +237,9 @@ async def _run_command(params: RunCommandParams, env: ToolEnv) -> str:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(reader, DRAIN_S)
     if timed_out:
+        why = " (the user's runtime.tool_timeout_s)" if limit_s < params.timeout_s else ""
         raise ToolFailure(
-            f"'run_command' timed out after {params.timeout_s:g}s; the process group was killed"
+            f"'run_command' timed out after {limit_s:g}s{why}; the process group was killed"
         )
     code = proc.returncode
     status = f"exit code {code}"
@@ -254,7 +256,7 @@ RUN_COMMAND = Tool(
     params=RunCommandParams,
     run=_run_command,
     risk="exec",
-    timeout_s=MAX_TIMEOUT_S + 3 * KILL_GRACE_S + 5,  # its own timeout_s limits it first
+    cleanup_s=3 * KILL_GRACE_S + 5,  # it stops the command at its limit itself, then kills the group
     target="command",
 )
 

@@ -47,6 +47,7 @@ ASK_USER = Tool(
     params=AskUserParams,
     run=_ask_user,
     timeout_s=86_400.0,  # a person answers in their own time; the turn's controls still apply
+    waits_for_person=True,
 )
 
 class RememberParams(msgspec.Struct, forbid_unknown_fields=True):

@@ -54,6 +54,8 @@ class ToolEnv:
     """web_fetch may reach loopback, link-local and private addresses."""
     web_allowed_hosts: tuple[str, ...] = ()
     """Non-empty: web_fetch reaches only these hosts (and their subdomains)."""
+    tool_timeout_s: float = 30.0
+    """runtime.tool_timeout_s: the ceiling on every tool's work; run_command stops its command there."""
 
 
 ToolRun = Callable[[Any, ToolEnv], Awaitable[str]]
@@ -70,7 +72,11 @@ class Tool:
     outside: bool = False
     """Output comes from outside the conversation: fenced, and it taints the session."""
     timeout_s: float | None = None
-    """None: runtime.tool_timeout_s."""
+    """A shorter limit of the tool's own; runtime.tool_timeout_s is the ceiling either way."""
+    cleanup_s: float = 0.0
+    """Time past the limit for a tool that stops its own work there and then cleans up."""
+    waits_for_person: bool = False
+    """Its time is a person's answer, not work: timeout_s alone limits it, not the ceiling."""
     parent: str | None = None
     """A tool that must have run first in the session (the dependency gate)."""
     target: str | None = None

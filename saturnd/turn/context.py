@@ -74,6 +74,10 @@ class TurnContext:
     plan: list[PlanItem] = field(default_factory=list)
     last_text: str = ""
     """The most recent non-empty assistant text: what a bound or failure returns."""
+    note: str = ""
+    """The answer's note (why the turn ended early, an unbacked claim), once it has answered."""
+    history_note: str = ""
+    """Which earlier turns were left out of the request to stay within runtime.history_tokens."""
     judge: Judge = field(default_factory=lambda: Judge(JudgeConfig()))
     session_approvals: set[str] = field(default_factory=set)
     """Approval keys the person gave "always" in this session (shared across its turns)."""

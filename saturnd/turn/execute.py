@@ -23,6 +23,15 @@ class ToolOutcome:
     duration_s: float
 
 
+def time_limit(tool: Tool, ceiling_s: float) -> float:
+    """How long one call may take. The user's runtime.tool_timeout_s caps every tool's work
+    (a tool's own limit may only be shorter); a tool that stops its own work at the limit gets
+    its clean-up time on top, so its own readable message wins; a person's answer is not work."""
+    if tool.waits_for_person:
+        return tool.timeout_s or ceiling_s
+    return min(tool.timeout_s or ceiling_s, ceiling_s) + tool.cleanup_s
+
+
 async def run_tool(tool: Tool, params: object, env: ToolEnv, timeout_s: float) -> ToolOutcome:
     started = time.monotonic()
     fate, text = await _attempt(tool, params, env, timeout_s)

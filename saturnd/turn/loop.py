@@ -22,7 +22,7 @@ from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
 from saturnd.turn.echo import echoes_instructions, not_done_account
 from saturnd.turn.ground import Ground, ground_messages
-from saturnd.turn.history import to_model_messages
+from saturnd.turn.history import earlier_turns
 from saturnd.turn.thinking import step_kind, think_plan
 from saturnd.turn.tool_round import tool_round
 
@@ -73,10 +73,12 @@ def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
     )
     if turn.attachments:
         turn.store.mark_tainted(turn.session_id)
-    history = to_model_messages(turn.store.messages(turn.session_id, since=cleared_at))
+    budget = turn.config.runtime.history_tokens
+    history = earlier_turns(turn.store.messages(turn.session_id, since=cleared_at), budget)
+    turn.history_note = history.trace_note(budget)
     turn.store.add_message(turn.session_id, turn.turn_id, "user", turn.text)
     system, turn.ground = ground_messages(ground)
-    return system + history + [{"role": "user", "content": turn.text}]
+    return system + history.messages + [{"role": "user", "content": turn.text}]
 
 
 def pass_plan(turn: TurnContext, messages: list[dict[str, Any]]) -> PassPlan:
@@ -135,6 +137,7 @@ def abort_summary(turn: TurnContext) -> str:
 def finish(turn: TurnContext, answer: str, note: str = "", status: str = "completed") -> str:
     """Record and announce the answer and receipt; the caller announces the end."""
     turn.store.add_message(turn.session_id, turn.turn_id, "assistant", answer)
+    turn.note = note
     turn.events.emit(Answer(text=answer, note=note))
     if status == "completed":
         queue_missed_facts(turn)
@@ -152,4 +155,5 @@ def trace_record(turn: TurnContext) -> dict[str, Any]:
     return {
         "passes": msgspec.to_builtins(turn.trace), "plan": msgspec.to_builtins(turn.plan),
         "ground": msgspec.to_builtins(turn.ground),
+        "history": turn.history_note,
     }

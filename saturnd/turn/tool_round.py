@@ -15,7 +15,7 @@ from saturnd.gate.provenance import SessionRecord
 from saturnd.memory.turn_memory import memory_gate
 from saturnd.model.types import ModelReply, ToolCall
 from saturnd.turn.context import TurnContext
-from saturnd.turn.execute import ToolOutcome, run_tool
+from saturnd.turn.execute import ToolOutcome, run_tool, time_limit
 from saturnd.turn.fencing import fence
 from saturnd.turn.review import Decision, GateContext, approval_key, review_calls
 
@@ -134,13 +134,13 @@ def _after_run(turn: TurnContext, d: Decision, text: str) -> tuple[str, str]:
 
 
 async def _run_approved(turn: TurnContext, approved: list[Decision]) -> dict[str, ToolOutcome]:
-    default_timeout = turn.config.runtime.tool_timeout_s
+    ceiling_s = turn.config.runtime.tool_timeout_s
 
     async def run(d: Decision) -> ToolOutcome:
         assert d.tool is not None  # review approves only validated calls
         origin = egress.EgressOrigin(turn.session_id, turn.turn_id, d.call.id, d.call.name)
         with egress.origin(origin):
-            return await run_tool(d.tool, d.params, turn.env, d.tool.timeout_s or default_timeout)
+            return await run_tool(d.tool, d.params, turn.env, time_limit(d.tool, ceiling_s))
 
     results = await asyncio.gather(*(run(d) for d in approved))
     return {d.call.id: outcome for d, outcome in zip(approved, results, strict=True)}
