@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from saturnd.store import MessageRow
+from saturnd.turn import prompts
 
 
 def to_model_messages(rows: list[MessageRow]) -> list[dict[str, Any]]:
@@ -14,7 +15,11 @@ def to_model_messages(rows: list[MessageRow]) -> list[dict[str, Any]]:
     model pays for every byte, and a fresh read is cheap and current.
     """
     return [
-        {"role": row.role, "content": row.content}
+        {"role": row.role, "content": _as_sent(row)}
         for row in rows
         if row.role == "user" or (row.role == "assistant" and not row.tool_calls)
     ]
+
+
+def _as_sent(row: MessageRow) -> str:
+    return prompts.STEER.format(text=row.content) if row.kind == "steer" else row.content
