@@ -6,9 +6,19 @@ must get a default so older clients keep decoding.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
+
+Fate = Literal[
+    "ran", "asked", "refused_loop", "declined", "not_approved", "blocked", "needs_parent",
+    "refused_recipient", "refused", "invalid", "capped", "timed_out", "error", "ask_first",
+]
+"""What became of one proposed tool call."""
+EndStatus = Literal["completed", "failed", "interrupted", "aborted", "cancelled"]
+"""How a turn ended."""
+TurnStatus = Literal["running", EndStatus]
+
 
 
 class _Event(msgspec.Struct, tag_field="type", omit_defaults=True, kw_only=True):
@@ -60,9 +70,7 @@ class ToolProposed(_Event, tag="tool_proposed"):
 class ToolFinished(_Event, tag="tool_finished"):
     call_id: str
     name: str
-    fate: str
-    """ran | asked | refused_loop | declined | not_approved | blocked | needs_parent | refused_recipient
-    | invalid | capped | timed_out | error | ask_first."""
+    fate: Fate
     result: str = ""
     """What the model is sent back (capped for display)."""
     duration_s: float = 0.0
@@ -143,8 +151,7 @@ class Receipt(_Event, tag="receipt"):
 
 
 class TurnEnded(_Event, tag="turn_ended"):
-    status: str
-    """completed | failed | interrupted | aborted | cancelled."""
+    status: EndStatus
     error: str = ""
     error_code: int = 0
     next_turn_id: str = ""

@@ -10,7 +10,12 @@ from typing import Any, Literal, NamedTuple
 
 import msgspec
 
-from protocol.events import PlanItem, Receipt, TurnEvent
+from protocol.events import Fate, PlanItem, Receipt, TurnEvent, TurnStatus
+
+StepKind = Literal["first_move", "continuing", "recovery", "steered", "wrap_up"]
+"""What kind of step a pass is: what the thinking policy decides from."""
+MessageKind = Literal["", "steer"]
+"""`steer`: words the user sent while a turn was running; empty for everything else."""
 
 
 class _Wire(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True, kw_only=True):
@@ -98,6 +103,7 @@ class Message(_Wire):
     tool_calls: list[dict] = []
     tool_call_id: str = ""
     name: str = ""
+    kind: MessageKind = ""
 
 
 class SessionCreateParams(_Wire):
@@ -152,8 +158,7 @@ class TurnSubscribeParams(_Wire):
 
 class TurnSubscribeResult(_Wire):
     turn_id: str
-    status: str
-    """running | completed | failed | interrupted | aborted | cancelled."""
+    status: TurnStatus
     last_seq: int
 
 
@@ -195,8 +200,7 @@ class CallTrace(_Wire):
     call_id: str
     name: str
     arguments: str
-    fate: str
-    """As ToolFinished.fate."""
+    fate: Fate
     why: str = ""
     recovered_from_text: bool = False
     duration_s: float = 0.0
@@ -204,8 +208,7 @@ class CallTrace(_Wire):
 
 class PassTrace(_Wire):
     index: int
-    step: str
-    """first_move | continuing | recovery | steered | wrap_up."""
+    step: StepKind
     thinking: bool = False
     tools_offered: bool = True
     calls: list[CallTrace] = []
@@ -240,7 +243,7 @@ class TraceGetResult(_Wire):
     turn_id: str
     session_id: str
     text: str
-    status: str
+    status: TurnStatus
     answer: str = ""
     passes: list[PassTrace] = []
     plan: list[PlanItem] = []

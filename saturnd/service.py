@@ -12,8 +12,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from protocol.events import PlanItem, PlanUpdated, Question, TurnEnded
-from protocol.jsonrpc import Busy, InvalidParams, NotFound, SaturnError
+from protocol.events import EndStatus, PlanItem, PlanUpdated, Question, TurnEnded
+from protocol.jsonrpc import InvalidParams, SaturnError
 from protocol.methods import (
     Attachment,
     DaemonStatusResult,
@@ -43,7 +43,8 @@ from saturnd.memory.turn_memory import save_fact
 from saturnd.model.endpoint import ModelEndpointManager
 from saturnd.paths import Paths
 from saturnd.rpc import Handler
-from saturnd.store import SessionRow, Store
+from saturnd.sessions import Session, Sessions
+from saturnd.store import Store
 from saturnd.tools import builtin_registry
 from saturnd.tools.registry import NO_ANSWER, Registry, ToolEnv
 from saturnd.turn.context import TurnContext
@@ -78,16 +79,12 @@ class Saturn:
     stop_requested: asyncio.Event = field(default_factory=asyncio.Event)
     started_at: float = field(default_factory=time.time)
     live_turns: dict[str, LiveTurn] = field(default_factory=dict)
-    running_by_session: dict[str, str] = field(default_factory=dict)
-    queues: dict[str, list[str]] = field(default_factory=dict)
-    """session_id -> messages waiting to run as the session's next turns."""
-    approvals: dict[str, set[str]] = field(default_factory=dict)
-    """session_id -> approval keys the person gave "always"."""
-    think_by_session: dict[str, str] = field(default_factory=dict)
-    """session_id -> thinking policy set with /think (session/set_think)."""
     registry: Registry = field(default_factory=builtin_registry)
     """Built-in tools, plus config tools.modules (the daemon passes the configured one)."""
     judge: Judge = field(default_factory=lambda: Judge(JudgeConfig()))
+
+    def __post_init__(self) -> None:
+        self.sessions = Sessions(self.store)
 
     def handlers(self) -> dict[str, Handler]:
         return {
@@ -130,66 +127,48 @@ class Saturn:
 
     # session/*
 
-    def _session_info(self, row: SessionRow) -> SessionInfo:
-        incognito, resumed, _ = self.store.session_flags(row.id)
+    def _session_info(self, session: Session) -> SessionInfo:
+        flags = session.flags
         return SessionInfo(
-            session_id=row.id,
-            cwd=row.cwd,
-            created_at=row.created_at,
-            title=row.title,
-            running_turn_id=self.running_by_session.get(row.id, ""),
-            turn_count=self.store.turn_count(row.id),
-            incognito=incognito,
-            tainted=self.store.tainted_at(row.id) is not None,
-            resumed=resumed,
+            session_id=session.id,
+            cwd=session.cwd,
+            created_at=session.row.created_at,
+            title=session.row.title,
+            running_turn_id=session.running_turn_id,
+            turn_count=self.store.turn_count(session.id),
+            incognito=flags.incognito,
+            tainted=flags.tainted,
+            resumed=flags.resumed,
         )
-
-    def _session(self, session_id: str) -> SessionRow:
-        row = self.store.get_session(session_id)
-        if row is None:
-            raise NotFound(f"no session {session_id!r}")
-        return row
 
     async def session_create(self, params: SessionCreateParams, connection: Any) -> SessionInfo:
         if not os.path.isabs(params.cwd):
             raise InvalidParams(f"cwd must be an absolute path, got {params.cwd!r}")
-        row = self.store.create_session(f"s_{uuid.uuid4().hex[:12]}", params.cwd, params.title)
-        if params.incognito:
-            self.store.set_session_flags(row.id, incognito=True)
-        return self._session_info(row)
+        return self._session_info(self.sessions.create(params.cwd, params.title, params.incognito))
 
     async def session_clear(self, params: SessionRefParams, connection: Any) -> Ok:
         """/clear: a fresh conversation in the same session; outside content no longer taints it."""
-        self.store.clear_session(self._idle_session(params.session_id).id)
+        session = self.sessions.get(params.session_id)
+        session.ensure_idle()
+        self.store.clear_session(session.id)
         return Ok()
 
     async def session_resume(self, params: SessionRefParams, connection: Any) -> SessionInfo:
         """/resume: continue an earlier conversation. Saturn can't vouch for what it read, so
         from now on every fact asks (seed 001)."""
-        row = self._session(params.session_id)
-        self.store.set_session_flags(row.id, resumed=True)
-        return self._session_info(row)
+        session = self.sessions.get(params.session_id)
+        self.store.set_session_flags(session.id, resumed=True)
+        return self._session_info(session)
 
     async def session_close(self, params: SessionRefParams, connection: Any) -> Ok:
-        row = self._idle_session(params.session_id)
-        incognito, _, _ = self.store.session_flags(row.id)
-        if incognito:
-            self.store.delete_session(row.id)
-        self.approvals.pop(row.id, None)
-        self.think_by_session.pop(row.id, None)
+        self.sessions.close(self.sessions.get(params.session_id))
         return Ok()
 
-    def _idle_session(self, session_id: str) -> SessionRow:
-        row = self._session(session_id)
-        if row.id in self.running_by_session:
-            raise Busy(f"session {row.id} is running turn {self.running_by_session[row.id]}")
-        return row
-
     async def session_list(self, params: Empty, connection: Any) -> SessionListResult:
-        return SessionListResult(sessions=[self._session_info(r) for r in self.store.list_sessions()])
+        return SessionListResult(sessions=[self._session_info(s) for s in self.sessions.all()])
 
     async def session_get(self, params: SessionGetParams, connection: Any) -> SessionGetResult:
-        row = self._session(params.session_id)
+        session = self.sessions.get(params.session_id)
         messages = [
             Message(
                 role=m.role,
@@ -199,23 +178,19 @@ class Saturn:
                 tool_calls=m.tool_calls,
                 tool_call_id=m.tool_call_id,
                 name=m.name,
+                kind=m.kind,
             )
-            for m in self.store.messages(row.id)
+            for m in self.store.messages(session.id)
         ]
-        return SessionGetResult(session=self._session_info(row), messages=messages)
+        return SessionGetResult(session=self._session_info(session), messages=messages)
 
     # turn/*
 
     async def turn_start(self, params: TurnStartParams, connection: Any) -> TurnStartResult:
-        session = self._session(params.session_id)
+        session = self.sessions.get(params.session_id)
         if not params.text.strip():
             raise InvalidParams("text must not be empty")
-        if session.id in self.running_by_session:
-            raise Busy(
-                f"session {session.id} is already running turn {self.running_by_session[session.id]};"
-                " use session/queue to run a message after it"
-            )
-        think_policy = self._think_policy(session.id, params.think)
+        think_policy = self._think_policy(session, params.think)
         subscribers = [connection] if connection is not None else []
         turn_id = await self._launch(
             session, params.text, params.attachments, params.headless, subscribers, params.allow,
@@ -225,7 +200,7 @@ class Saturn:
 
     async def _launch(
         self,
-        session: SessionRow,
+        session: Session,
         text: str,
         attachments: list[Attachment],
         headless: bool,
@@ -236,11 +211,11 @@ class Saturn:
         turn_id = f"t_{uuid.uuid4().hex[:12]}"
         # Claim the session before waiting for a cold model, so a second
         # turn/start meanwhile is refused as busy instead of running beside this one.
-        self.running_by_session[session.id] = turn_id
+        session.claim(turn_id)
         try:
             model = await self.endpoint.client()
         except BaseException:
-            self.running_by_session.pop(session.id, None)
+            session.release()
             raise
         self.store.create_turn(turn_id, session.id, text)
         events = TurnEvents(self.store, turn_id, session.id)
@@ -249,9 +224,8 @@ class Saturn:
         control = TurnControl()
         context = TurnContext(
             turn_id=turn_id,
-            session_id=session.id,
+            session=session,
             text=text,
-            cwd=session.cwd,
             home=self.paths.home,
             config=self.config,
             model=model,
@@ -270,9 +244,8 @@ class Saturn:
             attachments=attachments,
             control=control,
             judge=self.judge,
-            session_approvals=self.approvals.setdefault(session.id, set()),
             allow=list(allow or []),
-            think_policy=think_policy or self._think_policy(session.id, ""),
+            think_policy=think_policy or self._think_policy(session, ""),
             tool_mode=self.endpoint.tool_mode,
         )
         # The turn's own tools (ask_user, plan) reach back into the turn through its env.
@@ -307,31 +280,30 @@ class Saturn:
             log.exception("turn %s crashed", turn.turn_id)
             self._close_failed(turn, "failed")
             ended = TurnEnded(status="failed", error="internal error; see the saturnd log", error_code=-32603)
-        self.running_by_session.pop(turn.session_id, None)
+        turn.session.release()
         self.live_turns.pop(turn.turn_id, None)
         self.flush_egress()
         ended.next_turn_id = await self._start_queued(turn)
         turn.events.emit(ended)
 
-    def _close_failed(self, turn: TurnContext, status: str) -> None:
+    def _close_failed(self, turn: TurnContext, status: EndStatus) -> None:
         self.store.interrupt_open_calls(turn.turn_id, f"tool error: {status}")
         close_record(turn, status)
 
     async def _start_queued(self, ended: TurnContext) -> str:
-        waiting = self.queues.get(ended.session_id)
-        if not waiting or self.stop_requested.is_set():
+        session = ended.session
+        if not session.queue or self.stop_requested.is_set():
             return ""
-        text = waiting.pop(0)
-        session = self._session(ended.session_id)
+        text = session.queue.popleft()
         try:
             return await self._launch(session, text, [], ended.headless, ended.events.subscribers)
         except SaturnError as exc:
             log.warning("could not start the queued message: %s", exc.message)
             return ""
 
-    def _think_policy(self, session_id: str, level: str) -> str:
+    def _think_policy(self, session: Session, level: str) -> str:
         if not level:
-            return self.think_by_session.get(session_id, self.config.runtime.think_policy)
+            return session.think_level or self.config.runtime.think_policy
         policy = policy_name(level)
         if policy is None:
             raise InvalidParams(unknown_level_message(level))
@@ -340,9 +312,9 @@ class Saturn:
     async def session_set_think(
         self, params: SessionSetThinkParams, connection: Any
     ) -> SessionSetThinkResult:
-        session = self._session(params.session_id)
-        policy = self._think_policy(session.id, params.level)
-        self.think_by_session[session.id] = policy
+        session = self.sessions.get(params.session_id)
+        policy = self._think_policy(session, params.level)
+        session.think_level = policy
         return SessionSetThinkResult(level=params.level, policy=policy)
 
     def flush_egress(self) -> None:
@@ -351,16 +323,15 @@ class Saturn:
             self.store.add_egress(rows)
 
     async def session_queue(self, params: SessionQueueParams, connection: Any) -> SessionQueueResult:
-        session = self._session(params.session_id)
+        session = self.sessions.get(params.session_id)
         if not params.text.strip():
             raise InvalidParams("text must not be empty")
-        if session.id not in self.running_by_session:
+        if not session.running_turn_id:
             subscribers = [connection] if connection is not None else []
             turn_id = await self._launch(session, params.text, [], False, subscribers)
             return SessionQueueResult(queued=0, turn_id=turn_id)
-        waiting = self.queues.setdefault(session.id, [])
-        waiting.append(params.text)
-        return SessionQueueResult(queued=len(waiting))
+        session.queue.append(params.text)
+        return SessionQueueResult(queued=len(session.queue))
 
     async def shutdown(self) -> None:
         tasks = [live.task for live in self.live_turns.values() if live.task]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol.jsonrpc import SaturnError
+from protocol.methods import MessageKind
 from saturnd.egress import EgressRow
 from saturnd.memory.store import MemoryStore
 
@@ -127,10 +128,23 @@ def _run_script(db: sqlite3.Connection, script: str) -> None:
             db.execute(statement)
 
 
+def _m4_message_kind(db: sqlite3.Connection) -> None:
+    """A steer is stored as the user's own words with its kind, no longer behind a prefix that
+    every reader had to strip again."""
+    old_prefix = "[Correction from the user, sent while you were working] "
+    db.execute("ALTER TABLE messages ADD COLUMN kind TEXT NOT NULL DEFAULT ''")
+    db.execute(
+        "UPDATE messages SET kind = 'steer', content = substr(content, ?)"
+        " WHERE role = 'user' AND substr(content, 1, ?) = ?",
+        (len(old_prefix) + 1, len(old_prefix), old_prefix),
+    )
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m1_initial,
     _m2_egress_and_taint,
     _m3_memory,
+    _m4_message_kind,
 ]
 """Append only: migration N is MIGRATIONS[N-1]; PRAGMA user_version records the last applied."""
 
@@ -144,6 +158,23 @@ class SessionRow:
 
 
 @dataclass(frozen=True)
+class SessionFlags:
+    """What the store keeps about a session besides its messages."""
+
+    incognito: bool = False
+    resumed: bool = False
+    """Continued with /resume: Saturn can't vouch for what it read before."""
+    cleared_at: float | None = None
+    """The last /clear: earlier messages are no longer part of the conversation."""
+    tainted_at: float | None = None
+    """When outside content first entered the conversation since /clear."""
+
+    @property
+    def tainted(self) -> bool:
+        return self.tainted_at is not None
+
+
+@dataclass(frozen=True)
 class MessageRow:
     role: str
     content: str
@@ -152,6 +183,7 @@ class MessageRow:
     tool_calls: list[dict[str, Any]]
     tool_call_id: str
     name: str
+    kind: MessageKind = ""
 
 
 class StoreError(SaturnError):
@@ -233,10 +265,11 @@ class Store:
         tool_calls: list[dict[str, Any]] | None = None,
         tool_call_id: str = "",
         name: str = "",
+        kind: MessageKind = "",
     ) -> None:
         self._db.execute(
             "INSERT INTO messages(session_id, turn_id, role, content, tool_calls, tool_call_id,"
-            " name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " name, kind, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 session_id,
                 turn_id,
@@ -245,17 +278,18 @@ class Store:
                 json.dumps(tool_calls or []),
                 tool_call_id,
                 name,
+                kind,
                 time.time(),
             ),
         )
 
     def messages(self, session_id: str, since: float | None = None) -> list[MessageRow]:
         rows = self._db.execute(
-            "SELECT role, content, turn_id, created_at, tool_calls, tool_call_id, name"
+            "SELECT role, content, turn_id, created_at, tool_calls, tool_call_id, name, kind"
             " FROM messages WHERE session_id = ? AND created_at >= ? ORDER BY id",
             (session_id, since or 0.0),
         )
-        return [MessageRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6]) for r in rows]
+        return [MessageRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7]) for r in rows]
 
     # turns
 
@@ -345,12 +379,11 @@ class Store:
         if resumed is not None:
             self._db.execute("UPDATE sessions SET resumed = ? WHERE id = ?", (int(resumed), session_id))
 
-    def session_flags(self, session_id: str) -> tuple[bool, bool, float | None]:
-        """(incognito, resumed, cleared_at)."""
+    def session_flags(self, session_id: str) -> SessionFlags:
         found = self._db.execute(
-            "SELECT incognito, resumed, cleared_at FROM sessions WHERE id = ?", (session_id,)
+            "SELECT incognito, resumed, cleared_at, tainted_at FROM sessions WHERE id = ?", (session_id,)
         ).fetchone()
-        return (bool(found[0]), bool(found[1]), found[2]) if found else (False, False, None)
+        return SessionFlags(bool(found[0]), bool(found[1]), found[2], found[3]) if found else SessionFlags()
 
     def clear_session(self, session_id: str) -> None:
         """/clear: the conversation so far is no longer sent, and its taint is gone."""
@@ -380,12 +413,6 @@ class Store:
             "UPDATE sessions SET tainted_at = coalesce(tainted_at, ?) WHERE id = ?",
             (time.time(), session_id),
         )
-
-    def tainted_at(self, session_id: str) -> float | None:
-        found = self._db.execute(
-            "SELECT tainted_at FROM sessions WHERE id = ?", (session_id,)
-        ).fetchone()
-        return found[0] if found else None
 
     # egress
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from saturnd.model import constrained
+from saturnd.model.caller import first_mode, reply_problem, retry_mode
 from saturnd.model.types import ModelReply, ToolCall
 from saturnd.tools import builtin_registry
-from saturnd.turn.agent import first_mode, reply_problem, retry_mode
 
 TOOLS = builtin_registry().openai_tools()
 

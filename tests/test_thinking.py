@@ -6,32 +6,37 @@ import json
 
 import pytest
 
-from saturnd.turn.thinking import POLICIES, policy_name, step_kind, think_plan
+from saturnd.turn.thinking import POLICIES, policy_name, think_plan
 from tests.conftest import of_type
 from tests.fake_model import Reply, call
 
-U = {"role": "user", "content": "list my files"}
-A = {"role": "assistant", "content": "", "tool_calls": [{"id": "1"}]}
+MISSING = call("read_file", {"path": "missing.txt"})
+NOTE = call("append_note", {"text": "x"})
 
 
-def tool(text):
-    return {"role": "tool", "tool_call_id": "1", "content": text}
-
-
-@pytest.mark.parametrize(("messages", "kind"), [
-    ([U], "first_move"),
-    ([U, A, tool("a.txt")], "continuing"),
-    ([U, A, tool("a.txt"), tool("tool error: no such file: b")], "recovery"),
-    ([U, A, tool("⛔ call read_file first")], "recovery"),
-    ([U, A, tool("refused as a loop: ...")], "recovery"),
-    ([U, A, tool("declined: the user declined this call")], "continuing"),
-    ([U, A, tool("x"), {"role": "user", "content": "[Correction from the user, sent while you were working] b"}], "steered"),
-    ([U, A, tool("x"), {"role": "user", "content": "[Saturn] the turn reached its limit: ..."}], "wrap_up"),
-    ([U, {"role": "assistant", "content": "Email sent."}, {"role": "user", "content": "[Saturn check] ..."}],
-     "recovery"),
+@pytest.mark.parametrize(("replies", "steps", "extra"), [
+    ([call("list_dir", {}), "ok"], ["first_move", "continuing"], {}),
+    ([MISSING, "gone"], ["first_move", "recovery"], {}),  # tool error
+    ([call("edit_file", {"path": "a.txt", "old": "a", "new": "b"}), "ok"], ["first_move", "recovery"], {}),  # ⛔
+    ([MISSING, MISSING, MISSING, "gone"], ["first_move", "recovery", "recovery", "recovery"], {}),  # a loop
+    ([NOTE, "not written"], ["first_move", "continuing"], {"headless": True}),  # nobody to approve
+    ([NOTE, NOTE, "no"], ["first_move", "continuing", "recovery"], {"headless": True}),  # declined, again
+    (["Email sent.", "I cannot send email."], ["first_move", "recovery"], {}),  # a claim sent back
 ])
-def test_step_kind(messages, kind):
-    assert step_kind(messages) == kind
+async def test_the_step_kind_follows_what_happened_last(harness, replies, steps, extra):
+    await harness.start(runtime_extra="  max_iterations: 10\n")
+    harness.model.enqueue(*replies)
+    turn_id, _ = await harness.turn("go", **extra)
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert [p.step for p in trace.passes] == steps
+
+
+async def test_a_bound_makes_the_last_pass_a_wrap_up(harness):
+    await harness.start(runtime_extra="  max_iterations: 1\n")
+    harness.model.enqueue(call("list_dir", {}), "done")
+    turn_id, _ = await harness.turn("go")
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert [p.step for p in trace.passes] == ["first_move", "wrap_up"]
 
 
 STEPS = ["first_move", "continuing", "recovery", "steered", "wrap_up"]

@@ -28,7 +28,6 @@ from saturnd.memory.secrets import find_secret
 from saturnd.memory.store import Candidate, Fact
 from saturnd.model.endpoint import ModelEndpointManager
 from saturnd.store import Store
-from saturnd.turn import prompts
 
 REVIEW_PROMPT = (
     "From the conversation below, list facts about the user worth remembering in later"
@@ -119,13 +118,12 @@ class MemoryMethods:
     async def review(self, params: SessionRefParams, connection: Any) -> MemoryQueueResult:
         if self._store.get_session(params.session_id) is None:
             raise NotFound(f"no session {params.session_id!r}")
-        incognito, _, cleared_at = self._store.session_flags(params.session_id)
-        if incognito:
+        flags = self._store.session_flags(params.session_id)
+        if flags.incognito:
             raise InvalidParams("an incognito session is never reviewed")
         conversation = [
-            {"role": m.role, "content": m.content.removeprefix(prompts.STEER_PREFIX),
-             "tool_calls": m.tool_calls}
-            for m in self._store.messages(params.session_id, since=cleared_at)
+            {"role": m.role, "content": m.content, "tool_calls": m.tool_calls}
+            for m in self._store.messages(params.session_id, since=flags.cleared_at)
         ]
         model = await self._endpoint.client()
         reply = await model.complete(review_messages(conversation), think=False)

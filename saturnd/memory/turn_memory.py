@@ -12,37 +12,35 @@ from saturnd.memory.remember import (
     remembered_line,
     similar_line,
 )
-from saturnd.store import MessageRow
-from saturnd.turn import prompts
+from saturnd.sessions import SessionState
+from saturnd.store import SessionFlags
 from saturnd.turn.context import TurnContext
 
 
-def memory_gate(turn: TurnContext, conversation: list[MessageRow] | None = None) -> MemoryGate:
-    """`conversation`: the session's messages since /clear, if the caller already read them."""
-    incognito, resumed, cleared_at = turn.store.session_flags(turn.session_id)
-    if conversation is None:
-        conversation = turn.store.messages(turn.session_id, since=cleared_at)
-    typed = [
-        m.content.removeprefix(prompts.STEER_PREFIX) for m in conversation if m.role == "user"
-    ]
+def memory_gate(turn: TurnContext, session: SessionState) -> MemoryGate:
+    return MemoryGate(
+        user_messages=session.typed,
+        tainted=session.flags.tainted,
+        resumed=session.flags.resumed,
+        off_reason=memory_off_reason(turn, session.flags),
+    )
+
+
+def memory_off_reason(turn: TurnContext, flags: SessionFlags) -> str:
+    """Why nothing may be remembered in this turn, or "" when memory is on."""
     off = ""
-    if incognito:
+    if flags.incognito:
         off = "this is an incognito session"
     elif turn.headless:
         off = "saturn -p never saves memories"
     elif not turn.config.memory.auto_learn:
         off = "memory.auto_learn is off"
-    return MemoryGate(
-        user_messages=tuple(typed),
-        tainted=turn.store.tainted_at(turn.session_id) is not None,
-        resumed=resumed,
-        off_reason=off,
-    )
+    return off
 
 
 async def save_fact(turn: TurnContext, fact: str) -> str:
     """Runs only after review let the call through (silently, or by the person's approval)."""
-    decided = decide_remember(fact, memory_gate(turn))
+    decided = decide_remember(fact, memory_gate(turn, turn.session.read()))
     if decided.outcome == "refuse":
         return decided.reason
     provenance = "said" if decided.outcome == "save" else "approved"
@@ -62,7 +60,7 @@ async def save_fact(turn: TurnContext, fact: str) -> str:
 
 def queue_missed_facts(turn: TurnContext) -> None:
     """What the user stated and the model did not remember goes to the review queue."""
-    if memory_gate(turn).off_reason:
+    if memory_off_reason(turn, turn.session.flags):
         return
     memory = turn.store.memory
     known = {f.text.lower() for f in memory.active()} | {c.text.lower() for c in memory.pending()}

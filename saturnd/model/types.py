@@ -32,3 +32,13 @@ class ModelReply:
     usage: Usage = field(default_factory=Usage)
     finish_reason: str = ""
     thinking_s: float = 0.0
+
+
+@dataclass
+class ModelUsage:
+    """What a turn's model calls have cost so far."""
+
+    calls: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    tokens_cached: int = 0

@@ -7,18 +7,24 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from protocol.events import PlanItem, Receipt
-from protocol.methods import Attachment, GroundTrace, PassTrace
+from protocol.events import PlanItem, Receipt, ResponseDelta, ThinkingDelta
+from protocol.methods import Attachment, GroundTrace, PassTrace, StepKind
 from saturnd.config import Config
+from saturnd.egress import EgressOrigin
 from saturnd.gate.judge import Judge, JudgeConfig
+from saturnd.model.caller import ModelCaller
 from saturnd.model.client import ModelClient
+from saturnd.model.types import ModelUsage
+from saturnd.sessions import Session
 from saturnd.store import Store
 from saturnd.tools.registry import Registry, ToolEnv
 from saturnd.turn.bounds import Bounds
 from saturnd.turn.control import TurnControl
+from saturnd.turn.ground import TURN_HEADING
 from saturnd.turn.loop_rules import CallLedger
 from saturnd.turn.review import Decision
 from saturnd.turn.run import TurnEvents
+from saturnd.turn.stream_filter import ResponseStream
 
 
 @dataclass
@@ -26,37 +32,34 @@ class Tally:
     """What the receipt counts, filled in as the turn goes."""
 
     passes: int = 0
-    model_calls: int = 0
+    model: ModelUsage = field(default_factory=ModelUsage)
+    """Filled in by the turn's model caller."""
     tool_passes: int = 0
     """Passes whose tool calls were reviewed and run: what runtime.max_iterations bounds."""
     tool_fates: Counter[str] = field(default_factory=Counter)
     thinking_s: float = 0.0
-    tokens_in: int = 0
-    tokens_out: int = 0
-    tokens_cached: int = 0
     started: float = field(default_factory=time.monotonic)
 
     def receipt(self, plan: list[PlanItem] | None = None) -> Receipt:
         return Receipt(
             plan=plan or [],
             passes=self.passes,
-            model_calls=self.model_calls,
+            model_calls=self.model.calls,
             tool_calls=sum(self.tool_fates.values()),
             tool_fates=dict(self.tool_fates),
             thinking_s=round(self.thinking_s, 3),
             wall_s=round(time.monotonic() - self.started, 3),
-            tokens_in=self.tokens_in,
-            tokens_out=self.tokens_out,
-            tokens_cached=self.tokens_cached,
+            tokens_in=self.model.tokens_in,
+            tokens_out=self.model.tokens_out,
+            tokens_cached=self.model.tokens_cached,
         )
 
 
 @dataclass
 class TurnContext:
     turn_id: str
-    session_id: str
+    session: Session
     text: str
-    cwd: str
     home: Path
     """$SATURN_HOME: standing instructions and the knowledge base."""
     config: Config
@@ -79,8 +82,6 @@ class TurnContext:
     history_note: str = ""
     """Which earlier turns were left out of the request to stay within runtime.history_tokens."""
     judge: Judge = field(default_factory=lambda: Judge(JudgeConfig()))
-    session_approvals: set[str] = field(default_factory=set)
-    """Approval keys the person gave "always" in this session (shared across its turns)."""
     allow: list[str] = field(default_factory=list)
     """Tools pre-approved for this turn."""
     tool_mode: str = "auto"
@@ -91,6 +92,34 @@ class TurnContext:
     """What the ground found for this turn (folder map, ranked excerpts)."""
     reviewed: dict[str, Decision] = field(default_factory=dict)
     """call_id -> how review decided it: what explain reports."""
+    step: StepKind = "first_move"
+    """What kind of step the coming pass is, set by what happened last."""
+    claim_sent_back: bool = False
+    """An answer claiming what no tool did went back to the model once already."""
 
     def __post_init__(self) -> None:
         self.bounds = Bounds.from_config(self.config.runtime)
+        self.caller = ModelCaller(
+            model=self.model,
+            registry=self.registry,
+            control=self.control,
+            open_response=lambda hold_all: ResponseStream(self._show_response, hold_all=hold_all),
+            show_thinking=lambda text: self.events.emit(ThinkingDelta(text=text)),
+            origin=EgressOrigin(self.session_id, self.turn_id, tool="model"),
+            tool_mode=self.tool_mode,
+            think_budget=self.config.runtime.think_budget,
+            turn_heading=TURN_HEADING,
+            think_switch=self.config.model.think_style != "none",
+            usage=self.tally.model,
+        )
+
+    def _show_response(self, text: str) -> None:
+        self.events.emit(ResponseDelta(text=text))
+
+    @property
+    def session_id(self) -> str:
+        return self.session.id
+
+    @property
+    def cwd(self) -> str:
+        return self.session.cwd

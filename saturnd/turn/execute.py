@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
+from typing import Literal
 
+from protocol.events import Fate
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
 
 OUTPUT_CAP_CHARS = 24_000
@@ -17,8 +19,7 @@ OUTPUT_CAP_CHARS = 24_000
 
 @dataclass(frozen=True)
 class ToolOutcome:
-    fate: str
-    """ran | timed_out | error."""
+    fate: Fate
     text: str
     duration_s: float
 
@@ -38,7 +39,9 @@ async def run_tool(tool: Tool, params: object, env: ToolEnv, timeout_s: float) -
     return ToolOutcome(fate, cap_output(text), round(time.monotonic() - started, 3))
 
 
-async def _attempt(tool: Tool, params: object, env: ToolEnv, timeout_s: float) -> tuple[str, str]:
+async def _attempt(
+    tool: Tool, params: object, env: ToolEnv, timeout_s: float
+) -> tuple[Literal["ran", "timed_out", "error"], str]:
     try:
         output = await asyncio.wait_for(tool.run(params, env), timeout_s)
     except TimeoutError:

@@ -7,6 +7,7 @@ from itertools import groupby
 from typing import Any
 
 from saturnd.store import MessageRow
+from saturnd.turn import prompts
 
 
 def to_model_messages(rows: list[MessageRow]) -> list[dict[str, Any]]:
@@ -16,7 +17,7 @@ def to_model_messages(rows: list[MessageRow]) -> list[dict[str, Any]]:
     model pays for every byte, and a fresh read is cheap and current.
     """
     return [
-        {"role": row.role, "content": row.content}
+        {"role": row.role, "content": _as_sent(row)}
         for row in rows
         if row.role == "user" or (row.role == "assistant" and not row.tool_calls)
     ]
@@ -69,3 +70,7 @@ def earlier_turns(rows: list[MessageRow], budget_tokens: int) -> History:
 
 def _tokens(messages: list[dict[str, Any]]) -> int:
     return sum(estimate_tokens(str(m["content"])) for m in messages)
+
+
+def _as_sent(row: MessageRow) -> str:
+    return prompts.STEER.format(text=row.content) if row.kind == "steer" else row.content

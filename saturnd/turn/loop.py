@@ -11,23 +11,24 @@ from typing import Any
 
 import msgspec
 
-from protocol.events import Answer, Paused, Resumed, Steered, TurnStarted
+from protocol.events import Answer, EndStatus, Paused, Resumed, Steered, TurnStarted
 from saturnd.memory.remember import memory_block
 from saturnd.memory.turn_memory import queue_missed_facts
-from saturnd.model.client import ModelError
+from saturnd.model.caller import Unreadable
 from saturnd.turn import prompts
-from saturnd.turn.agent import PassPlan, UnreadableReply, agent_pass, join_note
+from saturnd.turn.agent import Answered, CallsProposed, ModelFailed, PassPlan, agent_pass, join_note
+from saturnd.turn.bounds import BoundReached
 from saturnd.turn.claims import Claim, unbacked_claim
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
 from saturnd.turn.echo import echoes_instructions, not_done_account
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
-from saturnd.turn.thinking import step_kind, think_plan
+from saturnd.turn.thinking import think_plan
 from saturnd.turn.tool_round import tool_round
 
 
-async def run_turn(turn: TurnContext) -> str:
+async def run_turn(turn: TurnContext) -> EndStatus:
     """Run the turn to its answer; returns the status it ended with."""
     turn.events.emit(TurnStarted(session_id=turn.session_id, text=turn.text))
     messages = opening_messages(turn)
@@ -38,52 +39,58 @@ async def run_turn(turn: TurnContext) -> str:
             if bound and not bound.final_pass:
                 return finish(turn, turn.last_text or prompts.NO_ANSWER_YET, note=bound.reason)
             if bound:
-                messages.append({"role": "user", "content": prompts.FINAL_PASS.format(reason=bound.reason)})
-            try:
-                reply = await agent_pass(turn, messages, pass_plan(turn, messages))
-            except ModelError as failure:
-                if turn.tally.passes == 1:
-                    raise  # nothing to answer with: the turn fails
-                note = f"the model failed: {failure.message}"
-                return finish(turn, turn.last_text or prompts.NO_ANSWER_YET, note=note)
-            except UnreadableReply as unreadable:
-                note = f"the model's reply could not be read: {unreadable}"
-                return finish(turn, turn.last_text or prompts.UNREADABLE, note=note)
-            if bound or not reply.tool_calls:
-                claim = unbacked_claim(
-                    reply.content, turn.trace, turn.registry, turn.text, documents_at_hand=bool(turn.ground.files_mapped),
-                )
-                if claim and not bound and send_back_claim(turn, messages, reply.content, claim):
-                    continue
-                notes = (bound.reason if bound else "", prompts.CLAIM_NOTES[claim.kind] if claim else "")
-                return finish(turn, answer_text(turn, reply.content), note="; ".join(filter(None, notes)))
-            await tool_round(turn, messages, reply)
+                wrap_up(turn, messages, bound)
+            match await agent_pass(turn, messages, pass_plan(turn)):
+                case ModelFailed(failure) if turn.tally.passes == 1:
+                    raise failure  # nothing to answer with: the turn fails
+                case ModelFailed(failure):
+                    note = f"the model failed: {failure.message}"
+                    return finish(turn, turn.last_text or prompts.NO_ANSWER_YET, note=note)
+                case Unreadable(problem=problem):
+                    note = f"the model's reply could not be read: {problem}"
+                    return finish(turn, turn.last_text or prompts.UNREADABLE, note=note)
+                case CallsProposed(reply):
+                    await tool_round(turn, messages, reply)
+                case Answered(text):
+                    claim = unbacked_claim(
+                        text, turn.trace, turn.registry, turn.text, documents_at_hand=bool(turn.ground.files_mapped),
+                    )
+                    if claim and not bound and send_back_claim(turn, messages, text, claim):
+                        continue
+                    notes = (bound.reason if bound else "", prompts.CLAIM_NOTES[claim.kind] if claim else "")
+                    return finish(turn, answer_text(turn, text), note="; ".join(filter(None, notes)))
     except TurnAborted:
         return finish(turn, abort_summary(turn), note="stopped at your request", status="aborted")
 
 
 def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
     """Ground once, the session's earlier conversation (since /clear), then the request."""
-    incognito, _, cleared_at = turn.store.session_flags(turn.session_id)
+    session = turn.session.read()
     ground = Ground(
         cwd=Path(turn.cwd), home=turn.home, now=datetime.now().astimezone(),
         attachments=turn.attachments,
-        memory_block="" if incognito else memory_block(turn.store.memory.active()),
+        memory_block="" if session.flags.incognito else memory_block(turn.store.memory.active()),
         request=turn.text, folder_map=turn.config.ground.folder_map, retrieval=turn.config.ground.retrieval,
     )
     if turn.attachments:
-        turn.store.mark_tainted(turn.session_id)
+        turn.session.mark_tainted()
     budget = turn.config.runtime.history_tokens
-    history = earlier_turns(turn.store.messages(turn.session_id, since=cleared_at), budget)
+    history = earlier_turns(session.conversation, budget)
     turn.history_note = history.trace_note(budget)
     turn.store.add_message(turn.session_id, turn.turn_id, "user", turn.text)
     system, turn.ground = ground_messages(ground)
     return system + history.messages + [{"role": "user", "content": turn.text}]
 
 
-def pass_plan(turn: TurnContext, messages: list[dict[str, Any]]) -> PassPlan:
-    step = step_kind(messages)
+def pass_plan(turn: TurnContext) -> PassPlan:
+    step = turn.step
     return PassPlan(step=step, think=think_plan(turn.think_policy, step), tools_offered=step != "wrap_up")
+
+
+def wrap_up(turn: TurnContext, messages: list[dict[str, Any]], bound: BoundReached) -> None:
+    """A bound was reached: one last pass, without tools, answers from what the turn has."""
+    messages.append({"role": "user", "content": prompts.FINAL_PASS.format(reason=bound.reason)})
+    turn.step = "wrap_up"
 
 
 async def pass_boundary(turn: TurnContext, messages: list[dict[str, Any]]) -> None:
@@ -97,14 +104,14 @@ async def pass_boundary(turn: TurnContext, messages: list[dict[str, Any]]) -> No
         turn.events.emit(Resumed())
     for text in control.take_steers():
         turn.events.emit(Steered(text=text))
-        steer = prompts.STEER.format(text=text)
-        turn.store.add_message(turn.session_id, turn.turn_id, "user", steer)
-        messages.append({"role": "user", "content": steer})
+        turn.store.add_message(turn.session_id, turn.turn_id, "user", text, kind="steer")
+        messages.append({"role": "user", "content": prompts.STEER.format(text=text)})
+        turn.step = "steered"
 
 
 def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: str, claim: Claim) -> bool:
     """Send an answer that claims what no tool backs back to the model, once per turn."""
-    if any(str(m.get("content", "")).startswith(prompts.CLAIM_PREFIX) for m in messages):
+    if turn.claim_sent_back:
         turn.trace[-1].note = join_note(turn.trace[-1].note, f'{claim.kind}: "{claim.quote}" again: answered as it is')
         return False
     turn.trace[-1].note = join_note(turn.trace[-1].note, f'{claim.kind}: "{claim.quote}": sent back')
@@ -112,6 +119,8 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
         {"role": "assistant", "content": answer},
         {"role": "user", "content": prompts.SEND_BACK[claim.kind].format(claim=claim.quote)},
     ]
+    turn.claim_sent_back = True
+    turn.step = "recovery"  # the answer claimed what no tool did: an error to recover from
     return True
 
 
@@ -134,7 +143,7 @@ def abort_summary(turn: TurnContext) -> str:
     return f"{prompts.ABORTED} Done before stopping: {done}."
 
 
-def finish(turn: TurnContext, answer: str, note: str = "", status: str = "completed") -> str:
+def finish(turn: TurnContext, answer: str, note: str = "", status: EndStatus = "completed") -> EndStatus:
     """Record and announce the answer and receipt; the caller announces the end."""
     turn.store.add_message(turn.session_id, turn.turn_id, "assistant", answer)
     turn.note = note
@@ -145,7 +154,7 @@ def finish(turn: TurnContext, answer: str, note: str = "", status: str = "comple
     return status
 
 
-def close_record(turn: TurnContext, status: str, answer: str = "") -> None:
+def close_record(turn: TurnContext, status: EndStatus, answer: str = "") -> None:
     receipt = turn.tally.receipt(turn.plan)
     turn.events.emit(receipt)
     turn.store.finish_turn(turn.turn_id, status, answer, msgspec.to_builtins(receipt), trace_record(turn))

@@ -12,25 +12,23 @@ SYSTEM = """You are Saturn, a personal assistant on the user's own machine.
 FOLDER_MAP_INTRO = "Files in the working folder (size: first line):"
 EXCERPTS_INTRO = "Excerpts of the user's files that match the request's words (file:lines):"
 
-FINAL_PASS_PREFIX = "[Saturn] "
 FINAL_PASS = (
-    FINAL_PASS_PREFIX + "{reason}: no more tools can run in this turn. Answer now from what you"
+    "[Saturn] {reason}: no more tools can run in this turn. Answer now from what you"
     " have, and say plainly what was not done."
 )
 
-CLAIM_PREFIX = "[Saturn check] "
 UNBACKED_CLAIM = (
-    CLAIM_PREFIX + "Your answer says \"{claim}\", but no tool did that in this turn: nothing was"
+    "[Saturn check] Your answer says \"{claim}\", but no tool did that in this turn: nothing was"
     " sent, saved or changed. If one of your tools can do what the user asked, call it now."
     " If none can, tell the user plainly that it was not done."
 )
 NOT_ACTED = (
-    CLAIM_PREFIX + "The user asked you to do something, and no tool has done it: your answer \"{claim}\""
+    "[Saturn check] The user asked you to do something, and no tool has done it: your answer \"{claim}\""
     " changes nothing. If one of your tools can do it, call it now (read what you need first)."
     " If a needed detail is missing, ask the user. If no tool can, tell the user plainly that it was not done."
 )
 NO_ACCESS = (
-    CLAIM_PREFIX + "Your answer says \"{claim}\", but you can reach the user's files and knowledge base:"
+    "[Saturn check] Your answer says \"{claim}\", but you can reach the user's files and knowledge base:"
     " the working folder's files are listed under \"This turn\". Search or read the likely one now."
 )
 UNBACKED_NOTE = "no tool did what this answer says was done"
@@ -39,8 +37,8 @@ NOT_ACTED_NOTE = "nothing was done: no tool that could do what was asked was cal
 SEND_BACK = {"done": UNBACKED_CLAIM, "not_acted": NOT_ACTED, "no_access": NO_ACCESS}
 CLAIM_NOTES = {"done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE}
 
-STEER_PREFIX = "[Correction from the user, sent while you were working] "
-STEER = STEER_PREFIX + "{text}"
+STEER = "[Correction from the user, sent while you were working] {text}"
+"""How a steer reaches the model; the store keeps only the user's words, marked as a steer."""
 
 ABORTED = "Stopped at your request."
 NO_ANSWER_YET = "I stopped before I had an answer."

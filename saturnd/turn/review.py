@@ -64,6 +64,9 @@ class Decision:
     signature: str = ""
     reason: str = ""
     """Why it needs approval (for the person and explain)."""
+    setback: bool = False
+    """Refused for something the model must correct where the fate alone does not say so
+    (a declined call proposed again, a secret to remember): the next pass recovers."""
 
     @property
     def runs(self) -> bool:
@@ -103,7 +106,7 @@ def _review_one(
     refusal = ledger.refusal(signature)
     if refusal is not None:
         fate, why = refusal
-        return Decision(call, fate, why, **fields)
+        return Decision(call, fate, why, setback=True, **fields)
     if tool.name == REMEMBER:
         return _review_remember(call, arguments, context, fields)
     if tool.parent and parent_missing(tool.parent, tool.target, arguments, context.record, context.cwd):
@@ -127,7 +130,7 @@ def _review_remember(
     silently; anything else asks, and says why (seed 001)."""
     decided = decide_remember(str(arguments.get("fact", "")), context.memory)
     if decided.outcome == "refuse":
-        return Decision(call, "refused", decided.reason, **fields)
+        return Decision(call, "refused", decided.reason, setback=not context.memory.off_reason, **fields)
     if decided.outcome == "save":
         return Decision(call, "approved", reason=decided.reason, **fields)
     return Decision(call, "needs_approval", reason=decided.reason, **fields)

@@ -1,24 +1,23 @@
 """Whether a pass thinks: decided by the harness from the kind of step, never by the model.
 
-The step kind is a pure function of the turn's messages; the policy maps a
-step to off, think, or draft (act: draft with thinking off, and think only
-if the draft calls a tool).
+The step kind is state on the turn, set by what happened last (a tool round
+with or without a setback, a steer, a claim sent back, a bound); the policy
+maps a step to off, think, or draft (act: draft with thinking off, and think
+only if the draft calls a tool).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
-from saturnd.turn import prompts
+from protocol.methods import StepKind
 
-StepKind = Literal["first_move", "continuing", "recovery", "steered", "wrap_up"]
 LEVELS = ("off", "auto", "on")
 """What users choose. `auto` is the act policy; `adaptive` (the v1 rule) is kept as a legacy name."""
 POLICIES = ("off", "act", "on", "adaptive", "first_move", "first_and_errors", "act_no_steer")
 """Every policy selectable by name (the benchmark compares them all)."""
 ALIASES = {"auto": "act"}
-FAILURE_PREFIXES = ("tool error:", "⛔", "refused")
 
 
 def policy_name(value: str) -> str | None:
@@ -32,28 +31,6 @@ def unknown_level_message(value: str) -> str:
         f"unknown thinking level {value!r}: use off, auto or on"
         f" (also accepted: adaptive, act, and the benchmark policies {', '.join(POLICIES[4:])})"
     )
-
-
-def step_kind(messages: list[dict[str, Any]]) -> StepKind:
-    """What kind of step the coming pass is, read off the messages it will be sent."""
-    last = messages[-1]
-    if last["role"] == "user":
-        content = str(last.get("content", ""))
-        if content.startswith(prompts.FINAL_PASS_PREFIX):
-            return "wrap_up"
-        if content.startswith(prompts.STEER_PREFIX):
-            return "steered"
-        if content.startswith(prompts.CLAIM_PREFIX):
-            return "recovery"  # the answer claimed what no tool did: an error to recover from
-        return "first_move"
-    results = []
-    for message in reversed(messages):
-        if message["role"] != "tool":
-            break
-        results.append(str(message.get("content", "")))
-    if any(r.startswith(FAILURE_PREFIXES) for r in results):
-        return "recovery"
-    return "continuing"
 
 
 @dataclass(frozen=True)

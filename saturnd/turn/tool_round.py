@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeGuard, get_args
 
-from protocol.events import ApprovalRequested, ToolFinished, ToolProposed
+from protocol.events import ApprovalRequested, Fate, ToolFinished, ToolProposed
 from protocol.methods import CallTrace
 from saturnd import egress
 from saturnd.gate.provenance import SessionRecord
@@ -26,6 +26,10 @@ NOBODY_TO_APPROVE = (
     + DO_NOT_TRY_ANOTHER_WAY + "; say what you would have done. (The user can pre-approve it: --allow {tool})"
 )
 DECLINED_BY_USER = "declined: the user declined this call. " + DO_NOT_RETRY + "; say what was not done."
+SETBACKS: frozenset[Fate] = frozenset(
+    {"invalid", "refused_loop", "needs_parent", "refused_recipient", "blocked", "timed_out", "error"}
+)
+"""Fates the model has to correct: a pass after one of them is a recovery step."""
 
 
 def assistant_message(content: str, calls: list[ToolCall]) -> dict[str, Any]:
@@ -40,15 +44,15 @@ def assistant_message(content: str, calls: list[ToolCall]) -> dict[str, Any]:
 
 
 def gate_context(turn: TurnContext) -> GateContext:
-    _, _, cleared_at = turn.store.session_flags(turn.session_id)
-    conversation = turn.store.messages(turn.session_id, since=cleared_at)
+    """The session read once for the whole round: the gate and memory both decide from it."""
+    session = turn.session.read()
     return GateContext(
-        record=SessionRecord.from_messages(conversation),
+        record=SessionRecord.from_messages(session.conversation),
         cwd=turn.cwd,
         gate=turn.config.gate,
         judge=turn.judge,
-        approved=frozenset(turn.session_approvals | set(turn.allow)),
-        memory=memory_gate(turn, conversation),
+        approved=frozenset(turn.session.approvals | set(turn.allow)),
+        memory=memory_gate(turn, session),
     )
 
 
@@ -70,23 +74,26 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
     decisions = await settle_approvals(turn, decisions)
 
     outcomes = await _run_approved(turn, [d for d in decisions if d.runs])
+    setback = False
     for d in decisions:
         if d.runs and d.tool is not None:
             # A call that failed counts too: run again unchanged, it fails again the same way.
             turn.ledger.record_ran(d.signature, d.tool.risk)
-        outcome = outcomes.get(d.call.id) or ToolOutcome(d.fate, d.result, 0.0)
-        fate = "asked" if d.fate == "ask_user" and outcome.fate == "ran" else outcome.fate
+        outcome = outcomes.get(d.call.id) or _not_run(d)
+        fate: Fate = "asked" if d.fate == "ask_user" and outcome.fate == "ran" else outcome.fate
         text = outcome.text
         if fate in ("ran", "asked") and d.tool is not None:
             fate, text = _after_run(turn, d, text)
         _record(turn, d, fate, ToolOutcome(fate, text, outcome.duration_s))
         if d.fate == "capped":
             continue
+        setback = setback or fate in SETBACKS or d.setback
         turn.store.add_message(
             turn.session_id, turn.turn_id, "tool", text, tool_call_id=d.call.id, name=d.call.name
         )
         messages.append({"role": "tool", "tool_call_id": d.call.id, "content": text})
     turn.tally.tool_passes += 1
+    turn.step = "recovery" if setback else "continuing"
 
 
 async def settle_approvals(turn: TurnContext, decisions: list[Decision]) -> list[Decision]:
@@ -109,7 +116,7 @@ async def settle_approvals(turn: TurnContext, decisions: list[Decision]) -> list
             settled.append(d)
         elif answer in ("once", "always"):
             if answer == "always" and d.tool is not None:
-                turn.session_approvals.add(approval_key(d.tool, d.arguments))
+                turn.session.approvals.add(approval_key(d.tool, d.arguments))
             settled.append(replace(d, fate="approved"))
         else:
             turn.ledger.record_declined(d.signature)
@@ -119,7 +126,17 @@ async def settle_approvals(turn: TurnContext, decisions: list[Decision]) -> list
     return settled
 
 
-def _after_run(turn: TurnContext, d: Decision, text: str) -> tuple[str, str]:
+def _not_run(d: Decision) -> ToolOutcome:
+    """A call that never ran ends with the verdict review (or the person) gave it."""
+    assert _is_fate(d.fate), d.fate
+    return ToolOutcome(d.fate, d.result, 0.0)
+
+
+def _is_fate(verdict: str) -> TypeGuard[Fate]:
+    return verdict in get_args(Fate)
+
+
+def _after_run(turn: TurnContext, d: Decision, text: str) -> tuple[Fate, str]:
     """The context judge, then fencing and taint for outside content; returns (fate, text)."""
     assert d.tool is not None
     verdict = turn.judge.check("context", d.tool.name, text)
@@ -128,7 +145,7 @@ def _after_run(turn: TurnContext, d: Decision, text: str) -> tuple[str, str]:
     if verdict.action == "redact":
         text = verdict.text
     if d.tool.outside and d.fate != "ask_user":
-        turn.store.mark_tainted(turn.session_id)
+        turn.session.mark_tainted()
         text = fence(_source_label(d.call), text)
     return ("asked" if d.fate == "ask_user" else "ran"), text
 
@@ -146,7 +163,7 @@ async def _run_approved(turn: TurnContext, approved: list[Decision]) -> dict[str
     return {d.call.id: outcome for d, outcome in zip(approved, results, strict=True)}
 
 
-def _record(turn: TurnContext, d: Decision, fate: str, outcome: ToolOutcome) -> None:
+def _record(turn: TurnContext, d: Decision, fate: Fate, outcome: ToolOutcome) -> None:
     turn.tally.tool_fates[fate] += 1
     why = outcome.text if fate not in ("ran", "asked") else ""
     if d.fate == "capped":
