@@ -56,6 +56,20 @@ def _port_is_free(port: int) -> bool:
     return True
 
 
+def _signal(proc: asyncio.subprocess.Process, sig: int) -> None:
+    """Signal the child without ever reaping it: asyncio's child watcher must be the one.
+
+    ``Process.send_signal()`` and ``kill()`` go through ``Popen.send_signal()``, which
+    first polls with ``waitpid(pid, WNOHANG)``. When the child has just exited, that poll
+    reaps it before the watcher's own ``waitpid`` and the watcher reports exit code 255
+    ("Unknown child process pid"). ``os.kill`` never reaps. (The watcher may have reaped
+    the pid a moment before ``returncode`` is set; no pid is reused that fast.)
+    """
+    if proc.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proc.pid, sig)
+
+
 def _tail(path: Path, limit: int = 1500) -> str:
     try:
         with path.open("rb") as f:
@@ -187,11 +201,9 @@ class EmbeddedModel:
     async def stop(self) -> None:
         """Stop the child (SIGTERM, then SIGKILL after ``stop_timeout``); ends supervise()."""
         self._stopping = True
-        proc = self._proc
-        if proc is not None and proc.returncode is None:
+        if self._proc is not None:
             # Signal before taking the lock, so a start() waiting for /health ends now.
-            with contextlib.suppress(ProcessLookupError):
-                proc.send_signal(signal.SIGTERM)
+            _signal(self._proc, signal.SIGTERM)
         async with self._lock:
             await self._terminate()
             self._state = "stopped"
@@ -366,12 +378,10 @@ class EmbeddedModel:
         if proc is None:
             return
         if proc.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                proc.send_signal(signal.SIGTERM)
+            _signal(proc, signal.SIGTERM)
             try:
                 await asyncio.wait_for(proc.wait(), self.stop_timeout)
             except TimeoutError:
-                with contextlib.suppress(ProcessLookupError):
-                    proc.kill()
+                _signal(proc, signal.SIGKILL)
                 await proc.wait()
         self._last_exit = proc.returncode
