@@ -2,9 +2,11 @@
 
 The server runs out of process (``python -m saturnd.model.embedded_server``)
 so that a crash in native code takes down only the child: ``supervise()``
-notices and restarts it, with backoff, on the same port when it can.
+notices and restarts it, with backoff, on the same port when it can. It serves
+a packaged model (by id) or the user's own GGUF file (by path).
 
     model = EmbeddedModel("qwen2.5-coder-0.5b", cache_dir, log_path)
+    model = EmbeddedModel(Path("~/models/Qwen3-4B-Q4_K_M.gguf").expanduser(), ...)
     base_url = await model.start()        # "http://127.0.0.1:PORT/v1"
     task = asyncio.create_task(model.supervise())
     ...
@@ -26,7 +28,7 @@ from typing import Any
 
 import aiohttp
 
-from saturnd.model import weights
+from saturnd.model import gguf, weights
 
 log = logging.getLogger(__name__)
 
@@ -81,17 +83,19 @@ def _tail(path: Path, limit: int = 1500) -> str:
 
 
 class EmbeddedModel:
-    """One packaged model served by a supervised ``embedded_server`` child process."""
+    """One model served by a supervised ``embedded_server`` child process.
+
+    ``model`` is a packaged model's id (a str) or the path of the user's own GGUF.
+    """
 
     def __init__(
         self,
-        model_id: str = weights.DEFAULT_MODEL,
+        model: str | Path = weights.DEFAULT_MODEL,
         cache_dir: Path | str = ".",
         log_path: Path | str = "embedded-model.log",
         n_ctx: int = 8192,
         threads: int | None = None,
         *,
-        template_path: Path | str = TEMPLATE_PATH,
         start_timeout: float = 180.0,
         stop_timeout: float = 10.0,
         backoff_initial: float = 1.0,
@@ -99,13 +103,19 @@ class EmbeddedModel:
         max_failed_starts: int = 5,
         healthy_after: float = 60.0,
     ) -> None:
-        weights.get_spec(model_id)  # unknown ids fail here, not in the child
-        self._model_id = model_id
+        if isinstance(model, Path):
+            self._gguf: Path | None = model
+            self._model_id = model.name
+        else:
+            weights.get_spec(model)  # unknown ids fail here, not in the child
+            self._gguf = None
+            self._model_id = model
         self.cache_dir = Path(cache_dir)
         self.log_path = Path(log_path)
         self.n_ctx = n_ctx
         self.threads = threads or os.cpu_count() or 1
-        self.template_path = Path(template_path)
+        self.template_path: Path | None = TEMPLATE_PATH
+        """Saturn's chat template, or None: the GGUF's own (decided in start())."""
         self.start_timeout = start_timeout
         self.stop_timeout = stop_timeout
         self.backoff_initial = backoff_initial
@@ -163,6 +173,7 @@ class EmbeddedModel:
             "port": self._port,
             "restarts": self._restarts,
             "model_path": str(self._model_path) if self._model_path else None,
+            "template_path": str(self.template_path) if self.template_path else None,
             "log_path": str(self.log_path),
             "n_ctx": self.n_ctx,
             "threads": self.threads,
@@ -187,9 +198,7 @@ class EmbeddedModel:
             self._state = "starting"
             try:
                 if self._model_path is None:
-                    self._model_path = await asyncio.to_thread(
-                        weights.assemble, self._model_id, self.cache_dir
-                    )
+                    self._model_path = await asyncio.to_thread(self._locate_weights)
                 await self._spawn_until_ready(prefer_port=self._port)
             except BaseException as exc:
                 self._state = "failed" if not self._stopping else "stopped"
@@ -263,8 +272,26 @@ class EmbeddedModel:
 
     # -- internals ----------------------------------------------------------
 
+    def _locate_weights(self) -> Path:
+        """The GGUF to serve: the packaged one assembled and verified, or the user's. Blocking."""
+        if self._gguf is None:
+            return weights.assemble(self._model_id, self.cache_dir)
+        info = gguf.read_gguf(self._gguf)
+        # Saturn's template is written for Qwen2.5's tool calls; any other family keeps the
+        # template it was trained with (llama.cpp applies the one inside the GGUF).
+        self.template_path = TEMPLATE_PATH if info.is_qwen25_chat else None
+        log.info(
+            "embedded model %s: %s (%s), %s chat template",
+            self._model_id,
+            info.name,
+            info.architecture or "unknown architecture",
+            "Saturn's" if self.template_path else "the file's own",
+        )
+        return self._gguf
+
     def _command(self, port: int) -> list[str]:
         assert self._model_path is not None
+        template = ["--template", str(self.template_path)] if self.template_path else []
         return [
             sys.executable,
             "-m",
@@ -273,8 +300,7 @@ class EmbeddedModel:
             str(self._model_path),
             "--port",
             str(port),
-            "--template",
-            str(self.template_path),
+            *template,
             "--ctx",
             str(self.n_ctx),
             "--threads",
