@@ -36,6 +36,8 @@ TEMPLATE_PATH = Path(__file__).resolve().parent / "templates" / "qwen2.5.jinja"
 _PKG_ROOT = Path(__file__).resolve().parent.parent.parent
 """The folder holding the ``saturnd`` package, put on the child's PYTHONPATH."""
 _LOG_ROTATE_BYTES = 20 * 1024 * 1024
+READY = b"R"
+"""What the child writes on its ready pipe once it serves and stops cleanly on SIGTERM."""
 
 
 class EmbeddedModelError(Exception):
@@ -289,7 +291,7 @@ class EmbeddedModel:
         )
         return self._gguf
 
-    def _command(self, port: int) -> list[str]:
+    def _command(self, port: int, ready_fd: int) -> list[str]:
         assert self._model_path is not None
         template = ["--template", str(self.template_path)] if self.template_path else []
         return [
@@ -307,6 +309,8 @@ class EmbeddedModel:
             str(self.threads),
             "--alias",
             self._model_id,
+            "--ready-fd",
+            str(ready_fd),
         ]
 
     def _open_log(self) -> int:
@@ -345,26 +349,33 @@ class EmbeddedModel:
             p for p in (str(_PKG_ROOT), env.get("PYTHONPATH", "")) if p
         )
         log_fd = self._open_log()
+        ready_read, ready_write = os.pipe()
+        os.set_blocking(ready_read, False)
         t0 = time.monotonic()
         try:
-            proc = await asyncio.create_subprocess_exec(
-                *self._command(port),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=log_fd,
-                stderr=asyncio.subprocess.STDOUT,
-                env=env,
-                start_new_session=True,  # a Ctrl-C meant for the daemon doesn't reach it
-            )
+            try:
+                proc = await asyncio.create_subprocess_exec(
+                    *self._command(port, ready_write),
+                    stdin=asyncio.subprocess.DEVNULL,
+                    stdout=log_fd,
+                    stderr=asyncio.subprocess.STDOUT,
+                    env=env,
+                    pass_fds=(ready_write,),
+                    start_new_session=True,  # a Ctrl-C meant for the daemon doesn't reach it
+                )
+            finally:
+                os.close(log_fd)
+                os.close(ready_write)
+            self._proc = proc
+            self._port = port
+            self._last_exit = None
+            try:
+                await self._wait_healthy(proc, port, ready_read)
+            except BaseException:
+                await self._terminate()
+                raise
         finally:
-            os.close(log_fd)
-        self._proc = proc
-        self._port = port
-        self._last_exit = None
-        try:
-            await self._wait_healthy(proc, port)
-        except BaseException:
-            await self._terminate()
-            raise
+            os.close(ready_read)
         self._cold_start_s = round(time.monotonic() - t0, 2)
         self._started_at = time.monotonic()
         self._state = "ready"
@@ -376,10 +387,19 @@ class EmbeddedModel:
             self._cold_start_s,
         )
 
-    async def _wait_healthy(self, proc: asyncio.subprocess.Process, port: int) -> None:
+    async def _wait_healthy(
+        self, proc: asyncio.subprocess.Process, port: int, ready_fd: int
+    ) -> None:
+        """Until /health answers 200 and the child has said on ``ready_fd`` that it is ready.
+
+        /health turns 200 a moment before the child has its SIGTERM handler in place; a
+        stop in that moment killed it with the signal's default action (exit -15), not
+        the clean stop (exit 0) that follows once the child has announced itself.
+        """
         url = f"http://127.0.0.1:{port}/health"
         deadline = time.monotonic() + self.start_timeout
         timeout = aiohttp.ClientTimeout(total=2.0)
+        announced = False
         async with aiohttp.ClientSession(timeout=timeout) as session:
             while True:
                 if proc.returncode is not None:
@@ -388,9 +408,11 @@ class EmbeddedModel:
                         f"embedded model {self._model_id} exited with code {proc.returncode} "
                         f"while starting; log {self.log_path}:\n{_tail(self.log_path)}"
                     )
+                with contextlib.suppress(BlockingIOError):
+                    announced = announced or os.read(ready_fd, 1) == READY
                 with contextlib.suppress(aiohttp.ClientError, TimeoutError):
                     async with session.get(url) as resp:
-                        if resp.status == 200:
+                        if resp.status == 200 and announced:
                             return
                 if time.monotonic() > deadline:
                     raise EmbeddedModelError(
