@@ -95,7 +95,11 @@ def test_a_text_file_named_gguf_is_refused_in_one_line(saturn_env) -> None:
 def test_a_missing_gguf_is_refused_in_one_line_naming_the_path(saturn_env) -> None:
     # A relative path is read from SATURN_HOME, beside config.yaml.
     line = _one_line_refusal(saturn_env, "models/Qwen3-4B-Q4_K_M.gguf")
-    assert f"{saturn_env.home / 'models/Qwen3-4B-Q4_K_M.gguf'}: no such file" in line
+    missing = saturn_env.home / "models/Qwen3-4B-Q4_K_M.gguf"
+    assert f"{missing}: no such file" in line
+    listed = saturn_env.saturn("models").stdout.splitlines()
+    assert f"* {'Qwen3-4B-Q4_K_M.gguf':22} {'your own GGUF file':38} active, no such file" in listed
+    assert f"    {missing}: licence as its model card says; no hash is checked" in listed
 
 
 @pytest.mark.slow

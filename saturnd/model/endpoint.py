@@ -187,6 +187,19 @@ class ModelEndpointManager:
                 assembled=assembled,
                 active=spec.id == active,
                 install_hint=spec.install_hint,
+                weights=spec.wheels,
+                license=spec.license,
+                sha256=spec.sha256,
+            ))
+        gguf = user_gguf(self._config.model.embedded, self._paths.home)
+        if gguf is not None:
+            infos.append(ModelInfo(
+                model_id=gguf.name,
+                title="your own GGUF file",
+                installed=gguf.is_file(),
+                assembled=False,
+                active=gguf.name == active,
+                weights=str(gguf),
             ))
         return ModelsListResult(models=infos, configured_base_url=self._config.model.base_url)
 
