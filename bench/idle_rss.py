@@ -24,7 +24,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 GOAL_MIB = 60.0
@@ -41,7 +43,7 @@ def rss_mib(pid: int) -> float:
     return kib / 1024
 
 
-def _status(sock_path: Path) -> dict:
+def _status(sock_path: Path) -> dict[str, Any]:
     with socket.socket(socket.AF_UNIX) as conn:
         conn.connect(str(sock_path))
         conn.sendall(b'{"jsonrpc":"2.0","id":"1","method":"daemon/status","params":{}}\n')
@@ -49,7 +51,7 @@ def _status(sock_path: Path) -> dict:
     return json.loads(reply)["result"]
 
 
-def _wait(what: str, ready: callable, proc: subprocess.Popen, within_s: float) -> None:
+def _wait(what: str, ready: Callable[[], bool], proc: subprocess.Popen[bytes], within_s: float) -> None:
     deadline = time.monotonic() + within_s
     while not ready():
         if proc.poll() is not None:

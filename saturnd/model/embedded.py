@@ -29,6 +29,7 @@ from typing import Any
 import aiohttp
 
 from saturnd.model import gguf, weights
+from saturnd.model.embedded_server import READY
 
 log = logging.getLogger(__name__)
 
@@ -36,8 +37,6 @@ TEMPLATE_PATH = Path(__file__).resolve().parent / "templates" / "qwen2.5.jinja"
 _PKG_ROOT = Path(__file__).resolve().parent.parent.parent
 """The folder holding the ``saturnd`` package, put on the child's PYTHONPATH."""
 _LOG_ROTATE_BYTES = 20 * 1024 * 1024
-READY = b"R"
-"""What the child writes on its ready pipe once it serves and stops cleanly on SIGTERM."""
 
 
 class EmbeddedModelError(Exception):

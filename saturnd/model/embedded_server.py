@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 EXIT_START_FAILED = 3
+READY = b"R"
+"""Written on the ready pipe once the server answers and a SIGTERM stops it cleanly."""
 
 
 def _parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -100,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, _on_signal)
     if args.ready_fd is not None:
         # Only now does a SIGTERM stop the server cleanly: the parent counts it ready from here.
-        os.write(args.ready_fd, b"R")
+        os.write(args.ready_fd, READY)
         os.close(args.ready_fd)
     print(
         f"embedded_server: ready on {server.listening_address} "
