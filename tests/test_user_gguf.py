@@ -6,6 +6,7 @@ the packaged 0.5B's assembled file as if it were the user's own GGUF.
 
 from __future__ import annotations
 
+import re
 import struct
 from pathlib import Path
 
@@ -111,5 +112,10 @@ def test_a_users_gguf_is_served_by_the_embedded_server(saturn_env) -> None:
     result = saturn_env.saturn("-p", "Say hello.", timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip()
-    status = saturn_env.saturn("daemon", "status")
-    assert f"[embedded] {users_gguf.name}" in status.stdout
+    status = saturn_env.saturn("daemon", "status").stdout
+    assert f"[embedded] {users_gguf.name}" in status
+    child = re.search(r"pid (\d+), restarts", status)
+    assert child is not None, status
+    command = Path(f"/proc/{child[1]}/cmdline").read_bytes().split(b"\0")
+    assert command[command.index(b"--model") + 1] == bytes(users_gguf)
+    assert b"--template" in command  # a Qwen2.5 chat model: Saturn's template
