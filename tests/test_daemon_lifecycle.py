@@ -9,7 +9,11 @@ import stat
 import subprocess
 import sys
 import time
+from pathlib import Path
 
+import pytest
+
+from bench.idle_rss import GOAL_MIB, rss_mib
 from protocol.client import Client
 from protocol.methods import SessionCreateParams, TurnStartParams
 from saturnd.daemon import peer_allowed
@@ -110,3 +114,10 @@ def test_a_broken_config_stops_the_daemon_and_says_why(saturn_env):
     background = saturn_env.saturn("daemon", "start")
     assert background.returncode == 1
     assert "runtime.max_calls_per_pass" in background.stderr
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the RSS from /proc (Linux)")
+def test_an_idle_daemon_stays_within_its_memory_goal(daemon):
+    # What only a turn, a web fetch or an MCP server needs is imported on first use.
+    time.sleep(1)
+    assert rss_mib(daemon.pid) <= GOAL_MIB

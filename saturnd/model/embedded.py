@@ -2,9 +2,11 @@
 
 The server runs out of process (``python -m saturnd.model.embedded_server``)
 so that a crash in native code takes down only the child: ``supervise()``
-notices and restarts it, with backoff, on the same port when it can.
+notices and restarts it, with backoff, on the same port when it can. It serves
+a packaged model (by id) or the user's own GGUF file (by path).
 
     model = EmbeddedModel("qwen2.5-coder-0.5b", cache_dir, log_path)
+    model = EmbeddedModel(Path("~/models/Qwen3-4B-Q4_K_M.gguf").expanduser(), ...)
     base_url = await model.start()        # "http://127.0.0.1:PORT/v1"
     task = asyncio.create_task(model.supervise())
     ...
@@ -28,7 +30,8 @@ import aiohttp
 
 from saturnd import egress
 from saturnd.egress import EGRESS
-from saturnd.model import weights
+from saturnd.model import gguf, weights
+from saturnd.model.embedded_server import READY
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +61,20 @@ def _port_is_free(port: int) -> bool:
     return True
 
 
+def _signal(proc: asyncio.subprocess.Process, sig: int) -> None:
+    """Signal the child without ever reaping it: asyncio's child watcher must be the one.
+
+    ``Process.send_signal()`` and ``kill()`` go through ``Popen.send_signal()``, which
+    first polls with ``waitpid(pid, WNOHANG)``. When the child has just exited, that poll
+    reaps it before the watcher's own ``waitpid`` and the watcher reports exit code 255
+    ("Unknown child process pid"). ``os.kill`` never reaps. (The watcher may have reaped
+    the pid a moment before ``returncode`` is set; no pid is reused that fast.)
+    """
+    if proc.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proc.pid, sig)
+
+
 def _tail(path: Path, limit: int = 1500) -> str:
     try:
         with path.open("rb") as f:
@@ -69,17 +86,19 @@ def _tail(path: Path, limit: int = 1500) -> str:
 
 
 class EmbeddedModel:
-    """One packaged model served by a supervised ``embedded_server`` child process."""
+    """One model served by a supervised ``embedded_server`` child process.
+
+    ``model`` is a packaged model's id (a str) or the path of the user's own GGUF.
+    """
 
     def __init__(
         self,
-        model_id: str = weights.DEFAULT_MODEL,
+        model: str | Path = weights.DEFAULT_MODEL,
         cache_dir: Path | str = ".",
         log_path: Path | str = "embedded-model.log",
         n_ctx: int = 8192,
         threads: int | None = None,
         *,
-        template_path: Path | str = TEMPLATE_PATH,
         start_timeout: float = 180.0,
         stop_timeout: float = 10.0,
         backoff_initial: float = 1.0,
@@ -87,13 +106,19 @@ class EmbeddedModel:
         max_failed_starts: int = 5,
         healthy_after: float = 60.0,
     ) -> None:
-        weights.get_spec(model_id)  # unknown ids fail here, not in the child
-        self._model_id = model_id
+        if isinstance(model, Path):
+            self._gguf: Path | None = model
+            self._model_id = model.name
+        else:
+            weights.get_spec(model)  # unknown ids fail here, not in the child
+            self._gguf = None
+            self._model_id = model
         self.cache_dir = Path(cache_dir)
         self.log_path = Path(log_path)
         self.n_ctx = n_ctx
         self.threads = threads or os.cpu_count() or 1
-        self.template_path = Path(template_path)
+        self.template_path: Path | None = TEMPLATE_PATH
+        """Saturn's chat template, or None: the GGUF's own (decided in start())."""
         self.start_timeout = start_timeout
         self.stop_timeout = stop_timeout
         self.backoff_initial = backoff_initial
@@ -151,6 +176,7 @@ class EmbeddedModel:
             "port": self._port,
             "restarts": self._restarts,
             "model_path": str(self._model_path) if self._model_path else None,
+            "template_path": str(self.template_path) if self.template_path else None,
             "log_path": str(self.log_path),
             "n_ctx": self.n_ctx,
             "threads": self.threads,
@@ -175,9 +201,7 @@ class EmbeddedModel:
             self._state = "starting"
             try:
                 if self._model_path is None:
-                    self._model_path = await asyncio.to_thread(
-                        weights.assemble, self._model_id, self.cache_dir
-                    )
+                    self._model_path = await asyncio.to_thread(self._locate_weights)
                 await self._spawn_until_ready(prefer_port=self._port)
             except BaseException as exc:
                 self._state = "failed" if not self._stopping else "stopped"
@@ -189,11 +213,9 @@ class EmbeddedModel:
     async def stop(self) -> None:
         """Stop the child (SIGTERM, then SIGKILL after ``stop_timeout``); ends supervise()."""
         self._stopping = True
-        proc = self._proc
-        if proc is not None and proc.returncode is None:
+        if self._proc is not None:
             # Signal before taking the lock, so a start() waiting for /health ends now.
-            with contextlib.suppress(ProcessLookupError):
-                proc.send_signal(signal.SIGTERM)
+            _signal(self._proc, signal.SIGTERM)
         async with self._lock:
             await self._terminate()
             self._state = "stopped"
@@ -253,8 +275,26 @@ class EmbeddedModel:
 
     # -- internals ----------------------------------------------------------
 
-    def _command(self, port: int) -> list[str]:
+    def _locate_weights(self) -> Path:
+        """The GGUF to serve: the packaged one assembled and verified, or the user's. Blocking."""
+        if self._gguf is None:
+            return weights.assemble(self._model_id, self.cache_dir)
+        info = gguf.read_gguf(self._gguf)
+        # Saturn's template is written for Qwen2.5's tool calls; any other family keeps the
+        # template it was trained with (llama.cpp applies the one inside the GGUF).
+        self.template_path = TEMPLATE_PATH if info.is_qwen25_chat else None
+        log.info(
+            "embedded model %s: %s (%s), %s chat template",
+            self._model_id,
+            info.name,
+            info.architecture or "unknown architecture",
+            "Saturn's" if self.template_path else "the file's own",
+        )
+        return self._gguf
+
+    def _command(self, port: int, ready_fd: int) -> list[str]:
         assert self._model_path is not None
+        template = ["--template", str(self.template_path)] if self.template_path else []
         return [
             sys.executable,
             "-m",
@@ -263,14 +303,15 @@ class EmbeddedModel:
             str(self._model_path),
             "--port",
             str(port),
-            "--template",
-            str(self.template_path),
+            *template,
             "--ctx",
             str(self.n_ctx),
             "--threads",
             str(self.threads),
             "--alias",
             self._model_id,
+            "--ready-fd",
+            str(ready_fd),
         ]
 
     def _open_log(self) -> int:
@@ -309,26 +350,33 @@ class EmbeddedModel:
             p for p in (str(_PKG_ROOT), env.get("PYTHONPATH", "")) if p
         )
         log_fd = self._open_log()
+        ready_read, ready_write = os.pipe()
+        os.set_blocking(ready_read, False)
         t0 = time.monotonic()
         try:
-            proc = await asyncio.create_subprocess_exec(
-                *self._command(port),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=log_fd,
-                stderr=asyncio.subprocess.STDOUT,
-                env=env,
-                start_new_session=True,  # a Ctrl-C meant for the daemon doesn't reach it
-            )
+            try:
+                proc = await asyncio.create_subprocess_exec(
+                    *self._command(port, ready_write),
+                    stdin=asyncio.subprocess.DEVNULL,
+                    stdout=log_fd,
+                    stderr=asyncio.subprocess.STDOUT,
+                    env=env,
+                    pass_fds=(ready_write,),
+                    start_new_session=True,  # a Ctrl-C meant for the daemon doesn't reach it
+                )
+            finally:
+                os.close(log_fd)
+                os.close(ready_write)
+            self._proc = proc
+            self._port = port
+            self._last_exit = None
+            try:
+                await self._wait_healthy(proc, port, ready_read)
+            except BaseException:
+                await self._terminate()
+                raise
         finally:
-            os.close(log_fd)
-        self._proc = proc
-        self._port = port
-        self._last_exit = None
-        try:
-            await self._wait_healthy(proc, port)
-        except BaseException:
-            await self._terminate()
-            raise
+            os.close(ready_read)
         self._cold_start_s = round(time.monotonic() - t0, 2)
         self._started_at = time.monotonic()
         self._state = "ready"
@@ -340,21 +388,28 @@ class EmbeddedModel:
             self._cold_start_s,
         )
 
-    async def _wait_healthy(self, proc: asyncio.subprocess.Process, port: int) -> None:
+    async def _wait_healthy(self, proc: asyncio.subprocess.Process, port: int, ready_fd: int) -> None:
         """Poll the child's /health: one egress row per wait, attributed to `health`, so the
         log's "unattributed" keeps meaning something unexpected."""
         status = "not healthy"
         with egress.origin(egress.EgressOrigin(tool="health")), egress.attributed():
             try:
-                status = await self._poll_health(proc, port)
+                status = await self._poll_health(proc, port, ready_fd)
             finally:
                 EGRESS.record("127.0.0.1", port, "GET", status=status)
 
-    async def _poll_health(self, proc: asyncio.subprocess.Process, port: int) -> str:
-        """Returns the healthy answer's status; raises when the child exits or never gets there."""
+    async def _poll_health(self, proc: asyncio.subprocess.Process, port: int, ready_fd: int) -> str:
+        """Until /health answers 200 and the child has said on ``ready_fd`` that it is ready;
+        returns the healthy answer's status, raises when the child exits or never gets there.
+
+        /health turns 200 a moment before the child has its SIGTERM handler in place; a
+        stop in that moment killed it with the signal's default action (exit -15), not
+        the clean stop (exit 0) that follows once the child has announced itself.
+        """
         url = f"http://127.0.0.1:{port}/health"
         deadline = time.monotonic() + self.start_timeout
         timeout = aiohttp.ClientTimeout(total=2.0)
+        announced = False
         async with aiohttp.ClientSession(timeout=timeout) as session:
             while True:
                 if proc.returncode is not None:
@@ -363,9 +418,11 @@ class EmbeddedModel:
                         f"embedded model {self._model_id} exited with code {proc.returncode} "
                         f"while starting; log {self.log_path}:\n{_tail(self.log_path)}"
                     )
+                with contextlib.suppress(BlockingIOError):
+                    announced = announced or os.read(ready_fd, 1) == READY
                 with contextlib.suppress(aiohttp.ClientError, TimeoutError):
                     async with session.get(url) as resp:
-                        if resp.status == 200:
+                        if resp.status == 200 and announced:
                             return "200"
                 if time.monotonic() > deadline:
                     raise EmbeddedModelError(
@@ -379,12 +436,10 @@ class EmbeddedModel:
         if proc is None:
             return
         if proc.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                proc.send_signal(signal.SIGTERM)
+            _signal(proc, signal.SIGTERM)
             try:
                 await asyncio.wait_for(proc.wait(), self.stop_timeout)
             except TimeoutError:
-                with contextlib.suppress(ProcessLookupError):
-                    proc.kill()
+                _signal(proc, signal.SIGKILL)
                 await proc.wait()
         self._last_exit = proc.returncode

