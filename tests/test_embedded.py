@@ -107,9 +107,9 @@ def test_server_entry_point_refuses_a_missing_model(tmp_path: Path) -> None:
 
 
 # A stand-in for the llama.cpp child: listens only after a moment (so the first health checks
-# are refused), answers /health 503 while "loading", then 200.
+# are refused), answers /health 503 while "loading", then 200, and says so on the ready pipe.
 _SLOW_HEALTH_SERVER = """
-import sys, time
+import os, sys, time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 time.sleep(0.5)
 answers = [503, 503, 200]
@@ -119,7 +119,9 @@ class Health(BaseHTTPRequestHandler):
         self.end_headers()
     def log_message(self, *args):
         pass
-HTTPServer(("127.0.0.1", int(sys.argv[1])), Health).serve_forever()
+server = HTTPServer(("127.0.0.1", int(sys.argv[1])), Health)
+os.write(int(sys.argv[2]), b"R")
+server.serve_forever()
 """
 
 # In its own interpreter: the daemon's audit hook cannot be removed once installed.
@@ -130,8 +132,8 @@ from saturnd.egress import EGRESS
 from saturnd.model import embedded, weights
 weights.assemble = lambda model_id, cache_dir: Path("stand-in.gguf")
 class StandIn(embedded.EmbeddedModel):
-    def _command(self, port):
-        return [sys.executable, "-c", sys.argv[1], str(port)]
+    def _command(self, port, ready_fd):
+        return [sys.executable, "-c", sys.argv[1], str(port), str(ready_fd)]
 async def main():
     model = StandIn(sys.argv[2], log_path=sys.argv[3])
     await model.start()
