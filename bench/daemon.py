@@ -179,7 +179,7 @@ class PageServer:
 
 def default_model_cache() -> Path:
     """The cache a normal saturnd uses, so the benchmark reuses the GGUF it already assembled."""
-    from saturnd.paths import resolve_paths
+    from machine.paths import resolve_paths
 
     return resolve_paths().data_dir / "models"
 

@@ -22,7 +22,7 @@ sys.path.insert(0, str(REPO))
 
 from bench.scratch import scratch_daemon  # noqa: E402
 from protocol.client import Client  # noqa: E402
-from tests.fake_model import FakeModel, call  # noqa: E402
+from saturnd.testing.fake_model import FakeModel, call  # noqa: E402
 
 PASSES_PER_TURN = 4
 

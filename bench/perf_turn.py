@@ -18,7 +18,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.fake_model import FakeModel  # noqa: E402
+from saturnd.testing.fake_model import FakeModel  # noqa: E402
 
 URLLIB_CLIENT = """
 import json, sys, urllib.request

@@ -16,7 +16,7 @@ from typing import Any
 
 from protocol.jsonrpc import SaturnError
 from saturnd.egress import EgressRow
-from saturnd.memory.store import MemoryStore
+from saturnd.memory.fact_store import MemoryStore
 
 
 def _m1_initial(db: sqlite3.Connection) -> None:

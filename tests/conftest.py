@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from protocol.client import Client
-from tests.fake_model import FakeModel
+from saturnd.testing.fake_model import FakeModel
 
 REPO = Path(__file__).resolve().parent.parent
 

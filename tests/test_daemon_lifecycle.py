@@ -14,8 +14,8 @@ from protocol.client import Client
 from protocol.methods import SessionCreateParams, TurnStartParams
 from saturnd.daemon import peer_allowed
 from saturnd.store import Store
+from saturnd.testing.fake_model import Reply
 from tests.conftest import Daemon
-from tests.fake_model import Reply
 
 
 def test_socket_is_private(daemon):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.fake_model import Reply, error
+from saturnd.testing.fake_model import Reply, error
 
 
 def test_print_mode_starts_the_daemon_and_streams_the_answer(saturn_env, fake_model):

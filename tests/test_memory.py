@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from saturnd.testing.fake_model import call
 from tests.conftest import of_type
-from tests.fake_model import call
 from tests.page_server import PageServer
 
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from saturnd.testing.fake_model import Reply, call
 from saturnd.turn.thinking import POLICIES, policy_name, step_kind, think_plan
 from tests.conftest import of_type
-from tests.fake_model import Reply, call
 
 U = {"role": "user", "content": "list my files"}
 A = {"role": "assistant", "content": "", "tool_calls": [{"id": "1"}]}

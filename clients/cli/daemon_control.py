@@ -17,13 +17,13 @@ def socket_path() -> Path:
     if os.environ.get("SATURN_SOCKET"):
         return Path(os.environ["SATURN_SOCKET"])
     # Same rule as saturnd.paths, without importing the daemon into the client.
-    from saturnd.paths import resolve_paths
+    from machine.paths import resolve_paths
 
     return resolve_paths().socket
 
 
 def log_path() -> Path:
-    from saturnd.paths import resolve_paths
+    from machine.paths import resolve_paths
 
     return resolve_paths().log_file
 

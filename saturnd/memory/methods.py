@@ -22,10 +22,10 @@ from protocol.methods import (
     Ok,
     SessionRefParams,
 )
+from saturnd.memory.fact_store import Candidate, Fact
 from saturnd.memory.facts import find_similar, normalize_fact
 from saturnd.memory.remember import kind_of, remembered_line, similar_line
 from saturnd.memory.secrets import find_secret
-from saturnd.memory.store import Candidate, Fact
 from saturnd.model.endpoint import ModelEndpointManager
 from saturnd.store import Store
 from saturnd.turn import prompts

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from saturnd.memory.check import words_are_yours
+from saturnd.memory.fact_store import Fact
 from saturnd.memory.facts import is_rule
+from saturnd.memory.own_words import words_are_yours
 from saturnd.memory.secrets import find_secret
-from saturnd.memory.store import Fact
 from saturnd.tools.harness import REMEMBER_TOOL
 
 REMEMBER = REMEMBER_TOOL.name

@@ -7,14 +7,14 @@ import contextlib
 import logging
 import time
 
+from machine.keyring_secrets import resolve_api_key
+from machine.paths import Paths
 from protocol.jsonrpc import ModelUnavailable
 from protocol.methods import ModelEndpoint, ModelInfo, ModelsListResult
 from saturnd.config import Config
 from saturnd.model import weights
 from saturnd.model.client import ModelClient
 from saturnd.model.embedded import EmbeddedModel, EmbeddedModelError
-from saturnd.paths import Paths
-from saturnd.secrets_store import resolve_api_key
 
 log = logging.getLogger("saturnd.model")
 

@@ -16,9 +16,9 @@ from saturnd.store import Store
 from saturnd.tools.registry import Registry, ToolEnv
 from saturnd.turn.bounds import Bounds
 from saturnd.turn.control import TurnControl
+from saturnd.turn.events import TurnEvents
 from saturnd.turn.loop_rules import CallLedger
 from saturnd.turn.review import Decision
-from saturnd.turn.run import TurnEvents
 
 
 @dataclass

@@ -13,16 +13,16 @@ import msgspec
 
 from protocol.events import Answer, Paused, Resumed, Steered, TurnStarted
 from saturnd.memory.remember import memory_block
-from saturnd.memory.turn_memory import queue_missed_facts
 from saturnd.model.client import ModelError
 from saturnd.turn import prompts
 from saturnd.turn.agent import PassPlan, UnreadableReply, agent_pass, join_note
 from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
-from saturnd.turn.echo import echoes_instructions, not_done_account
+from saturnd.turn.echoed_instructions import echoes_instructions, not_done_account
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import to_model_messages
+from saturnd.turn.remembering import queue_missed_facts
 from saturnd.turn.thinking import step_kind, think_plan
 from saturnd.turn.tool_round import tool_round
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from protocol.events import MemoryCandidate, Remembered
-from saturnd.memory.catch import stated_facts
 from saturnd.memory.facts import find_similar, normalize_fact
 from saturnd.memory.remember import (
     MemoryGate,
@@ -12,6 +11,7 @@ from saturnd.memory.remember import (
     remembered_line,
     similar_line,
 )
+from saturnd.memory.stated_facts import stated_facts
 from saturnd.store import MessageRow
 from saturnd.turn import prompts
 from saturnd.turn.context import TurnContext
