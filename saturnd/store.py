@@ -16,7 +16,7 @@ from typing import Any
 
 from protocol.jsonrpc import SaturnError
 from saturnd.egress import EgressRow
-from saturnd.memory.fact_store import MemoryStore
+from saturnd.memory.fact_store import FactStore
 
 
 def _m1_initial(db: sqlite3.Connection) -> None:
@@ -179,8 +179,8 @@ class Store:
             self._db.execute("COMMIT")
 
     @property
-    def memory(self) -> MemoryStore:
-        return MemoryStore(self._db)
+    def memory(self) -> FactStore:
+        return FactStore(self._db)
 
     @property
     def schema_version(self) -> int:
