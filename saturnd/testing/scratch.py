@@ -1,6 +1,6 @@
 """A throwaway saturnd for the tests and the benchmark: its own temp home, data dir, socket and
-working folder, so nothing touches the user's real ones (every path is redirected by
-environment, as DESIGN.md's Paths section promises)."""
+working folder, redirected by environment (SATURN_HOME, SATURN_DATA_DIR, SATURN_SOCKET), so
+nothing touches the user's real ones."""
 
 from __future__ import annotations
 
