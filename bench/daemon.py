@@ -6,11 +6,7 @@ import asyncio
 import contextlib
 import hashlib
 import importlib.util
-import os
-import signal
 import subprocess
-import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -19,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol.client import Client
+from saturnd.testing.scratch import ScratchDaemon, ScratchHome
 
 REPO = Path(__file__).resolve().parent.parent
 READY_TIMEOUT_S = 600.0
@@ -58,76 +55,44 @@ class DaemonSpec:
 
 
 class BenchDaemon:
-    """One saturnd with its own home, data dir and socket; stopped and removed on exit."""
+    """One saturnd in a scratch home of its own; stopped and removed on exit."""
 
     def __init__(self, spec: DaemonSpec) -> None:
         self.spec = spec
-        # Unix socket paths are limited to ~104 bytes: keep the temp root short.
-        self._tmp = tempfile.TemporaryDirectory(prefix="sb-", dir="/tmp")
-        self.root = Path(self._tmp.name)
-        self.home, self.data, self.socket = self.root / "home", self.root / "data", self.root / "run" / "s.sock"
-        self.process: subprocess.Popen[bytes] | None = None
+        self.scratch = ScratchHome(prefix="sb-", extra_env=spec.extra_env)
+        self.root = self.scratch.root
+        self._daemon = ScratchDaemon(self.scratch, spec.daemon_argv)
         self.ready_s = 0.0
 
     @property
     def kb_dir(self) -> Path:
-        return self.home / "kb"
+        return self.scratch.home / "kb"
 
     @property
     def outbox(self) -> Path:
-        return self.data / "outbox"
-
-    def env(self) -> dict[str, str]:
-        return {
-            **os.environ, "SATURN_HOME": str(self.home), "SATURN_DATA_DIR": str(self.data),
-            "SATURN_SOCKET": str(self.socket), "PYTHONPATH": str(REPO), **self.spec.extra_env,
-        }
+        return self.scratch.data_dir / "outbox"
 
     async def start(self) -> Client:
-        self.home.mkdir(parents=True)
-        self.data.mkdir(parents=True)
-        (self.home / "config.yaml").write_text(self.spec.config_yaml())
+        self.scratch.write_config(self.spec.config_yaml())
+        self.scratch.data_dir.mkdir()
         if self.spec.model_cache is not None and not self.spec.base_url:
             self.spec.model_cache.mkdir(parents=True, exist_ok=True)
-            (self.data / "models").symlink_to(self.spec.model_cache, target_is_directory=True)
+            (self.scratch.data_dir / "models").symlink_to(self.spec.model_cache, target_is_directory=True)
         started = time.monotonic()
-        log = (self.root / "saturnd.out").open("wb")
         # A Popen handle, not an asyncio one: stop() must also work from sync cleanup code.
-        self.process = await asyncio.to_thread(
-            subprocess.Popen, [sys.executable, *self.spec.daemon_argv], env=self.env(), stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        client = await self._connect()
-        await wait_model_ready(client, self.process)
+        await asyncio.to_thread(self._daemon.start)
+        client = await Client.connect(str(self.scratch.socket))
+        await wait_model_ready(client, self._daemon.process)
         self.ready_s = time.monotonic() - started
         return client
 
-    async def _connect(self) -> Client:
-        deadline = time.monotonic() + 30
-        while True:
-            assert self.process is not None
-            if self.process.poll() is not None:
-                raise RuntimeError(f"saturnd exited: {self.log_tail()}")
-            with contextlib.suppress(OSError):
-                return await Client.connect(str(self.socket))
-            if time.monotonic() > deadline:
-                raise RuntimeError("saturnd did not open its socket")
-            await asyncio.sleep(0.05)
-
     def log_tail(self, limit: int = 2000) -> str:
-        with contextlib.suppress(OSError):
-            return (self.root / "saturnd.out").read_text(errors="replace")[-limit:]
-        return ""
+        return self._daemon.output()[-limit:]
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self._tmp.cleanup()
+        if self._daemon.process is not None:
+            self._daemon.stop(timeout_s=30)
+        self.scratch.cleanup()
 
 
 async def wait_model_ready(client: Client, process: subprocess.Popen[bytes] | None = None) -> None:
@@ -179,7 +144,7 @@ class PageServer:
 
 def default_model_cache() -> Path:
     """The cache a normal saturnd uses, so the benchmark reuses the GGUF it already assembled."""
-    from saturnd.paths import resolve_paths
+    from machine.paths import resolve_paths
 
     return resolve_paths().data_dir / "models"
 

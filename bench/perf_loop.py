@@ -20,9 +20,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bench.scratch import scratch_daemon  # noqa: E402
 from protocol.client import Client  # noqa: E402
-from tests.fake_model import FakeModel, call  # noqa: E402
+from saturnd.testing.fake_model import FakeModel, call  # noqa: E402
+from saturnd.testing.scratch import scratch_daemon  # noqa: E402
 
 PASSES_PER_TURN = 4
 
@@ -40,9 +40,9 @@ async def run_turns(socket: str, work: Path, model: FakeModel, script: list, n: 
 
 def with_daemon(model: FakeModel, config: str, script: list, n: int) -> None:
     full = f"model:\n  base_url: {model.url}\nruntime:\n  think: off\n{config}"
-    with scratch_daemon(full, prefix="sl-") as root:
-        (root / "work" / "notes.txt").write_text("milk\neggs\nbread\n")
-        asyncio.run(run_turns(str(root / "run" / "s.sock"), root / "work", model, script, n))
+    with scratch_daemon(full, prefix="sl-") as scratch:
+        (scratch.workdir / "notes.txt").write_text("milk\neggs\nbread\n")
+        asyncio.run(run_turns(str(scratch.socket), scratch.workdir, model, script, n))
 
 
 def main() -> None:

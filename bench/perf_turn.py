@@ -7,18 +7,17 @@ ratio (target <= 1.5x). Usage: python bench/perf_turn.py [-n 20]
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.fake_model import FakeModel  # noqa: E402
+from saturnd.testing.fake_model import FakeModel  # noqa: E402
+from saturnd.testing.scratch import ScratchHome  # noqa: E402
 
 URLLIB_CLIENT = """
 import json, sys, urllib.request
@@ -44,20 +43,17 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=20)
     args = parser.parse_args()
     model = FakeModel().start()
-    with tempfile.TemporaryDirectory(prefix="sb-", dir="/tmp") as root:
-        env = dict(os.environ)
-        env.update(SATURN_HOME=f"{root}/home", SATURN_DATA_DIR=f"{root}/data",
-                   SATURN_SOCKET=f"{root}/run/s.sock", PYTHONPATH=str(REPO))
-        Path(f"{root}/home").mkdir()
-        Path(f"{root}/home/config.yaml").write_text(f"model:\n  base_url: {model.url}\n")
+    with ScratchHome(prefix="sb-") as scratch:
+        env, cwd = scratch.env, str(scratch.workdir)
+        scratch.write_config(f"model:\n  base_url: {model.url}\n")
         saturn = [sys.executable, "-m", "clients.cli.main", "-p", "hi"]
         urllib_cmd = [sys.executable, "-c", URLLIB_CLIENT, model.url]
         model.enqueue(*["pong"] * (args.n * 2 + 1))
-        timed(saturn, env, root)  # starts the daemon: warm turns only from here
+        timed(saturn, env, cwd)  # starts the daemon: warm turns only from here
         saturn_times, urllib_times = [], []
         for _ in range(args.n):  # interleaved so machine noise hits both alike
-            saturn_times.append(timed(saturn, env, root))
-            urllib_times.append(timed(urllib_cmd, env, root))
+            saturn_times.append(timed(saturn, env, cwd))
+            urllib_times.append(timed(urllib_cmd, env, cwd))
         subprocess.run([sys.executable, "-m", "clients.cli.main", "daemon", "stop"], env=env,
                        capture_output=True)
     model.stop()

@@ -19,8 +19,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bench.scratch import scratch_daemon  # noqa: E402
 from protocol.client import Client  # noqa: E402
+from saturnd.testing.scratch import scratch_daemon  # noqa: E402
 
 STATEMENTS = [
     "I'm vegetarian.", "Petra is my manager.", "Never book anything before 10am.",
@@ -71,9 +71,9 @@ def main() -> None:
     args = parser.parse_args()
     config = (f"model:\n  embedded: {args.model}\n  tool_mode: {args.tool_mode}\n  threads: {args.threads}\n"
               f"runtime:\n  think: '{args.think}'\n")
-    with scratch_daemon(config, prefix="pr-") as root:
+    with scratch_daemon(config, prefix="pr-") as scratch:
         started = time.monotonic()
-        results = asyncio.run(probe(str(root / "run" / "s.sock"), root / "work"))
+        results = asyncio.run(probe(str(scratch.socket), scratch.workdir))
     called = sum(c for _, c, _, _ in results)
     silent = sum(f == "ran" for _, _, f, _ in results)
     queued = sum(q for *_, q in results)

@@ -19,8 +19,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bench.scratch import scratch_daemon  # noqa: E402
 from protocol.client import Client  # noqa: E402
+from saturnd.testing.scratch import ScratchHome, scratch_daemon  # noqa: E402
 
 FILES = {
     "shopping.txt": "milk\neggs\nflour\n",
@@ -59,20 +59,20 @@ TASKS = [
 ]
 
 
-def prepare(root: Path) -> Path:
-    work = root / "work"
+def prepare(scratch: ScratchHome) -> Path:
+    work = scratch.workdir
     for name, text in FILES.items():
         (work / name).parent.mkdir(parents=True, exist_ok=True)
         (work / name).write_text(text)
-    (root / "home" / "kb").mkdir(parents=True)
+    (scratch.home / "kb").mkdir(parents=True)
     for name, text in KB.items():
-        (root / "home" / "kb" / name).write_text(text)
+        (scratch.home / "kb" / name).write_text(text)
     return work
 
 
-async def run_mode(root: Path, work: Path) -> list[tuple[Task, str | None, str, float]]:
+async def run_mode(scratch: ScratchHome, work: Path) -> list[tuple[Task, str | None, str, float]]:
     results = []
-    async with await Client.connect(str(root / "run" / "s.sock")) as client:
+    async with await Client.connect(str(scratch.socket)) as client:
         for task in TASKS:
             session = await client.call("session/create", {"cwd": str(work)})
             started = time.monotonic()
@@ -97,8 +97,8 @@ def main() -> None:
     table = []
     for mode in args.modes.split(","):
         config = f"model:\n  embedded: {args.model}\n  tool_mode: {mode}\n"
-        with scratch_daemon(config, prefix="tm-") as root:
-            results = asyncio.run(run_mode(root, prepare(root)))
+        with scratch_daemon(config, prefix="tm-") as scratch:
+            results = asyncio.run(run_mode(scratch, prepare(scratch)))
         right_move = sum(t.first_tool == first for t, first, _, _ in results)
         right = sum(t.first_tool == first and t.expect in answer.lower() for t, first, answer, _ in results)
         seconds = sum(s for *_, s in results)

@@ -14,12 +14,12 @@ import struct
 import sys
 from pathlib import Path
 
+from machine.paths import Paths, resolve_paths
 from protocol.jsonrpc import MAX_LINE_BYTES, ConfigError, InvalidRequest, SaturnError
 from saturnd.config import load_config
 from saturnd.egress import EGRESS
 from saturnd.gate.judge import Judge
 from saturnd.model.endpoint import ModelEndpointManager
-from saturnd.paths import Paths, resolve_paths
 from saturnd.rpc import Dispatcher, error_line
 from saturnd.service import Saturn
 from saturnd.store import Store

@@ -12,6 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from machine.paths import Paths
 from protocol.events import EndStatus, PlanItem, PlanUpdated, Question, TurnEnded
 from protocol.jsonrpc import InvalidParams, SaturnError
 from protocol.methods import (
@@ -39,9 +40,7 @@ from saturnd.config import Config
 from saturnd.egress import EGRESS
 from saturnd.gate.judge import Judge, JudgeConfig
 from saturnd.memory.methods import MemoryMethods
-from saturnd.memory.turn_memory import save_fact
 from saturnd.model.endpoint import ModelEndpointManager
-from saturnd.paths import Paths
 from saturnd.rpc import Handler
 from saturnd.sessions import Session, Sessions
 from saturnd.store import Store
@@ -49,8 +48,9 @@ from saturnd.tools import builtin_registry
 from saturnd.tools.registry import NO_ANSWER, Registry, ToolEnv
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnControl
+from saturnd.turn.events import TurnEvents
 from saturnd.turn.loop import close_record, run_turn
-from saturnd.turn.run import TurnEvents
+from saturnd.turn.remembering import save_fact
 from saturnd.turn.thinking import policy_name, unknown_level_message
 from saturnd.turn_methods import LiveTurn, TurnMethods
 

@@ -17,7 +17,7 @@ from typing import Any
 from protocol.jsonrpc import SaturnError
 from protocol.methods import MessageKind
 from saturnd.egress import EgressRow
-from saturnd.memory.store import MemoryStore
+from saturnd.memory.fact_store import FactStore
 
 
 def _m1_initial(db: sqlite3.Connection) -> None:
@@ -211,8 +211,8 @@ class Store:
             self._db.execute("COMMIT")
 
     @property
-    def memory(self) -> MemoryStore:
-        return MemoryStore(self._db)
+    def memory(self) -> FactStore:
+        return FactStore(self._db)
 
     @property
     def schema_version(self) -> int:

@@ -5,21 +5,16 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
-import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
 from protocol.client import Client
-from tests.fake_model import FakeModel
-
-REPO = Path(__file__).resolve().parent.parent
+from saturnd.testing.fake_model import FakeModel
+from saturnd.testing.scratch import ScratchDaemon, ScratchHome
 
 
 @pytest.fixture
@@ -29,27 +24,8 @@ def fake_model() -> Iterator[FakeModel]:
     model.stop()
 
 
-@dataclass
-class SaturnEnv:
-    home: Path
-    data_dir: Path
-    socket: Path
-    workdir: Path
-
-    @property
-    def env(self) -> dict[str, str]:
-        env = dict(os.environ)
-        env.update(
-            SATURN_HOME=str(self.home),
-            SATURN_DATA_DIR=str(self.data_dir),
-            SATURN_SOCKET=str(self.socket),
-            PYTHONPATH=str(REPO),
-        )
-        return env
-
-    def write_config(self, text: str) -> None:
-        self.home.mkdir(parents=True, exist_ok=True)
-        (self.home / "config.yaml").write_text(text)
+class SaturnEnv(ScratchHome):
+    """A scratch home that can also run the `saturn` command in its working folder."""
 
     def saturn(self, *args: str, input: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -65,17 +41,14 @@ class SaturnEnv:
 
 @pytest.fixture
 def saturn_env(fake_model: FakeModel) -> Iterator[SaturnEnv]:
-    # Unix socket paths are limited to ~104 bytes: keep the temp root short.
-    with tempfile.TemporaryDirectory(prefix="st-", dir="/tmp") as root:
-        base = Path(root)
-        env = SaturnEnv(base / "home", base / "data", base / "run" / "saturnd.sock", base / "work")
-        env.workdir.mkdir()
+    with SaturnEnv() as env:
         env.write_config(f"model:\n  base_url: {fake_model.url}\n  name: fake\nruntime:\n  think: off\n")
         yield env
         _stop_any_daemon(env)
 
 
 def _stop_any_daemon(env: SaturnEnv) -> None:
+    """`saturn -p` may have started a daemon of its own in this home."""
     lock = env.socket.parent / "saturnd.lock"
     try:
         pid = int(lock.read_text().strip())
@@ -85,66 +58,16 @@ def _stop_any_daemon(env: SaturnEnv) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
-def _answers(path: Path) -> bool:
-    probe = socket.socket(socket.AF_UNIX)
-    try:
-        probe.connect(str(path))
-        return True
-    except OSError:
-        return False
-    finally:
-        probe.close()
-
-
-class Daemon:
-    def __init__(self, env: SaturnEnv) -> None:
-        self.env = env
-        self.process: subprocess.Popen[str] | None = None
-
-    def start(self) -> Daemon:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "saturnd"],
-            env=self.env.env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        deadline = time.monotonic() + 20
-        while not _answers(self.env.socket):
-            if self.process.poll() is not None:
-                raise RuntimeError(f"saturnd exited: {self.process.stdout.read()}")  # type: ignore[union-attr]
-            if time.monotonic() > deadline:
-                raise RuntimeError("saturnd did not open its socket")
-            time.sleep(0.02)
-        return self
-
-    def stop(self, sig: int = signal.SIGTERM) -> str:
-        assert self.process is not None
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-        try:
-            out, _ = self.process.communicate(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            out, _ = self.process.communicate()
-        return out
-
-    @property
-    def pid(self) -> int:
-        assert self.process is not None
-        return self.process.pid
-
-
 @pytest.fixture
-def daemon(saturn_env: SaturnEnv) -> Iterator[Daemon]:
-    running = Daemon(saturn_env).start()
+def daemon(saturn_env: SaturnEnv) -> Iterator[ScratchDaemon]:
+    running = ScratchDaemon(saturn_env).start()
     yield running
     running.stop()
 
 
 @pytest.fixture
-async def client(daemon: Daemon) -> AsyncIterator[Client]:
-    connected = await Client.connect(str(daemon.env.socket))
+async def client(daemon: ScratchDaemon) -> AsyncIterator[Client]:
+    connected = await Client.connect(str(daemon.scratch.socket))
     yield connected
     await connected.close()
 
@@ -155,7 +78,7 @@ class Harness:
 
     env: SaturnEnv
     model: FakeModel
-    daemon: Daemon | None = None
+    daemon: ScratchDaemon | None = None
     client: Client | None = None
 
     async def start(
@@ -172,7 +95,7 @@ class Harness:
             f"runtime:\n{runtime_extra}"
             "tools:\n  modules: [tests.scripted_tools]\n" + tools_extra + config_extra
         )
-        self.daemon = Daemon(self.env).start()
+        self.daemon = ScratchDaemon(self.env).start()
         self.client = await Client.connect(str(self.env.socket))
         return self.client
 

@@ -26,7 +26,7 @@ from saturnd.tools.acting import (
     WriteFileParams,
 )
 from saturnd.tools.registry import Registry, ToolEnv, ToolFailure
-from tests.fake_model import call, text
+from saturnd.testing.fake_model import call, text
 
 PR_SET_CHILD_SUBREAPER = 36
 

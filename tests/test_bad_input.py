@@ -38,7 +38,7 @@ async def raw_exchange(socket: str, payload: bytes) -> dict:
     ],
 )
 async def test_each_bad_line_gets_its_error(daemon, payload, code, request_id):
-    response = await raw_exchange(str(daemon.env.socket), payload)
+    response = await raw_exchange(str(daemon.scratch.socket), payload)
     assert response["jsonrpc"] == "2.0"
     assert response["error"]["code"] == code
     assert response["error"]["message"]
@@ -46,7 +46,7 @@ async def test_each_bad_line_gets_its_error(daemon, payload, code, request_id):
 
 
 async def test_the_connection_stays_usable_after_errors(daemon):
-    reader, writer = await asyncio.open_unix_connection(str(daemon.env.socket))
+    reader, writer = await asyncio.open_unix_connection(str(daemon.scratch.socket))
     writer.write(b"{oops\n[]\n" + b'{"jsonrpc":"2.0","method":"daemon/status","id":"ok"}\n')
     codes = [json.loads(await reader.readline()).get("error", {}).get("code") for _ in range(2)]
     last = json.loads(await reader.readline())
@@ -56,8 +56,8 @@ async def test_the_connection_stays_usable_after_errors(daemon):
 
 
 async def test_an_oversize_line_closes_only_that_connection(daemon):
-    bystander = await Client.connect(str(daemon.env.socket))
-    reader, writer = await asyncio.open_unix_connection(str(daemon.env.socket), limit=2**20)
+    bystander = await Client.connect(str(daemon.scratch.socket))
+    reader, writer = await asyncio.open_unix_connection(str(daemon.scratch.socket), limit=2**20)
     writer.write(b'{"x": "' + b"a" * (MAX_LINE_BYTES + 10) + b'"}\n')
     with contextlib.suppress(ConnectionError):
         await writer.drain()
@@ -73,7 +73,7 @@ async def test_an_oversize_line_closes_only_that_connection(daemon):
 
 
 async def test_a_notification_from_a_client_gets_no_response(daemon):
-    reader, writer = await asyncio.open_unix_connection(str(daemon.env.socket))
+    reader, writer = await asyncio.open_unix_connection(str(daemon.scratch.socket))
     writer.write(b'{"jsonrpc":"2.0","method":"daemon/status"}\n{"jsonrpc":"2.0","method":"daemon/status","id":1}\n')
     first = json.loads(await reader.readline())
     assert first["id"] == 1
@@ -82,8 +82,8 @@ async def test_a_notification_from_a_client_gets_no_response(daemon):
 
 async def test_a_client_vanishing_mid_request_leaves_the_daemon_serving(daemon):
     for _ in range(5):
-        _, writer = await asyncio.open_unix_connection(str(daemon.env.socket))
+        _, writer = await asyncio.open_unix_connection(str(daemon.scratch.socket))
         writer.write(b'{"jsonrpc":"2.0","method":"daemon/sta')
         writer.close()
-    async with await Client.connect(str(daemon.env.socket)) as client:
+    async with await Client.connect(str(daemon.scratch.socket)) as client:
         assert (await client.call("daemon/status")).pid == daemon.pid

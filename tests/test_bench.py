@@ -17,7 +17,7 @@ from bench.stats import mcnemar_p, pair, summarize
 from bench.suite import CATEGORIES, TaskError, by_category, load_tasks, validate, with_defaults
 from bench.verdict import load_rule, verdicts
 from clients.cli import bench_commands
-from tests.fake_model import FakeModel, Reply, call
+from saturnd.testing.fake_model import FakeModel, Reply, call
 
 CONTACTS = "| Petra Novak | +44 7700 900123 | petra.novak@acme.example |\n"
 

@@ -22,7 +22,7 @@ from bench.bfcl.raw_runner import decode_message
 from bench.bfcl.score import decode_multi, decode_single, score
 from bench.daemon import DaemonSpec
 from clients.cli.bench_commands import bfcl_runs
-from tests.fake_model import FakeModel, call, text
+from saturnd.testing.fake_model import FakeModel, call, text
 
 
 def _right_call(case: bfcl_cases.Case) -> dict:
@@ -150,7 +150,7 @@ async def test_a_multi_turn_case_runs_its_calls_on_bfcl_backends_turn_by_turn():
 
 async def test_raw_multi_turn_skips_a_step_the_server_could_not_parse():
     from bench.bfcl import raw_runner
-    from tests.fake_model import error
+    from saturnd.testing.fake_model import error
 
     case = bfcl_cases.load_cases("multi_turn_base", "report", limit=1)[0]
     model = FakeModel().start()

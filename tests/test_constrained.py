@@ -71,9 +71,9 @@ def test_reply_problem(reply, problem):
     ("model:\n  base_url: http://x/v1\n  tool_mode: constrained\n", "constrained"),
 ])
 def test_default_tool_mode_depends_on_the_endpoint(config, mode, tmp_path):
+    from machine.paths import Paths
     from saturnd.config import parse_config
     from saturnd.model.endpoint import ModelEndpointManager
-    from saturnd.paths import Paths
 
     paths = Paths(home=tmp_path, data_dir=tmp_path, socket=tmp_path / "s.sock")
     assert ModelEndpointManager(parse_config(config), paths).tool_mode == mode

@@ -18,13 +18,13 @@ from protocol.client import Client
 from protocol.methods import SessionCreateParams, TurnStartParams
 from saturnd.daemon import peer_allowed
 from saturnd.store import Store
-from tests.conftest import Daemon
-from tests.fake_model import Reply
+from saturnd.testing.fake_model import Reply
+from saturnd.testing.scratch import ScratchDaemon
 
 
 def test_socket_is_private(daemon):
-    socket_mode = stat.S_IMODE(os.stat(daemon.env.socket).st_mode)
-    folder_mode = stat.S_IMODE(os.stat(daemon.env.socket.parent).st_mode)
+    socket_mode = stat.S_IMODE(os.stat(daemon.scratch.socket).st_mode)
+    folder_mode = stat.S_IMODE(os.stat(daemon.scratch.socket.parent).st_mode)
     assert (socket_mode, folder_mode) == (0o600, 0o700)
 
 
@@ -36,19 +36,19 @@ def test_peer_uid_rule():
 
 def test_a_second_daemon_reports_the_first(daemon):
     second = subprocess.run(
-        [sys.executable, "-m", "saturnd"], env=daemon.env.env, capture_output=True, text=True, timeout=20
+        [sys.executable, "-m", "saturnd"], env=daemon.scratch.env, capture_output=True, text=True, timeout=20
     )
     assert second.returncode != 0
     assert f"already running (pid {daemon.pid})" in second.stderr
-    cli = daemon.env.saturn("daemon", "start")
+    cli = daemon.scratch.saturn("daemon", "start")
     assert f"already running (pid {daemon.pid})" in cli.stdout
 
 
 def test_a_killed_daemons_socket_and_lock_are_cleaned_up(saturn_env):
-    first = Daemon(saturn_env).start()
+    first = ScratchDaemon(saturn_env).start()
     first.stop(signal.SIGKILL)
     assert saturn_env.socket.exists()  # left behind by the kill
-    second = Daemon(saturn_env).start()
+    second = ScratchDaemon(saturn_env).start()
     status = saturn_env.saturn("daemon", "status")
     assert f"pid {second.pid}" in status.stdout
     second.stop()
@@ -66,7 +66,7 @@ async def test_status_reports_what_it_should(client, daemon, fake_model):
 
 async def test_status_says_when_the_model_does_not_answer(saturn_env):
     saturn_env.write_config("model:\n  base_url: http://127.0.0.1:9/v1\n")
-    running = Daemon(saturn_env).start()
+    running = ScratchDaemon(saturn_env).start()
     async with await Client.connect(str(saturn_env.socket)) as client:
         status = await client.call("daemon/status")
     running.stop()

@@ -8,7 +8,7 @@ import json
 from protocol.client import Client
 from protocol.events import Answer, PassStarted, Receipt, ResponseDelta, TurnEnded, TurnStarted
 from protocol.methods import SessionCreateParams, TurnStartParams, TurnSubscribeParams
-from tests.fake_model import Reply, error
+from saturnd.testing.fake_model import Reply, error
 
 
 async def start_turn(client: Client, cwd: str, text: str) -> tuple[str, str]:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from protocol.client import Client
+from saturnd.testing.fake_model import call, calls
 from tests.conftest import of_type
-from tests.fake_model import call, calls
 
 
 async def run_with_decisions(harness, text, decide, **params):

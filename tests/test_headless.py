@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
+from saturnd.testing.fake_model import Reply, error
 from saturnd.turn import prompts
-from tests.fake_model import Reply, error
 
 
 def test_print_mode_starts_the_daemon_and_streams_the_answer(saturn_env, fake_model):

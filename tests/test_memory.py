@@ -7,8 +7,8 @@ import sqlite3
 import pytest
 
 from protocol.jsonrpc import InvalidParams
+from saturnd.testing.fake_model import call
 from tests.conftest import of_type
-from tests.fake_model import call
 from tests.page_server import PageServer
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from saturnd.memory.check import key_words
 from saturnd.memory.facts import find_similar, is_rule, normalize_fact, similarity
+from saturnd.memory.own_words import key_words
 
 
 @pytest.mark.parametrize(

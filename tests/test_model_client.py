@@ -6,7 +6,7 @@ import pytest
 
 from saturnd.model.client import ModelClient, ModelError, ModelHttpError
 from saturnd.model.thinking_text import ThinkSplitter
-from tests.fake_model import Reply, call, error
+from saturnd.testing.fake_model import Reply, call, error
 
 
 @pytest.fixture

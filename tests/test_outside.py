@@ -6,8 +6,8 @@ import json
 import sys
 from pathlib import Path
 
+from saturnd.testing.fake_model import call, calls
 from tests.conftest import of_type
-from tests.fake_model import call, calls
 from tests.page_server import PageServer
 
 REPO = Path(__file__).resolve().parent.parent

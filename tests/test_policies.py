@@ -91,14 +91,13 @@ def test_a_declined_call_stays_declined_even_after_a_change():
 # bounds
 
 def test_bounds():
-    bounds = Bounds.from_config(RuntimeConfig(max_iterations=2, turn_budget_s=10, max_calls_per_pass=2))
+    bounds = Bounds.from_config(RuntimeConfig(max_iterations=2, turn_budget_s=10))
     start = bounds.started
     assert bounds.check_before_pass(1, now=start + 1) is None
     reached = bounds.check_before_pass(2, now=start + 1)
     assert reached.final_pass and "limit of 2 tool rounds" in reached.reason
     spent = bounds.check_before_pass(0, now=start + 10.5)
     assert not spent.final_pass and "time budget (10s)" in spent.reason
-    assert bounds.cap([1, 2, 3]) == ([1, 2], [3])
 
 
 # review

@@ -18,7 +18,8 @@ import pytest
 from protocol.client import Client
 from protocol.jsonrpc import Busy
 from saturnd.model import weights
-from tests.conftest import Daemon, SaturnEnv, of_type
+from saturnd.testing.scratch import ScratchDaemon
+from tests.conftest import SaturnEnv, of_type
 
 SMALL, LARGE = "qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b"
 
@@ -45,9 +46,9 @@ async def wait_ready(client: Client, within_s: float = 240) -> object:
 
 async def embedded(
     saturn_env: SaturnEnv, model_id: str, model_extra: str = ""
-) -> AsyncIterator[tuple[Daemon, Client]]:
+) -> AsyncIterator[tuple[ScratchDaemon, Client]]:
     saturn_env.write_config(f"model:\n  embedded: {model_id}\n{model_extra}")
-    daemon = Daemon(saturn_env).start()
+    daemon = ScratchDaemon(saturn_env).start()
     client = await Client.connect(str(saturn_env.socket))
     await wait_ready(client)
     yield daemon, client
@@ -110,7 +111,7 @@ async def test_a_killed_model_server_is_restarted_and_the_next_turn_works(saturn
 @needs(SMALL)
 async def test_a_second_turn_while_the_model_is_still_loading_is_refused_as_busy(saturn_env):
     saturn_env.write_config(f"model:\n  embedded: {SMALL}\n")
-    daemon = Daemon(saturn_env).start()
+    daemon = ScratchDaemon(saturn_env).start()
     client, other = [await Client.connect(str(saturn_env.socket)) for _ in range(2)]
     try:
         assert (await client.call("daemon/status")).model.state in ("stopped", "starting")

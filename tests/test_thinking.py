@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from saturnd.testing.fake_model import Reply, call
 from saturnd.turn.thinking import POLICIES, policy_name, think_plan
 from tests.conftest import of_type
-from tests.fake_model import Reply, call
 
 MISSING = call("read_file", {"path": "missing.txt"})
 NOTE = call("append_note", {"text": "x"})

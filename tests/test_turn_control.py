@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+from saturnd.testing.fake_model import Reply, call
 from tests.conftest import of_type
-from tests.fake_model import Reply, call
 
 
 async def begin(harness, text):

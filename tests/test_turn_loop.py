@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 
+from saturnd.testing.fake_model import Reply, call, calls, error
 from tests.conftest import of_type
-from tests.fake_model import Reply, call, calls, error
 
 
 def tool_call_message(*pairs, content=""):

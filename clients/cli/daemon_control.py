@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import time
 from pathlib import Path
 
+from machine.daemon_process import DaemonDidNotStart, spawn_daemon, wait_until_answering
 from protocol.sync_client import SyncClient
 
 STARTUP_TIMEOUT_S = 30.0
@@ -16,14 +14,14 @@ STARTUP_TIMEOUT_S = 30.0
 def socket_path() -> Path:
     if os.environ.get("SATURN_SOCKET"):
         return Path(os.environ["SATURN_SOCKET"])
-    # Same rule as saturnd.paths, without importing the daemon into the client.
-    from saturnd.paths import resolve_paths
+    # platformdirs costs an import: only when the environment does not say.
+    from machine.paths import resolve_paths
 
     return resolve_paths().socket
 
 
 def log_path() -> Path:
-    from saturnd.paths import resolve_paths
+    from machine.paths import resolve_paths
 
     return resolve_paths().log_file
 
@@ -39,37 +37,23 @@ class StartFailed(Exception):
     pass
 
 
-def spawn_daemon() -> subprocess.Popen[bytes]:
-    log = log_path()
-    log.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    with open(log, "ab") as out:
-        return subprocess.Popen(
-            [sys.executable, "-m", "saturnd"],
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=out,
-            start_new_session=True,
-            close_fds=True,
-        )
-
-
 def start_and_connect(path: Path) -> SyncClient:
     """Start saturnd in the background and wait until its socket answers."""
     log = log_path()
+    log.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     offset = log.stat().st_size if log.exists() else 0
-    process = spawn_daemon()
-    deadline = time.monotonic() + STARTUP_TIMEOUT_S
-    while time.monotonic() < deadline:
-        client = try_connect(path)
-        if client is not None:
-            return client
-        if process.poll() is not None:
-            client = try_connect(path)  # lost a race with another starter: fine
-            if client is not None:
-                return client
-            raise StartFailed(_new_log_text(log, offset) or f"saturnd exited with code {process.returncode}")
-        time.sleep(0.01)
-    raise StartFailed(f"saturnd did not open {path} within {STARTUP_TIMEOUT_S:g}s; see {log}")
+    with open(log, "ab") as out:
+        process = spawn_daemon(out, detach=True)
+    try:
+        wait_until_answering(process, path, STARTUP_TIMEOUT_S, poll_s=0.01)
+    except DaemonDidNotStart as exc:
+        if process.poll() is None:  # still starting when the time ran out
+            raise StartFailed(f"{exc}; see {log}") from None
+        raise StartFailed(_new_log_text(log, offset) or str(exc)) from None
+    client = try_connect(path)
+    if client is None:
+        raise StartFailed(f"saturnd answered on {path}, then stopped; see {log}")
+    return client
 
 
 def _new_log_text(log: Path, offset: int) -> str:

@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
 def _key_set(name: str) -> int:
     import getpass
 
-    from saturnd.secrets_store import store_api_key
+    from machine.keyring_secrets import store_api_key
 
     key = getpass.getpass(f"API key for {name}: ") if sys.stdin.isatty() else sys.stdin.readline()
     key = key.strip()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from saturnd.memory.check import key_words
+from saturnd.memory.own_words import key_words
 
 # A rule is an instruction for every later request. Models follow a stated preference
 # less than 10% of the time ten turns later unless it is put in front of them again, so

@@ -22,10 +22,10 @@ from protocol.methods import (
     Ok,
     SessionRefParams,
 )
-from saturnd.memory.facts import find_similar, normalize_fact, too_long
-from saturnd.memory.remember import kind_of, remembered_line, similar_line
-from saturnd.memory.secrets import find_secret
-from saturnd.memory.store import Candidate, Fact
+from saturnd.memory.fact_store import Candidate, Fact
+from saturnd.memory.facts import normalize_fact, too_long
+from saturnd.memory.remember import keep_fact
+from saturnd.memory.secrets import find_secret, secret_refusal
 from saturnd.model.endpoint import ModelEndpointManager
 from saturnd.store import Store
 
@@ -96,18 +96,11 @@ class MemoryMethods:
         text = normalize_fact(text)
         if not text:
             raise InvalidParams("the fact is empty")
-        if refused := too_long(text):
-            raise InvalidParams(refused)
-        secret = find_secret(text)
-        if secret:
-            raise InvalidParams(f"refused: that looks like {secret}; Saturn never keeps secrets")
-        memory = self._store.memory
-        similar = find_similar(text, [(f.number, f.text) for f in memory.active()])
-        fact = memory.add(text, kind_of(text), provenance, session_id, verdict=f"{provenance} by you")
-        return MemoryAddResult(
-            fact=fact_info(fact), line=remembered_line(fact),
-            similar=similar_line(*similar) if similar else "",
-        )
+        refusal = secret_refusal(text) or too_long(text)
+        if refusal:
+            raise InvalidParams(refusal)
+        kept = keep_fact(self._store.memory, text, provenance, session_id, verdict=f"{provenance} by you")
+        return MemoryAddResult(fact=fact_info(kept.fact), line=kept.line, similar=kept.similar)
 
     async def why(self, params: MemoryNumberParams, connection: Any) -> MemoryWhyResult:
         fact = self._store.memory.get(params.number)
@@ -127,8 +120,7 @@ class MemoryMethods:
         ]
         model = await self._endpoint.client()
         reply = await model.complete(review_messages(conversation), think=False)
-        memory = self._store.memory
-        known = {f.text.lower() for f in memory.active()} | {c.text.lower() for c in memory.pending()}
+        known = self._store.memory.known()
         queued = []
         for text in candidates_from(reply.content):
             text = normalize_fact(text)
@@ -163,10 +155,9 @@ class MemoryMethods:
             text = normalize_fact(line)
             if not text:
                 continue
-            secret = find_secret(text)
-            refused = f"refused: that looks like {secret}; Saturn never keeps secrets" if secret else too_long(text)
-            if refused:
-                results.append(CandidateInfo(id=0, text=text, source="imported", check=refused))
+            refusal = secret_refusal(text) or too_long(text)
+            if refusal:
+                results.append(CandidateInfo(id=0, text=text, source="imported", check=refusal))
                 continue
             candidate = self._store.memory.propose("", text, "imported")
             results.append(_candidate(candidate))

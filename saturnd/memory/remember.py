@@ -1,17 +1,18 @@
-"""The `remember` tool and the rule that decides whether a fact is kept silently, asked, or refused."""
+"""The rule that decides whether a `remember` call's fact is kept silently, asked, or refused,
+and keeping a fact once it is decided."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 
-from saturnd.memory.check import words_are_yours
-from saturnd.memory.facts import is_rule, normalize_fact, too_long
-from saturnd.memory.secrets import find_secret
-from saturnd.memory.store import Fact
-from saturnd.tools.harness import REMEMBER_TOOL
+from saturnd.memory.fact_store import Fact, FactStore
+from saturnd.memory.facts import find_similar, is_rule, normalize_fact, too_long
+from saturnd.memory.own_words import words_are_yours
+from saturnd.memory.secrets import secret_refusal
 
-REMEMBER = REMEMBER_TOOL.name
+REMEMBER = "remember"
+"""The tool's name (tools/harness.py builds the tool): the one call review decides by memory's rule."""
 
 
 @dataclass(frozen=True)
@@ -34,17 +35,35 @@ class RememberDecision:
 
 
 def decide_remember(fact: str, gate: MemoryGate) -> RememberDecision:
-    secret = find_secret(fact)
-    if secret:
-        return RememberDecision("refuse", f"refused: that looks like {secret}; Saturn never keeps secrets")
-    if refused := too_long(normalize_fact(fact)):
-        return RememberDecision("refuse", refused)
+    refusal = secret_refusal(fact) or too_long(normalize_fact(fact))
+    if refusal:
+        return RememberDecision("refuse", refusal)
     if gate.off_reason:
         return RememberDecision("refuse", f"not saved: {gate.off_reason}")
     verdict = words_are_yours(fact, list(gate.user_messages), gate.tainted, gate.resumed)
     if verdict.ok:
         return RememberDecision("save", verdict.reason, verdict.sentence)
     return RememberDecision("ask", verdict.reason)
+
+
+@dataclass(frozen=True)
+class Kept:
+    fact: Fact
+    line: str
+    """What the person is shown: remembered #N, how, and how to undo it."""
+    similar: str
+    """A stored fact the new one may contradict, as a line; "" when none."""
+
+
+def keep_fact(
+    memory: FactStore, text: str, provenance: str, session_id: str = "", sentence: str = "",
+    verdict: str = "",
+) -> Kept:
+    """Stores a fact already decided on (by review, or by the person's own command)."""
+    text = normalize_fact(text)
+    similar = find_similar(text, [(f.number, f.text) for f in memory.active()])
+    fact = memory.add(text, kind_of(text), provenance, session_id, sentence, verdict)
+    return Kept(fact, remembered_line(fact), similar_line(*similar) if similar else "")
 
 
 def kind_of(fact: str) -> str:

@@ -79,6 +79,12 @@ def find_secret(text: str) -> str | None:
     return _detect_secrets_kind(text)
 
 
+def secret_refusal(text: str) -> str:
+    """Why `text` is never kept, as the person and the model are told; "" when it holds no secret."""
+    secret = find_secret(text)
+    return f"refused: that looks like {secret}; Saturn never keeps secrets" if secret else ""
+
+
 def _has_card_number(text: str) -> bool:
     for m in _DIGIT_GROUPS.finditer(text):
         groups = re.split(r"[ -]", m.group())

@@ -8,6 +8,8 @@ import logging
 import time
 from pathlib import Path
 
+from machine.keyring_secrets import resolve_api_key
+from machine.paths import Paths
 from protocol.jsonrpc import ModelUnavailable
 from protocol.methods import ModelEndpoint, ModelInfo, ModelsListResult
 from saturnd.config import Config
@@ -15,8 +17,6 @@ from saturnd.model import weights
 from saturnd.model.client import ModelClient
 from saturnd.model.embedded import EmbeddedModel, EmbeddedModelError
 from saturnd.model.gguf import GgufError
-from saturnd.paths import Paths
-from saturnd.secrets_store import resolve_api_key
 
 log = logging.getLogger("saturnd.model")
 

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from protocol.events import PlanItem
+from saturnd.memory.remember import REMEMBER
 from saturnd.tools.registry import Tool, ToolEnv
 
 
@@ -59,7 +60,7 @@ async def _remember(params: RememberParams, env: ToolEnv) -> str:
 
 
 REMEMBER_TOOL = Tool(
-    name="remember",
+    name=REMEMBER,
     description="Keep a fact or rule the user just stated about themselves, in their words.",
     params=RememberParams,
     run=_remember,

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import TypeVar
 
 from saturnd.config import RuntimeConfig
-
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -23,12 +20,11 @@ class BoundReached:
 class Bounds:
     max_iterations: int
     turn_budget_s: float
-    max_calls_per_pass: int
     started: float = field(default_factory=time.monotonic)
 
     @classmethod
     def from_config(cls, runtime: RuntimeConfig) -> Bounds:
-        return cls(runtime.max_iterations, runtime.turn_budget_s, runtime.max_calls_per_pass)
+        return cls(runtime.max_iterations, runtime.turn_budget_s)
 
     def check_before_pass(self, tool_passes: int, now: float | None = None) -> BoundReached | None:
         """`tool_passes`: passes so far whose calls were run."""
@@ -42,7 +38,3 @@ class Bounds:
                 f"the turn reached its limit of {self.max_iterations} tool rounds", final_pass=True
             )
         return None
-
-    def cap(self, calls: list[T]) -> tuple[list[T], list[T]]:
-        """(calls that may run, calls beyond the per-pass cap that never run)."""
-        return calls[: self.max_calls_per_pass], calls[self.max_calls_per_pass :]

@@ -20,10 +20,10 @@ from saturnd.store import Store
 from saturnd.tools.registry import Registry, ToolEnv
 from saturnd.turn.bounds import Bounds
 from saturnd.turn.control import TurnControl
+from saturnd.turn.events import TurnEvents
 from saturnd.turn.ground import TURN_HEADING
 from saturnd.turn.loop_rules import CallLedger
 from saturnd.turn.review import Decision
-from saturnd.turn.run import TurnEvents
 from saturnd.turn.stream_filter import ResponseStream
 
 

@@ -13,7 +13,6 @@ import msgspec
 
 from protocol.events import Answer, EndStatus, Paused, Resumed, Steered, TurnStarted
 from saturnd.memory.remember import memory_block
-from saturnd.memory.turn_memory import queue_missed_facts
 from saturnd.model.caller import Unreadable
 from saturnd.turn import prompts
 from saturnd.turn.agent import Answered, CallsProposed, ModelFailed, PassPlan, agent_pass, join_note
@@ -21,9 +20,10 @@ from saturnd.turn.bounds import BoundReached
 from saturnd.turn.claims import Claim, unbacked_claim
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
-from saturnd.turn.echo import echoes_instructions, not_done_account
+from saturnd.turn.echoed_instructions import echoes_instructions, not_done_account
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
+from saturnd.turn.remembering import queue_missed_facts
 from saturnd.turn.thinking import think_plan
 from saturnd.turn.tool_round import tool_round
 

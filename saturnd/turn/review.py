@@ -20,7 +20,7 @@ from saturnd.gate.provenance import (
     parent_missing,
     recipient_refusal,
 )
-from saturnd.memory.remember import REMEMBER, MemoryGate, decide_remember
+from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, decide_remember
 from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
 from saturnd.turn.loop_rules import CallLedger, call_signature
@@ -67,6 +67,8 @@ class Decision:
     setback: bool = False
     """Refused for something the model must correct where the fate alone does not say so
     (a declined call proposed again, a secret to remember): the next pass recovers."""
+    remember: RememberDecision | None = None
+    """For a `remember` call: memory's decision on the fact, which saving carries out."""
 
     @property
     def runs(self) -> bool:
@@ -131,9 +133,8 @@ def _review_remember(
     decided = decide_remember(str(arguments.get("fact", "")), context.memory)
     if decided.outcome == "refuse":
         return Decision(call, "refused", decided.reason, setback=not context.memory.off_reason, **fields)
-    if decided.outcome == "save":
-        return Decision(call, "approved", reason=decided.reason, **fields)
-    return Decision(call, "needs_approval", reason=decided.reason, **fields)
+    fate = "approved" if decided.outcome == "save" else "needs_approval"
+    return Decision(call, fate, reason=decided.reason, remember=decided, **fields)
 
 
 def _gate(

@@ -12,11 +12,11 @@ from protocol.events import ApprovalRequested, Fate, ToolFinished, ToolProposed
 from protocol.methods import CallTrace
 from saturnd import egress
 from saturnd.gate.provenance import SessionRecord
-from saturnd.memory.turn_memory import memory_gate
 from saturnd.model.types import ModelReply, ToolCall
 from saturnd.turn.context import TurnContext
 from saturnd.turn.execute import ToolOutcome, run_tool, time_limit
 from saturnd.turn.fencing import fence
+from saturnd.turn.remembering import memory_gate
 from saturnd.turn.review import Decision, GateContext, approval_key, review_calls
 
 DO_NOT_TRY_ANOTHER_WAY = "Do not try it another way"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from saturnd.memory.check import (
+from saturnd.memory.own_words import (
     EMPTY,
     NO_WORDS,
     QUESTION,

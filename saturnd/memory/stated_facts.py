@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from saturnd.memory.check import is_question, split_sentences
 from saturnd.memory.facts import is_rule, normalize_fact
+from saturnd.memory.own_words import is_question, split_sentences
 from saturnd.memory.secrets import find_secret
 
 ABOUT_THE_USER = re.compile(r"^(i|i'm|im|i've|i'd|my|we|we're|our|mine)\b", re.IGNORECASE)

@@ -3,15 +3,8 @@
 from __future__ import annotations
 
 from protocol.events import MemoryCandidate, Remembered
-from saturnd.memory.catch import stated_facts
-from saturnd.memory.facts import find_similar, normalize_fact
-from saturnd.memory.remember import (
-    MemoryGate,
-    decide_remember,
-    kind_of,
-    remembered_line,
-    similar_line,
-)
+from saturnd.memory.remember import MemoryGate, RememberDecision, keep_fact
+from saturnd.memory.stated_facts import stated_facts
 from saturnd.sessions import SessionState
 from saturnd.store import SessionFlags
 from saturnd.turn.context import TurnContext
@@ -38,36 +31,39 @@ def memory_off_reason(turn: TurnContext, flags: SessionFlags) -> str:
     return off
 
 
+def review_of(turn: TurnContext, fact: str) -> RememberDecision:
+    """Review's decision on the `remember` call carrying `fact` (the latest, should the model
+    have sent it twice). The tool runs only after review, so there always is one."""
+    for reviewed in reversed(turn.reviewed.values()):
+        if reviewed.remember is not None and reviewed.arguments.get("fact") == fact:
+            return reviewed.remember
+    raise AssertionError(f"remember ran without review: {fact!r}")
+
+
 async def save_fact(turn: TurnContext, fact: str) -> str:
-    """Runs only after review let the call through (silently, or by the person's approval)."""
-    decided = decide_remember(fact, memory_gate(turn, turn.session.read()))
-    if decided.outcome == "refuse":
-        return decided.reason
+    """Carries out review's decision, without deciding again: saved silently when the words are
+    the user's, or after the person approved the call."""
+    decided = review_of(turn, fact)
     provenance = "said" if decided.outcome == "save" else "approved"
-    memory = turn.store.memory
-    text = normalize_fact(fact)
-    similar = find_similar(text, [(f.number, f.text) for f in memory.active()])
-    stored = memory.add(text, kind_of(text), provenance, turn.session_id, decided.sentence, decided.reason)
+    kept = keep_fact(
+        turn.store.memory, fact, provenance, turn.session_id, decided.sentence, decided.reason
+    )
     turn.events.emit(Remembered(
-        number=stored.number,
-        text=stored.text,
-        provenance=provenance,
-        line=remembered_line(stored),
-        similar=similar_line(*similar) if similar else "",
+        number=kept.fact.number, text=kept.fact.text, provenance=provenance, line=kept.line,
+        similar=kept.similar,
     ))
-    return f"remembered #{stored.number}"
+    return f"remembered #{kept.fact.number}"
 
 
 def queue_missed_facts(turn: TurnContext) -> None:
     """What the user stated and the model did not remember goes to the review queue."""
     if memory_off_reason(turn, turn.session.flags):
         return
-    memory = turn.store.memory
-    known = {f.text.lower() for f in memory.active()} | {c.text.lower() for c in memory.pending()}
+    known = turn.store.memory.known()
     for fact in stated_facts(turn.text):
         if fact.lower() in known:
             continue
-        candidate = memory.propose(turn.session_id, fact, "catch")
+        candidate = turn.store.memory.propose(turn.session_id, fact, "catch")
         turn.events.emit(MemoryCandidate(
             id=candidate.id, text=fact,
             line=f"not remembered yet: {fact} · saturn memory accept {candidate.id} keeps it",

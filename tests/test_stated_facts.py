@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from saturnd.memory.catch import stated_facts
+from saturnd.memory.stated_facts import stated_facts
 
 
 @pytest.mark.parametrize(("text", "facts"), [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from protocol.methods import CallTrace, PassTrace
-from saturnd.turn.echo import echoes_instructions, not_done_account
+from saturnd.turn.echoed_instructions import echoes_instructions, not_done_account
 from saturnd.turn.tool_round import DECLINED_BY_USER, NOBODY_TO_APPROVE
 
 

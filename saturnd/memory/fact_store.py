@@ -36,7 +36,7 @@ class Candidate:
 _FACT_COLUMNS = "number, text, kind, provenance, session_id, sentence, verdict, created_at"
 
 
-class MemoryStore:
+class FactStore:
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
 
@@ -93,6 +93,10 @@ class MemoryStore:
             (candidate_id,),
         ).fetchone()
         return Candidate(*found) if found else None
+
+    def known(self) -> set[str]:
+        """Kept facts and pending candidates, lower-cased: what is never proposed again."""
+        return {f.text.lower() for f in self.active()} | {c.text.lower() for c in self.pending()}
 
     def settle(self, candidate_id: int, status: str) -> None:
         self._db.execute(
