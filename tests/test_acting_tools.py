@@ -15,6 +15,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from saturnd.testing.fake_model import call, text
 from saturnd.tools import acting
 from saturnd.tools.acting import (
     ACTING_TOOLS,
@@ -26,7 +27,6 @@ from saturnd.tools.acting import (
     WriteFileParams,
 )
 from saturnd.tools.registry import Registry, ToolEnv, ToolFailure
-from saturnd.testing.fake_model import call, text
 
 PR_SET_CHILD_SUBREAPER = 36
 

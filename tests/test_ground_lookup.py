@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from saturnd.testing.fake_model import Reply
 from saturnd.tools.calculate import evaluate
 from saturnd.tools.registry import ToolFailure
 from saturnd.turn.folder_scan import ScanLimits, scan_folder
 from saturnd.turn.ground import Ground, build_ground, folder_map_text
 from saturnd.turn.retrieval import Document, query_terms, rank, relevant_excerpts, render_excerpts
 from tests.conftest import of_type
-from saturnd.testing.fake_model import Reply
 
 HOME_FILES = {
     "shopping.txt": "milk\neggs\nflour\n",
