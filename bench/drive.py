@@ -53,7 +53,8 @@ class TurnLog:
     thinking_s: float = 0.0
     model_calls: int = 0
     """From the receipts: the trace loses a pass's calls when the pass fails unreadable."""
-    tokens: list[int] = field(default_factory=lambda: [0, 0])
+    tokens: list[int] = field(default_factory=lambda: [0, 0, 0])
+    """Prompt tokens, completion tokens, and prompt tokens the server reused from its cache."""
     first_token_s: float | None = None
     turn_ids: list[str] = field(default_factory=list)
 
@@ -144,7 +145,8 @@ async def _on_event(
     elif tag == "receipt":
         log.thinking_s += event.thinking_s
         log.model_calls += event.model_calls
-        log.tokens = [log.tokens[0] + event.tokens_in, log.tokens[1] + event.tokens_out]
+        log.tokens = [log.tokens[0] + event.tokens_in, log.tokens[1] + event.tokens_out,
+                      log.tokens[2] + event.tokens_cached]
     elif tag == "turn_ended":
         log.status = event.status
 
@@ -248,7 +250,7 @@ def record_of(
         "thinking_s": round(log.thinking_s, 3),
         "ttft_s": round(log.first_token_s, 3) if log.first_token_s is not None else None,
         "wall_s": round(wall, 3),
-        "tokens_in": log.tokens[0], "tokens_out": log.tokens[1],
+        "tokens_in": log.tokens[0], "tokens_out": log.tokens[1], "tokens_cached": log.tokens[2],
         "status": state.status, "answer": state.answer, "note": state.note,
         "first_answer": state.first_answer if state.first_answer != state.answer else "",
     }

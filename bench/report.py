@@ -89,10 +89,14 @@ def timing_lines(records: Records) -> list[str]:
         mean = sum(walls) / len(walls)
         loads = [float(r["load_1m"]) for r in rows if r.get("load_1m") is not None]
         load = f"; load average {sum(loads) / len(loads):.1f} on this machine" if loads else ""
+        prompt = sum(int(r.get("tokens_in", 0)) for r in rows)
+        cached = sum(int(r.get("tokens_cached", 0)) for r in rows)
+        cache = f"; {cached} of {prompt} prompt tokens came from the server's cache" if cached else ""
+        p90 = walls[min(len(walls) - 1, int(len(walls) * 0.9))]
         lines.append(
             f"- {model} {policy}: {mean:.1f} s per task on average (median {walls[len(walls) // 2]:.1f} s,"
-            f" max {walls[-1]:.0f} s); first token after {_median(ttfts):.1f} s (median);"
-            f" 120 tasks would take about {_duration(mean * 120)} per repeat{load}"
+            f" p90 {p90:.1f} s, max {walls[-1]:.0f} s); first token after {_median(ttfts):.1f} s (median);"
+            f" {len(rows)} tasks took {_duration(sum(walls))}{cache}{load}"
         )
     return lines
 
