@@ -8,13 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from saturnd.testing.fake_model import Reply
+from saturnd.testing.fake_model import Reply, call
 from saturnd.tools.calculate import evaluate
 from saturnd.tools.registry import ToolFailure
+from saturnd.tools.table_sums import table_totals
 from saturnd.turn.folder_scan import ScanLimits, scan_folder
 from saturnd.turn.ground import Ground, build_ground, folder_map_text
 from saturnd.turn.retrieval import Document, query_terms, rank, relevant_excerpts, render_excerpts
 from tests.conftest import of_type
+from tests.test_gate import decide_with, run_with_decisions
 
 HOME_FILES = {
     "shopping.txt": "milk\neggs\nflour\n",
@@ -69,8 +71,9 @@ def test_excerpts_keep_to_their_character_budget():
 
 def test_the_ground_shows_the_map_and_fenced_excerpts_after_the_fixed_part(tmp_path):
     cwd = lay(tmp_path / "w", HOME_FILES)
-    text, found = build_ground(Ground(cwd=cwd, home=tmp_path / "home", now=datetime.now().astimezone(),
-                                      request="What's on my shopping list?"))
+    built = build_ground(Ground(cwd=cwd, home=tmp_path / "home", now=datetime.now().astimezone(),
+                                request="What's on my shopping list?"))
+    text, found = built.text, built.trace
     fixed, this_turn = text.split("## This turn\n")
     assert "shopping.txt" not in fixed
     assert "- shopping.txt (16 B): milk" in this_turn and "- notes.txt (38 B): Dentist Friday 9am" in this_turn
@@ -81,15 +84,16 @@ def test_the_ground_shows_the_map_and_fenced_excerpts_after_the_fixed_part(tmp_p
 
 def test_the_ground_can_leave_both_out(tmp_path):
     cwd = lay(tmp_path / "w", HOME_FILES)
-    text, found = build_ground(Ground(cwd=cwd, home=tmp_path, now=datetime.now().astimezone(),
-                                      request="shopping", folder_map=False, retrieval=False))
+    built = build_ground(Ground(cwd=cwd, home=tmp_path, now=datetime.now().astimezone(),
+                                request="shopping", folder_map=False, retrieval=False))
+    text, found = built.text, built.trace
     assert "shopping.txt" not in text and found.excerpts == []
 
 
 def test_kb_documents_are_ranked_beside_the_folder(tmp_path):
     lay(tmp_path / "home" / "kb", {"home.md": "# Home\nThe bins go out on Tuesday night.\n"})
-    _, found = build_ground(Ground(cwd=lay(tmp_path / "w", HOME_FILES), home=tmp_path / "home",
-                                   now=datetime.now().astimezone(), request="Which day do the bins go out?"))
+    found = build_ground(Ground(cwd=lay(tmp_path / "w", HOME_FILES), home=tmp_path / "home",
+                                now=datetime.now().astimezone(), request="Which day do the bins go out?")).trace
     assert found.excerpts == ["kb:home.md:1-2"]
 
 
@@ -159,3 +163,26 @@ async def test_the_ground_can_be_turned_off_in_config(harness):
     assert "shopping.txt" not in harness.model.requests[0]["messages"][0]["content"]
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
     assert trace.ground.excerpts == [] and trace.ground.files_mapped == 0
+
+
+def test_a_csv_table_gets_its_totals_worked_out():
+    assert table_totals("budget.csv", HOME_FILES["budget.csv"] + "travel,150\n") == (
+        "[Saturn worked out] totals over 3 rows: amount = 1500"
+    )
+    spending = "date,category,amount\n03-02,food,42.10\n03-09,bus,15.00\n03-15,food,37.90\n"
+    assert table_totals("march.csv", spending) == (
+        "[Saturn worked out] totals over 3 rows: amount = 95; amount by category: food 80, bus 15"
+    )
+    assert table_totals("notes.txt", spending) == "" and table_totals("x.csv", "1,2\n3,4\n5,6\n") == ""
+
+
+async def test_a_file_the_ground_showed_whole_counts_as_read_for_edit_file(harness):
+    await harness.start()
+    lay(harness.env.workdir, HOME_FILES)
+    harness.model.enqueue(
+        call("edit_file", {"path": "shopping.txt", "old": "flour\n", "new": "flour\nbutter\n"}), "Added butter.",
+    )
+    _, _, events = await run_with_decisions(harness, "Add butter to my shopping list.", decide_with("once"))
+    finished = [e.event for e in events if e.event.__struct_config__.tag == "tool_finished"]
+    assert [e.fate for e in finished] == ["ran"]  # no "⛔ call read_file first"
+    assert (harness.env.workdir / "shopping.txt").read_text() == "milk\neggs\nflour\nbutter\n"

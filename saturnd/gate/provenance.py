@@ -60,6 +60,16 @@ class SessionRecord:
                 calls.append(PastCall(function.get("name", ""), _arguments(function), succeeded))
         return cls(typed, returned, calls)
 
+    def with_shown(self, shown: list[tuple[str, str, bool]]) -> SessionRecord:
+        """The record plus what the ground showed this turn: fenced text, and for a whole
+        file of the working folder, a successful read (edit_file then needs no read_file)."""
+        returned = [Returned("ground", source, text, fenced=True) for source, text, _ in shown]
+        reads = [
+            PastCall("read_file", {"path": source}, succeeded=True)
+            for source, _, whole in shown if whole and not source.startswith("kb:")
+        ]
+        return SessionRecord(self.typed, self.returned + returned, self.calls + reads)
+
 
 def _arguments(function: dict[str, Any]) -> dict[str, Any]:
     try:

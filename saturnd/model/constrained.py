@@ -62,8 +62,10 @@ def instructions(tools: list[dict[str, Any]], thinking: bool = False) -> str:
     )
     if thinking:
         lines.append(
-            'First think in "thought", briefly: what the user asked, what is known and what is'
-            " missing, and whether a tool or an answer fits. Then give the call or the answer."
+            'First think in "thought", in one or two short sentences, only about the decision: which'
+            " source holds what is needed (an excerpt, a listed file, the knowledge base, the user),"
+            " which tool gets it or does the task, and what is still missing. Do not restate the"
+            " request. Then give the call or the answer."
         )
     return "\n".join(lines)
 

@@ -13,6 +13,7 @@ from typing import Annotated
 import msgspec
 
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
+from saturnd.tools.table_sums import TABLE_SUFFIXES, table_totals
 from saturnd.tools.word_match import NAME_WEIGHT, fts_index, fts_query, query_terms
 
 OUTPUT_CAP = 16_000  # characters of file text one read returns (~16 KB)
@@ -115,9 +116,17 @@ class ReadFileParams(msgspec.Struct, forbid_unknown_fields=True):
 
 async def _read_file(params: ReadFileParams, env: ToolEnv) -> str:
     path = resolve(params.path, env.cwd)
-    return await asyncio.to_thread(
-        read_window, path, params.path, params.start_line, params.max_lines
-    )
+    return await asyncio.to_thread(_read_with_totals, path, params)
+
+
+def _read_with_totals(path: Path, params: ReadFileParams) -> str:
+    """The window; a whole CSV file shown at once also gets its totals (table_sums)."""
+    shown = read_window(path, params.path, params.start_line, params.max_lines)
+    if params.start_line == 1 and "\n… " not in shown and path.suffix.lower() in TABLE_SUFFIXES:
+        totals = table_totals(path.name, path.read_text(encoding="utf-8", errors="replace"))
+        if totals:
+            shown += "\n" + totals
+    return shown
 
 
 READ_FILE = Tool(

@@ -90,6 +90,8 @@ class TurnContext:
     """The thinking policy for this turn (the session's /think, or the turn's --think)."""
     ground: GroundTrace = field(default_factory=GroundTrace)
     """What the ground found for this turn (folder map, ranked excerpts)."""
+    shown: list[tuple[str, str, bool]] = field(default_factory=list)
+    """(source, text, whole file) of each excerpt the ground showed: the gate counts them as read."""
     reviewed: dict[str, Decision] = field(default_factory=dict)
     """call_id -> how review decided it: what explain reports."""
     step: StepKind = "first_move"

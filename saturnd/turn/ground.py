@@ -44,11 +44,20 @@ class Ground:
     retrieval: bool = True
 
 
+@dataclass(frozen=True)
+class BuiltGround:
+    text: str
+    """The system prompt."""
+    trace: GroundTrace
+    excerpts: list[Excerpt]
+    """What the model was shown of the user's documents: the gate counts it as read."""
+
+
 def ground_text(ground: Ground) -> str:
-    return build_ground(ground)[0]
+    return build_ground(ground).text
 
 
-def build_ground(ground: Ground) -> tuple[str, GroundTrace]:
+def build_ground(ground: Ground) -> BuiltGround:
     """The system prompt and what it found; reads files, bounded (folder_scan's limits)."""
     parts = [prompts.SYSTEM]
     for label, path in _instruction_files(ground):
@@ -61,13 +70,14 @@ def build_ground(ground: Ground) -> tuple[str, GroundTrace]:
         parts.append("Knowledge base (kb_search / kb_read):\n" + "\n".join(lines))
     if ground.memory_block:
         parts.append(ground.memory_block)
-    turn_part, findings = _this_turn(ground)
-    return "\n\n".join([*parts, turn_part]), findings
+    turn_part, findings, excerpts = _this_turn(ground)
+    return BuiltGround("\n\n".join([*parts, turn_part]), findings, excerpts)
 
 
-def _this_turn(ground: Ground) -> tuple[str, GroundTrace]:
+def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt]]:
     parts = [TURN_HEADING, f"Now: {_now(ground.now)}", f"Working folder: {ground.cwd}"]
     findings = GroundTrace()
+    excerpts: list[Excerpt] = []
     if ground.folder_map or ground.retrieval:
         started = time.monotonic()
         scan = scan_folder(ground.cwd) if ground.cwd.is_dir() else FolderScan([], [], cut=False)
@@ -83,7 +93,7 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace]:
         )
     for attachment in ground.attachments:
         parts.append(f"Attached by the user: {attachment.name}\n" + fence(attachment.name, attachment.content))
-    return "\n".join(parts), findings
+    return "\n".join(parts), findings, excerpts
 
 
 def folder_map_text(scan: FolderScan) -> str:
@@ -118,9 +128,9 @@ def _cite(part: Excerpt) -> str:
     return f"{part.source}:{part.first_line}-{part.first_line + len(part.lines) - 1}"
 
 
-def ground_messages(ground: Ground) -> tuple[list[dict[str, Any]], GroundTrace]:
-    text, findings = build_ground(ground)
-    return [{"role": "system", "content": text}], findings
+def ground_messages(ground: Ground) -> tuple[list[dict[str, Any]], BuiltGround]:
+    built = build_ground(ground)
+    return [{"role": "system", "content": built.text}], built
 
 
 def _now(now: datetime) -> str:

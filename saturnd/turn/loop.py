@@ -78,7 +78,8 @@ def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
     history = earlier_turns(session.conversation, budget)
     turn.history_note = history.trace_note(budget)
     turn.store.add_message(turn.session_id, turn.turn_id, "user", turn.text)
-    system, turn.ground = ground_messages(ground)
+    system, built = ground_messages(ground)
+    turn.ground, turn.shown = built.trace, [(e.source, "\n".join(e.lines), e.whole) for e in built.excerpts]
     return system + history.messages + [{"role": "user", "content": turn.text}]
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from saturnd.tools.table_sums import table_totals
 from saturnd.tools.word_match import NAME_WEIGHT, fts_index, fts_query, query_terms
 
 
@@ -112,5 +113,6 @@ def render_excerpts(excerpts: list[Excerpt]) -> str:
             header = f"--- {part.source} (whole file, {part.total_lines} lines)"
         else:
             header = f"--- {part.source}:{part.first_line}-{last} (of {part.total_lines} lines)"
-        blocks.append("\n".join([header, *part.lines]))
+        totals = table_totals(part.source, "\n".join(part.lines)) if part.whole else ""
+        blocks.append("\n".join([header, *part.lines, *([totals] if totals else [])]))
     return "\n".join(blocks)

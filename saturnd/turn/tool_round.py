@@ -47,7 +47,7 @@ def gate_context(turn: TurnContext) -> GateContext:
     """The session read once for the whole round: the gate and memory both decide from it."""
     session = turn.session.read()
     return GateContext(
-        record=SessionRecord.from_messages(session.conversation),
+        record=SessionRecord.from_messages(session.conversation).with_shown(turn.shown),
         cwd=turn.cwd,
         gate=turn.config.gate,
         judge=turn.judge,
