@@ -63,7 +63,7 @@ def test_a_claim_is_unbacked_until_a_call_that_changes_something_ran(calls, unba
     ("Turn off the kitchen lights.", "I can't control your lights: no tool reaches them.", (), None),
     ("Text Sam that dinner is at 8.", "What is Sam's phone number?", (), None),
     ("Email Tom that the report is late.", "Tom's email was declined by you.", (("send_email", "declined"),), None),
-    ("Add up the amounts in expenses.csv.", "The total is 87.50.", (("read_file", "ran"),), None),
+    ("Add up the amounts in expenses.csv.", "The total is 87.50.", (("read_file", "ran"), ("calculate", "ran")), None),
     ("Write a haiku about rain.", "Rain taps the window", (), None),
     ("Write a haiku about rain into haiku.txt.", "Rain taps the window", (), "not_acted"),
     ("What's on my shopping list?", "I'm sorry, but I don't have access to your shopping list.", (), "no_access"),
@@ -80,3 +80,16 @@ def test_what_the_request_asked_for_and_the_answer_skipped(request_text, answer,
 def test_no_access_is_true_where_there_is_nothing_to_read():
     answer = "I don't have access to your shopping list."
     assert unbacked_claim(answer, [], builtin_registry(), "What's on my list?", documents_at_hand=False) is None
+
+
+@pytest.mark.parametrize(("request_text", "answer", "calls", "kind"), [
+    ("What's the total of my budget?", "The total is 2100.", (("read_file", "ran"),), "uncomputed"),
+    ("What's the total of my budget?", "The total is 1,745.", (("read_file", "ran"),), None),  # as shown
+    ("What's the total of my budget?", "The total is 2100.", (("calculate", "ran"),), None),
+    ("How long is the train journey?", "About 45 minutes.", (), "uncomputed"),
+    ("When is the dentist?", "On the 14th at 9.", (), None),  # no adding up asked for
+])
+def test_a_number_worked_out_in_the_models_head_is_sent_back(request_text, answer, calls, kind):
+    seen = "budget.csv\nrent,900\nfood,450\n[Saturn worked out] totals over 2 rows: amount = 1745\n09:00 13:30"
+    claim = unbacked_claim(answer, _passes(*calls), builtin_registry(), request_text, documents_at_hand=True, seen=seen)
+    assert (claim.kind if claim else None) == kind

@@ -11,7 +11,10 @@ comes back again is answered with a note saying so. Three kinds:
   nothing that could do it was even tried, and the answer neither asks nor
   says it cannot ("Butter is already on your shopping list.");
 - no_access: "I don't have access to your shopping list" while read tools
-  exist, the folder or knowledge base holds documents, and none was read.
+  exist, the folder or knowledge base holds documents, and none was read;
+- uncomputed: the user asked for a total, a sum or a duration, and the answer
+  gives a number that appears nowhere in what the model was shown and that no
+  calculate call worked out (a 1.5B turned 3.5 hours into "45 minutes").
 
 A word list always misses some wordings; the request-side rule catches what
 the answer-side one misses.
@@ -74,9 +77,16 @@ NO_ACCESS = re.compile(
     re.IGNORECASE,
 )
 READ_TOOLS = frozenset({"read_file", "list_dir", "search_files", "kb_search", "kb_read"})
+COMPUTE_REQUEST = re.compile(
+    r"\b(?:total|sum|add(?:ed)? up|altogether|in all|how much|how long|difference|average|spent|spend|"
+    r"cost|owe|left over|remaining)\b",
+    re.IGNORECASE,
+)
+NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+CALCULATE = "calculate"
 
 
-ClaimKind = Literal["done", "not_acted", "no_access"]
+ClaimKind = Literal["done", "not_acted", "no_access", "uncomputed"]
 
 
 @dataclass(frozen=True)
@@ -126,12 +136,34 @@ def first_sentence(answer: str) -> str:
     return sentence[:120]
 
 
+def uncomputed_number(answer: str, request: str, seen: str, passes: list[PassTrace]) -> str | None:
+    """A number in the answer to a request to add up that the model made up: not in anything it
+    was shown (`seen`) and not worked out by a calculate call that ran."""
+    if not COMPUTE_REQUEST.search(request) or any(
+        c.name == CALCULATE and c.fate == "ran" for p in passes for c in p.calls
+    ):
+        return None
+    shown = {_plain_number(n) for n in NUMBER.findall(seen)}
+    for number in NUMBER.findall(answer):
+        if _plain_number(number) not in shown:
+            return number
+    return None
+
+
+def _plain_number(text: str) -> str:
+    plain = text.replace(",", "")
+    return plain.rstrip("0").rstrip(".") if "." in plain else plain
+
+
 def unbacked_claim(
     answer: str, passes: list[PassTrace], registry: Registry, request: str = "", documents_at_hand: bool = False,
+    seen: str = "",
 ) -> Claim | None:
     """What in `answer` no tool backs, or None.
 
     `documents_at_hand`: the working folder or the knowledge base holds documents a read tool can reach.
+    `seen`: everything the model was shown this turn; with `documents_at_hand`, a number it adds up
+    must be in it or come from calculate.
     """
     done = claimed_action(answer)
     if done is not None and not something_acted(passes, registry):
@@ -142,4 +174,7 @@ def unbacked_claim(
     if (documents_at_hand and (found := NO_ACCESS.search(answer))
             and not something_tried(passes, registry, READ_TOOLS) and READ_TOOLS & set(registry.names())):
         return Claim("no_access", found.group(0))
+    if (documents_at_hand and CALCULATE in registry.names()
+            and (number := uncomputed_number(answer, request, seen, passes))):
+        return Claim("uncomputed", number)
     return None

@@ -53,7 +53,9 @@ async def run_turn(turn: TurnContext) -> EndStatus:
                     await tool_round(turn, messages, reply)
                 case Answered(text):
                     claim = unbacked_claim(
-                        text, turn.trace, turn.registry, turn.text, documents_at_hand=bool(turn.ground.files_mapped),
+                        text, turn.trace, turn.registry, turn.text,
+                        documents_at_hand=bool(turn.ground.files_mapped or turn.ground.excerpts),
+                        seen="\n".join(str(m.get("content") or "") for m in messages),
                     )
                     if claim and not bound and send_back_claim(turn, messages, text, claim):
                         continue

@@ -31,11 +31,18 @@ NO_ACCESS = (
     "[Saturn check] Your answer says \"{claim}\", but you can reach the user's files and knowledge base:"
     " the working folder's files are listed under \"This turn\". Search or read the likely one now."
 )
+UNCOMPUTED = (
+    "[Saturn check] Your answer gives {claim}, which is in nothing you were shown and was not worked"
+    " out with calculate. Call calculate with the numbers you read (e.g. 12.50 + 30 + 45), then answer."
+)
 UNBACKED_NOTE = "no tool did what this answer says was done"
 NO_ACCESS_NOTE = "the answer says it cannot see the user's documents, though no read tool was used"
 NOT_ACTED_NOTE = "nothing was done: no tool that could do what was asked was called"
-SEND_BACK = {"done": UNBACKED_CLAIM, "not_acted": NOT_ACTED, "no_access": NO_ACCESS}
-CLAIM_NOTES = {"done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE}
+UNCOMPUTED_NOTE = "the answer's number was not worked out by calculate from what was read"
+SEND_BACK = {"done": UNBACKED_CLAIM, "not_acted": NOT_ACTED, "no_access": NO_ACCESS, "uncomputed": UNCOMPUTED}
+CLAIM_NOTES = {
+    "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
+}
 
 STEER = "[Correction from the user, sent while you were working] {text}"
 """How a steer reaches the model; the store keeps only the user's words, marked as a steer."""
