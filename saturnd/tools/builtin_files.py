@@ -6,6 +6,7 @@ import asyncio
 import difflib
 import os
 import re
+from collections.abc import Iterator
 from fnmatch import fnmatch
 from pathlib import Path
 from typing import Annotated
@@ -237,22 +238,17 @@ def _search(root: Path, display: str, pattern: str, glob: str) -> str:
     if literal:
         out.append("note: not a valid regex; searched as literal text")
     matches = 0
-    for rel, path in files:
-        text = _searchable_text(path)
-        if text is None:
+    for shown, lineno, line in _text_lines(files, prefix):
+        if not regex.search(line):
             continue
-        shown = os.path.normpath(os.path.join(prefix, rel))
-        for lineno, line in enumerate(text.splitlines(), 1):
-            if not regex.search(line):
-                continue
-            if matches == MATCH_CAP:
-                out.append(f"… stopped at {MATCH_CAP} matches; narrow the pattern, path or glob")
-                return "\n".join(out)
-            line = line.strip()
-            if len(line) > MATCH_LINE_CAP:
-                line = line[:MATCH_LINE_CAP] + "…"
-            out.append(f"{shown}:{lineno}: {line}")
-            matches += 1
+        if matches == MATCH_CAP:
+            out.append(f"… stopped at {MATCH_CAP} matches; narrow the pattern, path or glob")
+            return "\n".join(out)
+        line = line.strip()
+        if len(line) > MATCH_LINE_CAP:
+            line = line[:MATCH_LINE_CAP] + "…"
+        out.append(f"{shown}:{lineno}: {line}")
+        matches += 1
     if matches == 0:
         out.append(f"no matches for {pattern!r} in {display}")
         out += _word_matches(files, prefix, pattern)
@@ -276,16 +272,11 @@ def _word_matches(files: list[tuple[str, Path]], prefix: str, pattern: str) -> l
         return []
     rows: list[tuple[str, str]] = []
     where: list[tuple[str, int]] = []
-    for rel, path in files:
-        text = _searchable_text(path)
-        if text is None:
-            continue
-        shown = os.path.normpath(os.path.join(prefix, rel))
-        for lineno, line in enumerate(text.splitlines(), 1):
-            if len(rows) == WORD_SEARCH_LINES:
-                break
-            rows.append((shown.replace("/", " "), line.strip()[:MATCH_LINE_CAP]))
-            where.append((shown, lineno))
+    for shown, lineno, line in _text_lines(files, prefix):
+        if len(rows) == WORD_SEARCH_LINES:
+            break
+        rows.append((shown.replace("/", " "), line.strip()[:MATCH_LINE_CAP]))
+        where.append((shown, lineno))
     with fts_index(rows) as db:
         found = db.execute(
             "SELECT rowid FROM doc WHERE doc MATCH ? ORDER BY bm25(doc, ?, 1.0), rowid",
@@ -304,6 +295,17 @@ def _word_matches(files: list[tuple[str, Path]], prefix: str, pattern: str) -> l
     if out:
         out.insert(0, f"lines with its words ({', '.join(terms)}), best first:")
     return out
+
+
+def _text_lines(files: list[tuple[str, Path]], prefix: str) -> Iterator[tuple[str, int, str]]:
+    """(shown path, line number, line) of every searchable text file, in order."""
+    for rel, path in files:
+        text = _searchable_text(path)
+        if text is None:
+            continue
+        shown = os.path.normpath(os.path.join(prefix, rel))
+        for lineno, line in enumerate(text.splitlines(), 1):
+            yield shown, lineno, line
 
 
 def _searchable_text(path: Path) -> str | None:
