@@ -130,7 +130,10 @@ async def run_case(
         try:
             client = await daemon.start()
             try:
-                session = await client.call("session/create", {"cwd": str(daemon.root)})
+                # An empty working folder: a BFCL case has no files, and the daemon's own home,
+                # store and log must not show up in the ground's folder map.
+                daemon.scratch.workdir.mkdir(exist_ok=True)
+                session = await client.call("session/create", {"cwd": str(daemon.scratch.workdir)})
                 for text in case.turns:
                     record, seen = TurnRecord(), len(read_calls(log_path))
                     t0 = time.monotonic()
