@@ -40,6 +40,8 @@ class DaemonSpec:
     extra_env: dict[str, str] = field(default_factory=dict)
     daemon_argv: tuple[str, ...] = ("-m", "saturnd")
     """How the daemon is started after the interpreter (tests may wrap it)."""
+    extra_yaml: str = ""
+    """More top-level config sections (an ablation: `ground: {retrieval: false}`)."""
 
     def config_yaml(self) -> str:
         if self.base_url:
@@ -51,7 +53,8 @@ class DaemonSpec:
             runtime += f"  max_iterations: {self.max_iterations}\n"
         # Pages are served on 127.0.0.1; a user would have to allow that the same way.
         model += f"  tool_mode: {self.tool_mode}\n"
-        return f"model:\n{model}  temperature: 0\nruntime:\n{runtime}web:\n  allow_private: true\n"
+        base = f"model:\n{model}  temperature: 0\nruntime:\n{runtime}web:\n  allow_private: true\n"
+        return base + (self.extra_yaml.rstrip("\n") + "\n" if self.extra_yaml else "")
 
 
 class BenchDaemon:

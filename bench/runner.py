@@ -45,6 +45,8 @@ class RunOptions:
     command: str = ""
     tasks_dir: Path | None = None
     extra_env: dict[str, str] = field(default_factory=dict)
+    extra_yaml: str = ""
+    """More config for every daemon of the run (`--config`)."""
     daemon_argv: tuple[str, ...] = ("-m", "saturnd")
 
 
@@ -120,7 +122,7 @@ def _spec(options: RunOptions, policy: str, limit: int | None) -> DaemonSpec:
         model=options.model, policy=policy, base_url=options.base_url, tool_mode=options.tool_mode,
         max_iterations=limit,
         turn_budget_s=options.turn_budget_s, threads=options.threads, model_cache=cache, extra_env=options.extra_env,
-        daemon_argv=options.daemon_argv,
+        daemon_argv=options.daemon_argv, extra_yaml=options.extra_yaml,
     )
 
 

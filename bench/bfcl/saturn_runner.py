@@ -29,14 +29,6 @@ NO_ANSWER = "I don't know. Please go on without it."
 MCP_SERVER = "bfcl"
 
 
-@dataclass
-class BfclSpec(DaemonSpec):
-    extra_yaml: str = ""
-
-    def config_yaml(self) -> str:
-        return super().config_yaml() + self.extra_yaml
-
-
 @dataclass(frozen=True)
 class SaturnSetup:
     """What of Saturn the case's functions sit beside."""
@@ -122,7 +114,7 @@ async def run_case(
         case_path, log_path = Path(tmp) / "case.json", Path(tmp) / "calls.jsonl"
         write_case(case, case_path)
         extra = config_yaml(case_path, log_path, setup or SaturnSetup())
-        bspec = BfclSpec(**{**spec.__dict__, "extra_yaml": extra})
+        bspec = DaemonSpec(**{**spec.__dict__, "extra_yaml": spec.extra_yaml + extra})
         daemon = BenchDaemon(bspec)
         turns: list[TurnRecord] = []
         per_turn: list[list[dict[str, Any]]] = []

@@ -28,6 +28,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
                      help="runtime.turn_budget_s for every task")
     run.add_argument("--threads", type=int, default=0, metavar="N",
                      help="model.threads for the embedded server (0: one per core; use 1 beside another model run)")
+    run.add_argument("--config", default="", metavar="YAML",
+                     help="more config.yaml for every daemon, e.g. 'ground: {retrieval: false}' (ablations)")
     # How saturnd is started after the interpreter: a workaround knob for a daemon that does
     # not start as `python -m saturnd` (the command line recorded with the results shows it).
     run.add_argument("--daemon-argv", default="-m saturnd", help=argparse.SUPPRESS)
@@ -89,7 +91,7 @@ def _run(args: argparse.Namespace, invoked_as: str) -> int:
         model=args.model, policies=policies, repeat=args.repeat, tasks=args.tasks,
         base_url=args.base_url, tool_mode=args.tool_mode, out_dir=Path(args.out) if args.out else RESULTS_DIR,
         run_id=args.run_id, turn_budget_s=args.turn_budget, threads=args.threads,
-        daemon_argv=tuple(shlex.split(args.daemon_argv)),
+        daemon_argv=tuple(shlex.split(args.daemon_argv)), extra_yaml=args.config,
         # The exact command line, kept with the results.
         command=f"{invoked_as} {shlex.join(sys.argv[1:])}" if sys.argv[1:2] == ["bench"] else "",
     )
