@@ -141,11 +141,37 @@ async def test_dependency_gate_refuses_then_the_model_self_corrects(harness):
 async def test_recipient_check_refuses_an_address_nobody_gave(harness):
     await harness.start()
     harness.model.enqueue(call("mail", {"to": "stranger@evil.example", "body": "hi"}), "I cannot.")
-    _, events = await harness.turn("mail my friend")
+    _, events = await harness.turn("mail my friend", headless=True)
     finished = of_type(events, "tool_finished")[0]
     assert (finished.fate, finished.result) == (
         "refused_recipient", "refused: 'stranger@evil.example' is not in anything you typed or any tool returned")
     assert of_type(events, "approval_requested") == []
+
+
+async def test_the_harness_asks_the_person_for_a_recipient_the_model_made_up(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: mail, decision: allow}\n")
+    harness.model.enqueue(
+        call("mail", {"to": "friend@example.com", "body": "hi"}),
+        call("mail", {"to": "ana@mail.example", "body": "hi"}),
+        "Sent.",
+    )
+    client: Client = harness.client
+    session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
+    started = await client.call("turn/start", {"session_id": session.session_id, "text": "mail my friend"})
+    events = []
+    async for e in client.turn_events(started.turn_id):
+        events.append(e)
+        if e.event.__struct_config__.tag == "question":
+            assert e.event.question == (
+                "Which email address should mail use? I have none from you or your files"
+                " (friend@example.com was a guess)."
+            )
+            await client.call("turn/reply", {"turn_id": started.turn_id, "text": "ana@mail.example"})
+    finished = [e.event for e in events if e.event.__struct_config__.tag == "tool_finished"]
+    assert [f.fate for f in finished] == ["refused_recipient", "ran"]
+    assert finished[0].result.endswith(
+        'The user was asked for the email address and answered: "ana@mail.example". Call again with it.'
+    )
 
 
 async def test_judge_blocks_a_call_and_redacts_a_result(harness):

@@ -47,6 +47,12 @@ CLAIM_NOTES = {
 STEER = "[Correction from the user, sent while you were working] {text}"
 """How a steer reaches the model; the store keeps only the user's words, marked as a steer."""
 
+WHICH_RECIPIENT = (
+    "Which {kind} should {tool} use? I have none from you or your files"
+    " ({invented} was a guess)."
+)
+RECIPIENT_GIVEN = " The user was asked for the {kind} and answered: \"{answer}\". Call again with it."
+
 ABORTED = "Stopped at your request."
 NO_ANSWER_YET = "I stopped before I had an answer."
 UNREADABLE = "I could not produce a readable reply to this. Please rephrase or try again."

@@ -13,6 +13,8 @@ from protocol.methods import CallTrace
 from saturnd import egress
 from saturnd.gate.provenance import SessionRecord
 from saturnd.model.types import ModelReply, ToolCall
+from saturnd.tools.registry import NO_ANSWER
+from saturnd.turn import prompts
 from saturnd.turn.context import TurnContext
 from saturnd.turn.execute import ToolOutcome, run_tool, time_limit
 from saturnd.turn.fencing import fence
@@ -72,6 +74,7 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
     for d in decisions:
         turn.events.emit(ToolProposed(call_id=d.call.id, name=d.call.name, arguments=_shown(d.call)))
     decisions = await settle_approvals(turn, decisions)
+    decisions = await ask_for_recipients(turn, decisions)
 
     outcomes = await _run_approved(turn, [d for d in decisions if d.runs])
     setback = False
@@ -123,6 +126,27 @@ async def settle_approvals(turn: TurnContext, decisions: list[Decision]) -> list
             fate, why = ("not_approved", NOBODY_TO_APPROVE.format(tool=d.call.name)) \
                 if answer == "nobody" else ("declined", DECLINED_BY_USER)
             settled.append(replace(d, fate=fate, result=why))
+    return settled
+
+
+async def ask_for_recipients(turn: TurnContext, decisions: list[Decision]) -> list[Decision]:
+    """A message to an address or number that nobody gave: the harness asks the person for it.
+
+    A small model that cannot find a recipient invents one (plumber@example.com) and, sent
+    back, invents another; it rarely thinks of ask_user. The refusal already knows what is
+    missing, so the question is asked for it and the answer goes back with the refusal.
+    """
+    if turn.headless or not turn.events.subscribers:
+        return decisions
+    settled = []
+    for d in decisions:
+        if d.fate == "refused_recipient":
+            invented = str(d.arguments.get("to", "")).strip()
+            kind = "email address" if "@" in invented or "email" in d.call.name else "phone number"
+            answer = await turn.env.ask(prompts.WHICH_RECIPIENT.format(kind=kind, tool=d.call.name, invented=invented))
+            if answer != NO_ANSWER:
+                d = replace(d, result=d.result + prompts.RECIPIENT_GIVEN.format(kind=kind, answer=answer))
+        settled.append(d)
     return settled
 
 
