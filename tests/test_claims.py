@@ -93,3 +93,15 @@ def test_a_number_worked_out_in_the_models_head_is_sent_back(request_text, answe
     seen = "budget.csv\nrent,900\nfood,450\n[Saturn worked out] totals over 2 rows: amount = 1745\n09:00 13:30"
     claim = unbacked_claim(answer, _passes(*calls), builtin_registry(), request_text, documents_at_hand=True, seen=seen)
     assert (claim.kind if claim else None) == kind
+
+
+@pytest.mark.parametrize(("request_text", "tools"), [
+    ("Text Sam that dinner is at 8.", ("send_message",)),
+    ("Can you email Tom the total?", ("send_email",)),
+    ("Send Petra my new address by text.", ("send_message",)),
+    ("Take eggs off my shopping list.", ("write_file", "edit_file")),
+    ("Turn off the kitchen lights.", ()),
+])
+def test_a_request_that_was_not_acted_on_names_the_tools_that_can(request_text, tools):
+    claim = unbacked_claim("Sure.", [], builtin_registry(), request_text)
+    assert claim is not None and claim.tools == tools

@@ -94,6 +94,8 @@ class Claim:
     kind: ClaimKind
     quote: str
     """The answer's words that make the claim."""
+    tools: tuple[str, ...] = ()
+    """For not_acted: the tools that can do what the request's verb asks."""
 CHANGES_SOMETHING_TOO = frozenset({"remember"})
 """Read-only as far as the gate goes, but it keeps a fact: "I've saved that" is true after it."""
 
@@ -129,6 +131,32 @@ def something_tried(passes: Iterable[PassTrace], registry: Registry, names: froz
             )):
                 return True
     return False
+
+
+VERB_TOOL_WORDS = {
+    "text": "message", "message": "message", "email": "email", "e-mail": "email", "reply": "email",
+    "forward": "email", "add": "file", "put": "file", "append": "file", "insert": "file", "remove": "file",
+    "delete": "file", "take": "file", "cross": "file", "tick": "file", "mark": "file", "write": "file",
+    "make": "file", "create": "file", "save": "file", "store": "file", "note": "file", "edit": "file",
+    "fix": "file", "replace": "file", "rename": "file", "update": "file", "change": "file", "run": "command",
+}
+"""The request's first verb -> a word in the names or descriptions of the tools that do it."""
+
+
+REQUEST_PREFIX = frozenset(["please", "kindly", "ok", "okay", "hey", "saturn", "can", "could", "would", "will", "you"])
+
+
+def tools_for(request: str, registry: Registry) -> tuple[str, ...]:
+    """The tools that can change something and whose name (else description) has the verb's word."""
+    found = ACTION_REQUEST.match(request)
+    words = [w.strip(",!").lower() for w in found.group(0).split()] if found else []
+    verb = next((w for w in words if w not in REQUEST_PREFIX), "")
+    if verb == "send":
+        verb = "email" if re.search(r"\be-?mail\b", request, re.IGNORECASE) else "text"
+    word = VERB_TOOL_WORDS.get(verb, "")
+    acting = [t for t in registry if t.risk != "read_only"] if word else []
+    by_name = tuple(t.name for t in acting if word in t.name)
+    return by_name or tuple(t.name for t in acting if word in t.description.lower())
 
 
 def first_sentence(answer: str) -> str:
@@ -170,7 +198,7 @@ def unbacked_claim(
         return Claim("done", done)
     if (ACTION_REQUEST.match(request) and not something_tried(passes, registry)
             and not ASKS_OR_DECLINES.search(answer) and done is None):
-        return Claim("not_acted", first_sentence(answer))
+        return Claim("not_acted", first_sentence(answer), tools_for(request, registry))
     if (documents_at_hand and (found := NO_ACCESS.search(answer))
             and not something_tried(passes, registry, READ_TOOLS) and READ_TOOLS & set(registry.names())):
         return Claim("no_access", found.group(0))

@@ -120,7 +120,9 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
     turn.trace[-1].note = join_note(turn.trace[-1].note, f'{claim.kind}: "{claim.quote}": sent back')
     messages += [
         {"role": "assistant", "content": answer},
-        {"role": "user", "content": prompts.SEND_BACK[claim.kind].format(claim=claim.quote)},
+        {"role": "user", "content": prompts.SEND_BACK[claim.kind].format(
+            claim=claim.quote, tools=f" ({', '.join(claim.tools)})" if claim.tools else "",
+        )},
     ]
     turn.claim_sent_back = True
     turn.step = "recovery"  # the answer claimed what no tool did: an error to recover from

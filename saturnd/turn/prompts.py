@@ -24,8 +24,9 @@ UNBACKED_CLAIM = (
 )
 NOT_ACTED = (
     "[Saturn check] The user asked you to do something, and no tool has done it: your answer \"{claim}\""
-    " changes nothing. If one of your tools can do it, call it now (read what you need first)."
-    " If a needed detail is missing, ask the user. If no tool can, tell the user plainly that it was not done."
+    " changes nothing. If one of your tools can do it, call it now{tools} (read what you need first)."
+    " If a detail it needs (a time, an address, a number) is in neither the user's words nor their files,"
+    " call ask_user with one question. If no tool can, tell the user plainly that it was not done."
 )
 NO_ACCESS = (
     "[Saturn check] Your answer says \"{claim}\", but you can reach the user's files and knowledge base:"
