@@ -52,11 +52,7 @@ async def run_turn(turn: TurnContext) -> EndStatus:
                 case CallsProposed(reply):
                     await tool_round(turn, messages, reply)
                 case Answered(text):
-                    claim = unbacked_claim(
-                        text, turn.trace, turn.registry, turn.text,
-                        documents_at_hand=bool(turn.ground.files_mapped or turn.ground.excerpts),
-                        seen="\n".join(str(m.get("content") or "") for m in messages),
-                    )
+                    claim = check_answer(turn, messages, text)
                     if claim and not bound and send_back_claim(turn, messages, text, claim):
                         continue
                     notes = (bound.reason if bound else "", prompts.CLAIM_NOTES[claim.kind] if claim else "")
@@ -110,6 +106,15 @@ async def pass_boundary(turn: TurnContext, messages: list[dict[str, Any]]) -> No
         turn.store.add_message(turn.session_id, turn.turn_id, "user", text, kind="steer")
         messages.append({"role": "user", "content": prompts.STEER.format(text=text)})
         turn.step = "steered"
+
+
+def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer: str) -> Claim | None:
+    """What in the answer no tool backs (claims.py), judged against everything the model was shown."""
+    return unbacked_claim(
+        answer, turn.trace, turn.registry, turn.text,
+        documents_at_hand=bool(turn.ground.files_mapped or turn.ground.excerpts),
+        seen="\n".join(str(m.get("content") or "") for m in messages),
+    )
 
 
 def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: str, claim: Claim) -> bool:
