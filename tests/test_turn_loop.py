@@ -227,7 +227,7 @@ async def test_a_format_failure_is_retried_in_constrained_mode(harness):
     system = retry["messages"][0]["content"]
     assert "\nTools:\n- read_file(path: string, start_line?: integer, max_lines?: integer): " in system
     # What changes per turn stays last, after the fixed instructions (the prompt cache keeps them).
-    assert 'Otherwise answer the user: {"response": "<your answer>"}.\n\n## This turn\nNow: ' in system
+    assert 'answer the user: {"response": "<your answer>"}.\n\n## This turn\nNow: ' in system
     assert of_type(events, "tool_finished")[0].fate == "ran"
     assert of_type(events, "answer")[0].text == "It says alpha."
     assert "tools" in harness.model.requests[2]  # auto: the next pass is native again

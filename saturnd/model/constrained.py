@@ -55,10 +55,12 @@ def instructions(tools: list[dict[str, Any]], thinking: bool = False) -> str:
     lines = ["Tools:"] + [f"- {_signature(t['function'])}" for t in tools]
     thought = '"thought": "<your reasoning>", ' if thinking else ""
     lines.append(
-        "Reply with one JSON object only. When one of the tools can do or look up what the user"
-        " asks, call it, with argument values from the user's words:"
+        "Reply with one JSON object only. When the request needs what only a tool gives or does"
+        " (the user's files, documents or messages, the web, an action, a listed function's job),"
+        " call it with argument values from the user's words:"
         f' {{{thought}"tool_call": {{"name": "<tool>", "arguments": {{...}}}}}}.'
-        f' Otherwise answer the user: {{{thought}"response": "<your answer>"}}.'
+        " When general knowledge answers it (a fact, a translation, a capital, simple arithmetic, a chat),"
+        f' answer the user: {{{thought}"response": "<your answer>"}}.'
     )
     if thinking:
         lines.append(

@@ -72,7 +72,7 @@ async def _calculate(params: CalculateParams, env: ToolEnv) -> str:
 
 CALCULATE = Tool(
     name="calculate",
-    description="Work out arithmetic exactly (totals, differences, percentages). Never add up in your head.",
+    description="Exact arithmetic on numbers read from the user's files or messages (totals, differences).",
     params=CalculateParams,
     run=_calculate,
 )
