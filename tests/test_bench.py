@@ -327,3 +327,23 @@ def test_the_small_tier_guard_says_more_when_the_candidate_passes_more():
              + records("on", [True, False], model="qwen2.5-coder-0.5b"))
     verdict = verdicts(big + small, rule)[0]
     assert "qwen2.5-coder-0.5b: 1 more tasks than act (allowed <= 2 fewer)" in verdict.reasons
+
+
+def test_compare_puts_two_runs_of_the_same_tasks_side_by_side():
+    from bench.compare import compare
+
+    def run(passes: dict[str, bool], wall: float) -> list[dict]:
+        return [{"task": t, "category": t.split("-")[0], "passed": ok, "wall_s": wall, "load_1m": 1.0,
+                 "tokens_in": 100, "tokens_cached": 0 if wall > 5 else 80, "model": "m", "policy": "act"}
+                for t, ok in passes.items()]
+
+    before = run({"call-01": False, "call-02": True, "ask-01": False}, 10.0)
+    after = run({"call-01": True, "call-02": True, "ask-01": True}, 4.0)
+    lines = compare(before, after)
+    assert lines[:5] == [
+        "| category | tasks | before | after |", "|---|---|---|---|",
+        "| ask | 1 | 0 | 1 |", "| call | 2 | 1 | 2 |", "| **all** | 3 | **1** (33%) | **3** (100%) |",
+    ]
+    assert lines[6] == "2 tasks pass only after, 0 only before: exact McNemar p = 0.5."
+    assert lines[8] == ("- after: median task 4.0 s, p90 4.0 s, load average 1.0;"
+                        " 240 of 300 prompt tokens (80%) from the server's cache")
