@@ -150,11 +150,7 @@ async def test_recipient_check_refuses_an_address_nobody_gave(harness):
 
 async def test_the_harness_asks_the_person_for_a_recipient_the_model_made_up(harness):
     await harness.start("gate:\n  rules:\n    - {tool: mail, decision: allow}\n")
-    harness.model.enqueue(
-        call("mail", {"to": "friend@example.com", "body": "hi"}),
-        call("mail", {"to": "ana@mail.example", "body": "hi"}),
-        "Sent.",
-    )
+    harness.model.enqueue(call("mail", {"to": "friend@example.com", "body": "hi"}), "Sent.")
     client: Client = harness.client
     session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
     started = await client.call("turn/start", {"session_id": session.session_id, "text": "mail my friend"})
@@ -166,12 +162,12 @@ async def test_the_harness_asks_the_person_for_a_recipient_the_model_made_up(har
                 "Which email address should mail use? I have none from you or your files"
                 " (friend@example.com was a guess)."
             )
-            await client.call("turn/reply", {"turn_id": started.turn_id, "text": "ana@mail.example"})
+            await client.call("turn/reply", {"turn_id": started.turn_id, "text": "It's ana@mail.example"})
     finished = [e.event for e in events if e.event.__struct_config__.tag == "tool_finished"]
-    assert [f.fate for f in finished] == ["refused_recipient", "ran"]
-    assert finished[0].result.endswith(
-        'The user was asked for the email address and answered: "ana@mail.example". Call again with it.'
-    )
+    assert [f.fate for f in finished] == ["ran"]  # the same call, with the address the person gave
+    sent = harness.model.requests[1]["messages"][-1]["content"]
+    assert sent.startswith("(friend@example.com was a guess: the user gave the email address ana@mail.example when asked.) ")
+    assert "ana@mail.example" in sent.split(") ", 1)[1]
 
 
 async def test_judge_blocks_a_call_and_redacts_a_result(harness):

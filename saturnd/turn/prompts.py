@@ -52,7 +52,7 @@ WHICH_RECIPIENT = (
     "Which {kind} should {tool} use? I have none from you or your files"
     " ({invented} was a guess)."
 )
-RECIPIENT_GIVEN = " The user was asked for the {kind} and answered: \"{answer}\". Call again with it."
+RECIPIENT_GIVEN = "({invented} was a guess: the user gave the {kind} {answer} when asked.) "
 
 ABORTED = "Stopped at your request."
 NO_ANSWER_YET = "I stopped before I had an answer."

@@ -11,7 +11,7 @@ from typing import Any, TypeGuard, get_args
 from protocol.events import ApprovalRequested, Fate, ToolFinished, ToolProposed
 from protocol.methods import CallTrace
 from saturnd import egress
-from saturnd.gate.provenance import SessionRecord
+from saturnd.gate.provenance import EMAIL, PHONE, SessionRecord
 from saturnd.model.types import ModelReply, ToolCall
 from saturnd.tools.registry import NO_ANSWER
 from saturnd.turn import prompts
@@ -60,9 +60,9 @@ def gate_context(turn: TurnContext) -> GateContext:
 
 async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: ModelReply) -> None:
     """Run one round: every proposed call ends with a result in `messages` (or is capped)."""
+    context = gate_context(turn)
     decisions = review_calls(
-        reply.tool_calls, turn.registry, turn.ledger, turn.config.runtime.max_calls_per_pass,
-        gate_context(turn),
+        reply.tool_calls, turn.registry, turn.ledger, turn.config.runtime.max_calls_per_pass, context,
     )
     turn.reviewed.update({d.call.id: d for d in decisions})
     handled = [d for d in decisions if d.fate != "capped"]
@@ -73,8 +73,8 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
     messages.append(message)
     for d in decisions:
         turn.events.emit(ToolProposed(call_id=d.call.id, name=d.call.name, arguments=_shown(d.call)))
+    decisions, given = await ask_for_recipients(turn, decisions, context)
     decisions = await settle_approvals(turn, decisions)
-    decisions = await ask_for_recipients(turn, decisions)
 
     outcomes = await _run_approved(turn, [d for d in decisions if d.runs])
     setback = False
@@ -87,6 +87,7 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
         text = outcome.text
         if fate in ("ran", "asked") and d.tool is not None:
             fate, text = _after_run(turn, d, text)
+        text = given.get(d.call.id, "") + text
         _record(turn, d, fate, ToolOutcome(fate, text, outcome.duration_s))
         if d.fate == "capped":
             continue
@@ -129,25 +130,34 @@ async def settle_approvals(turn: TurnContext, decisions: list[Decision]) -> list
     return settled
 
 
-async def ask_for_recipients(turn: TurnContext, decisions: list[Decision]) -> list[Decision]:
+async def ask_for_recipients(
+    turn: TurnContext, decisions: list[Decision], context: GateContext,
+) -> tuple[list[Decision], dict[str, str]]:
     """A message to an address or number that nobody gave: the harness asks the person for it.
 
     A small model that cannot find a recipient invents one (plumber@example.com) and, sent
-    back, invents another; it rarely thinks of ask_user. The refusal already knows what is
-    missing, so the question is asked for it and the answer goes back with the refusal.
+    back, invents another; it rarely thinks of ask_user, and given the answer it asks again.
+    So the harness asks, and when the person gives an address or number, the same call is
+    reviewed again with it (the gate and the approval still apply). Returns the decisions and,
+    per call id, the note its result opens with.
     """
     if turn.headless or not turn.events.subscribers:
-        return decisions
-    settled = []
+        return decisions, {}
+    settled: list[Decision] = []
+    notes: dict[str, str] = {}
     for d in decisions:
         if d.fate == "refused_recipient":
             invented = str(d.arguments.get("to", "")).strip()
             kind = "email address" if "@" in invented or "email" in d.call.name else "phone number"
             answer = await turn.env.ask(prompts.WHICH_RECIPIENT.format(kind=kind, tool=d.call.name, invented=invented))
-            if answer != NO_ANSWER:
-                d = replace(d, result=d.result + prompts.RECIPIENT_GIVEN.format(kind=kind, answer=answer))
+            given = [*EMAIL.findall(answer), *PHONE.findall(answer)] if answer != NO_ANSWER else []
+            if given:
+                call = replace(d.call, arguments=json.dumps({**d.arguments, "to": given[0]}))
+                record = replace(context.record, typed=[*context.record.typed, answer])
+                d = review_calls([call], turn.registry, turn.ledger, 1, replace(context, record=record))[0]
+                notes[call.id] = prompts.RECIPIENT_GIVEN.format(kind=kind, answer=given[0], invented=invented)
         settled.append(d)
-    return settled
+    return settled, notes
 
 
 def _not_run(d: Decision) -> ToolOutcome:
