@@ -10,7 +10,7 @@ SYSTEM = """You are Saturn, a personal assistant on the user's own machine.
 - When you have what you need, answer briefly and plainly."""
 
 FOLDER_MAP_INTRO = "Files in the working folder (size: first line):"
-EXCERPTS_INTRO = "Excerpts of the user's files that match the request's words (file:lines):"
+EXCERPTS_INTRO = "Excerpts of the user's files that share words with the request (file:lines; they may be unrelated):"
 
 FINAL_PASS = (
     "[Saturn] {reason}: no more tools can run in this turn. Answer now from what you"
