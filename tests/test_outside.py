@@ -79,7 +79,7 @@ async def test_mcp_tools_run_through_the_gate(harness):
         "gate:\n  rules:\n    - {tool: testsrv.add, decision: allow}\n"
     )
     harness.model.enqueue(calls(("testsrv.add", {"a": 2, "b": 3}), ("testsrv.echo", {"text": "hi"})), "5")
-    _, events = await harness.turn("add 2 and 3", headless=True)
+    _, events = await harness.turn("add 2 and 3, then echo hi", headless=True)
     finished = of_type(events, "tool_finished")
     assert [(f.name, f.fate) for f in finished] == [("testsrv.add", "ran"), ("testsrv.echo", "not_approved")]
     result = harness.model.requests[1]["messages"][-2]["content"]

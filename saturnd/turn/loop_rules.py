@@ -24,6 +24,8 @@ class CallLedger:
 
     _since_change: Counter[str] = field(default_factory=Counter)
     _declined: set[str] = field(default_factory=set)
+    _sent_back_unfit: set[str] = field(default_factory=set)
+    """Tools already sent back once this turn as not fitting the request."""
 
     def refusal(self, signature: str) -> tuple[str, str] | None:
         """(fate, why) when this call must not run, None when it may."""
@@ -46,6 +48,13 @@ class CallLedger:
             self._since_change.clear()
         else:
             self._since_change[signature] += 1
+
+    def first_unfit(self, tool: str) -> bool:
+        """True the first time `tool` is found not to fit the request this turn (then it is sent
+        back); later calls of it run: the model insisted."""
+        first = tool not in self._sent_back_unfit
+        self._sent_back_unfit.add(tool)
+        return first
 
     def record_declined(self, signature: str) -> None:
         self._declined.add(signature)

@@ -24,6 +24,7 @@ from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, deci
 from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
 from saturnd.turn.loop_rules import CallLedger, call_signature
+from saturnd.turn.tool_fit import fits_request
 from saturnd.turn.validation import Invalid, validate_call
 
 ASK_USER = "ask_user"
@@ -41,6 +42,8 @@ class GateContext:
     approved: frozenset[str] = frozenset()
     """Approval keys given "always" this session, and tools pre-approved for the turn."""
     memory: MemoryGate = field(default_factory=MemoryGate)
+    request: str = ""
+    """The user's words this turn: what an MCP tool must fit (tool_fit)."""
 
 
 def approval_key(tool: Tool, arguments: dict[str, Any]) -> str:
@@ -73,6 +76,13 @@ class Decision:
     @property
     def runs(self) -> bool:
         return self.fate in ("approved", "ask_user")
+
+
+UNFIT = (
+    "{tool} does not look like it does what the user asked: the request shares no word with its"
+    " name, description or parameters. If none of your tools does it, answer without a tool and say"
+    " plainly what you cannot do. If {tool} really is the right tool, call it again."
+)
 
 
 def review_calls(
@@ -111,6 +121,8 @@ def _review_one(
         return Decision(call, fate, why, setback=True, **fields)
     if tool.name == REMEMBER:
         return _review_remember(call, arguments, context, fields)
+    if tool.risk == "external" and not fits_request(context.request, tool) and ledger.first_unfit(tool.name):
+        return Decision(call, "invalid", f"tool error: {UNFIT.format(tool=tool.name)}", **fields)
     if tool.parent and parent_missing(tool.parent, tool.target, arguments, context.record, context.cwd):
         target = f" of {arguments[tool.target]}" if tool.target in arguments else ""
         why = f"⛔ call {tool.parent} first: {tool.name} needs {tool.parent}{target} earlier in this session."

@@ -55,6 +55,7 @@ def gate_context(turn: TurnContext) -> GateContext:
         judge=turn.judge,
         approved=frozenset(turn.session.approvals | set(turn.allow)),
         memory=memory_gate(turn, session),
+        request=turn.text,
     )
 
 
