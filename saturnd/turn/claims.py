@@ -136,11 +136,12 @@ def something_tried(passes: Iterable[PassTrace], registry: Registry, names: froz
 VERB_TOOL_WORDS = {
     "text": "message", "message": "message", "email": "email", "e-mail": "email", "reply": "email",
     "forward": "email", "add": "file", "put": "file", "append": "file", "insert": "file", "remove": "file",
-    "delete": "file", "take": "file", "cross": "file", "tick": "file", "mark": "file", "write": "file",
+    "take": "file", "cross": "file", "tick": "file", "mark": "file", "write": "file",
     "make": "file", "create": "file", "save": "file", "store": "file", "note": "file", "edit": "file",
     "fix": "file", "replace": "file", "rename": "file", "update": "file", "change": "file", "run": "command",
 }
-"""The request's first verb -> a word in the names or descriptions of the tools that do it."""
+"""The request's first verb -> a word in the names or descriptions of the tools that do it. Not
+"delete": deleting a file is run_command's, and naming edit_file sent the 1.5B to edit old.log."""
 
 
 REQUEST_PREFIX = frozenset(["please", "kindly", "ok", "okay", "hey", "saturn", "can", "could", "would", "will", "you"])
