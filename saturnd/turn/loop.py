@@ -5,6 +5,7 @@ Reads top to bottom; every decision is a named policy in its own module.
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from saturnd.turn.tool_round import tool_round
 async def run_turn(turn: TurnContext) -> EndStatus:
     """Run the turn to its answer; returns the status it ended with."""
     turn.events.emit(TurnStarted(session_id=turn.session_id, text=turn.text))
-    messages = opening_messages(turn)
+    messages = await opening_messages(turn)
     try:
         while True:
             await pass_boundary(turn, messages)
@@ -61,7 +62,7 @@ async def run_turn(turn: TurnContext) -> EndStatus:
         return finish(turn, abort_summary(turn), note="stopped at your request", status="aborted")
 
 
-def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
+async def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
     """Ground once, the session's earlier conversation (since /clear), then the request."""
     session = turn.session.read()
     ground = Ground(
@@ -76,7 +77,7 @@ def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
     history = earlier_turns(session.conversation, budget)
     turn.history_note = history.trace_note(budget)
     turn.store.add_message(turn.session_id, turn.turn_id, "user", turn.text)
-    system, built = ground_messages(ground)
+    system, built = await asyncio.to_thread(ground_messages, ground)  # the folder scan reads files
     turn.ground, turn.shown = built.trace, [(e.source, "\n".join(e.lines), e.whole) for e in built.excerpts]
     return system + history.messages + [{"role": "user", "content": turn.text}]
 
