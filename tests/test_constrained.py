@@ -24,7 +24,7 @@ def test_modes(tool_mode, offered, first, retry):
 
 def test_the_schema_admits_only_real_tools_and_their_arguments():
     schema = constrained.response_format(TOOLS)["json_schema"]["schema"]
-    read_file = schema["anyOf"][1]["properties"]["tool_call"]
+    read_file = schema["anyOf"][1]
     assert read_file["properties"]["name"] == {"const": "read_file"}
     assert read_file["properties"]["arguments"]["required"] == ["path"]
     assert read_file["additionalProperties"] is False
@@ -32,8 +32,8 @@ def test_the_schema_admits_only_real_tools_and_their_arguments():
 
 @pytest.mark.parametrize(("content", "answer", "calls"), [
     ('{"response": "391"}', "391", []),
-    ('{"tool_call": {"name": "read_file", "arguments": {"path": "a"}}}', "", [("read_file", '{"path": "a"}')]),
-    ('{"tool_call": {"name": "list_dir", "arguments": null}}', "", [("list_dir", "{}")]),
+    ('{"name": "read_file", "arguments": {"path": "a"}}', "", [("read_file", '{"path": "a"}')]),
+    ('{"name": "list_dir", "arguments": null}', "", [("list_dir", "{}")]),
 ])
 def test_read_reply(content, answer, calls):
     reply = constrained.read_reply(ModelReply(content=content), 3)
@@ -42,7 +42,7 @@ def test_read_reply(content, answer, calls):
     assert all(c.id == "cc_3" for c in reply.tool_calls)
 
 
-@pytest.mark.parametrize("content", ["plain words", "[1]", '{"other": 1}', '{"tool_call": {"arguments": {}}}'])
+@pytest.mark.parametrize("content", ["plain words", "[1]", '{"other": 1}', '{"arguments": {}}', '{"name": 3}'])
 def test_read_reply_refuses_anything_else(content):
     assert constrained.read_reply(ModelReply(content=content), 1) is None
 

@@ -214,14 +214,14 @@ async def test_a_format_failure_is_retried_in_constrained_mode(harness):
     (harness.env.workdir / "a.txt").write_text("alpha")
     harness.model.enqueue(
         error(500, "The model produced output that does not match the expected format"),
-        '{"tool_call": {"name": "read_file", "arguments": {"path": "a.txt"}}}',
+        '{"name": "read_file", "arguments": {"path": "a.txt"}}',
         "It says alpha.",
     )
     turn_id, events = await harness.turn("read a.txt")
     retry = harness.model.requests[1]
     assert "tools" not in retry
     schema = retry["response_format"]["json_schema"]["schema"]
-    names = [c["properties"]["tool_call"]["properties"]["name"]["const"] for c in schema["anyOf"][1:]]
+    names = [c["properties"]["name"]["const"] for c in schema["anyOf"][1:]]
     assert names[:2] == ["read_file", "list_dir"] and len(names) == 26
     assert schema["anyOf"][0]["properties"] == {"response": {"type": "string"}}
     system = retry["messages"][0]["content"]

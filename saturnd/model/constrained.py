@@ -23,8 +23,11 @@ token, so the grammar closes the thought before the token budget would cut it.""
 
 
 def response_format(tools: list[dict[str, Any]], think_budget: int = 0) -> dict[str, Any]:
-    """{"tool_call": {"name", "arguments"}} for one of `tools`, or {"response": "..."}.
+    """{"name", "arguments"} for one of `tools`, or {"response": "..."}.
 
+    A call has the bare shape the chat template teaches, {"name": ..., "arguments": ...}: the
+    model's first pick is that shape, and a schema that named it "tool_call" steered the 1.5B
+    into answering instead (BFCL live_simple dev: 1 call in 8 against 6 in 8 with this shape).
     With a `think_budget` (tokens) each shape opens with a bounded "thought".
     """
     opening: dict[str, Any] = {}
@@ -33,11 +36,11 @@ def response_format(tools: list[dict[str, Any]], think_budget: int = 0) -> dict[
     choices: list[dict[str, Any]] = [_object({**opening, "response": {"type": "string"}})]
     for tool in tools:
         function = tool["function"]
-        call = _object({
+        choices.append(_object({
+            **opening,
             "name": {"const": function["name"]},
             "arguments": function.get("parameters") or {"type": "object"},
-        })
-        choices.append(_object({**opening, "tool_call": call}))
+        }))
     return {"type": "json_schema", "json_schema": {"name": "reply", "schema": {"anyOf": choices}}}
 
 
@@ -58,7 +61,7 @@ def instructions(tools: list[dict[str, Any]], thinking: bool = False) -> str:
         "Reply with one JSON object only. When the request needs what only a tool gives or does"
         " (the user's files, documents or messages, the web, an action, a listed function's job),"
         " call it with argument values from the user's words:"
-        f' {{{thought}"tool_call": {{"name": "<tool>", "arguments": {{...}}}}}}.'
+        f' {{{thought}"name": "<tool>", "arguments": {{...}}}}.'
         " When general knowledge answers it (a fact, a translation, a capital, simple arithmetic, a chat),"
         f' answer the user: {{{thought}"response": "<your answer>"}}.'
     )
@@ -128,12 +131,11 @@ def read_reply(reply: ModelReply, call_number: int) -> ModelReply | None:
     if isinstance(data.get("response"), str):
         reply.content = data["response"]
         return reply
-    call = data.get("tool_call")
-    if isinstance(call, dict) and isinstance(call.get("name"), str):
-        arguments = call.get("arguments")
+    if isinstance(data.get("name"), str):
+        arguments = data.get("arguments")
         reply.tool_calls = [ToolCall(
             id=f"cc_{call_number}",
-            name=call["name"],
+            name=data["name"],
             arguments=json.dumps(arguments if isinstance(arguments, dict) else {}),
         )]
         reply.content = ""
