@@ -121,3 +121,25 @@ def test_an_idle_daemon_stays_within_its_memory_goal(daemon):
     # What only a turn, a web fetch or an MCP server needs is imported on first use.
     time.sleep(1)
     assert rss_mib(daemon.pid) <= GOAL_MIB
+
+
+async def test_daemon_stop_during_a_running_turn_logs_no_traceback(saturn_env, fake_model):
+    # A client still attached when the daemon stops: its handler used to be cancelled by the
+    # loop's shutdown, and Python 3.11 logged that CancelledError as a traceback.
+    assert saturn_env.saturn("daemon", "start").returncode == 0
+    fake_model.enqueue(Reply(text="never finished", delay_s=30))
+    async with await Client.connect(str(saturn_env.socket)) as client:
+        session = await client.call("session/create", SessionCreateParams(cwd=str(saturn_env.workdir)))
+        started = await client.call("turn/start", TurnStartParams(session_id=session.session_id, text="hi"))
+        await asyncio.to_thread(fake_model.request_seen.wait, 10)
+        stopped = await asyncio.to_thread(saturn_env.saturn, "daemon", "stop")
+        assert "saturnd stopped" in stopped.stdout
+        events = [e async for e in client.turn_events(started.turn_id)]
+    assert events[-1].event.status == "interrupted"
+    log = saturn_env.data_dir / "saturnd.log"
+    deadline = time.monotonic() + 10
+    while "saturnd stopped" not in log.read_text() and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    text = log.read_text()
+    assert "saturnd stopped" in text
+    assert "Traceback" not in text and "CancelledError" not in text, text
