@@ -25,6 +25,7 @@ from saturnd.rpc import Dispatcher, error_line
 from saturnd.service import Saturn
 from saturnd.store import Store
 from saturnd.tools import builtin_registry
+from saturnd.tools.command_groups import end_leftover_groups
 
 log = logging.getLogger("saturnd")
 
@@ -197,6 +198,10 @@ async def serve(paths: Paths) -> int:
     store = Store(paths.db_file)
     for session_id in store.incognito_sessions():  # left by a daemon that was killed
         store.delete_session(session_id)
+    ended = end_leftover_groups(store.command_groups())  # before any new command starts
+    store.forget_command_groups()
+    if ended:
+        log.info("ended %d command process groups left by a previous daemon", len(ended))
     interrupted = store.interrupt_running_turns()
     if interrupted:
         log.info("marked %d turns left running by a previous daemon as interrupted", len(interrupted))

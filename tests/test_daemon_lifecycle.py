@@ -136,10 +136,13 @@ async def test_daemon_stop_during_a_running_turn_logs_no_traceback(saturn_env, f
         assert "saturnd stopped" in stopped.stdout
         events = [e async for e in client.turn_events(started.turn_id)]
     assert events[-1].event.status == "interrupted"
-    log = saturn_env.data_dir / "saturnd.log"
-    deadline = time.monotonic() + 10
-    while "saturnd stopped" not in log.read_text() and time.monotonic() < deadline:
-        await asyncio.sleep(0.05)
-    text = log.read_text()
+    text = await asyncio.to_thread(_log_when_stopped, saturn_env.data_dir / "saturnd.log")
     assert "saturnd stopped" in text
     assert "Traceback" not in text and "CancelledError" not in text, text
+
+
+def _log_when_stopped(log: Path, timeout_s: float = 10) -> str:
+    deadline = time.monotonic() + timeout_s
+    while "saturnd stopped" not in (text := log.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return text
