@@ -116,6 +116,18 @@ def test_a_broken_config_stops_the_daemon_and_says_why(saturn_env):
     assert "runtime.max_calls_per_pass" in background.stderr
 
 
+def test_a_config_typo_stops_the_daemon_naming_file_line_and_allowed_keys(saturn_env):
+    saturn_env.write_config("gate:\n  defaults:\n    wrte: allow\n")
+    foreground = subprocess.run(
+        [sys.executable, "-m", "saturnd"], env=saturn_env.env, capture_output=True, text=True, timeout=20
+    )
+    assert foreground.returncode == 2
+    assert foreground.stderr.strip() == (
+        f"saturnd: not starting: {saturn_env.home / 'config.yaml'}: line 3: gate.defaults.wrte:"
+        " unknown key; expected one of: read_only, write, exec, egress, messaging, external"
+    )
+
+
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the RSS from /proc (Linux)")
 def test_an_idle_daemon_stays_within_its_memory_goal(daemon):
     # What only a turn, a web fetch or an MCP server needs is imported on first use.
