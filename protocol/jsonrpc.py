@@ -8,6 +8,10 @@ import msgspec
 
 MAX_LINE_BYTES = 8 * 1024 * 1024
 """Longest line (one JSON object) either side accepts; a longer one closes the connection."""
+MAX_NESTING = 64
+"""Deepest nesting of arrays and objects a request's params may have: no method needs more."""
+WIRE_INT_MIN, WIRE_INT_MAX = -(2**63), 2**63 - 1
+"""Integers on the wire are 64-bit signed, the widest the store (SQLite) can hold."""
 
 
 class Request(msgspec.Struct):
@@ -74,6 +78,38 @@ class InvalidParams(RpcError):
 
 class InternalError(RpcError):
     CODE = -32603
+
+
+def wire_value_problem(value: Any) -> str | None:
+    """What makes a decoded JSON value unfit for any method, or None.
+
+    JSON itself allows integers of any size, NUL characters in strings and unbounded nesting;
+    none of them means anything to Saturn, and each used to reach SQLite, the file system or
+    the recursion limit as an internal error. Checked once for every request, before its
+    params are converted to their method's type. Iterative, so depth cannot overflow here.
+    """
+    pending: list[tuple[Any, str, int]] = [(value, "$", 0)]
+    while pending:
+        item, path, depth = pending.pop()
+        if isinstance(item, bool):
+            continue
+        if isinstance(item, int):
+            if not WIRE_INT_MIN <= item <= WIRE_INT_MAX:
+                return f"`{path}`: {item} is out of range (integers are 64-bit signed)"
+        elif isinstance(item, str):
+            if "\x00" in item:
+                return f"`{path}`: a string must not contain a NUL character"
+        elif isinstance(item, dict | list):
+            if depth >= MAX_NESTING:
+                return f"`{path}`: nested more than {MAX_NESTING} levels deep"
+            if isinstance(item, dict):
+                for key, inner in item.items():
+                    if "\x00" in key:
+                        return f"`{path}`: a key must not contain a NUL character"
+                    pending.append((inner, f"{path}.{key}", depth + 1))
+            else:
+                pending.extend((inner, f"{path}[{i}]", depth + 1) for i, inner in enumerate(item))
+    return None
 
 
 # Saturn's own range: -32000 .. -32099 (JSON-RPC's "server error" band).

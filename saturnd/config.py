@@ -104,6 +104,10 @@ class McpServer(_Section):
     """How much of each tool's description the model sees. Short keeps every request small;
     servers whose tools differ only late in a long description need more."""
 
+    def __post_init__(self) -> None:
+        if not self.command[0].strip():
+            raise ValueError("command: must start with the program to run, e.g. [python, server.py]")
+
 
 class McpConfig(_Section):
     servers: dict[str, McpServer] = {}
@@ -144,11 +148,35 @@ def parse_config(text: str, source: str = "config.yaml") -> Config:
         return Config()
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: the top level must be a mapping of sections")
+    _no_duplicate_keys(root, source)
     _think_booleans_are_levels(data)
     try:
         return msgspec.convert(data, Config)
     except msgspec.ValidationError as exc:
-        raise ConfigError(_describe(exc, root, source)) from exc
+        raise ConfigError(_describe(exc, root, data, source)) from exc
+
+
+def _no_duplicate_keys(root: yaml.Node | None, source: str) -> None:
+    """YAML lets a later key silently replace an earlier one; in a config that hides a typo or
+    a forgotten line, so it is an error naming both lines."""
+    pending: list[tuple[yaml.Node | None, str]] = [(root, "")]
+    while pending:
+        node, path = pending.pop()
+        if isinstance(node, yaml.SequenceNode):
+            pending.extend((item, f"{path}[{i}]") for i, item in enumerate(node.value))
+        if not isinstance(node, yaml.MappingNode):
+            continue
+        first_line: dict[str, int] = {}
+        for key_node, value_node in node.value:
+            name, line = str(key_node.value), key_node.start_mark.line + 1
+            key = f"{path}.{name}".lstrip(".")
+            if name in first_line:
+                raise ConfigError(
+                    f"{source}: line {line}: {key}: duplicated key (first on line"
+                    f" {first_line[name]}); keep one"
+                )
+            first_line[name] = line
+            pending.append((value_node, key))
 
 
 def _think_booleans_are_levels(data: dict[str, Any]) -> None:
@@ -158,21 +186,34 @@ def _think_booleans_are_levels(data: dict[str, Any]) -> None:
         runtime["think"] = "on" if runtime["think"] else "off"
 
 
-_PATH = re.compile(r"at `\$((?:\.[^.`\[]+|\[\d+\])*)`")
-_STEP = re.compile(r"\.([^.`\[]+)|\[(\d+)\]")
+_PATH = re.compile(r"at `\$((?:\.[^.`\[]+|\[(?:\d+|\.\.\.)\])*)`")
+_STEP = re.compile(r"\.([^.`\[]+)|\[(\d+|\.\.\.)\]")
+_SOME_KEY = "..."
+"""msgspec's path step for a key of a dict (mcp.servers.<name>): it does not say which."""
 
 
-def _describe(exc: msgspec.ValidationError, root: yaml.Node | None, source: str) -> str:
+def _describe(
+    exc: msgspec.ValidationError, root: yaml.Node | None, data: dict[str, Any], source: str
+) -> str:
     message = str(exc)
     found = _PATH.search(message)
     keys: list[str | int] = []
     for name, index in _STEP.findall(found.group(1) if found else ""):
-        keys.append(int(index) if index else name)
+        if index == _SOME_KEY:
+            keys.append(_failing_key(data, keys) or _SOME_KEY)
+        else:
+            keys.append(int(index) if index else name)
     reason = _PATH.sub("", message).strip(" -")
     unknown = re.match(r"Object contains unknown field `(.+)`", reason)
     if unknown:
         keys.append(unknown.group(1))
         reason = "unknown key"
+        if fields := _fields(_type_at(keys[:-1])):
+            reason = f"unknown key; expected one of: {', '.join(fields)}"
+    own_check = re.match(r"(\w+): (.*)", reason, re.DOTALL)  # a section's __post_init__
+    if own_check and own_check.group(1) in _fields(_type_at(keys)):
+        keys.append(own_check.group(1))
+        reason = own_check.group(2)
     choices = _choices(keys)
     if reason.startswith("Invalid enum value") and choices:
         reason = f"{reason}; expected one of: {', '.join(choices)}"
@@ -183,20 +224,47 @@ def _describe(exc: msgspec.ValidationError, root: yaml.Node | None, source: str)
     return f"{source}:{where}: {key}: {reason}"
 
 
-def _choices(keys: list[str | int]) -> tuple[str, ...]:
-    """The allowed values of the Literal-typed key at this path, if it is one."""
+def _type_at(keys: list[str | int]) -> Any:
+    """The declared type of the value at this path in Config, or None."""
     owner: Any = Config
     for key in keys:
-        if isinstance(key, int):
-            owner = get_args(owner)[0] if get_origin(owner) is list else None
-            continue
-        if not isinstance(owner, type):
-            return ()
-        hint = get_type_hints(owner).get(key)
-        if hint is None:
-            return ()
-        owner = hint
+        if get_origin(owner) is list and isinstance(key, int):
+            owner = get_args(owner)[0]
+        elif get_origin(owner) is dict and isinstance(key, str):
+            owner = get_args(owner)[1]
+        elif isinstance(owner, type) and issubclass(owner, msgspec.Struct) and isinstance(key, str):
+            owner = get_type_hints(owner).get(key)
+        else:
+            return None
+    return owner
+
+
+def _failing_key(data: Any, keys: list[str | int]) -> str | None:
+    """Which key of the mapping at this path holds the value that does not convert."""
+    mapping, value_type = data, _type_at(keys)
+    for key in keys:
+        mapping = mapping.get(key) if isinstance(mapping, dict) else None
+    if not isinstance(mapping, dict) or get_origin(value_type) is not dict:
+        return None
+    for name, value in mapping.items():
+        try:
+            msgspec.convert(value, get_args(value_type)[1])
+        except msgspec.ValidationError:
+            return str(name)
+    return None
+
+
+def _choices(keys: list[str | int]) -> tuple[str, ...]:
+    """The allowed values of the Literal-typed key at this path, if it is one."""
+    owner = _type_at(keys)
     return tuple(get_args(owner)) if get_origin(owner) is Literal else ()
+
+
+def _fields(owner: Any) -> tuple[str, ...]:
+    """The keys a section takes, if the path names a section."""
+    if isinstance(owner, type) and issubclass(owner, msgspec.Struct):
+        return owner.__struct_fields__
+    return ()
 
 
 def _line_of(node: yaml.Node | None, keys: list[str | int]) -> int | None:

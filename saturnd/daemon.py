@@ -13,6 +13,7 @@ import socket
 import struct
 import sys
 from pathlib import Path
+from typing import Any
 
 from machine.paths import Paths, resolve_paths
 from protocol.jsonrpc import MAX_LINE_BYTES, ConfigError, InvalidRequest, SaturnError
@@ -24,6 +25,7 @@ from saturnd.rpc import Dispatcher, error_line
 from saturnd.service import Saturn
 from saturnd.store import Store
 from saturnd.tools import builtin_registry
+from saturnd.tools.command_groups import end_leftover_groups
 
 log = logging.getLogger("saturnd")
 
@@ -109,7 +111,7 @@ class Server:
     def __init__(self, saturn: Saturn) -> None:
         self.saturn = saturn
         self.dispatcher = Dispatcher(saturn.handlers())
-        self._connection_tasks: set[asyncio.Task[None]] = set()
+        self._connections: dict[Connection, asyncio.Task[Any]] = {}
 
     async def handle_connection(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -120,10 +122,28 @@ class Server:
             writer.close()
             return
         connection = Connection(writer)
+        task = asyncio.current_task()
+        assert task is not None
+        self._connections[connection] = task
         try:
             await self._serve(reader, connection)
         finally:
             connection.close()
+            self._connections.pop(connection, None)
+
+    async def close_connections(self, timeout_s: float = 5.0) -> None:
+        """Hang up on every client and let each handler return by itself.
+
+        A handler still waiting for its client's next line when the loop shuts down would be
+        cancelled by asyncio.run, and Python 3.11's StreamReaderProtocol then logs that
+        CancelledError as an "Exception in callback" traceback (fixed in 3.12). Closing the
+        transport ends the handler's read with EOF instead.
+        """
+        tasks = list(self._connections.values())
+        for connection in list(self._connections):
+            connection.close()
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout_s)
 
     async def _serve(self, reader: asyncio.StreamReader, connection: Connection) -> None:
         while not connection.closed:
@@ -178,6 +198,10 @@ async def serve(paths: Paths) -> int:
     store = Store(paths.db_file)
     for session_id in store.incognito_sessions():  # left by a daemon that was killed
         store.delete_session(session_id)
+    ended = end_leftover_groups(store.command_groups())  # before any new command starts
+    store.forget_command_groups()
+    if ended:
+        log.info("ended %d command process groups left by a previous daemon", len(ended))
     interrupted = store.interrupt_running_turns()
     if interrupted:
         log.info("marked %d turns left running by a previous daemon as interrupted", len(interrupted))
@@ -233,7 +257,8 @@ async def serve(paths: Paths) -> int:
         server.close()
         with contextlib.suppress(FileNotFoundError):
             paths.socket.unlink()
-        await saturn.shutdown()
+        await saturn.shutdown()  # clients still get each interrupted turn's last event
+        await server_state.close_connections()
         if mcp is not None:
             await mcp.close()
         store.close()

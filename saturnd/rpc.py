@@ -22,6 +22,7 @@ from protocol.jsonrpc import (
     ResultResponse,
     RpcError,
     encode_line,
+    wire_value_problem,
 )
 from protocol.methods import METHODS
 
@@ -82,6 +83,8 @@ class Dispatcher:
             return _decode_json(line)
         except msgspec.DecodeError as exc:
             raise ParseError(f"parse error: {exc}") from exc
+        except RecursionError:
+            raise ParseError("parse error: nested too deeply") from None
 
     def _envelope(self, data: Any) -> _Envelope:
         if isinstance(data, list):
@@ -101,6 +104,8 @@ class Dispatcher:
         if handler is None:
             raise MethodNotFound(f"method not found: {envelope.method}")
         params_type = METHODS[envelope.method].params
+        if problem := wire_value_problem(envelope.params):
+            raise InvalidParams(f"invalid params for {envelope.method}: {problem}")
         try:
             params: Any = msgspec.convert(envelope.params or {}, params_type)
         except msgspec.ValidationError as exc:

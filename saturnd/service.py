@@ -239,6 +239,7 @@ class Saturn:
                 web_allow_private=self.config.web.allow_private,
                 web_allowed_hosts=tuple(self.config.web.allowed_hosts),
                 tool_timeout_s=self.config.runtime.tool_timeout_s,
+                command_groups=self.store,
             ),
             headless=headless,
             attachments=attachments,

@@ -140,11 +140,21 @@ def _m4_message_kind(db: sqlite3.Connection) -> None:
     )
 
 
+def _m5_command_groups(db: sqlite3.Connection) -> None:
+    """run_command's running commands (marker, process group), so a daemon killed mid-command
+    leaves a list for the next one to end."""
+    db.execute(
+        "CREATE TABLE command_groups (marker TEXT PRIMARY KEY, pgid INTEGER,"
+        " started_at REAL NOT NULL)"
+    )
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m1_initial,
     _m2_egress_and_taint,
     _m3_memory,
     _m4_message_kind,
+    _m5_command_groups,
 ]
 """Append only: migration N is MIGRATIONS[N-1]; PRAGMA user_version records the last applied."""
 
@@ -368,6 +378,27 @@ class Store:
                         tool_call_id=call.get("id", ""),
                         name=call.get("function", {}).get("name", ""),
                     )
+
+    # run_command's process groups
+
+    def command_starting(self, marker: str) -> None:
+        self._db.execute(
+            "INSERT INTO command_groups(marker, started_at) VALUES (?, ?)", (marker, time.time())
+        )
+
+    def command_started(self, marker: str, pgid: int) -> None:
+        self._db.execute("UPDATE command_groups SET pgid = ? WHERE marker = ?", (pgid, marker))
+
+    def command_ended(self, marker: str) -> None:
+        self._db.execute("DELETE FROM command_groups WHERE marker = ?", (marker,))
+
+    def forget_command_groups(self) -> None:
+        self._db.execute("DELETE FROM command_groups")
+
+    def command_groups(self) -> list[tuple[str, int | None]]:
+        """(marker, process group or None if not yet known) of every command recorded as running."""
+        return [(str(r[0]), r[1]) for r in self._db.execute(
+            "SELECT marker, pgid FROM command_groups ORDER BY started_at")]
 
     # session flags: incognito, resumed (/resume), cleared (/clear)
 

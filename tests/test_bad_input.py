@@ -87,3 +87,37 @@ async def test_a_client_vanishing_mid_request_leaves_the_daemon_serving(daemon):
         writer.close()
     async with await Client.connect(str(daemon.scratch.socket)) as client:
         assert (await client.call("daemon/status")).pid == daemon.pid
+
+
+def _request(method: str, params: str) -> bytes:
+    return f'{{"jsonrpc": "2.0", "method": "{method}", "params": {params}, "id": 3}}\n'.encode()
+
+
+@pytest.mark.parametrize(
+    ("payload", "code", "request_id", "message"),
+    [
+        (_request("memory/forget", '{"number": 9223372036854775808}'), -32602, 3,
+         "invalid params for memory/forget: `$.number`: 9223372036854775808 is out of range"),
+        (_request("egress/list", f'{{"limit": {2**64}}}'), -32602, 3,
+         "invalid params for egress/list: `$.limit`: 18446744073709551616 is out of range"),
+        (_request("memory/forget", '{"number": -9223372036854775809}'), -32602, 3, "out of range"),
+        (_request("session/create", '{"cwd": "/tmp/a\\u0000b"}'), -32602, 3,
+         "invalid params for session/create: `$.cwd`: a string must not contain a NUL character"),
+        (_request("session/create", '{"cwd": "/tmp", "title": ' + "[" * 100 + "]" * 100 + "}"),
+         -32602, 3, "nested more than 64 levels deep"),
+        (b'{"jsonrpc": "2.0", "method": "daemon/status", "id": 4, "params": '
+         + b"[" * 5000 + b"]" * 5000 + b"}\n", -32700, None, "parse error: nested too deeply"),
+    ],
+)
+async def test_values_no_method_can_use_are_refused_at_the_boundary(
+    daemon, payload, code, request_id, message
+):
+    response = await raw_exchange(str(daemon.scratch.socket), payload)
+    assert (response["error"]["code"], response["id"]) == (code, request_id)
+    assert message in response["error"]["message"]
+    # The largest 64-bit integer is still a number a method may be given.
+    fine = await raw_exchange(
+        str(daemon.scratch.socket), _request("egress/list", f'{{"limit": {2**63 - 1}}}')
+    )
+    assert fine["result"] == {"entries": []}
+    assert "Traceback" not in daemon.output()

@@ -54,9 +54,28 @@ def test_a_full_file():
     ("model: [1, 2]\n", "line 1: model: Expected `object`, got `array`"),
     ("model:\n  base_url: [\n", "line 3: not valid YAML"),
     ("- a\n- b\n", "the top level must be a mapping"),
+    ("gate: {defaults: {wrte: allow}}\n", "line 1: gate.defaults.wrte: unknown key; expected one of:"
+     " read_only, write, exec, egress, messaging, external"),
+    ("gate:\n  defaults:\n    write: maybe\n", "line 3: gate.defaults.write: Invalid enum value"
+     " 'maybe'; expected one of: allow, ask, deny"),
+    ("mcp:\n  servers:\n    files: {command: [python]}\n    mail:\n      command: []\n",
+     "line 5: mcp.servers.mail.command: Expected `array` of length >= 1"),
+    ("mcp:\n  servers:\n    mail:\n      command: ['']\n",
+     "line 4: mcp.servers.mail.command: must start with the program to run"),
+    ("model:\n  name: a\n  base_url: http://x/v1\n  name: b\n",
+     "line 4: model.name: duplicated key (first on line 2)"),
+    ("gate:\n  rules:\n    - {tool: a, decision: allow, args: {path: x, path: y}}\n",
+     "line 3: gate.rules[0].args.path: duplicated key (first on line 3)"),
+    ("judge:\n  rules:\n    - surface: context\n      match: 'sk-['\n      action: redact\n",
+     "line 4: judge.rules[0].match: not a valid regex: unterminated character set"),
 ])
 def test_errors_name_key_and_line(text, message):
     with pytest.raises(ConfigError) as caught:
         parse_config(text, source="config.yaml")
     assert message in caught.value.message
     assert caught.value.message.startswith("config.yaml:")
+
+
+def test_gate_defaults_given_in_part_keep_the_rest():
+    defaults = parse_config("gate:\n  defaults: {write: allow}\n").gate.defaults
+    assert (defaults.write, defaults.read_only, defaults.exec) == ("allow", "allow", "ask")

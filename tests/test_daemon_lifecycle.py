@@ -116,8 +116,45 @@ def test_a_broken_config_stops_the_daemon_and_says_why(saturn_env):
     assert "runtime.max_calls_per_pass" in background.stderr
 
 
+def test_a_config_typo_stops_the_daemon_naming_file_line_and_allowed_keys(saturn_env):
+    saturn_env.write_config("gate:\n  defaults:\n    wrte: allow\n")
+    foreground = subprocess.run(
+        [sys.executable, "-m", "saturnd"], env=saturn_env.env, capture_output=True, text=True, timeout=20
+    )
+    assert foreground.returncode == 2
+    assert foreground.stderr.strip() == (
+        f"saturnd: not starting: {saturn_env.home / 'config.yaml'}: line 3: gate.defaults.wrte:"
+        " unknown key; expected one of: read_only, write, exec, egress, messaging, external"
+    )
+
+
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the RSS from /proc (Linux)")
 def test_an_idle_daemon_stays_within_its_memory_goal(daemon):
     # What only a turn, a web fetch or an MCP server needs is imported on first use.
     time.sleep(1)
     assert rss_mib(daemon.pid) <= GOAL_MIB
+
+
+async def test_daemon_stop_during_a_running_turn_logs_no_traceback(saturn_env, fake_model):
+    # A client still attached when the daemon stops: its handler used to be cancelled by the
+    # loop's shutdown, and Python 3.11 logged that CancelledError as a traceback.
+    assert saturn_env.saturn("daemon", "start").returncode == 0
+    fake_model.enqueue(Reply(text="never finished", delay_s=30))
+    async with await Client.connect(str(saturn_env.socket)) as client:
+        session = await client.call("session/create", SessionCreateParams(cwd=str(saturn_env.workdir)))
+        started = await client.call("turn/start", TurnStartParams(session_id=session.session_id, text="hi"))
+        await asyncio.to_thread(fake_model.request_seen.wait, 10)
+        stopped = await asyncio.to_thread(saturn_env.saturn, "daemon", "stop")
+        assert "saturnd stopped" in stopped.stdout
+        events = [e async for e in client.turn_events(started.turn_id)]
+    assert events[-1].event.status == "interrupted"
+    text = await asyncio.to_thread(_log_when_stopped, saturn_env.data_dir / "saturnd.log")
+    assert "saturnd stopped" in text
+    assert "Traceback" not in text and "CancelledError" not in text, text
+
+
+def _log_when_stopped(log: Path, timeout_s: float = 10) -> str:
+    deadline = time.monotonic() + timeout_s
+    while "saturnd stopped" not in (text := log.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return text

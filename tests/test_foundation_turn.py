@@ -8,7 +8,7 @@ import json
 from protocol.client import Client
 from protocol.events import Answer, PassStarted, Receipt, ResponseDelta, TurnEnded, TurnStarted
 from protocol.methods import SessionCreateParams, TurnStartParams, TurnSubscribeParams
-from saturnd.testing.fake_model import Reply, error
+from saturnd.testing.fake_model import Reply, error, reset
 
 
 async def start_turn(client: Client, cwd: str, text: str) -> tuple[str, str]:
@@ -106,6 +106,17 @@ async def test_model_http_error_ends_the_turn_with_the_servers_message(client, f
     assert ended.status == "failed"
     assert ended.error == f"model server at {fake_model.url} answered HTTP 503: model is loading"
     assert ended.error_code == -32002
+
+
+async def test_a_turn_survives_the_model_server_resetting_its_connection(client, fake_model, saturn_env):
+    fake_model.enqueue(reset(), reset(), "still here")
+    _, turn_id = await start_turn(client, str(saturn_env.workdir), "hi")
+    events = await collect(client, turn_id)
+    assert events[-1].event.status == "completed"
+    assert [e.event for e in events if isinstance(e.event, Answer)] == [Answer(text="still here")]
+    assert len(set(fake_model.raw_bodies)) == 1 and len(fake_model.raw_bodies) == 3
+    listed = await client.call("egress/list", {"turn_id": turn_id})
+    assert sorted(e.status for e in listed.entries) == ["200", "ClientOSError", "ClientOSError"]
 
 
 async def test_a_client_that_leaves_mid_turn_does_not_stop_it(daemon, fake_model, saturn_env):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from saturnd.model.client import ModelClient, ModelError, ModelHttpError
+from saturnd.model.client import CONNECTION_RETRIES, ModelClient, ModelError, ModelHttpError
 from saturnd.model.thinking_text import ThinkSplitter
-from saturnd.testing.fake_model import Reply, call, error
+from saturnd.testing.fake_model import Reply, call, error, reset
 
 
 @pytest.fixture
@@ -65,6 +65,29 @@ async def test_connection_refused_names_the_url():
     with pytest.raises(ModelError, match=r"cannot reach the model server at http://127.0.0.1:9/v1"):
         await client.complete([{"role": "user", "content": "x"}])
     await client.close()
+
+
+async def test_a_reset_connection_is_retried_with_the_same_request(model, fake_model):
+    fake_model.enqueue(reset(), reset(), "hello")
+    reply = await model.complete([{"role": "user", "content": "hi"}])
+    assert reply.content == "hello"
+    assert len(fake_model.raw_bodies) == 3 and len(set(fake_model.raw_bodies)) == 1
+
+
+async def test_resets_beyond_the_retries_fail_the_call(model, fake_model):
+    fake_model.enqueue(*[reset()] * (CONNECTION_RETRIES + 1), "never asked for")
+    with pytest.raises(ModelError, match="cannot reach the model server.*reset"):
+        await model.complete([{"role": "user", "content": "hi"}])
+    assert len(fake_model.requests) == CONNECTION_RETRIES + 1
+
+
+async def test_a_reply_that_began_is_not_sent_again(model, fake_model):
+    # The server answered (its status line arrived) and then sent nothing usable: asking
+    # again could repeat what the client already showed, so it is the turn's error.
+    fake_model.enqueue(Reply(raw=b"data: {not json\n\n"), "never asked for")
+    with pytest.raises(ModelError, match="cannot read"):
+        await model.complete([{"role": "user", "content": "x"}])
+    assert len(fake_model.requests) == 1
 
 
 async def test_timeout(fake_model):

@@ -86,3 +86,18 @@ async def test_mcp_tools_run_through_the_gate(harness):
     assert result.startswith('<outside source="testsrv.add 2 3">') and "\n5\n" in result
     tools = [t["function"]["name"] for t in harness.model.requests[0]["tools"]]
     assert {"testsrv.add", "testsrv.echo"} <= set(tools)
+
+
+async def test_a_refused_fetch_is_a_row_in_the_egress_log(harness):
+    client = await harness.start("gate:\n  rules:\n    - {tool: web_fetch, decision: allow}\n")
+    harness.model.enqueue(call("web_fetch", {"url": "http://169.254.169.254/latest/meta-data"}),
+                          "The address was refused.")
+    turn_id, events = await harness.turn("read the instance metadata", headless=True)
+    [finished] = of_type(events, "tool_finished")
+    assert "169.254.169.254 is a link-local address" in finished.result
+    listed = await client.call("egress/list", {"turn_id": turn_id, "host": "169.254.169.254"})
+    assert [(e.tool, e.method, e.port, e.status, e.bytes_out) for e in listed.entries] == [
+        ("web_fetch", "GET", 80, "refused: link-local", 0)
+    ]
+    shown = harness.env.saturn("egress", "--turn", turn_id).stdout
+    assert "169.254.169.254:80" in shown and "refused: link-local" in shown

@@ -76,7 +76,7 @@ def test_check_address(
     if expected is None:
         assert why is None
     else:
-        assert why is not None and expected in why
+        assert why is not None and expected in why.reason
 
 
 def test_tool_metadata() -> None:
@@ -205,33 +205,36 @@ async def test_loopback_refused_without_allow_private(server: TestServer, tmp_pa
     env = ToolEnv(cwd=tmp_path, kb_dir=tmp_path)
     with pytest.raises(ToolFailure, match="refused .* a loopback address"):
         await fetch(server, "/text", env)
-    assert EGRESS.drain() == []  # refused before any connection
+    [row] = EGRESS.drain()  # refused before any connection, and logged as refused
+    assert (row.host, row.status) == ("127.0.0.1", "refused: loopback")
 
 
 @pytest.fixture
 def server_is_public(monkeypatch: pytest.MonkeyPatch) -> None:
     """Treat exactly 127.0.0.1 (the test server) as public, so redirects are what is tested."""
-    real = web._why_blocked
+    real = web._blocked_kind
     monkeypatch.setattr(
-        web, "_why_blocked", lambda ip: None if ip == ipaddress.ip_address("127.0.0.1") else real(ip)
+        web, "_blocked_kind", lambda ip: None if ip == ipaddress.ip_address("127.0.0.1") else real(ip)
     )
 
 
 @pytest.mark.parametrize(
-    ("path", "reason"),
+    ("path", "reason", "refused"),
     [
-        ("/to-metadata", "169.254.169.254 is a link-local"),
-        ("/to-odd-loopback", r"0x7f000002 \(127.0.0.2\) is a loopback"),
+        ("/to-metadata", "169.254.169.254 is a link-local", "refused: link-local"),
+        ("/to-odd-loopback", r"0x7f000002 \(127.0.0.2\) is a loopback", "refused: loopback"),
     ],
 )
 async def test_redirect_to_private_refused(
-    server: TestServer, tmp_path: Path, server_is_public: None, path: str, reason: str
+    server: TestServer, tmp_path: Path, server_is_public: None, path: str, reason: str,
+    refused: str,
 ) -> None:
     EGRESS.drain()
     env = ToolEnv(cwd=tmp_path, kb_dir=tmp_path)
     with pytest.raises(ToolFailure, match=f"refused .*{reason} address"):
         await fetch(server, path, env)
-    assert [r.status for r in EGRESS.drain()] == ["302"]  # the private hop never connected
+    # the private hop never connected: it is a refusal row after the redirect
+    assert [r.status for r in EGRESS.drain()] == ["302", refused]
 
 
 async def test_redirect_rechecks_the_allowlist(server: TestServer, tmp_path: Path) -> None:

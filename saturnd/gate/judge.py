@@ -31,6 +31,13 @@ class JudgeRule(msgspec.Struct, forbid_unknown_fields=True):
     tool: str = "*"
     reason: str = ""
 
+    def __post_init__(self) -> None:
+        # msgspec turns this into a config error at the rule's path; config names the line
+        try:
+            re.compile(self.match)
+        except re.error as exc:
+            raise ValueError(f"match: not a valid regex: {exc}") from None
+
 
 class JudgeConfig(msgspec.Struct, forbid_unknown_fields=True):
     rules: list[JudgeRule] = []

@@ -27,15 +27,20 @@ class GateRule(msgspec.Struct, forbid_unknown_fields=True):
     """Argument name -> glob on its value, e.g. {command: "git status*"}."""
 
 
-def _default_risks() -> dict[str, Decision]:
-    return {
-        "read_only": "allow", "write": "ask", "exec": "ask",
-        "egress": "ask", "messaging": "ask", "external": "ask",
-    }
+class GateDefaults(msgspec.Struct, forbid_unknown_fields=True):
+    """The decision for each risk class when no rule matches. A key left out keeps its default;
+    a misspelt one (`wrte`) is an error, not a silent no-op."""
+
+    read_only: Decision = "allow"
+    write: Decision = "ask"
+    exec: Decision = "ask"
+    egress: Decision = "ask"
+    messaging: Decision = "ask"
+    external: Decision = "ask"
 
 
 class GateConfig(msgspec.Struct, forbid_unknown_fields=True):
-    defaults: dict[str, Decision] = msgspec.field(default_factory=_default_risks)
+    defaults: GateDefaults = msgspec.field(default_factory=GateDefaults)
     rules: list[GateRule] = []
 
 
@@ -53,7 +58,7 @@ def gate_verdict(
         if fnmatchcase(tool, rule.tool) and _args_match(rule.args, arguments, cwd):
             shown = f"{rule.tool} {rule.args}" if rule.args else rule.tool
             return Verdict(rule.decision, f"rule {index} ({shown}: {rule.decision})")
-    decision = config.defaults.get(risk, "ask")
+    decision: Decision = getattr(config.defaults, risk, "ask")
     return Verdict(decision, f"the default for {risk} tools ({decision})")
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import aiohttp
+import tenacity
 import yarl
 
 from protocol.jsonrpc import ModelUnavailable
@@ -23,9 +24,19 @@ from saturnd.model.types import ModelReply, ToolCall, Usage
 DeltaSink = Callable[[str, str], None]
 """Called with ("thinking" | "response", text) as the reply streams."""
 
+CONNECTION_RETRIES = 3
+"""A server under a burst resets a connection now and then (4 of 450 turns): a request whose
+reply had not begun is sent again this many times before the turn is told."""
+RETRY_BACKOFF_S = 0.25
+"""The first wait before a retry; it doubles each time (0.25, 0.5, 1 s)."""
+
 
 class ModelError(ModelUnavailable):
     """The model server could not give a reply."""
+
+
+class ModelConnectionLost(ModelError):
+    """The connection failed before any byte of the reply arrived: the request may be sent again."""
 
 
 class ModelHttpError(ModelError):
@@ -130,6 +141,16 @@ class ModelClient:
     ) -> ModelReply:
         data = json.dumps(self.request_body(messages, tools, think, response_format)).encode()
         url = yarl.URL(f"{self.base_url}/chat/completions")
+        retrying = tenacity.AsyncRetrying(
+            retry=tenacity.retry_if_exception_type(ModelConnectionLost),
+            stop=tenacity.stop_after_attempt(CONNECTION_RETRIES + 1),
+            wait=tenacity.wait_exponential(multiplier=RETRY_BACKOFF_S, min=RETRY_BACKOFF_S),
+            reraise=True,
+        )
+        return await retrying(self._attempt, url, data, on_delta)
+
+    async def _attempt(self, url: yarl.URL, data: bytes, on_delta: DeltaSink | None) -> ModelReply:
+        """One POST; each is its own row in the egress log."""
         status = "error"
         meter = _Meter()
         try:
@@ -156,6 +177,7 @@ class ModelClient:
                 headers={"Content-Type": "application/json"},
                 timeout=aiohttp.ClientTimeout(total=self._timeout_s, sock_connect=10),
             ) as response:
+                meter.answered = True
                 if response.status >= 400:
                     text = await response.text(errors="replace")
                     server_message = _server_message(text)
@@ -177,7 +199,8 @@ class ModelClient:
                 f"model server at {self.base_url} did not answer within {self._timeout_s:g}s"
             ) from exc
         except (aiohttp.ClientError, OSError) as exc:
-            raise ModelError(
+            lost = isinstance(exc, aiohttp.ClientConnectionError | OSError) and not meter.answered
+            raise (ModelConnectionLost if lost else ModelError)(
                 f"cannot reach the model server at {self.base_url}: {_connection_reason(exc)}"
             ) from exc
         except (ValueError, KeyError, TypeError) as exc:
@@ -308,6 +331,8 @@ class _Meter:
 
     def __init__(self) -> None:
         self.bytes_in = 0
+        self.answered = False
+        """The response's status line arrived: from here on the request is not sent again."""
 
 
 async def _read_stream(

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import socket
+import struct
 import threading
 import time
 from collections import deque
@@ -36,6 +38,8 @@ class Reply:
     usage: tuple[int, int] = (10, 5)
     cache_n: int = 0
     """Prompt tokens reported as reused from the prompt cache (llama.cpp's timings.cache_n)."""
+    reset: bool = False
+    """Reset the connection (TCP RST) instead of answering, before any byte of a reply."""
 
 
 def text(content: str, **kw: Any) -> Reply:
@@ -52,6 +56,11 @@ def calls(*pairs: tuple[str, Any], **kw: Any) -> Reply:
 
 def error(status: int, message: str) -> Reply:
     return Reply(status=status, error=message)
+
+
+def reset() -> Reply:
+    """The server drops the connection, as a busy server does under a burst."""
+    return Reply(reset=True)
 
 
 class FakeModel:
@@ -135,6 +144,8 @@ class FakeModel:
             return web.json_response(
                 {"error": {"message": "fake model: no reply queued"}}, status=500
             )
+        if reply.reset:
+            return await _reset(request)
         if reply.delay_s:
             # A long delay must not outlive the test: stop() cuts it short.
             with contextlib.suppress(TimeoutError):
@@ -151,6 +162,16 @@ class FakeModel:
             await response.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
         await response.write(b"data: [DONE]\n\n")
         return response
+
+
+async def _reset(request: web.Request) -> web.StreamResponse:
+    sock = request.transport.get_extra_info("socket") if request.transport else None
+    if sock is not None:  # linger 0: close() sends RST, so the client reads ECONNRESET
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    if request.transport is not None:
+        request.transport.abort()
+    # What aiohttp does to a handler whose client went away: it ends quietly, nothing logged.
+    raise asyncio.CancelledError
 
 
 def _arguments_text(arguments: Any) -> str:

@@ -2,7 +2,8 @@
 
 run_command runs `/bin/sh -c` in its own process group; when the command ends, times out
 or is cancelled, whatever is left of that group is killed (SIGTERM, then SIGKILL) and
-reaped, so nothing it started outlives the call.
+reaped, so nothing it started outlives the call. A daemon killed meanwhile leaves the group
+recorded, for the next one to end (saturnd.tools.command_groups).
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ import contextlib
 import os
 import signal
 import time
+import uuid
 from pathlib import Path
 from typing import Annotated
 
 import msgspec
 
 from saturnd.tools.builtin_files import missing, resolve
+from saturnd.tools.command_groups import MARKER_ENV, parent_death_signal
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
 
 OUTPUT_CAP = 16_000  # bytes of command output returned: the first and last 8 KB
@@ -209,17 +212,23 @@ async def _exited(proc: asyncio.subprocess.Process) -> None:
 
 async def _run_command(params: RunCommandParams, env: ToolEnv) -> str:
     limit_s = min(params.timeout_s, env.tool_timeout_s)
+    marker = uuid.uuid4().hex
+    env.command_groups.command_starting(marker)
     try:
         proc = await asyncio.create_subprocess_exec(
             "/bin/sh", "-c", params.command,
             cwd=env.cwd,
+            env={**os.environ, MARKER_ENV: marker},
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
             start_new_session=True,
+            preexec_fn=parent_death_signal(),
         )
     except OSError as e:
+        env.command_groups.command_ended(marker)
         raise ToolFailure(f"cannot start /bin/sh in {env.cwd}: {e.strerror or e}") from e
+    env.command_groups.command_started(marker, proc.pid)
     assert proc.stdout is not None
     out = _Output()
     reader = asyncio.create_task(_pump(proc.stdout, out))
@@ -233,7 +242,10 @@ async def _run_command(params: RunCommandParams, env: ToolEnv) -> str:
         else:  # background processes may still hold the output pipe
             await asyncio.wait({reader}, timeout=DRAIN_S)
     finally:
-        leftovers = await _kill_group(proc)
+        try:
+            leftovers = await _kill_group(proc)
+        finally:  # even when cancelled: _kill_group has sent SIGKILL by then
+            env.command_groups.command_ended(marker)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(reader, DRAIN_S)
     if timed_out:

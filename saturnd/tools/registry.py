@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import msgspec
 
@@ -29,6 +29,30 @@ def _no_plan_sink(items: list[Any]) -> None:
 
 async def _no_memory(fact: str) -> str:
     return "not saved: memory is not available here"
+
+
+class CommandGroupLedger(Protocol):
+    """Where run_command records the commands it runs (the daemon's store): the marker before
+    the spawn, the process group after it, so no moment is left unrecorded."""
+
+    def command_starting(self, marker: str) -> None: ...
+
+    def command_started(self, marker: str, pgid: int) -> None: ...
+
+    def command_ended(self, marker: str) -> None: ...
+
+
+class _Unrecorded:
+    """Outside the daemon (tool unit tests) nothing outlives the process that could clean up."""
+
+    def command_starting(self, marker: str) -> None:
+        pass
+
+    def command_started(self, marker: str, pgid: int) -> None:
+        pass
+
+    def command_ended(self, marker: str) -> None:
+        pass
 
 
 NO_ANSWER = (
@@ -56,6 +80,8 @@ class ToolEnv:
     """Non-empty: web_fetch reaches only these hosts (and their subdomains)."""
     tool_timeout_s: float = 30.0
     """runtime.tool_timeout_s: the ceiling on every tool's work; run_command stops its command there."""
+    command_groups: CommandGroupLedger = field(default_factory=_Unrecorded)
+    """run_command's running process groups, so a restart can end what a killed daemon left."""
 
 
 ToolRun = Callable[[Any, ToolEnv], Awaitable[str]]

@@ -14,7 +14,7 @@ import re
 import socket
 from dataclasses import dataclass
 from html.parser import HTMLParser
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import aiohttp
 import msgspec
@@ -33,9 +33,16 @@ HEADERS = {"User-Agent": "Saturn/0.1 (web_fetch)", "Accept": "text/html,text/*;q
 IP = ipaddress.IPv4Address | ipaddress.IPv6Address
 _NUMERIC = re.compile(r"[0-9][0-9a-fx.]*", re.IGNORECASE)
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
-_KINDS = [("loopback", "a loopback"), ("unspecified", "an unspecified"), ("link_local", "a link-local"),
-          ("multicast", "a multicast"), ("reserved", "a reserved"), ("private", "a private"),
-          ("site_local", "a site-local")]  # fmt: skip
+_KINDS = ["loopback", "unspecified", "link_local", "multicast", "reserved", "private", "site_local"]
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why web_fetch will not connect: `label` goes in the egress log, `reason` to the model."""
+
+    label: str
+    """Short: `link-local`, `private`, `host not allowed` ..."""
+    reason: str
 
 
 # -- the SSRF guard ------------------------------------------------------------------------
@@ -55,17 +62,24 @@ def parse_ip(host: str) -> IP | None:
         return None
 
 
-def _why_blocked(ip: IP) -> str | None:
+def _blocked_kind(ip: IP) -> str | None:
+    """`link-local`, `private` ... or None for a public address."""
     if isinstance(ip, ipaddress.IPv6Address):  # IPv4 inside IPv6: mapped, 6to4, NAT64
         inner = ip.ipv4_mapped or ip.sixtofour
         if inner is None and ip in _NAT64:
             inner = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
-        if inner is not None and (why := _why_blocked(inner)):
-            return why
-    for attr, label in _KINDS:
+        if inner is not None and (kind := _blocked_kind(inner)):
+            return kind
+    for attr in _KINDS:
         if getattr(ip, f"is_{attr}", False):
-            return f"{label} address"
-    return None if ip.is_global else "not a public address"
+            return attr.replace("_", "-")
+    return None if ip.is_global else "not public"
+
+
+def _described(kind: str) -> str:
+    if kind == "not public":
+        return "not a public address"
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} address"
 
 
 def host_allowed(host: str, allowed_hosts: tuple[str, ...]) -> bool:
@@ -76,24 +90,25 @@ def host_allowed(host: str, allowed_hosts: tuple[str, ...]) -> bool:
 
 def check_address(
     host: str, resolved: list[str], allow_private: bool, allowed_hosts: tuple[str, ...]
-) -> str | None:
+) -> Refusal | None:
     """Why web_fetch must not connect to `host` at these addresses, or None when it may."""
     if not host_allowed(host, allowed_hosts):
-        return f"{host} is not one of the allowed hosts ({', '.join(allowed_hosts)})"
+        return Refusal("host not allowed",
+                       f"{host} is not one of the allowed hosts ({', '.join(allowed_hosts)})")
     if allow_private:
         return None
     literal = parse_ip(host)
     addresses = ([str(literal)] if literal else []) + list(resolved)
     if not addresses:
-        return f"{host} resolves to no address"
+        return Refusal("no address", f"{host} resolves to no address")
     for address in addresses:
         try:
             ip = ipaddress.ip_address(address)
         except ValueError:
-            return f"{host} resolves to an unusable address {address!r}"
-        if why := _why_blocked(ip):
+            return Refusal("unusable address", f"{host} resolves to an unusable address {address!r}")
+        if kind := _blocked_kind(ip):
             name = host if host.strip("[]") == str(ip) else f"{host} ({ip})"
-            return f"{name} is {why}; only public addresses can be fetched"
+            return Refusal(kind, f"{name} is {_described(kind)}; only public addresses can be fetched")
     return None
 
 
@@ -245,20 +260,32 @@ async def _hop(session: aiohttp.ClientSession, url: URL, host: str, port: int) -
 
 
 async def _vet(url: URL, env: ToolEnv, pinned: _PinnedResolver) -> tuple[str, int]:
+    """The hop's host and port once they pass the SSRF guard. A refusal is logged as egress
+    too (`refused: link-local`): the log answers what Saturn tried to reach, not only what
+    it reached."""
+    host, port = url.raw_host or "", url.port or 0
     if url.scheme not in ("http", "https"):
-        raise ToolFailure(f"only http and https URLs can be fetched, not {url.scheme or '(none)'}:")
-    host, port = url.raw_host, url.port
-    if not host or port is None:
-        raise ToolFailure(f"no host in {url}")
+        _not_fetched(host, port, "refused: scheme",
+                f"only http and https URLs can be fetched, not {url.scheme or '(none)'}:")
+    if not host or not port:
+        _not_fetched(host, port, "refused: no host", f"no host in {url}")
     if (":" in host or host.replace(".", "").isdigit()) and parse_ip(host) is None:
         # aiohttp takes such a host for an address and would hand it to DNS unpinned
-        raise ToolFailure(f"refused {url}: {host} is not a valid address")
+        _not_fetched(host, port, "refused: invalid address", f"refused {url}: {host} is not a valid address")
     allowed = env.web_allowed_hosts
-    addresses = await resolve_host(host, port) if host_allowed(host, allowed) else []
-    if why := check_address(host, addresses, env.web_allow_private, allowed):
-        raise ToolFailure(f"refused {url}: {why}")
+    try:
+        addresses = await resolve_host(host, port) if host_allowed(host, allowed) else []
+    except ToolFailure as failure:
+        _not_fetched(host, port, "cannot resolve", str(failure))
+    if refusal := check_address(host, addresses, env.web_allow_private, allowed):
+        _not_fetched(host, port, f"refused: {refusal.label}", f"refused {url}: {refusal.reason}")
     pinned.pins[host] = addresses
     return host, port
+
+
+def _not_fetched(host: str, port: int, status: str, message: str) -> NoReturn:
+    EGRESS.record(host, port, "GET", status=status)
+    raise ToolFailure(message)
 
 
 async def _fetch(start: URL, env: ToolEnv) -> tuple[URL, _Page]:
