@@ -105,3 +105,29 @@ def test_a_number_worked_out_in_the_models_head_is_sent_back(request_text, answe
 def test_a_request_that_was_not_acted_on_names_the_tools_that_can(request_text, tools):
     claim = unbacked_claim("Sure.", [], builtin_registry(), request_text)
     assert claim is not None and claim.tools == tools
+
+
+@pytest.mark.parametrize(("request_text", "answer", "calls", "kind"), [
+    ("What time is my flight?", "Your flight leaves at 10:30.", (), "unsourced"),
+    ("Which day is my bin collected?", "Your bins go out on Tuesday.", (), "unsourced"),
+    ("What's my doctor's phone number?", "The doctor's phone number is 123-456-7890.", (), "unsourced"),
+    ("When is my dentist appointment?", "Friday at 9am.", (), None),  # the excerpt shown holds it
+    ("What time is my flight?", "Your flight leaves at 10:30.", (("search_files", "ran"),), None),
+    ("What time is my flight?", "Which flight do you mean, the 10:30 one?", (), None),  # asks
+    ("How tall is Mount Everest?", "8,849 metres.", (), None),  # general knowledge: not the user's things
+    ("Text my sister that dinner is at 8.", "Dinner is at 8.", (), "not_acted"),
+])
+def test_a_value_about_the_users_things_that_nothing_shown_holds_is_sent_back(request_text, answer, calls, kind):
+    seen = "notes.txt:1: Dentist Friday 9am\nNow: Monday 2026-11-30 12:00"
+    claim = unbacked_claim(answer, _passes(*calls), builtin_registry(), request_text, documents_at_hand=True, seen=seen)
+    assert (claim.kind if claim else None) == kind
+
+
+@pytest.mark.parametrize("request_text", ["Let Petra know I'm running late.", "Tell Sam dinner is at 8."])
+def test_telling_someone_is_a_message_to_send(request_text):
+    claim = unbacked_claim("I'm running late.", [], builtin_registry(), request_text)
+    assert claim is not None and (claim.kind, claim.tools) == ("not_acted", ("send_message",))
+
+
+def test_tell_me_is_a_question():
+    assert unbacked_claim("It is 8.", [], builtin_registry(), "Tell me what time dinner is.") is None

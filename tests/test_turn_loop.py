@@ -440,6 +440,21 @@ async def test_no_access_while_files_are_at_hand_is_sent_back(harness):
     assert of_type(events, "answer")[0].text == "Milk and eggs."
 
 
+async def test_a_made_up_value_about_the_users_things_is_sent_back_to_look_it_up(harness):
+    await harness.start()
+    (harness.env.workdir / "trip.txt").write_text("Depart LHR 07:15, seat 14C\n")
+    harness.model.enqueue(
+        "Your flight leaves at 10:30.", call("search_files", {"pattern": "LHR"}), "It leaves at 07:15.",
+    )
+    turn_id, events = await harness.turn("What time is my flight?")
+    assert harness.sent(1)[-1]["content"].startswith(
+        '[Saturn check] Your answer gives "10:30" about the user\'s own things, but nothing you were shown says it'
+    )
+    assert of_type(events, "answer")[0].text == "It leaves at 07:15."
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[0].note == 'unsourced: "10:30": sent back'
+
+
 async def test_no_access_in_an_empty_folder_is_left_alone(harness):
     await harness.start()
     harness.model.enqueue("I don't have access to your shopping list.")

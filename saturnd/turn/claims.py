@@ -14,7 +14,11 @@ comes back again is answered with a note saying so. Three kinds:
   exist, the folder or knowledge base holds documents, and none was read;
 - uncomputed: the user asked for a total, a sum or a duration, and the answer
   gives a number that appears nowhere in what the model was shown and that no
-  calculate call worked out (a 1.5B turned 3.5 hours into "45 minutes").
+  calculate call worked out (a 1.5B turned 3.5 hours into "45 minutes");
+- unsourced: the user asked about their own things ("What time is my flight?"),
+  nothing was looked up, and the answer gives a number, a day or a month that
+  is in nothing the model was shown (the 1.5B invented a flight time, a bin day
+  and a month's food spend).
 
 A word list always misses some wordings; the request-side rule catches what
 the answer-side one misses.
@@ -57,7 +61,8 @@ CLAIMS = (
 ACTION_REQUEST = re.compile(
     r"^\s*(?:(?:please|kindly|ok|okay|hey|saturn)[,!]?\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
     r"(?:add(?!\s+up\b)|put|append|insert|remove|delete|take\s+\w+\s+off|cross|tick|mark|"
-    r"send|text|email|e-mail|message|reply|forward|save|store|note\s+down|"
+    r"send|text|email|e-mail|message|reply|forward|tell(?!\s+(?:me|us)\b)|let\s+\w+\s+know|"
+    r"save|store|note\s+down|"
     r"(?:write|make|create)\b(?=.*(?:\bfiles?\b|\bfolder\b|\.[a-z]{2,4}\b))|"
     r"book|order|schedule|cancel|set|turn|switch|change|update|rename|move|copy|edit|fix|replace|"
     r"remind|pay|call|install|run)\b",
@@ -83,10 +88,18 @@ COMPUTE_REQUEST = re.compile(
     re.IGNORECASE,
 )
 NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+NUMBER_OR_TIME = re.compile(r"(?<![\w.:])\d[\d,]*(?::\d\d)?(?:\.\d+)?")
 CALCULATE = "calculate"
+OWN_THINGS = re.compile(r"\b(?:my|our|mine|ours)\b", re.IGNORECASE)
+"""A request about the user's own things: their answer is in their files, not in the model."""
+NAMED_DAY = re.compile(
+    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|"
+    r"july|august|september|october|november|december)\b",
+    re.IGNORECASE,
+)
 
 
-ClaimKind = Literal["done", "not_acted", "no_access", "uncomputed"]
+ClaimKind = Literal["done", "not_acted", "no_access", "uncomputed", "unsourced"]
 
 
 @dataclass(frozen=True)
@@ -139,6 +152,7 @@ VERB_TOOL_WORDS = {
     "take": "file", "cross": "file", "tick": "file", "mark": "file", "write": "file",
     "make": "file", "create": "file", "save": "file", "store": "file", "note": "file", "edit": "file",
     "fix": "file", "replace": "file", "rename": "file", "update": "file", "change": "file", "run": "command",
+    "tell": "message", "let": "message",
 }
 """The request's first verb -> a word in the names or descriptions of the tools that do it. Not
 "delete": deleting a file is run_command's, and naming edit_file sent the 1.5B to edit old.log."""
@@ -179,6 +193,16 @@ def uncomputed_number(answer: str, request: str, seen: str, passes: list[PassTra
     return None
 
 
+def unsourced_value(answer: str, request: str, seen: str) -> str | None:
+    """A number, day or month in the answer that neither the request nor anything shown holds."""
+    shown = {_plain_number(n) for n in NUMBER_OR_TIME.findall(f"{request}\n{seen}")}
+    for value in NUMBER_OR_TIME.findall(answer):
+        if _plain_number(value) not in shown:
+            return value
+    days = {d.lower() for d in NAMED_DAY.findall(f"{request}\n{seen}")}
+    return next((d for d in NAMED_DAY.findall(answer) if d.lower() not in days), None)
+
+
 def _plain_number(text: str) -> str:
     plain = text.replace(",", "")
     return plain.rstrip("0").rstrip(".") if "." in plain else plain
@@ -192,7 +216,8 @@ def unbacked_claim(
 
     `documents_at_hand`: the working folder or the knowledge base holds documents a read tool can reach.
     `seen`: everything the model was shown this turn; with `documents_at_hand`, a number it adds up
-    must be in it or come from calculate.
+    must be in it or come from calculate, and a value it gives about the user's own things must be
+    in it or come from a read.
     """
     done = claimed_action(answer)
     if done is not None and not something_acted(passes, registry):
@@ -206,4 +231,8 @@ def unbacked_claim(
     if (documents_at_hand and CALCULATE in registry.names()
             and (number := uncomputed_number(answer, request, seen, passes))):
         return Claim("uncomputed", number)
+    if (documents_at_hand and OWN_THINGS.search(request) and not ACTION_REQUEST.match(request)
+            and not something_tried(passes, registry, READ_TOOLS | {CALCULATE}) and READ_TOOLS & set(registry.names())
+            and not ASKS_OR_DECLINES.search(answer) and (value := unsourced_value(answer, request, seen))):
+        return Claim("unsourced", value)
     return None
