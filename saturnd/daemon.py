@@ -88,10 +88,27 @@ class Connection:
     def __init__(self, writer: asyncio.StreamWriter) -> None:
         self._writer = writer
         self.closed = False
+        self.answering = True
+        """False once the client closed its sending side: it can listen, not answer."""
+        self._following: set[str] = set()
+        self._no_turn_followed = asyncio.Event()
+        self._no_turn_followed.set()
+
+    def follow(self, turn_id: str) -> None:
+        self._following.add(turn_id)
+        self._no_turn_followed.clear()
+
+    def unfollow(self, turn_id: str) -> None:
+        self._following.discard(turn_id)
+        if not self._following:
+            self._no_turn_followed.set()
+
+    async def followed_turns_ended(self) -> None:
+        await self._no_turn_followed.wait()
 
     def send(self, line: bytes) -> bool:
         if self.closed or self._writer.is_closing():
-            self.closed = True
+            self.close()
             return False
         if self._writer.transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
             log.warning("dropping a client that stopped reading")
@@ -102,6 +119,7 @@ class Connection:
 
     def close(self) -> None:
         self.closed = True
+        self._no_turn_followed.set()  # nothing more can reach this client
         self._writer.close()
 
 
@@ -132,6 +150,10 @@ class Server:
             except asyncio.IncompleteReadError as exc:
                 line = exc.partial  # the client closed; a last unterminated line still counts
                 if not line.strip():
+                    # A script that sent its request and half-closed (`echo ... | socat`) still
+                    # gets the events of the turns it follows; the connection closes after them.
+                    connection.answering = False
+                    await connection.followed_turns_ended()
                     return
             except asyncio.LimitOverrunError:
                 connection.send(
