@@ -13,7 +13,9 @@ import socket
 import struct
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from machine.keyring_secrets import resolve_api_key
 from machine.paths import Paths, resolve_paths
 from protocol.jsonrpc import MAX_LINE_BYTES, ConfigError, InvalidRequest, SaturnError
 from saturnd.config import load_config
@@ -24,6 +26,9 @@ from saturnd.rpc import Dispatcher, error_line
 from saturnd.service import Saturn
 from saturnd.store import Store
 from saturnd.tools import builtin_registry
+
+if TYPE_CHECKING:
+    from saturnd.front_door.server import FrontDoor
 
 log = logging.getLogger("saturnd")
 
@@ -231,6 +236,8 @@ async def serve(paths: Paths) -> int:
         judge=judge,
     )
     EGRESS.install_audit_hook()
+    # Before the socket: a client that finds saturnd answering finds its front door open too.
+    front_door = await _open_front_door(saturn, paths)
     server_state = Server(saturn)
     _prepare_socket_path(paths.socket)
     old_umask = os.umask(0o177)
@@ -255,13 +262,32 @@ async def serve(paths: Paths) -> int:
         server.close()
         with contextlib.suppress(FileNotFoundError):
             paths.socket.unlink()
-        await saturn.shutdown()
+        await saturn.shutdown()  # ends the turns front-door requests wait on
+        if front_door is not None:
+            await front_door.close()
         if mcp is not None:
             await mcp.close()
         store.close()
         lock.release()
         log.info("saturnd stopped")
     return 0
+
+
+async def _open_front_door(saturn: Saturn, paths: Paths) -> FrontDoor | None:
+    config = saturn.config.front_door
+    if not config.enabled:
+        return None
+    # aiohttp's server side is a few MB of an idle daemon: loaded only when the door is on.
+    from saturnd.front_door.server import FrontDoor
+
+    token = resolve_api_key(config.token_ref) if config.tcp_port else ""
+    front_door = FrontDoor(saturn, paths.front_door_socket, config.tcp_port, token)
+    try:
+        await front_door.start()
+    except OSError as exc:
+        await front_door.close()
+        raise ConfigError(f"front_door: cannot listen: {exc}") from exc
+    return front_door
 
 
 async def _flush_egress_every(saturn: Saturn, seconds: float) -> None:

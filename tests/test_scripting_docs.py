@@ -38,8 +38,8 @@ async def test_the_shell_examples_start_a_turn_follow_it_and_answer_an_approval(
         text("Wrote greeting.txt."),
     )
     script = "set -euo pipefail\n" + "\n".join(code_blocks("sh"))
-    ran = subprocess.run(
-        ["bash", "-c", script], cwd=harness.env.workdir, env=harness.env.env,
+    ran = await asyncio.to_thread(
+        subprocess.run, ["bash", "-c", script], cwd=harness.env.workdir, env=harness.env.env,
         capture_output=True, text=True, timeout=60,
     )
     assert ran.returncode == 0, ran.stderr
@@ -57,8 +57,8 @@ async def test_the_python_example_follows_a_turn_and_answers_an_approval(harness
     harness.model.enqueue(
         call("write_file", {"path": "note.txt", "content": "hi"}), text("Wrote note.txt."),
     )
-    ran = subprocess.run(
-        [sys.executable, "-c", code_blocks("python")[0]], cwd=harness.env.workdir,
+    ran = await asyncio.to_thread(
+        subprocess.run, [sys.executable, "-c", code_blocks("python")[0]], cwd=harness.env.workdir,
         env=harness.env.env, capture_output=True, text=True, timeout=60,
     )
     assert ran.returncode == 0, ran.stderr
@@ -77,10 +77,10 @@ async def test_a_connection_that_stopped_sending_hears_its_turn_but_cannot_appro
     client = await harness.start()
     session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
     harness.model.enqueue(call("write_file", {"path": "x.txt", "content": "x"}), text("Could not write."))
-    request = (
-        '{"jsonrpc":"2.0","id":"1","method":"turn/start","params":{"session_id":"%s","text":"write x"}}\n'
-        % session.session_id
-    )
+    request = json.dumps({
+        "jsonrpc": "2.0", "id": "1", "method": "turn/start",
+        "params": {"session_id": session.session_id, "text": "write x"},
+    }) + "\n"
     reader, writer = await asyncio.open_unix_connection(str(harness.env.socket))
     writer.write(request.encode())
     writer.write_eof()
