@@ -33,6 +33,11 @@ class Paths:
         return self.data_dir / "saturn.db"
 
     @property
+    def front_door_socket(self) -> Path:
+        """The OpenAI-compatible front door, beside the JSON-RPC socket."""
+        return self.socket.with_name(f"{self.socket.stem}-openai.sock")
+
+    @property
     def lock_file(self) -> Path:
         return self.runtime_dir / "saturnd.lock"
 

@@ -59,6 +59,10 @@ class DaemonStatusResult(_Wire):
     model: ModelEndpoint
     socket: str = ""
     data_dir: str = ""
+    front_door_socket: str = ""
+    """The OpenAI-compatible front door's unix socket; empty when front_door.enabled is off."""
+    front_door_url: str = ""
+    """http://127.0.0.1:PORT/v1 when front_door.tcp_port is set."""
 
 
 class ModelInfo(_Wire):

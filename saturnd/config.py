@@ -113,6 +113,19 @@ class McpConfig(_Section):
     servers: dict[str, McpServer] = {}
 
 
+class FrontDoorConfig(_Section):
+    enabled: bool = True
+    """Serve OpenAI-compatible /v1/chat/completions and /v1/models on a unix socket beside the
+    main one (saturnd-openai.sock): a request there runs the whole agent loop, headless."""
+    tcp_port: Annotated[int, msgspec.Meta(ge=0, le=65535)] = 0
+    """Also serve on 127.0.0.1 at this port (0: not at all), for programs that cannot use a unix
+    socket. Requests there need `Authorization: Bearer <token>`."""
+    token_ref: str = "keyring:saturn/front_door"
+    """Where the TCP port's bearer token lives: `saturn key set front_door` stores it."""
+    cwd: str = ""
+    """The working folder a front-door request runs in; empty: SATURN_HOME."""
+
+
 class Config(_Section):
     model: ModelConfig = msgspec.field(default_factory=ModelConfig)
     runtime: RuntimeConfig = msgspec.field(default_factory=RuntimeConfig)
@@ -123,6 +136,7 @@ class Config(_Section):
     web: WebConfig = msgspec.field(default_factory=WebConfig)
     ground: GroundConfig = msgspec.field(default_factory=GroundConfig)
     mcp: McpConfig = msgspec.field(default_factory=McpConfig)
+    front_door: FrontDoorConfig = msgspec.field(default_factory=FrontDoorConfig)
 
 
 def load_config(path: Path) -> Config:

@@ -13,8 +13,9 @@ import socket
 import struct
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from machine.keyring_secrets import resolve_api_key
 from machine.paths import Paths, resolve_paths
 from protocol.jsonrpc import MAX_LINE_BYTES, ConfigError, InvalidRequest, SaturnError
 from saturnd.config import load_config
@@ -26,6 +27,9 @@ from saturnd.service import Saturn
 from saturnd.store import Store
 from saturnd.tools import builtin_registry
 from saturnd.tools.command_groups import end_leftover_groups
+
+if TYPE_CHECKING:
+    from saturnd.front_door.server import FrontDoor
 
 log = logging.getLogger("saturnd")
 
@@ -90,10 +94,27 @@ class Connection:
     def __init__(self, writer: asyncio.StreamWriter) -> None:
         self._writer = writer
         self.closed = False
+        self.answering = True
+        """False once the client closed its sending side: it can listen, not answer."""
+        self._following: set[str] = set()
+        self._no_turn_followed = asyncio.Event()
+        self._no_turn_followed.set()
+
+    def follow(self, turn_id: str) -> None:
+        self._following.add(turn_id)
+        self._no_turn_followed.clear()
+
+    def unfollow(self, turn_id: str) -> None:
+        self._following.discard(turn_id)
+        if not self._following:
+            self._no_turn_followed.set()
+
+    async def followed_turns_ended(self) -> None:
+        await self._no_turn_followed.wait()
 
     def send(self, line: bytes) -> bool:
         if self.closed or self._writer.is_closing():
-            self.closed = True
+            self.close()
             return False
         if self._writer.transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
             log.warning("dropping a client that stopped reading")
@@ -104,6 +125,7 @@ class Connection:
 
     def close(self) -> None:
         self.closed = True
+        self._no_turn_followed.set()  # nothing more can reach this client
         self._writer.close()
 
 
@@ -152,6 +174,10 @@ class Server:
             except asyncio.IncompleteReadError as exc:
                 line = exc.partial  # the client closed; a last unterminated line still counts
                 if not line.strip():
+                    # A script that sent its request and half-closed (`echo ... | socat`) still
+                    # gets the events of the turns it follows; the connection closes after them.
+                    connection.answering = False
+                    await connection.followed_turns_ended()
                     return
             except asyncio.LimitOverrunError:
                 connection.send(
@@ -233,6 +259,8 @@ async def serve(paths: Paths) -> int:
         judge=judge,
     )
     EGRESS.install_audit_hook()
+    # Before the socket: a client that finds saturnd answering finds its front door open too.
+    front_door = await _open_front_door(saturn, paths)
     server_state = Server(saturn)
     _prepare_socket_path(paths.socket)
     old_umask = os.umask(0o177)
@@ -257,14 +285,33 @@ async def serve(paths: Paths) -> int:
         server.close()
         with contextlib.suppress(FileNotFoundError):
             paths.socket.unlink()
-        await saturn.shutdown()  # clients still get each interrupted turn's last event
+        await saturn.shutdown()  # clients (and front-door requests) still get each interrupted turn's last event
         await server_state.close_connections()
+        if front_door is not None:
+            await front_door.close()
         if mcp is not None:
             await mcp.close()
         store.close()
         lock.release()
         log.info("saturnd stopped")
     return 0
+
+
+async def _open_front_door(saturn: Saturn, paths: Paths) -> FrontDoor | None:
+    config = saturn.config.front_door
+    if not config.enabled:
+        return None
+    # aiohttp's server side is a few MB of an idle daemon: loaded only when the door is on.
+    from saturnd.front_door.server import FrontDoor
+
+    token = resolve_api_key(config.token_ref) if config.tcp_port else ""
+    front_door = FrontDoor(saturn, paths.front_door_socket, config.tcp_port, token)
+    try:
+        await front_door.start()
+    except OSError as exc:
+        await front_door.close()
+        raise ConfigError(f"front_door: cannot listen: {exc}") from exc
+    return front_door
 
 
 async def _flush_egress_every(saturn: Saturn, seconds: float) -> None:

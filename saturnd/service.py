@@ -40,6 +40,7 @@ from saturnd.config import Config
 from saturnd.egress import EGRESS
 from saturnd.gate.judge import Judge, JudgeConfig
 from saturnd.memory.methods import MemoryMethods
+from saturnd.model.client import ModelClient
 from saturnd.model.endpoint import ModelEndpointManager
 from saturnd.rpc import Handler
 from saturnd.sessions import Session, Sessions
@@ -107,6 +108,7 @@ class Saturn:
     # daemon/*
 
     async def daemon_status(self, params: Empty, connection: Any) -> DaemonStatusResult:
+        front_door = self.config.front_door
         return DaemonStatusResult(
             pid=os.getpid(),
             version=__version__,
@@ -116,6 +118,8 @@ class Saturn:
             model=await self.endpoint.status(),
             socket=str(self.paths.socket),
             data_dir=str(self.paths.data_dir),
+            front_door_socket=str(self.paths.front_door_socket) if front_door.enabled else "",
+            front_door_url=f"http://127.0.0.1:{front_door.tcp_port}/v1" if front_door.tcp_port else "",
         )
 
     async def daemon_stop(self, params: Empty, connection: Any) -> Ok:
@@ -198,6 +202,18 @@ class Saturn:
         )
         return TurnStartResult(turn_id=turn_id)
 
+    async def start_front_door_turn(
+        self, subscriber: Any, cwd: str, text: str, history: list[dict[str, Any]],
+        model: ModelClient,
+    ) -> tuple[str, str]:
+        """A front-door request's turn: headless, in a session of its own, its passes through
+        `model`. Returns (turn_id, session_id)."""
+        session = self.sessions.create(cwd, "front door", incognito=False)
+        turn_id = await self._launch(
+            session, text, [], True, [subscriber], model=model, caller_history=history
+        )
+        return turn_id, session.id
+
     async def _launch(
         self,
         session: Session,
@@ -207,13 +223,17 @@ class Saturn:
         subscribers: list[Any],
         allow: list[str] | None = None,
         think_policy: str | None = None,
+        model: ModelClient | None = None,
+        caller_history: list[dict[str, Any]] | None = None,
     ) -> str:
+        """`model`: the client the loop's passes go through (the front door's self-call); the
+        endpoint's by default. `caller_history`: see TurnContext."""
         turn_id = f"t_{uuid.uuid4().hex[:12]}"
         # Claim the session before waiting for a cold model, so a second
         # turn/start meanwhile is refused as busy instead of running beside this one.
         session.claim(turn_id)
         try:
-            model = await self.endpoint.client()
+            model = model or await self.endpoint.client()
         except BaseException:
             session.release()
             raise
@@ -248,6 +268,7 @@ class Saturn:
             allow=list(allow or []),
             think_policy=think_policy or self._think_policy(session, ""),
             tool_mode=self.endpoint.tool_mode,
+            caller_history=caller_history,
         )
         # The turn's own tools (ask_user, plan) reach back into the turn through its env.
         context.env = replace(

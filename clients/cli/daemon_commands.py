@@ -63,6 +63,9 @@ def _print_status(status: DaemonStatusResult) -> None:
     print(f"socket:   {status.socket}")
     print(f"data:     {status.data_dir}")
     print(f"sessions: {status.session_count}")
+    if status.front_door_socket:
+        tcp = f" and {status.front_door_url}" if status.front_door_url else ""
+        print(f"openai:   {status.front_door_socket}{tcp}")
     print(f"model:    {model.base_url or '(none)'} [{kind}] {model.name} — {answers}")
     if model.embedded:
         print(f"          state {model.state}, pid {model.pid or '-'}, restarts {model.restarts}")

@@ -20,6 +20,10 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command")
     daemon = commands.add_parser("daemon", help="start, stop or inspect the background saturnd")
     daemon.add_argument("action", choices=["start", "stop", "status"])
+    service = commands.add_parser("service", help="run saturnd as a login service (launchd / systemd)")
+    service.add_argument("action", choices=["install", "uninstall", "status", "logs"])
+    service.add_argument("-n", "--lines", type=int, default=50, help="logs: how many last lines")
+    service.add_argument("-f", "--follow", action="store_true", help="logs: keep printing new lines")
     commands.add_parser("schema", help="print the protocol's JSON Schema")
     commands.add_parser("models", help="the packaged models: installed, assembled, active")
     key = commands.add_parser("key", help="store an API key in the OS keyring")
@@ -55,6 +59,10 @@ def main(argv: list[str] | None = None) -> int:
         from clients.cli import daemon_commands
 
         return daemon_commands.run(args.action)
+    if args.command == "service":
+        from clients.cli import service_commands
+
+        return service_commands.run(args.action, args.lines, args.follow)
     if args.command == "schema":
         from protocol.schema import schema_text
 

@@ -7,9 +7,10 @@ ModelError subclasses here, at the edge, with the server's own message.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import aiohttp
@@ -63,7 +64,11 @@ class ModelClient:
         temperature: float | None = 0.0,
         fresh_connections: bool = False,
         max_tokens: int | None = None,
+        unix_socket: str = "",
+        headers: dict[str, str] | None = None,
     ) -> None:
+        """`unix_socket`: reach `base_url` through this socket (saturnd's own front door, which
+        is not egress). `headers`: sent with every request."""
         self.base_url = base_url.rstrip("/")
         self.name = name
         self.think_style = think_style
@@ -74,11 +79,17 @@ class ModelClient:
         self._fresh_connections = fresh_connections
         """llama.cpp's embedded server drops a kept-alive connection after a stream."""
         self._session: aiohttp.ClientSession | None = None
+        self._unix_socket = unix_socket
+        self._headers = dict(headers or {})
 
     def _http(self) -> aiohttp.ClientSession:
         if self._session is None or self._session.closed:
             headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
-            connector = aiohttp.TCPConnector(force_close=self._fresh_connections)
+            headers.update(self._headers)
+            connector: aiohttp.BaseConnector = (
+                aiohttp.UnixConnector(self._unix_socket) if self._unix_socket
+                else aiohttp.TCPConnector(force_close=self._fresh_connections)
+            )
             self._session = aiohttp.ClientSession(headers=headers, connector=connector)
         return self._session
 
@@ -165,7 +176,31 @@ class ModelClient:
             status = type(exc.__cause__ or exc).__name__
             raise
         finally:
-            EGRESS.record(url.host or "", url.port or 0, "POST", len(data), meter.bytes_in, status)
+            if not self._unix_socket:
+                EGRESS.record(url.host or "", url.port or 0, "POST", len(data), meter.bytes_in, status)
+
+    @contextlib.asynccontextmanager
+    async def forward(self, body: bytes) -> AsyncIterator[aiohttp.ClientResponse]:
+        """POST a caller's own chat completions body as it is, and hand back the server's
+        response to be read as it comes (the front door's pass-through)."""
+        url = yarl.URL(f"{self.base_url}/chat/completions")
+        status, size = "error", 0
+        try:
+            with attributed():
+                async with self._http().post(
+                    url, data=body, headers={"Content-Type": "application/json"},
+                    timeout=aiohttp.ClientTimeout(total=self._timeout_s, sock_connect=10),
+                ) as response:
+                    status = str(response.status)
+                    yield response
+                    size = response.content.total_bytes
+        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+            status = type(exc).__name__
+            raise ModelError(
+                f"cannot reach the model server at {self.base_url}: {_connection_reason(exc)}"
+            ) from exc
+        finally:
+            EGRESS.record(url.host or "", url.port or 0, "POST", len(body), size, status)
 
     async def _post(
         self, url: yarl.URL, data: bytes, on_delta: DeltaSink | None, meter: _Meter

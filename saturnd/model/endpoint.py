@@ -72,7 +72,10 @@ class ModelEndpointManager:
             return configured
         return "constrained" if self.uses_embedded else "auto"
 
-    def _make_client(self, base_url: str, name: str, api_key: str = "") -> ModelClient:
+    def _make_client(
+        self, base_url: str, name: str, api_key: str = "", unix_socket: str = "",
+        headers: dict[str, str] | None = None,
+    ) -> ModelClient:
         model = self._config.model
         return ModelClient(
             base_url,
@@ -83,7 +86,14 @@ class ModelEndpointManager:
             temperature=model.temperature,
             fresh_connections=self.uses_embedded,
             max_tokens=model.max_tokens,
+            unix_socket=unix_socket,
+            headers=headers,
         )
+
+    def through_front_door(self, name: str, socket: Path, headers: dict[str, str]) -> ModelClient:
+        """A client like this endpoint's whose requests go to saturnd's own front door, which
+        relays them here: the loop's passes for a front-door request."""
+        return self._make_client("http://saturnd/v1", name, unix_socket=str(socket), headers=headers)
 
     async def start(self) -> None:
         """Begin starting the embedded server, if that is the endpoint; returns at once."""

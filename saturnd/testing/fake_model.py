@@ -68,6 +68,7 @@ class FakeModel:
         self._replies: deque[Reply] = deque()
         self.requests: list[dict[str, Any]] = []
         self.raw_bodies: list[bytes] = []
+        self.request_headers: list[dict[str, str]] = []
         self.timeline: list[tuple[float, float]] = []
         """(arrived, answered) per request, time.perf_counter(): harness overhead is the gaps."""
         self._lock = threading.Condition()
@@ -136,6 +137,7 @@ class FakeModel:
         body = json.loads(raw)
         with self._lock:
             self.raw_bodies.append(raw)
+            self.request_headers.append(dict(request.headers))
             self.requests.append(body)
             reply = self._replies.popleft() if self._replies else None
             self._lock.notify_all()

@@ -6,6 +6,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from protocol.events import PlanItem, Receipt, ResponseDelta, ThinkingDelta
 from protocol.methods import Attachment, GroundTrace, PassTrace, StepKind
@@ -96,6 +97,9 @@ class TurnContext:
     """call_id -> how review decided it: what explain reports."""
     step: StepKind = "first_move"
     """What kind of step the coming pass is, set by what happened last."""
+    caller_history: list[dict[str, Any]] | None = None
+    """The conversation a front-door caller sent before its request: it stands in for the
+    session's earlier turns."""
     claim_sent_back: bool = False
     """An answer claiming what no tool did went back to the model once already."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Protocol
 
-from protocol.events import Event, TurnEvent
+from protocol.events import Event, TurnEnded, TurnEvent
 from protocol.jsonrpc import Notification, encode_line
 from saturnd.store import Store
 
@@ -13,6 +13,14 @@ from saturnd.store import Store
 class Subscriber(Protocol):
     def send(self, line: bytes) -> bool:
         """Queue a line for the client; False once the client is gone."""
+        ...
+
+    def follow(self, turn_id: str) -> None:
+        """The subscriber now receives this turn's events, up to its end."""
+        ...
+
+    def unfollow(self, turn_id: str) -> None:
+        """The turn ended: its last event was sent."""
         ...
 
 
@@ -47,13 +55,17 @@ class TurnEvents:
         line = event_line(turn_event)
         self._store.append_event(self.turn_id, self.last_seq, str(event.__struct_config__.tag), line)
         self._subscribers = [s for s in self._subscribers if s.send(line)]
+        if isinstance(event, TurnEnded):
+            for subscriber in self._subscribers:
+                subscriber.unfollow(self.turn_id)
         return turn_event
 
     @property
     def subscribers(self) -> list[Subscriber]:
-        """Clients still attached (a dropped one is noticed on the next send)."""
+        """Clients still attached that can answer an approval or a question (a dropped one is
+        noticed on the next send; one that closed its sending side only listens)."""
         self._subscribers = [s for s in self._subscribers if not getattr(s, "closed", False)]
-        return list(self._subscribers)
+        return [s for s in self._subscribers if getattr(s, "answering", True)]
 
     def subscribe(self, subscriber: Subscriber, after_seq: int = 0) -> None:
         for line in self._store.events_after(self.turn_id, after_seq):
@@ -61,4 +73,5 @@ class TurnEvents:
                 return
         if subscriber not in self._subscribers:
             self._subscribers.append(subscriber)
+            subscriber.follow(self.turn_id)
 

@@ -79,7 +79,8 @@ async def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
     turn.store.add_message(turn.session_id, turn.turn_id, "user", turn.text)
     system, built = await asyncio.to_thread(ground_messages, ground)  # the folder scan reads files
     turn.ground, turn.shown = built.trace, [(e.source, "\n".join(e.lines), e.whole) for e in built.excerpts]
-    return system + history.messages + [{"role": "user", "content": turn.text}]
+    earlier = history.messages if turn.caller_history is None else turn.caller_history
+    return system + earlier + [{"role": "user", "content": turn.text}]
 
 
 def pass_plan(turn: TurnContext) -> PassPlan:
