@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
 
 from clients.terminal.commands import SlashCompleter, parse, unknown_command_line
 from clients.terminal.render import (
@@ -35,8 +37,6 @@ from protocol.events import (
     TurnEvent,
     TurnStarted,
 )
-from prompt_toolkit.completion import CompleteEvent
-from prompt_toolkit.document import Document
 
 
 def events(*items, start_at: float = 100.0) -> list[TurnEvent]:
