@@ -66,7 +66,7 @@ def test_streaming_the_rail_and_the_status_line_while_waiting(terminal):
     screen = terminal.open()
     terminal.model.enqueue(
         call("plan", PLAN),
-        call("read_file", {"path": "notes.txt"}, delay_s=1.5),
+        call("read_file", {"path": "notes.txt"}, delay_s=2.5),
         call("plan", PLAN_DONE, delay_s=1.0),
         Reply(text="Your dentist appointment is on Tuesday.", chunk_chars=3, chunk_delay_s=0.15),
     )
