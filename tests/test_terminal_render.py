@@ -191,3 +191,18 @@ def test_slash_command_parsing_and_completion():
     assert complete("/think ") == ["off", "auto", "on"]
     assert complete("/resume s_ab") == ["s_abc", "s_abd"]
     assert complete("hello") == []
+
+
+def test_a_line_the_client_adds_mid_answer_stays_below_the_streaming_text():
+    view = view_of(PassStarted(pass_index=1, max_passes=16), ResponseDelta(text="Hal"))
+    view.lines.append(("note", "queued as the next message (1 waiting): two"))
+    view.apply(events(ResponseDelta(text="f done."), start_at=110)[0])
+    assert [text for _, text in view.lines] == [
+        "── response", "Half done.", "queued as the next message (1 waiting): two",
+    ]
+
+
+def test_a_narrow_status_line_drops_the_session_before_the_model():
+    view = view_of(PassStarted(pass_index=3, max_passes=16))
+    line = status_line(view, 107, model="qwen", think="off", session_id="s_0123456789ab", width=60)
+    assert line == "qwen · think off · pass 3/16 · waiting for the model 7s"

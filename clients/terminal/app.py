@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import textwrap
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -113,9 +114,10 @@ class TerminalClient:
 
     def _transcript(self) -> StyleAndTextTuples:
         fragments: StyleAndTextTuples = []
+        width = self.app.output.get_size().columns
         for block in self.blocks:
             for style, text in block.lines if isinstance(block, TurnView) else block:
-                fragments.append((f"class:{style}", text + "\n"))
+                fragments.append((f"class:{style}", wrap(text, width) + "\n"))
         # The window scrolls to keep the cursor in view: keep it on the newest line.
         fragments.append(("[SetCursorPosition]", ""))
         return fragments
@@ -132,7 +134,10 @@ class TerminalClient:
                                  session_id=self.session.session_id, width=width))]
 
     def show(self, *lines: Line) -> None:
-        if self.blocks and isinstance(self.blocks[-1], list):
+        """Adds the client's own lines in time order: inside the running turn, if one is."""
+        if self.turn is not None:
+            self.turn.lines.extend(lines)
+        elif self.blocks and isinstance(self.blocks[-1], list):
             self.blocks[-1].extend(lines)
         else:
             self.blocks.append(list(lines))
@@ -359,6 +364,14 @@ class TerminalClient:
         self.show(("note", f"session {session_id} ({self.session.cwd})"), *earlier)
         if last_turn:
             await self.client.call("turn/subscribe", TurnSubscribeParams(last_turn, after_seq=0))
+
+
+def wrap(text: str, width: int) -> str:
+    """Breaks at words, not mid-word, for the terminal's width now (a resize re-wraps)."""
+    return "\n".join(
+        textwrap.fill(line, width, replace_whitespace=False, drop_whitespace=False) or line
+        for line in text.split("\n")
+    )
 
 
 def pick_session(sessions: list[SessionInfo], argument: str, cwd: str, current: str) -> str | None:

@@ -155,7 +155,8 @@ class TurnView:
     paused: bool = False
     thinking: bool = False
     streaming: bool = False
-    """The last line is the answer being written."""
+    """The answer is being written into lines[response_at]."""
+    response_at: int = 0
     pass_text: str = ""
     review_count: int = 0
     ended: TurnEnded | None = None
@@ -288,9 +289,10 @@ class TurnView:
         if not self.streaming:
             self.lines.append(("rule", RESPONSE_RULE))
             self.lines.append(("response", ""))
-            self.streaming, self.pass_text = True, ""
+            self.streaming, self.pass_text, self.response_at = True, "", len(self.lines) - 1
         self.pass_text += text
-        self.lines[-1] = ("response", self.lines[-1][1] + text)
+        # A line the client adds meanwhile (a steer sent, a queued message) stays below it.
+        self.lines[self.response_at] = ("response", self.pass_text)
 
     def _end_stream(self) -> None:
         self.streaming = False
@@ -309,18 +311,22 @@ class TurnView:
 def status_line(
     view: TurnView, now: float, *, model: str, think: str, session_id: str, width: int,
 ) -> str:
-    """model · think level · pass n/max · session · what is happening now; fits `width`."""
-    parts = [model or "model", f"think {think or 'auto'}"]
+    """model · think level · pass n/max · session · what is happening now; fits `width`.
+
+    Too narrow, the session goes first, then the model's name is cut: the live part stays."""
+    passes = ""
     if view.pass_index and not view.ended:
-        parts.append(f"pass {view.pass_index}/{view.max_passes}" if view.max_passes
-                     else f"pass {view.pass_index}")
-    parts.append(session_id)
+        passes = f"pass {view.pass_index}/{view.max_passes}" if view.max_passes \
+            else f"pass {view.pass_index}"
     phase = view.status_phase(now) if not view.ended else ""
-    text = " · ".join(parts + ([phase] if phase else []))
-    if len(text) > width and phase:
-        # The live part matters most: shorten the rest first.
-        head = " · ".join(parts)[: max(0, width - len(phase) - 4)]
-        text = f"{head}… · {phase}"
+    rest = [f"think {think or 'auto'}", passes, session_id, phase]
+    text = " · ".join(part for part in [model or "model", *rest] if part)
+    if len(text) > width:
+        rest[2] = ""
+        tail = " · ".join(part for part in rest if part)
+        room = width - len(tail) - 3
+        name = model if len(model) <= room else model[: max(0, room - 1)] + "…"
+        text = f"{name} · {tail}" if room > 1 else tail[-width:]
     return text[:width]
 
 
