@@ -37,6 +37,8 @@ class PassStarted(_Event, tag="pass_started"):
     thinking: bool = False
     tools_offered: bool = True
     """False on the final pass of a bounded turn (tools withheld)."""
+    max_passes: int = 0
+    """runtime.max_iterations: the passes that may run tools (a status line shows pass n of it)."""
 
 
 class ThinkingDelta(_Event, tag="thinking_delta"):

@@ -103,6 +103,8 @@ class SessionInfo(_Wire):
     tainted: bool = False
     """Outside content entered the conversation: facts ask until /clear."""
     resumed: bool = False
+    think: str = ""
+    """The thinking level the session's turns run with: off | auto | on (or a policy name)."""
 
 
 class Message(_Wire):

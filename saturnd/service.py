@@ -52,7 +52,7 @@ from saturnd.turn.control import TurnControl
 from saturnd.turn.events import TurnEvents
 from saturnd.turn.loop import close_record, run_turn
 from saturnd.turn.remembering import save_fact
-from saturnd.turn.thinking import policy_name, unknown_level_message
+from saturnd.turn.thinking import policy_name, think_level, unknown_level_message
 from saturnd.turn_methods import LiveTurn, TurnMethods
 
 log = logging.getLogger("saturnd")
@@ -143,6 +143,7 @@ class Saturn:
             incognito=flags.incognito,
             tainted=flags.tainted,
             resumed=flags.resumed,
+            think=think_level(self._think_policy(session, "")),
         )
 
     async def session_create(self, params: SessionCreateParams, connection: Any) -> SessionInfo:

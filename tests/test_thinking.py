@@ -216,3 +216,15 @@ async def test_a_constrained_thought_over_the_budget_is_cut_and_the_pass_answers
     assert trace.passes[0].model_calls == 2
 
 
+
+
+async def test_a_session_says_its_level_and_a_pass_its_bound(harness):
+    client = await harness.start(think="auto", runtime_extra="  max_iterations: 5\n")
+    session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
+    assert session.think == "auto"
+    await client.call("session/set_think", {"session_id": session.session_id, "level": "on"})
+    got = await client.call("session/get", {"session_id": session.session_id})
+    assert got.session.think == "on"
+    harness.model.enqueue("hi")
+    _, events = await harness.turn("hi", think="off")
+    assert [(e.pass_index, e.max_passes) for e in of_type(events, "pass_started")] == [(1, 5)]

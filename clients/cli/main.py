@@ -17,7 +17,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with -p: thinking for this turn: off, auto or on")
     parser.add_argument("--allow", action="append", default=[], metavar="TOOL",
                         help="with -p: pre-approve TOOL for this turn (repeatable)")
+    parser.add_argument("--resume", nargs="?", const="", metavar="SESSION",
+                        help="re-attach to a session (default: this folder's latest)")
     commands = parser.add_subparsers(dest="command")
+    replay = commands.add_parser("replay", help="show a past turn as it looked live")
+    replay.add_argument("turn_id", metavar="TURN")
     daemon = commands.add_parser("daemon", help="start, stop or inspect the background saturnd")
     daemon.add_argument("action", choices=["start", "stop", "status"])
     service = commands.add_parser("service", help="run saturnd as a login service (launchd / systemd)")
@@ -90,8 +94,28 @@ def main(argv: list[str] | None = None) -> int:
         return trace_why(args.turn_id)
     if args.command == "key":
         return _key_set(args.name)
-    build_parser().print_help()
-    return 0
+    if args.command == "replay":
+        from clients.terminal.replay import replay
+
+        return replay(args.turn_id)
+    if not sys.stdin.isatty():  # a script gets the usage, not a screen it cannot drive
+        build_parser().print_help()
+        return 0
+    return _interactive(args.resume)
+
+
+def _interactive(resume: str | None) -> int:
+    import asyncio
+
+    from clients.cli.daemon_control import StartFailed, connect_or_start, socket_path
+    from clients.terminal.app import run_client
+
+    try:
+        connect_or_start().close()
+    except StartFailed as exc:
+        print(f"saturn: could not start saturnd: {exc}", file=sys.stderr)
+        return 1
+    return asyncio.run(run_client(str(socket_path()), resume))
 
 
 def _key_set(name: str) -> int:

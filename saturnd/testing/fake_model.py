@@ -33,6 +33,8 @@ class Reply:
     delay_s: float = 0.0
     """Wait this long before answering (tests of timeouts and budgets)."""
     chunk_chars: int = 4
+    chunk_delay_s: float = 0.0
+    """Wait this long between streamed chunks (a slow model writing, as a terminal sees it)."""
     raw: bytes | None = None
     """Send these bytes as the body instead (garbage tests)."""
     usage: tuple[int, int] = (10, 5)
@@ -162,6 +164,8 @@ class FakeModel:
         await response.prepare(request)
         for chunk in _chunks(reply):
             await response.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
+            if reply.chunk_delay_s:
+                await asyncio.sleep(reply.chunk_delay_s)
         await response.write(b"data: [DONE]\n\n")
         return response
 

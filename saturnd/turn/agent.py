@@ -68,7 +68,7 @@ async def agent_pass(turn: TurnContext, messages: list[dict[str, Any]], plan: Pa
     turn.trace.append(record)
     turn.events.emit(PassStarted(
         pass_index=record.index, thinking=plan.think.mode == "think",
-        tools_offered=plan.tools_offered,
+        tools_offered=plan.tools_offered, max_passes=turn.config.runtime.max_iterations,
     ))
     before = (turn.tally.model.calls, turn.tally.model.tokens_in, turn.tally.model.tokens_cached)
     try:

@@ -26,6 +26,11 @@ def policy_name(value: str) -> str | None:
     return name if name in POLICIES else None
 
 
+def think_level(policy: str) -> str:
+    """The level a user would name for a policy (act -> auto); other names stay as they are."""
+    return next((level for level, name in ALIASES.items() if name == policy), policy)
+
+
 def unknown_level_message(value: str) -> str:
     return (
         f"unknown thinking level {value!r}: use off, auto or on"
