@@ -10,6 +10,7 @@ import pytest
 from saturnd.model.types import ToolCall
 from saturnd.tools import builtin_registry
 from saturnd.tools.registry import Tool, ToolEnv
+from saturnd.turn.claims import Claim, unbacked_claim
 from saturnd.turn.loop_rules import CallLedger
 from saturnd.turn.review import GateContext, review_calls
 from saturnd.turn.tool_fit import fits_request
@@ -55,3 +56,16 @@ def test_built_in_tools_are_not_checked():
     read = ToolCall(id="c1", name="read_file", arguments=json.dumps({"path": "shopping.txt"}))
     decided = review_calls([read], builtin_registry(), CallLedger(), 8, GateContext(request="What's on my list?"))
     assert decided[0].fate == "approved"
+
+
+@pytest.mark.parametrize(("request_text", "answer", "claimed"), [
+    ("What's the weather like in London, in fahrenheit?", "The current weather in London is 20°F.", True),
+    ("What's the weather like in London?", "I can't look up the weather.", False),
+    ("Is 25 degrees warm weather?", "Yes, 25 degrees is warm.", False),  # numbers to work from
+    ("What is the capital of France?", "Paris, since 987.", False),  # no tool fits
+])
+def test_a_made_up_value_where_an_mcp_tool_fits_is_sent_back_to_that_tool(request_text, answer, claimed):
+    registry = builtin_registry()
+    registry.register(WEATHER)
+    claim = unbacked_claim(answer, [], registry, request_text)
+    assert claim == (Claim("unsourced", "20", ("bfcl.get_current_weather",)) if claimed else None)

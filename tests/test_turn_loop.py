@@ -448,7 +448,7 @@ async def test_a_made_up_value_about_the_users_things_is_sent_back_to_look_it_up
     )
     turn_id, events = await harness.turn("What time is my flight?")
     assert harness.sent(1)[-1]["content"].startswith(
-        '[Saturn check] Your answer gives "10:30" about the user\'s own things, but nothing you were shown says it'
+        '[Saturn check] Your answer gives "10:30", but nothing you were shown says it and nothing was looked up'
     )
     assert of_type(events, "answer")[0].text == "It leaves at 07:15."
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})

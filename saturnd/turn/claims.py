@@ -15,10 +15,12 @@ comes back again is answered with a note saying so. Three kinds:
 - uncomputed: the user asked for a total, a sum or a duration, and the answer
   gives a number that appears nowhere in what the model was shown and that no
   calculate call worked out (a 1.5B turned 3.5 hours into "45 minutes");
-- unsourced: the user asked about their own things ("What time is my flight?"),
-  nothing was looked up, and the answer gives a number, a day or a month that
-  is in nothing the model was shown (the 1.5B invented a flight time, a bin day
-  and a month's food spend).
+- unsourced: nothing was looked up, and the answer gives a number, a day or a
+  month that is in nothing the model was shown, about the user's own things
+  ("What time is my flight?": the 1.5B invented a flight time, a bin day and a
+  month's food spend) or where a tool from an MCP server fits a request that
+  holds no number to work from ("The current weather in London is 20 degrees"
+  with get_current_weather at hand).
 
 A word list always misses some wordings; the request-side rule catches what
 the answer-side one misses.
@@ -33,6 +35,7 @@ from typing import Literal
 
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
+from saturnd.turn.tool_fit import fits_request
 
 _DONE = (
     r"sent|emailed|e-mailed|texted|messaged|forwarded|replied|posted|saved|written|wrote|created|"
@@ -231,8 +234,16 @@ def unbacked_claim(
     if (documents_at_hand and CALCULATE in registry.names()
             and (number := uncomputed_number(answer, request, seen, passes))):
         return Claim("uncomputed", number)
-    if (documents_at_hand and OWN_THINGS.search(request) and not ACTION_REQUEST.match(request)
-            and not something_tried(passes, registry, READ_TOOLS | {CALCULATE}) and READ_TOOLS & set(registry.names())
-            and not ASKS_OR_DECLINES.search(answer) and (value := unsourced_value(answer, request, seen))):
-        return Claim("unsourced", value)
+    if (not something_tried(passes, registry, READ_TOOLS | {CALCULATE}) and not ASKS_OR_DECLINES.search(answer)
+            and (value := unsourced_value(answer, request, seen))):
+        if (documents_at_hand and OWN_THINGS.search(request) and not ACTION_REQUEST.match(request)
+                and READ_TOOLS & set(registry.names())):
+            return Claim("unsourced", value)
+        if not NUMBER.search(request) and (fitting := external_tools_fitting(request, registry)):
+            return Claim("unsourced", value, fitting)
     return None
+
+
+def external_tools_fitting(request: str, registry: Registry) -> tuple[str, ...]:
+    """The MCP servers' tools that share a word with the request (tool_fit)."""
+    return tuple(t.name for t in registry if t.risk == "external" and fits_request(request, t))

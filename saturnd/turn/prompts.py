@@ -37,15 +37,15 @@ UNCOMPUTED = (
     " out with calculate. Call calculate with the numbers you read (e.g. 12.50 + 30 + 45), then answer."
 )
 UNSOURCED = (
-    "[Saturn check] Your answer gives \"{claim}\" about the user's own things, but nothing you were shown"
-    " says it and nothing was looked up. Search or read the likely file now; if none holds it, tell the"
-    " user you could not find it."
+    "[Saturn check] Your answer gives \"{claim}\", but nothing you were shown says it and nothing was"
+    " looked up. Look it up now{tools}: call the tool that gives it, or search or read the likely file."
+    " If none holds it, tell the user you could not find it; never make up a value."
 )
 UNBACKED_NOTE = "no tool did what this answer says was done"
 NO_ACCESS_NOTE = "the answer says it cannot see the user's documents, though no read tool was used"
 NOT_ACTED_NOTE = "nothing was done: no tool that could do what was asked was called"
 UNCOMPUTED_NOTE = "the answer's number was not worked out by calculate from what was read"
-UNSOURCED_NOTE = "the answer gives a value about the user's things that nothing read this turn holds"
+UNSOURCED_NOTE = "the answer gives a value that nothing looked up this turn holds"
 SEND_BACK = {
     "done": UNBACKED_CLAIM, "not_acted": NOT_ACTED, "no_access": NO_ACCESS, "uncomputed": UNCOMPUTED,
     "unsourced": UNSOURCED,
