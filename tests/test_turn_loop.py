@@ -198,6 +198,41 @@ async def test_a_model_failure_after_the_first_pass_returns_what_it_has(harness)
     assert of_type(events, "turn_ended")[0].status == "completed"
 
 
+def _sse(*chunks: dict) -> bytes:
+    return b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks)
+
+
+async def test_a_call_streamed_whole_before_a_format_failure_is_used_not_asked_again(harness):
+    """llama.cpp streams the call, then fails on the code fence the 1.5B closes it with."""
+    await harness.start(model_extra="  tool_mode: native\n")
+    (harness.env.workdir / "a.txt").write_text("alpha")
+    streamed_then_failed = _sse(
+        {"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "c1", "type": "function",
+                                                            "function": {"name": "read_file", "arguments": "{"}}]}}]},
+        {"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": '"path": "a.txt"}'}}]}}]},
+        {"error": {"code": 500, "message": "The model produced output that does not match the expected peg-native format"}},
+    )
+    harness.model.enqueue(Reply(raw=streamed_then_failed), "It says alpha.")
+    turn_id, events = await harness.turn("read a.txt")
+    assert of_type(events, "answer")[0].text == "It says alpha."
+    assert len(harness.model.requests) == 2  # no retry of the failed request
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    [read] = trace.passes[0].calls
+    assert (read.name, read.fate, read.recovered_from_text) == ("read_file", "ran", True)
+
+
+async def test_a_call_cut_off_by_a_format_failure_is_retried(harness):
+    await harness.start(model_extra="  tool_mode: native\n")
+    cut_off = _sse(
+        {"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "c1", "type": "function",
+                                                            "function": {"name": "read_file", "arguments": '{"pa'}}]}}]},
+        {"error": {"code": 500, "message": "Failed to parse input"}},
+    )
+    harness.model.enqueue(Reply(raw=cut_off), "Second try.")
+    _, events = await harness.turn("read a.txt")
+    assert of_type(events, "answer")[0].text == "Second try." and len(harness.model.requests) == 2
+
+
 async def test_an_empty_reply_is_retried_once_natively_in_native_mode(harness):
     await harness.start(model_extra="  tool_mode: native\n")
     harness.model.enqueue(Reply(text=""), "Second try.")

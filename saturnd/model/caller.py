@@ -10,6 +10,7 @@ and is cut at the token budget, or when the person stops it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from saturnd import egress
 from saturnd.model import constrained
 from saturnd.model.client import ModelClient, ModelHttpError
 from saturnd.model.recovery import recover_tool_calls
-from saturnd.model.types import ModelReply, ModelUsage
+from saturnd.model.types import ModelReply, ModelUsage, ToolCall
 
 if TYPE_CHECKING:
     from saturnd.tools.registry import Registry
@@ -91,6 +92,14 @@ def reply_problem(reply: ModelReply) -> str | None:
     if reply.tool_calls and not any(_is_json_object(c.arguments) for c in reply.tool_calls):
         return "the tool-call arguments were not JSON"
     return None
+
+
+def whole_calls(reply: ModelReply) -> list[ToolCall]:
+    """The reply's streamed calls, marked as read from text, if each has a name and JSON-object
+    arguments; else none."""
+    if not reply.tool_calls or not all(c.name and _is_json_object(c.arguments) for c in reply.tool_calls):
+        return []
+    return [dataclasses.replace(c, recovered_from_text=True) for c in reply.tool_calls]
 
 
 def _is_json_object(text: str) -> bool:
@@ -216,6 +225,12 @@ class ModelCaller:
         except ModelHttpError as exc:
             if not exc.is_format_failure:
                 raise
+            if exc.streamed is not None and (calls := whole_calls(exc.streamed)):
+                # llama.cpp streams a call as it parses it, then fails on what follows (the 1.5B
+                # closes its call with a code fence): the call itself arrived whole.
+                reply = dataclasses.replace(exc.streamed, tool_calls=calls, content="")
+                stream.finish(None)
+                return reply, None
             return ModelReply(), f"the server could not read the model's output ({exc.server_message})"
         if mode == "native" and not reply.tool_calls and reply.content:
             recovered = recover_tool_calls(reply.content, self.registry.names())

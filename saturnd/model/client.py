@@ -41,10 +41,12 @@ class ModelConnectionLost(ModelError):
 
 
 class ModelHttpError(ModelError):
-    def __init__(self, message: str, status: int, server_message: str) -> None:
+    def __init__(self, message: str, status: int, server_message: str, streamed: ModelReply | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.server_message = server_message
+        self.streamed = streamed
+        """What the reply had streamed before the server failed mid-reply (None: it failed first)."""
 
     @property
     def is_format_failure(self) -> bool:
@@ -385,7 +387,7 @@ async def _read_stream(
         chunk = json.loads(data)
         if "error" in chunk:
             message = _server_message(json.dumps(chunk))
-            raise ModelHttpError(f"model server failed mid-reply: {message}", 500, message)
+            raise ModelHttpError(f"model server failed mid-reply: {message}", 500, message, acc.reply())
         acc.add_usage(chunk.get("usage"), chunk.get("timings"))
         for choice in chunk.get("choices") or []:
             acc.add_delta(choice.get("delta") or {})
