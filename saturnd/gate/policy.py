@@ -53,7 +53,7 @@ class Verdict:
     decision: Decision
     reason: str
     """Which rule or default decided: shown by explain."""
-    for_model: bool = False
+    tell_model_why: bool = False
     """The reason also goes to the model when nobody can approve: it says what to do instead."""
 
 

@@ -70,7 +70,7 @@ class Decision:
     signature: str = ""
     reason: str = ""
     """Why it needs approval (for the person and explain)."""
-    reason_for_model: bool = False
+    tell_model_why: bool = False
     """The reason is for the model too when nobody can approve: it says where to look instead."""
     setback: bool = False
     """Refused for something the model must correct where the fate alone does not say so
@@ -170,4 +170,4 @@ def _gate(
         if preapproved:
             return Decision(call, "approved", reason=f"approved: {sorted(preapproved)[0]}", **fields)
     reason = f"{policy.reason}; escalated: {escalation}" if escalation else policy.reason
-    return Decision(call, "needs_approval", reason=reason, reason_for_model=policy.for_model, **fields)
+    return Decision(call, "needs_approval", reason=reason, tell_model_why=policy.tell_model_why, **fields)

@@ -163,7 +163,7 @@ async def ask_for_recipients(
 
 
 def _nobody_to_approve(d: Decision) -> str:
-    because = f" ({d.reason})" if d.reason_for_model else ""
+    because = f" ({d.reason})" if d.tell_model_why else ""
     return NOBODY_TO_APPROVE.format(tool=d.call.name, because=because)
 
 
