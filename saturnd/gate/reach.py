@@ -81,15 +81,25 @@ class Reach:
 
     @cached_property
     def _store_folders(self) -> tuple[str, ...]:
-        """Joined once: a folder scan asks about each of up to 2,000 entries within 50 ms."""
         return tuple(os.path.join(self.home, store) for store in SECRET_STORES)
 
+    @cached_property
+    def _store_folder_set(self) -> frozenset[str]:
+        return frozenset(self._store_folders)
+
     def walk_may_read(self, path: str, is_symlink: bool, root: str) -> bool:
-        """Whether a walk started at the real folder `root` may read the entry at `path` (under
-        root, reached through no symlink): a symlink must lead somewhere under root, and the
-        entry must be in no secret store that root itself is not in."""
-        real = os.path.realpath(path) if is_symlink else path
-        if not within(real, root):
-            return False
+        """Whether a walk started at the real folder `root` may read, or enter, the entry at
+        `path`: a symlink must lead somewhere under root, and the entry must be in no secret
+        store that root itself is not in. The walk asks about every folder before entering it,
+        so an entry reached through no symlink is in a store only if it is one: a set lookup,
+        which keeps a 2,000-entry folder scan of the home folder within its 50 ms."""
+        if is_symlink:
+            real = os.path.realpath(path)
+            if not within(real, root):
+                return False
+        elif path in self._store_folder_set or is_dotenv(os.path.basename(path)):
+            real = path
+        else:
+            return True
         store = self.secret_store(real)
         return store is None or store == self.secret_store(root)
