@@ -9,14 +9,14 @@ import fcntl
 import logging
 import os
 import signal
-import socket
-import struct
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from machine.keyring_secrets import resolve_api_key
 from machine.paths import Paths, resolve_paths
+from machine.private_files import private_dir, tighten
+from machine.socket_trust import peer_uid, untrusted_reason
 from protocol.jsonrpc import MAX_LINE_BYTES, ConfigError, InvalidRequest, SaturnError
 from saturnd.config import load_config
 from saturnd.egress import EGRESS
@@ -44,6 +44,10 @@ class AlreadyRunning(SaturnError):
         self.pid = pid
 
 
+class UnsafeSocketFolder(SaturnError):
+    """Another user controls the socket's folder: listening there would serve them."""
+
+
 class InstanceLock:
     """An flock on a pid file: released by the kernel when the process dies, so never stale."""
 
@@ -69,19 +73,6 @@ class InstanceLock:
                 self.path.unlink()
             os.close(self._fd)
             self._fd = None
-
-
-def peer_uid(sock: socket.socket) -> int | None:
-    """The connecting process's uid, from the kernel (None if the platform cannot say)."""
-    if hasattr(socket, "SO_PEERCRED"):
-        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-        return int(struct.unpack("3i", creds)[1])
-    local_peercred = getattr(socket, "LOCAL_PEERCRED", 0x001)
-    if sys.platform == "darwin":
-        # struct xucred { u_int cr_version; uid_t cr_uid; short cr_ngroups; gid_t cr_groups[16]; }
-        creds = sock.getsockopt(0, local_peercred, struct.calcsize("Iih16i"))
-        return int(struct.unpack("Iih16i", creds)[1])
-    return None
 
 
 def peer_allowed(uid: int | None, own_uid: int) -> bool:
@@ -205,8 +196,19 @@ def _become_subreaper() -> None:
         log.warning("could not become a child subreaper; killed commands may linger as zombies")
 
 
-def _prepare_socket_path(path: Path) -> None:
+def _check_socket_folder(path: Path) -> None:
+    """Before the lock is taken there: a folder others can write is refused, not repaired
+    (someone may already be squatting in it)."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    problem = untrusted_reason(path, None, path.parent.stat(), os.getuid())
+    if problem:
+        raise UnsafeSocketFolder(
+            f"not starting: {problem}; saturnd listens only in a folder that is yours alone"
+            " (SATURN_SOCKET moves the socket)"
+        )
+
+
+def _prepare_socket_path(path: Path) -> None:
     os.chmod(path.parent, 0o700)
     # The lock is ours, so any socket file left here belongs to a daemon that died.
     with contextlib.suppress(FileNotFoundError):
@@ -217,10 +219,12 @@ async def serve(paths: Paths) -> int:
     config = load_config(paths.config_file)
     registry = builtin_registry(config.tools.modules)
     judge = Judge(config.judge)
-    paths.socket.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    _check_socket_folder(paths.socket)
     lock = InstanceLock(paths.lock_file)
     lock.acquire()
     _become_subreaper()
+    private_dir(paths.data_dir)  # made 0755 by an older Saturn or by hand, others could read the store
+    tighten(paths.log_file)
     store = Store(paths.db_file)
     for session_id in store.incognito_sessions():  # left by a daemon that was killed
         store.delete_session(session_id)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from machine.private_files import private_file, tighten
 from protocol.jsonrpc import SaturnError
 from protocol.methods import MessageKind
 from saturnd.egress import EgressRow
@@ -203,6 +204,10 @@ class StoreError(SaturnError):
 class Store:
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        # SQLite gives the -wal and -shm files the database file's own mode: 0600 for all three.
+        private_file(path)
+        for companion in ("-wal", "-shm"):
+            tighten(path.with_name(path.name + companion))
         try:
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")

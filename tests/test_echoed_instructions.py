@@ -12,7 +12,7 @@ from saturnd.turn.tool_round import DECLINED_BY_USER, NOBODY_TO_APPROVE
 @pytest.mark.parametrize(("answer", "echoes"), [
     (DECLINED_BY_USER, True),
     ("The user declined this call. Do not retry it or work around it; say what was not done.", True),
-    (NOBODY_TO_APPROVE.format(tool="send_email"), True),
+    (NOBODY_TO_APPROVE.format(tool="send_email", because=""), True),
     ("Do not\nretry it or work around it.", True),
     ("You declined the email, so Tom was not told.", False),
     ("I won't retry it.", False),

@@ -123,7 +123,8 @@ async def test_headless_a_call_needing_approval_is_not_run_nor_retried(harness):
 
 async def test_calls_beyond_the_cap_never_run_and_vanish_from_the_assistant_message(harness):
     await harness.start(runtime_extra="  max_calls_per_pass: 2\n")
-    harness.model.enqueue(calls(("list_dir", {}), ("list_dir", {"path": ".."}), ("read_file", {"path": "x"})), "ok")
+    (harness.env.workdir / "sub").mkdir()
+    harness.model.enqueue(calls(("list_dir", {}), ("list_dir", {"path": "sub"}), ("read_file", {"path": "x"})), "ok")
     _, events = await harness.turn("look around")
     assistant = harness.sent(1)[1]
     assert [c["function"]["name"] for c in assistant["tool_calls"]] == ["list_dir", "list_dir"]

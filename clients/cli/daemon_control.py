@@ -6,6 +6,8 @@ import os
 from pathlib import Path
 
 from machine.daemon_process import DaemonDidNotStart, spawn_daemon, wait_until_answering
+from machine.private_files import open_private_append
+from machine.socket_trust import connect_trusted
 from protocol.sync_client import SyncClient
 
 STARTUP_TIMEOUT_S = 30.0
@@ -27,10 +29,10 @@ def log_path() -> Path:
 
 
 def try_connect(path: Path) -> SyncClient | None:
-    try:
-        return SyncClient.connect(str(path))
-    except (FileNotFoundError, ConnectionRefusedError, OSError):
-        return None
+    """The daemon's client, or None when nothing answers. Raises UntrustedSocket (nothing sent)
+    when the socket or its folder is not the user's alone."""
+    sock = connect_trusted(path)
+    return SyncClient(sock) if sock is not None else None
 
 
 class StartFailed(Exception):
@@ -42,7 +44,7 @@ def start_and_connect(path: Path) -> SyncClient:
     log = log_path()
     log.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     offset = log.stat().st_size if log.exists() else 0
-    with open(log, "ab") as out:
+    with open_private_append(log) as out:
         process = spawn_daemon(out, detach=True)
     try:
         wait_until_answering(process, path, STARTUP_TIMEOUT_S, poll_s=0.01)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from machine.socket_trust import UntrustedSocket
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="saturn", description="Saturn, your local agent.")
@@ -54,6 +56,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    try:
+        return _run(args)
+    except UntrustedSocket as exc:  # another user could be listening: nothing was sent
+        print(f"saturn: {exc}", file=sys.stderr)
+        return 1
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.prompt is not None:
         from clients.cli.headless import run_headless
 

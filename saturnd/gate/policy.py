@@ -2,8 +2,10 @@
 
 First matching rule wins; a rule's `args` globs must all match. `{cwd}` in a
 glob is the working folder; a leading `!` negates the glob. Path arguments
-are made absolute against the working folder before matching, so
-`{path: "!{cwd}/*"}` means "outside the working folder".
+are matched where they really lead (reach.py: absolute, symlinks resolved),
+so `{path: "!{cwd}/*"}` means "outside the working folder" even through a
+symlink. With no rule matching, a path in a secret store is denied and a
+read outside the working folder and the knowledge base asks.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from fnmatch import fnmatchcase
 from typing import Any, Literal
 
 import msgspec
+
+from saturnd.gate.reach import Reach
 
 Decision = Literal["allow", "ask", "deny"]
 PATH_ARGUMENTS = frozenset({"path"})
@@ -49,26 +53,45 @@ class Verdict:
     decision: Decision
     reason: str
     """Which rule or default decided: shown by explain."""
+    tell_model_why: bool = False
+    """The reason also goes to the model when nobody can approve: it says what to do instead."""
 
 
 def gate_verdict(
-    tool: str, risk: str, arguments: dict[str, Any], config: GateConfig, cwd: str
+    tool: str, risk: str, arguments: dict[str, Any], config: GateConfig, reach: Reach
 ) -> Verdict:
+    paths = {
+        name: reach.real(str(arguments[name])) for name in PATH_ARGUMENTS if name in arguments
+    }
     for index, rule in enumerate(config.rules, start=1):
-        if fnmatchcase(tool, rule.tool) and _args_match(rule.args, arguments, cwd):
+        if fnmatchcase(tool, rule.tool) and _args_match(rule.args, arguments, paths, reach.cwd):
             shown = f"{rule.tool} {rule.args}" if rule.args else rule.tool
             return Verdict(rule.decision, f"rule {index} ({shown}: {rule.decision})")
+    for name, real in paths.items():
+        store = reach.secret_store(real)
+        if store is not None:
+            where = _where(str(arguments[name]), real, reach.cwd)
+            return Verdict("deny", f"{where} is in a secret store ({store}); only a gate rule can allow it")
     decision: Decision = getattr(config.defaults, risk, "ask")
+    if risk == "read_only" and decision == "allow":
+        for name, real in paths.items():
+            if not reach.inside(real):
+                where = _where(str(arguments[name]), real, reach.cwd)
+                return Verdict("ask", f"{where} is outside the working folder and the knowledge base", True)
     return Verdict(decision, f"the default for {risk} tools ({decision})")
 
 
-def _args_match(globs: dict[str, str], arguments: dict[str, Any], cwd: str) -> bool:
+def _where(written: str, real: str, cwd: str) -> str:
+    """The path as the model wrote it, and where it really leads when a symlink took it elsewhere."""
+    plain = os.path.normpath(os.path.join(cwd, os.path.expanduser(written)))
+    return written if plain == real else f"{written} (really {real})"
+
+
+def _args_match(globs: dict[str, str], arguments: dict[str, Any], paths: dict[str, str], cwd: str) -> bool:
     for name, pattern in globs.items():
         if name not in arguments:
             return False
-        value = str(arguments[name])
-        if name in PATH_ARGUMENTS:
-            value = os.path.normpath(os.path.join(cwd, os.path.expanduser(value)))
+        value = paths.get(name, str(arguments[name]))
         negate = pattern.startswith("!")
         glob = pattern[1:] if negate else pattern
         if fnmatchcase(value, glob.replace("{cwd}", cwd)) == negate:

@@ -13,6 +13,7 @@ from typing import Annotated
 
 import msgspec
 
+from saturnd.gate.reach import Reach
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
 from saturnd.tools.table_sums import TABLE_SUFFIXES, table_totals
 from saturnd.tools.word_match import NAME_WEIGHT, fts_index, fts_query, query_terms
@@ -135,6 +136,7 @@ READ_FILE = Tool(
     description="Read a text file (200 lines at a time; start_line to go on).",
     params=ReadFileParams,
     run=_read_file,
+    target="path",  # "always" approves this path, not the tool everywhere
     outside=True,
 )
 
@@ -191,6 +193,7 @@ LIST_DIR = Tool(
     description="List a directory: subdirectories end in /, files show sizes.",
     params=ListDirParams,
     run=_list_dir,
+    target="path",  # "always" approves this path, not the tool everywhere
 )
 
 
@@ -211,16 +214,24 @@ def compile_pattern(pattern: str) -> tuple[re.Pattern[str], bool]:
         return re.compile(re.escape(pattern), re.IGNORECASE), True
 
 
-def _walk(root: Path, glob: str) -> tuple[list[tuple[str, Path]], bool]:
-    """(relpath, path) of the files to search, sorted; and whether SEARCH_FILE_CAP cut it."""
+def _walk(root: Path, glob: str, reach: Reach) -> tuple[list[tuple[str, Path]], bool]:
+    """(relpath, path) of the files to search, sorted; and whether SEARCH_FILE_CAP cut it.
+    Symlinks out of the root are not followed and secret stores below it are stepped over."""
     if root.is_file():
         return [(root.name, root)], False
+    real_root = os.path.realpath(root)
     found: list[tuple[str, Path]] = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+    for dirpath, dirnames, filenames in os.walk(real_root):
+        dirnames[:] = sorted(
+            d for d in dirnames
+            if d not in SKIP_DIRS and reach.walk_may_read(os.path.join(dirpath, d), False, real_root)
+        )
         for name in sorted(filenames):
-            rel = os.path.relpath(os.path.join(dirpath, name), root)
+            path = os.path.join(dirpath, name)
+            rel = os.path.relpath(path, real_root)
             if glob and not (fnmatch(name, glob) or fnmatch(rel, glob)):
+                continue
+            if not reach.walk_may_read(path, os.path.islink(path), real_root):
                 continue
             if len(found) >= SEARCH_FILE_CAP:
                 return found, True
@@ -228,11 +239,11 @@ def _walk(root: Path, glob: str) -> tuple[list[tuple[str, Path]], bool]:
     return found, False
 
 
-def _search(root: Path, display: str, pattern: str, glob: str) -> str:
+def _search(root: Path, display: str, pattern: str, glob: str, reach: Reach) -> str:
     if not root.exists():
         raise ToolFailure(f"no such file or directory: {display}")
     regex, literal = compile_pattern(pattern)
-    files, files_capped = _walk(root, glob)
+    files, files_capped = _walk(root, glob, reach)
     prefix = display if root.is_dir() else os.path.dirname(display)
     out: list[str] = []
     if literal:
@@ -319,7 +330,8 @@ def _searchable_text(path: Path) -> str | None:
 
 async def _search_files(params: SearchFilesParams, env: ToolEnv) -> str:
     root = resolve(params.path, env.cwd)
-    return await asyncio.to_thread(_search, root, params.path, params.pattern, params.glob)
+    reach = Reach.of(env.cwd, env.kb_dir)
+    return await asyncio.to_thread(_search, root, params.path, params.pattern, params.glob, reach)
 
 
 SEARCH_FILES = Tool(
@@ -327,6 +339,7 @@ SEARCH_FILES = Tool(
     description="Search text files under a path for a regex or words; gives path:line: text.",
     params=SearchFilesParams,
     run=_search_files,
+    target="path",  # "always" approves this path, not the tool everywhere
     outside=True,
 )
 

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import msgspec
 
+from saturnd.gate.reach import within
 from saturnd.tools.builtin_files import MAX_SEARCH_BYTES, missing, read_window
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
 
@@ -26,16 +27,21 @@ STOP_WORDS = frozenset(_STOP.split())
 
 
 def kb_documents(kb_dir: Path) -> list[tuple[str, Path]]:
-    """(name, path) of every document, sorted by name; hidden files and folders are skipped."""
+    """(name, path) of every document, sorted by name; hidden files and folders are skipped,
+    and so is a symlink that leads out of the knowledge base (os.walk follows no folder link)."""
     if not kb_dir.is_dir():
         return []
+    real_kb = os.path.realpath(kb_dir)
     docs: list[tuple[str, Path]] = []
-    for dirpath, dirnames, filenames in os.walk(kb_dir):
+    for dirpath, dirnames, filenames in os.walk(real_kb):
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
         for fname in filenames:
             path = Path(dirpath, fname)
-            if not fname.startswith(".") and path.suffix.lower() in KB_SUFFIXES:
-                docs.append((path.relative_to(kb_dir).as_posix(), path))
+            if fname.startswith(".") or path.suffix.lower() not in KB_SUFFIXES:
+                continue
+            if path.is_symlink() and not within(os.path.realpath(path), real_kb):
+                continue
+            docs.append((path.relative_to(real_kb).as_posix(), path))
     return sorted(docs)
 
 

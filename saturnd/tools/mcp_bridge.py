@@ -30,6 +30,7 @@ from mcp import ClientSession, McpError, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.shared.message import SessionMessage
 
+from machine.private_files import private_file
 from saturnd.tools.mcp_schema import clean_schema, params_type
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
 
@@ -335,6 +336,7 @@ class McpHub:
         if self._log_path is None:
             return open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - kept until close()
         self._log_path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(self._log_path)  # servers' stderr may carry what the user asked them
         return open(self._log_path, "a", encoding="utf-8", buffering=1)  # noqa: SIM115
 
     def _wrap(self, server: _Server, listed: list[types.Tool]) -> list[Tool]:

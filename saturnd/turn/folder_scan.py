@@ -5,7 +5,8 @@ access to your shopping list". So the ground shows a bounded map of the folder
 (as aider's repo map does for code) and the text of its small files is ranked
 against the request (retrieval.py). Run from a home folder with 100,000 files,
 the scan still stops at its caps: entries visited, files read, bytes read and
-wall time. Hidden, binary and large files are never read.
+wall time. Hidden, binary and large files are never read, nor anything a symlink
+leads to outside the folder, nor a secret store (a working folder may be the home folder).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from saturnd.gate.reach import Reach
 from saturnd.tools.builtin_files import SKIP_DIRS, SNIFF_BYTES
 
 
@@ -62,7 +64,9 @@ def scan_folder(root: Path, limits: ScanLimits = ScanLimits()) -> FolderScan:
     files: list[ScannedFile] = []
     folders: list[str] = []
     entries = read_files = read_bytes = 0
-    queue: list[tuple[Path, str, int]] = [(root, "", 0)]
+    real_root = os.path.realpath(root)
+    reach = Reach.of(real_root)
+    queue: list[tuple[Path, str, int]] = [(Path(real_root), "", 0)]
     while queue:
         folder, prefix, depth = queue.pop(0)
         try:
@@ -77,6 +81,8 @@ def scan_folder(root: Path, limits: ScanLimits = ScanLimits()) -> FolderScan:
                 continue
             rel = prefix + entry.name
             try:
+                if not reach.walk_may_read(entry.path, entry.is_symlink(), real_root):
+                    continue
                 if entry.is_dir(follow_symlinks=False):
                     folders.append(rel + "/")
                     if depth + 1 < limits.max_depth:

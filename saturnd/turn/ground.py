@@ -8,6 +8,7 @@ against this request), so the model server's prompt cache keeps the prefix.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol.methods import Attachment, GroundTrace
+from saturnd.gate.reach import within
 from saturnd.tools.builtin_files import human_size
 from saturnd.tools.kb import kb_documents, kb_manifest
 from saturnd.turn import prompts
@@ -141,7 +143,8 @@ def _now(now: datetime) -> str:
 def _instruction_files(ground: Ground) -> list[tuple[str, Path]]:
     files = [("yours", ground.home / INSTRUCTIONS_FILE)]
     folder_file = ground.cwd / INSTRUCTIONS_FILE
-    if folder_file != files[0][1]:
+    # A folder's SATURN.md that is a symlink out of the folder is not the folder's to give.
+    if folder_file != files[0][1] and within(os.path.realpath(folder_file), os.path.realpath(ground.cwd)):
         files.append(("this folder's", folder_file))
     return files
 

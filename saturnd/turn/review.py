@@ -20,6 +20,7 @@ from saturnd.gate.provenance import (
     parent_missing,
     recipient_refusal,
 )
+from saturnd.gate.reach import Reach
 from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, decide_remember
 from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
@@ -37,6 +38,8 @@ class GateContext:
 
     record: SessionRecord = field(default_factory=lambda: SessionRecord([], [], []))
     cwd: str = "/"
+    kb_dir: str = ""
+    """The knowledge base folder: read tools reach it freely, as the working folder."""
     gate: GateConfig = field(default_factory=GateConfig)
     judge: Judge = field(default_factory=lambda: Judge(JudgeConfig()))
     approved: frozenset[str] = frozenset()
@@ -67,6 +70,8 @@ class Decision:
     signature: str = ""
     reason: str = ""
     """Why it needs approval (for the person and explain)."""
+    tell_model_why: bool = False
+    """The reason is for the model too when nobody can approve: it says where to look instead."""
     setback: bool = False
     """Refused for something the model must correct where the fate alone does not say so
     (a declined call proposed again, a secret to remember): the next pass recovers."""
@@ -153,7 +158,7 @@ def _gate(
     call: ToolCall, tool: Tool, arguments: dict[str, Any], ledger: CallLedger,
     context: GateContext, fields: dict[str, Any],
 ) -> Decision:
-    policy = gate_verdict(tool.name, tool.risk, arguments, context.gate, context.cwd)
+    policy = gate_verdict(tool.name, tool.risk, arguments, context.gate, Reach.of(context.cwd, context.kb_dir))
     if policy.decision == "deny":
         ledger.record_declined(fields["signature"])
         return Decision(call, "declined", f"declined by policy: {policy.reason}", reason=policy.reason, **fields)
@@ -165,4 +170,4 @@ def _gate(
         if preapproved:
             return Decision(call, "approved", reason=f"approved: {sorted(preapproved)[0]}", **fields)
     reason = f"{policy.reason}; escalated: {escalation}" if escalation else policy.reason
-    return Decision(call, "needs_approval", reason=reason, **fields)
+    return Decision(call, "needs_approval", reason=reason, tell_model_why=policy.tell_model_why, **fields)

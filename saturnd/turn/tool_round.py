@@ -24,7 +24,7 @@ from saturnd.turn.review import Decision, GateContext, approval_key, review_call
 DO_NOT_TRY_ANOTHER_WAY = "Do not try it another way"
 DO_NOT_RETRY = "Do not retry it or work around it"
 NOBODY_TO_APPROVE = (
-    "not run: '{tool}' needs the user's approval and nobody is here to give it. "
+    "not run: '{tool}' needs the user's approval{because} and nobody is here to give it. "
     + DO_NOT_TRY_ANOTHER_WAY + "; say what you would have done. (The user can pre-approve it: --allow {tool})"
 )
 DECLINED_BY_USER = "declined: the user declined this call. " + DO_NOT_RETRY + "; say what was not done."
@@ -51,6 +51,7 @@ def gate_context(turn: TurnContext) -> GateContext:
     return GateContext(
         record=SessionRecord.from_messages(session.conversation).with_shown(turn.shown),
         cwd=turn.cwd,
+        kb_dir=str(turn.env.kb_dir),
         gate=turn.config.gate,
         judge=turn.judge,
         approved=frozenset(turn.session.approvals | set(turn.allow)),
@@ -125,7 +126,7 @@ async def settle_approvals(turn: TurnContext, decisions: list[Decision]) -> list
             settled.append(replace(d, fate="approved"))
         else:
             turn.ledger.record_declined(d.signature)
-            fate, why = ("not_approved", NOBODY_TO_APPROVE.format(tool=d.call.name)) \
+            fate, why = ("not_approved", _nobody_to_approve(d)) \
                 if answer == "nobody" else ("declined", DECLINED_BY_USER)
             settled.append(replace(d, fate=fate, result=why))
     return settled
@@ -159,6 +160,11 @@ async def ask_for_recipients(
                 notes[call.id] = prompts.RECIPIENT_GIVEN.format(kind=kind, answer=given[0], invented=invented)
         settled.append(d)
     return settled, notes
+
+
+def _nobody_to_approve(d: Decision) -> str:
+    because = f" ({d.reason})" if d.tell_model_why else ""
+    return NOBODY_TO_APPROVE.format(tool=d.call.name, because=because)
 
 
 def _not_run(d: Decision) -> ToolOutcome:
