@@ -6,7 +6,7 @@ import pytest
 
 from protocol.methods import CallTrace, PassTrace
 from saturnd.tools import builtin_registry
-from saturnd.turn.claims import Claim, claimed_action, unbacked_claim
+from saturnd.turn.claims import Claim, claimed_action, must_call_after, unbacked_claim
 
 
 @pytest.mark.parametrize(("answer", "claim"), [
@@ -131,3 +131,28 @@ def test_telling_someone_is_a_message_to_send(request_text):
 
 def test_tell_me_is_a_question():
     assert unbacked_claim("It is 8.", [], builtin_registry(), "Tell me what time dinner is.") is None
+
+
+@pytest.mark.parametrize(("claim", "must_call"), [
+    (Claim("not_acted", "Sure.", ("send_email",)), ("read_file", "list_dir", "search_files", "kb_search",
+                                                     "kb_read", "ask_user", "send_email")),
+    (Claim("not_acted", "Sure.", ()), ()),  # nothing here can do it: the answer may say so
+    (Claim("done", "I've sent"), ()),
+])
+def test_an_action_answered_instead_of_done_must_be_called_next(claim, must_call):
+    assert must_call_after(claim, builtin_registry().names()) == must_call
+
+
+@pytest.mark.parametrize(("request_text", "tools"), [
+    ("Add up the amounts in expenses.csv and write the total to total.txt.", ("write_file", "edit_file")),
+    ("Find Ana's phone number in the knowledge base and save it to ana_phone.txt.", ("write_file", "edit_file")),
+    ("Look up when the Orion kickoff is and email it to Petra.", ("send_email",)),
+])
+def test_an_action_asked_for_after_a_lookup_is_still_asked_for(request_text, tools):
+    claim = unbacked_claim("87.5", [PassTrace(index=1, step="first_move", calls=[
+        CallTrace(call_id="c0", name="read_file", arguments="{}", fate="ran")])], builtin_registry(), request_text)
+    assert claim is not None and (claim.kind, claim.tools) == ("not_acted", tools)
+
+
+def test_and_add_up_is_no_action():
+    assert unbacked_claim("87.5", [], builtin_registry(), "Read expenses.csv and add up the amounts.") is None

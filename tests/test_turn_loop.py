@@ -465,6 +465,27 @@ async def test_a_request_to_act_answered_with_nothing_tried_is_sent_back_once(ha
     assert trace.passes[0].note == 'not_acted: "Butter is already on your shopping list.": sent back'
 
 
+async def test_after_an_action_answered_instead_of_done_the_next_pass_must_call(harness):
+    await harness.start(model_extra="  tool_mode: constrained\n")
+    (harness.env.workdir / "contacts.md").write_text("Sam: +44 7700 900001\n")
+    harness.model.enqueue(
+        '{"response": "Dinner is at 8."}',
+        '{"name": "send_message", "arguments": {"to": "+44 7700 900001", "text": "Dinner is at 8."}}',
+        '{"response": "Texted Sam."}',
+    )
+    turn_id, events = await harness.turn("Text Sam that dinner is at 8.")
+    first, forced, after = (r["response_format"]["json_schema"]["schema"]["anyOf"] for r in harness.model.requests)
+    assert "response" in first[0]["properties"] and "response" in after[0]["properties"]
+    forced_names = [c["properties"]["name"]["const"] for c in forced]
+    assert "send_message" in forced_names and "ask_user" in forced_names and "write_file" not in forced_names
+    assert all("response" not in c["properties"] for c in forced)
+    # Only the grammar narrows: the prompt the server has cached stays the same.
+    assert harness.model.requests[1]["messages"][0] == harness.model.requests[0]["messages"][0]
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[1].note.startswith("must call one of: ")
+    assert [c.fate for c in trace.passes[1].calls] == ["ran"]
+
+
 async def test_no_access_while_files_are_at_hand_is_sent_back(harness):
     await harness.start()
     (harness.env.workdir / "shopping.txt").write_text("milk\neggs\n")

@@ -94,6 +94,10 @@ def reply_problem(reply: ModelReply) -> str | None:
     return None
 
 
+def _offered(tools: list[dict[str, Any]], only: tuple[str, ...]) -> list[dict[str, Any]]:
+    return [t for t in tools if not only or t["function"]["name"] in only]
+
+
 def whole_calls(reply: ModelReply) -> list[ToolCall]:
     """The reply's streamed calls, marked as read from text, if each has a name and JSON-object
     arguments; else none."""
@@ -161,14 +165,16 @@ class ModelCaller:
     what changes per turn stays last for the server's prompt cache."""
 
     async def with_thinking(
-        self, messages: list[dict[str, Any]], tools_offered: bool
+        self, messages: list[dict[str, Any]], tools_offered: bool, only: tuple[str, ...] = ()
     ) -> Readable | Unreadable:
-        """One call with thinking on, never retried: the caller falls back to one without it."""
+        """One call with thinking on, never retried: the caller falls back to one without it.
+
+        `only`: offer just these tools, and no answer (the reply must call one of them)."""
         self.control.take_stop_thought()  # a stop meant for an earlier thought does not carry over
         thought = self._thought()
         try:
             reply, problem = await self._attempt(
-                messages, first_mode(self.tool_mode, tools_offered), thought, think=True
+                messages, first_mode(self.tool_mode, tools_offered), thought, think=True, only=only
             )
         except ThoughtCut as stop:
             return Unreadable(problem="the thought was cut", thought=thought.text, cut=str(stop))
@@ -177,16 +183,16 @@ class ModelCaller:
         return Readable(reply, thought.text)
 
     async def without_thinking(
-        self, messages: list[dict[str, Any]], tools_offered: bool
+        self, messages: list[dict[str, Any]], tools_offered: bool, only: tuple[str, ...] = ()
     ) -> Readable | Unreadable:
         """A call with thinking off; an unreadable reply is retried once (constrained for auto)."""
         thought = self._thought()  # a server that thinks anyway is cut at the budget all the same
         mode = first_mode(self.tool_mode, tools_offered)
-        reply, problem = await self._thinking_off(messages, mode, thought)
+        reply, problem = await self._thinking_off(messages, mode, thought, only)
         remarks: list[str] = []
         if problem:
             mode = retry_mode(self.tool_mode, tools_offered)
-            reply, again = await self._thinking_off(messages, mode, thought)
+            reply, again = await self._thinking_off(messages, mode, thought, only)
             if again:
                 return Unreadable(
                     problem=again, thought=thought.text,
@@ -201,26 +207,27 @@ class ModelCaller:
         return _Thought(self.think_budget, self.show_thinking, self.control)
 
     async def _thinking_off(
-        self, messages: list[dict[str, Any]], mode: CallMode, thought: _Thought
+        self, messages: list[dict[str, Any]], mode: CallMode, thought: _Thought, only: tuple[str, ...]
     ) -> tuple[ModelReply, str | None]:
         try:
-            return await self._attempt(messages, mode, thought, think=False)
+            return await self._attempt(messages, mode, thought, think=False, only=only)
         except ThoughtCut as stop:
             return ModelReply(), f"the server thought although thinking was off ({stop})"
 
     async def _attempt(
-        self, messages: list[dict[str, Any]], mode: CallMode, thought: _Thought, think: bool
+        self, messages: list[dict[str, Any]], mode: CallMode, thought: _Thought, think: bool,
+        only: tuple[str, ...] = (),
     ) -> tuple[ModelReply, str | None]:
         """One request in `mode`, read; returns the reply and why it is unusable (None: usable)."""
         tools = self.registry.openai_tools(strict=mode == "constrained")
         stream = self.open_response(mode == "constrained")
         try:
             if mode == "constrained":
-                reply = await self._constrained(messages, tools, stream, thought, think)
+                reply = await self._constrained(messages, tools, stream, thought, think, only)
                 if reply is None:
                     return ModelReply(), "the reply was not the required JSON"
             else:
-                native_tools = tools if mode == "native" else None
+                native_tools = _offered(tools, only) if mode == "native" else None
                 reply = await self._request(messages, stream, thought, tools=native_tools, think=think)
         except ModelHttpError as exc:
             if not exc.is_format_failure:
@@ -241,15 +248,18 @@ class ModelCaller:
 
     async def _constrained(
         self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], stream: ResponseSink,
-        thought: _Thought, think: bool,
+        thought: _Thought, think: bool, only: tuple[str, ...],
     ) -> ModelReply | None:
-        """The reply read from the schema's JSON; None when it is not that JSON."""
+        """The reply read from the schema's JSON; None when it is not that JSON.
+
+        The instructions list every tool whatever `only` says: only the grammar narrows, so the
+        prompt stays the one the server has cached."""
         # The grammar writes the thought, so the server itself is never asked to think.
         budget = self.think_budget if think else 0
         reply = await self._request(
             constrained.with_instructions(messages, constrained.instructions(tools, think), before=self.turn_heading),
             stream, thought, think=False,
-            response_format=constrained.response_format(tools, budget),
+            response_format=constrained.response_format(tools, budget, only),
             thought_field=constrained.ThoughtField() if think else None,
         )
         return constrained.read_reply(reply, self.usage.calls)

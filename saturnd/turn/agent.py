@@ -33,6 +33,8 @@ class PassPlan:
     step: StepKind
     think: ThinkPlan
     tools_offered: bool = True
+    must_call: tuple[str, ...] = ()
+    """Offer only these tools, and no answer: the pass must call one of them."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,8 @@ async def agent_pass(turn: TurnContext, messages: list[dict[str, Any]], plan: Pa
         index=turn.tally.passes, step=plan.step, tools_offered=plan.tools_offered,
         think_reason=plan.think.reason,
     )
+    if plan.must_call:
+        record.note = f"must call one of: {', '.join(plan.must_call)}"
     turn.trace.append(record)
     turn.events.emit(PassStarted(
         pass_index=record.index, thinking=plan.think.mode == "think",
@@ -112,7 +116,7 @@ async def _think(
     """One call with thinking on, announced and timed; the thought is kept in the trace only."""
     turn.events.emit(ThinkingStarted(reason=plan.think.reason))
     started = time.monotonic()
-    result = await turn.caller.with_thinking(messages, tools_offered=plan.tools_offered)
+    result = await turn.caller.with_thinking(messages, tools_offered=plan.tools_offered, only=plan.must_call)
     seconds = round(time.monotonic() - started, 3)
     cut = result.cut if isinstance(result, Unreadable) else ""
     if cut:
@@ -133,7 +137,7 @@ async def _without_thinking(
     turn: TurnContext, messages: list[dict[str, Any]], plan: PassPlan, record: PassTrace
 ) -> Readable | Unreadable:
     """One call with thinking off (retried once by the caller if unreadable)."""
-    result = await turn.caller.without_thinking(messages, tools_offered=plan.tools_offered)
+    result = await turn.caller.without_thinking(messages, tools_offered=plan.tools_offered, only=plan.must_call)
     for remark in result.remarks:
         record.note = join_note(record.note, remark)
     if isinstance(result, Readable) and result.thought:

@@ -72,6 +72,12 @@ ACTION_REQUEST = re.compile(
     re.IGNORECASE,
 )
 """A request whose first word (after please / can you) asks for something to be done."""
+LATER_ACTION = re.compile(
+    r"\b(?:and|then)\s+(?:also\s+)?(?P<verb>write|save|put|store|send|email|e-mail|text|add(?!\s+up\b)|append|"
+    r"copy|note|record|forward|message|tell)\b",
+    re.IGNORECASE,
+)
+"""An action asked for after a lookup: "Find Ana's number in the KB and save it to ana.txt"."""
 ASKS_OR_DECLINES = re.compile(
     r"\?|\b(?:can't|cannot|can not|couldn't|could not|unable|not able|won't|will not|don't have|do not have|"
     r"no tool|not possible|isn't possible|not allowed|need (?:your|the|his|her|their|a|an)|which|"
@@ -85,6 +91,7 @@ NO_ACCESS = re.compile(
     re.IGNORECASE,
 )
 READ_TOOLS = frozenset({"read_file", "list_dir", "search_files", "kb_search", "kb_read"})
+MAY_PRECEDE_AN_ACTION = READ_TOOLS | {"ask_user"}
 COMPUTE_REQUEST = re.compile(
     r"\b(?:total|sum|add(?:ed)? up|altogether|in all|how much|how long|difference|average|spent|spend|"
     r"cost|owe|left over|remaining)\b",
@@ -164,11 +171,19 @@ VERB_TOOL_WORDS = {
 REQUEST_PREFIX = frozenset(["please", "kindly", "ok", "okay", "hey", "saturn", "can", "could", "would", "will", "you"])
 
 
+def asked_action(request: str) -> str:
+    """The verb of the action the request asks for ("" if it asks for none): its first word, or
+    one after "and" / "then"."""
+    if found := ACTION_REQUEST.match(request):
+        words = [w.strip(",!").lower() for w in found.group(0).split()]
+        return next((w for w in words if w not in REQUEST_PREFIX), "")
+    later = LATER_ACTION.search(request)
+    return later.group("verb").lower() if later else ""
+
+
 def tools_for(request: str, registry: Registry) -> tuple[str, ...]:
     """The tools that can change something and whose name (else description) has the verb's word."""
-    found = ACTION_REQUEST.match(request)
-    words = [w.strip(",!").lower() for w in found.group(0).split()] if found else []
-    verb = next((w for w in words if w not in REQUEST_PREFIX), "")
+    verb = asked_action(request)
     if verb == "send":
         verb = "email" if re.search(r"\be-?mail\b", request, re.IGNORECASE) else "text"
     word = VERB_TOOL_WORDS.get(verb, "")
@@ -225,7 +240,7 @@ def unbacked_claim(
     done = claimed_action(answer)
     if done is not None and not something_acted(passes, registry):
         return Claim("done", done)
-    if (ACTION_REQUEST.match(request) and not something_tried(passes, registry)
+    if (asked_action(request) and not something_tried(passes, registry)
             and not ASKS_OR_DECLINES.search(answer) and done is None):
         return Claim("not_acted", first_sentence(answer), tools_for(request, registry))
     if (documents_at_hand and (found := NO_ACCESS.search(answer))
@@ -236,7 +251,7 @@ def unbacked_claim(
         return Claim("uncomputed", number)
     if (not something_tried(passes, registry, READ_TOOLS | {CALCULATE}) and not ASKS_OR_DECLINES.search(answer)
             and (value := unsourced_value(answer, request, seen))):
-        if (documents_at_hand and OWN_THINGS.search(request) and not ACTION_REQUEST.match(request)
+        if (documents_at_hand and OWN_THINGS.search(request) and not asked_action(request)
                 and READ_TOOLS & set(registry.names())):
             return Claim("unsourced", value)
         if not NUMBER.search(request) and (fitting := external_tools_fitting(request, registry)):
@@ -247,3 +262,12 @@ def unbacked_claim(
 def external_tools_fitting(request: str, registry: Registry) -> tuple[str, ...]:
     """The MCP servers' tools that share a word with the request (tool_fit)."""
     return tuple(t.name for t in registry if t.risk == "external" and fits_request(request, t))
+
+
+def must_call_after(claim: Claim, offered: list[str]) -> tuple[str, ...]:
+    """An action asked for and answered instead of done: the next pass must call a tool that
+    does it, asks for what is missing, or reads it (the 1.5B, given the plumber's address by
+    ask_user, answered "I'll send you an email to fix@pipes.example" twice)."""
+    if claim.kind != "not_acted" or not claim.tools:
+        return ()
+    return tuple(name for name in offered if name in claim.tools or name in MAY_PRECEDE_AN_ACTION)

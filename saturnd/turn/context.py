@@ -102,6 +102,9 @@ class TurnContext:
     session's earlier turns."""
     claim_sent_back: bool = False
     """An answer claiming what no tool did went back to the model once already."""
+    must_call: tuple[str, ...] = ()
+    """The coming pass offers only these tools and no answer (an action asked for was answered
+    instead of done); it applies to one pass."""
 
     def __post_init__(self) -> None:
         self.bounds = Bounds.from_config(self.config.runtime)

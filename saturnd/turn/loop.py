@@ -18,7 +18,7 @@ from saturnd.model.caller import Unreadable
 from saturnd.turn import prompts
 from saturnd.turn.agent import Answered, CallsProposed, ModelFailed, PassPlan, agent_pass, join_note
 from saturnd.turn.bounds import BoundReached
-from saturnd.turn.claims import Claim, unbacked_claim
+from saturnd.turn.claims import Claim, must_call_after, unbacked_claim
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
 from saturnd.turn.echoed_instructions import echoes_instructions, not_done_account
@@ -85,7 +85,11 @@ async def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
 
 def pass_plan(turn: TurnContext) -> PassPlan:
     step = turn.step
-    return PassPlan(step=step, think=think_plan(turn.think_policy, step), tools_offered=step != "wrap_up")
+    must_call, turn.must_call = turn.must_call, ()  # for the coming pass only
+    return PassPlan(
+        step=step, think=think_plan(turn.think_policy, step), tools_offered=step != "wrap_up",
+        must_call=must_call if step != "wrap_up" else (),
+    )
 
 
 def wrap_up(turn: TurnContext, messages: list[dict[str, Any]], bound: BoundReached) -> None:
@@ -133,7 +137,9 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
     ]
     turn.claim_sent_back = True
     turn.step = "recovery"  # the answer claimed what no tool did: an error to recover from
+    turn.must_call = must_call_after(claim, turn.registry.names())
     return True
+
 
 
 def answer_text(turn: TurnContext, reply_text: str) -> str:
