@@ -470,8 +470,8 @@ async def test_after_an_action_answered_instead_of_done_the_next_pass_must_call(
     (harness.env.workdir / "contacts.md").write_text("Sam: +44 7700 900001\n")
     harness.model.enqueue(
         '{"response": "Dinner is at 8."}',
-        '{"name": "send_message", "arguments": {"to": "+44 7700 900001", "text": "Dinner is at 8."}}',
-        '{"response": "Texted Sam."}',
+        '{"name": "read_file", "arguments": {"path": "contacts.md"}}',
+        '{"response": "Sam is +44 7700 900001; I have not texted him."}',
     )
     turn_id, events = await harness.turn("Text Sam that dinner is at 8.")
     first, forced, after = (r["response_format"]["json_schema"]["schema"]["anyOf"] for r in harness.model.requests)
