@@ -6,7 +6,7 @@ import pytest
 
 from protocol.methods import CallTrace, PassTrace
 from saturnd.tools import builtin_registry
-from saturnd.turn.claims import Claim, claimed_action, must_call_after, unbacked_claim
+from saturnd.turn.claims import Claim, claimed_action, forced_call, must_call_after, unbacked_claim
 
 
 @pytest.mark.parametrize(("answer", "claim"), [
@@ -156,3 +156,13 @@ def test_an_action_asked_for_after_a_lookup_is_still_asked_for(request_text, too
 
 def test_and_add_up_is_no_action():
     assert unbacked_claim("87.5", [], builtin_registry(), "Read expenses.csv and add up the amounts.") is None
+
+
+def test_the_call_stays_forced_until_something_that_acts_was_tried():
+    registry = builtin_registry()
+    must = ("ask_user", "send_email")
+    asked = _passes(("ask_user", "asked"))
+    assert forced_call(must, 1, asked, registry) == must  # asking for the address is not the email
+    assert forced_call(must, 1, _passes(("send_email", "declined")), registry) == ()
+    assert forced_call(must, 3, asked, registry) == ()  # at most three forced passes
+    assert forced_call((), 0, [], registry) == ()

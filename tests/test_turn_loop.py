@@ -465,25 +465,31 @@ async def test_a_request_to_act_answered_with_nothing_tried_is_sent_back_once(ha
     assert trace.passes[0].note == 'not_acted: "Butter is already on your shopping list.": sent back'
 
 
-async def test_after_an_action_answered_instead_of_done_the_next_pass_must_call(harness):
-    await harness.start(model_extra="  tool_mode: constrained\n")
+async def test_after_an_action_answered_instead_of_done_passes_must_call_until_it_is_tried(harness):
+    await harness.start(
+        "gate:\n  rules:\n    - {tool: send_message, decision: allow}\n", model_extra="  tool_mode: constrained\n",
+    )
     (harness.env.workdir / "contacts.md").write_text("Sam: +44 7700 900001\n")
     harness.model.enqueue(
         '{"response": "Dinner is at 8."}',
         '{"name": "read_file", "arguments": {"path": "contacts.md"}}',
-        '{"response": "Sam is +44 7700 900001; I have not texted him."}',
+        '{"name": "send_message", "arguments": {"to": "+44 7700 900001", "text": "Dinner is at 8."}}',
+        '{"response": "Done."}',
     )
     turn_id, events = await harness.turn("Text Sam that dinner is at 8.")
-    first, forced, after = (r["response_format"]["json_schema"]["schema"]["anyOf"] for r in harness.model.requests)
+    schemas = [r["response_format"]["json_schema"]["schema"]["anyOf"] for r in harness.model.requests]
+    first, forced, still_forced, after = schemas
     assert "response" in first[0]["properties"] and "response" in after[0]["properties"]
-    forced_names = [c["properties"]["name"]["const"] for c in forced]
-    assert "send_message" in forced_names and "ask_user" in forced_names and "write_file" not in forced_names
-    assert all("response" not in c["properties"] for c in forced)
+    for shape in (forced, still_forced):  # reading the number is not the text: still forced
+        names = [c["properties"]["name"]["const"] for c in shape]
+        assert "send_message" in names and "ask_user" in names and "write_file" not in names
+        assert all("response" not in c["properties"] for c in shape)
     # Only the grammar narrows: the prompt the server has cached stays the same.
     assert harness.model.requests[1]["messages"][0] == harness.model.requests[0]["messages"][0]
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
-    assert trace.passes[1].note.startswith("must call one of: ")
-    assert [c.fate for c in trace.passes[1].calls] == ["ran"]
+    assert [p.note.startswith("must call one of: ") for p in trace.passes] == [False, True, True, False]
+    assert [c.fate for p in trace.passes for c in p.calls] == ["ran", "ran"]
+    assert of_type(events, "answer")[0].text == "Done."
 
 
 async def test_no_access_while_files_are_at_hand_is_sent_back(harness):

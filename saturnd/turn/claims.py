@@ -264,8 +264,21 @@ def external_tools_fitting(request: str, registry: Registry) -> tuple[str, ...]:
     return tuple(t.name for t in registry if t.risk == "external" and fits_request(request, t))
 
 
+MAX_FORCED_PASSES = 3
+
+
+def forced_call(must_call: tuple[str, ...], forced_so_far: int, passes: list[PassTrace], registry: Registry
+                ) -> tuple[str, ...]:
+    """The tools the coming pass must call one of: `must_call` until a call that can change
+    something was proposed (whatever became of it), for at most MAX_FORCED_PASSES passes.
+    Asking for the plumber's address does not end it: the email still has to be tried."""
+    if not must_call or forced_so_far >= MAX_FORCED_PASSES or something_tried(passes, registry):
+        return ()
+    return must_call
+
+
 def must_call_after(claim: Claim, offered: list[str]) -> tuple[str, ...]:
-    """An action asked for and answered instead of done: the next pass must call a tool that
+    """An action asked for and answered instead of done: the next passes must call a tool that
     does it, asks for what is missing, or reads it (the 1.5B, given the plumber's address by
     ask_user, answered "I'll send you an email to fix@pipes.example" twice)."""
     if claim.kind != "not_acted" or not claim.tools:

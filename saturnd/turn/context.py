@@ -103,8 +103,9 @@ class TurnContext:
     claim_sent_back: bool = False
     """An answer claiming what no tool did went back to the model once already."""
     must_call: tuple[str, ...] = ()
-    """The coming pass offers only these tools and no answer (an action asked for was answered
-    instead of done); it applies to one pass."""
+    """Passes offer only these tools and no answer (an action asked for was answered instead
+    of done), until a tool that can do it is called (claims.forced_call)."""
+    forced_passes: int = 0
 
     def __post_init__(self) -> None:
         self.bounds = Bounds.from_config(self.config.runtime)

@@ -18,7 +18,7 @@ from saturnd.model.caller import Unreadable
 from saturnd.turn import prompts
 from saturnd.turn.agent import Answered, CallsProposed, ModelFailed, PassPlan, agent_pass, join_note
 from saturnd.turn.bounds import BoundReached
-from saturnd.turn.claims import Claim, must_call_after, unbacked_claim
+from saturnd.turn.claims import Claim, forced_call, must_call_after, unbacked_claim
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
 from saturnd.turn.echoed_instructions import echoes_instructions, not_done_account
@@ -85,10 +85,10 @@ async def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
 
 def pass_plan(turn: TurnContext) -> PassPlan:
     step = turn.step
-    must_call, turn.must_call = turn.must_call, ()  # for the coming pass only
+    must_call = forced_call(turn.must_call, turn.forced_passes, turn.trace, turn.registry) if step != "wrap_up" else ()
+    turn.forced_passes += bool(must_call)
     return PassPlan(
-        step=step, think=think_plan(turn.think_policy, step), tools_offered=step != "wrap_up",
-        must_call=must_call if step != "wrap_up" else (),
+        step=step, think=think_plan(turn.think_policy, step), tools_offered=step != "wrap_up", must_call=must_call,
     )
 
 
