@@ -59,6 +59,8 @@ class DaemonStatusResult(_Wire):
     model: ModelEndpoint
     socket: str = ""
     data_dir: str = ""
+    tasks: int = 0
+    """asyncio tasks alive in the daemon now: a count that keeps growing while nothing runs is a leak."""
 
 
 class ModelInfo(_Wire):

@@ -116,6 +116,7 @@ class Saturn:
             model=await self.endpoint.status(),
             socket=str(self.paths.socket),
             data_dir=str(self.paths.data_dir),
+            tasks=len(asyncio.all_tasks()),
         )
 
     async def daemon_stop(self, params: Empty, connection: Any) -> Ok:
