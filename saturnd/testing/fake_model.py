@@ -95,6 +95,13 @@ class FakeModel:
             if not self._lock.wait_for(lambda: len(self.requests) >= count, timeout):
                 raise TimeoutError(f"the model got {len(self.requests)} requests, not {count}")
 
+    def drop_pending(self) -> int:
+        """Forgets the replies not asked for (a turn that ended early); returns how many."""
+        with self._lock:
+            dropped = len(self._replies)
+            self._replies.clear()
+            return dropped
+
     @property
     def pending(self) -> int:
         return len(self._replies)
