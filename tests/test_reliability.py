@@ -1,0 +1,53 @@
+"""The reliability proofs (bench/reliability) in their short modes, and the defects they found,
+each pinned through the real daemon."""
+
+from __future__ import annotations
+
+from protocol.client import Client
+from saturnd.testing.fake_model import FakeModel, calls
+from saturnd.testing.scratch import ScratchDaemon
+from tests.conftest import SaturnEnv, of_type
+
+from bench.reliability import never_drop, secrets_recall, socket_fuzz
+from bench.reliability.common import TRACEBACK, config_yaml
+
+
+def test_secrets_are_refused_and_preferences_kept_without_network():
+    proof = secrets_recall.run(short=True)
+    assert proof.ok, proof.render()
+
+
+def test_randomized_tool_faults_never_drop_a_turn():
+    proof = never_drop.run(short=True)
+    assert proof.ok, proof.render()
+
+
+def test_generated_socket_lines_leave_the_daemon_serving():
+    proof = socket_fuzz.run(short=True)
+    assert proof.ok, proof.render()
+
+
+async def test_a_tool_that_exits_or_returns_broken_text_becomes_a_readable_result(
+    saturn_env: SaturnEnv, fake_model: FakeModel
+):
+    saturn_env.write_config(config_yaml(fake_model, never_drop.CONFIG))
+    kinds = ["raise_unprintable", "raise_system_exit", "raise_keyboard_interrupt",
+             "raise_cancelled", "garbage_text"]
+    fake_model.enqueue(calls(*[("fault", {"kind": k, "seed": 7}) for k in kinds]), "Handled.")
+    with ScratchDaemon(saturn_env).start() as daemon:
+        async with await Client.connect(str(saturn_env.socket)) as client:
+            session = await client.call("session/create", {"cwd": str(saturn_env.workdir)})
+            started = await client.call("turn/start", {"session_id": session.session_id, "text": "go"})
+            events = [e async for e in client.turn_events(started.turn_id)]
+            assert (await client.call("daemon/status")).pid == daemon.pid
+        log = daemon.output()
+    assert of_type(events, "turn_ended")[0].status == "completed"
+    results = [m["content"] for m in fake_model.requests[1]["messages"] if m["role"] == "tool"]
+    assert results[:4] == [
+        "tool error: _Unprintable",
+        "tool error: SystemExit raised inside the tool",
+        "tool error: KeyboardInterrupt raised inside the tool",
+        "tool error: 'fault' was cancelled by something inside it",
+    ]
+    assert "\x00?" in results[4]  # the lone surrogate replaced, the NUL kept
+    assert TRACEBACK not in log
