@@ -67,7 +67,9 @@ async def ask_person(turn: TurnContext, question: str) -> str:
     if turn.headless or not turn.events.subscribers:
         return NO_ANSWER
     turn.events.emit(Question(call_id="", question=question))
-    return await turn.control.wait_answer()
+    # Within the turn's time budget: a client that vanished must not leave the turn waiting.
+    answer = await turn.control.wait_answer(turn.bounds.remaining_s())
+    return NO_ANSWER if answer is None else answer
 
 
 @dataclass
