@@ -3,13 +3,12 @@ each pinned through the real daemon."""
 
 from __future__ import annotations
 
+from bench.reliability import client_loss, load, never_drop, secrets_recall, socket_fuzz
+from bench.reliability.common import TRACEBACK, config_yaml
 from protocol.client import Client
-from saturnd.testing.fake_model import FakeModel, calls
+from saturnd.testing.fake_model import FakeModel, call, calls
 from saturnd.testing.scratch import ScratchDaemon
 from tests.conftest import SaturnEnv, of_type
-
-from bench.reliability import never_drop, secrets_recall, socket_fuzz
-from bench.reliability.common import TRACEBACK, config_yaml
 
 
 def test_secrets_are_refused_and_preferences_kept_without_network():
@@ -24,6 +23,16 @@ def test_randomized_tool_faults_never_drop_a_turn():
 
 def test_generated_socket_lines_leave_the_daemon_serving():
     proof = socket_fuzz.run(short=True)
+    assert proof.ok, proof.render()
+
+
+def test_clients_that_vanish_leak_no_tasks_fds_or_processes():
+    proof = client_loss.run(short=True)
+    assert proof.ok, proof.render()
+
+
+def test_concurrent_clients_lose_and_reorder_no_event():
+    proof = load.run(short=True)
     assert proof.ok, proof.render()
 
 
@@ -51,3 +60,23 @@ async def test_a_tool_that_exits_or_returns_broken_text_becomes_a_readable_resul
     ]
     assert "\x00?" in results[4]  # the lone surrogate replaced, the NUL kept
     assert TRACEBACK not in log
+
+
+async def test_a_turn_waiting_for_a_vanished_client_ends_at_its_time_budget(harness):
+    client = await harness.start(runtime_extra="  turn_budget_s: 2\n")
+    idle_tasks = (await client.call("daemon/status")).tasks
+    harness.model.enqueue(call("write_file", {"path": "out.txt", "content": "hi"}))
+    gone = await Client.connect(str(harness.env.socket))
+    session = await gone.call("session/create", {"cwd": str(harness.env.workdir)})
+    started = await gone.call("turn/start", {"session_id": session.session_id, "text": "write hi"})
+    async for event in gone.turn_events(started.turn_id):
+        if event.event.__struct_config__.tag == "approval_requested":
+            break
+    await gone.close()
+    await client.call("turn/subscribe", {"turn_id": started.turn_id, "after_seq": 0})
+    events = [e async for e in client.turn_events(started.turn_id)]
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["not_approved"]
+    assert of_type(events, "turn_ended")[0].status == "completed"
+    assert of_type(events, "answer")[0].note == "the turn's time budget (2s) ran out"
+    assert not (harness.env.workdir / "out.txt").exists()
+    assert (await client.call("daemon/status")).tasks <= idle_tasks
