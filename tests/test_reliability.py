@@ -3,8 +3,17 @@ each pinned through the real daemon."""
 
 from __future__ import annotations
 
-from bench.reliability import client_loss, load, never_drop, secrets_recall, socket_fuzz
+from bench.reliability import (
+    client_loss,
+    crash_safety,
+    load,
+    never_drop,
+    secrets_recall,
+    socket_fuzz,
+)
 from bench.reliability.common import TRACEBACK, config_yaml
+import pytest
+
 from protocol.client import Client
 from saturnd.testing.fake_model import FakeModel, call, calls
 from saturnd.testing.scratch import ScratchDaemon
@@ -34,6 +43,24 @@ def test_clients_that_vanish_leak_no_tasks_fds_or_processes():
 def test_concurrent_clients_lose_and_reorder_no_event():
     proof = load.run(short=True)
     assert proof.ok, proof.render()
+
+
+@pytest.fixture(scope="module")
+def crash_proof() -> crash_safety.Proof:
+    return crash_safety.run(short=True)
+
+
+@pytest.mark.slow
+def test_kill_9_at_random_points_loses_no_finished_turn_and_leaves_no_dangling_call(crash_proof):
+    others = [f for f in crash_proof.failures if not f.startswith(crash_safety.ORPHANS)]
+    assert others == [], crash_proof.render()
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="run_command's process groups outlive a killed daemon"
+                   " until issue 13's fix 5 (another branch) ends them on restart")
+def test_kill_9_mid_command_leaves_no_orphaned_process(crash_proof):
+    assert not any(f.startswith(crash_safety.ORPHANS) for f in crash_proof.failures)
 
 
 async def test_a_tool_that_exits_or_returns_broken_text_becomes_a_readable_result(

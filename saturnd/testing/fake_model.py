@@ -31,6 +31,8 @@ class Reply:
     delay_s: float = 0.0
     """Wait this long before answering (tests of timeouts and budgets)."""
     chunk_chars: int = 4
+    chunk_delay_s: float = 0.0
+    """Pause between streamed chunks: a slow stream, to cut in the middle."""
     raw: bytes | None = None
     """Send these bytes as the body instead (garbage tests)."""
     usage: tuple[int, int] = (10, 5)
@@ -154,9 +156,14 @@ class FakeModel:
             return web.json_response(_completion(reply))
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         await response.prepare(request)
-        for chunk in _chunks(reply):
-            await response.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
-        await response.write(b"data: [DONE]\n\n")
+        try:
+            for chunk in _chunks(reply):
+                await response.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
+                if reply.chunk_delay_s:
+                    await asyncio.sleep(reply.chunk_delay_s)
+            await response.write(b"data: [DONE]\n\n")
+        except ConnectionResetError:
+            pass  # the daemon went away mid-stream (a crash test killed it)
         return response
 
 
