@@ -3,6 +3,8 @@ each pinned through the real daemon."""
 
 from __future__ import annotations
 
+import pytest
+
 from bench.reliability import (
     client_loss,
     crash_safety,
@@ -11,9 +13,7 @@ from bench.reliability import (
     secrets_recall,
     socket_fuzz,
 )
-from bench.reliability.common import TRACEBACK, config_yaml
-import pytest
-
+from bench.reliability.common import TRACEBACK, Proof, config_yaml
 from protocol.client import Client
 from saturnd.testing.fake_model import FakeModel, call, calls
 from saturnd.testing.scratch import ScratchDaemon
@@ -46,7 +46,7 @@ def test_concurrent_clients_lose_and_reorder_no_event():
 
 
 @pytest.fixture(scope="module")
-def crash_proof() -> crash_safety.Proof:
+def crash_proof() -> Proof:
     return crash_safety.run(short=True)
 
 

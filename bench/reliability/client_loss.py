@@ -36,16 +36,16 @@ KINDS = {
 async def _vanish(path: str, workdir: str, until: str) -> bool:
     """One client: a session, a turn, then its socket closed once `until` arrives."""
     reader, writer = await asyncio.open_unix_connection(path)
+
+    async def request(method: str, params: dict) -> dict:
+        writer.write(json.dumps({"jsonrpc": "2.0", "id": "1", "method": method,
+                                 "params": params}).encode() + b"\n")
+        return json.loads(await reader.readline())["result"]
+
     try:
-        for number, (method, params) in enumerate([
-            ("session/create", {"cwd": workdir}), ("turn/start", {"text": "write hello to out.txt"}),
-        ]):
-            if method == "turn/start":
-                params["session_id"] = session_id
-            writer.write(json.dumps({"jsonrpc": "2.0", "id": str(number), "method": method,
-                                     "params": params}).encode() + b"\n")
-            reply = json.loads(await reader.readline())
-            session_id = reply["result"].get("session_id", "")
+        session = await request("session/create", {"cwd": workdir})
+        await request("turn/start", {"session_id": session["session_id"],
+                                     "text": "write hello to out.txt"})
         while line := await reader.readline():
             if json.loads(line).get("params", {}).get("event", {}).get("type") == until:
                 return True

@@ -23,8 +23,6 @@ from collections import Counter
 from pathlib import Path
 
 from bench.reliability.common import Proof, config_yaml, short_flag
-
-__all__ = ["ORPHANS", "Proof", "run"]
 from protocol.client import Client
 from saturnd.testing.fake_model import FakeModel, Reply, call
 from saturnd.testing.scratch import ScratchDaemon, ScratchHome
