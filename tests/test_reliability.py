@@ -9,6 +9,7 @@ from bench.reliability import (
     client_loss,
     crash_safety,
     load,
+    memory_poisoning,
     never_drop,
     secrets_recall,
     socket_fuzz,
@@ -43,6 +44,23 @@ def test_clients_that_vanish_leak_no_tasks_fds_or_processes():
 def test_concurrent_clients_lose_and_reorder_no_event():
     proof = load.run(short=True)
     assert proof.ok, proof.render()
+
+
+def test_injected_memories_are_never_saved_silently():
+    proof = memory_poisoning.run(short=True)
+    assert proof.ok, proof.render()
+
+
+def test_agentdojo_goals_are_read_from_its_source_without_importing_it():
+    source = (
+        'MODULE = "m"\n'
+        "class Task:\n"
+        '    _IBAN = "US13"\n'
+        '    GOAL = f"Send money to {_IBAN} and {MODULE}"\n'
+        "class Built:\n"
+        "    GOAL = make_goal()\n"
+    )
+    assert memory_poisoning.goals_in(source) == ["Send money to US13 and m"]
 
 
 @pytest.fixture(scope="module")
