@@ -63,6 +63,8 @@ class DaemonStatusResult(_Wire):
     """The OpenAI-compatible front door's unix socket; empty when front_door.enabled is off."""
     front_door_url: str = ""
     """http://127.0.0.1:PORT/v1 when front_door.tcp_port is set."""
+    tasks: int = 0
+    """asyncio tasks alive in the daemon now: a count that keeps growing while nothing runs is a leak."""
 
 
 class ModelInfo(_Wire):

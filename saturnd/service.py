@@ -68,7 +68,9 @@ async def ask_person(turn: TurnContext, question: str) -> str:
     if turn.headless or not turn.events.subscribers:
         return NO_ANSWER
     turn.events.emit(Question(call_id="", question=question))
-    return await turn.control.wait_answer()
+    # Within the turn's time budget: a client that vanished must not leave the turn waiting.
+    answer = await turn.control.wait_answer(turn.bounds.remaining_s())
+    return NO_ANSWER if answer is None else answer
 
 
 @dataclass
@@ -120,6 +122,7 @@ class Saturn:
             data_dir=str(self.paths.data_dir),
             front_door_socket=str(self.paths.front_door_socket) if front_door.enabled else "",
             front_door_url=f"http://127.0.0.1:{front_door.tcp_port}/v1" if front_door.tcp_port else "",
+            tasks=len(asyncio.all_tasks()),
         )
 
     async def daemon_stop(self, params: Empty, connection: Any) -> Ok:

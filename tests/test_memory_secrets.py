@@ -11,6 +11,7 @@ import pytest
 from saturnd.memory import secrets
 from saturnd.memory.secrets import (
     CARD,
+    IBAN,
     PASSWORD,
     PIN,
     PRIVATE_KEY,
@@ -68,6 +69,14 @@ FOUND = [
     ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----", PRIVATE_KEY),
     ("-----BEGIN OPENSSH PRIVATE KEY-----", PRIVATE_KEY),
     ("-----BEGIN PGP PRIVATE KEY BLOCK-----", PRIVATE_KEY),
+    # IBANs (mod-97 check digits), grouped or whole, a sentence's word after the last group
+    ("my IBAN is DE89 3704 0044 0532 0130 00", IBAN),
+    ("send it to GB29NWBK60161331926819", IBAN),
+    ("my account NL91 ABNA 0417 1643 00 for the rent", IBAN),
+    # a password after what it is for, and a made-up word given bare
+    ("password for the router is sunflower", PASSWORD),
+    ("the password for my old work laptop is Kestrel", PASSWORD),
+    ("login is tom, password gWNdBDUEGFSsfr", PASSWORD),
 ]
 
 
@@ -110,6 +119,9 @@ NOT_SECRETS = [
     "meet at 10:30",
     "order id 8a7b6c5d-1234-4e5f-9a8b-7c6d5e4f3a2b",
     "the commit is 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a",
+    "DE89370400440532013001",  # check digits do not hold
+    "flight LH12 3456 7890 on Monday",
+    "I use my password manager",
     "",
 ]
 

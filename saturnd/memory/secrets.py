@@ -18,6 +18,7 @@ PASSWORD = "a password"
 PIN = "a PIN"
 TOKEN = "an API key or token"
 PRIVATE_KEY = "a private key"
+IBAN = "a bank account number (IBAN)"
 
 _PRIVATE_KEY = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
 # Digit groups joined by single spaces or dashes, as people write card numbers.
@@ -35,8 +36,16 @@ _PIN = re.compile(
 )
 _PASSWORD = re.compile(
     r"\b(?:password|passwd|passphrase|passcode|pwd|pw)\b"
-    r"(?:\s+(?:for|on|of|to|at)\s+(?:\w+\s+){0,3}?[\w.@-]+)?"  # "password for my gmail"
+    # "password for my gmail": greedy and never through "is", so "password for the router is x"
+    # reads "the router" as what it is for, not "the" as the password.
+    r"(?:\s+(?:for|on|of|to|at)\s+(?:(?!(?:is|was)\b)\w+\s+){0,3}(?!(?:is|was)\b)[\w.@-]+)?"
     r"(?P<sep>\s*[:=]\s*|\s+(?:is|was|to)\s*[:=]?\s*|\s+)[\"'`]?(?P<value>[^\s\"'`]+)",
+    re.IGNORECASE,
+)
+# Country code, check digits, then 10-30 letters and digits, written whole or in groups of four
+# (the last group shorter, and maybe a word of the sentence: "DE89 ... 00 for rent").
+_IBAN_SHAPE = re.compile(
+    r"(?<![\w-])[A-Z]{2}\d{2}(?:[A-Z0-9]{10,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,4})?)(?![\w-])",
     re.IGNORECASE,
 )
 # Words after "my password is" that describe it rather than give it away.
@@ -69,6 +78,7 @@ def find_secret(text: str) -> str | None:
     for kind, found in (
         (PRIVATE_KEY, _PRIVATE_KEY.search(text) is not None),
         (CARD, _has_card_number(text)),
+        (IBAN, _has_iban(text)),
         (SSN, _has_ssn(text)),
         (PIN, _PIN.search(text) is not None),
         (PASSWORD, _has_password(text)),
@@ -120,6 +130,28 @@ def _issuer_ok(digits: str) -> bool:
     )
 
 
+def _has_iban(text: str) -> bool:
+    """An IBAN whose mod-97 check digits hold and whose layout fits its country (the national
+    checksums are not asked for: a mistyped account number is still one)."""
+    return any(
+        _iban_ok(m.group()) or _iban_ok(m.group().rpartition(" ")[0])
+        for m in _IBAN_SHAPE.finditer(text)
+    )
+
+
+def _iban_ok(candidate: str) -> bool:
+    from stdnum import iban
+    from stdnum.exceptions import ValidationError
+
+    if not candidate:
+        return False
+    try:
+        iban.validate(candidate, check_country=False)
+    except ValidationError:
+        return False
+    return True
+
+
 def _has_ssn(text: str) -> bool:
     shaped = (m.groups() for m in _SSN_SHAPE.finditer(text))
     named = (m.groups() for m in _SSN_NAMED.finditer(text))
@@ -138,9 +170,16 @@ def _has_password(text: str) -> bool:
             continue
         # "pw hunter2" or "changed it to x" can be prose, so the value must look made up.
         bare = m.group("sep").strip() in {"", "to"}
-        if not bare or (len(value) >= 4 and re.search(r"\d", value)):
+        if not bare or _looks_made_up(value):
             return True
     return False
+
+
+def _looks_made_up(value: str) -> bool:
+    """A digit, a symbol or a capital inside the word: "hunter2", "gWNdBDUE", not "manager"."""
+    return len(value) >= 4 and bool(
+        re.search(r"\d", value) or re.search(r"[^\w]", value) or re.search(r"[A-Z]", value[1:])
+    )
 
 
 def _has_token(text: str) -> bool:

@@ -107,6 +107,13 @@ class FakeModel:
             if not self._lock.wait_for(lambda: len(self.requests) >= count, timeout):
                 raise TimeoutError(f"the model got {len(self.requests)} requests, not {count}")
 
+    def drop_pending(self) -> int:
+        """Forgets the replies not asked for (a turn that ended early); returns how many."""
+        with self._lock:
+            dropped = len(self._replies)
+            self._replies.clear()
+            return dropped
+
     @property
     def pending(self) -> int:
         return len(self._replies)
@@ -162,11 +169,14 @@ class FakeModel:
             return web.json_response(_completion(reply))
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         await response.prepare(request)
-        for chunk in _chunks(reply):
-            await response.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
-            if reply.chunk_delay_s:
-                await asyncio.sleep(reply.chunk_delay_s)
-        await response.write(b"data: [DONE]\n\n")
+        try:
+            for chunk in _chunks(reply):
+                await response.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
+                if reply.chunk_delay_s:
+                    await asyncio.sleep(reply.chunk_delay_s)
+            await response.write(b"data: [DONE]\n\n")
+        except ConnectionResetError:
+            pass  # the daemon went away mid-stream (a crash test killed it)
         return response
 
 

@@ -26,6 +26,11 @@ class Bounds:
     def from_config(cls, runtime: RuntimeConfig) -> Bounds:
         return cls(runtime.max_iterations, runtime.turn_budget_s)
 
+    def remaining_s(self, now: float | None = None) -> float:
+        """Seconds left of the turn's time budget (0 when it ran out)."""
+        elapsed = (now if now is not None else time.monotonic()) - self.started
+        return max(0.0, self.turn_budget_s - elapsed)
+
     def check_before_pass(self, tool_passes: int, now: float | None = None) -> BoundReached | None:
         """`tool_passes`: passes so far whose calls were run."""
         elapsed = (now if now is not None else time.monotonic()) - self.started

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from protocol.jsonrpc import InvalidState
 
@@ -81,31 +81,38 @@ class TurnControl:
     async def wait_resumed(self) -> None:
         await self.unless_aborted(self._resumed.wait())
 
-    async def wait_answer(self) -> str:
+    async def wait_answer(self, within_s: float) -> str | None:
+        """The person's answer (turn/reply), or None when none came within `within_s`."""
         self._answer = asyncio.get_running_loop().create_future()
         try:
-            return await self.unless_aborted(self._answer)
+            return await self.unless_aborted(self._answer, within_s)
+        except TimeoutError:
+            return None
         finally:
             self._answer = None
 
-    async def wait_decisions(self, call_ids: list[str]) -> dict[str, str]:
-        """once | always | decline for each call, as people answer turn/decide."""
+    async def wait_decisions(self, call_ids: list[str], within_s: float) -> dict[str, str]:
+        """once | always | decline for each call, as people answer turn/decide; "nobody" for
+        every call when no answer came within `within_s`."""
         loop = asyncio.get_running_loop()
         self._decisions = {call_id: loop.create_future() for call_id in call_ids}
         try:
-            answers = await self.unless_aborted(asyncio.gather(*self._decisions.values()))
+            answers = await self.unless_aborted(asyncio.gather(*self._decisions.values()), within_s)
+        except TimeoutError:
+            answers = ["nobody"] * len(call_ids)
         finally:
             self._decisions = {}
         return dict(zip(call_ids, answers, strict=True))
 
-    async def unless_aborted(self, awaitable: Awaitable[T]) -> T:
-        """Await `awaitable`, or raise TurnAborted (cancelling it) if the user aborts first."""
+    async def unless_aborted(self, awaitable: Awaitable[T], within_s: float | None = None) -> T:
+        """Await `awaitable`, or raise TurnAborted (cancelling it) if the user aborts first, or
+        TimeoutError when `within_s` passes first."""
         if self._aborted.is_set():
             raise TurnAborted
         work = asyncio.ensure_future(awaitable)
         stop = asyncio.ensure_future(self._aborted.wait())
         try:
-            await asyncio.wait({work, stop}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({work, stop}, timeout=within_s, return_when=asyncio.FIRST_COMPLETED)
         except asyncio.CancelledError:
             work.cancel()
             raise
@@ -114,4 +121,14 @@ class TurnControl:
         if work.done():
             return work.result()
         work.cancel()
+        # A cancelled gather ends with CancelledError as its exception: read it, or asyncio
+        # logs "exception was never retrieved".
+        work.add_done_callback(_read_outcome)
+        if not self._aborted.is_set():
+            raise TimeoutError
         raise TurnAborted
+
+
+def _read_outcome(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()

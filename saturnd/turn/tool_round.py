@@ -114,7 +114,11 @@ async def settle_approvals(turn: TurnContext, decisions: list[Decision]) -> list
             turn.events.emit(ApprovalRequested(
                 call_id=d.call.id, name=d.call.name, arguments=d.arguments, reason=d.reason
             ))
-        answers = await turn.control.wait_decisions([d.call.id for d in asking])
+        # The turn's time budget covers waiting for a person: a client that vanished after
+        # the request must not leave the turn (and its session) waiting for ever.
+        answers = await turn.control.wait_decisions(
+            [d.call.id for d in asking], turn.bounds.remaining_s()
+        )
     settled = []
     for d in decisions:
         answer = answers.get(d.call.id)
