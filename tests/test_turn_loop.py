@@ -9,6 +9,7 @@ import json
 
 from saturnd.testing.fake_model import Reply, call, calls, error
 from tests.conftest import of_type
+from tests.test_gate import decide_with, run_with_decisions
 
 
 def tool_call_message(*pairs, content=""):
@@ -476,7 +477,8 @@ async def test_after_an_action_answered_instead_of_done_passes_must_call_until_i
         '{"name": "send_message", "arguments": {"to": "+44 7700 900001", "text": "Dinner is at 8."}}',
         '{"response": "Done."}',
     )
-    turn_id, events = await harness.turn("Text Sam that dinner is at 8.")
+    # The number came from a file, so the send is asked about even under an allow rule.
+    _, turn_id, events = await run_with_decisions(harness, "Text Sam that dinner is at 8.", decide_with("once"))
     schemas = [r["response_format"]["json_schema"]["schema"]["anyOf"] for r in harness.model.requests]
     first, forced, still_forced, after = schemas
     assert "response" in first[0]["properties"] and "response" in after[0]["properties"]
