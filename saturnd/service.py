@@ -65,7 +65,7 @@ def record_plan(turn: TurnContext, items: list[PlanItem]) -> None:
 
 async def ask_person(turn: TurnContext, question: str) -> str:
     """ask_user's reach: a question event, then the answer from turn/reply."""
-    if turn.headless or not turn.events.subscribers:
+    if not turn.person_present:
         return NO_ANSWER
     turn.events.emit(Question(call_id="", question=question))
     # Within the turn's time budget: a client that vanished must not leave the turn waiting.

@@ -129,8 +129,10 @@ def test_telling_someone_is_a_message_to_send(request_text):
     assert claim is not None and (claim.kind, claim.tools) == ("not_acted", ("send_message",))
 
 
-def test_tell_me_is_a_question():
-    assert unbacked_claim("It is 8.", [], builtin_registry(), "Tell me what time dinner is.") is None
+@pytest.mark.parametrize("request_text", ["Tell me what time dinner is.",
+                                          "Read shopping.txt and tell me what is on it."])
+def test_tell_me_is_a_question(request_text):
+    assert unbacked_claim("It is 8.", [], builtin_registry(), request_text) is None
 
 
 @pytest.mark.parametrize(("claim", "must_call"), [
@@ -141,6 +143,12 @@ def test_tell_me_is_a_question():
 ])
 def test_an_action_answered_instead_of_done_must_be_called_next(claim, must_call):
     assert must_call_after(claim, builtin_registry().names()) == must_call
+
+
+def test_with_nobody_to_answer_the_forced_call_cannot_be_a_question():
+    claim = Claim("not_acted", "Sure.", ("send_email",))
+    assert must_call_after(claim, builtin_registry().names(), can_ask=False) == (
+        "read_file", "list_dir", "search_files", "kb_search", "kb_read", "send_email")
 
 
 @pytest.mark.parametrize(("request_text", "tools"), [

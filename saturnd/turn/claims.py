@@ -74,7 +74,7 @@ ACTION_REQUEST = re.compile(
 """A request whose first word (after please / can you) asks for something to be done."""
 LATER_ACTION = re.compile(
     r"\b(?:and|then)\s+(?:also\s+)?(?P<verb>write|save|put|store|send|email|e-mail|text|add(?!\s+up\b)|append|"
-    r"copy|note|record|forward|message|tell)\b",
+    r"copy|note|record|forward|message|tell(?!\s+(?:me|us)\b))\b",
     re.IGNORECASE,
 )
 """An action asked for after a lookup: "Find Ana's number in the KB and save it to ana.txt"."""
@@ -277,10 +277,12 @@ def forced_call(must_call: tuple[str, ...], forced_so_far: int, passes: list[Pas
     return must_call
 
 
-def must_call_after(claim: Claim, offered: list[str]) -> tuple[str, ...]:
+def must_call_after(claim: Claim, offered: list[str], *, can_ask: bool = True) -> tuple[str, ...]:
     """An action asked for and answered instead of done: the next passes must call a tool that
     does it, asks for what is missing, or reads it (the 1.5B, given the plumber's address by
-    ask_user, answered "I'll send you an email to fix@pipes.example" twice)."""
+    ask_user, answered "I'll send you an email to fix@pipes.example" twice). With nobody to
+    answer, ask_user is left out: headless, the 1.5B asked "What time is it?" three times."""
     if claim.kind != "not_acted" or not claim.tools:
         return ()
-    return tuple(name for name in offered if name in claim.tools or name in MAY_PRECEDE_AN_ACTION)
+    may_precede = MAY_PRECEDE_AN_ACTION if can_ask else READ_TOOLS
+    return tuple(name for name in offered if name in claim.tools or name in may_precede)

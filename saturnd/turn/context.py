@@ -107,6 +107,11 @@ class TurnContext:
     of done), until a tool that can do it is called (claims.forced_call)."""
     forced_passes: int = 0
 
+    @property
+    def person_present(self) -> bool:
+        """Someone can answer ask_user (service.ask_person gives NO_ANSWER otherwise)."""
+        return not self.headless and bool(self.events.subscribers)
+
     def __post_init__(self) -> None:
         self.bounds = Bounds.from_config(self.config.runtime)
         self.caller = ModelCaller(

@@ -137,7 +137,7 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
     ]
     turn.claim_sent_back = True
     turn.step = "recovery"  # the answer claimed what no tool did: an error to recover from
-    turn.must_call = must_call_after(claim, turn.registry.names())
+    turn.must_call = must_call_after(claim, turn.registry.names(), can_ask=turn.person_present)
     return True
 
 
