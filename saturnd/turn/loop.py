@@ -131,15 +131,22 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
     turn.trace[-1].note = join_note(turn.trace[-1].note, f'{claim.kind}: "{claim.quote}": sent back')
     messages += [
         {"role": "assistant", "content": answer},
-        {"role": "user", "content": prompts.SEND_BACK[claim.kind].format(
-            claim=claim.quote, tools=f" ({', '.join(claim.tools)})" if claim.tools else "",
-        )},
+        {"role": "user", "content": send_back_text(claim)},
     ]
     turn.claim_sent_back = True
     turn.step = "recovery"  # the answer claimed what no tool did: an error to recover from
     turn.must_call = must_call_after(claim, turn.registry.names(), can_ask=turn.person_present)
     return True
 
+
+
+def send_back_text(claim: Claim) -> str:
+    if claim.kind == "not_acted":
+        if not claim.tools:
+            return prompts.NOT_ACTED_NO_TOOL.format(claim=claim.quote)
+        return prompts.NOT_ACTED.format(claim=claim.quote, tools=" or ".join(claim.tools))
+    listed = f" ({', '.join(claim.tools)})" if claim.tools else ""
+    return prompts.SEND_BACK[claim.kind].format(claim=claim.quote, tools=listed)
 
 
 def answer_text(turn: TurnContext, reply_text: str) -> str:

@@ -24,10 +24,16 @@ UNBACKED_CLAIM = (
 )
 NOT_ACTED = (
     "[Saturn check] The user asked you to do something, and no tool has done it: your answer \"{claim}\""
-    " changes nothing. If one of your tools can do it, call it now{tools} (read what you need first)."
-    " If a detail it needs (a time, an address, a number) is in neither the user's words nor their files,"
-    " call ask_user with one question. If no tool can, tell the user plainly that it was not done."
+    " changes nothing. Call {tools} now to do it. A name, address or number it needs: read or search the"
+    " user's files for it first; only if none holds it, call ask_user."
 )
+NOT_ACTED_NO_TOOL = (
+    "[Saturn check] The user asked you to do something, and no tool has done it: your answer \"{claim}\""
+    " changes nothing. If one of your tools can do it, call it now. If none can, tell the user plainly"
+    " that it was not done."
+)
+"""Without a tool named for the verb, not a word about ask_user: the 1.5B, told it could ask, asked
+"What tool can turn off the kitchen lights?" and "What time should the email be sent?"."""
 NO_ACCESS = (
     "[Saturn check] Your answer says \"{claim}\", but you can reach the user's files and knowledge base:"
     " the working folder's files are listed under \"This turn\". Search or read the likely one now."
