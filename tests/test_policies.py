@@ -88,6 +88,16 @@ def test_a_declined_call_stays_declined_even_after_a_change():
     assert ledger.refusal(call_signature("send_mail", {"to": "y"})) is None
 
 
+def test_a_question_is_asked_once_even_after_a_change():
+    ledger = CallLedger()
+    question = call_signature("ask_user", {"question": "Which file?"})
+    assert ledger.asked_before(question) is None
+    ledger.record_answer(question, "b.txt")
+    ledger.record_ran("write_file {}", "write")
+    assert '"b.txt"' in ledger.asked_before(question)
+    assert ledger.asked_before(call_signature("ask_user", {"question": "Which folder?"})) is None
+
+
 # bounds
 
 def test_bounds():

@@ -331,6 +331,25 @@ async def test_ask_user_pauses_for_a_reply_and_batched_calls_are_sent_back(harne
     assert [f.fate for f in of_type(seen, "tool_finished")] == ["ask_first", "asked"]
 
 
+async def test_the_same_question_asked_again_is_refused_with_its_answer(harness):
+    client = await harness.start()
+    ask = call("ask_user", {"question": "What is Petra's new address?"})
+    harness.model.enqueue(ask, ask, "Sent.")
+    session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
+    started = await client.call("turn/start", {"session_id": session.session_id, "text": "Text Petra my new address."})
+    seen = []
+    async for e in client.turn_events(started.turn_id):
+        seen.append(e)
+        if e.event.__struct_config__.tag == "question":
+            await client.call("turn/reply", {"turn_id": started.turn_id, "text": "14 Elm Road"})
+    assert len(of_type(seen, "question")) == 1
+    assert [f.fate for f in of_type(seen, "tool_finished")] == ["asked", "refused_loop"]
+    assert harness.sent(2)[-1]["content"] == (
+        "refused as a loop: you asked this already and the answer was \"14 Elm Road\"."
+        " Use that answer now; do not ask it again."
+    )
+
+
 async def test_plan_is_recorded_shown_and_traced(harness):
     await harness.start()
     items = [{"text": "list files", "status": "done"}, {"text": "read notes", "status": "pending"}]

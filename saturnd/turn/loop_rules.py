@@ -1,4 +1,5 @@
-"""Loop rules: refuse a third identical call with nothing changed, never re-run a declined one."""
+"""Loop rules: refuse a third identical call with nothing changed, never re-run a declined one,
+never ask the same question twice."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ class CallLedger:
     _declined: set[str] = field(default_factory=set)
     _sent_back_unfit: set[str] = field(default_factory=set)
     """Tools already sent back once this turn as not fitting the request."""
+    _answers: dict[str, str] = field(default_factory=dict)
+    """ask_user signature -> what came back: the same question is not asked twice."""
 
     def refusal(self, signature: str) -> tuple[str, str] | None:
         """(fate, why) when this call must not run, None when it may."""
@@ -41,6 +44,19 @@ class CallLedger:
                 " results you have, or try something different."
             )
         return None
+
+    def asked_before(self, signature: str) -> str | None:
+        """why, when this exact question was asked earlier in the turn (the 1.5B, answered,
+        asked "What is Petra's new address?" six times more)."""
+        if signature not in self._answers:
+            return None
+        return (
+            f"refused as a loop: you asked this already and the answer was \"{self._answers[signature]}\"."
+            " Use that answer now; do not ask it again."
+        )
+
+    def record_answer(self, signature: str, answer: str) -> None:
+        self._answers[signature] = answer
 
     def record_ran(self, signature: str, risk: str) -> None:
         if risk in CHANGING_RISKS:

@@ -119,6 +119,8 @@ def _review_one(
         "tool": tool, "params": checked.params, "arguments": arguments, "signature": signature,
     }
     if call.name == ASK_USER:
+        if (asked := ledger.asked_before(signature)) is not None:
+            return Decision(call, "refused_loop", asked, setback=True, **fields)
         return Decision(call, "ask_user", **fields)
     refusal = ledger.refusal(signature)
     if refusal is not None:

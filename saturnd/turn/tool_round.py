@@ -87,6 +87,8 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
         outcome = outcomes.get(d.call.id) or _not_run(d)
         fate: Fate = "asked" if d.fate == "ask_user" and outcome.fate == "ran" else outcome.fate
         text = outcome.text
+        if fate == "asked":
+            turn.ledger.record_answer(d.signature, text)
         if fate in ("ran", "asked") and d.tool is not None:
             fate, text = _after_run(turn, d, text)
         text = given.get(d.call.id, "") + text
