@@ -6,7 +6,14 @@ import pytest
 
 from protocol.methods import CallTrace, PassTrace
 from saturnd.tools import builtin_registry
-from saturnd.turn.claims import Claim, claimed_action, forced_call, must_call_after, unbacked_claim
+from saturnd.turn.claims import (
+    Claim,
+    claimed_action,
+    forced_call,
+    misleads_about_action,
+    must_call_after,
+    unbacked_claim,
+)
 
 
 @pytest.mark.parametrize(("answer", "claim"), [
@@ -174,3 +181,15 @@ def test_the_call_stays_forced_until_something_that_acts_was_tried():
     assert forced_call(must, 1, _passes(("send_email", "declined")), registry) == ()
     assert forced_call(must, 3, asked, registry) == ()  # at most three forced passes
     assert forced_call((), 0, [], registry) == ()
+
+
+@pytest.mark.parametrize(("answer", "misleads"), [
+    ("I will call your mother on the phone.", True),
+    ("The kitchen lights have been switched off.", True),
+    ("I can't make phone calls.", False),
+    ("I have not changed the list.", False),
+    ("Please provide Petra's new address.", False),
+    ("Which Tom do you mean?", False),
+])
+def test_an_action_claimed_or_promised_without_saying_it_was_not_done_misleads(answer, misleads):
+    assert misleads_about_action(Claim("not_acted", answer), answer) is misleads

@@ -33,12 +33,12 @@ def test_json_output(saturn_env, fake_model):
 
 
 def test_json_and_the_streams_last_event_carry_the_answers_note(saturn_env, fake_model):
-    claim = "Email sent to Tom."  # claimed twice with no tool acting: answered with the note
+    claim = "Email sent to Tom."  # claimed twice with no tool acting: not done first, and the note
     fake_model.enqueue(Reply(text=claim), Reply(text=claim), Reply(text=claim), Reply(text=claim))
     printed = json.loads(saturn_env.saturn("-p", "email Tom", "--json").stdout)
     streamed = saturn_env.saturn("-p", "email Tom", "--stream-json").stdout.splitlines()
     final = json.loads(streamed[-1])["event"]
-    assert (printed["answer"], printed["note"]) == (claim, prompts.UNBACKED_NOTE)
+    assert (printed["answer"], printed["note"]) == (f"{prompts.NOT_DONE} {claim}", prompts.UNBACKED_NOTE)
     assert (final["type"], final["note"]) == ("turn_ended", prompts.UNBACKED_NOTE)
 
 

@@ -443,15 +443,18 @@ async def test_an_answer_claiming_what_no_tool_did_is_sent_back_once(harness):
     assert trace.passes[0].note == 'done: "Email sent": sent back'
 
 
-async def test_a_claim_made_again_is_answered_with_a_note(harness):
+async def test_a_claim_made_again_is_answered_with_not_done_first_and_a_note(harness):
     await harness.start()
     harness.model.enqueue("Email sent to Tom.", "Email sent to Tom, as asked.")
     turn_id, events = await harness.turn("Email Tom that the budget is approved.")
     answer = of_type(events, "answer")[0]
-    assert (answer.text, answer.note) == ("Email sent to Tom, as asked.", "no tool did what this answer says was done")
+    assert (answer.text, answer.note) == (
+        "Not done: no tool was used, so nothing was sent, saved or changed. Email sent to Tom, as asked.",
+        "no tool did what this answer says was done",
+    )
     assert len(harness.model.requests) == 2
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
-    assert trace.passes[1].note == 'done: "Email sent" again: answered as it is'
+    assert trace.passes[1].note == 'done: "Email sent" again: answered as it is; prefixed: not done'
 
 
 async def test_a_claim_backed_by_a_call_that_ran_is_the_answer(harness):
@@ -483,6 +486,19 @@ async def test_a_request_to_act_answered_with_nothing_tried_is_sent_back_once(ha
     assert of_type(events, "answer")[0].text == "I have not changed the list."
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
     assert trace.passes[0].note == 'not_acted: "Butter is already on your shopping list.": sent back'
+
+
+async def test_an_action_still_promised_after_the_send_back_is_prefixed_with_not_done(harness):
+    await harness.start()
+    harness.model.enqueue("I will turn off the kitchen lights.", "I will turn off the kitchen lights now.")
+    turn_id, events = await harness.turn("Turn off the kitchen lights.")
+    answer = of_type(events, "answer")[0]
+    assert answer.text == (
+        "Not done: no tool was used, so nothing was sent, saved or changed. I will turn off the kitchen lights now."
+    )
+    assert answer.note == "nothing was done: no tool that could do what was asked was called"
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[-1].note.endswith("prefixed: not done")
 
 
 async def test_after_an_action_answered_instead_of_done_passes_must_call_until_it_is_tried(harness):

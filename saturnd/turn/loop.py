@@ -18,7 +18,13 @@ from saturnd.model.caller import Unreadable
 from saturnd.turn import prompts
 from saturnd.turn.agent import Answered, CallsProposed, ModelFailed, PassPlan, agent_pass, join_note
 from saturnd.turn.bounds import BoundReached
-from saturnd.turn.claims import Claim, forced_call, must_call_after, unbacked_claim
+from saturnd.turn.claims import (
+    Claim,
+    forced_call,
+    misleads_about_action,
+    must_call_after,
+    unbacked_claim,
+)
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
 from saturnd.turn.echoed_instructions import echoes_instructions, not_done_account
@@ -57,7 +63,7 @@ async def run_turn(turn: TurnContext) -> EndStatus:
                     if claim and not bound and send_back_claim(turn, messages, text, claim):
                         continue
                     notes = (bound.reason if bound else "", prompts.CLAIM_NOTES[claim.kind] if claim else "")
-                    return finish(turn, answer_text(turn, text), note="; ".join(filter(None, notes)))
+                    return finish(turn, answer_text(turn, text, claim), note="; ".join(filter(None, notes)))
     except TurnAborted:
         return finish(turn, abort_summary(turn), note="stopped at your request", status="aborted")
 
@@ -149,14 +155,18 @@ def send_back_text(claim: Claim) -> str:
     return prompts.SEND_BACK[claim.kind].format(claim=claim.quote, tools=listed)
 
 
-def answer_text(turn: TurnContext, reply_text: str) -> str:
-    """The reply, unless it only repeats Saturn's note to the model: then what was not done."""
+def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) -> str:
+    """The reply, unless it only repeats Saturn's note to the model: then what was not done. An
+    action it still claims or promises after being sent back is prefixed with the truth."""
     text = reply_text or turn.last_text
     if echoes_instructions(text) and (account := not_done_account(turn.trace)):
         turn.trace[-1].note = join_note(
             turn.trace[-1].note, "the answer repeated Saturn's note to the model: replaced with what was not done"
         )
         return account
+    if claim is not None and misleads_about_action(claim, text):
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "prefixed: not done")
+        return f"{prompts.NOT_DONE} {text}"
     return text
 
 

@@ -47,6 +47,9 @@ UNSOURCED = (
     " looked up. Look it up now{tools}: call the tool that gives it, or search or read the likely file."
     " If none holds it, tell the user you could not find it; never make up a value."
 )
+NOT_DONE = "Not done: no tool was used, so nothing was sent, saved or changed."
+"""Put before an answer that, sent back once, still says or promises an action no tool took
+("I will turn off the kitchen lights."): the user reads the truth first, then the model's words."""
 UNBACKED_NOTE = "no tool did what this answer says was done"
 NO_ACCESS_NOTE = "the answer says it cannot see the user's documents, though no read tool was used"
 NOT_ACTED_NOTE = "nothing was done: no tool that could do what was asked was called"
