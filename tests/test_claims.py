@@ -8,6 +8,7 @@ from protocol.methods import CallTrace, PassTrace
 from saturnd.tools import builtin_registry
 from saturnd.turn.claims import (
     Claim,
+    asked_action,
     claimed_action,
     forced_call,
     misleads_about_action,
@@ -193,3 +194,21 @@ def test_the_call_stays_forced_until_something_that_acts_was_tried():
 ])
 def test_an_action_claimed_or_promised_without_saying_it_was_not_done_misleads(answer, misleads):
     assert misleads_about_action(Claim("not_acted", answer), answer) is misleads
+
+
+@pytest.mark.parametrize(("request_text", "verb"), [
+    ('In todo.txt, mark "water the plants" as done.', "mark"),
+    ('In greeting.txt, replace "Jon" with "John".', "replace"),
+    ("Could you please take eggs off my shopping list?", "take"),
+    ("Fetch the prices page and save the kettle's price to kettle.txt.", "save"),
+    ("In 2020, who won the cup?", ""),
+])
+def test_the_action_asked_for(request_text, verb):
+    assert asked_action(request_text) == verb
+
+
+def test_a_fetch_is_not_the_save_that_was_asked():
+    fetched = _passes(("web_fetch", "ran"))
+    claim = unbacked_claim("The kettle is 34.99 EUR.", fetched, builtin_registry(),
+                           "Fetch the prices page and save the kettle's price to kettle.txt.")
+    assert claim is not None and claim.kind == "not_acted"

@@ -63,7 +63,8 @@ CLAIMS = (
 )
 ACTION_REQUEST = re.compile(
     r"^\s*(?:(?:please|kindly|ok|okay|hey|saturn)[,!]?\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
-    r"(?:add(?!\s+up\b)|put|append|insert|remove|delete|take\s+\w+\s+off|cross|tick|mark|"
+    r"(?:(?:in|on|for)\s+[\w.\-/ ]{1,40}?,\s*)?"  # "In todo.txt, mark …"
+    r"(?P<verb>add(?!\s+up\b)|put|append|insert|remove|delete|take\s+\w+\s+off|cross|tick|mark|"
     r"send|text|email|e-mail|message|reply|forward|tell(?!\s+(?:me|us)\b)|let\s+\w+\s+know|"
     r"save|store|note\s+down|"
     r"(?:write|make|create)\b(?=.*(?:\bfiles?\b|\bfolder\b|\.[a-z]{2,4}\b))|"
@@ -144,13 +145,18 @@ def something_acted(passes: Iterable[PassTrace], registry: Registry) -> bool:
     return False
 
 
-def something_tried(passes: Iterable[PassTrace], registry: Registry, names: frozenset[str] = frozenset()) -> bool:
-    """Whether a call that can change something (or one of `names`) was proposed, whatever its fate."""
+def something_tried(
+    passes: Iterable[PassTrace], registry: Registry, names: frozenset[str] = frozenset(),
+    fetch_counts: bool = True,
+) -> bool:
+    """Whether a call that can change something (or one of `names`) was proposed, whatever its
+    fate. `fetch_counts=False`: a web fetch, which only reads a page, does not count."""
     for record in passes:
         for call in record.calls:
             tool = registry.get(call.name)
             if call.name in names or (tool is not None and (
-                tool.risk != "read_only" or tool.name in CHANGES_SOMETHING_TOO
+                (tool.risk != "read_only" and (fetch_counts or tool.risk != "egress"))
+                or tool.name in CHANGES_SOMETHING_TOO
             )):
                 return True
     return False
@@ -168,15 +174,11 @@ VERB_TOOL_WORDS = {
 "delete": deleting a file is run_command's, and naming edit_file sent the 1.5B to edit old.log."""
 
 
-REQUEST_PREFIX = frozenset(["please", "kindly", "ok", "okay", "hey", "saturn", "can", "could", "would", "will", "you"])
-
-
 def asked_action(request: str) -> str:
     """The verb of the action the request asks for ("" if it asks for none): its first word, or
     one after "and" / "then"."""
     if found := ACTION_REQUEST.match(request):
-        words = [w.strip(",!").lower() for w in found.group(0).split()]
-        return next((w for w in words if w not in REQUEST_PREFIX), "")
+        return found.group("verb").split()[0].lower()
     later = LATER_ACTION.search(request)
     return later.group("verb").lower() if later else ""
 
@@ -240,7 +242,7 @@ def unbacked_claim(
     done = claimed_action(answer)
     if done is not None and not something_acted(passes, registry):
         return Claim("done", done)
-    if (asked_action(request) and not something_tried(passes, registry)
+    if (asked_action(request) and not something_tried(passes, registry, fetch_counts=False)
             and not ASKS_OR_DECLINES.search(answer) and done is None):
         return Claim("not_acted", first_sentence(answer), tools_for(request, registry))
     if (documents_at_hand and (found := NO_ACCESS.search(answer))
