@@ -97,10 +97,15 @@ def argument_origins(arguments: dict[str, Any], record: SessionRecord) -> dict[s
     return {k: origin_of(str(v), record) for k, v in arguments.items() if isinstance(v, str)}
 
 
-def outside_escalation(arguments: dict[str, Any], record: SessionRecord) -> str | None:
-    """Why a call must be asked because an argument first appeared in fenced outside content."""
+def outside_escalation(
+    arguments: dict[str, Any], record: SessionRecord, own_place: str | None = None
+) -> str | None:
+    """Why a call must be asked because an argument first appeared in fenced outside content.
+    `own_place`: the argument naming a file in the user's own folders; a read of that file puts
+    its path in the fence's label and header, which made "Add butter to my shopping list"
+    ask even under `--allow write_file`."""
     for name, value in arguments.items():
-        if not isinstance(value, str) or len(value.strip()) < MIN_ESCALATION_CHARS:
+        if not isinstance(value, str) or len(value.strip()) < MIN_ESCALATION_CHARS or name == own_place:
             continue
         for token in _tokens(value):
             origin = origin_of(token, record)

@@ -160,11 +160,13 @@ def _gate(
     call: ToolCall, tool: Tool, arguments: dict[str, Any], ledger: CallLedger,
     context: GateContext, fields: dict[str, Any],
 ) -> Decision:
-    policy = gate_verdict(tool.name, tool.risk, arguments, context.gate, Reach.of(context.cwd, context.kb_dir))
+    reach = Reach.of(context.cwd, context.kb_dir)
+    policy = gate_verdict(tool.name, tool.risk, arguments, context.gate, reach)
     if policy.decision == "deny":
         ledger.record_declined(fields["signature"])
         return Decision(call, "declined", f"declined by policy: {policy.reason}", reason=policy.reason, **fields)
-    escalation = outside_escalation(arguments, context.record) if tool.risk != "read_only" else None
+    own_place = _own_place(tool, arguments, reach)
+    escalation = outside_escalation(arguments, context.record, own_place) if tool.risk != "read_only" else None
     if escalation is None:
         if policy.decision == "allow":
             return Decision(call, "approved", reason=policy.reason, **fields)
@@ -173,3 +175,11 @@ def _gate(
             return Decision(call, "approved", reason=f"approved: {sorted(preapproved)[0]}", **fields)
     reason = f"{policy.reason}; escalated: {escalation}" if escalation else policy.reason
     return Decision(call, "needs_approval", reason=reason, tell_model_why=policy.tell_model_why, **fields)
+
+
+def _own_place(tool: Tool, arguments: dict[str, Any], reach: Reach) -> str | None:
+    """The file tool's target argument when it names a place in the working folder or the KB."""
+    target = tool.target
+    if tool.risk != "write" or not target or not isinstance(arguments.get(target), str):
+        return None
+    return target if reach.inside(reach.real(arguments[target])) else None
