@@ -145,7 +145,6 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
     return True
 
 
-
 def send_back_text(claim: Claim) -> str:
     if claim.kind == "not_acted":
         if not claim.tools:
