@@ -312,17 +312,24 @@ async def test_ask_user_headless_says_no_answer_exists(harness):
     assert of_type(events, "question") == []
 
 
-async def test_ask_user_pauses_for_a_reply_and_batched_calls_are_sent_back(harness):
-    client = await harness.start()
-    harness.model.enqueue(calls(("list_dir", {}), ("ask_user", {"question": "Which file?"})), "Reading b.txt.")
+async def run_answering(harness, text, answer):
+    """Run a turn, answering each ask_user question with `answer`; returns its events."""
+    client = harness.client
     session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
-    started = await client.call("turn/start", {"session_id": session.session_id, "text": "read the file"})
+    started = await client.call("turn/start", {"session_id": session.session_id, "text": text})
     seen = []
     async for e in client.turn_events(started.turn_id):
         seen.append(e)
         if e.event.__struct_config__.tag == "question":
-            assert e.event.question == "Which file?"
-            await client.call("turn/reply", {"turn_id": started.turn_id, "text": "b.txt"})
+            await client.call("turn/reply", {"turn_id": started.turn_id, "text": answer})
+    return seen
+
+
+async def test_ask_user_pauses_for_a_reply_and_batched_calls_are_sent_back(harness):
+    await harness.start()
+    harness.model.enqueue(calls(("list_dir", {}), ("ask_user", {"question": "Which file?"})), "Reading b.txt.")
+    seen = await run_answering(harness, "read the file", "b.txt")
+    assert [q.question for q in of_type(seen, "question")] == ["Which file?"]
     tool_messages = [m for m in harness.sent(1) if m["role"] == "tool"]
     assert tool_messages == [
         tool_result("call_0_list_dir", "not run: ask first. ask_user runs alone; call this again after the user answers."),
@@ -332,16 +339,10 @@ async def test_ask_user_pauses_for_a_reply_and_batched_calls_are_sent_back(harne
 
 
 async def test_the_same_question_asked_again_is_refused_with_its_answer(harness):
-    client = await harness.start()
+    await harness.start()
     ask = call("ask_user", {"question": "What is Petra's new address?"})
     harness.model.enqueue(ask, ask, "Sent.")
-    session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
-    started = await client.call("turn/start", {"session_id": session.session_id, "text": "Text Petra my new address."})
-    seen = []
-    async for e in client.turn_events(started.turn_id):
-        seen.append(e)
-        if e.event.__struct_config__.tag == "question":
-            await client.call("turn/reply", {"turn_id": started.turn_id, "text": "14 Elm Road"})
+    seen = await run_answering(harness, "Text Petra my new address.", "14 Elm Road")
     assert len(of_type(seen, "question")) == 1
     assert [f.fate for f in of_type(seen, "tool_finished")] == ["asked", "refused_loop"]
     assert harness.sent(2)[-1]["content"] == (
