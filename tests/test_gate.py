@@ -127,6 +127,19 @@ async def test_a_file_of_the_folder_read_then_written_is_not_escalated_as_outsid
     assert shopping.read_text() == "milk\neggs\nbutter\n"
 
 
+async def test_what_the_users_own_file_holds_may_fill_a_write_in_the_folder(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    (harness.env.workdir / "notes.txt").write_text("Call the bank\nBuy stamps\nWater the plants\n")
+    harness.model.enqueue(
+        call("read_file", {"path": "notes.txt"}),
+        call("write_file", {"path": "todo.txt", "content": "Call the bank\nBuy stamps\nWater the plants\n"}),
+        "Done.",
+    )
+    _, events = await harness.turn("Make a file todo.txt with the three things from my notes.", headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran", "ran"]
+    assert (harness.env.workdir / "todo.txt").read_text().startswith("Call the bank")
+
+
 async def test_a_path_outside_the_folder_named_by_a_file_is_still_not_written_unasked(harness, tmp_path):
     await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
     elsewhere = tmp_path / "elsewhere"

@@ -20,6 +20,8 @@ PHONE = re.compile(r"\+?\d[\d\s().-]{6,}\d")
 MIN_ESCALATION_CHARS = 4
 """Shorter values ("a", "10") turn up everywhere by chance."""
 FAILED_PREFIXES = ("tool error:", "⛔", "declined", "refused", "not run")
+OWN_FILE_READERS = frozenset({"read_file", "search_files", "list_dir", "kb_search", "kb_read", "ground"})
+"""What these return comes from the user's own files (the gate keeps them to the folder and the KB)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,11 @@ class SessionRecord:
                 succeeded = result is not None and not result.content.startswith(FAILED_PREFIXES)
                 calls.append(PastCall(function.get("name", ""), _arguments(function), succeeded))
         return cls(typed, returned, calls)
+
+    def without_own_files(self) -> SessionRecord:
+        """The record without what the user's own files returned."""
+        kept = [r for r in self.returned if r.tool not in OWN_FILE_READERS]
+        return SessionRecord(self.typed, kept, self.calls)
 
     def with_shown(self, shown: list[tuple[str, str, bool]]) -> SessionRecord:
         """The record plus what the ground showed this turn: fenced text, and for a whole
@@ -103,7 +110,11 @@ def outside_escalation(
     """Why a call must be asked because an argument first appeared in fenced outside content.
     `own_place`: the argument naming a file in the user's own folders; a read of that file puts
     its path in the fence's label and header, which made "Add butter to my shopping list"
-    ask even under `--allow write_file`."""
+    ask even under `--allow write_file`. A write there may also carry what the user's own files
+    hold ("Make todo.txt with the three things from my notes" copies notes.txt); a web page's
+    words still escalate it, and a recipient never comes from a file unasked (recipient_refusal)."""
+    if own_place is not None:
+        record = record.without_own_files()
     for name, value in arguments.items():
         if not isinstance(value, str) or len(value.strip()) < MIN_ESCALATION_CHARS or name == own_place:
             continue
