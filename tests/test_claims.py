@@ -212,3 +212,19 @@ def test_a_fetch_is_not_the_save_that_was_asked():
     claim = unbacked_claim("The kettle is 34.99 EUR.", fetched, builtin_registry(),
                            "Fetch the prices page and save the kettle's price to kettle.txt.")
     assert claim is not None and claim.kind == "not_acted"
+
+
+@pytest.mark.parametrize(("answer", "calls", "kind"), [
+    ("The soup of the day is Chicken Soup.", [], "unread"),
+    ("I can't fetch that page.", [], "unread"),  # web_fetch is at hand: it was never tried
+    ("Which page do you mean?", [], None),
+    ("The soup of the day is tomato.", [("web_fetch", "ran")], None),
+    ("It could not be fetched.", [("web_fetch", "declined")], None),
+])
+def test_a_page_the_user_named_must_be_fetched_before_it_is_answered(answer, calls, kind):
+    request = "What is the soup of the day on http://127.0.0.1:8080/menu.html?"
+    claim = unbacked_claim(answer, _passes(*calls), builtin_registry(), request)
+    assert (claim.kind if claim else None) == kind
+    if claim is not None:
+        assert claim.quote == "http://127.0.0.1:8080/menu.html"
+        assert must_call_after(claim, builtin_registry().names()) == ("web_fetch",)

@@ -56,6 +56,11 @@ def test_policy_table(policy):
     assert [think_plan(policy, step).mode for step in STEPS] == TABLE[policy]
 
 
+@pytest.mark.parametrize(("policy", "mode"), [("act", "off"), ("act_no_steer", "off"), ("on", "think")])
+def test_a_forced_call_does_not_think_under_act(policy, mode):
+    assert think_plan(policy, "recovery", forced=True).mode == mode
+
+
 def test_levels_and_names():
     assert (policy_name("auto"), policy_name("on"), policy_name("adaptive"), policy_name("x")) == (
         "act", "on", "adaptive", None)

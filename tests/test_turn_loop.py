@@ -530,6 +530,30 @@ async def test_after_an_action_answered_instead_of_done_passes_must_call_until_i
     assert of_type(events, "answer")[0].text == "Done."
 
 
+async def test_an_answer_about_a_page_nothing_fetched_is_sent_back_to_fetch_it(harness):
+    await harness.start(
+        "gate:\n  rules:\n    - {tool: web_fetch, decision: allow}\n", model_extra="  tool_mode: constrained\n",
+        think="auto",
+    )
+    url = "http://127.0.0.1:9/menu.html"
+    harness.model.enqueue(
+        '{"response": "The soup of the day is Chicken Soup."}',
+        f'{{"name": "web_fetch", "arguments": {{"url": "{url}"}}}}',
+        '{"response": "The page could not be fetched."}',
+    )
+    turn_id, events = await harness.turn(f"What is the soup of the day on {url}?")
+    assert harness.sent(1)[-1]["content"] == (
+        f"[Saturn check] The user named {url}, and nothing fetched it in this turn, so your answer cannot"
+        " come from it. Call web_fetch with that address now, then answer from what it returns."
+    )
+    forced = harness.model.requests[1]["response_format"]["json_schema"]["schema"]["anyOf"]
+    assert [c["properties"]["name"]["const"] for c in forced] == ["web_fetch"]
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[1].note == "must call one of: web_fetch"
+    assert trace.passes[1].think_reason == "a forced call: the tools offered decide"
+    assert of_type(events, "answer")[0].text == "The page could not be fetched."
+
+
 async def test_no_access_while_files_are_at_hand_is_sent_back(harness):
     await harness.start()
     (harness.env.workdir / "shopping.txt").write_text("milk\neggs\n")

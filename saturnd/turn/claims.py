@@ -20,7 +20,10 @@ comes back again is answered with a note saying so. Three kinds:
   ("What time is my flight?": the 1.5B invented a flight time, a bin day and a
   month's food spend) or where a tool from an MCP server fits a request that
   holds no number to work from ("The current weather in London is 20 degrees"
-  with get_current_weather at hand).
+  with get_current_weather at hand);
+- unread: the user named a web address and nothing fetched it, yet the answer
+  says what the page holds ("The soup of the day on …/menu.html is Chicken
+  Soup", "The meeting is in the bound-03-meeting-room").
 
 A word list always misses some wordings; the request-side rule catches what
 the answer-side one misses.
@@ -110,7 +113,11 @@ NAMED_DAY = re.compile(
 )
 
 
-ClaimKind = Literal["done", "not_acted", "no_access", "uncomputed", "unsourced"]
+URL = re.compile(r"https?://[^\s<>\"'`]+")
+FETCH = "web_fetch"
+
+
+ClaimKind = Literal["done", "not_acted", "no_access", "uncomputed", "unsourced", "unread"]
 
 
 @dataclass(frozen=True)
@@ -119,7 +126,7 @@ class Claim:
     quote: str
     """The answer's words that make the claim."""
     tools: tuple[str, ...] = ()
-    """For not_acted: the tools that can do what the request's verb asks."""
+    """For not_acted: the tools that can do what the request's verb asks; for unread, web_fetch."""
 CHANGES_SOMETHING_TOO = frozenset({"remember"})
 """Read-only as far as the gate goes, but it keeps a fact: "I've saved that" is true after it."""
 
@@ -223,6 +230,16 @@ def unsourced_value(answer: str, request: str, seen: str) -> str | None:
     return next((d for d in NAMED_DAY.findall(answer) if d.lower() not in days), None)
 
 
+def unfetched_address(request: str, passes: list[PassTrace], registry: Registry) -> str | None:
+    """The first web address the request names, when web_fetch is at hand and no call tried it."""
+    found = URL.search(request)
+    if found is None or FETCH not in registry.names() or any(
+        c.name == FETCH for p in passes for c in p.calls
+    ):
+        return None
+    return found.group(0).rstrip(".,;:!?)")
+
+
 def _plain_number(text: str) -> str:
     plain = text.replace(",", "")
     return plain.rstrip("0").rstrip(".") if "." in plain else plain
@@ -242,6 +259,8 @@ def unbacked_claim(
     done = claimed_action(answer)
     if done is not None and not something_acted(passes, registry):
         return Claim("done", done)
+    if (url := unfetched_address(request, passes, registry)) and not answer.rstrip().endswith("?"):
+        return Claim("unread", url, (FETCH,))
     if (asked_action(request) and not something_tried(passes, registry, fetch_counts=False)
             and not ASKS_OR_DECLINES.search(answer) and done is None):
         return Claim("not_acted", first_sentence(answer), tools_for(request, registry))
@@ -290,10 +309,12 @@ def forced_call(must_call: tuple[str, ...], forced_so_far: int, passes: list[Pas
 
 
 def must_call_after(claim: Claim, offered: list[str], *, can_ask: bool = True) -> tuple[str, ...]:
-    """An action asked for and answered instead of done: the next passes must call a tool that
-    does it, asks for what is missing, or reads it (the 1.5B, given the plumber's address by
+    """A page named and not fetched: the next passes must fetch. An action asked for and answered
+    instead of done: the next passes must call a tool that does it, asks for what is missing, or reads it (the 1.5B, given the plumber's address by
     ask_user, answered "I'll send you an email to fix@pipes.example" twice). With nobody to
     answer, ask_user is left out: headless, the 1.5B asked "What time is it?" three times."""
+    if claim.kind == "unread":
+        return tuple(name for name in offered if name in claim.tools)
     if claim.kind != "not_acted" or not claim.tools:
         return ()
     may_precede = MAY_PRECEDE_AN_ACTION if can_ask else READ_TOOLS

@@ -85,6 +85,7 @@ async def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
     turn.store.add_message(turn.session_id, turn.turn_id, "user", turn.text)
     system, built = await asyncio.to_thread(ground_messages, ground)  # the folder scan reads files
     turn.ground, turn.shown = built.trace, [(e.source, "\n".join(e.lines), e.whole) for e in built.excerpts]
+    turn.documents = built.documents
     earlier = history.messages if turn.caller_history is None else turn.caller_history
     return system + earlier + [{"role": "user", "content": turn.text}]
 
@@ -94,7 +95,8 @@ def pass_plan(turn: TurnContext) -> PassPlan:
     must_call = forced_call(turn.must_call, turn.forced_passes, turn.trace, turn.registry) if step != "wrap_up" else ()
     turn.forced_passes += bool(must_call)
     return PassPlan(
-        step=step, think=think_plan(turn.think_policy, step), tools_offered=step != "wrap_up", must_call=must_call,
+        step=step, think=think_plan(turn.think_policy, step, forced=bool(must_call)), tools_offered=step != "wrap_up",
+        must_call=must_call,
     )
 
 

@@ -47,6 +47,10 @@ UNSOURCED = (
     " looked up. Look it up now{tools}: call the tool that gives it, or search or read the likely file."
     " If none holds it, tell the user you could not find it; never make up a value."
 )
+UNREAD = (
+    "[Saturn check] The user named {claim}, and nothing fetched it in this turn, so your answer cannot"
+    " come from it. Call web_fetch with that address now, then answer from what it returns."
+)
 NOT_DONE = "Not done: no tool was used, so nothing was sent, saved or changed."
 """Put before an answer that, sent back once, still says or promises an action no tool took
 ("I will turn off the kitchen lights."): the user reads the truth first, then the model's words."""
@@ -55,13 +59,14 @@ NO_ACCESS_NOTE = "the answer says it cannot see the user's documents, though no 
 NOT_ACTED_NOTE = "nothing was done: no tool that could do what was asked was called"
 UNCOMPUTED_NOTE = "the answer's number was not worked out by calculate from what was read"
 UNSOURCED_NOTE = "the answer gives a value that nothing looked up this turn holds"
+UNREAD_NOTE = "the answer was given without fetching the page the user named"
 SEND_BACK = {
     "done": UNBACKED_CLAIM, "not_acted": NOT_ACTED, "no_access": NO_ACCESS, "uncomputed": UNCOMPUTED,
-    "unsourced": UNSOURCED,
+    "unsourced": UNSOURCED, "unread": UNREAD,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
-    "unsourced": UNSOURCED_NOTE,
+    "unsourced": UNSOURCED_NOTE, "unread": UNREAD_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"

@@ -44,13 +44,17 @@ class ThinkPlan:
     reason: str
 
 
-def think_plan(policy: str, step: StepKind) -> ThinkPlan:
+def think_plan(policy: str, step: StepKind, *, forced: bool = False) -> ThinkPlan:
+    """`forced`: the pass must call one of a few tools. Under act it does not think: in such a pass
+    every draft calls a tool, so each one thought (one thought ran 119 s to its token budget)."""
     if step == "wrap_up":
         return ThinkPlan("off", "a wrap-up pass never thinks")
     if policy == "off":
         return ThinkPlan("off", "thinking is off")
     if policy == "on":
         return ThinkPlan("think", "thinking is on")
+    if forced and policy in ("act", "act_no_steer"):
+        return ThinkPlan("off", "a forced call: the tools offered decide")
     if policy in ("act", "act_no_steer"):
         if step == "recovery":
             return ThinkPlan("think", "after a tool error")
