@@ -24,6 +24,7 @@ from saturnd.turn.control import TurnControl
 from saturnd.turn.events import TurnEvents
 from saturnd.turn.ground import TURN_HEADING
 from saturnd.turn.loop_rules import CallLedger
+from saturnd.turn.retrieval import Document
 from saturnd.turn.review import Decision
 from saturnd.turn.stream_filter import ResponseStream
 
@@ -93,6 +94,8 @@ class TurnContext:
     """What the ground found for this turn (folder map, ranked excerpts)."""
     shown: list[tuple[str, str, bool]] = field(default_factory=list)
     """(source, text, whole file) of each excerpt the ground showed: the gate counts them as read."""
+    documents: list[Document] = field(default_factory=list)
+    """The working folder's and the KB's small text files the ground ranked (look_first reads them)."""
     reviewed: dict[str, Decision] = field(default_factory=dict)
     """call_id -> how review decided it: what explain reports."""
     step: StepKind = "first_move"

@@ -53,6 +53,8 @@ class BuiltGround:
     trace: GroundTrace
     excerpts: list[Excerpt]
     """What the model was shown of the user's documents: the gate counts it as read."""
+    documents: list[Document] = field(default_factory=list)
+    """Every document the excerpts were ranked from."""
 
 
 def ground_text(ground: Ground) -> str:
@@ -72,19 +74,21 @@ def build_ground(ground: Ground) -> BuiltGround:
         parts.append("Knowledge base (kb_search / kb_read):\n" + "\n".join(lines))
     if ground.memory_block:
         parts.append(ground.memory_block)
-    turn_part, findings, excerpts = _this_turn(ground)
-    return BuiltGround("\n\n".join([*parts, turn_part]), findings, excerpts)
+    turn_part, findings, excerpts, documents = _this_turn(ground)
+    return BuiltGround("\n\n".join([*parts, turn_part]), findings, excerpts, documents)
 
 
-def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt]]:
+def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], list[Document]]:
     parts = [TURN_HEADING, f"Now: {_now(ground.now)}", f"Working folder: {ground.cwd}"]
     findings = GroundTrace()
     excerpts: list[Excerpt] = []
+    documents: list[Document] = []
     if ground.folder_map or ground.retrieval:
         started = time.monotonic()
         scan = scan_folder(ground.cwd) if ground.cwd.is_dir() else FolderScan([], [], cut=False)
         scan_ms = round((time.monotonic() - started) * 1000, 1)
-        excerpts = _excerpts(ground, scan) if ground.retrieval else []
+        documents = _documents(ground, scan) if ground.retrieval else []
+        excerpts = relevant_excerpts(ground.request, documents)
         if ground.folder_map and (map_text := folder_map_text(scan)):
             parts.append(map_text)
         if excerpts:
@@ -95,7 +99,7 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt]]:
         )
     for attachment in ground.attachments:
         parts.append(f"Attached by the user: {attachment.name}\n" + fence(attachment.name, attachment.content))
-    return "\n".join(parts), findings, excerpts
+    return "\n".join(parts), findings, excerpts, documents
 
 
 def folder_map_text(scan: FolderScan) -> str:
@@ -115,7 +119,7 @@ def folder_map_text(scan: FolderScan) -> str:
     return "\n".join(lines)
 
 
-def _excerpts(ground: Ground, scan: FolderScan) -> list[Excerpt]:
+def _documents(ground: Ground, scan: FolderScan) -> list[Document]:
     documents = [Document(f.rel, f.text) for f in scan.files if f.text]
     for name, path in kb_documents(ground.home / "kb")[:KB_RETRIEVAL_DOCS]:
         try:
@@ -123,7 +127,7 @@ def _excerpts(ground: Ground, scan: FolderScan) -> list[Excerpt]:
                 documents.append(Document(f"kb:{name}", path.read_text(encoding="utf-8", errors="replace")))
         except OSError:
             continue
-    return relevant_excerpts(ground.request, documents)
+    return documents
 
 
 def _cite(part: Excerpt) -> str:

@@ -15,9 +15,11 @@ from saturnd.gate.provenance import EMAIL, PHONE, SessionRecord
 from saturnd.model.types import ModelReply, ToolCall
 from saturnd.tools.registry import NO_ANSWER
 from saturnd.turn import prompts
+from saturnd.turn.agent import join_note
 from saturnd.turn.context import TurnContext
 from saturnd.turn.execute import ToolOutcome, run_tool, time_limit
 from saturnd.turn.fencing import fence
+from saturnd.turn.look_first import contact_lines, render
 from saturnd.turn.remembering import memory_gate
 from saturnd.turn.review import Decision, GateContext, approval_key, review_calls
 
@@ -27,6 +29,7 @@ NOBODY_TO_APPROVE = (
     "not run: '{tool}' needs the user's approval{because} and nobody is here to give it. "
     + DO_NOT_TRY_ANOTHER_WAY + "; say what you would have done. (The user can pre-approve it: --allow {tool})"
 )
+LOOKED_FIRST = "Not asked: the user's files hold this (above). Use it; ask only for what it does not give."
 DECLINED_BY_USER = "declined: the user declined this call. " + DO_NOT_RETRY + "; say what was not done."
 SETBACKS: frozenset[Fate] = frozenset(
     {"invalid", "refused_loop", "needs_parent", "refused_recipient", "blocked", "timed_out", "error"}
@@ -78,7 +81,8 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
     decisions, given = await ask_for_recipients(turn, decisions, context)
     decisions = await settle_approvals(turn, decisions)
 
-    outcomes = await _run_approved(turn, [d for d in decisions if d.runs])
+    looked_up = answered_from_files(turn, decisions)
+    outcomes = looked_up | await _run_approved(turn, [d for d in decisions if d.runs and d.call.id not in looked_up])
     setback = False
     for d in decisions:
         if d.runs and d.tool is not None:
@@ -166,6 +170,21 @@ async def ask_for_recipients(
                 notes[call.id] = prompts.RECIPIENT_GIVEN.format(kind=kind, answer=given[0], invented=invented)
         settled.append(d)
     return settled, notes
+
+
+def answered_from_files(turn: TurnContext, decisions: list[Decision]) -> dict[str, ToolOutcome]:
+    """ask_user calls for a number or address the user's files hold: answered with those lines,
+    and the person is not asked (look_first)."""
+    answered: dict[str, ToolOutcome] = {}
+    for d in decisions:
+        if d.fate != "ask_user":
+            continue
+        found = contact_lines(str(d.arguments.get("question", "")), turn.text, turn.documents)
+        if found:
+            answered[d.call.id] = ToolOutcome("ran", fence("your files", render(found)) + "\n" + LOOKED_FIRST, 0.0)
+            where = ", ".join(f"{f.source}:{f.line_number}" for f in found)
+            turn.trace[-1].note = join_note(turn.trace[-1].note, f"ask_user answered from the user's files: {where}")
+    return answered
 
 
 def _nobody_to_approve(d: Decision) -> str:

@@ -1,0 +1,79 @@
+"""Look before asking: a question for someone's number or address that the user's files answer.
+
+Told "read or search the user's files first; only if none holds it, call ask_user",
+the 1.5B still asked "What is Petra's contact information?" with Petra's line in
+contacts.md, then returned the person's "I don't know" as its answer. So before
+ask_user reaches the person, the harness looks: the people the question (or
+the request) names, by name or by "my <role>", in the lines of the working
+folder's files and the knowledge base that hold an email address or a phone
+number. Found, those lines are the call's result, fenced as the user's files
+(the gate still asks before anything is sent to an address they hold);
+not found, the question goes to the person. Deterministic, no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from saturnd.gate.provenance import EMAIL, PHONE
+from saturnd.turn.retrieval import Document
+
+ASKS_FOR_CONTACT = re.compile(
+    r"\b(?:e-?mail|phone|number|mobile|cell|contact|reach)\b", re.IGNORECASE,
+)
+"""Not a bare "address": "What is your new address?" asks for a street, which no file holds."""
+ASKS_FOR_SOMETHING_ELSE = re.compile(
+    r"\b(?:new|current|correct|right|other|time|when|date|day|subject|say)\b", re.IGNORECASE,
+)
+"""A changed or another number is the person's to give, whatever the files say; "What time
+should the email be sent?" asks for no address."""
+NAME = re.compile(r"\b[A-Z][a-z]+(?:'s)?\b")
+ROLE = re.compile(r"\b(?:my|your)\s+([a-z]+)\b", re.IGNORECASE)
+NOT_A_NAME = frozenset({
+    "what", "which", "who", "whom", "whose", "where", "when", "how", "why", "is", "are", "do", "does", "can",
+    "could", "would", "should", "will", "please", "the", "a", "an", "i", "text", "email", "e-mail", "send",
+    "tell", "let", "message", "remind", "ask", "call", "write", "reply", "forward", "contact", "phone",
+    "number", "address", "and", "or", "to", "for", "his", "her", "their", "your", "my", "saturn", "ok", "hi",
+})
+MAX_LINES = 5
+
+
+@dataclass(frozen=True)
+class FoundLine:
+    source: str
+    line_number: int
+    text: str
+
+
+def people_named(question: str, request: str) -> list[str]:
+    """The names and "my <role>"s the question holds, else the request's."""
+    for text in (question, request):
+        found = [n.removesuffix("'s") for n in NAME.findall(text)] + ROLE.findall(text)
+        people = list(dict.fromkeys(p.lower() for p in found if p.lower() not in NOT_A_NAME))
+        if people:
+            return people
+    return []
+
+
+def contact_lines(question: str, request: str, documents: list[Document]) -> list[FoundLine]:
+    """Lines of the user's documents with an address or number of someone the question asks
+    for; empty when the question asks for something else or names nobody the files know."""
+    if not ASKS_FOR_CONTACT.search(question) or ASKS_FOR_SOMETHING_ELSE.search(question):
+        return []
+    people = people_named(question, request)
+    if not people:
+        return []
+    wanted = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in people) + r")\b", re.IGNORECASE)
+    found: list[FoundLine] = []
+    for document in documents:
+        for number, line in enumerate(document.text.splitlines(), start=1):
+            if wanted.search(line) and (EMAIL.search(line) or PHONE.search(line)):
+                found.append(FoundLine(document.source, number, line.strip()))
+                if len(found) == MAX_LINES:
+                    return found
+    return found
+
+
+def render(found: list[FoundLine]) -> str:
+    return "\n".join(f"{f.source}:{f.line_number}: {f.text}" for f in found)

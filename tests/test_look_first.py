@@ -1,0 +1,52 @@
+"""Look before asking: a question the user's files answer is answered from them."""
+
+from __future__ import annotations
+
+import pytest
+
+from saturnd.testing.fake_model import call
+from saturnd.turn.look_first import contact_lines, people_named
+from saturnd.turn.retrieval import Document
+from tests.conftest import of_type
+
+CONTACTS = Document("contacts.md", (
+    "# Contacts\n- Petra Novak (my manager): +44 7700 900123, petra.novak@acme.example\n"
+    "- Tom Berg (colleague): +44 7700 900456\n- Landlord, Mr Okafor: okafor@lettings.example\n"
+    "- Petra's birthday: 4 May\n"
+))
+
+
+@pytest.mark.parametrize(("question", "request_text", "people"), [
+    ("What is Petra's contact information?", "Text Petra that I'm late.", ["petra"]),
+    ("What is the name, address, or number of the recipient?", "Text Ana that I'm late.", ["ana"]),
+    ("What is your landlord's email address?", "Email my landlord that the boiler works.", ["landlord"]),
+    ("Which phone number should I use?", "Please send it.", []),
+])
+def test_the_people_a_question_is_about(question, request_text, people):
+    assert people_named(question, request_text) == people
+
+
+@pytest.mark.parametrize(("question", "request_text", "lines"), [
+    ("What is Petra's contact information?", "Text Petra that I'm late.", [2]),
+    ("What is the email address of the recipient?", "Email my landlord that the boiler works.", [4]),
+    ("What is Sam's phone number?", "Text Sam that dinner is at 8.", []),  # nobody the files know
+    ("What is Petra's new address?", "Send Petra my new address by text.", []),  # not a contact detail
+    ("What is Tom's new phone number?", "Text Tom.", []),  # a changed number is the person's to give
+    ("What time should the email be sent?", "Email Tom the plan.", []),
+])
+def test_contact_lines_hold_an_address_or_number_of_someone_named(question, request_text, lines):
+    assert [f.line_number for f in contact_lines(question, request_text, [CONTACTS])] == lines
+
+
+async def test_a_question_the_users_files_answer_is_not_put_to_the_person(harness):
+    await harness.start()
+    (harness.env.workdir / "contacts.md").write_text(CONTACTS.text)
+    harness.model.enqueue(call("ask_user", {"question": "What is Tom's phone number?"}), "It is +44 7700 900456.")
+    turn_id, events = await harness.turn("Text Tom that I'm late.")
+    result = harness.sent(1)[-1]["content"]
+    assert result.startswith("<outside") and "contacts.md:3: - Tom Berg (colleague): +44 7700 900456" in result
+    assert result.endswith("Not asked: the user's files hold this (above). Use it; ask only for what it does not give.")
+    assert not of_type(events, "question")
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[0].note.endswith("ask_user answered from the user's files: contacts.md:3")
+    assert [c.fate for c in trace.passes[0].calls] == ["asked"]
