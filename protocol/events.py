@@ -12,7 +12,7 @@ import msgspec
 
 Fate = Literal[
     "ran", "asked", "refused_loop", "declined", "not_approved", "blocked", "needs_parent",
-    "refused_recipient", "refused", "invalid", "capped", "timed_out", "error", "ask_first",
+    "refused_recipient", "refused_guess", "refused", "invalid", "capped", "timed_out", "error", "ask_first",
 ]
 """What became of one proposed tool call."""
 EndStatus = Literal["completed", "failed", "interrupted", "aborted", "cancelled"]

@@ -12,7 +12,7 @@ import pytest
 from protocol.methods import Attachment
 from saturnd.config import RuntimeConfig
 from saturnd.gate.policy import GateConfig, GateRule
-from saturnd.gate.provenance import Returned, SessionRecord, outside_escalation
+from saturnd.gate.provenance import Returned, SessionRecord, guessed_value, outside_escalation
 from saturnd.model.types import ToolCall
 from saturnd.store import MessageRow
 from saturnd.tools import builtin_registry
@@ -152,6 +152,27 @@ def test_a_write_in_the_folder_may_carry_the_users_files_but_not_a_web_page():
     assert outside_escalation({"to": "x", "body": "Buy stamps"}, record) == (
         "'Buy stamps' in body came from outside content (returned by read_file (c1, outside content)), not from you"
     )
+
+
+@pytest.mark.parametrize(("content", "guess"), [
+    ("Thu 11:00 bank", None),  # "Thursday at 11" was said
+    ("Thursday 11am meeting with the bank", None),
+    ("Fri 11:00 bank", ("content", "Fri")),
+    ("Fri 10:00 bank", ("content", "10:00")),
+    ("Thursday 10:30 bank", ("content", "10:30")),
+    ("Wed 14:00 dentist, Thursday 11 bank", None),  # the file said Wed 14:00
+    ("meeting at 3pm", ("content", "3pm")),
+    ("today, Tuesday at 06:35", None),  # the clock the ground showed
+    ("In March", ("content", "March")),
+    ("The total is 1745", None),  # numbers that are not times are calculate's business
+])
+def test_a_time_day_or_month_nobody_gave_is_a_guess(content, guess):
+    record = SessionRecord(
+        typed=["Add my meeting with the bank, Thursday at 11"],
+        returned=[Returned("read_file", "c1", "Wed 14:00 dentist", fenced=True)], calls=[],
+    )
+    seen = "Now: Tuesday 2026-12-01 06:35 UTC"
+    assert guessed_value({"path": "calendar.txt", "content": content}, record, frozenset({"path"}), seen) == guess
 
 
 # execute

@@ -325,6 +325,36 @@ async def run_answering(harness, text, answer):
     return seen
 
 
+async def test_a_time_the_model_made_up_for_a_write_is_asked_of_the_person(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    calendar = harness.env.workdir / "calendar.txt"
+    calendar.write_text("Mon 09:00 standup\n")
+    harness.model.enqueue(
+        call("write_file", {"path": "calendar.txt", "content": "Mon 09:00 standup\nFri 10:00 bank\n"}),
+        call("write_file", {"path": "calendar.txt", "content": "Mon 09:00 standup\nThu 11:00 bank\n"}),
+        "Added.",
+    )
+    seen = await run_answering(harness, "Add my meeting with the bank to calendar.txt.", "Thursday at 11:00")
+    assert [q.question for q in of_type(seen, "question")] == [
+        "'10:00' in write_file's content is a guess: it is in nothing you said or your files. What should it be?"
+    ]
+    assert harness.sent(1)[-1]["content"] == (
+        "not run: '10:00' was a guess. The user says: Thursday at 11:00. Call write_file again with what the user said."
+    )
+    assert [f.fate for f in of_type(seen, "tool_finished")] == ["refused_guess", "ran"]
+    assert calendar.read_text() == "Mon 09:00 standup\nThu 11:00 bank\n"
+
+
+async def test_headless_a_made_up_time_is_refused_and_the_model_told_to_ask(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    harness.model.enqueue(call("write_file", {"path": "meeting.txt", "content": "Next meeting: 3pm"}), "I need the time.")
+    _, events = await harness.turn("Create meeting.txt with the time of my next meeting.", headless=True)
+    assert harness.sent(1)[-1]["content"].startswith(
+        "not run: '3pm' in content is in nothing the user said, no tool returned it and nothing shown holds it: a guess."
+    )
+    assert not (harness.env.workdir / "meeting.txt").exists()
+
+
 async def test_ask_user_pauses_for_a_reply_and_batched_calls_are_sent_back(harness):
     await harness.start()
     harness.model.enqueue(calls(("list_dir", {}), ("ask_user", {"question": "Which file?"})), "Reading b.txt.")

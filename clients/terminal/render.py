@@ -48,6 +48,7 @@ FATE_WORDS = {
     "not_approved": "not approved",
     "blocked": "blocked",
     "refused_recipient": "refused: recipient",
+    "refused_guess": "refused: a guess",
     "refused": "refused",
     "capped": "capped: never ran",
     "timed_out": "timed out",

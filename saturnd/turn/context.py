@@ -94,6 +94,8 @@ class TurnContext:
     """What the ground found for this turn (folder map, ranked excerpts)."""
     shown: list[tuple[str, str, bool]] = field(default_factory=list)
     """(source, text, whole file) of each excerpt the ground showed: the gate counts them as read."""
+    ground_text: str = ""
+    """The system prompt the ground built: what the model was shown before the conversation."""
     documents: list[Document] = field(default_factory=list)
     """The working folder's and the KB's small text files the ground ranked (look_first reads them)."""
     reviewed: dict[str, Decision] = field(default_factory=dict)

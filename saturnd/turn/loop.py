@@ -85,7 +85,7 @@ async def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
     turn.store.add_message(turn.session_id, turn.turn_id, "user", turn.text)
     system, built = await asyncio.to_thread(ground_messages, ground)  # the folder scan reads files
     turn.ground, turn.shown = built.trace, [(e.source, "\n".join(e.lines), e.whole) for e in built.excerpts]
-    turn.documents = built.documents
+    turn.ground_text, turn.documents = built.text, built.documents
     earlier = history.messages if turn.caller_history is None else turn.caller_history
     return system + earlier + [{"role": "user", "content": turn.text}]
 

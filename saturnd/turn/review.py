@@ -16,6 +16,7 @@ from saturnd.gate.judge import ALLOW, Judge, JudgeConfig, blocked_result
 from saturnd.gate.policy import GateConfig, gate_verdict
 from saturnd.gate.provenance import (
     SessionRecord,
+    guessed_value,
     outside_escalation,
     parent_missing,
     recipient_refusal,
@@ -29,6 +30,10 @@ from saturnd.turn.tool_fit import fits_request
 from saturnd.turn.validation import Invalid, validate_call
 
 ASK_USER = "ask_user"
+GUESSED = (
+    "not run: '{value}' in {name} is in nothing the user said, no tool returned it and nothing shown"
+    " holds it: a guess. Ask the user for it with ask_user, then call this again with their answer."
+)
 ASK_FIRST = "not run: ask first. ask_user runs alone; call this again after the user answers."
 
 
@@ -47,6 +52,8 @@ class GateContext:
     memory: MemoryGate = field(default_factory=MemoryGate)
     request: str = ""
     """The user's words this turn: what an MCP tool must fit (tool_fit)."""
+    seen: str = ""
+    """The ground the model was shown (the clock, the folder's excerpts): a time it holds is no guess."""
 
 
 def approval_key(tool: Tool, arguments: dict[str, Any]) -> str:
@@ -61,7 +68,7 @@ class Decision:
     call: ToolCall
     fate: str
     """approved | needs_approval | ask_user | invalid | refused_loop | declined | needs_parent
-    | refused_recipient | refused | blocked | ask_first | capped."""
+    | refused_recipient | refused_guess | refused | blocked | ask_first | capped."""
     result: str = ""
     """What the model is sent for a call that does not run."""
     tool: Tool | None = None
@@ -138,10 +145,21 @@ def _review_one(
         unknown = recipient_refusal(arguments, context.record)
         if unknown is not None:
             return Decision(call, "refused_recipient", f"refused: {unknown}", **fields)
+    if guess := guess_in(tool, arguments, context):
+        name, value = guess
+        return Decision(call, "refused_guess", GUESSED.format(value=value, name=name), **fields)
     verdict = context.judge.check("tool_call", tool.name, json.dumps(arguments))
     if verdict is not ALLOW and verdict.action != "allow":
         return Decision(call, "blocked", blocked_result(verdict), **fields)
     return _gate(call, tool, arguments, ledger, context, fields)
+
+
+def guess_in(tool: Tool, arguments: dict[str, Any], context: GateContext) -> tuple[str, str] | None:
+    """(argument, value) of a time, day or month a write or a message would carry that nobody gave."""
+    if tool.risk not in ("write", "messaging"):
+        return None
+    skip = frozenset({"to", *([tool.target] if tool.target else [])})
+    return guessed_value(arguments, context.record, skip, context.seen)
 
 
 def _review_remember(

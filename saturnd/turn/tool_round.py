@@ -21,7 +21,7 @@ from saturnd.turn.execute import ToolOutcome, run_tool, time_limit
 from saturnd.turn.fencing import fence
 from saturnd.turn.look_first import contact_lines, render
 from saturnd.turn.remembering import memory_gate
-from saturnd.turn.review import Decision, GateContext, approval_key, review_calls
+from saturnd.turn.review import Decision, GateContext, approval_key, guess_in, review_calls
 
 DO_NOT_TRY_ANOTHER_WAY = "Do not try it another way"
 DO_NOT_RETRY = "Do not retry it or work around it"
@@ -32,7 +32,8 @@ NOBODY_TO_APPROVE = (
 LOOKED_FIRST = "Not asked: the user's files hold this (above). Use it; ask only for what it does not give."
 DECLINED_BY_USER = "declined: the user declined this call. " + DO_NOT_RETRY + "; say what was not done."
 SETBACKS: frozenset[Fate] = frozenset(
-    {"invalid", "refused_loop", "needs_parent", "refused_recipient", "blocked", "timed_out", "error"}
+    {"invalid", "refused_loop", "needs_parent", "refused_recipient", "refused_guess", "blocked", "timed_out",
+     "error"}
 )
 """Fates the model has to correct: a pass after one of them is a recovery step."""
 
@@ -60,6 +61,7 @@ def gate_context(turn: TurnContext) -> GateContext:
         approved=frozenset(turn.session.approvals | set(turn.allow)),
         memory=memory_gate(turn, session),
         request=turn.text,
+        seen=turn.ground_text,
     )
 
 
@@ -79,6 +81,7 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
     for d in decisions:
         turn.events.emit(ToolProposed(call_id=d.call.id, name=d.call.name, arguments=_shown(d.call)))
     decisions, given = await ask_for_recipients(turn, decisions, context)
+    decisions = await ask_about_guesses(turn, decisions, context)
     decisions = await settle_approvals(turn, decisions)
 
     looked_up = answered_from_files(turn, decisions)
@@ -170,6 +173,27 @@ async def ask_for_recipients(
                 notes[call.id] = prompts.RECIPIENT_GIVEN.format(kind=kind, answer=given[0], invented=invented)
         settled.append(d)
     return settled, notes
+
+
+async def ask_about_guesses(
+    turn: TurnContext, decisions: list[Decision], context: GateContext,
+) -> list[Decision]:
+    """A time, day or month the model made up for a write or a message (review's refused_guess):
+    with someone there, the harness asks them, and the call goes back to the model with the
+    answer (the words can't be patched in place as an address can). Nobody there: the refusal
+    tells the model to ask."""
+    if not turn.person_present:
+        return decisions
+    settled: list[Decision] = []
+    for d in decisions:
+        guess = guess_in(d.tool, d.arguments, context) if d.fate == "refused_guess" and d.tool else None
+        if guess is not None:
+            name, value = guess
+            answer = await turn.env.ask(prompts.WHICH_VALUE.format(value=value, tool=d.call.name, name=name))
+            if answer != NO_ANSWER:
+                d = replace(d, result=prompts.VALUE_GIVEN.format(value=value, answer=answer, tool=d.call.name))
+        settled.append(d)
+    return settled
 
 
 def answered_from_files(turn: TurnContext, decisions: list[Decision]) -> dict[str, ToolOutcome]:
