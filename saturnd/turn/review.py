@@ -9,7 +9,9 @@ and sends every other call its result.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from saturnd.gate.judge import ALLOW, Judge, JudgeConfig, blocked_result
@@ -26,6 +28,7 @@ from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, deci
 from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
 from saturnd.turn.loop_rules import CallLedger, call_signature
+from saturnd.turn.overwrite import dropped_lines, overwrite_refusal
 from saturnd.turn.tool_fit import fits_request
 from saturnd.turn.validation import Invalid, validate_call
 
@@ -34,6 +37,7 @@ GUESSED = (
     "not run: '{value}' in {name} is in nothing the user said, no tool returned it and nothing shown"
     " holds it: a guess. Ask the user for it with ask_user, then call this again with their answer."
 )
+WRITE_FILE = "write_file"
 ASK_FIRST = "not run: ask first. ask_user runs alone; call this again after the user answers."
 
 
@@ -145,6 +149,10 @@ def _review_one(
         unknown = recipient_refusal(arguments, context.record)
         if unknown is not None:
             return Decision(call, "refused_recipient", f"refused: {unknown}", **fields)
+    if tool.name == WRITE_FILE and (dropped := dropped_lines(
+        context.request, Path(context.cwd, os.path.expanduser(arguments["path"])), arguments["content"]
+    )):
+        return Decision(call, "invalid", overwrite_refusal(arguments["path"], dropped), **fields)
     if guess := guess_in(tool, arguments, context):
         name, value = guess
         return Decision(call, "refused_guess", GUESSED.format(value=value, name=name), **fields)
