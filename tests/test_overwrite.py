@@ -13,7 +13,9 @@ from tests.conftest import of_type
     ("Add butter to my shopping list.", "butter\n", ["milk", "eggs"]),
     ("Add butter to my shopping list.", "milk\neggs\nbutter\n", []),
     ("Add butter to my shopping list.", "milk, eggs, butter", []),  # one line now, nothing lost
-    ("Replace my shopping list with butter.", "butter\n", []),  # not an add: replacing is asked
+    ("Replace my shopping list with butter.", "butter\n", []),  # replacing is asked
+    ("Take eggs off my shopping list, I bought some.", "milk\n", []),
+    ("Take eggs off my shopping list, I bought some.", "", ["milk"]),
 ])
 def test_an_add_that_drops_the_files_lines(tmp_path, request_text, content, dropped):
     shopping = tmp_path / "shopping.txt"
@@ -36,8 +38,9 @@ async def test_write_file_that_would_lose_the_list_is_sent_back(harness):
     )
     _, events = await harness.turn("Add butter to my shopping list.", headless=True)
     assert harness.sent(1)[-1]["content"] == (
-        "tool error: write_file replaces all of shopping.txt, and this content drops 4 of its lines"
-        " ('milk', 'eggs', 'flour' …). To add to it, call edit_file, or write_file with the old lines and the new one."
+        "tool error: write_file replaces all of shopping.txt, and this content drops 4 of its lines that the user"
+        " did not ask to change ('milk', 'eggs', 'flour' …). Call edit_file to change only what was asked,"
+        " or write_file with every other line kept."
     )
     assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
     assert shopping.read_text() == "milk\neggs\nflour\nrice\nbutter\n"

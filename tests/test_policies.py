@@ -175,6 +175,22 @@ def test_a_time_day_or_month_nobody_gave_is_a_guess(content, guess):
     assert guessed_value({"path": "calendar.txt", "content": content}, record, frozenset({"path"}), seen) == guess
 
 
+def test_a_number_for_a_sum_that_nothing_worked_out_is_not_written():
+    request = "Work out what I spent on groceries this week and put just the number in total.txt."
+    receipts = Returned("read_file", "c1", "bread 2.50\nmilk 60.90", fenced=True)
+    written = tc("write_file", '{"path": "total.txt", "content": "123.45"}')
+    guessed = review_calls([written], REGISTRY, CallLedger(), 8, GateContext(
+        record=SessionRecord(typed=[request], returned=[receipts], calls=[]), request=request))[0]
+    assert (guessed.fate, guessed.result) == ("refused_guess", (
+        "not run: 123.45 is in nothing you were shown and was not worked out with calculate. Call calculate"
+        " with the numbers you read (e.g. 12.50 + 30 + 45), then call write_file with its result."))
+    worked_out = Returned("calculate", "c2", "63.4", fenced=False)
+    right = tc("write_file", '{"path": "total.txt", "content": "63.40"}')
+    record = SessionRecord(typed=[request], returned=[receipts, worked_out], calls=[])
+    assert review_calls([right], REGISTRY, CallLedger(), 8, GateContext(record=record, request=request))[0].fate == (
+        "needs_approval")
+
+
 # execute
 
 class Empty(msgspec.Struct):

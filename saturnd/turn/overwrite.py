@@ -1,25 +1,30 @@
-"""An add that would lose the file: write_file over a file the user asked to add to.
+"""A change that would lose the file: write_file dropping lines nobody asked to drop.
 
 Asked "Add butter to my shopping list", the 1.5B wrote a shopping.txt holding only
-"butter", and milk, eggs and flour were gone. write_file replaces a whole file;
-when the request adds, a write that drops lines the file holds is sent back as a
-malformed call, naming what it drops and the two right ways to add.
+"butter", and milk, eggs and flour were gone; asked to take eggs off, it dropped
+flour too. write_file replaces a whole file: when the request adds, a write that
+drops any line the file holds, and when it removes, one that drops a line sharing
+no word with the request, is sent back as a malformed call naming those lines.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from saturnd.turn.claims import asked_action
 
 ADDING = frozenset({"add", "append", "put", "insert"})
+REMOVING = frozenset({"remove", "take", "cross", "delete"})
+WORD = re.compile(r"[a-z]{3,}")
 MAX_BYTES = 64_000
 SHOWN_LINES = 3
 
 
 def dropped_lines(request: str, path: Path, content: str) -> list[str]:
-    """The lines of the file at `path` that `content` would lose, when `request` asks to add."""
-    if asked_action(request) not in ADDING:
+    """The lines of the file at `path` that `content` would lose and `request` did not ask to."""
+    verb = asked_action(request)
+    if verb not in ADDING | REMOVING:
         return []
     try:
         if not path.is_file() or path.stat().st_size > MAX_BYTES:
@@ -27,12 +32,17 @@ def dropped_lines(request: str, path: Path, content: str) -> list[str]:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return []
-    return [line.strip() for line in text.splitlines() if line.strip() and line.strip() not in content]
+    dropped = [line.strip() for line in text.splitlines() if line.strip() and line.strip() not in content]
+    if verb in REMOVING:
+        named = set(WORD.findall(request.lower()))
+        return [line for line in dropped if not set(WORD.findall(line.lower())) & named]
+    return dropped
 
 
 def overwrite_refusal(path: str, dropped: list[str]) -> str:
     shown = ", ".join(repr(line) for line in dropped[:SHOWN_LINES]) + (" …" if len(dropped) > SHOWN_LINES else "")
     return (
         f"tool error: write_file replaces all of {path}, and this content drops {len(dropped)} of its lines"
-        f" ({shown}). To add to it, call edit_file, or write_file with the old lines and the new one."
+        f" that the user did not ask to change ({shown}). Call edit_file to change only what was asked,"
+        " or write_file with every other line kept."
     )

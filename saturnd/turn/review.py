@@ -27,6 +27,7 @@ from saturnd.gate.reach import Reach
 from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, decide_remember
 from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
+from saturnd.turn.claims import uncomputed_number
 from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.overwrite import dropped_lines, overwrite_refusal
 from saturnd.turn.tool_fit import fits_request
@@ -38,6 +39,10 @@ GUESSED = (
     " holds it: a guess. Ask the user for it with ask_user, then call this again with their answer."
 )
 WRITE_FILE = "write_file"
+NOT_WORKED_OUT = (
+    "not run: {number} is in nothing you were shown and was not worked out with calculate. Call calculate"
+    " with the numbers you read (e.g. 12.50 + 30 + 45), then call {tool} with its result."
+)
 ASK_FIRST = "not run: ask first. ask_user runs alone; call this again after the user answers."
 
 
@@ -156,6 +161,8 @@ def _review_one(
     if guess := guess_in(tool, arguments, context):
         name, value = guess
         return Decision(call, "refused_guess", GUESSED.format(value=value, name=name), **fields)
+    if number := uncomputed_in(tool, arguments, context):
+        return Decision(call, "refused_guess", NOT_WORKED_OUT.format(number=number, tool=tool.name), **fields)
     verdict = context.judge.check("tool_call", tool.name, json.dumps(arguments))
     if verdict is not ALLOW and verdict.action != "allow":
         return Decision(call, "blocked", blocked_result(verdict), **fields)
@@ -168,6 +175,16 @@ def guess_in(tool: Tool, arguments: dict[str, Any], context: GateContext) -> tup
         return None
     skip = frozenset({"to", *([tool.target] if tool.target else [])})
     return guessed_value(arguments, context.record, skip, context.seen)
+
+
+def uncomputed_in(tool: Tool, arguments: dict[str, Any], context: GateContext) -> str | None:
+    """A number a write or a message would carry, for a request to add up, that nothing typed,
+    returned or shown holds: worked out in the model's head (the 1.5B wrote 123.45 for 63.40)."""
+    if tool.risk not in ("write", "messaging"):
+        return None
+    known = "\n".join([*context.record.typed, *(r.text for r in context.record.returned), context.seen])
+    values = (v for k, v in arguments.items() if k not in ("to", tool.target) and isinstance(v, str))
+    return next((n for v in values if (n := uncomputed_number(v, context.request, known, []))), None)
 
 
 def _review_remember(
