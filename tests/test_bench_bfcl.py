@@ -19,6 +19,7 @@ except BfclMissing:  # pragma: no cover - the optional extra is not installed
 from bench.bfcl import cases as bfcl_cases
 from bench.bfcl.mcp_server import call_string
 from bench.bfcl.raw_runner import decode_message
+from bench.bfcl.run import run_error
 from bench.bfcl.score import decode_multi, decode_single, score
 from bench.daemon import DaemonSpec
 from clients.cli.bench_commands import bfcl_runs
@@ -75,6 +76,16 @@ def test_irrelevance_passes_only_without_a_call_and_ask_user_is_no_call():
     assert score(case, [asked])["valid"]
     assert not score(case, [{"name": case.functions[0]["name"], "arguments": {}}])["valid"]
     assert decode_multi([[[asked]], [[asked, {"name": "ls", "arguments": {"a": True}}]]]) == [[], [["ls(a=True)"]]]
+
+
+@pytest.mark.parametrize(("got", "error"), [
+    ({"observed": [], "error": "HTTP 500: the model produced output that does not match"}, "HTTP 500: the model"),
+    ({"observed": [], "turns": [{"status": "completed"}, {"status": "timeout"}]}, "turn timeout"),
+    ({"observed": [], "turns": [{"status": "completed"}]}, ""),
+    ({"observed": [], "error": ""}, ""),
+])
+def test_any_error_of_a_run_is_a_failure(got, error):
+    assert run_error(got).startswith(error) and bool(run_error(got)) == bool(error)
 
 
 def test_bfcl_multi_turn_checker_on_the_ground_truth_and_on_nothing():

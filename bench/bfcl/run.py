@@ -64,6 +64,16 @@ def summary_md(rows: list[dict[str, Any]], options: BfclOptions) -> str:
     return "\n".join(lines) + "\n"
 
 
+def run_error(got: dict[str, Any]) -> str:
+    """Why a run did not finish ("" if it did): an HTTP error, a daemon that failed, a turn that
+    failed or timed out. The issue counts any error as a failure: no call made because the
+    server answered 500 is not a right "no call"."""
+    if got.get("error"):
+        return str(got["error"])
+    unfinished = [t["status"] for t in got.get("turns", []) if t.get("status") != "completed"]
+    return f"turn {unfinished[0]}" if unfinished else ""
+
+
 async def _one(case: Case, options: BfclOptions, spec: DaemonSpec, base_url: str) -> dict[str, Any]:
     runners = {
         "saturn": lambda: saturn_runner.run_case(case, spec, options.turn_timeout_s, options.saturn_setup),
@@ -76,6 +86,8 @@ async def _one(case: Case, options: BfclOptions, spec: DaemonSpec, base_url: str
         t0 = time.monotonic()
         got = await runners[who]()
         verdict = score(case, got["observed"], who)
+        if failure := run_error(got):
+            verdict = {**verdict, "valid": False, "error": [failure], "error_type": "run_error"}
         row[who] = {**verdict, **{k: v for k, v in got.items() if k != "observed"},
                     "observed": got["observed"], "wall_s": round(time.monotonic() - t0, 2)}
     return row
