@@ -228,3 +228,11 @@ def test_a_page_the_user_named_must_be_fetched_before_it_is_answered(answer, cal
     if claim is not None:
         assert claim.quote == "http://127.0.0.1:8080/menu.html"
         assert must_call_after(claim, builtin_registry().names()) == ("web_fetch",)
+
+
+def test_remember_that_is_an_action_for_the_remember_tool():
+    claim = unbacked_claim("I remember that you are allergic to peanuts.", [], builtin_registry(),
+                           "Remember that I'm allergic to peanuts.")
+    assert claim is not None and (claim.kind, claim.tools) == ("not_acted", ("remember",))
+    assert unbacked_claim("Saved.", _passes(("remember", "ran")), builtin_registry(),
+                          "Remember that I'm allergic to peanuts.") is None

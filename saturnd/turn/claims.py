@@ -69,7 +69,7 @@ ACTION_REQUEST = re.compile(
     r"(?:(?:in|on|for)\s+[\w.\-/ ]{1,40}?,\s*)?"  # "In todo.txt, mark …"
     r"(?P<verb>add(?!\s+up\b)|put|append|insert|remove|delete|take\s+\w+\s+off|cross|tick|mark|"
     r"send|text|email|e-mail|message|reply|forward|tell(?!\s+(?:me|us)\b)|let\s+\w+\s+know|"
-    r"save|store|note\s+down|"
+    r"save|store|note\s+down|remember|"
     r"(?:write|make|create)\b(?=.*(?:\bfiles?\b|\bfolder\b|\.[a-z]{2,4}\b))|"
     r"book|order|schedule|cancel|set|turn|switch|change|update|rename|move|copy|edit|fix|replace|"
     r"remind|pay|call|install|run)\b",
@@ -175,7 +175,7 @@ VERB_TOOL_WORDS = {
     "take": "file", "cross": "file", "tick": "file", "mark": "file", "write": "file",
     "make": "file", "create": "file", "save": "file", "store": "file", "note": "file", "edit": "file",
     "fix": "file", "replace": "file", "rename": "file", "update": "file", "change": "file", "run": "command",
-    "tell": "message", "let": "message",
+    "tell": "message", "let": "message", "remember": "remember",
 }
 """The request's first verb -> a word in the names or descriptions of the tools that do it. Not
 "delete": deleting a file is run_command's, and naming edit_file sent the 1.5B to edit old.log."""
@@ -196,7 +196,7 @@ def tools_for(request: str, registry: Registry) -> tuple[str, ...]:
     if verb == "send":
         verb = "email" if re.search(r"\be-?mail\b", request, re.IGNORECASE) else "text"
     word = VERB_TOOL_WORDS.get(verb, "")
-    acting = [t for t in registry if t.risk != "read_only"] if word else []
+    acting = [t for t in registry if t.risk != "read_only" or t.name in CHANGES_SOMETHING_TOO] if word else []
     by_name = tuple(t.name for t in acting if word in t.name)
     return by_name or tuple(t.name for t in acting if word in t.description.lower())
 
