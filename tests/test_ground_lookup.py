@@ -47,6 +47,14 @@ def test_the_file_a_person_means_ranks_first(request_text, best):
     assert rank(request_text, docs(HOME_FILES))[0][1].source == best
 
 
+def test_words_are_matched_as_people_write_them_in_their_notes():
+    contacts = Document("contacts.md", "# Contacts\n- Petra Novak (manager): +44 7700 900123\n"
+                                       "- Dr Weiss (GP, Elm Street surgery): +44 20 7946 0991\n")
+    ranked = rank("What's my doctor's phone number?", [contacts, Document("notes.txt", "Dentist Friday 9am\n")])
+    assert [d.source for _, d in ranked] == ["contacts.md"]
+    assert query_terms("What's my doctor's phone number?") == ["doctor", "dr", "gp", "phone", "tel", "mobile", "number"]
+
+
 def test_a_request_about_nothing_in_the_files_finds_nothing():
     assert relevant_excerpts("What is 17*23?", docs(HOME_FILES)) == []
     assert query_terms("What is the total of it?") == ["total"]

@@ -15,6 +15,14 @@ give get got make put let need want know show look find there here then than als
 could should txt csv json yaml yml ini log file files folder
 """
 STOP_WORDS = frozenset(_STOP.split())
+ALSO_WRITTEN = {
+    "doctor": ("dr", "gp"), "mum": ("mother", "mom"), "mom": ("mother", "mum"),
+    "mother": ("mum", "mom"), "dad": ("father",), "father": ("dad",), "phone": ("tel", "mobile"),
+    "telephone": ("phone", "tel"), "mobile": ("phone",), "appointment": ("appt",), "email": ("mail",),
+    "address": ("street", "road"), "birthday": ("born",), "password": ("pass", "pwd"),
+}
+"""How people write these words in their own notes: "What's my doctor's phone number?" must find
+"Dr Weiss (GP): +44 20 7946 0991"."""
 NAME_WEIGHT = 3.0
 """BM25 column weight of a document's name against its text's 1.0."""
 
@@ -22,8 +30,9 @@ NAME_WEIGHT = 3.0
 
 def query_terms(request: str) -> list[str]:
     """The request's content words, lowercased, each once, in order."""
-    found = (w.replace("’", "'") for w in WORD.findall(request.lower()))
-    return list(dict.fromkeys(w.removesuffix("'s") for w in found if len(w) >= 3 and w not in STOP_WORDS))
+    found = (w.replace("’", "'").removesuffix("'s") for w in WORD.findall(request.lower()))
+    words = [w for w in found if len(w) >= 3 and w not in STOP_WORDS]
+    return list(dict.fromkeys(t for w in words for t in (w, *ALSO_WRITTEN.get(w, ()))))
 
 
 def fts_query(terms: list[str]) -> str:
