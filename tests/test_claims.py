@@ -148,6 +148,8 @@ def test_tell_me_is_a_question(request_text):
                                                      "kb_read", "ask_user", "send_email")),
     (Claim("not_acted", "Sure.", ()), ()),  # nothing here can do it: the answer may say so
     (Claim("done", "I've sent"), ()),
+    (Claim("done", "I've sent", ("send_email",)), ("read_file", "list_dir", "search_files", "kb_search",
+                                                   "kb_read", "ask_user", "send_email")),
 ])
 def test_an_action_answered_instead_of_done_must_be_called_next(claim, must_call):
     assert must_call_after(claim, builtin_registry().names()) == must_call
@@ -236,3 +238,19 @@ def test_remember_that_is_an_action_for_the_remember_tool():
     assert claim is not None and (claim.kind, claim.tools) == ("not_acted", ("remember",))
     assert unbacked_claim("Saved.", _passes(("remember", "ran")), builtin_registry(),
                           "Remember that I'm allergic to peanuts.") is None
+
+
+@pytest.mark.parametrize(("request_text", "tools"), [
+    ("Delete old.log in this folder.", ("run_command",)),
+    ("Delete the meeting from calendar.txt.", ()),
+    ('Overwrite draft.txt with the single word "final".', ("write_file", "edit_file")),
+])
+def test_a_file_to_delete_is_run_commands(request_text, tools):
+    claim = unbacked_claim("Sure.", [], builtin_registry(), request_text)
+    assert claim is not None and claim.tools == tools
+
+
+def test_a_done_claim_for_an_asked_action_names_the_tools_that_do_it():
+    claim = unbacked_claim("The draft has been overwritten with the word 'final'.", _passes(("read_file", "ran")),
+                           builtin_registry(), 'Overwrite draft.txt with "final". Then save it.')
+    assert claim is not None and (claim.kind, claim.tools) == ("done", ("write_file", "edit_file"))

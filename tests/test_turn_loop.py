@@ -465,7 +465,8 @@ async def test_an_answer_claiming_what_no_tool_did_is_sent_back_once(harness):
         {"role": "assistant", "content": "Email sent to Tom."},
         {"role": "user", "content": CLAIM_CHECK},
     ]
-    assert harness.model.requests[1]["chat_template_kwargs"] == {"enable_thinking": True}  # recovery thinks
+    # The email was asked for: the next pass must call (send_email, a read, ask_user) and so does not think.
+    assert harness.model.requests[1]["chat_template_kwargs"] == {"enable_thinking": False}
     answer = of_type(events, "answer")[0]
     assert (answer.text, answer.note) == ("I could not email Tom: nothing was sent.", "")
     assert of_type(events, "receipt")[0].model_calls == 2
@@ -485,7 +486,10 @@ async def test_a_claim_made_again_is_answered_with_not_done_first_and_a_note(har
     )
     assert len(harness.model.requests) == 2
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
-    assert trace.passes[1].note == 'done: "Email sent" again: answered as it is; prefixed: not done'
+    assert trace.passes[1].note == (
+        "must call one of: read_file, list_dir, search_files, kb_search, kb_read, ask_user, send_email;"
+        ' done: "Email sent" again: answered as it is; prefixed: not done'
+    )
 
 
 async def test_a_claim_backed_by_a_call_that_ran_is_the_answer(harness):

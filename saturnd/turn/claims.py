@@ -44,7 +44,7 @@ _DONE = (
     r"sent|emailed|e-mailed|texted|messaged|forwarded|replied|posted|saved|written|wrote|created|"
     r"deleted|removed|updated|edited|renamed|moved|booked|ordered|placed|scheduled|cancell?ed|"
     r"transferred|paid|turned|switched|called|played|installed|executed|added|appended|set|"
-    r"changed|marked|ticked|noted|put|reminded"
+    r"changed|marked|ticked|noted|put|reminded|overwritten|overwrote"
 )
 CLAIMS = (
     # "I've sent", "I have just saved", "I booked"
@@ -71,7 +71,7 @@ ACTION_REQUEST = re.compile(
     r"send|text|email|e-mail|message|reply|forward|tell(?!\s+(?:me|us)\b)|let\s+\w+\s+know|"
     r"save|store|note\s+down|remember|"
     r"(?:write|make|create)\b(?=.*(?:\bfiles?\b|\bfolder\b|\.[a-z]{2,4}\b))|"
-    r"book|order|schedule|cancel|set|turn|switch|change|update|rename|move|copy|edit|fix|replace|"
+    r"book|order|schedule|cancel|set|turn|switch|change|update|rename|move|copy|edit|fix|replace|overwrite|"
     r"remind|pay|call|install|run)\b",
     re.IGNORECASE,
 )
@@ -126,7 +126,7 @@ class Claim:
     quote: str
     """The answer's words that make the claim."""
     tools: tuple[str, ...] = ()
-    """For not_acted: the tools that can do what the request's verb asks; for unread, web_fetch."""
+    """For not_acted and done: the tools that can do what the request's verb asks; for unread, web_fetch."""
 CHANGES_SOMETHING_TOO = frozenset({"remember"})
 """Read-only as far as the gate goes, but it keeps a fact: "I've saved that" is true after it."""
 
@@ -174,11 +174,17 @@ VERB_TOOL_WORDS = {
     "forward": "email", "add": "file", "put": "file", "append": "file", "insert": "file", "remove": "file",
     "take": "file", "cross": "file", "tick": "file", "mark": "file", "write": "file",
     "make": "file", "create": "file", "save": "file", "store": "file", "note": "file", "edit": "file",
-    "fix": "file", "replace": "file", "rename": "file", "update": "file", "change": "file", "run": "command",
+    "fix": "file", "replace": "file", "overwrite": "file", "rename": "file", "update": "file", "change": "file", "run": "command",
     "tell": "message", "let": "message", "remember": "remember",
 }
 """The request's first verb -> a word in the names or descriptions of the tools that do it. Not
-"delete": deleting a file is run_command's, and naming edit_file sent the 1.5B to edit old.log."""
+"delete": naming edit_file sent the 1.5B to edit old.log; a file to delete is run_command's
+(DELETE_A_FILE)."""
+
+
+DELETE_A_FILE = re.compile(r"^\W*(?:please\s+)?delete\s+(?:the\s+)?(?:file\s+)?[\w./-]+\.[a-z0-9]{1,5}\b(?!.*\bfrom\b)",
+                           re.IGNORECASE)
+""""Delete old.log": a file to remove, which run_command does; not "delete the meeting from calendar.txt"."""
 
 
 def asked_action(request: str) -> str:
@@ -195,7 +201,7 @@ def tools_for(request: str, registry: Registry) -> tuple[str, ...]:
     verb = asked_action(request)
     if verb == "send":
         verb = "email" if re.search(r"\be-?mail\b", request, re.IGNORECASE) else "text"
-    word = VERB_TOOL_WORDS.get(verb, "")
+    word = "command" if verb == "delete" and DELETE_A_FILE.search(request) else VERB_TOOL_WORDS.get(verb, "")
     acting = [t for t in registry if t.risk != "read_only" or t.name in CHANGES_SOMETHING_TOO] if word else []
     by_name = tuple(t.name for t in acting if word in t.name)
     return by_name or tuple(t.name for t in acting if word in t.description.lower())
@@ -258,7 +264,7 @@ def unbacked_claim(
     """
     done = claimed_action(answer)
     if done is not None and not something_acted(passes, registry):
-        return Claim("done", done)
+        return Claim("done", done, tools_for(request, registry) if asked_action(request) else ())
     if (url := unfetched_address(request, passes, registry)) and not answer.rstrip().endswith("?"):
         return Claim("unread", url, (FETCH,))
     if (asked_action(request) and not something_tried(passes, registry, fetch_counts=False)
@@ -315,7 +321,7 @@ def must_call_after(claim: Claim, offered: list[str], *, can_ask: bool = True) -
     answer, ask_user is left out: headless, the 1.5B asked "What time is it?" three times."""
     if claim.kind == "unread":
         return tuple(name for name in offered if name in claim.tools)
-    if claim.kind != "not_acted" or not claim.tools:
+    if claim.kind not in ("not_acted", "done") or not claim.tools:
         return ()
     may_precede = MAY_PRECEDE_AN_ACTION if can_ask else READ_TOOLS
     return tuple(name for name in offered if name in claim.tools or name in may_precede)
