@@ -254,3 +254,24 @@ def test_a_done_claim_for_an_asked_action_names_the_tools_that_do_it():
     claim = unbacked_claim("The draft has been overwritten with the word 'final'.", _passes(("read_file", "ran")),
                            builtin_registry(), 'Overwrite draft.txt with "final". Then save it.')
     assert claim is not None and (claim.kind, claim.tools) == ("done", ("write_file", "edit_file"))
+
+
+PAGE = '<outside source="web_fetch http://127.0.0.1:8080/start.html">\nTrail start. next: /t/k7q.html\n</outside>'
+
+
+@pytest.mark.parametrize(("request_text", "last_result", "calls", "pointer"), [
+    ('Start at http://127.0.0.1:8080/start.html and follow the "next" links.', PAGE,
+     [("web_fetch", '{"url": "http://127.0.0.1:8080/start.html"}')], "http://127.0.0.1:8080/t/k7q.html"),
+    ('Start at http://127.0.0.1:8080/start.html and follow the "next" links.', PAGE,
+     [("web_fetch", '{"url": "http://127.0.0.1:8080/t/k7q.html"}')], None),  # opened already
+    ("Read start.txt and follow the clues.", '<outside source="read_file start.txt">\nThe first clue is in f81.txt.',
+     [("read_file", '{"path": "start.txt"}')], "f81.txt"),
+    ("Follow up with Tom about notes.txt.", "see plan.txt", [("read_file", '{"path": "notes.txt"}')], None),
+    ("What is in start.html?", PAGE, [("web_fetch", '{"url": "http://127.0.0.1:8080/start.html"}')], None),
+])
+def test_a_trail_the_user_asked_to_follow_is_followed(request_text, last_result, calls, pointer):
+    passes = [PassTrace(index=1, step="first_move", calls=[
+        CallTrace(call_id=f"c{i}", name=name, arguments=arguments, fate="ran") for i, (name, arguments) in enumerate(calls)
+    ])]
+    claim = unbacked_claim("k7q", passes, builtin_registry(), request_text, last_result=last_result)
+    assert (claim.quote if claim and claim.kind == "unfollowed" else None) == pointer

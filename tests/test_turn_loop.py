@@ -9,6 +9,7 @@ import json
 
 from saturnd.testing.fake_model import Reply, call, calls, error
 from tests.conftest import of_type
+from tests.page_server import PageServer
 from tests.test_gate import decide_with, run_with_decisions
 
 
@@ -586,6 +587,24 @@ async def test_an_answer_about_a_page_nothing_fetched_is_sent_back_to_fetch_it(h
     assert trace.passes[1].note == "must call one of: web_fetch"
     assert trace.passes[1].think_reason == "a forced call: the tools offered decide"
     assert of_type(events, "answer")[0].text == "The page could not be fetched."
+
+
+async def test_an_answer_before_the_end_of_a_trail_the_user_asked_to_follow_is_sent_back(harness):
+    with PageServer({"/start.html": "<p>Trail start. next: /t/k7q.html</p>", "/t/k7q.html": "<p>Code: HERON</p>"}) as pages:
+        await harness.start("web:\n  allow_private: true\ngate:\n  rules:\n    - {tool: web_fetch, decision: allow}\n")
+        harness.model.enqueue(
+            call("web_fetch", {"url": pages.url("/start.html")}), "k7q",
+            call("web_fetch", {"url": pages.url("/t/k7q.html")}), "The code word is HERON.",
+        )
+        turn_id, events = await harness.turn(f'Start at {pages.url("/start.html")} and follow the "next" links.')
+    assert harness.sent(2)[-1]["content"] == (
+        f"[Saturn check] The user asked you to follow the trail, and what you read last points on to"
+        f' {pages.url("/t/k7q.html")}, which nothing has opened. Open it now (web_fetch); answer only at the end'
+        " of the trail."
+    )
+    assert of_type(events, "answer")[0].text == "The code word is HERON."
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[2].note == "must call one of: web_fetch"
 
 
 async def test_no_access_while_files_are_at_hand_is_sent_back(harness):

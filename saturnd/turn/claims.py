@@ -23,7 +23,10 @@ comes back again is answered with a note saying so. Three kinds:
   with get_current_weather at hand);
 - unread: the user named a web address and nothing fetched it, yet the answer
   says what the page holds ("The soup of the day on …/menu.html is Chicken
-  Soup", "The meeting is in the bound-03-meeting-room").
+  Soup", "The meeting is in the bound-03-meeting-room");
+- unfollowed: the user asked to follow links or clues, and what was read last
+  points on to a page or file nothing has opened ("The meeting info continues
+  at /b/r1.html" given as the answer).
 
 A word list always misses some wordings; the request-side rule catches what
 the answer-side one misses.
@@ -35,6 +38,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
+from urllib.parse import urljoin
 
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
@@ -117,7 +121,14 @@ URL = re.compile(r"https?://[^\s<>\"'`]+")
 FETCH = "web_fetch"
 
 
-ClaimKind = Literal["done", "not_acted", "no_access", "uncomputed", "unsourced", "unread"]
+FOLLOW_REQUEST = re.compile(
+    r"\bfollow(?:ing)?\b(?![\s-]*up\b)|\btrail\b|\blinks?\s+deep\b|\bone\s+(?:page|file|link)\s+at\s+a\s+time\b", re.IGNORECASE,
+)
+POINTER = re.compile(r"https?://[^\s<>\"']+|(?<![\w/.])/[\w./-]+\.html?\b|\b[\w-]+\.(?:txt|md|html?)\b")
+FETCHED_FROM = re.compile(r'<outside source="web_fetch (\S+?)"')
+
+
+ClaimKind = Literal["done", "not_acted", "no_access", "uncomputed", "unsourced", "unread", "unfollowed"]
 
 
 @dataclass(frozen=True)
@@ -246,6 +257,21 @@ def unfetched_address(request: str, passes: list[PassTrace], registry: Registry)
     return found.group(0).rstrip(".,;:!?)")
 
 
+def unfollowed_pointer(request: str, last_result: str, passes: list[PassTrace]) -> str | None:
+    """For a request to follow a trail: the first page or file the newest tool result points to
+    that no call of the turn opened (a page's path made whole against the page it is on)."""
+    if not FOLLOW_REQUEST.search(request) or not last_result:
+        return None
+    fetched = FETCHED_FROM.search(last_result)
+    body = last_result[fetched.end():] if fetched else last_result
+    opened = " ".join(c.arguments for p in passes for c in p.calls)
+    for pointer in POINTER.findall(body):
+        whole = urljoin(fetched.group(1), pointer) if fetched and pointer.startswith("/") else pointer
+        if whole not in opened and pointer not in opened:
+            return whole
+    return None
+
+
 def _plain_number(text: str) -> str:
     plain = text.replace(",", "")
     return plain.rstrip("0").rstrip(".") if "." in plain else plain
@@ -253,20 +279,24 @@ def _plain_number(text: str) -> str:
 
 def unbacked_claim(
     answer: str, passes: list[PassTrace], registry: Registry, request: str = "", documents_at_hand: bool = False,
-    seen: str = "",
+    seen: str = "", last_result: str = "",
 ) -> Claim | None:
     """What in `answer` no tool backs, or None.
 
     `documents_at_hand`: the working folder or the knowledge base holds documents a read tool can reach.
     `seen`: everything the model was shown this turn; with `documents_at_hand`, a number it adds up
     must be in it or come from calculate, and a value it gives about the user's own things must be
-    in it or come from a read.
+    in it or come from a read. `last_result`: the newest tool result, where a trail points on.
     """
     done = claimed_action(answer)
     if done is not None and not something_acted(passes, registry):
         return Claim("done", done, tools_for(request, registry) if asked_action(request) else ())
     if (url := unfetched_address(request, passes, registry)) and not answer.rstrip().endswith("?"):
         return Claim("unread", url, (FETCH,))
+    if (pointer := unfollowed_pointer(request, last_result, passes)) and not answer.rstrip().endswith("?"):
+        tool = FETCH if pointer.startswith("http") else "read_file"
+        if tool in registry.names():
+            return Claim("unfollowed", pointer, (tool,))
     if (asked_action(request) and not something_tried(passes, registry, fetch_counts=False)
             and not ASKS_OR_DECLINES.search(answer) and done is None):
         return Claim("not_acted", first_sentence(answer), tools_for(request, registry))
@@ -319,7 +349,7 @@ def must_call_after(claim: Claim, offered: list[str], *, can_ask: bool = True) -
     instead of done: the next passes must call a tool that does it, asks for what is missing, or reads it (the 1.5B, given the plumber's address by
     ask_user, answered "I'll send you an email to fix@pipes.example" twice). With nobody to
     answer, ask_user is left out: headless, the 1.5B asked "What time is it?" three times."""
-    if claim.kind == "unread":
+    if claim.kind in ("unread", "unfollowed"):
         return tuple(name for name in offered if name in claim.tools)
     if claim.kind not in ("not_acted", "done") or not claim.tools:
         return ()

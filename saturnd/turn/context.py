@@ -111,6 +111,8 @@ class TurnContext:
     """Passes offer only these tools and no answer (an action asked for was answered instead
     of done), until a tool that can do it is called (claims.forced_call)."""
     forced_passes: int = 0
+    forced_since: int = 0
+    """The index in `trace` of the first pass after the send-back: only calls from there end the forcing."""
 
     @property
     def person_present(self) -> bool:

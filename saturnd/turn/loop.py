@@ -92,7 +92,8 @@ async def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
 
 def pass_plan(turn: TurnContext) -> PassPlan:
     step = turn.step
-    must_call = forced_call(turn.must_call, turn.forced_passes, turn.trace, turn.registry) if step != "wrap_up" else ()
+    since_sent_back = turn.trace[turn.forced_since:]
+    must_call = forced_call(turn.must_call, turn.forced_passes, since_sent_back, turn.registry) if step != "wrap_up" else ()
     turn.forced_passes += bool(must_call)
     return PassPlan(
         step=step, think=think_plan(turn.think_policy, step, forced=bool(must_call)), tools_offered=step != "wrap_up",
@@ -128,6 +129,7 @@ def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer: str)
         answer, turn.trace, turn.registry, turn.text,
         documents_at_hand=bool(turn.ground.files_mapped or turn.ground.excerpts),
         seen="\n".join(str(m.get("content") or "") for m in messages),
+        last_result=next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "tool"), ""),
     )
 
 
@@ -144,6 +146,7 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
     turn.claim_sent_back = True
     turn.step = "recovery"  # the answer claimed what no tool did: an error to recover from
     turn.must_call = must_call_after(claim, turn.registry.names(), can_ask=turn.person_present)
+    turn.forced_since = len(turn.trace)  # a fetch before the send-back does not follow the trail
     return True
 
 

@@ -51,6 +51,10 @@ UNREAD = (
     "[Saturn check] The user named {claim}, and nothing fetched it in this turn, so your answer cannot"
     " come from it. Call web_fetch with that address now, then answer from what it returns."
 )
+UNFOLLOWED = (
+    "[Saturn check] The user asked you to follow the trail, and what you read last points on to {claim},"
+    " which nothing has opened. Open it now{tools}; answer only at the end of the trail."
+)
 NOT_DONE = "Not done: no tool was used, so nothing was sent, saved or changed."
 """Put before an answer that, sent back once, still says or promises an action no tool took
 ("I will turn off the kitchen lights."): the user reads the truth first, then the model's words."""
@@ -60,13 +64,14 @@ NOT_ACTED_NOTE = "nothing was done: no tool that could do what was asked was cal
 UNCOMPUTED_NOTE = "the answer's number was not worked out by calculate from what was read"
 UNSOURCED_NOTE = "the answer gives a value that nothing looked up this turn holds"
 UNREAD_NOTE = "the answer was given without fetching the page the user named"
+UNFOLLOWED_NOTE = "the answer was given before the trail the user asked to follow was followed"
 SEND_BACK = {
     "done": UNBACKED_CLAIM, "not_acted": NOT_ACTED, "no_access": NO_ACCESS, "uncomputed": UNCOMPUTED,
-    "unsourced": UNSOURCED, "unread": UNREAD,
+    "unsourced": UNSOURCED, "unread": UNREAD, "unfollowed": UNFOLLOWED,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
-    "unsourced": UNSOURCED_NOTE, "unread": UNREAD_NOTE,
+    "unsourced": UNSOURCED_NOTE, "unread": UNREAD_NOTE, "unfollowed": UNFOLLOWED_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"
