@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from saturnd.testing.fake_model import call
 from saturnd.turn.look_first import contact_lines, people_named
 from saturnd.turn.retrieval import Document
 from tests.conftest import of_type
+from tests.test_gate import decide_with, run_with_decisions
 
 CONTACTS = Document("contacts.md", (
     "# Contacts\n- Petra Novak (my manager): +44 7700 900123, petra.novak@acme.example\n"
@@ -50,3 +53,32 @@ async def test_a_question_the_users_files_answer_is_not_put_to_the_person(harnes
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
     assert trace.passes[0].note.endswith("ask_user answered from the user's files: contacts.md:3")
     assert [c.fate for c in trace.passes[0].calls] == ["asked"]
+
+
+async def test_a_name_where_the_number_goes_is_sent_back_with_the_files_lines(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
+    (harness.env.workdir / "contacts.md").write_text("- Mum: +44 7700 900789\n")
+    harness.model.enqueue(
+        call("send_message", {"to": "mum", "text": "Home safe"}),
+        call("send_message", {"to": "+44 7700 900789", "text": "Home safe"}),
+        "Sent.",
+    )
+    _, _, events = await run_with_decisions(harness, "Text mum that I got home safe.", decide_with("once"))
+    result = harness.sent(1)[-1]["content"]
+    assert result.startswith("<outside") and "contacts.md:1: - Mum: +44 7700 900789" in result
+    assert result.endswith("tool error: 'mum' is a name, not a phone number or email address. The user's files"
+                           " hold the lines above: call send_message again with the number or address from them.")
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
+    sent = [json.loads(p.read_text()) for p in (harness.env.data_dir / "outbox").iterdir()]
+    assert [m["to"] for m in sent] == ["+44 7700 900789"]
+
+
+async def test_a_text_to_an_email_address_is_pointed_to_the_phone_beside_it(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
+    (harness.env.workdir / "contacts.md").write_text(CONTACTS.text)
+    harness.model.enqueue(call("send_message", {"to": "petra.novak@acme.example", "text": "Late"}), "Not sent.")
+    await harness.turn("Text Petra that I'm late.", headless=True)
+    assert harness.sent(1)[-1]["content"].endswith(
+        "tool error: the user asked for a text, and the line above gives petra.novak@acme.example a phone number"
+        " too: call send_message again with to set to +44 7700 900123."
+    )

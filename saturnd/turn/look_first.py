@@ -14,6 +14,7 @@ not found, the question goes to the person. Deterministic, no model call.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from saturnd.gate.provenance import EMAIL, PHONE
@@ -65,15 +66,34 @@ def contact_lines(question: str, request: str, documents: list[Document]) -> lis
     if not people:
         return []
     wanted = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in people) + r")\b", re.IGNORECASE)
+    return _lines(documents, lambda line: bool(wanted.search(line)))
+
+
+def render(found: list[FoundLine]) -> str:
+    return "\n".join(f"{f.source}:{f.line_number}: {f.text}" for f in found)
+
+
+def lines_naming(name: str, documents: list[Document]) -> list[FoundLine]:
+    """Lines with an address or number that name `name` ("mum", "Petra") as a word."""
+    if not name.strip():
+        return []
+    wanted = re.compile(r"\b" + re.escape(name.strip()) + r"\b", re.IGNORECASE)
+    return _lines(documents, lambda line: bool(wanted.search(line)))
+
+
+def _lines(documents: list[Document], keep: Callable[[str], bool]) -> list[FoundLine]:
     found: list[FoundLine] = []
     for document in documents:
         for number, line in enumerate(document.text.splitlines(), start=1):
-            if wanted.search(line) and (EMAIL.search(line) or PHONE.search(line)):
+            if keep(line) and (EMAIL.search(line) or PHONE.search(line)):
                 found.append(FoundLine(document.source, number, line.strip()))
                 if len(found) == MAX_LINES:
                     return found
     return found
 
 
-def render(found: list[FoundLine]) -> str:
-    return "\n".join(f"{f.source}:{f.line_number}: {f.text}" for f in found)
+def phone_beside(address: str, documents: list[Document]) -> FoundLine | None:
+    """The line of the user's files that holds `address` and a phone number too."""
+    lower = address.lower()
+    lines = _lines(documents, lambda line: lower in line.lower() and PHONE.search(line) is not None)
+    return lines[0] if lines else None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,8 @@ from typing import Any
 from saturnd.gate.judge import ALLOW, Judge, JudgeConfig, blocked_result
 from saturnd.gate.policy import GateConfig, gate_verdict
 from saturnd.gate.provenance import (
+    EMAIL,
+    PHONE,
     SessionRecord,
     guessed_value,
     outside_escalation,
@@ -28,8 +31,11 @@ from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, deci
 from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
 from saturnd.turn.claims import uncomputed_number
+from saturnd.turn.fencing import fence
+from saturnd.turn.look_first import lines_naming, phone_beside, render
 from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.overwrite import dropped_lines, overwrite_refusal
+from saturnd.turn.retrieval import Document
 from saturnd.turn.tool_fit import fits_request
 from saturnd.turn.validation import Invalid, validate_call
 
@@ -42,6 +48,16 @@ WRITE_FILE = "write_file"
 NOT_WORKED_OUT = (
     "not run: {number} is in nothing you were shown and was not worked out with calculate. Call calculate"
     " with the numbers you read (e.g. 12.50 + 30 + 45), then call {tool} with its result."
+)
+SEND_MESSAGE = "send_message"
+TEXT_ASKED = re.compile(r"\b(?:text|sms|phone|mobile)\b", re.IGNORECASE)
+NAME_NOT_ADDRESS = (
+    "tool error: '{to}' is a name, not a phone number or email address. The user's files hold the lines"
+    " above: call {tool} again with the number or address from them."
+)
+TEXT_TO_PHONE = (
+    "tool error: the user asked for a text, and the line above gives {address} a phone number too:"
+    " call send_message again with to set to {phone}."
 )
 ASK_FIRST = "not run: ask first. ask_user runs alone; call this again after the user answers."
 
@@ -61,6 +77,8 @@ class GateContext:
     memory: MemoryGate = field(default_factory=MemoryGate)
     request: str = ""
     """The user's words this turn: what an MCP tool must fit (tool_fit)."""
+    documents: list[Document] = field(default_factory=list)
+    """The folder's and the KB's small text files (look_first finds a recipient in them)."""
     seen: str = ""
     """The ground the model was shown (the clock, the folder's excerpts): a time it holds is no guess."""
 
@@ -150,6 +168,8 @@ def _review_one(
         target = f" of {arguments[tool.target]}" if tool.target in arguments else ""
         why = f"⛔ call {tool.parent} first: {tool.name} needs {tool.parent}{target} earlier in this session."
         return Decision(call, "needs_parent", why, **fields)
+    if tool.risk == "messaging" and (looked_up := recipient_from_files(tool, arguments, context)):
+        return Decision(call, "invalid", looked_up, **fields)
     if tool.risk == "messaging":
         unknown = recipient_refusal(arguments, context.record)
         if unknown is not None:
@@ -167,6 +187,23 @@ def _review_one(
     if verdict is not ALLOW and verdict.action != "allow":
         return Decision(call, "blocked", blocked_result(verdict), **fields)
     return _gate(call, tool, arguments, ledger, context, fields)
+
+
+def recipient_from_files(tool: Tool, arguments: dict[str, Any], context: GateContext) -> str | None:
+    """A recipient the user's files can put right, sent back with their lines: a name where a
+    number or address goes (to: "mum"), or, for a text, an email address whose line in the files
+    gives a phone number (the 1.5B texted Ana's email address though contacts.md has her phone)."""
+    to = str(arguments.get("to", "")).strip()
+    if to and not (EMAIL.search(to) or PHONE.search(to)):
+        found = lines_naming(to, context.documents)
+        return fence("your files", render(found)) + "\n" + NAME_NOT_ADDRESS.format(to=to, tool=tool.name) \
+            if found else None
+    if tool.name == SEND_MESSAGE and EMAIL.fullmatch(to) and TEXT_ASKED.search(context.request) and \
+            not EMAIL.search(context.request) and (line := phone_beside(to, context.documents)):
+        phone = PHONE.search(line.text)
+        assert phone is not None  # phone_beside keeps only lines with one
+        return fence("your files", render([line])) + "\n" + TEXT_TO_PHONE.format(address=to, phone=phone.group(0))
+    return None
 
 
 def guess_in(tool: Tool, arguments: dict[str, Any], context: GateContext) -> tuple[str, str] | None:

@@ -62,6 +62,7 @@ def gate_context(turn: TurnContext) -> GateContext:
         memory=memory_gate(turn, session),
         request=turn.text,
         seen=turn.ground_text,
+        documents=turn.documents,
     )
 
 
