@@ -174,15 +174,9 @@ def _review_one(
         unknown = recipient_refusal(arguments, context.record)
         if unknown is not None:
             return Decision(call, "refused_recipient", f"refused: {unknown}", **fields)
-    if tool.name == WRITE_FILE and (dropped := dropped_lines(
-        context.request, Path(context.cwd, os.path.expanduser(arguments["path"])), arguments["content"]
-    )):
-        return Decision(call, "invalid", overwrite_refusal(arguments["path"], dropped), **fields)
-    if guess := guess_in(tool, arguments, context):
-        name, value = guess
-        return Decision(call, "refused_guess", GUESSED.format(value=value, name=name), **fields)
-    if number := uncomputed_in(tool, arguments, context):
-        return Decision(call, "refused_guess", NOT_WORKED_OUT.format(number=number, tool=tool.name), **fields)
+    if sent_back := what_it_would_write(tool, arguments, context):
+        fate, why = sent_back
+        return Decision(call, fate, why, **fields)
     verdict = context.judge.check("tool_call", tool.name, json.dumps(arguments))
     if verdict is not ALLOW and verdict.action != "allow":
         return Decision(call, "blocked", blocked_result(verdict), **fields)
@@ -203,6 +197,21 @@ def recipient_from_files(tool: Tool, arguments: dict[str, Any], context: GateCon
         phone = PHONE.search(line.text)
         assert phone is not None  # phone_beside keeps only lines with one
         return fence("your files", render([line])) + "\n" + TEXT_TO_PHONE.format(address=to, phone=phone.group(0))
+    return None
+
+
+def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateContext) -> tuple[str, str] | None:
+    """(fate, why) for a write or a message whose content is wrong before it runs: lines of the
+    file nobody asked to drop, a time or day nobody gave, a sum nobody worked out."""
+    if tool.name == WRITE_FILE and (dropped := dropped_lines(
+        context.request, Path(context.cwd, os.path.expanduser(arguments["path"])), arguments["content"]
+    )):
+        return "invalid", overwrite_refusal(arguments["path"], dropped)
+    if guess := guess_in(tool, arguments, context):
+        name, value = guess
+        return "refused_guess", GUESSED.format(value=value, name=name)
+    if number := uncomputed_in(tool, arguments, context):
+        return "refused_guess", NOT_WORKED_OUT.format(number=number, tool=tool.name)
     return None
 
 
