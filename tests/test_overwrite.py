@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from saturnd.testing.fake_model import call
-from saturnd.turn.overwrite import dropped_lines
+from saturnd.turn.overwrite import content_to_write, dropped_lines
 from tests.conftest import of_type
 
 
@@ -39,8 +39,18 @@ async def test_write_file_that_would_lose_the_list_is_sent_back(harness):
     _, events = await harness.turn("Add butter to my shopping list.", headless=True)
     assert harness.sent(1)[-1]["content"] == (
         "tool error: write_file replaces all of shopping.txt, and this content drops 4 of its lines that the user"
-        " did not ask to change ('milk', 'eggs', 'flour' …). Call edit_file to change only what was asked,"
-        " or write_file with every other line kept."
+        " did not ask to change ('milk', 'eggs', 'flour' …). Call write_file again with path shopping.txt and"
+        " this content:\nmilk\neggs\nflour\nrice\nbutter\n"
     )
     assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
     assert shopping.read_text() == "milk\neggs\nflour\nrice\nbutter\n"
+
+
+@pytest.mark.parametrize(("request_text", "content", "suggested"), [
+    ("Add butter to my shopping list.", "butter\n", "milk\neggs\nflour\nbutter\n"),
+    ("Take eggs off my shopping list, I bought some.", "milk\neggs\n", "milk\nflour\n"),
+])
+def test_the_content_a_rejected_write_should_have_held(tmp_path, request_text, content, suggested):
+    shopping = tmp_path / "shopping.txt"
+    shopping.write_text("milk\neggs\nflour\n")
+    assert content_to_write(request_text, shopping, content) == suggested

@@ -32,17 +32,29 @@ def dropped_lines(request: str, path: Path, content: str) -> list[str]:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return []
-    dropped = [line.strip() for line in text.splitlines() if line.strip() and line.strip() not in content]
+    old = [line.strip() for line in text.splitlines() if line.strip()]
+    dropped = [line for line in old if line not in content]
     if verb in REMOVING:
         named = set(WORD.findall(request.lower()))
         return [line for line in dropped if not set(WORD.findall(line.lower())) & named]
     return dropped
 
 
-def overwrite_refusal(path: str, dropped: list[str]) -> str:
+def content_to_write(request: str, path: Path, content: str) -> str:
+    """What the write should hold: to add, the file's lines and then the new lines of `content`;
+    to remove, the file's lines that share no word with the request."""
+    old = [line.strip() for line in path.read_text(encoding="utf-8", errors="replace").splitlines() if line.strip()]
+    if asked_action(request) in REMOVING:
+        named = set(WORD.findall(request.lower()))
+        return "\n".join(line for line in old if not set(WORD.findall(line.lower())) & named) + "\n"
+    added = [line.strip() for line in content.splitlines() if line.strip() and line.strip() not in old]
+    return "\n".join(old + added) + "\n"
+
+
+def overwrite_refusal(path: str, dropped: list[str], suggested: str) -> str:
     shown = ", ".join(repr(line) for line in dropped[:SHOWN_LINES]) + (" …" if len(dropped) > SHOWN_LINES else "")
     return (
         f"tool error: write_file replaces all of {path}, and this content drops {len(dropped)} of its lines"
-        f" that the user did not ask to change ({shown}). Call edit_file to change only what was asked,"
-        " or write_file with every other line kept."
+        f" that the user did not ask to change ({shown}). Call write_file again with path {path} and this"
+        f" content:\n{suggested}"
     )

@@ -34,7 +34,7 @@ from saturnd.turn.claims import uncomputed_number
 from saturnd.turn.fencing import fence
 from saturnd.turn.look_first import lines_naming, phone_beside, render
 from saturnd.turn.loop_rules import CallLedger, call_signature
-from saturnd.turn.overwrite import dropped_lines, overwrite_refusal
+from saturnd.turn.overwrite import content_to_write, dropped_lines, overwrite_refusal
 from saturnd.turn.retrieval import Document
 from saturnd.turn.tool_fit import fits_request
 from saturnd.turn.validation import Invalid, validate_call
@@ -203,10 +203,10 @@ def recipient_from_files(tool: Tool, arguments: dict[str, Any], context: GateCon
 def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateContext) -> tuple[str, str] | None:
     """(fate, why) for a write or a message whose content is wrong before it runs: lines of the
     file nobody asked to drop, a time or day nobody gave, a sum nobody worked out."""
-    if tool.name == WRITE_FILE and (dropped := dropped_lines(
-        context.request, Path(context.cwd, os.path.expanduser(arguments["path"])), arguments["content"]
-    )):
-        return "invalid", overwrite_refusal(arguments["path"], dropped)
+    target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
+    if tool.name == WRITE_FILE and (dropped := dropped_lines(context.request, target, arguments["content"])):
+        suggested = content_to_write(context.request, target, arguments["content"])
+        return "invalid", overwrite_refusal(arguments["path"], dropped, suggested)
     if guess := guess_in(tool, arguments, context):
         name, value = guess
         return "refused_guess", GUESSED.format(value=value, name=name)
