@@ -4,7 +4,8 @@ Asked "Add butter to my shopping list", the 1.5B wrote a shopping.txt holding on
 "butter", and milk, eggs and flour were gone; asked to take eggs off, it dropped
 flour too. write_file replaces a whole file: when the request adds, a write that
 drops any line the file holds, and when it removes, one that drops a line sharing
-no word with the request, is sent back as a malformed call naming those lines.
+no word with the request, is sent back as a malformed call naming those lines and
+giving the content to write (told to use edit_file, the 1.5B edited the wrong line).
 """
 
 from __future__ import annotations
