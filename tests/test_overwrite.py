@@ -54,3 +54,21 @@ def test_the_content_a_rejected_write_should_have_held(tmp_path, request_text, c
     shopping = tmp_path / "shopping.txt"
     shopping.write_text("milk\neggs\nflour\n")
     assert content_to_write(request_text, shopping, content) == suggested
+
+
+async def test_an_add_that_would_delete_lines_with_edit_file_is_sent_back_too(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: edit_file, decision: allow}\n")
+    shopping = harness.env.workdir / "shopping.txt"
+    shopping.write_text("milk\neggs\nflour\n")
+    harness.model.enqueue(
+        call("read_file", {"path": "shopping.txt"}),
+        call("edit_file", {"path": "shopping.txt", "old": "eggs\nflour", "new": ""}),
+        "Done.",
+    )
+    _, events = await harness.turn("Add butter to my shopping list.", headless=True)
+    assert harness.sent(2)[-1]["content"] == (
+        "tool error: edit_file would delete from shopping.txt, and this content drops 2 of its lines that the user"
+        " did not ask to change ('eggs', 'flour'). Call write_file again with path shopping.txt and"
+        " this content:\nmilk\neggs\nflour\n"
+    )
+    assert shopping.read_text() == "milk\neggs\nflour\n"

@@ -52,10 +52,19 @@ def content_to_write(request: str, path: Path, content: str) -> str:
     return "\n".join(old + added) + "\n"
 
 
-def overwrite_refusal(path: str, dropped: list[str], suggested: str) -> str:
+def overwrite_refusal(path: str, dropped: list[str], suggested: str, tool: str = "write_file") -> str:
     shown = ", ".join(repr(line) for line in dropped[:SHOWN_LINES]) + (" …" if len(dropped) > SHOWN_LINES else "")
+    does = "replaces all of" if tool == "write_file" else "would delete from"
     return (
-        f"tool error: write_file replaces all of {path}, and this content drops {len(dropped)} of its lines"
+        f"tool error: {tool} {does} {path}, and this content drops {len(dropped)} of its lines"
         f" that the user did not ask to change ({shown}). Call write_file again with path {path} and this"
         f" content:\n{suggested}"
     )
+
+
+def lines_an_add_edit_drops(request: str, old: str, new: str) -> list[str]:
+    """Asked to add, the lines an edit_file would delete: in `old` and not in `new` (the 1.5B,
+    sent back from a write that lost eggs and flour, deleted them with edit_file instead)."""
+    if asked_action(request) not in ADDING:
+        return []
+    return [line.strip() for line in old.splitlines() if line.strip() and line.strip() not in new]

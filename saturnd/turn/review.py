@@ -34,7 +34,12 @@ from saturnd.turn.claims import uncomputed_number
 from saturnd.turn.fencing import fence
 from saturnd.turn.look_first import lines_naming, phone_beside, render
 from saturnd.turn.loop_rules import CallLedger, call_signature
-from saturnd.turn.overwrite import content_to_write, dropped_lines, overwrite_refusal
+from saturnd.turn.overwrite import (
+    content_to_write,
+    dropped_lines,
+    lines_an_add_edit_drops,
+    overwrite_refusal,
+)
 from saturnd.turn.retrieval import Document
 from saturnd.turn.tool_fit import fits_request
 from saturnd.turn.validation import Invalid, validate_call
@@ -45,6 +50,7 @@ GUESSED = (
     " holds it: a guess. Ask the user for it with ask_user, then call this again with their answer."
 )
 WRITE_FILE = "write_file"
+EDIT_FILE = "edit_file"
 NOT_WORKED_OUT = (
     "not run: {number} is in nothing you were shown and was not worked out with calculate. Call calculate"
     " with the numbers you read (e.g. 12.50 + 30 + 45), then call {tool} with its result."
@@ -207,6 +213,11 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
     if tool.name == WRITE_FILE and (dropped := dropped_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
         return "invalid", overwrite_refusal(arguments["path"], dropped, suggested)
+    if tool.name == EDIT_FILE and (dropped := lines_an_add_edit_drops(
+        context.request, str(arguments.get("old", "")), str(arguments.get("new", ""))
+    )) and target.is_file():
+        suggested = content_to_write(context.request, target, str(arguments.get("new", "")))
+        return "invalid", overwrite_refusal(arguments["path"], dropped, suggested, tool=EDIT_FILE)
     if guess := guess_in(tool, arguments, context):
         name, value = guess
         return "refused_guess", GUESSED.format(value=value, name=name)
