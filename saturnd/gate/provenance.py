@@ -62,6 +62,10 @@ class SessionRecord:
                 calls.append(PastCall(function.get("name", ""), _arguments(function), succeeded))
         return cls(typed, returned, calls)
 
+    def known_text(self, seen: str = "") -> str:
+        """Everything typed and returned, and what else the model was shown: where a value may come from."""
+        return "\n".join([*self.typed, *(r.text for r in self.returned), seen])
+
     def without_own_files(self) -> SessionRecord:
         """The record without what the user's own files returned."""
         kept = [r for r in self.returned if r.tool not in OWN_FILE_READERS]
@@ -157,7 +161,7 @@ def guessed_value(arguments: dict[str, Any], record: SessionRecord, skip: frozen
     """(argument, value): a time, a day or a month that an acting call would write or send and that
     nothing the user typed, no tool returned and nothing shown (`seen`) holds. Asked to "add my
     meeting with the bank to calendar.txt", the 1.5B wrote a time it made up; it almost never asks."""
-    known = "\n".join([*record.typed, *(r.text for r in record.returned), seen])
+    known = record.known_text(seen)
     times, days = _clock_times(known), {_day(d) for d in DAY_OR_MONTH.findall(known)}
     for name, value in arguments.items():
         if name in skip or not isinstance(value, str):

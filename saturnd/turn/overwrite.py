@@ -27,29 +27,34 @@ def dropped_lines(request: str, path: Path, content: str) -> list[str]:
     verb = asked_action(request)
     if verb not in ADDING | REMOVING:
         return []
+    dropped = [line for line in _file_lines(path) if line not in content]
+    return [line for line in dropped if not _named(request, line)] if verb in REMOVING else dropped
+
+
+def content_to_write(request: str, path: Path, content: str) -> str:
+    """What the write should hold: to add, the file's lines and then the new lines of `content`;
+    to remove, the file's lines that share no word with the request."""
+    old = _file_lines(path)
+    if asked_action(request) in REMOVING:
+        return "\n".join(line for line in old if not _named(request, line)) + "\n"
+    added = [line.strip() for line in content.splitlines() if line.strip() and line.strip() not in old]
+    return "\n".join(old + added) + "\n"
+
+
+def _file_lines(path: Path) -> list[str]:
+    """The non-blank lines of a small text file; none for a missing, huge or unreadable one."""
     try:
         if not path.is_file() or path.stat().st_size > MAX_BYTES:
             return []
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return []
-    old = [line.strip() for line in text.splitlines() if line.strip()]
-    dropped = [line for line in old if line not in content]
-    if verb in REMOVING:
-        named = set(WORD.findall(request.lower()))
-        return [line for line in dropped if not set(WORD.findall(line.lower())) & named]
-    return dropped
+    return [line.strip() for line in text.splitlines() if line.strip()]
 
 
-def content_to_write(request: str, path: Path, content: str) -> str:
-    """What the write should hold: to add, the file's lines and then the new lines of `content`;
-    to remove, the file's lines that share no word with the request."""
-    old = [line.strip() for line in path.read_text(encoding="utf-8", errors="replace").splitlines() if line.strip()]
-    if asked_action(request) in REMOVING:
-        named = set(WORD.findall(request.lower()))
-        return "\n".join(line for line in old if not set(WORD.findall(line.lower())) & named) + "\n"
-    added = [line.strip() for line in content.splitlines() if line.strip() and line.strip() not in old]
-    return "\n".join(old + added) + "\n"
+def _named(request: str, line: str) -> bool:
+    """Whether the line shares a word with the request ("eggs" in "Take eggs off my list")."""
+    return bool(set(WORD.findall(line.lower())) & set(WORD.findall(request.lower())))
 
 
 def overwrite_refusal(path: str, dropped: list[str], suggested: str, tool: str = "write_file") -> str:

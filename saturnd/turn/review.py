@@ -239,7 +239,7 @@ def uncomputed_in(tool: Tool, arguments: dict[str, Any], context: GateContext) -
     returned or shown holds: worked out in the model's head (the 1.5B wrote 123.45 for 63.40)."""
     if tool.risk not in ("write", "messaging"):
         return None
-    known = "\n".join([*context.record.typed, *(r.text for r in context.record.returned), context.seen])
+    known = context.record.known_text(context.seen)
     values = (v for k, v in arguments.items() if k not in ("to", tool.target) and isinstance(v, str))
     return next((n for v in values if (n := uncomputed_number(v, context.request, known, []))), None)
 
