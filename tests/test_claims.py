@@ -15,6 +15,7 @@ from saturnd.turn.claims import (
     must_call_after,
     unbacked_claim,
 )
+from saturnd.turn.trails import asks_to_follow
 
 
 @pytest.mark.parametrize(("answer", "claim"), [
@@ -267,6 +268,10 @@ PAGE = '<outside source="web_fetch http://127.0.0.1:8080/start.html">\nTrail sta
     ("Read start.txt and follow the clues.", '<outside source="read_file start.txt">\nThe first clue is in f81.txt.',
      [("read_file", '{"path": "start.txt"}')], "f81.txt"),
     ("Follow up with Tom about notes.txt.", "see plan.txt", [("read_file", '{"path": "notes.txt"}')], None),
+    ("Read start.txt and follow the clues.", "", [], "start.txt"),  # nothing read yet: where the request starts it
+    ("Read version.txt, then the file it names, one file at a time.", "Its changelog is changes/v3.2.md",
+     [("read_file", '{"path": "version.txt"}')], "changes/v3.2.md"),
+    ("Add the following to notes.txt: milk.", "see plan.txt", [("read_file", '{"path": "notes.txt"}')], None),
     ("What is in start.html?", PAGE, [("web_fetch", '{"url": "http://127.0.0.1:8080/start.html"}')], None),
 ])
 def test_a_trail_the_user_asked_to_follow_is_followed(request_text, last_result, calls, pointer):
@@ -275,3 +280,18 @@ def test_a_trail_the_user_asked_to_follow_is_followed(request_text, last_result,
     ])]
     claim = unbacked_claim("k7q", passes, builtin_registry(), request_text, last_result=last_result)
     assert (claim.quote if claim and claim.kind == "unfollowed" else None) == pointer
+
+
+@pytest.mark.parametrize(("request_text", "trail"), [
+    ('Start at start.html and follow the "next" links until you reach the code word.', True),
+    ('Keep following the "next" link until you reach the end.', True),
+    ("Start at the trades directory dir.html and follow its links.", True),
+    ("The hint is at the end of a trail of files starting at hint0.txt.", True),
+    ("Start at shop.html; the product page is a few links deep.", True),
+    ("Read step1.txt and do what each file says, one file at a time.", True),
+    ("Add the following to my shopping list: butter.", False),
+    ("Follow up with Tom about the van.", False),
+    ("What's on my shopping list?", False),
+])
+def test_a_request_to_follow_a_trail_is_told_from_one_that_names_none(request_text, trail):
+    assert asks_to_follow(request_text) is trail

@@ -90,6 +90,13 @@ def test_the_ground_shows_the_map_and_fenced_excerpts_after_the_fixed_part(tmp_p
     assert found.files_mapped == 3 and found.excerpts == ["shopping.txt:1-3"]
 
 
+def test_a_trail_to_follow_gets_the_names_but_no_line_from_its_end(tmp_path):
+    cwd = lay(tmp_path / "w", {"start.txt": "The first clue is in f81.txt.\n", "f81.txt": "The treasure is under the oak.\n"})
+    built = build_ground(Ground(cwd=cwd, home=tmp_path, now=datetime.now().astimezone(),
+                                request="Read start.txt and follow the clues to the treasure."))
+    assert "- f81.txt" in built.text and "oak" not in built.text and built.trace.excerpts == []
+
+
 def test_the_ground_can_leave_both_out(tmp_path):
     cwd = lay(tmp_path / "w", HOME_FILES)
     built = build_ground(Ground(cwd=cwd, home=tmp_path, now=datetime.now().astimezone(),

@@ -598,13 +598,35 @@ async def test_an_answer_before_the_end_of_a_trail_the_user_asked_to_follow_is_s
         )
         turn_id, events = await harness.turn(f'Start at {pages.url("/start.html")} and follow the "next" links.')
     assert harness.sent(2)[-1]["content"] == (
-        f"[Saturn check] The user asked you to follow the trail, and what you read last points on to"
+        f"[Saturn check] The user asked you to follow the trail, and it goes on at"
         f' {pages.url("/t/k7q.html")}, which nothing has opened. Open it now (web_fetch); answer only at the end'
         " of the trail."
     )
     assert of_type(events, "answer")[0].text == "The code word is HERON."
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
     assert trace.passes[2].note == "must call one of: web_fetch"
+
+
+async def test_a_trail_of_files_is_followed_one_send_back_per_step_and_an_unfinished_one_says_so(harness):
+    await harness.start(runtime_extra="  max_iterations: 2\n")
+    for name, text in {"start.txt": "The first clue is in f81.txt.\n", "f81.txt": "The next clue is in q02.txt.\n",
+                       "q02.txt": "The treasure is under the old oak.\n"}.items():
+        (harness.env.workdir / name).write_text(text)
+    harness.model.enqueue(
+        "The treasure is under the old oak.", call("read_file", {"path": "start.txt"}),
+        "f81.txt", call("read_file", {"path": "f81.txt"}),
+        "The next clue is in q02.txt.",
+    )
+    turn_id, events = await harness.turn("Read start.txt and follow the clues until you find the treasure. Where is it?")
+    assert "old oak" not in harness.sent(0)[0]["content"]  # no excerpt from the trail's end in the ground
+    assert harness.sent(1)[-1]["content"].startswith("[Saturn check] The user asked you to follow the trail, and it goes on at start.txt,")
+    assert harness.sent(3)[-1]["content"].startswith("[Saturn check] The user asked you to follow the trail, and it goes on at f81.txt,")
+    assert of_type(events, "answer")[0].text == (
+        "Not finished: the trail you asked me to follow goes on at q02.txt, and I did not open it."
+        " The next clue is in q02.txt."
+    )
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert [c.name for p in trace.passes for c in p.calls] == ["read_file", "read_file"]
 
 
 async def test_no_access_while_files_are_at_hand_is_sent_back(harness):

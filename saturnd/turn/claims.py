@@ -4,7 +4,7 @@ Seed 000: the answer's account of what was done comes from the tool calls that
 actually ran. A small model often answers "Email sent to Tom" or "The heating
 has been turned up to 22 degrees" without calling anything. The harness spots
 such a claim and sends the answer back once, with the reason; a claim that
-comes back again is answered with a note saying so. Three kinds:
+comes back again is answered with a note saying so. The kinds:
 
 - done: the answer's words say an action was done ("Tomatoes are added");
 - not_acted: the user asked for an action ("Add butter to my shopping list"),
@@ -24,9 +24,9 @@ comes back again is answered with a note saying so. Three kinds:
 - unread: the user named a web address and nothing fetched it, yet the answer
   says what the page holds ("The soup of the day on …/menu.html is Chicken
   Soup", "The meeting is in the bound-03-meeting-room");
-- unfollowed: the user asked to follow links or clues, and what was read last
-  points on to a page or file nothing has opened ("The meeting info continues
-  at /b/r1.html" given as the answer).
+- unfollowed: the user asked to follow links or clues, and the trail goes on at
+  a page or file nothing has opened ("The meeting info continues at /b/r1.html"
+  given as the answer; trails.py). Sent back once per place the trail goes on.
 
 A word list always misses some wordings; the request-side rule catches what
 the answer-side one misses.
@@ -38,11 +38,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
-from urllib.parse import urljoin
 
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
 from saturnd.turn.tool_fit import fits_request
+from saturnd.turn.trails import unfollowed_pointer
 
 _DONE = (
     r"sent|emailed|e-mailed|texted|messaged|forwarded|replied|posted|saved|written|wrote|created|"
@@ -119,13 +119,6 @@ NAMED_DAY = re.compile(
 
 URL = re.compile(r"https?://[^\s<>\"'`]+")
 FETCH = "web_fetch"
-
-
-FOLLOW_REQUEST = re.compile(
-    r"\bfollow(?:ing)?\b(?![\s-]*up\b)|\btrail\b|\blinks?\s+deep\b|\bone\s+(?:page|file|link)\s+at\s+a\s+time\b", re.IGNORECASE,
-)
-POINTER = re.compile(r"https?://[^\s<>\"']+|(?<![\w/.])/[\w./-]+\.html?\b|\b[\w-]+\.(?:txt|md|html?)\b")
-FETCHED_FROM = re.compile(r'<outside source="web_fetch (\S+?)"')
 
 
 ClaimKind = Literal["done", "not_acted", "no_access", "uncomputed", "unsourced", "unread", "unfollowed"]
@@ -255,21 +248,6 @@ def unfetched_address(request: str, passes: list[PassTrace], registry: Registry)
     ):
         return None
     return found.group(0).rstrip(".,;:!?)")
-
-
-def unfollowed_pointer(request: str, last_result: str, passes: list[PassTrace]) -> str | None:
-    """For a request to follow a trail: the first page or file the newest tool result points to
-    that no call of the turn opened (a page's path made whole against the page it is on)."""
-    if not FOLLOW_REQUEST.search(request) or not last_result:
-        return None
-    fetched = FETCHED_FROM.search(last_result)
-    body = last_result[fetched.end():] if fetched else last_result
-    opened = " ".join(c.arguments for p in passes for c in p.calls)
-    for pointer in POINTER.findall(body):
-        whole = urljoin(fetched.group(1), pointer) if fetched and pointer.startswith("/") else pointer
-        if whole not in opened and pointer not in opened:
-            return whole
-    return None
 
 
 def _plain_number(text: str) -> str:

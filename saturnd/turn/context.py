@@ -107,10 +107,13 @@ class TurnContext:
     session's earlier turns."""
     claim_sent_back: bool = False
     """An answer claiming what no tool did went back to the model once already."""
+    trail_sent_back: set[str] = field(default_factory=set)
+    """The places a trail goes on that an answer was sent back to open (each once)."""
     must_call: tuple[str, ...] = ()
     """Passes offer only these tools and no answer (an action asked for was answered instead
     of done), until a tool that can do it is called (claims.forced_call)."""
     forced_passes: int = 0
+    """Passes forced since the last send-back."""
     forced_since: int = 0
     """The index in `trace` of the first pass after the send-back: only calls from there end the forcing."""
 

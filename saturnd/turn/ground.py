@@ -23,6 +23,7 @@ from saturnd.turn import prompts
 from saturnd.turn.fencing import fence
 from saturnd.turn.folder_scan import FolderScan, scan_folder
 from saturnd.turn.retrieval import Document, Excerpt, relevant_excerpts, render_excerpts
+from saturnd.turn.trails import asks_to_follow
 
 INSTRUCTIONS_FILE = "SATURN.md"
 INSTRUCTIONS_CAP = 8_000
@@ -88,8 +89,10 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], list[Do
         scan = scan_folder(ground.cwd) if ground.cwd.is_dir() else FolderScan([], [], cut=False)
         scan_ms = round((time.monotonic() - started) * 1000, 1)
         documents = _documents(ground, scan) if ground.retrieval else []
-        excerpts = relevant_excerpts(ground.request, documents)
-        if ground.folder_map and (map_text := folder_map_text(scan)):
+        # a trail is read in its order: a line from its end would let the model skip it
+        trail = asks_to_follow(ground.request)
+        excerpts = [] if trail else relevant_excerpts(ground.request, documents)
+        if ground.folder_map and (map_text := folder_map_text(scan, first_lines=not trail)):
             parts.append(map_text)
         if excerpts:
             parts.append(prompts.EXCERPTS_INTRO + "\n" + fence("your files", render_excerpts(excerpts)))
@@ -102,13 +105,13 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], list[Do
     return "\n".join(parts), findings, excerpts, documents
 
 
-def folder_map_text(scan: FolderScan) -> str:
+def folder_map_text(scan: FolderScan, first_lines: bool = True) -> str:
     """Up to MAP_ENTRIES files: name, size and first line; empty folders by name."""
     if not scan.files and not scan.folders:
         return ""
-    lines = [prompts.FOLDER_MAP_INTRO]
+    lines = [prompts.FOLDER_MAP_INTRO if first_lines else prompts.FOLDER_NAMES_INTRO]
     for item in scan.files[:MAP_ENTRIES]:
-        first = item.first_line
+        first = item.first_line if first_lines else ""
         first = first[:MAP_LINE_CHARS] + ("…" if len(first) > MAP_LINE_CHARS else "")
         lines.append(f"- {item.rel} ({human_size(item.size)})" + (f": {first}" if first else ""))
     with_files = {f.rel.rsplit("/", 1)[0] + "/" for f in scan.files if "/" in f.rel}

@@ -134,8 +134,10 @@ def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer: str)
 
 
 def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: str, claim: Claim) -> bool:
-    """Send an answer that claims what no tool backs back to the model, once per turn."""
-    if turn.claim_sent_back:
+    """Send an answer that claims what no tool backs back to the model, once per turn; a trail
+    not followed, once per place it goes on (each opening takes one of the turn's tool rounds)."""
+    trail = claim.kind == "unfollowed"
+    if (claim.quote in turn.trail_sent_back) if trail else turn.claim_sent_back:
         turn.trace[-1].note = join_note(turn.trace[-1].note, f'{claim.kind}: "{claim.quote}" again: answered as it is')
         return False
     turn.trace[-1].note = join_note(turn.trace[-1].note, f'{claim.kind}: "{claim.quote}": sent back')
@@ -143,10 +145,14 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
         {"role": "assistant", "content": answer},
         {"role": "user", "content": send_back_text(claim)},
     ]
-    turn.claim_sent_back = True
+    if trail:
+        turn.trail_sent_back.add(claim.quote)
+    else:
+        turn.claim_sent_back = True
     turn.step = "recovery"  # the answer claimed what no tool did: an error to recover from
     turn.must_call = must_call_after(claim, turn.registry.names(), can_ask=turn.person_present)
     turn.forced_since = len(turn.trace)  # a fetch before the send-back does not follow the trail
+    turn.forced_passes = 0
     return True
 
 
@@ -161,13 +167,17 @@ def send_back_text(claim: Claim) -> str:
 
 def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) -> str:
     """The reply, unless it only repeats Saturn's note to the model: then what was not done. An
-    action it still claims or promises after being sent back is prefixed with the truth."""
+    action it still claims or promises after being sent back, or a trail it did not follow to
+    the end, is prefixed with the truth."""
     text = reply_text or turn.last_text
     if echoes_instructions(text) and (account := not_done_account(turn.trace)):
         turn.trace[-1].note = join_note(
             turn.trace[-1].note, "the answer repeated Saturn's note to the model: replaced with what was not done"
         )
         return account
+    if claim is not None and claim.kind == "unfollowed":
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "prefixed: trail not finished")
+        return f"{prompts.TRAIL_NOT_FOLLOWED.format(pointer=claim.quote)} {text}"
     if claim is not None and misleads_about_action(claim, text):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "prefixed: not done")
         return f"{prompts.NOT_DONE} {text}"

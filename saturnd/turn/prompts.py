@@ -10,6 +10,7 @@ SYSTEM = """You are Saturn, a personal assistant on the user's own machine.
 - When you have what you need, answer briefly and plainly."""
 
 FOLDER_MAP_INTRO = "Files in the working folder (size: first line):"
+FOLDER_NAMES_INTRO = "Files in the working folder (size):"
 EXCERPTS_INTRO = "Excerpts of the user's files that share words with the request (file:lines; they may be unrelated):"
 
 FINAL_PASS = (
@@ -52,9 +53,11 @@ UNREAD = (
     " come from it. Call web_fetch with that address now, then answer from what it returns."
 )
 UNFOLLOWED = (
-    "[Saturn check] The user asked you to follow the trail, and what you read last points on to {claim},"
+    "[Saturn check] The user asked you to follow the trail, and it goes on at {claim},"
     " which nothing has opened. Open it now{tools}; answer only at the end of the trail."
 )
+TRAIL_NOT_FOLLOWED = "Not finished: the trail you asked me to follow goes on at {pointer}, and I did not open it."
+"""Put before an answer given while the trail still goes on (the turn's bound came first)."""
 NOT_DONE = "Not done: no tool was used, so nothing was sent, saved or changed."
 """Put before an answer that, sent back once, still says or promises an action no tool took
 ("I will turn off the kitchen lights."): the user reads the truth first, then the model's words."""
