@@ -9,6 +9,7 @@ from saturnd.tools import builtin_registry
 from saturnd.turn.claims import (
     Claim,
     asked_action,
+    asks_for_missing,
     claimed_action,
     forced_call,
     misleads_about_action,
@@ -295,3 +296,18 @@ def test_a_trail_the_user_asked_to_follow_is_followed(request_text, last_result,
 ])
 def test_a_request_to_follow_a_trail_is_told_from_one_that_names_none(request_text, trail):
     assert asks_to_follow(request_text) is trail
+
+
+@pytest.mark.parametrize(("answer", "request_text", "put"), [
+    ("I'm sorry, but I don't have your sister's phone number.", "Send a text to my sister saying happy birthday.", True),
+    ("Please provide a valid email address.", "Email Tom about the kickoff.", True),
+    ("I'm sorry, I can't turn off the kitchen lights: no tool does that.", "Turn off the kitchen lights.", False),
+    ("Please provide your sister's number.", "What is my sister's number?", False),  # no errand asked
+])
+def test_an_answer_that_stops_an_errand_for_a_missing_value_is_told(answer, request_text, put):
+    assert asks_for_missing(answer, request_text, [], builtin_registry()) is put
+
+
+def test_an_answer_is_put_to_the_person_once_not_after_ask_user():
+    asked = [PassTrace(index=1, step="first_move", calls=[CallTrace(call_id="c", name="ask_user", arguments="{}", fate="asked")])]
+    assert not asks_for_missing("Please provide a valid email address.", "Email Tom.", asked, builtin_registry())

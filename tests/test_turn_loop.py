@@ -346,6 +346,27 @@ async def test_a_time_the_model_made_up_for_a_write_is_asked_of_the_person(harne
     assert calendar.read_text() == "Mon 09:00 standup\nThu 11:00 bank\n"
 
 
+async def test_an_answer_that_stops_for_a_missing_value_is_put_to_the_person(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
+    stopped = "I'm sorry, but I don't have your sister's phone number."
+    harness.model.enqueue(
+        stopped, call("send_message", {"to": "+44 7700 900999", "text": "Happy birthday!"}), "Sent.",
+    )
+    seen = await run_answering(harness, "Send a text to my sister saying happy birthday.", "Her number is +44 7700 900999")
+    assert [q.question for q in of_type(seen, "question")] == [stopped]
+    assert harness.sent(1)[-1]["content"] == "Her number is +44 7700 900999"
+    assert [f.fate for f in of_type(seen, "tool_finished")] == ["asked", "ran"]
+    assert of_type(seen, "answer")[0].text == "Sent."
+
+
+async def test_headless_an_answer_that_stops_for_a_missing_value_stands(harness):
+    await harness.start()
+    harness.model.enqueue("Please provide your sister's phone number.")
+    _, events = await harness.turn("Send a text to my sister saying happy birthday.", headless=True)
+    assert of_type(events, "answer")[0].text == "Please provide your sister's phone number."
+    assert of_type(events, "tool_proposed") == []
+
+
 async def test_headless_a_made_up_time_is_refused_and_the_model_told_to_ask(harness):
     await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
     harness.model.enqueue(call("write_file", {"path": "meeting.txt", "content": "Next meeting: 3pm"}), "I need the time.")

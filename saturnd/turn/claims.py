@@ -99,7 +99,8 @@ NO_ACCESS = re.compile(
     re.IGNORECASE,
 )
 READ_TOOLS = frozenset({"read_file", "list_dir", "search_files", "kb_search", "kb_read"})
-MAY_PRECEDE_AN_ACTION = READ_TOOLS | {"ask_user"}
+ASK_USER = "ask_user"
+MAY_PRECEDE_AN_ACTION = READ_TOOLS | {ASK_USER}
 COMPUTE_REQUEST = re.compile(
     r"\b(?:total|sum|add(?:ed)? up|altogether|in all|how much|how long|difference|average|spent|spend|"
     r"cost|owe|left over|remaining)\b",
@@ -292,6 +293,28 @@ def unbacked_claim(
         if not NUMBER.search(request) and (fitting := external_tools_fitting(request, registry)):
             return Claim("unsourced", value, fitting)
     return None
+
+
+ASKS_FOR_MISSING = re.compile(
+    r"\b(?:please|could you|can you|would you)\s+(?:please\s+)?(?:provide|tell me|give me|share|specify|"
+    r"let me know|confirm)\b"
+    r"|\bI\s+(?:don't|do not)\s+(?:have|know)\s+(?:your|his|her|their|the)\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?:number|address|e-?mail|name|time|date|day|value|details|contact|phone|language)s?\b",
+    re.IGNORECASE,
+)
+"""Words of an answer that stops because a value is missing ("I don't have your sister's phone
+number", "Please provide a valid email address"), not because nothing can do the errand."""
+
+
+def asks_for_missing(answer: str, request: str, passes: list[PassTrace], registry: Registry) -> bool:
+    """Seed 000: when a value is missing and no tool can supply it, the agent calls ask_user. The
+    1.5B writes the question as its answer instead, and the errand ends undone; with someone
+    there to answer, the harness puts it to them. Once: not after ask_user was called."""
+    return (
+        ASK_USER in registry.names() and bool(asked_action(request)) and ASKS_FOR_MISSING.search(answer) is not None
+        and not something_acted(passes, registry)
+        and not any(c.name == ASK_USER for p in passes for c in p.calls)
+    )
 
 
 SAYS_NOT_DONE = re.compile(r"\b(?:not|never|nothing|no)\b|n't\b|\bplease\s+(?:provide|tell|give|share|specify)\b",

@@ -6,6 +6,7 @@ Reads top to bottom; every decision is a named policy in its own module.
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -15,11 +16,14 @@ import msgspec
 from protocol.events import Answer, EndStatus, Paused, Resumed, Steered, TurnStarted
 from saturnd.memory.remember import memory_block
 from saturnd.model.caller import Unreadable
+from saturnd.model.types import ModelReply, ToolCall
 from saturnd.turn import prompts
 from saturnd.turn.agent import Answered, CallsProposed, ModelFailed, PassPlan, agent_pass, join_note
 from saturnd.turn.bounds import BoundReached
 from saturnd.turn.claims import (
+    ASK_USER,
     Claim,
+    asks_for_missing,
     forced_call,
     misleads_about_action,
     must_call_after,
@@ -61,6 +65,8 @@ async def run_turn(turn: TurnContext) -> EndStatus:
                 case Answered(text):
                     claim = check_answer(turn, messages, text)
                     if claim and not bound and send_back_claim(turn, messages, text, claim):
+                        continue
+                    if not claim and not bound and await put_to_the_person(turn, messages, text):
                         continue
                     notes = (bound.reason if bound else "", prompts.CLAIM_NOTES[claim.kind] if claim else "")
                     return finish(turn, answer_text(turn, text, claim), note="; ".join(filter(None, notes)))
@@ -153,6 +159,17 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
     turn.must_call = must_call_after(claim, turn.registry.names(), can_ask=turn.person_present)
     turn.forced_since = len(turn.trace)  # a fetch before the send-back does not follow the trail
     turn.forced_passes = 0
+    return True
+
+
+async def put_to_the_person(turn: TurnContext, messages: list[dict[str, Any]], answer: str) -> bool:
+    """An answer that stops an errand for a missing value goes to the person as ask_user's question
+    (claims.asks_for_missing); their answer comes back as that call's result."""
+    if not turn.person_present or not asks_for_missing(answer, turn.text, turn.trace, turn.registry):
+        return False
+    turn.trace[-1].note = join_note(turn.trace[-1].note, "the answer asks for a missing value: put to the person")
+    question = ToolCall(id=f"saturn-ask-{turn.tally.passes}", name=ASK_USER, arguments=json.dumps({"question": answer}))
+    await tool_round(turn, messages, ModelReply(tool_calls=[question]))
     return True
 
 
