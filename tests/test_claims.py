@@ -184,6 +184,7 @@ def test_the_call_stays_forced_until_something_that_acts_was_tried():
     asked = _passes(("ask_user", "asked"))
     assert forced_call(must, 1, asked, registry) == must  # asking for the address is not the email
     assert forced_call(must, 1, _passes(("send_email", "declined")), registry) == ()
+    assert forced_call(must, 1, _passes(("send_email", "invalid")), registry) == must  # sent back for its shape
     assert forced_call(must, 3, asked, registry) == ()  # at most three forced passes
     assert forced_call((), 0, [], registry) == ()
 
@@ -311,3 +312,9 @@ def test_an_answer_that_stops_an_errand_for_a_missing_value_is_told(answer, requ
 def test_an_answer_is_put_to_the_person_once_not_after_ask_user():
     asked = [PassTrace(index=1, step="first_move", calls=[CallTrace(call_id="c", name="ask_user", arguments="{}", fate="asked")])]
     assert not asks_for_missing("Please provide a valid email address.", "Email Tom.", asked, builtin_registry())
+
+
+def test_an_errand_whose_only_call_was_sent_back_for_its_shape_is_not_done():
+    claim = unbacked_claim("Happy birthday, Ana!", _passes(("send_message", "invalid")), builtin_registry(),
+                           "Text Ana happy birthday.")
+    assert claim is not None and claim.kind == "not_acted"

@@ -157,15 +157,23 @@ def something_acted(passes: Iterable[PassTrace], registry: Registry) -> bool:
     return False
 
 
+NOT_TRIED = frozenset({"invalid", "capped", "ask_first"})
+"""Fates of a call sent back before anything ran or was decided about it."""
+
+
 def something_tried(
     passes: Iterable[PassTrace], registry: Registry, names: frozenset[str] = frozenset(),
     fetch_counts: bool = True,
 ) -> bool:
     """Whether a call that can change something (or one of `names`) was proposed, whatever its
-    fate. `fetch_counts=False`: a web fetch, which only reads a page, does not count."""
+    fate, except one sent back unrun for its shape (NOT_TRIED): the 1.5B, told a send_message
+    lacked its text, answered with the birthday wishes instead. `fetch_counts=False`: a web
+    fetch, which only reads a page, does not count."""
     for record in passes:
         for call in record.calls:
             tool = registry.get(call.name)
+            if call.fate in NOT_TRIED:
+                continue
             if call.name in names or (tool is not None and (
                 (tool.risk != "read_only" and (fetch_counts or tool.risk != "egress"))
                 or tool.name in CHANGES_SOMETHING_TOO
