@@ -139,6 +139,8 @@ def test_the_scan_of_a_huge_tree_stops_at_its_caps(tmp_path):
     ("(13*60+30 - 9*60) / 60", "(13*60+30 - 9*60) / 60 = 4.5"),
     ("10 / 3", "10 / 3 = 3.3333333333"),
     ("2 × 3", "2 * 3 = 6"),
+    ("13:30 - 09:00", "13:30 - 09:00 = 4.5 hours (4 h 30 min)"),
+    ("(17:15 - 08:45) * 5", "(17:15 - 08:45) * 5 = 42.5 hours (42 h 30 min)"),
 ])
 def test_calculate_is_exact(expression, shown):
     assert evaluate(expression) == shown

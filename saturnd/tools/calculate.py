@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import re
 from typing import Annotated, Any
 
 import msgspec
@@ -25,15 +26,28 @@ ALLOWED_NAMES = frozenset({
 
 class CalculateParams(msgspec.Struct, forbid_unknown_fields=True):
     expression: Annotated[str, msgspec.Meta(
-        min_length=1, description="arithmetic, e.g. 12.50 + 30 + 45 or (13*60+30 - 9*60) / 60"
+        min_length=1, description="arithmetic, e.g. 12.50 + 30 + 45, or clock times: 13:30 - 09:00"
     )]
 
 
+CLOCK_TIME = re.compile(r"\b([01]?\d|2[0-3]):([0-5]\d)\b")
+
+
 def evaluate(expression: str) -> str:
-    """`expression = result`, or a ToolFailure that says what is wrong with it."""
+    """`expression = result`, or a ToolFailure that says what is wrong with it. Clock times
+    count in hours ("13:30 - 09:00" = 4.5 hours), which is how a journey's length is asked."""
     text = expression.strip().replace("×", "*").replace("÷", "/")
     if len(text) > EXPRESSION_CAP:
         raise ToolFailure(f"the expression is longer than {EXPRESSION_CAP} characters")
+    hours = CLOCK_TIME.sub(lambda m: f"({int(m.group(1))} + {int(m.group(2))}/60)", text)
+    result = _checked_eval(hours)
+    if hours == text:
+        return f"{text} = {result}"
+    whole, minutes = divmod(round(float(result) * 60), 60)
+    return f"{text} = {result} hours ({whole} h {minutes} min)"
+
+
+def _checked_eval(text: str) -> int | float:
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as exc:
@@ -45,10 +59,8 @@ def evaluate(expression: str) -> str:
         raise ToolFailure("use numbers and + - * / ** ( ) only")
     result = _interpreter_eval(text)
     if isinstance(result, float) and result.is_integer() and abs(result) < 1e15:
-        result = int(result)
-    elif isinstance(result, float):
-        result = round(result, 10)
-    return f"{text} = {result}"
+        return int(result)
+    return round(result, 10) if isinstance(result, float) else result
 
 
 def _interpreter_eval(text: str) -> Any:
