@@ -318,3 +318,13 @@ def test_an_errand_whose_only_call_was_sent_back_for_its_shape_is_not_done():
     claim = unbacked_claim("Happy birthday, Ana!", _passes(("send_message", "invalid")), builtin_registry(),
                            "Text Ana happy birthday.")
     assert claim is not None and claim.kind == "not_acted"
+
+
+@pytest.mark.parametrize(("request_text", "tools"), [
+    ("Reply by email to whoever sent inbox/last.txt, saying thanks.", ("send_email",)),
+    ("Add a dentist appointment to my Google Calendar for Friday at 3pm.", None),  # no tool's words fit
+    ("Turn off the kitchen lights.", None),
+])
+def test_a_refusal_without_a_reason_is_not_acted_when_a_fitting_tool_is_at_hand(request_text, tools):
+    claim = unbacked_claim("I'm sorry, but I can't assist with that request.", [], builtin_registry(), request_text)
+    assert (claim.tools if claim and claim.kind == "not_acted" else None) == tools

@@ -9,7 +9,8 @@ comes back again is answered with a note saying so. The kinds:
 - done: the answer's words say an action was done ("Tomatoes are added");
 - not_acted: the user asked for an action ("Add butter to my shopping list"),
   nothing that could do it was even tried, and the answer neither asks nor
-  says it cannot ("Butter is already on your shopping list.");
+  says it cannot ("Butter is already on your shopping list."), or refuses
+  with no reason while a tool whose words fit the request is at hand;
 - no_access: "I don't have access to your shopping list" while read tools
   exist, the folder or knowledge base holds documents, and none was read;
 - uncomputed: the user asked for a total, a sum or a duration, and the answer
@@ -92,6 +93,13 @@ ASKS_OR_DECLINES = re.compile(
     r"do you want|would you like|should I)\b",
     re.IGNORECASE,
 )
+BARE_REFUSAL = re.compile(
+    r"\b(?:can't|cannot|can not|unable to)\s+(?:assist|help)(?:\s+you)?\s+with\s+(?:that|this)(?:\s+request)?"
+    r"\s*[.!]?\s*$|\b(?:can't|cannot)\s+fulfil+\s+(?:that|this|your)\s+request\b",
+    re.IGNORECASE,
+)
+"""A refusal that gives no reason ("I'm sorry, but I can't assist with that request."): the 1.5B
+said it to "Reply by email to whoever sent inbox/last.txt" with send_email at hand."""
 NO_ACCESS = re.compile(
     r"\b(?:(?:don't|do not|doesn't|does not)\s+have\s+(?:any\s+)?(?:access|information|info|details|records?)|"
     r"(?:can't|cannot|can not|couldn't|could not|unable to|not able to)\s+(?:access|see|view|read|open|find|look)|"
@@ -287,6 +295,10 @@ def unbacked_claim(
     if (asked_action(request) and not something_tried(passes, registry, fetch_counts=False)
             and not ASKS_OR_DECLINES.search(answer) and done is None):
         return Claim("not_acted", first_sentence(answer), tools_for(request, registry))
+    if (asked_action(request) and BARE_REFUSAL.search(answer)
+            and not something_tried(passes, registry, fetch_counts=False)
+            and (fitting := tools_whose_words_fit(request, registry))):
+        return Claim("not_acted", first_sentence(answer), fitting)
     if (documents_at_hand and (found := NO_ACCESS.search(answer))
             and not something_tried(passes, registry, READ_TOOLS) and READ_TOOLS & set(registry.names())):
         return Claim("no_access", found.group(0))
@@ -333,6 +345,13 @@ def misleads_about_action(claim: Claim, answer: str) -> bool:
     """An answer that says or promises an action no tool took, without a word saying it was not
     done or asking for what is missing."""
     return claim.kind in ("done", "not_acted") and not SAYS_NOT_DONE.search(answer) and "?" not in answer
+
+
+def tools_whose_words_fit(request: str, registry: Registry) -> tuple[str, ...]:
+    """Of the tools for the request's verb, those that share a word with the request
+    ("Reply by email": send_email; "Add … to my Google Calendar": no file tool)."""
+    return tuple(name for name in tools_for(request, registry)
+                 if (tool := registry.get(name)) is not None and fits_request(request, tool))
 
 
 def external_tools_fitting(request: str, registry: Registry) -> tuple[str, ...]:
