@@ -125,6 +125,8 @@ async def test_edit_file_refusals(env: ToolEnv) -> None:
         await EDIT_FILE.run(EditFileParams(path="f.txt", old="x", new="z"), env)
     with pytest.raises(ToolFailure, match="no such file: nope.txt"):
         await EDIT_FILE.run(EditFileParams(path="nope.txt", old="x", new="z"), env)
+    with pytest.raises(ToolFailure, match="^old and new are the same text: nothing in f.txt would change$"):
+        await EDIT_FILE.run(EditFileParams(path="f.txt", old="x x x", new="x x x"), env)
     assert (env.cwd / "f.txt").read_text() == "x x x\n"
 
 

@@ -164,9 +164,12 @@ def test_a_write_in_the_folder_may_carry_the_users_files_but_not_a_web_page():
     ("meeting at 3pm", ("content", "3pm")),
     ("today, Tuesday at 06:35", None),  # the clock the ground showed
     ("In March", ("content", "March")),
-    ("The total is 1745", None),  # numbers that are not times are calculate's business
+    ("Room 47B, Thursday", ("content", "47")),
+    ("Send 3 copies", None),  # one digit: a count more often than a value
+    ("Wed 14:00 dentist (2026)", None),  # the year the clock showed
+    ("The total is 1,745", ("content", "1745")),  # for a request to add up, review asks calculate first
 ])
-def test_a_time_day_or_month_nobody_gave_is_a_guess(content, guess):
+def test_a_time_day_month_or_number_nobody_gave_is_a_guess(content, guess):
     record = SessionRecord(
         typed=["Add my meeting with the bank, Thursday at 11"],
         returned=[Returned("read_file", "c1", "Wed 14:00 dentist", fenced=True)], calls=[],

@@ -156,13 +156,20 @@ CLOCK_NUMBER = re.compile(r"\b(\d{1,2})(?:[:.](\d\d))?(?:\s*([ap])\.?m\b)?", re.
 DAY_OR_MONTH = re.compile(r"\b(?:" + "|".join((*_DAYS, *_MONTHS, *_SHORT_DAYS)) + r")\b", re.IGNORECASE)
 
 
+NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.]*\d)")
+GUESS_DIGITS = 2
+"""A number of one digit is a count or a list's numbering more often than a value."""
+
+
 def guessed_value(arguments: dict[str, Any], record: SessionRecord, skip: frozenset[str], seen: str = ""
                   ) -> tuple[str, str] | None:
-    """(argument, value): a time, a day or a month that an acting call would write or send and that
-    nothing the user typed, no tool returned and nothing shown (`seen`) holds. Asked to "add my
-    meeting with the bank to calendar.txt", the 1.5B wrote a time it made up; it almost never asks."""
+    """(argument, value): a time, a day, a month or a number of two digits or more that an acting
+    call would write or send and that nothing the user typed, no tool returned and nothing shown
+    (`seen`) holds. Asked to "add my meeting with the bank to calendar.txt", the 1.5B wrote a time
+    it made up; asked to email Petra a room number nobody gave, it made one up. It almost never asks."""
     known = record.known_text(seen)
     times, days = _clock_times(known), {_day(d) for d in DAY_OR_MONTH.findall(known)}
+    numbers = {float(n) for n in NUMBER.findall(known.replace(",", ""))}
     for name, value in arguments.items():
         if name in skip or not isinstance(value, str):
             continue
@@ -172,6 +179,9 @@ def guessed_value(arguments: dict[str, Any], record: SessionRecord, skip: frozen
         for day in DAY_OR_MONTH.findall(value):
             if _day(day) not in days:
                 return name, day
+        for number in NUMBER.findall(TIME.sub(" ", value).replace(",", "")):
+            if len(number.replace(".", "")) >= GUESS_DIGITS and float(number) not in numbers:
+                return name, number
     return None
 
 

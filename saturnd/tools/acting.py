@@ -74,6 +74,8 @@ class EditFileParams(msgspec.Struct, forbid_unknown_fields=True):
 
 
 def _edit(path: Path, display: str, old: str, new: str) -> str:
+    if old == new:  # the 1.5B "set" a timeout to the value the file held and called it done
+        raise ToolFailure(f"old and new are the same text: nothing in {display} would change")
     if path.is_dir():
         raise ToolFailure(f"{display} is a directory; give a file path")
     if not path.is_file():

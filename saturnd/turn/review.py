@@ -208,7 +208,7 @@ def recipient_from_files(tool: Tool, arguments: dict[str, Any], context: GateCon
 
 def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateContext) -> tuple[str, str] | None:
     """(fate, why) for a write or a message whose content is wrong before it runs: lines of the
-    file nobody asked to drop, a time or day nobody gave, a sum nobody worked out."""
+    file nobody asked to drop, a sum nobody worked out, a time, day or number nobody gave."""
     target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
     if tool.name == WRITE_FILE and (dropped := dropped_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
@@ -218,16 +218,16 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
     )) and target.is_file():
         suggested = content_to_write(context.request, target, str(arguments.get("new", "")))
         return "invalid", overwrite_refusal(arguments["path"], dropped, suggested, tool=EDIT_FILE)
+    if number := uncomputed_in(tool, arguments, context):  # before the guess: a sum has a tool to work it out
+        return "refused_guess", NOT_WORKED_OUT.format(number=number, tool=tool.name)
     if guess := guess_in(tool, arguments, context):
         name, value = guess
         return "refused_guess", GUESSED.format(value=value, name=name)
-    if number := uncomputed_in(tool, arguments, context):
-        return "refused_guess", NOT_WORKED_OUT.format(number=number, tool=tool.name)
     return None
 
 
 def guess_in(tool: Tool, arguments: dict[str, Any], context: GateContext) -> tuple[str, str] | None:
-    """(argument, value) of a time, day or month a write or a message would carry that nobody gave."""
+    """(argument, value) of a time, day, month or number a write or a message would carry that nobody gave."""
     if tool.risk not in ("write", "messaging"):
         return None
     skip = frozenset({"to", *([tool.target] if tool.target else [])})
