@@ -12,7 +12,13 @@ import pytest
 from protocol.methods import Attachment
 from saturnd.config import RuntimeConfig
 from saturnd.gate.policy import GateConfig, GateRule
-from saturnd.gate.provenance import Returned, SessionRecord, guessed_value, outside_escalation
+from saturnd.gate.provenance import (
+    Returned,
+    SessionRecord,
+    guessed_value,
+    outside_escalation,
+    value_left_out,
+)
 from saturnd.model.types import ToolCall
 from saturnd.store import MessageRow
 from saturnd.tools import builtin_registry
@@ -337,3 +343,17 @@ def test_a_turn_that_does_not_fit_drops_every_older_one():
     history = earlier_turns(rows, budget_tokens=50)
     assert [m["content"] for m in history.messages] == ["s", "c"], "never a gap in the conversation"
     assert earlier_turns(rows, budget_tokens=0) == History(dropped_turns=3, dropped_tokens=105)
+
+
+@pytest.mark.parametrize(("request_text", "carried", "left_out"), [
+    ("Send Petra my new address by text.", "Hi Petra, here is my new address.", "my new address"),
+    ("Send Petra my new address by text.", "My new address is 12 Elm Road.", None),
+    ("Email my accountant the total of my budget.", "Please find the total of my budget.", "the total"),
+    ("Email Petra the room number for Friday's meeting.", "The room is 4B.", None),
+    ("Create meeting.txt with the time of my next meeting.", "Next meeting:", "the time"),
+    ("Text Jo the number of guests.", "We are expecting guests.", None),  # a count, not a value to look up
+    ("Email Tom my email address.", "Here it is.", None),
+    ("Text Jo that I'm running late.", "Running late", None),
+])
+def test_a_value_the_request_asks_to_send_is_not_left_out(request_text, carried, left_out):
+    assert value_left_out(request_text, {"to": "+44 7700 900123", "text": carried}, frozenset({"to"})) == left_out

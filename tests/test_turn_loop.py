@@ -359,6 +359,24 @@ async def test_an_answer_that_stops_for_a_missing_value_is_put_to_the_person(har
     assert of_type(seen, "answer")[0].text == "Sent."
 
 
+async def test_a_value_the_request_asked_to_send_and_the_message_left_out_is_asked_of_the_person(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
+    harness.model.enqueue(
+        call("send_message", {"to": "+44 7700 900123", "text": "Hi Petra, here is my new address."}),
+        call("send_message", {"to": "+44 7700 900123", "text": "Hi Petra, my new address is 12 Elm Road."}),
+        "Sent.",
+    )
+    seen = await run_answering(harness, "Send my new address by text to +44 7700 900123.", "12 Elm Road")
+    assert [q.question for q in of_type(seen, "question")] == [
+        "send_message would go without your new address, which you asked for. What is it?"
+    ]
+    assert harness.sent(1)[-1]["content"] == (
+        "not run: it went without my new address. The user says: 12 Elm Road. Call send_message again with what"
+        " the user said."
+    )
+    assert [f.fate for f in of_type(seen, "tool_finished")] == ["invalid", "ran"]
+
+
 async def test_headless_an_answer_that_stops_for_a_missing_value_stands(harness):
     await harness.start()
     harness.model.enqueue("Please provide your sister's phone number.")

@@ -87,7 +87,8 @@ WHICH_RECIPIENT = (
 RECIPIENT_GIVEN = "({invented} was a guess: the user gave the {kind} {answer} when asked.) "
 
 WHICH_VALUE = "'{value}' in {tool}'s {name} is a guess: it is in nothing you said or your files. What should it be?"
-VALUE_GIVEN = "not run: '{value}' was a guess. The user says: {answer}. Call {tool} again with what the user said."
+WHICH_LEFT_OUT = "{tool} would go without {phrase}, which you asked for. What is it?"
+VALUE_GIVEN = "not run: {why}. The user says: {answer}. Call {tool} again with what the user said."
 
 ABORTED = "Stopped at your request."
 NO_ANSWER_YET = "I stopped before I had an answer."

@@ -25,12 +25,13 @@ from saturnd.gate.provenance import (
     outside_escalation,
     parent_missing,
     recipient_refusal,
+    value_left_out,
 )
 from saturnd.gate.reach import Reach
 from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, decide_remember
 from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
-from saturnd.turn.claims import uncomputed_number
+from saturnd.turn.claims import COMPUTE_REQUEST, uncomputed_number
 from saturnd.turn.fencing import fence
 from saturnd.turn.look_first import lines_naming, phone_beside, render
 from saturnd.turn.loop_rules import CallLedger, call_signature
@@ -51,6 +52,10 @@ GUESSED = (
 )
 WRITE_FILE = "write_file"
 EDIT_FILE = "edit_file"
+LEFT_OUT = (
+    "not run: {tool} would go without {phrase}, which the user asked for. {how}, then call {tool}"
+    " again with it in."
+)
 NOT_WORKED_OUT = (
     "not run: {number} is in nothing you were shown and was not worked out with calculate. Call calculate"
     " with the numbers you read (e.g. 12.50 + 30 + 45), then call {tool} with its result."
@@ -208,7 +213,8 @@ def recipient_from_files(tool: Tool, arguments: dict[str, Any], context: GateCon
 
 def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateContext) -> tuple[str, str] | None:
     """(fate, why) for a write or a message whose content is wrong before it runs: lines of the
-    file nobody asked to drop, a sum nobody worked out, a time, day or number nobody gave."""
+    file nobody asked to drop, a sum nobody worked out, a time, day or number nobody gave, a value
+    asked for and left out."""
     target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
     if tool.name == WRITE_FILE and (dropped := dropped_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
@@ -223,7 +229,18 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
     if guess := guess_in(tool, arguments, context):
         name, value = guess
         return "refused_guess", GUESSED.format(value=value, name=name)
+    if phrase := left_out_in(tool, arguments, context):
+        how = "Work it out with calculate from what you read" if COMPUTE_REQUEST.search(context.request) else \
+            "Take it from what you read, or ask the user for it with ask_user"
+        return "invalid", LEFT_OUT.format(tool=tool.name, phrase=phrase, how=how)
     return None
+
+
+def left_out_in(tool: Tool, arguments: dict[str, Any], context: GateContext) -> str | None:
+    """The request's words for a value a write or a message would go without."""
+    if tool.risk not in ("write", "messaging"):
+        return None
+    return value_left_out(context.request, arguments, frozenset({"to", *([tool.target] if tool.target else [])}))
 
 
 def guess_in(tool: Tool, arguments: dict[str, Any], context: GateContext) -> tuple[str, str] | None:
