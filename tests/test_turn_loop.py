@@ -385,6 +385,19 @@ async def test_headless_an_answer_that_stops_for_a_missing_value_stands(harness)
     assert of_type(events, "tool_proposed") == []
 
 
+async def test_a_sum_nobody_worked_out_goes_to_calculate_not_to_the_person(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    (harness.env.workdir / "receipts.txt").write_text("bread 2.50\nmilk 60.90\n")
+    harness.model.enqueue(
+        call("write_file", {"path": "total.txt", "content": "123.45"}), call("calculate", {"expression": "2.50 + 60.90"}),
+        call("write_file", {"path": "total.txt", "content": "63.4"}), "Written: 63.4.",
+    )
+    seen = await run_answering(harness, "Work out what I spent this week and put just the number in total.txt.", "no idea")
+    assert of_type(seen, "question") == []
+    assert harness.sent(1)[-1]["content"].startswith("not run: 123.45 is in nothing you were shown and was not worked out")
+    assert (harness.env.workdir / "total.txt").read_text() == "63.4"
+
+
 async def test_headless_a_made_up_time_is_refused_and_the_model_told_to_ask(harness):
     await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
     harness.model.enqueue(call("write_file", {"path": "meeting.txt", "content": "Next meeting: 3pm"}), "I need the time.")

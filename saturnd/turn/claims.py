@@ -317,13 +317,14 @@ def unbacked_claim(
 
 ASKS_FOR_MISSING = re.compile(
     r"\b(?:please|could you|can you|would you)\s+(?:please\s+)?(?:provide|tell me|give me|share|specify|"
-    r"let me know|confirm)\b"
+    r"let me know)\b"
     r"|\bI\s+(?:don't|do not)\s+(?:have|know)\s+(?:your|his|her|their|the)\s+(?:[\w'-]+\s+){0,3}?"
     r"(?:number|address|e-?mail|name|time|date|day|value|details|contact|phone|language)s?\b",
     re.IGNORECASE,
 )
 """Words of an answer that stops because a value is missing ("I don't have your sister's phone
-number", "Please provide a valid email address"), not because nothing can do the errand."""
+number", "Please provide a valid email address"), not because nothing can do the errand. Not
+"please confirm": whether a write or a message may run is the gate's question, not a value."""
 
 
 def asks_for_missing(answer: str, request: str, passes: list[PassTrace], registry: Registry) -> bool:

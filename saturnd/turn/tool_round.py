@@ -30,6 +30,7 @@ from saturnd.turn.review import (
     guess_in,
     left_out_in,
     review_calls,
+    uncomputed_in,
 )
 
 DO_NOT_TRY_ANOTHER_WAY = "Do not try it another way"
@@ -214,7 +215,8 @@ def _value_question(d: Decision, context: GateContext) -> tuple[str, str] | None
     left out; a sum left out is calculate's, not the person's."""
     if d.tool is None:
         return None
-    if d.fate == "refused_guess" and (guess := guess_in(d.tool, d.arguments, context)):
+    if d.fate == "refused_guess" and not uncomputed_in(d.tool, d.arguments, context) and (
+            guess := guess_in(d.tool, d.arguments, context)):
         name, value = guess
         return prompts.WHICH_VALUE.format(value=value, tool=d.call.name, name=name), f"'{value}' was a guess"
     if d.fate == "invalid" and not COMPUTE_REQUEST.search(context.request) and (
