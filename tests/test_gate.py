@@ -65,6 +65,17 @@ async def test_an_answer_parroting_the_decline_note_is_replaced_by_what_was_not_
     assert trace.passes[-1].note == "the answer repeated Saturn's note to the model: replaced with what was not done"
 
 
+async def test_an_answer_that_does_not_say_the_declined_errand_was_not_done_is_prefixed(harness):
+    await harness.start()
+    harness.model.enqueue(call("append_note", {"text": "meeting cancelled"}), "The meeting was cancelled.")
+    _, turn_id, events = await run_with_decisions(harness, "note that the meeting is cancelled", decide_with("decline"))
+    assert of_type(events, "answer")[0].text == (
+        "Not done: append_note, because you declined it. The meeting was cancelled."
+    )
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[-1].note == "prefixed: what was not done"
+
+
 async def test_a_fully_declined_batch_goes_straight_back(harness):
     await harness.start()
     harness.model.enqueue(calls(("append_note", {"text": "a"}), ("append_note", {"text": "b"})), "Nothing written.")

@@ -22,11 +22,13 @@ from saturnd.turn.agent import Answered, CallsProposed, ModelFailed, PassPlan, a
 from saturnd.turn.bounds import BoundReached
 from saturnd.turn.claims import (
     ASK_USER,
+    SAYS_NOT_DONE,
     Claim,
     asks_for_missing,
     forced_call,
     misleads_about_action,
     must_call_after,
+    something_acted,
     unbacked_claim,
 )
 from saturnd.turn.context import TurnContext
@@ -184,14 +186,19 @@ def send_back_text(claim: Claim) -> str:
 
 def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) -> str:
     """The reply, unless it only repeats Saturn's note to the model: then what was not done. An
-    action it still claims or promises after being sent back, or a trail it did not follow to
-    the end, is prefixed with the truth."""
+    answer that does not say a declined errand was not done ("The meeting was cancelled." after
+    the text was declined), an action it still claims or promises after being sent back, or a
+    trail it did not follow to the end, is prefixed with the truth."""
     text = reply_text or turn.last_text
-    if echoes_instructions(text) and (account := not_done_account(turn.trace)):
+    account = not_done_account(turn.trace)
+    if echoes_instructions(text) and account:
         turn.trace[-1].note = join_note(
             turn.trace[-1].note, "the answer repeated Saturn's note to the model: replaced with what was not done"
         )
         return account
+    if account and not SAYS_NOT_DONE.search(text) and not something_acted(turn.trace, turn.registry):
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "prefixed: what was not done")
+        return f"{account} {text}"
     if claim is not None and claim.kind == "unfollowed":
         turn.trace[-1].note = join_note(turn.trace[-1].note, "prefixed: trail not finished")
         return f"{prompts.TRAIL_NOT_FOLLOWED.format(pointer=claim.quote)} {text}"
