@@ -185,6 +185,7 @@ def test_the_call_stays_forced_until_something_that_acts_was_tried():
     assert forced_call(must, 1, asked, registry) == must  # asking for the address is not the email
     assert forced_call(must, 1, _passes(("send_email", "declined")), registry) == ()
     assert forced_call(must, 1, _passes(("send_email", "invalid")), registry) == must  # sent back for its shape
+    assert forced_call(must, 1, _passes(("send_email", "refused_guess")), registry) == must  # for a made-up value
     assert forced_call(must, 3, asked, registry) == ()  # at most three forced passes
     assert forced_call((), 0, [], registry) == ()
 
@@ -315,8 +316,9 @@ def test_an_answer_is_put_to_the_person_once_not_after_ask_user():
     assert not asks_for_missing("Please provide a valid email address.", "Email Tom.", asked, builtin_registry())
 
 
-def test_an_errand_whose_only_call_was_sent_back_for_its_shape_is_not_done():
-    claim = unbacked_claim("Happy birthday, Ana!", _passes(("send_message", "invalid")), builtin_registry(),
+@pytest.mark.parametrize("fate", ["invalid", "refused_guess"])
+def test_an_errand_whose_only_call_was_sent_back_unrun_is_not_done(fate):
+    claim = unbacked_claim("Happy birthday, Ana!", _passes(("send_message", fate)), builtin_registry(),
                            "Text Ana happy birthday.")
     assert claim is not None and claim.kind == "not_acted"
 

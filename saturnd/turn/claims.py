@@ -165,8 +165,9 @@ def something_acted(passes: Iterable[PassTrace], registry: Registry) -> bool:
     return False
 
 
-NOT_TRIED = frozenset({"invalid", "capped", "ask_first"})
-"""Fates of a call sent back before anything ran or was decided about it."""
+NOT_TRIED = frozenset({"invalid", "refused_guess", "capped", "ask_first"})
+"""Fates of a call sent back before anything ran or was decided about it: given the room number
+its email had guessed, the 1.5B answered "The room number is 12B." and sent nothing."""
 
 
 def something_tried(
