@@ -230,10 +230,14 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
         name, value = guess
         return "refused_guess", GUESSED.format(value=value, name=name)
     if phrase := left_out_in(tool, arguments, context):
-        how = "Work it out with calculate from what you read" if COMPUTE_REQUEST.search(context.request) else \
-            "Take it from what you read, or ask the user for it with ask_user"
-        return "invalid", LEFT_OUT.format(tool=tool.name, phrase=phrase, how=how)
+        return "invalid", left_out_refusal(tool.name, phrase, context.request)
     return None
+
+
+def left_out_refusal(tool_name: str, phrase: str, request: str) -> str:
+    how = "Work it out with calculate from what you read" if COMPUTE_REQUEST.search(request) else \
+        "Take it from what you read, or ask the user for it with ask_user"
+    return LEFT_OUT.format(tool=tool_name, phrase=phrase, how=how)
 
 
 def left_out_in(tool: Tool, arguments: dict[str, Any], context: GateContext) -> str | None:

@@ -29,6 +29,7 @@ from saturnd.turn.review import (
     approval_key,
     guess_in,
     left_out_in,
+    left_out_refusal,
     review_calls,
     uncomputed_in,
 )
@@ -220,7 +221,8 @@ def _value_question(d: Decision, context: GateContext) -> tuple[str, str] | None
         name, value = guess
         return prompts.WHICH_VALUE.format(value=value, tool=d.call.name, name=name), f"'{value}' was a guess"
     if d.fate == "invalid" and not COMPUTE_REQUEST.search(context.request) and (
-            phrase := left_out_in(d.tool, d.arguments, context)):
+            phrase := left_out_in(d.tool, d.arguments, context)
+    ) and d.result == left_out_refusal(d.call.name, phrase, context.request):  # not sent back for another fault
         yours = YOUR.sub(lambda m: "your" if m.group(0).islower() else "Your", phrase)
         return prompts.WHICH_LEFT_OUT.format(tool=d.call.name, phrase=yours), f"it went without {phrase}"
     return None
