@@ -293,13 +293,11 @@ def unbacked_claim(
         tool = FETCH if pointer.startswith("http") else "read_file"
         if tool in registry.names():
             return Claim("unfollowed", pointer, (tool,))
-    if (asked_action(request) and not something_tried(passes, registry, fetch_counts=False)
-            and not ASKS_OR_DECLINES.search(answer) and done is None):
-        return Claim("not_acted", first_sentence(answer), tools_for(request, registry))
-    if (asked_action(request) and BARE_REFUSAL.search(answer)
-            and not something_tried(passes, registry, fetch_counts=False)
-            and (fitting := tools_whose_words_fit(request, registry))):
-        return Claim("not_acted", first_sentence(answer), fitting)
+    if asked_action(request) and not something_tried(passes, registry, fetch_counts=False):
+        if not ASKS_OR_DECLINES.search(answer) and done is None:
+            return Claim("not_acted", first_sentence(answer), tools_for(request, registry))
+        if BARE_REFUSAL.search(answer) and (fitting := tools_whose_words_fit(request, registry)):
+            return Claim("not_acted", first_sentence(answer), fitting)
     if (documents_at_hand and (found := NO_ACCESS.search(answer))
             and not something_tried(passes, registry, READ_TOOLS) and READ_TOOLS & set(registry.names())):
         return Claim("no_access", found.group(0))

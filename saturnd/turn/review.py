@@ -31,6 +31,7 @@ from saturnd.gate.reach import Reach
 from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, decide_remember
 from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
+from saturnd.turn import prompts
 from saturnd.turn.claims import COMPUTE_REQUEST, uncomputed_number
 from saturnd.turn.fencing import fence
 from saturnd.turn.look_first import lines_naming, phone_beside, render
@@ -56,6 +57,10 @@ LEFT_OUT = (
     "not run: {tool} would go without {phrase}, which the user asked for. {how}, then call {tool}"
     " again with it in."
 )
+WORK_IT_OUT = "Work it out with calculate from what you read"
+LOOK_OR_ASK = "Take it from what you read, or ask the user for it with ask_user"
+YOUR = re.compile(r"\b(?:my|our)\b", re.IGNORECASE)
+"""The request's "my new address" is the person's "your new address"."""
 NOT_WORKED_OUT = (
     "not run: {number} is in nothing you were shown and was not worked out with calculate. Call calculate"
     " with the numbers you read (e.g. 12.50 + 30 + 45), then call {tool} with its result."
@@ -122,6 +127,9 @@ class Decision:
     (a declined call proposed again, a secret to remember): the next pass recovers."""
     remember: RememberDecision | None = None
     """For a `remember` call: memory's decision on the fact, which saving carries out."""
+    ask_person: tuple[str, str] | None = None
+    """(the question, why the call did not run) for a value the person can give: with someone
+    there, the tool round asks them and sends the call back with their answer."""
 
     @property
     def runs(self) -> bool:
@@ -186,8 +194,7 @@ def _review_one(
         if unknown is not None:
             return Decision(call, "refused_recipient", f"refused: {unknown}", **fields)
     if sent_back := what_it_would_write(tool, arguments, context):
-        fate, why = sent_back
-        return Decision(call, fate, why, **fields)
+        return Decision(call, sent_back.fate, sent_back.why, ask_person=sent_back.question, **fields)
     verdict = context.judge.check("tool_call", tool.name, json.dumps(arguments))
     if verdict is not ALLOW and verdict.action != "allow":
         return Decision(call, "blocked", blocked_result(verdict), **fields)
@@ -211,58 +218,54 @@ def recipient_from_files(tool: Tool, arguments: dict[str, Any], context: GateCon
     return None
 
 
-def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateContext) -> tuple[str, str] | None:
-    """(fate, why) for a write or a message whose content is wrong before it runs: lines of the
-    file nobody asked to drop, a sum nobody worked out, a time, day or number nobody gave, a value
-    asked for and left out."""
+@dataclass(frozen=True)
+class SentBack:
+    """What review sends back for a write or a message whose content is wrong."""
+
+    fate: str
+    why: str
+    question: tuple[str, str] | None = None
+    """(the question for the person, why the call did not run): a value they can give."""
+
+
+def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateContext) -> SentBack | None:
+    """A write or a message whose content is wrong before it runs: lines of the file nobody asked
+    to drop, a sum nobody worked out, a time, day or number nobody gave, a value asked for and
+    left out."""
     target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
     if tool.name == WRITE_FILE and (dropped := dropped_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
-        return "invalid", overwrite_refusal(arguments["path"], dropped, suggested)
+        return SentBack("invalid", overwrite_refusal(arguments["path"], dropped, suggested))
     if tool.name == EDIT_FILE and (dropped := lines_an_add_edit_drops(
         context.request, str(arguments.get("old", "")), str(arguments.get("new", ""))
     )) and target.is_file():
         suggested = content_to_write(context.request, target, str(arguments.get("new", "")))
-        return "invalid", overwrite_refusal(arguments["path"], dropped, suggested, tool=EDIT_FILE)
-    if number := uncomputed_in(tool, arguments, context):  # before the guess: a sum has a tool to work it out
-        return "refused_guess", NOT_WORKED_OUT.format(number=number, tool=tool.name)
-    if guess := guess_in(tool, arguments, context):
-        name, value = guess
-        return "refused_guess", GUESSED.format(value=value, name=name)
-    if phrase := left_out_in(tool, arguments, context):
-        return "invalid", left_out_refusal(tool.name, phrase, context.request)
-    return None
-
-
-def left_out_refusal(tool_name: str, phrase: str, request: str) -> str:
-    how = "Work it out with calculate from what you read" if COMPUTE_REQUEST.search(request) else \
-        "Take it from what you read, or ask the user for it with ask_user"
-    return LEFT_OUT.format(tool=tool_name, phrase=phrase, how=how)
-
-
-def left_out_in(tool: Tool, arguments: dict[str, Any], context: GateContext) -> str | None:
-    """The request's words for a value a write or a message would go without."""
+        return SentBack("invalid", overwrite_refusal(arguments["path"], dropped, suggested, tool=EDIT_FILE))
     if tool.risk not in ("write", "messaging"):
         return None
-    return value_left_out(context.request, arguments, frozenset({"to", *([tool.target] if tool.target else [])}))
+    return _what_it_carries(tool.name, arguments, frozenset({"to", *([tool.target] if tool.target else [])}), context)
 
 
-def guess_in(tool: Tool, arguments: dict[str, Any], context: GateContext) -> tuple[str, str] | None:
-    """(argument, value) of a time, day, month or number a write or a message would carry that nobody gave."""
-    if tool.risk not in ("write", "messaging"):
-        return None
-    skip = frozenset({"to", *([tool.target] if tool.target else [])})
-    return guessed_value(arguments, context.record, skip, context.seen)
-
-
-def uncomputed_in(tool: Tool, arguments: dict[str, Any], context: GateContext) -> str | None:
-    """A number a write or a message would carry, for a request to add up, that nothing typed,
-    returned or shown holds: worked out in the model's head (the 1.5B wrote 123.45 for 63.40)."""
-    if tool.risk not in ("write", "messaging"):
-        return None
+def _what_it_carries(name: str, arguments: dict[str, Any], skip: frozenset[str], context: GateContext
+                     ) -> SentBack | None:
+    """A sum nobody worked out (calculate's business, before the guess), then a value nobody gave
+    or one asked for and left out (the person's, when it is not a sum)."""
     known = context.record.known_text(context.seen)
-    values = (v for k, v in arguments.items() if k not in ("to", tool.target) and isinstance(v, str))
-    return next((n for v in values if (n := uncomputed_number(v, context.request, known, []))), None)
+    values = (v for k, v in arguments.items() if k not in skip and isinstance(v, str))
+    if number := next((n for v in values if (n := uncomputed_number(v, context.request, known, []))), None):
+        return SentBack("refused_guess", NOT_WORKED_OUT.format(number=number, tool=name))
+    if guess := guessed_value(arguments, context.record, skip, context.seen):
+        argument, value = guess
+        question = prompts.WHICH_VALUE.format(value=value, tool=name, name=argument)
+        return SentBack("refused_guess", GUESSED.format(value=value, name=argument), (question, f"'{value}' was a guess"))
+    if phrase := value_left_out(context.request, arguments, skip):
+        if COMPUTE_REQUEST.search(context.request):
+            return SentBack("invalid", LEFT_OUT.format(tool=name, phrase=phrase, how=WORK_IT_OUT))
+        yours = YOUR.sub(lambda m: "your" if m.group(0).islower() else "Your", phrase)
+        question = prompts.WHICH_LEFT_OUT.format(tool=name, phrase=yours)
+        return SentBack("invalid", LEFT_OUT.format(tool=name, phrase=phrase, how=LOOK_OR_ASK),
+                        (question, f"it went without {phrase}"))
+    return None
 
 
 def _review_remember(

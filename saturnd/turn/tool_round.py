@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from dataclasses import replace
 from typing import Any, TypeGuard, get_args
 
@@ -17,22 +16,12 @@ from saturnd.model.types import ModelReply, ToolCall
 from saturnd.tools.registry import NO_ANSWER
 from saturnd.turn import prompts
 from saturnd.turn.agent import join_note
-from saturnd.turn.claims import COMPUTE_REQUEST
 from saturnd.turn.context import TurnContext
 from saturnd.turn.execute import ToolOutcome, run_tool, time_limit
 from saturnd.turn.fencing import fence
 from saturnd.turn.look_first import contact_lines, render
 from saturnd.turn.remembering import memory_gate
-from saturnd.turn.review import (
-    Decision,
-    GateContext,
-    approval_key,
-    guess_in,
-    left_out_in,
-    left_out_refusal,
-    review_calls,
-    uncomputed_in,
-)
+from saturnd.turn.review import Decision, GateContext, approval_key, review_calls
 
 DO_NOT_TRY_ANOTHER_WAY = "Do not try it another way"
 DO_NOT_RETRY = "Do not retry it or work around it"
@@ -93,7 +82,7 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
     for d in decisions:
         turn.events.emit(ToolProposed(call_id=d.call.id, name=d.call.name, arguments=_shown(d.call)))
     decisions, given = await ask_for_recipients(turn, decisions, context)
-    decisions = await ask_about_guesses(turn, decisions, context)
+    decisions = await ask_about_guesses(turn, decisions)
     decisions = await settle_approvals(turn, decisions)
 
     looked_up = answered_from_files(turn, decisions)
@@ -187,13 +176,7 @@ async def ask_for_recipients(
     return settled, notes
 
 
-YOUR = re.compile(r"\b(?:my|our)\b", re.IGNORECASE)
-"""The request's "my new address" is the person's "your new address"."""
-
-
-async def ask_about_guesses(
-    turn: TurnContext, decisions: list[Decision], context: GateContext,
-) -> list[Decision]:
+async def ask_about_guesses(turn: TurnContext, decisions: list[Decision]) -> list[Decision]:
     """A time, day, month or number the model made up for a write or a message (review's
     refused_guess), or a value asked for that it left out: with someone there, the harness asks
     them, and the call goes back to the model with the answer (the words can't be patched in
@@ -202,30 +185,13 @@ async def ask_about_guesses(
         return decisions
     settled: list[Decision] = []
     for d in decisions:
-        if asked := _value_question(d, context):
-            question, why = asked
+        if d.ask_person:
+            question, why = d.ask_person
             answer = await turn.env.ask(question)
             if answer != NO_ANSWER:
                 d = replace(d, result=prompts.VALUE_GIVEN.format(why=why, answer=answer, tool=d.call.name))
         settled.append(d)
     return settled
-
-
-def _value_question(d: Decision, context: GateContext) -> tuple[str, str] | None:
-    """(the question for the person, why the call did not run) for a value the model made up or
-    left out; a sum left out is calculate's, not the person's."""
-    if d.tool is None:
-        return None
-    if d.fate == "refused_guess" and not uncomputed_in(d.tool, d.arguments, context) and (
-            guess := guess_in(d.tool, d.arguments, context)):
-        name, value = guess
-        return prompts.WHICH_VALUE.format(value=value, tool=d.call.name, name=name), f"'{value}' was a guess"
-    if d.fate == "invalid" and not COMPUTE_REQUEST.search(context.request) and (
-            phrase := left_out_in(d.tool, d.arguments, context)
-    ) and d.result == left_out_refusal(d.call.name, phrase, context.request):  # not sent back for another fault
-        yours = YOUR.sub(lambda m: "your" if m.group(0).islower() else "Your", phrase)
-        return prompts.WHICH_LEFT_OUT.format(tool=d.call.name, phrase=yours), f"it went without {phrase}"
-    return None
 
 
 def answered_from_files(turn: TurnContext, decisions: list[Decision]) -> dict[str, ToolOutcome]:
