@@ -244,7 +244,8 @@ def record_of(
         "passed": not failures, "failure": failures[0] if failures else "", "failures": failures,
         **costs,
         "tool_fates": fates,
-        "calls": [[c.name, c.fate] for c in state.calls],
+        # With its arguments, so a failure can be read back from the record without a re-run.
+        "calls": [[c.name, c.fate, c.arguments] for c in state.calls],
         "approvals": [[a, d] for a, d in zip(log.approvals, log.decisions, strict=True)],
         "questions": state.questions,
         "thinking_s": round(log.thinking_s, 3),

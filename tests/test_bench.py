@@ -269,6 +269,7 @@ async def test_model_calls_are_split_into_drafts_and_thinking_reruns(tmp_path):
         model.stop()
     (record,) = [json.loads(line) for line in (folder / "runs.jsonl").read_text().splitlines()]
     assert record["passed"] and record["policy"] == "act"
+    assert record["calls"] == [["read_file", "ran", {"path": "shopping.txt"}]]
     assert (record["model_calls"], record["draft_calls"], record["thinking_calls"], record["thinking_reruns"]) == (3, 2, 1, 1)
 
 
