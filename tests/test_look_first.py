@@ -55,30 +55,55 @@ async def test_a_question_the_users_files_answer_is_not_put_to_the_person(harnes
     assert [c.fate for c in trace.passes[0].calls] == ["asked"]
 
 
-async def test_a_name_where_the_number_goes_is_sent_back_with_the_files_lines(harness):
+async def test_a_name_the_files_give_one_number_for_is_put_right_in_place(harness):
     await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
-    (harness.env.workdir / "contacts.md").write_text("- Mum: +44 7700 900789\n")
-    harness.model.enqueue(
-        call("send_message", {"to": "mum", "text": "Home safe"}),
-        call("send_message", {"to": "+44 7700 900789", "text": "Home safe"}),
-        "Sent.",
-    )
-    _, _, events = await run_with_decisions(harness, "Text mum that I got home safe.", decide_with("once"))
+    (harness.env.workdir / "contacts.md").write_text("- Mum: +44 7700 900789\n- Tom: tom@mail.example\n")
+    harness.model.enqueue(call("send_message", {"to": "mum", "text": "Home safe"}), "Sent.")
+    _, turn_id, events = await run_with_decisions(harness, "Text mum that I got home safe.", decide_with("once"))
     result = harness.sent(1)[-1]["content"]
-    assert result.startswith("<outside") and "contacts.md:1: - Mum: +44 7700 900789" in result
-    assert result.endswith("tool error: 'mum' is a name, not a phone number or email address. The user's files"
-                           " hold the lines above: call send_message again with the number or address from them.")
-    assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
+    assert result.startswith("('mum' is a name: the user's files give +44 7700 900789 for it (contacts.md:1),"
+                             " so the call used that.) sent message to +44 7700 900789")
+    assert [e.arguments["to"] for e in of_type(events, "tool_proposed")] == ["+44 7700 900789"]
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran"]
     sent = [json.loads(p.read_text()) for p in (harness.env.data_dir / "outbox").iterdir()]
     assert [m["to"] for m in sent] == ["+44 7700 900789"]
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert "send_message: ('mum' is a name" in trace.passes[0].note
 
 
-async def test_a_text_to_an_email_address_is_pointed_to_the_phone_beside_it(harness):
+async def test_a_put_right_recipient_still_needs_the_persons_approval(harness):
+    await harness.start()
+    (harness.env.workdir / "contacts.md").write_text("- Mum: +44 7700 900789\n")
+    harness.model.enqueue(call("send_message", {"to": "Mum", "text": "Home safe"}), "Not sent.")
+    _, _, events = await run_with_decisions(harness, "Text mum that I got home safe.", decide_with("decline"))
+    (asked,) = of_type(events, "approval_requested")
+    assert asked.arguments["to"] == "+44 7700 900789"
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["declined"]
+    assert not (harness.env.data_dir / "outbox").exists() or not list((harness.env.data_dir / "outbox").iterdir())
+
+
+async def test_a_name_the_files_give_two_numbers_for_is_sent_back_with_the_lines(harness):
     await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
+    (harness.env.workdir / "contacts.md").write_text("- Tom Berg: +44 7700 900456\n- Tom Ruiz: +34 600 111 333\n")
+    harness.model.enqueue(
+        call("send_message", {"to": "Tom", "text": "Late"}),
+        call("send_message", {"to": "+44 7700 900456", "text": "Late"}),
+        "Sent.",
+    )
+    _, _, events = await run_with_decisions(harness, "Text Tom that I'm late.", decide_with("once"))
+    result = harness.sent(1)[-1]["content"]
+    assert result.startswith("<outside") and "contacts.md:2: - Tom Ruiz: +34 600 111 333" in result
+    assert result.endswith("tool error: 'Tom' is a name, not a phone number or email address. The user's files"
+                           " hold the lines above: call send_message again with the number or address from them.")
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
+
+
+async def test_a_text_to_an_email_address_goes_to_the_phone_beside_it(harness):
+    await harness.start()
     (harness.env.workdir / "contacts.md").write_text(CONTACTS.text)
-    harness.model.enqueue(call("send_message", {"to": "petra.novak@acme.example", "text": "Late"}), "Not sent.")
-    await harness.turn("Text Petra that I'm late.", headless=True)
-    assert harness.sent(1)[-1]["content"].endswith(
-        "tool error: the user asked for a text, and the line above gives petra.novak@acme.example a phone number"
-        " too: call send_message again with to set to +44 7700 900123."
+    harness.model.enqueue(call("send_message", {"to": "petra.novak@acme.example", "text": "Late"}), "Sent.")
+    await run_with_decisions(harness, "Text Petra that I'm late.", decide_with("once"))
+    assert harness.sent(1)[-1]["content"].startswith(
+        "(The user asked for a text: contacts.md:2 gives petra.novak@acme.example the phone number"
+        " +44 7700 900123, so the call used that.) sent message to +44 7700 900123"
     )

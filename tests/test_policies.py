@@ -104,6 +104,17 @@ def test_a_question_is_asked_once_even_after_a_change():
     assert ledger.asked_before(call_signature("ask_user", {"question": "Which folder?"})) is None
 
 
+def test_a_second_message_to_someone_one_went_to_is_refused_however_the_number_is_written():
+    ledger = CallLedger()
+    assert ledger.sent_before("+44 7700 900123") is None
+    ledger.record_sent("+44 7700 900123", "sent message to +44 7700 900123")
+    ledger.record_ran("write_file {}", "write")
+    assert ledger.sent_before("+447700900123").startswith("refused: a message to +447700900123 already went")
+    assert ledger.sent_before("+44 7700 900456") is None
+    ledger.record_sent("Petra@Acme.example", "sent email")
+    assert ledger.sent_before("petra@acme.example") is not None
+
+
 # bounds
 
 def test_bounds():

@@ -84,6 +84,20 @@ async def test_invalid_calls_go_back_with_the_right_shape(harness):
     assert of_type(events, "receipt")[0].tool_fates == {"invalid": 3}
 
 
+async def test_one_request_sends_one_message_to_a_person(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
+    harness.model.enqueue(
+        call("send_message", {"to": "+44 7700 900123", "text": "Running late"}),
+        call("send_message", {"to": "+447700900123", "text": "I am running ten minutes late"}),
+        "Sent.",
+    )
+    _, events = await harness.turn("Text +44 7700 900123 that I'm running late.")
+    assert [e.fate for e in of_type(events, "tool_finished")] == ["ran", "refused_loop"]
+    assert harness.sent(2)[-1]["content"].startswith(
+        "refused: a message to +447700900123 already went this turn (sent message to +44 7700 900123")
+    assert len(list((harness.env.data_dir / "outbox").iterdir())) == 1
+
+
 async def test_a_third_identical_call_is_a_loop(harness):
     await harness.start(runtime_extra="  max_iterations: 10\n")
     (harness.env.workdir / "a.txt").write_text("A")

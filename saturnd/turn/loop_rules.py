@@ -1,9 +1,10 @@
 """Loop rules: refuse a third identical call with nothing changed, never re-run a declined one,
-never ask the same question twice."""
+never ask the same question twice, never send a second message to someone one went to."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,8 @@ class CallLedger:
     """Tools already sent back once this turn as not fitting the request."""
     _answers: dict[str, str] = field(default_factory=dict)
     """ask_user signature -> what came back: the same question is not asked twice."""
+    _sent: dict[str, str] = field(default_factory=dict)
+    """Recipient -> what sending to them returned this turn."""
 
     def refusal(self, signature: str) -> tuple[str, str] | None:
         """(fate, why) when this call must not run, None when it may."""
@@ -55,6 +58,19 @@ class CallLedger:
             " Use that answer now; do not ask it again."
         )
 
+    def sent_before(self, to: str) -> str | None:
+        """why, when a message already went to this recipient this turn: asked for one text, the
+        0.5B sent Petra three, each worded a little differently, so no identical-call rule caught them."""
+        if (result := self._sent.get(_recipient_key(to))) is None:
+            return None
+        return (
+            f"refused: a message to {to} already went this turn ({result}). Do not send another;"
+            " tell the user what was sent."
+        )
+
+    def record_sent(self, to: str, result: str) -> None:
+        self._sent[_recipient_key(to)] = result
+
     def record_answer(self, signature: str, answer: str) -> None:
         self._answers[signature] = answer
 
@@ -74,3 +90,9 @@ class CallLedger:
 
     def record_declined(self, signature: str) -> None:
         self._declined.add(signature)
+
+
+def _recipient_key(to: str) -> str:
+    """A phone number by its digits, an address by its lower case: the same person however written."""
+    to = to.strip().lower()
+    return to if "@" in to else re.sub(r"\D", "", to) or to

@@ -85,6 +85,10 @@ WHICH_RECIPIENT = (
     " ({invented} was a guess)."
 )
 RECIPIENT_GIVEN = "({invented} was a guess: the user gave the {kind} {answer} when asked.) "
+NAME_PUT_RIGHT = "('{to}' is a name: the user's files give {address} for it ({where}), so the call used that.) "
+TEXT_PUT_RIGHT = (
+    "(The user asked for a text: {where} gives {address} the phone number {phone}, so the call used that.) "
+)
 
 WHICH_VALUE = "'{value}' in {tool}'s {name} is a guess: it is in nothing you said or your files. What should it be?"
 WHICH_LEFT_OUT = "{tool} would go without {phrase}, which you asked for. What is it?"

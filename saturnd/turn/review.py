@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from saturnd.gate.policy import GateConfig, gate_verdict
 from saturnd.gate.provenance import (
     EMAIL,
     PHONE,
+    Returned,
     SessionRecord,
     guessed_value,
     outside_escalation,
@@ -34,7 +35,7 @@ from saturnd.tools.registry import Registry, Tool
 from saturnd.turn import prompts
 from saturnd.turn.claims import COMPUTE_REQUEST, uncomputed_number
 from saturnd.turn.fencing import fence
-from saturnd.turn.look_first import lines_naming, phone_beside, render
+from saturnd.turn.look_first import FoundLine, lines_naming, phone_beside, render
 from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.overwrite import (
     content_to_write,
@@ -70,10 +71,6 @@ TEXT_ASKED = re.compile(r"\b(?:text|sms|phone|mobile)\b", re.IGNORECASE)
 NAME_NOT_ADDRESS = (
     "tool error: '{to}' is a name, not a phone number or email address. The user's files hold the lines"
     " above: call {tool} again with the number or address from them."
-)
-TEXT_TO_PHONE = (
-    "tool error: the user asked for a text, and the line above gives {address} a phone number too:"
-    " call send_message again with to set to {phone}."
 )
 ASK_FIRST = "not run: ask first. ask_user runs alone; call this again after the user answers."
 
@@ -130,6 +127,9 @@ class Decision:
     ask_person: tuple[str, str] | None = None
     """(the question, why the call did not run) for a value the person can give: with someone
     there, the tool round asks them and sends the call back with their answer."""
+    put_right: str = ""
+    """How the harness put the call's recipient right before review (from the user's files, or
+    the person's answer): its result opens with this, so the model knows what ran."""
 
     @property
     def runs(self) -> bool:
@@ -179,6 +179,8 @@ def _review_one(
     if refusal is not None:
         fate, why = refusal
         return Decision(call, fate, why, setback=True, **fields)
+    if tool.risk == "messaging" and (sent := ledger.sent_before(str(arguments.get("to", "")))):
+        return Decision(call, "refused_loop", sent, **fields)
     if tool.name == REMEMBER:
         return _review_remember(call, arguments, context, fields)
     if tool.risk == "external" and not fits_request(context.request, tool) and ledger.first_unfit(tool.name):
@@ -187,6 +189,8 @@ def _review_one(
         target = f" of {arguments[tool.target]}" if tool.target in arguments else ""
         why = f"⛔ call {tool.parent} first: {tool.name} needs {tool.parent}{target} earlier in this session."
         return Decision(call, "needs_parent", why, **fields)
+    if tool.risk == "messaging" and (recipient := recipient_put_right(tool, arguments, context)):
+        return _review_put_right(call, arguments, recipient, registry, ledger, context)
     if tool.risk == "messaging" and (looked_up := recipient_from_files(tool, arguments, context)):
         return Decision(call, "invalid", looked_up, **fields)
     if tool.risk == "messaging":
@@ -201,20 +205,73 @@ def _review_one(
     return _gate(call, tool, arguments, ledger, context, fields)
 
 
-def recipient_from_files(tool: Tool, arguments: dict[str, Any], context: GateContext) -> str | None:
-    """A recipient the user's files can put right, sent back with their lines: a name where a
-    number or address goes (to: "mum"), or, for a text, an email address whose line in the files
-    gives a phone number (the 1.5B texted Ana's email address though contacts.md has her phone)."""
+@dataclass(frozen=True)
+class Recipient:
+    """The one address the user's files give for a messaging call's recipient."""
+
+    address: str
+    line: FoundLine
+    note: str
+    """What the call's result opens with: which name or address became which, and from where."""
+
+
+def recipient_put_right(tool: Tool, arguments: dict[str, Any], context: GateContext) -> Recipient | None:
+    """A recipient the user's files put right without a doubt: a name where the number or
+    address goes (to: "mum") when the lines naming it give exactly one of the kind, or, for a
+    text, an email address whose line gives a phone number. Sent back with the lines, the
+    1.5B sent to "mum" five times, and texted Ana's email address though contacts.md has her phone."""
     to = str(arguments.get("to", "")).strip()
     if to and not (EMAIL.search(to) or PHONE.search(to)):
-        found = lines_naming(to, context.documents)
-        return fence("your files", render(found)) + "\n" + NAME_NOT_ADDRESS.format(to=to, tool=tool.name) \
-            if found else None
+        found = _addresses_of_kind(tool.name, lines_naming(to, context.documents))
+        if len(found) != 1:
+            return None
+        ((address, named),) = found.items()
+        return Recipient(address, named, prompts.NAME_PUT_RIGHT.format(to=to, address=address, where=_where(named)))
     if tool.name == SEND_MESSAGE and EMAIL.fullmatch(to) and TEXT_ASKED.search(context.request) and \
-            not EMAIL.search(context.request) and (line := phone_beside(to, context.documents)):
-        phone = PHONE.search(line.text)
+            not EMAIL.search(context.request) and (beside := phone_beside(to, context.documents)):
+        phone = PHONE.search(beside.text)
         assert phone is not None  # phone_beside keeps only lines with one
-        return fence("your files", render([line])) + "\n" + TEXT_TO_PHONE.format(address=to, phone=phone.group(0))
+        return Recipient(phone.group(0), beside, prompts.TEXT_PUT_RIGHT.format(
+            address=to, phone=phone.group(0), where=_where(beside)))
+    return None
+
+
+def _addresses_of_kind(tool_name: str, lines: list[FoundLine]) -> dict[str, FoundLine]:
+    """Distinct addresses the lines give that the tool sends to: a text goes to a phone number
+    (to an email address only where the lines give no number), an email to an email address."""
+    def found(pattern: re.Pattern[str], key: Any) -> dict[str, FoundLine]:
+        by_key = {key(a): (a, line) for line in lines for a in pattern.findall(line.text)}
+        return dict(by_key.values())
+
+    if tool_name == SEND_MESSAGE:
+        return found(PHONE, lambda a: re.sub(r"\D", "", a)) or found(EMAIL, str.lower)
+    return found(EMAIL, str.lower)
+
+
+def _where(line: FoundLine) -> str:
+    return f"{line.source}:{line.line_number}"
+
+
+def _review_put_right(
+    call: ToolCall, arguments: dict[str, Any], recipient: Recipient, registry: Registry, ledger: CallLedger,
+    context: GateContext,
+) -> Decision:
+    """The call with the recipient put right, reviewed again (the gate and approval still apply),
+    the line it came from counted as returned by the user's files."""
+    line = recipient.line
+    from_files = Returned("your files", _where(line), line.text, fenced=False)
+    record = SessionRecord(context.record.typed, [*context.record.returned, from_files], context.record.calls)
+    patched = replace(call, arguments=json.dumps({**arguments, "to": recipient.address}))
+    decided = _review_one(patched, registry, ledger, replace(context, record=record))
+    return replace(decided, put_right=recipient.note)
+
+
+def recipient_from_files(tool: Tool, arguments: dict[str, Any], context: GateContext) -> str | None:
+    """A name where a number or address goes whose lines in the user's files do not settle it
+    (several of the kind, or none): sent back with those lines."""
+    to = str(arguments.get("to", "")).strip()
+    if to and not (EMAIL.search(to) or PHONE.search(to)) and (found := lines_naming(to, context.documents)):
+        return fence("your files", render(found)) + "\n" + NAME_NOT_ADDRESS.format(to=to, tool=tool.name)
     return None
 
 

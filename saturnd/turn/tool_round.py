@@ -81,7 +81,10 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
     messages.append(message)
     for d in decisions:
         turn.events.emit(ToolProposed(call_id=d.call.id, name=d.call.name, arguments=_shown(d.call)))
-    decisions, given = await ask_for_recipients(turn, decisions, context)
+    decisions = await ask_for_recipients(turn, decisions, context)
+    for d in decisions:
+        if d.put_right:
+            turn.trace[-1].note = join_note(turn.trace[-1].note, f"{d.call.name}: {d.put_right.strip()}")
     decisions = await ask_about_guesses(turn, decisions)
     decisions = await settle_approvals(turn, decisions)
 
@@ -97,9 +100,11 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
         text = outcome.text
         if fate == "asked":
             turn.ledger.record_answer(d.signature, text)
+        if fate == "ran" and d.tool is not None and d.tool.risk == "messaging":
+            turn.ledger.record_sent(str(d.arguments.get("to", "")), text)
         if fate in ("ran", "asked") and d.tool is not None:
             fate, text = _after_run(turn, d, text)
-        text = given.get(d.call.id, "") + text
+        text = d.put_right + text
         _record(turn, d, fate, ToolOutcome(fate, text, outcome.duration_s))
         if d.fate == "capped":
             continue
@@ -148,19 +153,18 @@ async def settle_approvals(turn: TurnContext, decisions: list[Decision]) -> list
 
 async def ask_for_recipients(
     turn: TurnContext, decisions: list[Decision], context: GateContext,
-) -> tuple[list[Decision], dict[str, str]]:
+) -> list[Decision]:
     """A message to an address or number that nobody gave: the harness asks the person for it.
 
     A small model that cannot find a recipient invents one (plumber@example.com) and, sent
     back, invents another; it rarely thinks of ask_user, and given the answer it asks again.
     So the harness asks, and when the person gives an address or number, the same call is
-    reviewed again with it (the gate and the approval still apply). Returns the decisions and,
-    per call id, the note its result opens with.
+    reviewed again with it (the gate and the approval still apply), its result opening with
+    what the person gave.
     """
     if turn.headless or not turn.events.subscribers:
-        return decisions, {}
+        return decisions
     settled: list[Decision] = []
-    notes: dict[str, str] = {}
     for d in decisions:
         if d.fate == "refused_recipient":
             invented = str(d.arguments.get("to", "")).strip()
@@ -171,9 +175,9 @@ async def ask_for_recipients(
                 call = replace(d.call, arguments=json.dumps({**d.arguments, "to": given[0]}))
                 record = replace(context.record, typed=[*context.record.typed, answer])
                 d = review_calls([call], turn.registry, turn.ledger, 1, replace(context, record=record))[0]
-                notes[call.id] = prompts.RECIPIENT_GIVEN.format(kind=kind, answer=given[0], invented=invented)
+                d = replace(d, put_right=prompts.RECIPIENT_GIVEN.format(kind=kind, answer=given[0], invented=invented))
         settled.append(d)
-    return settled, notes
+    return settled
 
 
 async def ask_about_guesses(turn: TurnContext, decisions: list[Decision]) -> list[Decision]:
