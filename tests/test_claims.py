@@ -10,6 +10,7 @@ from saturnd.turn.claims import (
     Claim,
     asked_action,
     asks_for_missing,
+    asks_leave,
     claimed_action,
     forced_call,
     misleads_about_action,
@@ -331,3 +332,19 @@ def test_an_errand_whose_only_call_was_sent_back_unrun_is_not_done(fate):
 def test_a_refusal_without_a_reason_is_not_acted_when_a_fitting_tool_is_at_hand(request_text, tools):
     claim = unbacked_claim("I'm sorry, but I can't assist with that request.", [], builtin_registry(), request_text)
     assert (claim.tools if claim and claim.kind == "not_acted" else None) == tools
+
+
+@pytest.mark.parametrize(("question", "request_text", "doers"), [
+    ("Did you overwrite draft.txt with the word 'final'?", 'Overwrite draft.txt with the single word "final".',
+     ("write_file", "edit_file")),
+    ("Did you change the title in README.md to 'Widget 2'?", 'Change the title in README.md to "Widget 2".',
+     ("write_file", "edit_file")),
+    ("Are you sure you want me to delete old.log?", "Delete old.log.", ("run_command",)),
+    ("Should I send it to petra@acme.example?", "Email Petra the minutes.", ()),  # checks a value nobody gave
+    ("Should I text Petra or Tom?", "Text my colleague that I'm late.", ()),  # a choice
+    ("Can you give me Tom's number?", "Text Tom that I'm late.", ()),  # a value, not leave
+    ("Have you got Tom's number?", "Text Tom that I'm late.", ()),  # does not name the errand
+    ("Should I read the file?", "What is on my shopping list?", ()),  # no errand asked
+])
+def test_a_question_that_only_asks_leave_for_the_errand_goes_to_the_gate(question, request_text, doers):
+    assert asks_leave(question, request_text, builtin_registry()) == doers

@@ -223,6 +223,24 @@ async def test_the_harness_asks_the_person_for_a_recipient_the_model_made_up(har
     assert "ana@mail.example" in sent.split(") ", 1)[1]
 
 
+async def test_asking_leave_for_the_errand_is_left_to_the_approval(harness):
+    await harness.start()
+    (harness.env.workdir / "draft.txt").write_text("first draft\n")
+    harness.model.enqueue(
+        call("ask_user", {"question": "Did you overwrite draft.txt with the word 'final'?"}),
+        call("write_file", {"path": "draft.txt", "content": "final"}),
+        "Not done: you declined the overwrite.",
+    )
+    _, _, events = await run_with_decisions(harness, 'Overwrite draft.txt with the word "final".', decide_with("decline"))
+    assert of_type(events, "question") == []
+    assert harness.sent(1)[-1]["content"] == (
+        "not asked: the user already asked for this. Call write_file or edit_file to do it: Saturn asks the user"
+        " to approve it before it runs, so do not ask first."
+    )
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "declined"]
+    assert (harness.env.workdir / "draft.txt").read_text() == "first draft\n"
+
+
 async def test_judge_blocks_a_call_and_redacts_a_result(harness):
     await harness.start(
         "judge:\n  rules:\n"

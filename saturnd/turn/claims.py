@@ -337,6 +337,32 @@ def asks_for_missing(answer: str, request: str, passes: list[PassTrace], registr
     )
 
 
+ASKS_LEAVE = re.compile(
+    r"^\s*(?:(?:did|have)\s+you(?!\s+mean\b)|(?:should|shall|may|can)\s+i|(?:do|would)\s+you\s+(?:want|like)\s+me)\b"
+    r"|\bconfirm\b|\bare you sure\b|\bis (?:it|that) (?:ok|okay|fine|alright)\b",
+    re.IGNORECASE,
+)
+OFFERS_A_CHOICE = re.compile(r"\b(?:or|what|which|where|when|who|whom|how)\b", re.IGNORECASE)
+VALUE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\d+(?:[.:]\d+)?")
+
+
+def asks_leave(question: str, request: str, registry: Registry) -> tuple[str, ...]:
+    """The tools that do the asked errand, when an ask_user question only asks leave to do it
+    (or whether the user did it): "Did you overwrite draft.txt with the word 'final'?", asked
+    for the overwrite. Whether a write or a message may run is the gate's question, asked with
+    the call in front of the person; the 1.5B asked first, was told "I don't know", and never
+    tried. The question must name the errand's verb; one that offers a choice or checks a value
+    the request does not hold ("Should I send it to a@b.example?") is a real question and is asked."""
+    verb = asked_action(request)
+    if not verb or not ASKS_LEAVE.search(question) or OFFERS_A_CHOICE.search(question):
+        return ()
+    if not re.search(r"\b" + re.escape(verb), question, re.IGNORECASE):
+        return ()
+    if any(value not in request for value in VALUE.findall(question)):
+        return ()
+    return tools_for(request, registry)
+
+
 SAYS_NOT_DONE = re.compile(r"\b(?:not|never|nothing|no)\b|n't\b|\bplease\s+(?:provide|tell|give|share|specify)\b",
                            re.IGNORECASE)
 

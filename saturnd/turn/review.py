@@ -33,7 +33,7 @@ from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, deci
 from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
 from saturnd.turn import prompts
-from saturnd.turn.claims import COMPUTE_REQUEST, uncomputed_number
+from saturnd.turn.claims import COMPUTE_REQUEST, asks_leave, uncomputed_number
 from saturnd.turn.fencing import fence
 from saturnd.turn.look_first import FoundLine, lines_naming, phone_beside, render
 from saturnd.turn.loop_rules import CallLedger, call_signature
@@ -71,6 +71,10 @@ TEXT_ASKED = re.compile(r"\b(?:text|sms|phone|mobile)\b", re.IGNORECASE)
 NAME_NOT_ADDRESS = (
     "tool error: '{to}' is a name, not a phone number or email address. The user's files hold the lines"
     " above: call {tool} again with the number or address from them."
+)
+ASKS_LEAVE_INSTEAD = (
+    "not asked: the user already asked for this. Call {tools} to do it: Saturn asks the user to approve it"
+    " before it runs, so do not ask first."
 )
 ASK_FIRST = "not run: ask first. ask_user runs alone; call this again after the user answers."
 
@@ -174,6 +178,9 @@ def _review_one(
     if call.name == ASK_USER:
         if (asked := ledger.asked_before(signature)) is not None:
             return Decision(call, "refused_loop", asked, setback=True, **fields)
+        doers = asks_leave(str(arguments.get("question", "")), context.request, registry)
+        if doers and not any(c.tool in doers for c in context.record.calls):
+            return Decision(call, "invalid", ASKS_LEAVE_INSTEAD.format(tools=" or ".join(doers)), **fields)
         return Decision(call, "ask_user", **fields)
     refusal = ledger.refusal(signature)
     if refusal is not None:
