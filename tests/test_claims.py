@@ -16,6 +16,7 @@ from saturnd.turn.claims import (
     misleads_about_action,
     must_call_after,
     unbacked_claim,
+    undone_errand,
 )
 from saturnd.turn.trails import asks_to_follow
 
@@ -348,3 +349,17 @@ def test_a_refusal_without_a_reason_is_not_acted_when_a_fitting_tool_is_at_hand(
 ])
 def test_a_question_that_only_asks_leave_for_the_errand_goes_to_the_gate(question, request_text, doers):
     assert asks_leave(question, request_text, builtin_registry()) == doers
+
+
+@pytest.mark.parametrize(("request_text", "calls", "undone"), [
+    ("Text Petra and email Tom the same note: 'Office closed Monday'.", (("send_message", "ran"),),
+     ("email Tom the same note", ("send_email",))),
+    ("Add butter to my shopping list and text Petra that it's done.", (("edit_file", "ran"),),
+     ("text Petra that it's done", ("send_message",))),
+    ("Add butter to my list and text Petra.", (("edit_file", "ran"), ("send_message", "declined")), None),
+    ("Email Tom and tell him the kickoff moved.", (("send_email", "ran"),), None),  # what to tell is the email
+    ("Text Petra and email Tom.", (("send_message", "invalid"),), None),  # the first is not done yet: not_acted's
+    ("Find Ana's number in the KB and save it to ana.txt.", (("kb_search", "ran"),), None),  # one errand
+])
+def test_an_errand_asked_beside_another_that_nothing_tried(request_text, calls, undone):
+    assert undone_errand(request_text, _passes(*calls), builtin_registry()) == undone

@@ -590,6 +590,27 @@ async def test_a_request_to_act_answered_with_nothing_tried_is_sent_back_once(ha
     assert trace.passes[0].note == 'not_acted: "Butter is already on your shopping list.": sent back'
 
 
+async def test_the_second_errand_of_a_request_is_sent_back_when_nothing_tried_it(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n"
+                        "    - {tool: send_email, decision: allow}\n")
+    harness.model.enqueue(
+        call("send_message", {"to": "+44 7700 900123", "text": "Office closed Monday"}),
+        "Message sent to Petra.",
+        call("send_email", {"to": "tom@acme.example", "subject": "Office", "body": "Office closed Monday"}),
+        "Sent to both.",
+    )
+    turn_id, events = await harness.turn(
+        "Text +44 7700 900123 and email tom@acme.example the same note: 'Office closed Monday'.")
+    assert harness.sent(2)[-1]["content"] == (
+        "[Saturn check] The user also asked you to email tom@acme.example the same note, and no call has done"
+        " that part. Call send_email now to do it, then answer."
+    )
+    assert [e.fate for e in of_type(events, "tool_finished")] == ["ran", "ran"]
+    assert of_type(events, "answer")[0].text == "Sent to both."
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[1].note == 'half_done: "email tom@acme.example the same note": sent back'
+
+
 async def test_an_action_still_promised_after_the_send_back_is_prefixed_with_not_done(harness):
     await harness.start()
     harness.model.enqueue("I will turn off the kitchen lights.", "I will turn off the kitchen lights now.")

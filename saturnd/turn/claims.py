@@ -28,6 +28,8 @@ comes back again is answered with a note saying so. The kinds:
 - unfollowed: the user asked to follow links or clues, and the trail goes on at
   a page or file nothing has opened ("The meeting info continues at /b/r1.html"
   given as the answer; trails.py). Sent back once per place the trail goes on.
+- half_done: the request asks for two errands done by different tools ("Text Petra
+  and email Tom the same note"), one was tried and nothing tried the other.
 
 A word list always misses some wordings; the request-side rule catches what
 the answer-side one misses.
@@ -130,7 +132,7 @@ URL = re.compile(r"https?://[^\s<>\"'`]+")
 FETCH = "web_fetch"
 
 
-ClaimKind = Literal["done", "not_acted", "no_access", "uncomputed", "unsourced", "unread", "unfollowed"]
+ClaimKind = Literal["done", "not_acted", "no_access", "uncomputed", "unsourced", "unread", "unfollowed", "half_done"]
 
 
 @dataclass(frozen=True)
@@ -220,13 +222,37 @@ def asked_action(request: str) -> str:
 
 def tools_for(request: str, registry: Registry) -> tuple[str, ...]:
     """The tools that can change something and whose name (else description) has the verb's word."""
-    verb = asked_action(request)
+    return _tools_for_verb(asked_action(request), request, registry)
+
+
+def _tools_for_verb(verb: str, request: str, registry: Registry) -> tuple[str, ...]:
     if verb == "send":
         verb = "email" if re.search(r"\be-?mail\b", request, re.IGNORECASE) else "text"
     word = "command" if verb == "delete" and DELETE_A_FILE.search(request) else VERB_TOOL_WORDS.get(verb, "")
     acting = [t for t in registry if t.risk != "read_only" or t.name in CHANGES_SOMETHING_TOO] if word else []
     by_name = tuple(t.name for t in acting if word in t.name)
     return by_name or tuple(t.name for t in acting if word in t.description.lower())
+
+
+SECOND_ERRAND = re.compile(LATER_ACTION.pattern + r"(?:[^.,;:!?'\"]|(?<=\w)[.'](?=\w))*", re.IGNORECASE)
+NOT_AN_ERRAND_OF_ITS_OWN = frozenset({"tell"})
+""""Email Tom and tell him the kickoff moved": what to tell is the email's content."""
+
+
+def undone_errand(request: str, passes: list[PassTrace], registry: Registry) -> tuple[str, tuple[str, ...]] | None:
+    """(the request's words for it, its tools): an errand asked beside the first one, done by
+    other tools, that nothing tried while the first one was. Asked to "Text Petra and email Tom
+    the same note", the 1.5B texted Petra and answered "Message sent to Petra Novak."."""
+    first = _tools_for_verb(asked_action(request), request, registry) if ACTION_REQUEST.match(request) else ()
+    tried = {c.name for p in passes for c in p.calls if c.fate not in NOT_TRIED}
+    if not first or not tried & set(first):
+        return None
+    for found in SECOND_ERRAND.finditer(request):
+        verb = found.group("verb").lower()
+        tools = _tools_for_verb(verb, found.group(0), registry)
+        if verb not in NOT_AN_ERRAND_OF_ITS_OWN and tools and not set(tools) & set(first) and not tried & set(tools):
+            return found.group(0).removeprefix(found.group(0).split()[0]).strip(), tools
+    return None
 
 
 def first_sentence(answer: str) -> str:
@@ -298,6 +324,8 @@ def unbacked_claim(
             return Claim("not_acted", first_sentence(answer), tools_for(request, registry))
         if BARE_REFUSAL.search(answer) and (fitting := tools_whose_words_fit(request, registry)):
             return Claim("not_acted", first_sentence(answer), fitting)
+    if (undone := undone_errand(request, passes, registry)) and not ASKS_OR_DECLINES.search(answer):
+        return Claim("half_done", undone[0], undone[1])
     if (documents_at_hand and (found := NO_ACCESS.search(answer))
             and not something_tried(passes, registry, READ_TOOLS) and READ_TOOLS & set(registry.names())):
         return Claim("no_access", found.group(0))

@@ -180,6 +180,8 @@ def send_back_text(claim: Claim) -> str:
         if not claim.tools:
             return prompts.NOT_ACTED_NO_TOOL.format(claim=claim.quote)
         return prompts.NOT_ACTED.format(claim=claim.quote, tools=" or ".join(claim.tools))
+    if claim.kind == "half_done":
+        return prompts.HALF_DONE.format(claim=claim.quote, tools=" or ".join(claim.tools))
     listed = f" ({', '.join(claim.tools)})" if claim.tools else ""
     return prompts.SEND_BACK[claim.kind].format(claim=claim.quote, tools=listed)
 

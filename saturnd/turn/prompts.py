@@ -56,6 +56,10 @@ UNFOLLOWED = (
     "[Saturn check] The user asked you to follow the trail, and it goes on at {claim},"
     " which nothing has opened. Open it now{tools}; answer only at the end of the trail."
 )
+HALF_DONE = (
+    "[Saturn check] The user also asked you to {claim}, and no call has done that part. Call {tools} now to"
+    " do it, then answer."
+)
 TRAIL_NOT_FOLLOWED = "Not finished: the trail you asked me to follow goes on at {pointer}, and I did not open it."
 """Put before an answer given while the trail still goes on (the turn's bound came first)."""
 NOT_DONE = "Not done: no tool was used, so nothing was sent, saved or changed."
@@ -68,13 +72,14 @@ UNCOMPUTED_NOTE = "the answer's number was not worked out by calculate from what
 UNSOURCED_NOTE = "the answer gives a value that nothing looked up this turn holds"
 UNREAD_NOTE = "the answer was given without fetching the page the user named"
 UNFOLLOWED_NOTE = "the answer was given before the trail the user asked to follow was followed"
+HALF_DONE_NOTE = "only part of what was asked was done: nothing tried the rest"
 SEND_BACK = {
     "done": UNBACKED_CLAIM, "not_acted": NOT_ACTED, "no_access": NO_ACCESS, "uncomputed": UNCOMPUTED,
-    "unsourced": UNSOURCED, "unread": UNREAD, "unfollowed": UNFOLLOWED,
+    "unsourced": UNSOURCED, "unread": UNREAD, "unfollowed": UNFOLLOWED, "half_done": HALF_DONE,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
-    "unsourced": UNSOURCED_NOTE, "unread": UNREAD_NOTE, "unfollowed": UNFOLLOWED_NOTE,
+    "unsourced": UNSOURCED_NOTE, "unread": UNREAD_NOTE, "unfollowed": UNFOLLOWED_NOTE, "half_done": HALF_DONE_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"
