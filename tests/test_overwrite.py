@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from saturnd.testing.fake_model import call
-from saturnd.turn.overwrite import content_to_write, dropped_lines
+from saturnd.turn.overwrite import added_line_lacks_when, content_to_write, dropped_lines
 from tests.conftest import of_type
+from tests.test_turn_loop import run_answering
 
 
 @pytest.mark.parametrize(("request_text", "content", "dropped"), [
@@ -72,3 +73,53 @@ async def test_an_add_that_would_delete_lines_with_edit_file_is_sent_back_too(ha
         " this content:\nmilk\neggs\nflour\n"
     )
     assert shopping.read_text() == "milk\neggs\nflour\n"
+
+
+@pytest.mark.parametrize(("request_text", "added", "lacking"), [
+    ("Add my meeting with the bank to calendar.txt.", "Mon 09:00 standup\nWed 14:00 dentist\nbank meeting",
+     ("bank meeting", "a day and a time")),
+    ("Add my meeting with the bank to calendar.txt.", "Wed 14:00 dentist\nThursday bank meeting",
+     ("Thursday bank meeting", "a time")),
+    ("Add my meeting with the bank to calendar.txt.", "Thu 11am bank meeting", None),
+    ("Add butter to my shopping list.", "butter", None),  # no line of the list has a day or a time
+    ("Make calendar.txt hold only the bank meeting.", "bank meeting", None),  # not an add
+])
+def test_an_added_line_without_the_day_or_time_every_line_has(tmp_path, request_text, added, lacking):
+    calendar = tmp_path / "calendar.txt"
+    calendar.write_text("Mon 09:00 standup\nWed 14:00 dentist\n" if "calendar" in request_text else "milk\neggs\n")
+    assert added_line_lacks_when(request_text, calendar, added) == lacking
+
+
+async def test_an_added_line_without_a_when_is_asked_of_the_person(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: edit_file, decision: allow}\n")
+    calendar = harness.env.workdir / "calendar.txt"
+    calendar.write_text("Mon 09:00 standup\nWed 14:00 dentist\n")
+    harness.model.enqueue(
+        call("edit_file", {"path": "calendar.txt", "old": "Wed 14:00 dentist", "new": "Wed 14:00 dentist\nbank meeting"}),
+        call("edit_file", {"path": "calendar.txt", "old": "Wed 14:00 dentist",
+                           "new": "Wed 14:00 dentist\nThu 11:00 bank meeting"}),
+        "Added.",
+    )
+    seen = await run_answering(harness, "Add my meeting with the bank to calendar.txt.", "Thursday at 11:00")
+    assert [q.question for q in of_type(seen, "question")] == [
+        "Every line of calendar.txt has a day and a time, and 'bank meeting' has none. When is it?"
+    ]
+    assert harness.sent(1)[-1]["content"] == (
+        "not run: 'bank meeting' went without a day and a time. The user says: Thursday at 11:00. Call edit_file"
+        " again with what the user said."
+    )
+    assert calendar.read_text() == "Mon 09:00 standup\nWed 14:00 dentist\nThu 11:00 bank meeting\n"
+
+
+async def test_headless_an_added_line_without_a_when_goes_back_to_the_model(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    (harness.env.workdir / "calendar.txt").write_text("Mon 09:00 standup\nWed 14:00 dentist\n")
+    harness.model.enqueue(
+        call("write_file", {"path": "calendar.txt", "content": "Mon 09:00 standup\nWed 14:00 dentist\nbank meeting\n"}),
+        "I need the time of the meeting.",
+    )
+    await harness.turn("Add my meeting with the bank to calendar.txt.", headless=True)
+    assert harness.sent(1)[-1]["content"] == (
+        "not run: every line of calendar.txt has a day and a time, and 'bank meeting' has none. Take it from what"
+        " you read, or ask the user with ask_user, then call write_file again with it in."
+    )

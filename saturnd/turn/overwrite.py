@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from saturnd.gate.provenance import DAY_OR_MONTH, TIME
 from saturnd.turn.claims import asked_action
 
 ADDING = frozenset({"add", "append", "put", "insert"})
@@ -20,6 +21,7 @@ REMOVING = frozenset({"remove", "take", "cross", "delete"})
 WORD = re.compile(r"[a-z]{3,}")
 MAX_BYTES = 64_000
 SHOWN_LINES = 3
+WHEN = (("a day", DAY_OR_MONTH), ("a time", TIME))
 
 
 def dropped_lines(request: str, path: Path, content: str) -> list[str]:
@@ -73,3 +75,20 @@ def lines_an_add_edit_drops(request: str, old: str, new: str) -> list[str]:
     if asked_action(request) not in ADDING:
         return []
     return [line.strip() for line in old.splitlines() if line.strip() and line.strip() not in new]
+
+
+def added_line_lacks_when(request: str, path: Path, added: str) -> tuple[str, str] | None:
+    """(the added line, what it lacks: "a day", "a time" or "a day and a time") when, asked to add,
+    a write puts a line without a day or a time into a file where every line has one. Asked to
+    "Add my meeting with the bank to calendar.txt" ("Mon 09:00 standup"), the 1.5B added
+    "bank meeting"; when it is, is the person's to say."""
+    if asked_action(request) not in ADDING:
+        return None
+    old = _file_lines(path)
+    if len(old) < 2:
+        return None
+    wants = [(what, pattern) for what, pattern in WHEN if all(pattern.search(line) for line in old)]
+    for line in (line.strip() for line in added.splitlines()):
+        if line and line not in old and (lacks := [what for what, pattern in wants if not pattern.search(line)]):
+            return line, " and ".join(lacks)
+    return None

@@ -38,6 +38,7 @@ from saturnd.turn.fencing import fence
 from saturnd.turn.look_first import FoundLine, lines_naming, phone_beside, render
 from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.overwrite import (
+    added_line_lacks_when,
     content_to_write,
     dropped_lines,
     lines_an_add_edit_drops,
@@ -57,6 +58,10 @@ EDIT_FILE = "edit_file"
 LEFT_OUT = (
     "not run: {tool} would go without {phrase}, which the user asked for. {how}, then call {tool}"
     " again with it in."
+)
+WHEN_LEFT_OUT = (
+    "not run: every line of {path} has {lacks}, and '{line}' has none. Take it from what you read, or ask"
+    " the user with ask_user, then call {tool} again with it in."
 )
 WORK_IT_OUT = "Work it out with calculate from what you read"
 LOOK_OR_ASK = "Take it from what you read, or ask the user for it with ask_user"
@@ -294,8 +299,8 @@ class SentBack:
 
 def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateContext) -> SentBack | None:
     """A write or a message whose content is wrong before it runs: lines of the file nobody asked
-    to drop, a sum nobody worked out, a time, day or number nobody gave, a value asked for and
-    left out."""
+    to drop, an added line without the day or time every other line has, a sum nobody worked
+    out, a time, day or number nobody gave, a value asked for and left out."""
     target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
     if tool.name == WRITE_FILE and (dropped := dropped_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
@@ -305,6 +310,13 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
     )) and target.is_file():
         suggested = content_to_write(context.request, target, str(arguments.get("new", "")))
         return SentBack("invalid", overwrite_refusal(arguments["path"], dropped, suggested, tool=EDIT_FILE))
+    if tool.name in (WRITE_FILE, EDIT_FILE) and (lacking := added_line_lacks_when(
+        context.request, target, str(arguments.get("content", arguments.get("new", "")))
+    )):
+        line, lacks = lacking
+        question = prompts.WHEN_IS_IT.format(path=arguments["path"], lacks=lacks, line=line)
+        return SentBack("invalid", WHEN_LEFT_OUT.format(tool=tool.name, path=arguments["path"], lacks=lacks, line=line),
+                        (question, f"'{line}' went without {lacks}"))
     if tool.risk not in ("write", "messaging"):
         return None
     return _what_it_carries(tool.name, arguments, frozenset({"to", *([tool.target] if tool.target else [])}), context)
