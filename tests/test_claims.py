@@ -15,6 +15,7 @@ from saturnd.turn.claims import (
     forced_call,
     misleads_about_action,
     must_call_after,
+    only_the_person_knows,
     unbacked_claim,
     undone_errand,
 )
@@ -363,3 +364,22 @@ def test_a_question_that_only_asks_leave_for_the_errand_goes_to_the_gate(questio
 ])
 def test_an_errand_asked_beside_another_that_nothing_tried(request_text, calls, undone):
     assert undone_errand(request_text, _passes(*calls), builtin_registry()) == undone
+
+
+@pytest.mark.parametrize(("request_text", "answer", "seen", "question"), [
+    ("Translate the greeting in greeting.txt into my client's language.", "Good morning and welcome!",
+     "Good morning and welcome!", "What is your client's language?"),
+    ("Set the timeout in settings.ini to the value my team agreed on.", "Please edit settings.ini.",
+     "[net]\ntimeout = 30", "What is the value your team agreed on?"),
+    ("Translate greeting.txt into my client's language.", "Hallo!", "- Client: Acme GmbH, German", None),  # shown
+    ("What is my sister's birthday?", "I don't know.", "", None),  # the request is the question
+    ("Translate greeting.txt into my client's language.", "Which language does your client speak?", "", None),
+    ("Text my sister's husband that dinner is at 8.", "Sent.", "", None),  # not a value
+])
+def test_a_value_only_the_person_knows_is_asked_of_them(request_text, answer, seen, question):
+    assert only_the_person_knows(request_text, answer, seen, []) == question
+
+
+def test_a_value_only_the_person_knows_is_asked_once():
+    asked = [PassTrace(index=1, step="first_move", calls=[CallTrace(call_id="c", name="ask_user", arguments="{}", fate="asked")])]
+    assert only_the_person_knows("Translate greeting.txt into my client's language.", "Hello!", "", asked) is None

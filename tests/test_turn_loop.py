@@ -391,6 +391,16 @@ async def test_a_value_the_request_asked_to_send_and_the_message_left_out_is_ask
     assert [f.fate for f in of_type(seen, "tool_finished")] == ["invalid", "ran"]
 
 
+async def test_a_value_only_the_person_knows_is_asked_before_the_answer_goes_out(harness):
+    await harness.start()
+    (harness.env.workdir / "greeting.txt").write_text("Good morning and welcome!\n")
+    harness.model.enqueue("Good morning and welcome!", "Guten Morgen und willkommen!")
+    seen = await run_answering(harness, "Translate the greeting in greeting.txt into my client's language.", "German")
+    assert [q.question for q in of_type(seen, "question")] == ["What is your client's language?"]
+    assert harness.sent(1)[-1]["content"] == "German"
+    assert of_type(seen, "answer")[0].text == "Guten Morgen und willkommen!"
+
+
 async def test_headless_an_answer_that_stops_for_a_missing_value_stands(harness):
     await harness.start()
     harness.model.enqueue("Please provide your sister's phone number.")

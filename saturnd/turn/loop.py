@@ -28,6 +28,7 @@ from saturnd.turn.claims import (
     forced_call,
     misleads_about_action,
     must_call_after,
+    only_the_person_knows,
     something_acted,
     unbacked_claim,
 )
@@ -66,9 +67,9 @@ async def run_turn(turn: TurnContext) -> EndStatus:
                     await tool_round(turn, messages, reply)
                 case Answered(text):
                     claim = check_answer(turn, messages, text)
-                    if claim and not bound and send_back_claim(turn, messages, text, claim):
+                    if not bound and await put_to_the_person(turn, messages, text, claim):
                         continue
-                    if not claim and not bound and await put_to_the_person(turn, messages, text):
+                    if claim and not bound and send_back_claim(turn, messages, text, claim):
                         continue
                     notes = (bound.reason if bound else "", prompts.CLAIM_NOTES[claim.kind] if claim else "")
                     return finish(turn, answer_text(turn, text, claim), note="; ".join(filter(None, notes)))
@@ -136,7 +137,7 @@ def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer: str)
     return unbacked_claim(
         answer, turn.trace, turn.registry, turn.text,
         documents_at_hand=bool(turn.ground.files_mapped or turn.ground.excerpts),
-        seen="\n".join(str(m.get("content") or "") for m in messages),
+        seen=shown_text(messages),
         last_result=next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "tool"), ""),
     )
 
@@ -164,14 +165,29 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
     return True
 
 
-async def put_to_the_person(turn: TurnContext, messages: list[dict[str, Any]], answer: str) -> bool:
-    """An answer that stops an errand for a missing value goes to the person as ask_user's question
-    (claims.asks_for_missing); their answer comes back as that call's result."""
-    if not turn.person_present or not asks_for_missing(answer, turn.text, turn.trace, turn.registry):
+def shown_text(messages: list[dict[str, Any]]) -> str:
+    return "\n".join(str(m.get("content") or "") for m in messages)
+
+
+async def put_to_the_person(
+    turn: TurnContext, messages: list[dict[str, Any]], answer: str, claim: Claim | None,
+) -> bool:
+    """A question only the person can answer goes to them as ask_user's question, and their answer
+    comes back as that call's result: a value the request turns on that nothing shown mentions
+    (claims.only_the_person_knows), or, when nothing else is wrong with it, an answer that stops an
+    errand for a missing value (claims.asks_for_missing: the answer is the question)."""
+    if not turn.person_present:
         return False
-    turn.trace[-1].note = join_note(turn.trace[-1].note, "the answer asks for a missing value: put to the person")
-    question = ToolCall(id=f"saturn-ask-{turn.tally.passes}", name=ASK_USER, arguments=json.dumps({"question": answer}))
-    await tool_round(turn, messages, ModelReply(tool_calls=[question]))
+    shown = shown_text([m for m in messages if m.get("content") != turn.text])
+    question = only_the_person_knows(turn.text, answer, shown, turn.trace)
+    why = f"the request turns on what only the person knows: asked \"{question}\""
+    if question is None and not claim and asks_for_missing(answer, turn.text, turn.trace, turn.registry):
+        question, why = answer, "the answer asks for a missing value: put to the person"
+    if question is None:
+        return False
+    turn.trace[-1].note = join_note(turn.trace[-1].note, why)
+    asking = ToolCall(id=f"saturn-ask-{turn.tally.passes}", name=ASK_USER, arguments=json.dumps({"question": question}))
+    await tool_round(turn, messages, ModelReply(tool_calls=[asking]))
     return True
 
 
