@@ -211,6 +211,9 @@ def test_an_action_claimed_or_promised_without_saying_it_was_not_done_misleads(a
     ("Could you please take eggs off my shopping list?", "take"),
     ("Fetch the prices page and save the kettle's price to kettle.txt.", "save"),
     ("In 2020, who won the cup?", ""),
+    ("I'd like to add butter to my shopping list.", "add"),
+    ("I need you to text Petra that I'm late.", "text"),
+    ("I want to know the weather in Leeds.", ""),
 ])
 def test_the_action_asked_for(request_text, verb):
     assert asked_action(request_text) == verb

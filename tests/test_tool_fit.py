@@ -59,13 +59,15 @@ def test_built_in_tools_are_not_checked():
 
 
 @pytest.mark.parametrize(("request_text", "answer", "claimed"), [
-    ("What's the weather like in London, in fahrenheit?", "The current weather in London is 20°F.", True),
-    ("What's the weather like in London?", "I can't look up the weather.", False),
-    ("Is 25 degrees warm weather?", "Yes, 25 degrees is warm.", False),  # numbers to work from
-    ("What is the capital of France?", "Paris, since 987.", False),  # no tool fits
+    ("What's the weather like in London, in fahrenheit?", "The current weather in London is 20°F.", "20"),
+    ("I'm in New York for 5 days. What's the weather there, in Celsius?", "It is 21.2°C in New York.", "21.2"),
+    ("What's the weather like in London?", "I can't look up the weather.", None),
+    ("Is 25 degrees warm weather?", "Yes, 25 degrees is warm.", None),
+    ("Is 25 degrees plus 3 degrees warm weather?", "Yes, 28 degrees is warm.", None),  # worked out from the request
+    ("What is the capital of France?", "Paris, since 987.", None),  # no tool fits
 ])
 def test_a_made_up_value_where_an_mcp_tool_fits_is_sent_back_to_that_tool(request_text, answer, claimed):
     registry = builtin_registry()
     registry.register(WEATHER)
     claim = unbacked_claim(answer, [], registry, request_text)
-    assert claim == (Claim("unsourced", "20", ("bfcl.get_current_weather",)) if claimed else None)
+    assert claim == (Claim("unsourced", claimed, ("bfcl.get_current_weather",)) if claimed else None)

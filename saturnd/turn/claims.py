@@ -73,6 +73,7 @@ CLAIMS = (
 )
 ACTION_REQUEST = re.compile(
     r"^\s*(?:(?:please|kindly|ok|okay|hey|saturn)[,!]?\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+    r"(?:i(?:'d|’d|\s+would)?\s+(?:like|want|need)\s+(?:you\s+)?to\s+(?:please\s+)?)?"  # "I'd like to add …"
     r"(?:(?:in|on|for)\s+[\w.\-/ ]{1,40}?,\s*)?"  # "In todo.txt, mark …"
     r"(?P<verb>add(?!\s+up\b)|put|append|insert|remove|delete|take\s+\w+\s+off|cross|tick|mark|"
     r"send|text|email|e-mail|message|reply|forward|tell(?!\s+(?:me|us)\b)|let\s+\w+\s+know|"
@@ -284,6 +285,15 @@ def unsourced_value(answer: str, request: str, seen: str) -> str | None:
     return next((d for d in NAMED_DAY.findall(answer) if d.lower() not in days), None)
 
 
+ARITHMETIC = re.compile(r"\d\s*(?:[-+*/×÷^=]|plus|minus|times|divided)\s*\(?\s*[\d.a-z]", re.IGNORECASE)
+
+
+def works_out(request: str) -> bool:
+    """Whether the answer may be worked out from the request's own numbers: two or more of them, or
+    a sum written out. One number ("staying for 5 days") does not make "21.2°C" the weather's."""
+    return len(NUMBER.findall(request)) >= 2 or ARITHMETIC.search(request) is not None
+
+
 def unfetched_address(request: str, passes: list[PassTrace], registry: Registry) -> str | None:
     """The first web address the request names, when web_fetch is at hand and no call tried it."""
     found = URL.search(request)
@@ -337,7 +347,7 @@ def unbacked_claim(
         if (documents_at_hand and OWN_THINGS.search(request) and not asked_action(request)
                 and READ_TOOLS & set(registry.names())):
             return Claim("unsourced", value)
-        if not NUMBER.search(request) and (fitting := external_tools_fitting(request, registry)):
+        if not works_out(request) and (fitting := external_tools_fitting(request, registry)):
             return Claim("unsourced", value, fitting)
     return None
 
