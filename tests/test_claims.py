@@ -350,6 +350,8 @@ def test_a_refusal_without_a_reason_is_not_acted_when_a_fitting_tool_is_at_hand(
     ("Can you give me Tom's number?", "Text Tom that I'm late.", ()),  # a value, not leave
     ("Have you got Tom's number?", "Text Tom that I'm late.", ()),  # does not name the errand
     ("Should I read the file?", "What is on my shopping list?", ()),  # no errand asked
+    ("Did you add my meeting with the bank to calendar.txt? If not, let me know what tool to use.",
+     "Add my meeting with the bank to calendar.txt.", ("write_file", "edit_file")),  # the first sentence asks
 ])
 def test_a_question_that_only_asks_leave_for_the_errand_goes_to_the_gate(question, request_text, doers):
     assert asks_leave(question, request_text, builtin_registry()) == doers
@@ -386,3 +388,10 @@ def test_a_value_only_the_person_knows_is_asked_of_them(request_text, answer, se
 def test_a_value_only_the_person_knows_is_asked_once():
     asked = [PassTrace(index=1, step="first_move", calls=[CallTrace(call_id="c", name="ask_user", arguments="{}", fate="asked")])]
     assert only_the_person_knows("Translate greeting.txt into my client's language.", "Hello!", "", asked) is None
+
+
+def test_a_which_that_goes_on_a_sentence_asks_nothing():
+    answer = "I'll create a file called meeting.txt with the time of my next meeting, which is Tuesday at 15:00."
+    claim = unbacked_claim(answer, [], builtin_registry(), "Create a file called meeting.txt with the time of my next meeting.")
+    assert claim is not None and claim.kind in ("not_acted", "done")
+    assert unbacked_claim("Which meeting do you mean", [], builtin_registry(), "Create meeting.txt with my meeting.") is None

@@ -365,6 +365,7 @@ def test_a_turn_that_does_not_fit_drops_every_older_one():
     ("Text Jo the number of guests.", "We are expecting guests.", None),  # a count, not a value to look up
     ("Email Tom my email address.", "Here it is.", None),
     ("Text Jo that I'm running late.", "Running late", None),
+    ("Send Petra my new address by text.", "Your new address is +44 7700 900123.", "my new address"),  # her number
 ])
 def test_a_value_the_request_asks_to_send_is_not_left_out(request_text, carried, left_out):
     assert value_left_out(request_text, {"to": "+44 7700 900123", "text": carried}, frozenset({"to"})) == left_out

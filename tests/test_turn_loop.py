@@ -327,10 +327,10 @@ async def test_ask_user_headless_says_no_answer_exists(harness):
     assert of_type(events, "question") == []
 
 
-async def run_answering(harness, text, answer):
+async def run_answering(harness, text, answer, cwd=None):
     """Run a turn, answering each ask_user question with `answer`; returns its events."""
     client = harness.client
-    session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
+    session = await client.call("session/create", {"cwd": str(cwd or harness.env.workdir)})
     started = await client.call("turn/start", {"session_id": session.session_id, "text": text})
     seen = []
     async for e in client.turn_events(started.turn_id):
@@ -393,9 +393,12 @@ async def test_a_value_the_request_asked_to_send_and_the_message_left_out_is_ask
 
 async def test_a_value_only_the_person_knows_is_asked_before_the_answer_goes_out(harness):
     await harness.start()
-    (harness.env.workdir / "greeting.txt").write_text("Good morning and welcome!\n")
+    folder = harness.env.workdir / "client-work"  # the folder's name says nothing of the client's language
+    folder.mkdir()
+    (folder / "greeting.txt").write_text("Good morning and welcome!\n")
     harness.model.enqueue("Good morning and welcome!", "Guten Morgen und willkommen!")
-    seen = await run_answering(harness, "Translate the greeting in greeting.txt into my client's language.", "German")
+    seen = await run_answering(
+        harness, "Translate the greeting in greeting.txt into my client's language.", "German", cwd=folder)
     assert [q.question for q in of_type(seen, "question")] == ["What is your client's language?"]
     assert harness.sent(1)[-1]["content"] == "German"
     assert of_type(seen, "answer")[0].text == "Guten Morgen und willkommen!"

@@ -201,6 +201,8 @@ def value_left_out(request: str, arguments: dict[str, Any], skip: frozenset[str]
     the accountant without the total."""
     asked = VALUE_ASKED_FOR.search(request)
     carried = " ".join(v for k, v in arguments.items() if k not in skip and isinstance(v, str))
+    for address in (str(v) for k, v in arguments.items() if k in skip):
+        carried = carried.replace(address, " ")  # "Your new address is +44 7700 900123.": the number it goes to
     if asked is None or not carried.strip() or any(c.isdigit() for c in carried):
         return None
     return asked.group(0)

@@ -92,7 +92,7 @@ LATER_ACTION = re.compile(
 """An action asked for after a lookup: "Find Ana's number in the KB and save it to ana.txt"."""
 ASKS_OR_DECLINES = re.compile(
     r"\?|\b(?:can't|cannot|can not|couldn't|could not|unable|not able|won't|will not|don't have|do not have|"
-    r"no tool|not possible|isn't possible|not allowed|need (?:your|the|his|her|their|a|an)|which|"
+    r"no tool|not possible|isn't possible|not allowed|need (?:your|the|his|her|their|a|an)|(?<!, )which|"
     r"do you want|would you like|should I)\b",
     re.IGNORECASE,
 )
@@ -389,9 +389,10 @@ def asks_leave(question: str, request: str, registry: Registry) -> tuple[str, ..
     (or whether the user did it): "Did you overwrite draft.txt with the word 'final'?", asked
     for the overwrite. Whether a write or a message may run is the gate's question, asked with
     the call in front of the person; the 1.5B asked first, was told "I don't know", and never
-    tried. The question must name the errand's verb; one that offers a choice or checks a value
-    the request does not hold ("Should I send it to a@b.example?") is a real question and is asked."""
-    verb = asked_action(request)
+    tried. Its first sentence must name the errand's verb; one that offers a choice or checks a
+    value the request does not hold ("Should I send it to a@b.example?") is a real question and
+    is asked."""
+    verb, question = asked_action(request), first_sentence(question)
     if not verb or not ASKS_LEAVE.search(question) or OFFERS_A_CHOICE.search(question):
         return ()
     if not re.search(r"\b" + re.escape(verb), question, re.IGNORECASE):

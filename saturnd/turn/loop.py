@@ -178,12 +178,13 @@ async def put_to_the_person(
     errand for a missing value (claims.asks_for_missing: the answer is the question)."""
     if not turn.person_present:
         return False
-    shown = shown_text([m for m in messages if m.get("content") != turn.text])
-    question = only_the_person_knows(turn.text, answer, shown, turn.trace)
-    why = f"the request turns on what only the person knows: asked \"{question}\""
-    if question is None and not claim and asks_for_missing(answer, turn.text, turn.trace, turn.registry):
+    # Not the request's own words, nor the folder's path (a folder named for a client tells no language).
+    shown = shown_text([m for m in messages if m.get("content") != turn.text]).replace(turn.cwd, " ")
+    if (question := only_the_person_knows(turn.text, answer, shown, turn.trace)) is not None:
+        why = f"the request turns on what only the person knows: asked \"{question}\""
+    elif not claim and asks_for_missing(answer, turn.text, turn.trace, turn.registry):
         question, why = answer, "the answer asks for a missing value: put to the person"
-    if question is None:
+    else:
         return False
     turn.trace[-1].note = join_note(turn.trace[-1].note, why)
     asking = ToolCall(id=f"saturn-ask-{turn.tally.passes}", name=ASK_USER, arguments=json.dumps({"question": question}))
