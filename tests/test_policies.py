@@ -203,7 +203,7 @@ def test_a_number_for_a_sum_that_nothing_worked_out_is_not_written():
         record=SessionRecord(typed=[request], returned=[receipts], calls=[]), request=request))[0]
     assert (guessed.fate, guessed.result) == ("refused_guess", (
         "not run: 123.45 is in nothing you were shown and was not worked out with calculate. Call calculate"
-        " with the numbers you read (e.g. 12.50 + 30 + 45), then call write_file with its result."))
+        " with the numbers you read, written as one expression, then call write_file with its result."))
     worked_out = Returned("calculate", "c2", "63.4", fenced=False)
     right = tc("write_file", '{"path": "total.txt", "content": "63.40"}')
     record = SessionRecord(typed=[request], returned=[receipts, worked_out], calls=[])

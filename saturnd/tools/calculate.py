@@ -26,7 +26,7 @@ ALLOWED_NAMES = frozenset({
 
 class CalculateParams(msgspec.Struct, forbid_unknown_fields=True):
     expression: Annotated[str, msgspec.Meta(
-        min_length=1, description="arithmetic, e.g. 12.50 + 30 + 45, or clock times: 13:30 - 09:00"
+        min_length=1, description="arithmetic on the numbers you read (+ - * / and parentheses); clock times count in hours: the later time minus the earlier"
     )]
 
 

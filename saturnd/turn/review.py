@@ -70,7 +70,7 @@ YOUR = re.compile(r"\b(?:my|our)\b", re.IGNORECASE)
 """The request's "my new address" is the person's "your new address"."""
 NOT_WORKED_OUT = (
     "not run: {number} is in nothing you were shown and was not worked out with calculate. Call calculate"
-    " with the numbers you read (e.g. 12.50 + 30 + 45), then call {tool} with its result."
+    " with the numbers you read, written as one expression, then call {tool} with its result."
 )
 SEND_MESSAGE = "send_message"
 TEXT_ASKED = re.compile(r"\b(?:text|sms|phone|mobile)\b", re.IGNORECASE)
