@@ -369,3 +369,11 @@ def test_a_turn_that_does_not_fit_drops_every_older_one():
 ])
 def test_a_value_the_request_asks_to_send_is_not_left_out(request_text, carried, left_out):
     assert value_left_out(request_text, {"to": "+44 7700 900123", "text": carried}, frozenset({"to"})) == left_out
+
+
+def test_the_address_an_email_goes_to_is_no_value_it_carries():
+    request = "Read order.txt and email the order to the supplier address written in it."
+    email = {"to": "supplies@boxco.example", "subject": "Order", "body": "Please send the order."}
+    assert value_left_out(request, email, frozenset({"to"})) is None
+    mine = {"to": "petra@acme.example", "subject": "Moving", "body": "Here is my new address."}
+    assert value_left_out("Email Petra my new address.", mine, frozenset({"to"})) == "my new address"

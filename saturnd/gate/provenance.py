@@ -200,12 +200,21 @@ def value_left_out(request: str, arguments: dict[str, Any], skip: frozenset[str]
     or send holds no digit at all: the 1.5B texted Petra "Here is my new address." and emailed
     the accountant without the total."""
     asked = VALUE_ASKED_FOR.search(request)
+    if asked and _recipients_address(asked.group(0), [str(v) for k, v in arguments.items() if k in skip]):
+        return None
     carried = " ".join(v for k, v in arguments.items() if k not in skip and isinstance(v, str))
     for address in (str(v) for k, v in arguments.items() if k in skip):
         carried = carried.replace(address, " ")  # "Your new address is +44 7700 900123.": the number it goes to
     if asked is None or not carried.strip() or any(c.isdigit() for c in carried):
         return None
     return asked.group(0)
+
+
+def _recipients_address(phrase: str, addresses: list[str]) -> bool:
+    """"the supplier address" in "email the order to the supplier address written in it" is
+    where the email goes, not a value it carries; "my new address" is the user's own."""
+    words = phrase.lower().split()
+    return words[-1] == "address" and words[0] not in ("my", "our") and any(EMAIL.search(a) for a in addresses)
 
 
 def _time_of(found: re.Match[str]) -> tuple[int, int]:
