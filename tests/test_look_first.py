@@ -107,3 +107,15 @@ async def test_a_text_to_an_email_address_goes_to_the_phone_beside_it(harness):
         "(The user asked for a text: contacts.md:2 gives petra.novak@acme.example the phone number"
         " +44 7700 900123, so the call used that.) sent message to +44 7700 900123"
     )
+
+
+async def test_an_email_to_a_phone_number_goes_to_the_address_beside_it(harness):
+    await harness.start()
+    (harness.env.workdir / "contacts.md").write_text(CONTACTS.text)
+    harness.model.enqueue(
+        call("send_email", {"to": "+44 7700 900123", "subject": "Kickoff", "body": "The kickoff moved."}), "Sent.")
+    await run_with_decisions(harness, "Email Petra that the kickoff moved.", decide_with("once"))
+    assert harness.sent(1)[-1]["content"].startswith(
+        "(An email goes to an email address: contacts.md:2 gives +44 7700 900123 the address"
+        " petra.novak@acme.example, so the call used that.) sent email to petra.novak@acme.example"
+    )

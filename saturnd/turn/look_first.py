@@ -97,3 +97,11 @@ def phone_beside(address: str, documents: list[Document]) -> FoundLine | None:
     lower = address.lower()
     lines = _lines(documents, lambda line: lower in line.lower() and PHONE.search(line) is not None)
     return lines[0] if lines else None
+
+
+def email_beside(number: str, documents: list[Document]) -> FoundLine | None:
+    """The line of the user's files that holds phone `number` (by its digits) and an email address too."""
+    digits = re.sub(r"\D", "", number)
+    lines = _lines(documents, lambda line: bool(digits) and digits in re.sub(r"\D", "", line)
+                   and EMAIL.search(line) is not None)
+    return lines[0] if lines else None

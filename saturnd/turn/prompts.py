@@ -91,6 +91,7 @@ WHICH_RECIPIENT = (
 )
 RECIPIENT_GIVEN = "({invented} was a guess: the user gave the {kind} {answer} when asked.) "
 NAME_PUT_RIGHT = "('{to}' is a name: the user's files give {address} for it ({where}), so the call used that.) "
+EMAIL_PUT_RIGHT = "(An email goes to an email address: {where} gives {number} the address {email}, so the call used that.) "
 TEXT_PUT_RIGHT = (
     "(The user asked for a text: {where} gives {address} the phone number {phone}, so the call used that.) "
 )

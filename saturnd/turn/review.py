@@ -36,7 +36,7 @@ from saturnd.tools.registry import Registry, Tool
 from saturnd.turn import prompts
 from saturnd.turn.claims import COMPUTE_REQUEST, asks_leave, uncomputed_number
 from saturnd.turn.fencing import fence
-from saturnd.turn.look_first import FoundLine, lines_naming, phone_beside, render
+from saturnd.turn.look_first import FoundLine, email_beside, lines_naming, phone_beside, render
 from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.overwrite import (
     added_line_lacks_when,
@@ -73,6 +73,7 @@ NOT_WORKED_OUT = (
     " with the numbers you read, written as one expression, then call {tool} with its result."
 )
 SEND_MESSAGE = "send_message"
+SEND_EMAIL = "send_email"
 TEXT_ASKED = re.compile(r"\b(?:text|sms|phone|mobile)\b", re.IGNORECASE)
 NAME_NOT_ADDRESS = (
     "tool error: '{to}' is a name, not a phone number or email address. The user's files hold the lines"
@@ -230,9 +231,10 @@ class Recipient:
 
 def recipient_put_right(tool: Tool, arguments: dict[str, Any], context: GateContext) -> Recipient | None:
     """A recipient the user's files put right without a doubt: a name where the number or
-    address goes (to: "mum") when the lines naming it give exactly one of the kind, or, for a
-    text, an email address whose line gives a phone number. Sent back with the lines, the
-    1.5B sent to "mum" five times, and texted Ana's email address though contacts.md has her phone."""
+    address goes (to: "mum") when the lines naming it give exactly one of the kind, for a text
+    an email address whose line gives a phone number, and for an email a phone number whose line
+    gives an email address. Sent back with the lines, the 1.5B sent to "mum" five times; it texted
+    Ana's email address though contacts.md has her phone, and emailed Tom's phone number."""
     to = str(arguments.get("to", "")).strip()
     if to and not (EMAIL.search(to) or PHONE.search(to)):
         found = _addresses_of_kind(tool.name, lines_naming(to, context.documents))
@@ -246,6 +248,11 @@ def recipient_put_right(tool: Tool, arguments: dict[str, Any], context: GateCont
         assert phone is not None  # phone_beside keeps only lines with one
         return Recipient(phone.group(0), beside, prompts.TEXT_PUT_RIGHT.format(
             address=to, phone=phone.group(0), where=_where(beside)))
+    if tool.name == SEND_EMAIL and PHONE.fullmatch(to) and (beside := email_beside(to, context.documents)):
+        email = EMAIL.search(beside.text)
+        assert email is not None  # email_beside keeps only lines with one
+        return Recipient(email.group(0), beside, prompts.EMAIL_PUT_RIGHT.format(
+            number=to, email=email.group(0), where=_where(beside)))
     return None
 
 
