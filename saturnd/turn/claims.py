@@ -377,7 +377,7 @@ def asks_for_missing(answer: str, request: str, passes: list[PassTrace], registr
 
 ASKS_LEAVE = re.compile(
     r"^\s*(?:(?:did|have)\s+you(?!\s+mean\b)|(?:should|shall|may|can)\s+i|(?:do|would)\s+you\s+(?:want|like)\s+me)\b"
-    r"|\bconfirm\b|\bare you sure\b|\bis (?:it|that) (?:ok|okay|fine|alright)\b|\b(?:do|would) you approve\b"
+    r"|\bconfirm\b|\bare you sure\b|\bis (?:it|that) (?:ok|okay|fine|alright)\b|\bapprove\b"
     r"|\bpermission\b|\bgo ahead\b",
     re.IGNORECASE,
 )
