@@ -347,6 +347,8 @@ def test_a_refusal_without_a_reason_is_not_acted_when_a_fitting_tool_is_at_hand(
     ("Are you sure you want me to delete old.log?", "Delete old.log.", ("run_command",)),
     ("Do you approve the overwrite of draft.txt with the single word 'final'?",
      'Overwrite draft.txt with the single word "final".', ("write_file", "edit_file")),
+    ("Did you send the note to Petra and Tom? If not, please tell me what you did.",
+     "Text Petra and email Tom the same note: 'Office closed Monday'.", ("send_message",)),
     ("Do you want to approve the change to the title in README.md to 'Widget 2'?",
      'Change the title in README.md to "Widget 2".', ("write_file", "edit_file")),
     ("Should I send it to petra@acme.example?", "Email Petra the minutes.", ()),  # checks a value nobody gave

@@ -381,6 +381,15 @@ ASKS_LEAVE = re.compile(
     r"|\bpermission\b|\bgo ahead\b",
     re.IGNORECASE,
 )
+SAME_ERRAND = {
+    verb: group for group in (
+        ("text", "email", "e-mail", "send", "message", "reply", "forward"),
+        ("add", "put", "append", "insert", "write"),
+        ("change", "update", "edit", "replace", "set", "overwrite", "fix", "rename"),
+        ("remove", "delete", "take", "cross"),
+    ) for verb in group
+}
+"""Words a leave question may name the asked errand with: "Did you send the note …?" for "Text Petra …"."""
 OFFERS_A_CHOICE = re.compile(r"\b(?:or|what|which|where|when|who|whom|how)\b", re.IGNORECASE)
 VALUE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\d+(?:[.:]\d+)?")
 
@@ -390,13 +399,13 @@ def asks_leave(question: str, request: str, registry: Registry) -> tuple[str, ..
     (or whether the user did it): "Did you overwrite draft.txt with the word 'final'?", asked
     for the overwrite. Whether a write or a message may run is the gate's question, asked with
     the call in front of the person; the 1.5B asked first, was told "I don't know", and never
-    tried. Its first sentence must name the errand's verb; one that offers a choice or checks a
+    tried. Its first sentence must name the errand (SAME_ERRAND); one that offers a choice or checks a
     value the request does not hold ("Should I send it to a@b.example?") is a real question and
     is asked."""
     verb, question = asked_action(request), first_sentence(question)
     if not verb or not ASKS_LEAVE.search(question) or OFFERS_A_CHOICE.search(question):
         return ()
-    if not re.search(r"\b" + re.escape(verb), question, re.IGNORECASE):
+    if not any(re.search(r"\b" + re.escape(said), question, re.IGNORECASE) for said in SAME_ERRAND.get(verb, (verb,))):
         return ()
     if any(value not in request for value in VALUE.findall(question)):
         return ()
