@@ -252,7 +252,7 @@ def undone_errand(request: str, passes: list[PassTrace], registry: Registry) -> 
         verb = found.group("verb").lower()
         tools = _tools_for_verb(verb, found.group(0), registry)
         if verb not in NOT_AN_ERRAND_OF_ITS_OWN and tools and not set(tools) & set(first) and not tried & set(tools):
-            return found.group(0).removeprefix(found.group(0).split()[0]).strip(), tools
+            return found.group(0).split(maxsplit=1)[1], tools  # without its "and" / "then"
     return None
 
 

@@ -61,7 +61,7 @@ class CallLedger:
     def sent_before(self, to: str) -> str | None:
         """why, when a message already went to this recipient this turn: asked for one text, the
         0.5B sent Petra three, each worded a little differently, so no identical-call rule caught them."""
-        if (result := self._sent.get(_recipient_key(to))) is None:
+        if (result := self._sent.get(recipient_key(to))) is None:
             return None
         return (
             f"refused: a message to {to} already went this turn ({result}). Do not send another;"
@@ -69,7 +69,7 @@ class CallLedger:
         )
 
     def record_sent(self, to: str, result: str) -> None:
-        self._sent[_recipient_key(to)] = result
+        self._sent[recipient_key(to)] = result
 
     def record_answer(self, signature: str, answer: str) -> None:
         self._answers[signature] = answer
@@ -92,7 +92,7 @@ class CallLedger:
         self._declined.add(signature)
 
 
-def _recipient_key(to: str) -> str:
+def recipient_key(to: str) -> str:
     """A phone number by its digits, an address by its lower case: the same person however written."""
     to = to.strip().lower()
     return to if "@" in to else re.sub(r"\D", "", to) or to

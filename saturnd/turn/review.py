@@ -37,7 +37,7 @@ from saturnd.turn import prompts
 from saturnd.turn.claims import COMPUTE_REQUEST, asks_leave, uncomputed_number
 from saturnd.turn.fencing import fence
 from saturnd.turn.look_first import FoundLine, email_beside, lines_naming, phone_beside, render
-from saturnd.turn.loop_rules import CallLedger, call_signature
+from saturnd.turn.loop_rules import CallLedger, call_signature, recipient_key
 from saturnd.turn.overwrite import (
     added_line_lacks_when,
     content_to_write,
@@ -259,13 +259,13 @@ def recipient_put_right(tool: Tool, arguments: dict[str, Any], context: GateCont
 def _addresses_of_kind(tool_name: str, lines: list[FoundLine]) -> dict[str, FoundLine]:
     """Distinct addresses the lines give that the tool sends to: a text goes to a phone number
     (to an email address only where the lines give no number), an email to an email address."""
-    def found(pattern: re.Pattern[str], key: Any) -> dict[str, FoundLine]:
-        by_key = {key(a): (a, line) for line in lines for a in pattern.findall(line.text)}
+    def found(pattern: re.Pattern[str]) -> dict[str, FoundLine]:
+        by_key = {recipient_key(a): (a, line) for line in lines for a in pattern.findall(line.text)}
         return dict(by_key.values())
 
     if tool_name == SEND_MESSAGE:
-        return found(PHONE, lambda a: re.sub(r"\D", "", a)) or found(EMAIL, str.lower)
-    return found(EMAIL, str.lower)
+        return found(PHONE) or found(EMAIL)
+    return found(EMAIL)
 
 
 def _where(line: FoundLine) -> str:
