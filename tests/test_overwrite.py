@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from saturnd.testing.fake_model import call
-from saturnd.turn.overwrite import added_line_lacks_when, content_to_write, dropped_lines
+from saturnd.turn.overwrite import (
+    added_line_lacks_when,
+    content_to_write,
+    doubled_lines,
+    dropped_lines,
+)
 from tests.conftest import of_type
 from tests.test_turn_loop import run_answering
 
@@ -13,7 +18,8 @@ from tests.test_turn_loop import run_answering
 @pytest.mark.parametrize(("request_text", "content", "dropped"), [
     ("Add butter to my shopping list.", "butter\n", ["milk", "eggs"]),
     ("Add butter to my shopping list.", "milk\neggs\nbutter\n", []),
-    ("Add butter to my shopping list.", "milk, eggs, butter", []),  # one line now, nothing lost
+    ("Add butter to my shopping list.", "milk, eggs, butter", ["milk", "eggs"]),  # one line is not the list
+    ("Add butter to my shopping list.", "milk\neggs butter\n", []),  # a line that holds one line keeps it
     ("Replace my shopping list with butter.", "butter\n", []),  # replacing is asked
     ("Take eggs off my shopping list, I bought some.", "milk\n", []),
     ("Take eggs off my shopping list, I bought some.", "", ["milk"]),
@@ -50,11 +56,50 @@ async def test_write_file_that_would_lose_the_list_is_sent_back(harness):
 @pytest.mark.parametrize(("request_text", "content", "suggested"), [
     ("Add butter to my shopping list.", "butter\n", "milk\neggs\nflour\nbutter\n"),
     ("Take eggs off my shopping list, I bought some.", "milk\neggs\n", "milk\nflour\n"),
+    ("Add butter to my shopping list.", "milk eggs flour butter butter", "milk\neggs\nflour\nbutter\n"),
+    ("Add butter to my shopping list.", "milk, eggs, flour, peanut butter", "milk\neggs\nflour\npeanut butter\n"),
+    ("Add butter to my shopping list.", "milk\neggs\nflour\nbutter\nbutter\n", "milk\neggs\nflour\nbutter\n"),
 ])
 def test_the_content_a_rejected_write_should_have_held(tmp_path, request_text, content, suggested):
     shopping = tmp_path / "shopping.txt"
     shopping.write_text("milk\neggs\nflour\n")
     assert content_to_write(request_text, shopping, content) == suggested
+
+
+@pytest.mark.parametrize(("request_text", "content", "doubled"), [
+    ("Add butter to my shopping list.", "milk\neggs\nbutter\nbutter\n", ["butter"]),
+    ("Add butter to my shopping list.", "milk\neggs\nbutter\n", []),
+    ("Add eggs to my shopping list.", "milk\neggs\neggs\n", ["eggs"]),
+    ("Write butter twice into my shopping list.", "butter\nbutter\n", []),  # not an add
+])
+def test_an_add_that_writes_a_line_twice(tmp_path, request_text, content, doubled):
+    shopping = tmp_path / "shopping.txt"
+    shopping.write_text("milk\neggs\n")
+    assert doubled_lines(request_text, shopping, content) == doubled
+
+
+async def test_a_write_that_joins_the_list_and_doubles_the_item_is_sent_back(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    shopping = harness.env.workdir / "shopping.txt"
+    shopping.write_text("milk\neggs\nflour\n")
+    harness.model.enqueue(
+        call("write_file", {"path": "shopping.txt", "content": "milk\neggs\nflour\nbutter\nbutter\n"}),
+        call("write_file", {"path": "shopping.txt", "content": "milk eggs flour butter butter"}),
+        call("write_file", {"path": "shopping.txt", "content": "milk\neggs\nflour\nbutter\n"}),
+        "Added butter.",
+    )
+    _, events = await harness.turn("Add butter to my shopping list.", headless=True)
+    assert harness.sent(1)[-1]["content"] == (
+        "tool error: write_file would put 'butter' in shopping.txt twice. Call write_file again with path"
+        " shopping.txt and this content:\nmilk\neggs\nflour\nbutter\n"
+    )
+    assert harness.sent(2)[-1]["content"] == (
+        "tool error: write_file replaces all of shopping.txt, and this content drops 3 of its lines that the user"
+        " did not ask to change ('milk', 'eggs', 'flour'). Call write_file again with path shopping.txt and"
+        " this content:\nmilk\neggs\nflour\nbutter\n"
+    )
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "invalid", "ran"]
+    assert shopping.read_text() == "milk\neggs\nflour\nbutter\n"
 
 
 async def test_an_add_that_would_delete_lines_with_edit_file_is_sent_back_too(harness):

@@ -6,6 +6,8 @@ flour too. write_file replaces a whole file: when the request adds, a write that
 drops any line the file holds, and when it removes, one that drops a line sharing
 no word with the request, is sent back as a malformed call naming those lines and
 giving the content to write (told to use edit_file, the 1.5B edited the wrong line).
+A written line that holds two of the file's lines joins them and keeps neither: asked to
+add butter, the 1.5B also wrote the one line "milk eggs flour butter butter".
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ REMOVING = frozenset({"remove", "take", "cross", "delete"})
 WORD = re.compile(r"[a-z]{3,}")
 MAX_BYTES = 64_000
 SHOWN_LINES = 3
+SEPARATORS = re.compile(r"[\s,;]+")
+REPEATED = re.compile(r"^(.+?)(?:[\s,;]+\1)+$")
 WHEN = (("a day", DAY_OR_MONTH), ("a time", TIME))
 
 
@@ -29,7 +33,9 @@ def dropped_lines(request: str, path: Path, content: str) -> list[str]:
     verb = asked_action(request)
     if verb not in ADDING | REMOVING:
         return []
-    dropped = [line for line in _file_lines(path) if line not in content]
+    old = _file_lines(path)
+    written = _content_lines(content)
+    dropped = [line for line in old if not any(_keeps(written_line, line, old) for written_line in written)]
     return [line for line in dropped if not _named(request, line)] if verb in REMOVING else dropped
 
 
@@ -39,8 +45,45 @@ def content_to_write(request: str, path: Path, content: str) -> str:
     old = _file_lines(path)
     if asked_action(request) in REMOVING:
         return "\n".join(line for line in old if not _named(request, line)) + "\n"
-    added = [line.strip() for line in content.splitlines() if line.strip() and line.strip() not in old]
+    added: list[str] = []
+    for line in _content_lines(content):
+        item = _new_item(line, old)
+        if item and item not in old and item not in added:
+            added.append(item)
     return "\n".join(old + added) + "\n"
+
+
+def doubled_lines(request: str, path: Path, content: str) -> list[str]:
+    """Asked to add, the lines `content` holds more often than the file does ("butter" twice)."""
+    if asked_action(request) not in ADDING:
+        return []
+    old = _file_lines(path)
+    lines = _content_lines(content)
+    return [line for line in dict.fromkeys(lines) if lines.count(line) > max(1, old.count(line))]
+
+
+def _content_lines(content: str) -> list[str]:
+    return [line.strip() for line in content.splitlines() if line.strip()]
+
+
+def _keeps(written_line: str, line: str, old: list[str]) -> bool:
+    """Whether a written line keeps one of the file's lines: it is that line, or holds it and no
+    other ("Meeting went well. Call Bob." keeps "Meeting went well."; "milk eggs butter" joins two)."""
+    if written_line == line:
+        return True
+    return _holds(written_line, line) and not any(_holds(written_line, other) for other in old if other != line)
+
+
+def _holds(text: str, line: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(line)}(?!\w)", text) is not None
+
+
+def _new_item(line: str, old: list[str]) -> str:
+    """What a written line adds to the file's lines: "butter" of "milk eggs flour butter butter"."""
+    for known in sorted(old, key=len, reverse=True):
+        line = re.sub(rf"(?<!\w){re.escape(known)}(?!\w)", " ", line)
+    line = SEPARATORS.sub(" ", line).strip(" ,;")
+    return REPEATED.sub(r"\1", line)
 
 
 def _file_lines(path: Path) -> list[str]:
@@ -66,6 +109,14 @@ def overwrite_refusal(path: str, dropped: list[str], suggested: str, tool: str =
         f"tool error: {tool} {does} {path}, and this content drops {len(dropped)} of its lines"
         f" that the user did not ask to change ({shown}). Call write_file again with path {path} and this"
         f" content:\n{suggested}"
+    )
+
+
+def doubled_refusal(path: str, doubled: list[str], suggested: str) -> str:
+    shown = ", ".join(repr(line) for line in doubled[:SHOWN_LINES])
+    return (
+        f"tool error: write_file would put {shown} in {path} twice. Call write_file again with path {path}"
+        f" and this content:\n{suggested}"
     )
 
 

@@ -41,6 +41,8 @@ from saturnd.turn.loop_rules import CallLedger, call_signature, recipient_key
 from saturnd.turn.overwrite import (
     added_line_lacks_when,
     content_to_write,
+    doubled_lines,
+    doubled_refusal,
     dropped_lines,
     lines_an_add_edit_drops,
     overwrite_refusal,
@@ -307,12 +309,15 @@ class SentBack:
 
 def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateContext) -> SentBack | None:
     """A write or a message whose content is wrong before it runs: lines of the file nobody asked
-    to drop, an added line without the day or time every other line has, a sum nobody worked
+    to drop, an added line written twice, an added line without the day or time every other line has, a sum nobody worked
     out, a time, day or number nobody gave, a value asked for and left out."""
     target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
     if tool.name == WRITE_FILE and (dropped := dropped_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
         return SentBack("invalid", overwrite_refusal(arguments["path"], dropped, suggested))
+    if tool.name == WRITE_FILE and (doubled := doubled_lines(context.request, target, arguments["content"])):
+        suggested = content_to_write(context.request, target, arguments["content"])
+        return SentBack("invalid", doubled_refusal(arguments["path"], doubled, suggested))
     if tool.name == EDIT_FILE and (dropped := lines_an_add_edit_drops(
         context.request, str(arguments.get("old", "")), str(arguments.get("new", ""))
     )) and target.is_file():
