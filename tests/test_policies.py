@@ -16,6 +16,7 @@ from saturnd.gate.provenance import (
     Returned,
     SessionRecord,
     guessed_value,
+    labelled_value_left_out,
     outside_escalation,
     value_left_out,
 )
@@ -377,3 +378,31 @@ def test_the_address_an_email_goes_to_is_no_value_it_carries():
     assert value_left_out(request, email, frozenset({"to"})) is None
     mine = {"to": "petra@acme.example", "subject": "Moving", "body": "Here is my new address."}
     assert value_left_out("Email Petra my new address.", mine, frozenset({"to"})) == "my new address"
+
+
+ORDER = "Supplier: supplies@boxco.example\nOrder: 40 boxes and 10 rolls of tape, delivery next week.\n"
+
+
+@pytest.mark.parametrize(("request_text", "body", "left_out"), [
+    ("Read order.txt and email the order to the supplier address written in it.",
+     "Thank you for your order. We will deliver the items as soon as possible.",
+     ("the order", "Order: 40 boxes and 10 rolls of tape, delivery next week.")),
+    ("Read order.txt and email the order to the supplier address written in it.",
+     "Please send 40 boxes and 10 rolls of tape next week.", None),
+    ("Read order.txt and email the order to the supplier address written in it.",
+     "Please send 40 boxes and tape.", ("the order", "Order: 40 boxes and 10 rolls of tape, delivery next week.")),
+    ("Email the supplier about the order.", "When will it come?", None),  # about the order, not the order
+    ("Email the supplier.", "Hello.", None),
+    ("Email the note to the supplier.", "Hello.", None),  # nothing read is labelled "note"
+])
+def test_a_thing_a_labelled_line_gives_is_not_left_out(request_text, body, left_out):
+    email = {"to": "supplies@boxco.example", "subject": "Order", "body": body}
+    assert labelled_value_left_out(request_text, email, frozenset({"to"}), ORDER) == left_out
+
+
+def test_a_labelled_thing_without_numbers_is_carried_by_half_its_words():
+    known = "Menu: lentil soup, roast vegetables, apple crumble\n"
+    carried = {"to": "+44 7700 900123", "text": "Tonight: lentil soup and apple crumble."}
+    assert labelled_value_left_out("Text Jo the menu.", carried, frozenset({"to"}), known) is None
+    assert labelled_value_left_out("Text Jo the menu.", {**carried, "text": "Dinner is ready."}, frozenset({"to"}),
+                                   known) == ("the menu", "Menu: lentil soup, roast vegetables, apple crumble")

@@ -391,6 +391,26 @@ async def test_a_value_the_request_asked_to_send_and_the_message_left_out_is_ask
     assert [f.fate for f in of_type(seen, "tool_finished")] == ["invalid", "ran"]
 
 
+async def test_a_message_without_the_thing_a_read_line_gives_goes_back_with_the_line(harness):
+    await harness.start()
+    (harness.env.workdir / "order.txt").write_text(
+        "Supplier: supplies@boxco.example\nOrder: 40 boxes and 10 rolls of tape, delivery next week.\n")
+    harness.model.enqueue(
+        call("read_file", {"path": "order.txt"}),
+        call("send_email", {"to": "supplies@boxco.example", "subject": "Order", "body": "Thank you for your order."}),
+        call("send_email", {"to": "supplies@boxco.example", "subject": "Order",
+                            "body": "Please send 40 boxes and 10 rolls of tape next week."}),
+        "Sent.",
+    )
+    _, _, events = await run_with_decisions(
+        harness, "Read order.txt and email the order to the supplier address written in it.", decide_with("once"))
+    assert harness.sent(2)[-1]["content"] == (
+        "not run: send_email would go without the order, which the user asked for, and what you read gives it:"
+        " 'Order: 40 boxes and 10 rolls of tape, delivery next week.'. Call send_email again with it in."
+    )
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran", "invalid", "ran"]
+
+
 async def test_a_value_only_the_person_knows_is_asked_before_the_answer_goes_out(harness):
     await harness.start()
     folder = harness.env.workdir / "client-work"  # the folder's name says nothing of the client's language

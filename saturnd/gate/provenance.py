@@ -210,6 +210,44 @@ def value_left_out(request: str, arguments: dict[str, Any], skip: frozenset[str]
     return asked.group(0)
 
 
+ASKED_THING = re.compile(
+    r"(?<!\bto )(?<!\bfrom )(?<!\bin )(?<!\binto )(?<!\bon )(?<!\bof )(?<!\babout )(?<!\bfor )(?<!\bwith )"
+    r"\bthe\s+((?:[a-z-]+\s+){0,2}?[a-z-]{3,})\b(?=\s+(?:to|in|from|on)\b|\s*[.,!?]|$)",
+    re.IGNORECASE,
+)
+"""What the request asks to be sent or written: "the order" of "email the order to the supplier"
+(not "the supplier": the message goes to it)."""
+LABELLED = r"^\s*[-*]?\s*{label}\s*:\s*(\S.*?)\s*$"
+KEY_WORD = re.compile(r"\d+(?:[.,]\d+)*|[a-z]{4,}", re.IGNORECASE)
+
+
+def labelled_value_left_out(
+    request: str, arguments: dict[str, Any], skip: frozenset[str], known: str
+) -> tuple[str, str] | None:
+    """(the request's words, the line) when the request asks a message or write to carry a thing
+    a line of what was read or shown gives under that label ("Order: 40 boxes and 10 rolls of
+    tape"), and it would go without it: asked to "email the order to the supplier", the 1.5B
+    sent "Thank you for your order. We will deliver the items as soon as possible."
+    Carried means every number of the line, or half its longer words when it has none."""
+    addresses = [str(v) for k, v in arguments.items() if k in skip]
+    carried = " ".join(v for k, v in arguments.items() if k not in skip and isinstance(v, str)).lower()
+    if not carried.strip():
+        return None
+    for asked in ASKED_THING.finditer(request):
+        label = asked.group(1).split()[-1]
+        found = re.search(LABELLED.format(label=re.escape(label)), known, re.IGNORECASE | re.MULTILINE)
+        if found is None or any(address.lower() in found.group(1).lower() for address in addresses):
+            continue
+        keys = [k.lower() for k in KEY_WORD.findall(found.group(1))]
+        numbers = [k for k in keys if k[0].isdigit()]
+        if numbers and all(re.search(rf"(?<![\d.,]){re.escape(n)}(?![\d]|[.,]\d)", carried) for n in numbers):
+            continue
+        if not numbers and sum(k in carried for k in keys) * 2 >= len(keys):
+            continue
+        return asked.group(0), found.group(0).strip()
+    return None
+
+
 def _recipients_address(phrase: str, addresses: list[str]) -> bool:
     """"the supplier address" in "email the order to the supplier address written in it" is
     where the email goes, not a value it carries; "my new address" is the user's own."""

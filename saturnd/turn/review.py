@@ -24,6 +24,7 @@ from saturnd.gate.provenance import (
     Returned,
     SessionRecord,
     guessed_value,
+    labelled_value_left_out,
     outside_escalation,
     parent_missing,
     recipient_refusal,
@@ -65,6 +66,10 @@ LEFT_OUT = (
 WHEN_LEFT_OUT = (
     "not run: every line of {path} has {lacks}, and '{line}' has none. Take it from what you read, or ask"
     " the user with ask_user, then call {tool} again with it in."
+)
+LABELLED_LEFT_OUT = (
+    "not run: {tool} would go without {phrase}, which the user asked for, and what you read gives it:"
+    " '{line}'. Call {tool} again with it in."
 )
 WORK_IT_OUT = "Work it out with calculate from what you read"
 LOOK_OR_ASK = "Take it from what you read, or ask the user for it with ask_user"
@@ -338,7 +343,8 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
 def _what_it_carries(name: str, arguments: dict[str, Any], skip: frozenset[str], context: GateContext
                      ) -> SentBack | None:
     """A sum nobody worked out (calculate's business, before the guess), then a value nobody gave
-    or one asked for and left out (the person's, when it is not a sum)."""
+    or one asked for and left out (the person's, when it is not a sum, unless a line read gives it
+    under the request's word for it)."""
     known = context.record.known_text(context.seen)
     values = (v for k, v in arguments.items() if k not in skip and isinstance(v, str))
     if number := next((n for v in values if (n := uncomputed_number(v, context.request, known, []))), None):
@@ -354,6 +360,9 @@ def _what_it_carries(name: str, arguments: dict[str, Any], skip: frozenset[str],
         question = prompts.WHICH_LEFT_OUT.format(tool=name, phrase=yours)
         return SentBack("invalid", LEFT_OUT.format(tool=name, phrase=phrase, how=LOOK_OR_ASK),
                         (question, f"it went without {phrase}"))
+    if left_out := labelled_value_left_out(context.request, arguments, skip, known):
+        phrase, line = left_out
+        return SentBack("invalid", LABELLED_LEFT_OUT.format(tool=name, phrase=phrase, line=line))
     return None
 
 
