@@ -314,8 +314,8 @@ class SentBack:
 
 def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateContext) -> SentBack | None:
     """A write or a message whose content is wrong before it runs: lines of the file nobody asked
-    to drop, an added line written twice, an added line without the day or time every other line has, a sum nobody worked
-    out, a time, day or number nobody gave, a value asked for and left out."""
+    to drop, an added line written twice or without the day or time every other line has, a sum
+    nobody worked out, a time, day or number nobody gave, a value asked for and left out."""
     target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
     if tool.name == WRITE_FILE and (dropped := dropped_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
@@ -343,8 +343,8 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
 def _what_it_carries(name: str, arguments: dict[str, Any], skip: frozenset[str], context: GateContext
                      ) -> SentBack | None:
     """A sum nobody worked out (calculate's business, before the guess), then a value nobody gave
-    or one asked for and left out (the person's, when it is not a sum, unless a line read gives it
-    under the request's word for it)."""
+    or one asked for and left out (the person's, when it is not a sum), then the thing a line read
+    gives under the request's word for it, left out."""
     known = context.record.known_text(context.seen)
     values = (v for k, v in arguments.items() if k not in skip and isinstance(v, str))
     if number := next((n for v in values if (n := uncomputed_number(v, context.request, known, []))), None):
