@@ -307,6 +307,15 @@ async def test_kb_read_refusals(env: ToolEnv, tmp_path: Path) -> None:
         await KB_READ.run(KbReadParams(name="image.png"), env)
 
 
+async def test_kb_read_of_a_file_in_the_folder_says_to_read_it_there(env: ToolEnv) -> None:
+    write_kb(env.kb_dir)
+    (env.cwd / "budget.csv").write_text("item,amount\nrent,1200\n")
+    with pytest.raises(ToolFailure, match=(
+        "^no such kb document: budget.csv; budget.csv is a file in the working folder: read it with read_file$"
+    )):
+        await KB_READ.run(KbReadParams(name="budget.csv"), env)
+
+
 def test_kb_manifest(tmp_path: Path) -> None:
     assert kb_manifest(tmp_path / "missing") == []
     write_kb(tmp_path / "kb")

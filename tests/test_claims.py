@@ -309,6 +309,9 @@ def test_a_request_to_follow_a_trail_is_told_from_one_that_names_none(request_te
 @pytest.mark.parametrize(("answer", "request_text", "put"), [
     ("I'm sorry, but I don't have your sister's phone number.", "Send a text to my sister saying happy birthday.", True),
     ("Please provide a valid email address.", "Email Tom about the kickoff.", True),
+    ("I will ask for the correct email address of the plumber.", "Email the plumber that Tuesday works.", True),
+    ("I'll ask you for his phone number.", "Text Tom that I'm late.", True),
+    ("I will ask Tom about it tomorrow.", "Text Tom that I'm late.", False),
     ("I'm sorry, I can't turn off the kitchen lights: no tool does that.", "Turn off the kitchen lights.", False),
     ("Please provide your sister's number.", "What is my sister's number?", False),  # no errand asked
     ("Please confirm that you want draft.txt overwritten.", "Overwrite draft.txt with 'final'.", False),  # the gate's

@@ -241,6 +241,37 @@ async def test_asking_leave_for_the_errand_is_left_to_the_approval(harness):
     assert (harness.env.workdir / "draft.txt").read_text() == "first draft\n"
 
 
+async def test_after_a_leave_question_the_next_pass_must_do_the_errand(harness):
+    await harness.start(model_extra="  tool_mode: constrained\n")
+    (harness.env.workdir / "calendar.txt").write_text("Mon 09:00 standup\n")
+    harness.model.enqueue(
+        '{"name": "ask_user", "arguments": {"question": "Do you want to approve the addition? If not, what then?"}}',
+        '{"name": "edit_file", "arguments": {"path": "calendar.txt", "old": "Mon 09:00 standup",'
+        ' "new": "Mon 09:00 standup\\nTue 10:00 bank meeting"}}',
+        '{"response": "Added."}',
+    )
+    _, turn_id, _ = await run_with_decisions(
+        harness, "Add my meeting with the bank on Tuesday at 10:00 to calendar.txt.", decide_with("once"))
+    forced = harness.model.requests[1]["response_format"]["json_schema"]["schema"]["anyOf"]
+    names = [c["properties"]["name"]["const"] for c in forced]
+    assert "edit_file" in names and "read_file" in names and "ask_user" not in names
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert [c.fate for p in trace.passes for c in p.calls] == ["invalid", "ran"]
+    assert (harness.env.workdir / "calendar.txt").read_text() == "Mon 09:00 standup\nTue 10:00 bank meeting\n"
+
+
+async def test_a_write_to_the_folder_goes_to_the_file_the_request_names(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    work = harness.env.workdir
+    harness.model.enqueue(call("write_file", {"path": str(work), "content": "Tuesday at 15:00"}), "Written.")
+    _, events = await harness.turn("Create a file called meeting.txt with Tuesday at 15:00 in it.")
+    finished = of_type(events, "tool_finished")
+    assert [f.fate for f in finished] == ["ran"]
+    assert harness.sent(1)[-1]["content"].startswith(
+        f"('{work}' is a folder and the user named meeting.txt, so the call wrote meeting.txt.) ")
+    assert (work / "meeting.txt").read_text() == "Tuesday at 15:00"
+
+
 async def test_judge_blocks_a_call_and_redacts_a_result(harness):
     await harness.start(
         "judge:\n  rules:\n"

@@ -171,7 +171,14 @@ def _read(kb_dir: Path, name: str, start_line: int) -> str:
 
 
 async def _kb_read(params: KbReadParams, env: ToolEnv) -> str:
-    return await asyncio.to_thread(_read, env.kb_dir, params.name, params.start_line)
+    try:
+        return await asyncio.to_thread(_read, env.kb_dir, params.name, params.start_line)
+    except ToolFailure as failure:
+        # The 1.5B asked the knowledge base for budget.csv, a file of the folder, then gave up.
+        in_folder = Path(params.name).name
+        if in_folder and (env.cwd / in_folder).is_file():
+            raise ToolFailure(f"{failure}; {in_folder} is a file in the working folder: read it with read_file") from None
+        raise
 
 
 KB_READ = Tool(

@@ -355,12 +355,14 @@ def unbacked_claim(
 ASKS_FOR_MISSING = re.compile(
     r"\b(?:please|could you|can you|would you)\s+(?:please\s+)?(?:provide|tell me|give me|share|specify|"
     r"let me know)\b"
-    r"|\bI\s+(?:don't|do not)\s+(?:have|know)\s+(?:your|his|her|their|the)\s+(?:[\w'-]+\s+){0,3}?"
+    r"|\bI(?:\s+(?:don't|do not)\s+(?:have|know)|(?:'ll|\s+will|\s+need to|\s+must|\s+have to)\s+ask\s+(?:you\s+)?for)"
+    r"\s+(?:your|his|her|their|the)\s+(?:[\w'-]+\s+){0,3}?"
     r"(?:number|address|e-?mail|name|time|date|day|value|details|contact|phone|language)s?\b",
     re.IGNORECASE,
 )
 """Words of an answer that stops because a value is missing ("I don't have your sister's phone
-number", "Please provide a valid email address"), not because nothing can do the errand. Not
+number", "Please provide a valid email address", "I will ask for the correct email address of
+the plumber", which it did not), not because nothing can do the errand. Not
 "please confirm": whether a write or a message may run is the gate's question, not a value."""
 
 

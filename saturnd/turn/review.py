@@ -35,7 +35,7 @@ from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, deci
 from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
 from saturnd.turn import prompts
-from saturnd.turn.claims import COMPUTE_REQUEST, asks_leave, uncomputed_number
+from saturnd.turn.claims import COMPUTE_REQUEST, READ_TOOLS, asks_leave, uncomputed_number
 from saturnd.turn.fencing import fence
 from saturnd.turn.look_first import FoundLine, email_beside, lines_naming, phone_beside, render
 from saturnd.turn.loop_rules import CallLedger, call_signature, recipient_key
@@ -146,8 +146,12 @@ class Decision:
     """(the question, why the call did not run) for a value the person can give: with someone
     there, the tool round asks them and sends the call back with their answer."""
     put_right: str = ""
-    """How the harness put the call's recipient right before review (from the user's files, or
-    the person's answer): its result opens with this, so the model knows what ran."""
+    """How the harness put the call's recipient or path right before review (from the user's
+    files, the person's answer, the file the request names): its result opens with this, so the
+    model knows what ran."""
+    must_call: tuple[str, ...] = ()
+    """The tools the coming passes must call one of: a leave question sent back is answered by
+    doing the errand (asked twice, the 1.5B asked the same question a third time)."""
 
     @property
     def runs(self) -> bool:
@@ -194,7 +198,9 @@ def _review_one(
             return Decision(call, "refused_loop", asked, setback=True, **fields)
         doers = asks_leave(str(arguments.get("question", "")), context.request, registry)
         if doers and not any(c.tool in doers for c in context.record.calls):
-            return Decision(call, "invalid", ASKS_LEAVE_INSTEAD.format(tools=" or ".join(doers)), **fields)
+            then = tuple(name for name in registry.names() if name in doers or name in READ_TOOLS)
+            return Decision(call, "invalid", ASKS_LEAVE_INSTEAD.format(tools=" or ".join(doers)), must_call=then,
+                            **fields)
         return Decision(call, "ask_user", **fields)
     refusal = ledger.refusal(signature)
     if refusal is not None:
@@ -212,6 +218,10 @@ def _review_one(
         return Decision(call, "needs_parent", why, **fields)
     if tool.risk == "messaging" and (recipient := recipient_put_right(tool, arguments, context)):
         return _review_put_right(call, arguments, recipient, registry, ledger, context)
+    if tool.risk == "write" and (named := file_in_folder(tool, arguments, context)):
+        path, note = named
+        patched = replace(call, arguments=json.dumps({**arguments, tool.target: path}))
+        return replace(_review_one(patched, registry, ledger, context), put_right=note)
     if tool.risk == "messaging" and (looked_up := recipient_from_files(tool, arguments, context)):
         return Decision(call, "invalid", looked_up, **fields)
     if tool.risk == "messaging":
@@ -291,6 +301,24 @@ def _review_put_right(
     patched = replace(call, arguments=json.dumps({**arguments, "to": recipient.address}))
     decided = _review_one(patched, registry, ledger, replace(context, record=record))
     return replace(decided, put_right=recipient.note)
+
+
+NAMED_FILE = re.compile(r"(?<![\w/.@-])[\w-]+\.[a-z][a-z0-9]{0,4}\b(?!\.?[\w/@-])", re.IGNORECASE)
+"""A file name the request names ("meeting.txt"), not an address's or a site's ("mail.example")."""
+
+
+def file_in_folder(tool: Tool, arguments: dict[str, Any], context: GateContext) -> tuple[str, str] | None:
+    """(the path, the note) when a write goes to a folder and the request names one file: the
+    1.5B, asked to "Create a file called meeting.txt", wrote to the working folder's path, was
+    told it is a directory, and answered instead of writing."""
+    given = str(arguments.get(tool.target or "", ""))
+    names = set(NAMED_FILE.findall(context.request))
+    if not given or len(names) != 1 or not Path(context.cwd, os.path.expanduser(given)).is_dir():
+        return None
+    name = names.pop()
+    path = name if Path(context.cwd, os.path.expanduser(given)).resolve() == Path(context.cwd).resolve() \
+        else os.path.join(given, name)
+    return path, prompts.PATH_PUT_RIGHT.format(given=given, name=name, path=path)
 
 
 def recipient_from_files(tool: Tool, arguments: dict[str, Any], context: GateContext) -> str | None:
