@@ -361,6 +361,8 @@ def test_a_refusal_without_a_reason_is_not_acted_when_a_fitting_tool_is_at_hand(
     ("Should I read the file?", "What is on my shopping list?", ()),  # no errand asked
     ("Did you add my meeting with the bank to calendar.txt? If not, let me know what tool to use.",
      "Add my meeting with the bank to calendar.txt.", ("write_file", "edit_file")),  # the first sentence asks
+    ("Did you add the three things from your notes to the file todo.txt? If not, please tell me what you did.",
+     "Make a file todo.txt with the three things from my notes, one per line.", ("write_file", "edit_file")),
 ])
 def test_a_question_that_only_asks_leave_for_the_errand_goes_to_the_gate(question, request_text, doers):
     assert asks_leave(question, request_text, builtin_registry()) == doers
@@ -404,3 +406,16 @@ def test_a_which_that_goes_on_a_sentence_asks_nothing():
     claim = unbacked_claim(answer, [], builtin_registry(), "Create a file called meeting.txt with the time of my next meeting.")
     assert claim is not None and claim.kind in ("not_acted", "done")
     assert unbacked_claim("Which meeting do you mean", [], builtin_registry(), "Create meeting.txt with my meeting.") is None
+
+
+@pytest.mark.parametrize(("answer", "request_text", "quote"), [
+    ("Unlocking the front door.", "Unlock my front door.", "Unlocking"),
+    ("The front door is unlocked.", "Unlock my front door.", "is unlocked"),
+    ("I have scheduled the call.", "Schedule a call with Tom.", "I have scheduled"),
+    ("Stopping the music now.", "Stop the music.", "Stopping"),
+    ("I cannot unlock doors: no tool does that.", "Unlock my front door.", None),
+    ("Unlocking needs a smart lock, which I cannot reach.", "What does unlocking need?", None),  # no errand
+])
+def test_an_answer_that_does_the_requests_own_verb_claims_it(answer, request_text, quote):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text)
+    assert (claim.quote if claim and claim.kind == "done" else None) == quote

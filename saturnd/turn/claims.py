@@ -80,7 +80,7 @@ ACTION_REQUEST = re.compile(
     r"save|store|note\s+down|remember|"
     r"(?:write|make|create)\b(?=.*(?:\bfiles?\b|\bfolder\b|\.[a-z]{2,4}\b))|"
     r"book|order|schedule|cancel|set|turn|switch|change|update|rename|move|copy|edit|fix|replace|overwrite|"
-    r"remind|pay|call|install|run)\b",
+    r"remind|pay|call|install|run|unlock|lock|start|stop|play|dim|print|buy|water|heat|charge)\b",
     re.IGNORECASE,
 )
 """A request whose first word (after please / can you) asks for something to be done."""
@@ -147,13 +147,30 @@ CHANGES_SOMETHING_TOO = frozenset({"remember"})
 """Read-only as far as the gate goes, but it keeps a fact: "I've saved that" is true after it."""
 
 
-def claimed_action(answer: str) -> str | None:
-    """The first words of `answer` that say an action was done, or None."""
-    found = [m for pattern in CLAIMS if (m := pattern.search(answer))]
+def claimed_action(answer: str, verb: str = "") -> str | None:
+    """The first words of `answer` that say an action was done, or None; with the request's
+    `verb`, its own forms count too ("Unlocking the front door." for "Unlock my front door")."""
+    found = [m for pattern in (*CLAIMS, *_claims_of(verb)) if (m := pattern.search(answer))]
     if not found:
         return None
     first = min(found, key=lambda m: m.start())
     return first.group(0).lstrip(".! ").strip()
+
+
+def _claims_of(verb: str) -> tuple[re.Pattern[str], ...]:
+    """The answer doing the request's verb: opening with its -ing form, or its -ed form after
+    "I", "is", "has been"."""
+    if not verb.isalpha():
+        return ()
+    stem = verb[:-1] if verb.endswith("e") else verb
+    doubled = verb + verb[-1] if re.search(r"[^aeiou][aeiou][bdgmnpt]$", verb) else stem
+    done = "|".join(dict.fromkeys((stem + "ed", doubled + "ed")))
+    doing = "|".join(dict.fromkeys((stem + "ing", doubled + "ing")))
+    return (
+        re.compile(rf"^\W*(?:I'm\s+|I\s+am\s+)?(?:now\s+)?(?:{doing})\b", re.IGNORECASE),
+        re.compile(rf"\b(?:I(?:'ve|\s+have)?|(?:is|are|was|were)(?:\s+now)?|(?:has|have)\s+(?:now\s+)?been)\s+"
+                   rf"(?:{done})\b", re.IGNORECASE),
+    )
 
 
 def something_acted(passes: Iterable[PassTrace], registry: Registry) -> bool:
@@ -320,7 +337,7 @@ def unbacked_claim(
     must be in it or come from calculate, and a value it gives about the user's own things must be
     in it or come from a read. `last_result`: the newest tool result, where a trail points on.
     """
-    done = claimed_action(answer)
+    done = claimed_action(answer, asked_action(request))
     if done is not None and not something_acted(passes, registry):
         return Claim("done", done, tools_for(request, registry) if asked_action(request) else ())
     if (url := unfetched_address(request, passes, registry)) and not answer.rstrip().endswith("?"):
@@ -386,7 +403,7 @@ ASKS_LEAVE = re.compile(
 SAME_ERRAND = {
     verb: group for group in (
         ("text", "email", "e-mail", "send", "message", "reply", "forward"),
-        ("add", "put", "append", "insert", "write"),
+        ("add", "put", "append", "insert", "write", "make", "create"),
         ("change", "update", "edit", "replace", "set", "overwrite", "fix", "rename"),
         ("remove", "delete", "take", "cross"),
     ) for verb in group
