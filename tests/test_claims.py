@@ -7,6 +7,7 @@ import pytest
 from protocol.methods import CallTrace, PassTrace
 from saturnd.tools import builtin_registry
 from saturnd.turn.claims import (
+    NAMED_FILE,
     Claim,
     asked_action,
     asks_for_missing,
@@ -16,6 +17,7 @@ from saturnd.turn.claims import (
     misleads_about_action,
     must_call_after,
     only_the_person_knows,
+    tools_for,
     unbacked_claim,
     undone_errand,
 )
@@ -252,7 +254,7 @@ def test_remember_that_is_an_action_for_the_remember_tool():
 
 @pytest.mark.parametrize(("request_text", "tools"), [
     ("Delete old.log in this folder.", ("run_command",)),
-    ("Delete the meeting from calendar.txt.", ()),
+    ("Delete the meeting from calendar.txt.", ("write_file", "edit_file")),  # a line of the file it names
     ('Overwrite draft.txt with the single word "final".', ("write_file", "edit_file")),
 ])
 def test_a_file_to_delete_is_run_commands(request_text, tools):
@@ -419,3 +421,21 @@ def test_a_which_that_goes_on_a_sentence_asks_nothing():
 def test_an_answer_that_does_the_requests_own_verb_claims_it(answer, request_text, quote):
     claim = unbacked_claim(answer, [], builtin_registry(), request_text)
     assert (claim.quote if claim and claim.kind == "done" else None) == quote
+
+
+@pytest.mark.parametrize(("request_text", "named"), [
+    ("Create a file called meeting.txt with the time of my next meeting.", ["meeting.txt"]),
+    ("Copy notes.md into todo.txt.", ["notes.md", "todo.txt"]),
+    ("Email bob@mail.example the list from www.shop.example.", []),
+    ("Put it in list.txt.", ["list.txt"]),
+])
+def test_the_file_names_a_request_names(request_text, named):
+    assert NAMED_FILE.findall(request_text) == named
+
+
+@pytest.mark.parametrize(("request_text", "tools"), [
+    ("Set the timeout in settings.ini to the value my team agreed on.", ("write_file", "edit_file")),
+    ("Set an alarm for 7.", ()),  # names no file: no tool sets alarms
+])
+def test_an_errand_on_a_named_file_is_the_file_tools(request_text, tools):
+    assert tools_for(request_text, builtin_registry()) == tools

@@ -30,7 +30,7 @@ from saturnd.turn.fencing import fence, mark_instructions
 from saturnd.turn.ground import Ground, ground_text
 from saturnd.turn.history import History, earlier_turns, estimate_tokens
 from saturnd.turn.loop_rules import CallLedger, call_signature
-from saturnd.turn.review import NAMED_FILE, GateContext, review_calls
+from saturnd.turn.review import GateContext, review_calls
 from saturnd.turn.validation import Invalid, Valid, shape, validate_call
 
 REGISTRY = builtin_registry()
@@ -407,12 +407,3 @@ def test_a_labelled_thing_without_numbers_is_carried_by_half_its_words():
     assert labelled_value_left_out("Text Jo the menu.", {**carried, "text": "Dinner is ready."}, frozenset({"to"}),
                                    known) == ("the menu", "Menu: lentil soup, roast vegetables, apple crumble")
 
-
-@pytest.mark.parametrize(("request_text", "named"), [
-    ("Create a file called meeting.txt with the time of my next meeting.", ["meeting.txt"]),
-    ("Copy notes.md into todo.txt.", ["notes.md", "todo.txt"]),
-    ("Email bob@mail.example the list from www.shop.example.", []),
-    ("Put it in list.txt.", ["list.txt"]),
-])
-def test_the_file_names_a_request_names(request_text, named):
-    assert NAMED_FILE.findall(request_text) == named

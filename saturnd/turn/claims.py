@@ -211,6 +211,8 @@ def something_tried(
     return False
 
 
+NAMED_FILE = re.compile(r"(?<![\w/.@-])[\w-]+\.[a-z][a-z0-9]{0,4}\b(?!\.?[\w/@-])", re.IGNORECASE)
+"""A file name the request names ("meeting.txt"), not an address's or a site's ("mail.example")."""
 VERB_TOOL_WORDS = {
     "text": "message", "message": "message", "email": "email", "e-mail": "email", "reply": "email",
     "forward": "email", "add": "file", "put": "file", "append": "file", "insert": "file", "remove": "file",
@@ -247,6 +249,8 @@ def _tools_for_verb(verb: str, request: str, registry: Registry) -> tuple[str, .
     if verb == "send":
         verb = "email" if re.search(r"\be-?mail\b", request, re.IGNORECASE) else "text"
     word = "command" if verb == "delete" and DELETE_A_FILE.search(request) else VERB_TOOL_WORDS.get(verb, "")
+    if not word and verb and NAMED_FILE.search(request):
+        word = "file"  # "Set the timeout in settings.ini to 45"
     acting = [t for t in registry if t.risk != "read_only" or t.name in CHANGES_SOMETHING_TOO] if word else []
     by_name = tuple(t.name for t in acting if word in t.name)
     return by_name or tuple(t.name for t in acting if word in t.description.lower())

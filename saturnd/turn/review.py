@@ -35,7 +35,13 @@ from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, deci
 from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
 from saturnd.turn import prompts
-from saturnd.turn.claims import COMPUTE_REQUEST, READ_TOOLS, asks_leave, uncomputed_number
+from saturnd.turn.claims import (
+    COMPUTE_REQUEST,
+    NAMED_FILE,
+    READ_TOOLS,
+    asks_leave,
+    uncomputed_number,
+)
 from saturnd.turn.fencing import fence
 from saturnd.turn.look_first import FoundLine, email_beside, lines_naming, phone_beside, render
 from saturnd.turn.loop_rules import CallLedger, call_signature, recipient_key
@@ -303,8 +309,6 @@ def _review_put_right(
     return replace(decided, put_right=recipient.note)
 
 
-NAMED_FILE = re.compile(r"(?<![\w/.@-])[\w-]+\.[a-z][a-z0-9]{0,4}\b(?!\.?[\w/@-])", re.IGNORECASE)
-"""A file name the request names ("meeting.txt"), not an address's or a site's ("mail.example")."""
 
 
 def file_in_folder(tool: Tool, arguments: dict[str, Any], context: GateContext) -> tuple[str, str] | None:
