@@ -223,7 +223,7 @@ VERB_TOOL_WORDS = {
 }
 """The request's first verb -> a word in the names or descriptions of the tools that do it. Not
 "delete": naming edit_file sent the 1.5B to edit old.log; a file to delete is run_command's
-(DELETE_A_FILE)."""
+(DELETE_A_FILE), and any other verb on a file the request names is the file tools'."""
 
 
 DELETE_A_FILE = re.compile(r"^\W*(?:please\s+)?delete\s+(?:the\s+)?(?:file\s+)?[\w./-]+\.[a-z0-9]{1,5}\b(?!.*\bfrom\b)",
