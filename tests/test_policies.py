@@ -18,6 +18,7 @@ from saturnd.gate.provenance import (
     guessed_value,
     labelled_value_left_out,
     outside_escalation,
+    recipient_refusal,
     value_left_out,
 )
 from saturnd.model.types import ToolCall
@@ -406,4 +407,14 @@ def test_a_labelled_thing_without_numbers_is_carried_by_half_its_words():
     assert labelled_value_left_out("Text Jo the menu.", carried, frozenset({"to"}), known) is None
     assert labelled_value_left_out("Text Jo the menu.", {**carried, "text": "Dinner is ready."}, frozenset({"to"}),
                                    known) == ("the menu", "Menu: lentil soup, roast vegetables, apple crumble")
+
+
+@pytest.mark.parametrize(("body", "refused"), [
+    ("Tuesday, 2026-12-01, works for me.", None),  # a date, not a number to reach
+    ("See you on 01/12/2026.", None),
+    ("Or call me on +44 7700 900999.", "'+44 7700 900999' is not in anything you typed or any tool returned"),
+])
+def test_a_date_in_a_message_is_no_number_nobody_gave(body, refused):
+    record = SessionRecord(typed=["Email the plumber that Tuesday works. fix@pipes.example"], returned=[], calls=[])
+    assert recipient_refusal({"to": "fix@pipes.example", "body": body}, record) == refused
 
