@@ -211,6 +211,10 @@ async def test_search_files_no_match_and_missing(env: ToolEnv) -> None:
     assert await search(env, "zebra") == "no matches for 'zebra' in ."
     with pytest.raises(ToolFailure, match="^no such file or directory: nowhere$"):
         await search(env, "x", path="nowhere")
+    with pytest.raises(ToolFailure, match=(
+        "^no such file or directory: kb:people.md; the knowledge base is searched with kb_search and read with kb_read$"
+    )):
+        await search(env, "Ana Ruiz", path="kb:people.md")
 
 
 async def test_search_files_caps(env: ToolEnv) -> None:

@@ -53,6 +53,9 @@ def near_names(path: Path) -> list[str]:
 
 def missing(kind: str, path: Path, display: str) -> ToolFailure:
     """'no such file: x', with the near names a small model can try next."""
+    if re.match(r"(?:kb|knowledge[ _-]?base)\s*[:/]", display, re.IGNORECASE):
+        # The 1.5B searched "kb:people.md" with search_files and answered that Ana was not in the KB.
+        return ToolFailure(f"no such {kind}: {display}; the knowledge base is searched with kb_search and read with kb_read")
     near = near_names(path)
     hint = f"; near names here: {', '.join(near)}" if near else ""
     return ToolFailure(f"no such {kind}: {display}{hint}")
@@ -241,7 +244,7 @@ def _walk(root: Path, glob: str, reach: Reach) -> tuple[list[tuple[str, Path]], 
 
 def _search(root: Path, display: str, pattern: str, glob: str, reach: Reach) -> str:
     if not root.exists():
-        raise ToolFailure(f"no such file or directory: {display}")
+        raise missing("file or directory", root, display)
     regex, literal = compile_pattern(pattern)
     files, files_capped = _walk(root, glob, reach)
     prefix = display if root.is_dir() else os.path.dirname(display)
