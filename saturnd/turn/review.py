@@ -309,19 +309,17 @@ def _review_put_right(
     return replace(decided, put_right=recipient.note)
 
 
-
-
 def file_in_folder(tool: Tool, arguments: dict[str, Any], context: GateContext) -> tuple[str, str] | None:
     """(the path, the note) when a write goes to a folder and the request names one file: the
     1.5B, asked to "Create a file called meeting.txt", wrote to the working folder's path, was
     told it is a directory, and answered instead of writing."""
     given = str(arguments.get(tool.target or "", ""))
+    folder = Path(context.cwd, os.path.expanduser(given))
     names = set(NAMED_FILE.findall(context.request))
-    if not given or len(names) != 1 or not Path(context.cwd, os.path.expanduser(given)).is_dir():
+    if not given or len(names) != 1 or not folder.is_dir():
         return None
     name = names.pop()
-    path = name if Path(context.cwd, os.path.expanduser(given)).resolve() == Path(context.cwd).resolve() \
-        else os.path.join(given, name)
+    path = name if folder.resolve() == Path(context.cwd).resolve() else os.path.join(given, name)
     return path, prompts.PATH_PUT_RIGHT.format(given=given, name=name, path=path)
 
 
