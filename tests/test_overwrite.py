@@ -7,6 +7,7 @@ import pytest
 from saturnd.testing.fake_model import call
 from saturnd.turn.overwrite import (
     added_line_lacks_when,
+    added_line_off_request,
     content_to_write,
     doubled_lines,
     dropped_lines,
@@ -168,3 +169,35 @@ async def test_headless_an_added_line_without_a_when_goes_back_to_the_model(harn
         "not run: every line of calendar.txt has a day and a time, and 'bank meeting' has none. Take it from what"
         " you read, or ask the user with ask_user, then call write_file again with it in."
     )
+
+
+@pytest.mark.parametrize(("request_text", "added", "known", "off"), [
+    ("Add my meeting with the bank to calendar.txt.", "Mon 09:00 standup\nMon 17:29 standup", "", "Mon 17:29 standup"),
+    ("Add my meeting with the bank to calendar.txt.", "Thu 11:00 Bank meetings", "", None),
+    ("Add the three things from my notes to todo.txt.", "renew the passport", "- renew the passport\n", None),
+    ("Add butter to my shopping list.", "Butter", "", None),
+    ("Make calendar.txt hold only the standup.", "Mon 17:29 lunch", "", None),  # not an add
+])
+def test_an_added_line_with_nothing_of_the_request(tmp_path, request_text, added, known, off):
+    (tmp_path / "calendar.txt").write_text("Mon 09:00 standup\n")
+    assert added_line_off_request(request_text, tmp_path / "calendar.txt", added, known) == off
+
+
+async def test_an_added_line_with_nothing_of_the_request_is_sent_back(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    calendar = harness.env.workdir / "calendar.txt"
+    calendar.write_text("Mon 09:00 standup\n")
+    harness.model.enqueue(
+        call("write_file", {"path": "calendar.txt", "content": "Mon 09:00 standup\nMon 17:29 standup\n"}),
+        call("write_file", {"path": "calendar.txt", "content": "Mon 09:00 standup\nThu 11:00 bank meeting\n"}),
+        "Added.",
+    )
+    _, events = await harness.turn("Add my meeting with the bank on Thursday at 11:00 to calendar.txt.", headless=True)
+    assert harness.sent(1)[-1]["content"] == (
+        "not run: 'Mon 17:29 standup' has nothing of what the user asked to add (\"Add my meeting with the bank on"
+        " Thursday at 11:00 to calendar.txt.\"). Call write_file again with the line the user asked for; take what"
+        " it needs from what you read, or ask the user with ask_user."
+    )
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
+    assert calendar.read_text() == "Mon 09:00 standup\nThu 11:00 bank meeting\n"
+

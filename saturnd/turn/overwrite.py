@@ -16,7 +16,9 @@ import re
 from pathlib import Path
 
 from saturnd.gate.provenance import DAY_OR_MONTH, TIME
-from saturnd.turn.claims import asked_action
+from saturnd.tools.word_match import STOP_WORDS
+from saturnd.tools.word_match import WORD as ANY_WORD
+from saturnd.turn.claims import NAMED_FILE, asked_action
 
 ADDING = frozenset({"add", "append", "put", "insert"})
 REMOVING = frozenset({"remove", "take", "cross", "delete"})
@@ -143,3 +145,23 @@ def added_line_lacks_when(request: str, path: Path, added: str) -> tuple[str, st
         if line and line not in old and (lacks := [what for what, pattern in wants if not pattern.search(line)]):
             return line, " and ".join(lacks)
     return None
+
+
+def added_line_off_request(request: str, path: Path, added: str, known: str) -> str | None:
+    """Asked to add, the first line a write adds that shares no word with the request and is in
+    nothing typed, read or shown: asked to "Add my meeting with the bank to calendar.txt", the
+    1.5B added "Mon 17:29 standup" (a line of the file's own kind, with the clock's time)."""
+    if asked_action(request) not in ADDING:
+        return None
+    asked = _stems(NAMED_FILE.sub(" ", request)) - _stems(" ".join(ADDING))
+    old = _file_lines(path)
+    for line in _content_lines(added):
+        if line not in old and line.lower() not in known.lower() and not _stems(line) & asked:
+            return line
+    return None
+
+
+def _stems(text: str) -> set[str]:
+    """The words that say what a line is about, cut to four letters ("meetings" is "meeting")."""
+    words = (w.lower() for w in ANY_WORD.findall(text))
+    return {w[:4] for w in words if w not in STOP_WORDS and len(w) > 2 and not w.isdigit()}

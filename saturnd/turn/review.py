@@ -47,6 +47,7 @@ from saturnd.turn.look_first import FoundLine, email_beside, lines_naming, phone
 from saturnd.turn.loop_rules import CallLedger, call_signature, recipient_key
 from saturnd.turn.overwrite import (
     added_line_lacks_when,
+    added_line_off_request,
     content_to_write,
     doubled_lines,
     doubled_refusal,
@@ -72,6 +73,10 @@ LEFT_OUT = (
 WHEN_LEFT_OUT = (
     "not run: every line of {path} has {lacks}, and '{line}' has none. Take it from what you read, or ask"
     " the user with ask_user, then call {tool} again with it in."
+)
+OFF_REQUEST = (
+    "not run: '{line}' has nothing of what the user asked to add (\"{request}\"). Call {tool} again with"
+    " the line the user asked for; take what it needs from what you read, or ask the user with ask_user."
 )
 LABELLED_LEFT_OUT = (
     "not run: {tool} would go without {phrase}, which the user asked for, and what you read gives it:"
@@ -344,7 +349,8 @@ class SentBack:
 
 def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateContext) -> SentBack | None:
     """A write or a message whose content is wrong before it runs: lines of the file nobody asked
-    to drop, an added line written twice or without the day or time every other line has, a sum
+    to drop, an added line written twice, without the day or time every other line has or with
+    nothing of the request, a sum
     nobody worked out, a time, day or number nobody gave, a value asked for and left out."""
     target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
     if tool.name == WRITE_FILE and (dropped := dropped_lines(context.request, target, arguments["content"])):
@@ -365,6 +371,11 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
         question = prompts.WHEN_IS_IT.format(path=arguments["path"], lacks=lacks, line=line)
         return SentBack("invalid", WHEN_LEFT_OUT.format(tool=tool.name, path=arguments["path"], lacks=lacks, line=line),
                         (question, f"'{line}' went without {lacks}"))
+    if tool.name in (WRITE_FILE, EDIT_FILE) and (off := added_line_off_request(
+        context.request, target, str(arguments.get("content", arguments.get("new", ""))),
+        context.record.known_text(context.seen),
+    )):
+        return SentBack("invalid", OFF_REQUEST.format(tool=tool.name, line=off, request=context.request))
     if tool.risk not in ("write", "messaging"):
         return None
     return _what_it_carries(tool.name, arguments, frozenset({"to", *([tool.target] if tool.target else [])}), context)
