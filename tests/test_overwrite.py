@@ -177,6 +177,7 @@ async def test_headless_an_added_line_without_a_when_goes_back_to_the_model(harn
     ("Add the three things from my notes to todo.txt.", "renew the passport", "- renew the passport\n", None),
     ("Add butter to my shopping list.", "Butter", "", None),
     ("Make calendar.txt hold only the standup.", "Mon 17:29 lunch", "", None),  # not an add
+    ("Put just the number in calendar.txt.", "123.45", "", None),  # numbers only: nothing to compare
 ])
 def test_an_added_line_with_nothing_of_the_request(tmp_path, request_text, added, known, off):
     (tmp_path / "calendar.txt").write_text("Mon 09:00 standup\n")

@@ -156,7 +156,8 @@ def added_line_off_request(request: str, path: Path, added: str, known: str) -> 
     asked = _stems(NAMED_FILE.sub(" ", request)) - _stems(" ".join(ADDING))
     old = _file_lines(path)
     for line in _content_lines(added):
-        if line not in old and line.lower() not in known.lower() and not _stems(line) & asked:
+        said = _stems(line)  # a line of numbers only says nothing to compare (a total's, the uncomputed check's)
+        if said and not said & asked and line not in old and line.lower() not in known.lower():
             return line
     return None
 
