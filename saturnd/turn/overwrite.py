@@ -17,7 +17,6 @@ from pathlib import Path
 
 from saturnd.gate.provenance import DAY_OR_MONTH, TIME
 from saturnd.tools.word_match import STOP_WORDS
-from saturnd.tools.word_match import WORD as ANY_WORD
 from saturnd.turn.claims import NAMED_FILE, asked_action
 
 ADDING = frozenset({"add", "append", "put", "insert"})
@@ -163,6 +162,5 @@ def added_line_off_request(request: str, path: Path, added: str, known: str) -> 
 
 
 def _stems(text: str) -> set[str]:
-    """The words that say what a line is about, cut to four letters ("meetings" is "meeting")."""
-    words = (w.lower() for w in ANY_WORD.findall(text))
-    return {w[:4] for w in words if w not in STOP_WORDS and len(w) > 2 and not w.isdigit()}
+    """The words that say what a line is about, cut to four letters ("meetings" and "meeting" are one)."""
+    return {w[:4] for w in WORD.findall(text.lower()) if w not in STOP_WORDS}
