@@ -411,6 +411,23 @@ async def test_a_message_without_the_thing_a_read_line_gives_goes_back_with_the_
     assert [f.fate for f in of_type(events, "tool_finished")] == ["ran", "invalid", "ran"]
 
 
+async def test_the_same_message_again_without_the_read_line_carries_it(harness):
+    await harness.start()
+    (harness.env.workdir / "order.txt").write_text(
+        "Supplier: supplies@boxco.example\nOrder: 40 boxes and 10 rolls of tape, delivery next week.\n")
+    thanks = {"to": "supplies@boxco.example", "subject": "Order", "body": "Thank you for your order."}
+    harness.model.enqueue(call("read_file", {"path": "order.txt"}), call("send_email", thanks),
+                          call("send_email", thanks), "Sent.")
+    _, _, events = await run_with_decisions(
+        harness, "Read order.txt and email the order to the supplier address written in it.", decide_with("once"))
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran", "invalid", "ran"]
+    assert harness.sent(3)[-1]["content"].startswith(
+        "(the order was left out again: the call's body ends with the line that gives it, 'Order: 40 boxes and 10"
+        " rolls of tape, delivery next week.'.) ")
+    assert of_type(events, "approval_requested")[0].arguments["body"] == (
+        "Thank you for your order.\n\nOrder: 40 boxes and 10 rolls of tape, delivery next week.")
+
+
 async def test_a_value_only_the_person_knows_is_asked_before_the_answer_goes_out(harness):
     await harness.start()
     folder = harness.env.workdir / "client-work"  # the folder's name says nothing of the client's language

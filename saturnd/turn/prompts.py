@@ -90,6 +90,9 @@ WHICH_RECIPIENT = (
     " ({invented} was a guess)."
 )
 RECIPIENT_GIVEN = "({invented} was a guess: the user gave the {kind} {answer} when asked.) "
+LINE_PUT_RIGHT = (
+    "({phrase} was left out again: the call's {field} ends with the line that gives it, '{line}'.) "
+)
 PATH_PUT_RIGHT = "('{given}' is a folder and the user named {name}, so the call wrote {path}.) "
 NAME_PUT_RIGHT = "('{to}' is a name: the user's files give {address} for it ({where}), so the call used that.) "
 EMAIL_PUT_RIGHT = "(An email goes to an email address: {where} gives {number} the address {email}, so the call used that.) "

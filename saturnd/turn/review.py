@@ -233,6 +233,10 @@ def _review_one(
         path, note = named
         patched = replace(call, arguments=json.dumps({**arguments, tool.target: path}))
         return replace(_review_one(patched, registry, ledger, context), put_right=note)
+    if tool.risk in ("write", "messaging") and (carried := labelled_line_put_right(tool, arguments, context)):
+        patched_arguments, note = carried
+        patched = replace(call, arguments=json.dumps(patched_arguments))
+        return replace(_review_one(patched, registry, ledger, context), put_right=note)
     if tool.risk == "messaging" and (looked_up := recipient_from_files(tool, arguments, context)):
         return Decision(call, "invalid", looked_up, **fields)
     if tool.risk == "messaging":
@@ -328,6 +332,31 @@ def file_in_folder(tool: Tool, arguments: dict[str, Any], context: GateContext) 
     return path, prompts.PATH_PUT_RIGHT.format(given=given, name=name, path=path)
 
 
+def labelled_line_put_right(
+    tool: Tool, arguments: dict[str, Any], context: GateContext
+) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) when a call sent back for leaving out what a labelled line gives
+    comes back with the same text: the line is added to it (the approval shows the message).
+    Sent back, the 1.5B proposed the same order email, with no order in it, three times."""
+    skip = _addresses(tool)
+    left_out = labelled_value_left_out(context.request, arguments, skip, context.record.known_text(context.seen))
+    texts = [k for k, v in arguments.items() if k not in skip and isinstance(v, str)]
+    if left_out is None or not texts:
+        return None
+    field = max(texts, key=lambda k: len(arguments[k]))
+    sent_before = any(c.tool == tool.name and c.arguments.get(field) == arguments[field] for c in context.record.calls)
+    if not sent_before:
+        return None
+    phrase, line = left_out
+    patched = {**arguments, field: f"{arguments[field].rstrip()}\n\n{line}"}
+    return patched, prompts.LINE_PUT_RIGHT.format(phrase=phrase, field=field, line=line)
+
+
+def _addresses(tool: Tool) -> frozenset[str]:
+    """The arguments that say where a write or a message goes, not what it carries."""
+    return frozenset({"to", *([tool.target] if tool.target else [])})
+
+
 def recipient_from_files(tool: Tool, arguments: dict[str, Any], context: GateContext) -> str | None:
     """A name where a number or address goes whose lines in the user's files do not settle it
     (several of the kind, or none): sent back with those lines."""
@@ -378,7 +407,7 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
         return SentBack("invalid", OFF_REQUEST.format(tool=tool.name, line=off, request=context.request))
     if tool.risk not in ("write", "messaging"):
         return None
-    return _what_it_carries(tool.name, arguments, frozenset({"to", *([tool.target] if tool.target else [])}), context)
+    return _what_it_carries(tool.name, arguments, _addresses(tool), context)
 
 
 def _what_it_carries(name: str, arguments: dict[str, Any], skip: frozenset[str], context: GateContext
