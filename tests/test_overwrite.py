@@ -202,3 +202,16 @@ async def test_an_added_line_with_nothing_of_the_request_is_sent_back(harness):
     assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
     assert calendar.read_text() == "Mon 09:00 standup\nThu 11:00 bank meeting\n"
 
+
+async def test_the_same_write_again_writes_the_content_it_was_given(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    shopping = harness.env.workdir / "shopping.txt"
+    shopping.write_text("milk\nbread\n")
+    joined = call("write_file", {"path": "shopping.txt", "content": "milk bread eggs"})
+    harness.model.enqueue(joined, joined, "Added eggs.")
+    _, events = await harness.turn("Add eggs to the end of shopping.txt.", headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
+    assert harness.sent(2)[-1]["content"].startswith(
+        "(The same content came back: the call wrote the content the last result gave for shopping.txt.) ")
+    assert shopping.read_text() == "milk\nbread\neggs\n"
+

@@ -90,6 +90,9 @@ WHICH_RECIPIENT = (
     " ({invented} was a guess)."
 )
 RECIPIENT_GIVEN = "({invented} was a guess: the user gave the {kind} {answer} when asked.) "
+CONTENT_PUT_RIGHT = (
+    "(The same content came back: the call wrote the content the last result gave for {path}.) "
+)
 LINE_PUT_RIGHT = (
     "({phrase} was left out again: the call's {field} ends with the line that gives it, '{line}'.) "
 )

@@ -233,6 +233,10 @@ def _review_one(
         path, note = named
         patched = replace(call, arguments=json.dumps({**arguments, tool.target: path}))
         return replace(_review_one(patched, registry, ledger, context), put_right=note)
+    if tool.name == WRITE_FILE and (rewritten := overwrite_put_right(arguments, context)):
+        patched_arguments, note = rewritten
+        patched = replace(call, arguments=json.dumps(patched_arguments))
+        return replace(_review_one(patched, registry, ledger, context), put_right=note)
     if tool.risk in ("write", "messaging") and (carried := labelled_line_put_right(tool, arguments, context)):
         patched_arguments, note = carried
         patched = replace(call, arguments=json.dumps(patched_arguments))
@@ -344,12 +348,29 @@ def labelled_line_put_right(
     if left_out is None or not texts:
         return None
     field = max(texts, key=lambda k: len(arguments[k]))
-    sent_before = any(c.tool == tool.name and c.arguments.get(field) == arguments[field] for c in context.record.calls)
-    if not sent_before:
+    if not _proposed_before(tool.name, field, arguments[field], context):
         return None
     phrase, line = left_out
     patched = {**arguments, field: f"{arguments[field].rstrip()}\n\n{line}"}
     return patched, prompts.LINE_PUT_RIGHT.format(phrase=phrase, field=field, line=line)
+
+
+def overwrite_put_right(arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) when a write sent back for dropping or doubling the file's lines
+    comes back with the same content: it writes the content the send-back gave (the approval
+    shows it). Sent back, the 1.5B wrote "milk bread eggs" over milk/bread three times."""
+    target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
+    content = arguments["content"]
+    if not (dropped_lines(context.request, target, content) or doubled_lines(context.request, target, content)):
+        return None
+    if not _proposed_before(WRITE_FILE, "content", content, context):
+        return None
+    return ({**arguments, "content": content_to_write(context.request, target, content)},
+            prompts.CONTENT_PUT_RIGHT.format(path=arguments["path"]))
+
+
+def _proposed_before(tool: str, field: str, value: str, context: GateContext) -> bool:
+    return any(c.tool == tool and c.arguments.get(field) == value for c in context.record.calls)
 
 
 def _addresses(tool: Tool) -> frozenset[str]:
