@@ -229,16 +229,8 @@ def _review_one(
         return Decision(call, "needs_parent", why, **fields)
     if tool.risk == "messaging" and (recipient := recipient_put_right(tool, arguments, context)):
         return _review_put_right(call, arguments, recipient, registry, ledger, context)
-    if tool.risk == "write" and (named := file_in_folder(tool, arguments, context)):
-        path, note = named
-        patched = replace(call, arguments=json.dumps({**arguments, tool.target: path}))
-        return replace(_review_one(patched, registry, ledger, context), put_right=note)
-    if tool.name == WRITE_FILE and (rewritten := overwrite_put_right(arguments, context)):
-        patched_arguments, note = rewritten
-        patched = replace(call, arguments=json.dumps(patched_arguments))
-        return replace(_review_one(patched, registry, ledger, context), put_right=note)
-    if tool.risk in ("write", "messaging") and (carried := labelled_line_put_right(tool, arguments, context)):
-        patched_arguments, note = carried
+    if put_right := content_put_right(tool, arguments, context):
+        patched_arguments, note = put_right
         patched = replace(call, arguments=json.dumps(patched_arguments))
         return replace(_review_one(patched, registry, ledger, context), put_right=note)
     if tool.risk == "messaging" and (looked_up := recipient_from_files(tool, arguments, context)):
@@ -322,8 +314,24 @@ def _review_put_right(
     return replace(decided, put_right=recipient.note)
 
 
-def file_in_folder(tool: Tool, arguments: dict[str, Any], context: GateContext) -> tuple[str, str] | None:
-    """(the path, the note) when a write goes to a folder and the request names one file: the
+def content_put_right(
+    tool: Tool, arguments: dict[str, Any], context: GateContext
+) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) for a write or a message the harness puts right in place, from
+    what the request names or what a send-back already gave; the call is then reviewed again."""
+    if tool.risk == "write" and (named := file_in_folder(tool, arguments, context)):
+        return named
+    if tool.name == WRITE_FILE and (rewritten := overwrite_put_right(arguments, context)):
+        return rewritten
+    if tool.risk in ("write", "messaging"):
+        return labelled_line_put_right(tool, arguments, context)
+    return None
+
+
+def file_in_folder(
+    tool: Tool, arguments: dict[str, Any], context: GateContext
+) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) when a write goes to a folder and the request names one file: the
     1.5B, asked to "Create a file called meeting.txt", wrote to the working folder's path, was
     told it is a directory, and answered instead of writing."""
     given = str(arguments.get(tool.target or "", ""))
@@ -333,7 +341,7 @@ def file_in_folder(tool: Tool, arguments: dict[str, Any], context: GateContext) 
         return None
     name = names.pop()
     path = name if folder.resolve() == Path(context.cwd).resolve() else os.path.join(given, name)
-    return path, prompts.PATH_PUT_RIGHT.format(given=given, name=name, path=path)
+    return {**arguments, tool.target or "path": path}, prompts.PATH_PUT_RIGHT.format(given=given, name=name, path=path)
 
 
 def labelled_line_put_right(
