@@ -92,6 +92,16 @@ def bound_groups(tasks: list[dict[str, Any]]) -> list[tuple[int | None, list[dic
     return sorted(groups.items(), key=lambda item: (item[0] is not None, item[0] or 0))
 
 
+def run_plan(
+    tasks: list[dict[str, Any]], policies: list[str], repeats: int
+) -> list[tuple[int, str, int | None, list[dict[str, Any]]]]:
+    """(repeat, policy, max_iterations, tasks) per daemon, whole repeats first: a run stopped
+    during its second repeat still holds a complete first one (bound's own daemon used to come
+    after every repeat of the rest, so a stopped run had no bound task at all)."""
+    return [(repeat, policy, limit, group) for repeat in range(1, repeats + 1) for policy in policies
+            for limit, group in bound_groups(tasks)]
+
+
 async def run_bench(options: RunOptions, on_record: Callable[[dict[str, Any]], None] | None = None) -> Path:
     """Run the whole matrix; returns the run folder."""
     tasks = load_tasks(options.tasks_dir, options.tasks) if options.tasks_dir else load_tasks(pattern=options.tasks)
@@ -104,12 +114,11 @@ async def run_bench(options: RunOptions, on_record: Callable[[dict[str, Any]], N
     _write_meta(folder, meta)  # the command is on disk from the start, whatever happens later
     progress = Progress(len(tasks) * options.repeat * len(options.policies))
     with PageServer() as pages, (folder / "runs.jsonl").open("a") as log:
-        for policy in options.policies:
-            for limit, group in bound_groups(tasks):
-                spec = _spec(options, policy, limit)
-                daemon_meta = await _run_group(spec, group, options, run_id, pages, log, progress, on_record)
-                meta["daemons"].append(daemon_meta)
-                _write_meta(folder, meta)
+        for repeat, policy, limit, group in run_plan(tasks, options.policies, options.repeat):
+            spec = _spec(options, policy, limit)
+            daemon_meta = await _run_group(spec, group, repeat, run_id, pages, log, progress, on_record, options)
+            meta["daemons"].append(daemon_meta)
+            _write_meta(folder, meta)
     progress.close()
     meta["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
     _write_meta(folder, meta)
@@ -127,9 +136,9 @@ def _spec(options: RunOptions, policy: str, limit: int | None) -> DaemonSpec:
 
 
 async def _run_group(
-    spec: DaemonSpec, group: list[dict[str, Any]], options: RunOptions, run_id: str,
+    spec: DaemonSpec, group: list[dict[str, Any]], repeat: int, run_id: str,
     pages: PageServer, log: TextIO, progress: Progress,
-    on_record: Callable[[dict[str, Any]], None] | None,
+    on_record: Callable[[dict[str, Any]], None] | None, options: RunOptions,
 ) -> dict[str, Any]:
     daemon = BenchDaemon(spec)
     try:
@@ -137,22 +146,21 @@ async def _run_group(
         setup = setup_record(spec)
         label = f"{spec.model} {spec.policy}"
         try:
-            for repeat in range(1, options.repeat + 1):
-                for task in group:
-                    record = await _one(client, daemon, task, pages, options)
-                    # The 1-minute load average: timings on a shared 2-core machine need it.
-                    record = {"run_id": run_id, "model": spec.model, "policy": spec.policy,
-                              "repeat": repeat, **record, "load_1m": round(os.getloadavg()[0], 2),
-                              "setup": setup}
-                    log.write(json.dumps(record, ensure_ascii=False) + "\n")
-                    log.flush()
-                    progress.step(label, record)
-                    if on_record is not None:
-                        on_record(record)
+            for task in group:
+                record = await _one(client, daemon, task, pages, options)
+                # The 1-minute load average: timings on a shared 2-core machine need it.
+                record = {"run_id": run_id, "model": spec.model, "policy": spec.policy,
+                          "repeat": repeat, **record, "load_1m": round(os.getloadavg()[0], 2),
+                          "setup": setup}
+                log.write(json.dumps(record, ensure_ascii=False) + "\n")
+                log.flush()
+                progress.step(label, record)
+                if on_record is not None:
+                    on_record(record)
         finally:
             await client.close()
-        return {"policy": spec.policy, "max_iterations": spec.max_iterations,
-                "ready_s": round(daemon.ready_s, 1), "tasks": len(group) * options.repeat}
+        return {"policy": spec.policy, "max_iterations": spec.max_iterations, "repeat": repeat,
+                "ready_s": round(daemon.ready_s, 1), "tasks": len(group)}
     finally:
         daemon.stop()
 

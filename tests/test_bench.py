@@ -12,7 +12,7 @@ from bench import checkers
 from bench.checkers import Call, FinalState, observed_move, run_checks
 from bench.daemon import DaemonSpec
 from bench.report import load_runs, render, report_command
-from bench.runner import RunOptions, bound_groups, run_bench
+from bench.runner import RunOptions, bound_groups, run_bench, run_plan
 from bench.stats import mcnemar_p, pair, summarize
 from bench.suite import CATEGORIES, TaskError, by_category, load_tasks, validate, with_defaults
 from bench.verdict import load_rule, verdicts
@@ -348,3 +348,12 @@ def test_compare_puts_two_runs_of_the_same_tasks_side_by_side():
     assert lines[6] == "2 tasks pass only after, 0 only before: exact McNemar p = 0.5."
     assert lines[8] == ("- after: median task 4.0 s, p90 4.0 s, load average 1.0;"
                         " 240 of 300 prompt tokens (80%) from the server's cache")
+
+
+def test_a_run_plays_whole_repeats_one_after_the_other():
+    tasks = [{"id": "call-01", "max_iterations": None}, {"id": "bound-01", "max_iterations": 2}]
+    plan = [(repeat, policy, limit, [t["id"] for t in group])
+            for repeat, policy, limit, group in run_plan(tasks, ["act"], 2)]
+    assert plan == [(1, "act", None, ["call-01"]), (1, "act", 2, ["bound-01"]),
+                    (2, "act", None, ["call-01"]), (2, "act", 2, ["bound-01"])]
+
