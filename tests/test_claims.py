@@ -6,17 +6,15 @@ import pytest
 
 from protocol.methods import CallTrace, PassTrace
 from saturnd.tools import builtin_registry
+from saturnd.turn.asking import asks_for_missing, asks_leave, only_the_person_knows
 from saturnd.turn.claims import (
     NAMED_FILE,
     Claim,
     asked_action,
-    asks_for_missing,
-    asks_leave,
     claimed_action,
     forced_call,
     misleads_about_action,
     must_call_after,
-    only_the_person_knows,
     tools_for,
     unbacked_claim,
     undone_errand,

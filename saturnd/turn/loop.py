@@ -19,16 +19,15 @@ from saturnd.model.caller import Unreadable
 from saturnd.model.types import ModelReply, ToolCall
 from saturnd.turn import prompts
 from saturnd.turn.agent import Answered, CallsProposed, ModelFailed, PassPlan, agent_pass, join_note
+from saturnd.turn.asking import asks_for_missing, only_the_person_knows
 from saturnd.turn.bounds import BoundReached
 from saturnd.turn.claims import (
     ASK_USER,
     SAYS_NOT_DONE,
     Claim,
-    asks_for_missing,
     forced_call,
     misleads_about_action,
     must_call_after,
-    only_the_person_knows,
     something_acted,
     unbacked_claim,
 )
@@ -174,8 +173,8 @@ async def put_to_the_person(
 ) -> bool:
     """A question only the person can answer goes to them as ask_user's question, and their answer
     comes back as that call's result: a value the request turns on that nothing shown mentions
-    (claims.only_the_person_knows), or, when nothing else is wrong with it, an answer that stops an
-    errand for a missing value (claims.asks_for_missing: the answer is the question)."""
+    (asking.only_the_person_knows), or, when nothing else is wrong with it, an answer that stops an
+    errand for a missing value (asking.asks_for_missing: the answer is the question)."""
     if not turn.person_present:
         return False
     # Not the request's own words, nor the folder's path (a folder named for a client tells no language).

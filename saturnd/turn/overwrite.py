@@ -19,6 +19,8 @@ from saturnd.gate.provenance import DAY_OR_MONTH, TIME
 from saturnd.tools.word_match import STOP_WORDS
 from saturnd.turn.claims import NAMED_FILE, asked_action
 
+WRITE_FILE = "write_file"
+EDIT_FILE = "edit_file"
 ADDING = frozenset({"add", "append", "put", "insert"})
 REMOVING = frozenset({"remove", "take", "cross", "delete"})
 WORD = re.compile(r"[a-z]{3,}")

@@ -35,17 +35,18 @@ from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, deci
 from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
 from saturnd.turn import prompts
+from saturnd.turn.asking import asks_leave
 from saturnd.turn.claims import (
     COMPUTE_REQUEST,
-    NAMED_FILE,
     READ_TOOLS,
-    asks_leave,
     uncomputed_number,
 )
 from saturnd.turn.fencing import fence
 from saturnd.turn.look_first import FoundLine, email_beside, lines_naming, phone_beside, render
 from saturnd.turn.loop_rules import CallLedger, call_signature, recipient_key
 from saturnd.turn.overwrite import (
+    EDIT_FILE,
+    WRITE_FILE,
     added_line_lacks_when,
     added_line_off_request,
     content_to_write,
@@ -55,6 +56,7 @@ from saturnd.turn.overwrite import (
     lines_an_add_edit_drops,
     overwrite_refusal,
 )
+from saturnd.turn.put_right import addresses_of, content_put_right
 from saturnd.turn.retrieval import Document
 from saturnd.turn.tool_fit import fits_request
 from saturnd.turn.validation import Invalid, validate_call
@@ -64,8 +66,6 @@ GUESSED = (
     "not run: '{value}' in {name} is in nothing the user said, no tool returned it and nothing shown"
     " holds it: a guess. Ask the user for it with ask_user, then call this again with their answer."
 )
-WRITE_FILE = "write_file"
-EDIT_FILE = "edit_file"
 LEFT_OUT = (
     "not run: {tool} would go without {phrase}, which the user asked for. {how}, then call {tool}"
     " again with it in."
@@ -314,78 +314,6 @@ def _review_put_right(
     return replace(decided, put_right=recipient.note)
 
 
-def content_put_right(
-    tool: Tool, arguments: dict[str, Any], context: GateContext
-) -> tuple[dict[str, Any], str] | None:
-    """(the arguments, the note) for a write or a message the harness puts right in place, from
-    what the request names or what a send-back already gave; the call is then reviewed again."""
-    if tool.risk == "write" and (named := file_in_folder(tool, arguments, context)):
-        return named
-    if tool.name == WRITE_FILE and (rewritten := overwrite_put_right(arguments, context)):
-        return rewritten
-    if tool.risk in ("write", "messaging"):
-        return labelled_line_put_right(tool, arguments, context)
-    return None
-
-
-def file_in_folder(
-    tool: Tool, arguments: dict[str, Any], context: GateContext
-) -> tuple[dict[str, Any], str] | None:
-    """(the arguments, the note) when a write goes to a folder and the request names one file: the
-    1.5B, asked to "Create a file called meeting.txt", wrote to the working folder's path, was
-    told it is a directory, and answered instead of writing."""
-    given = str(arguments.get(tool.target or "", ""))
-    folder = Path(context.cwd, os.path.expanduser(given))
-    names = set(NAMED_FILE.findall(context.request))
-    if not given or len(names) != 1 or not folder.is_dir():
-        return None
-    name = names.pop()
-    path = name if folder.resolve() == Path(context.cwd).resolve() else os.path.join(given, name)
-    return {**arguments, tool.target or "path": path}, prompts.PATH_PUT_RIGHT.format(given=given, name=name, path=path)
-
-
-def labelled_line_put_right(
-    tool: Tool, arguments: dict[str, Any], context: GateContext
-) -> tuple[dict[str, Any], str] | None:
-    """(the arguments, the note) when a call sent back for leaving out what a labelled line gives
-    comes back with the same text: the line is added to it (the approval shows the message).
-    Sent back, the 1.5B proposed the same order email, with no order in it, three times."""
-    skip = _addresses(tool)
-    left_out = labelled_value_left_out(context.request, arguments, skip, context.record.known_text(context.seen))
-    texts = [k for k, v in arguments.items() if k not in skip and isinstance(v, str)]
-    if left_out is None or not texts:
-        return None
-    field = max(texts, key=lambda k: len(arguments[k]))
-    if not _proposed_before(tool.name, field, arguments[field], context):
-        return None
-    phrase, line = left_out
-    patched = {**arguments, field: f"{arguments[field].rstrip()}\n\n{line}"}
-    return patched, prompts.LINE_PUT_RIGHT.format(phrase=phrase, field=field, line=line)
-
-
-def overwrite_put_right(arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
-    """(the arguments, the note) when a write sent back for dropping or doubling the file's lines
-    comes back with the same content: it writes the content the send-back gave (the approval
-    shows it). Sent back, the 1.5B wrote "milk bread eggs" over milk/bread three times."""
-    target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
-    content = arguments["content"]
-    if not (dropped_lines(context.request, target, content) or doubled_lines(context.request, target, content)):
-        return None
-    if not _proposed_before(WRITE_FILE, "content", content, context):
-        return None
-    return ({**arguments, "content": content_to_write(context.request, target, content)},
-            prompts.CONTENT_PUT_RIGHT.format(path=arguments["path"]))
-
-
-def _proposed_before(tool: str, field: str, value: str, context: GateContext) -> bool:
-    return any(c.tool == tool and c.arguments.get(field) == value for c in context.record.calls)
-
-
-def _addresses(tool: Tool) -> frozenset[str]:
-    """The arguments that say where a write or a message goes, not what it carries."""
-    return frozenset({"to", *([tool.target] if tool.target else [])})
-
-
 def recipient_from_files(tool: Tool, arguments: dict[str, Any], context: GateContext) -> str | None:
     """A name where a number or address goes whose lines in the user's files do not settle it
     (several of the kind, or none): sent back with those lines."""
@@ -436,7 +364,7 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
         return SentBack("invalid", OFF_REQUEST.format(tool=tool.name, line=off, request=context.request))
     if tool.risk not in ("write", "messaging"):
         return None
-    return _what_it_carries(tool.name, arguments, _addresses(tool), context)
+    return _what_it_carries(tool.name, arguments, addresses_of(tool), context)
 
 
 def _what_it_carries(name: str, arguments: dict[str, Any], skip: frozenset[str], context: GateContext
