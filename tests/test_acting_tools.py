@@ -140,6 +140,19 @@ async def test_run_command_output_and_exit_code(env: ToolEnv) -> None:
     assert await RUN_COMMAND.run(run("true"), env) == "exit code 0\n"
 
 
+@pytest.mark.parametrize("command", [f"{sys.executable} hello.py", "sh hello.py", "cat hello.py"])
+async def test_a_command_missing_a_file_says_where_files_of_its_name_are(env: ToolEnv, command: str) -> None:
+    (env.cwd / "scripts").mkdir()
+    (env.cwd / "scripts" / "hello.py").write_text("print('Hello from the bench')\n")
+    out = await RUN_COMMAND.run(run(command), env)
+    assert out.endswith("\n[hello.py is not where the command looked; in the working folder: scripts/hello.py]")
+
+
+async def test_a_missing_file_found_nowhere_adds_nothing(env: ToolEnv) -> None:
+    out = await RUN_COMMAND.run(run("cat nowhere.txt"), env)
+    assert out == "exit code 1\ncat: nowhere.txt: No such file or directory\n"
+
+
 async def test_run_command_caps_output(env: ToolEnv) -> None:
     out = await RUN_COMMAND.run(run("head -c 100000 /dev/zero | tr '\\0' a; echo END"), env)
     assert out.startswith("exit code 0\naaaa")

@@ -252,6 +252,7 @@ def test_remember_that_is_an_action_for_the_remember_tool():
 
 @pytest.mark.parametrize(("request_text", "tools"), [
     ("Delete old.log in this folder.", ("run_command",)),
+    ("Delete the tmp folder here with rm -rf tmp.", ("run_command",)),
     ("Delete the meeting from calendar.txt.", ("write_file", "edit_file")),  # a line of the file it names
     ('Overwrite draft.txt with the single word "final".', ("write_file", "edit_file")),
 ])
@@ -342,6 +343,18 @@ def test_a_refusal_without_a_reason_is_not_acted_when_a_fitting_tool_is_at_hand(
     assert (claim.tools if claim and claim.kind == "not_acted" else None) == tools
 
 
+@pytest.mark.parametrize(("answer", "request_text", "tools"), [
+    ("I'm sorry, but I don't have the ability to send text messages or emails.",
+     "Text Tom Klein that the van is booked for Friday. Numbers are in contacts.md.", ("send_message",)),
+    ("I can't send emails.", "Email Tom that the kickoff moved.", ("send_email",)),
+    ("I can't send it: which Tom do you mean?", "Text Tom that I'm late.", None),  # a question for the person
+    ("I don't have the ability to control lights.", "Turn off the kitchen lights.", None),  # no tool fits
+])
+def test_a_tool_said_to_be_missing_is_not_acted_when_a_fitting_tool_is_at_hand(answer, request_text, tools):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text)
+    assert (claim.tools if claim and claim.kind == "not_acted" else None) == tools
+
+
 @pytest.mark.parametrize(("question", "request_text", "doers"), [
     ("Did you overwrite draft.txt with the word 'final'?", 'Overwrite draft.txt with the single word "final".',
      ("write_file", "edit_file")),
@@ -377,6 +390,8 @@ def test_a_question_that_only_asks_leave_for_the_errand_goes_to_the_gate(questio
     ("Email Tom and tell him the kickoff moved.", (("send_email", "ran"),), None),  # what to tell is the email
     ("Text Petra and email Tom.", (("send_message", "invalid"),), None),  # the first is not done yet: not_acted's
     ("Find Ana's number in the KB and save it to ana.txt.", (("kb_search", "ran"),), None),  # one errand
+    ("Text Petra and email Tom the same note: 'Office closed Monday'.", (("send_email", "ran"),),
+     ("Text Petra", ("send_message",))),  # the second done, the first not
 ])
 def test_an_errand_asked_beside_another_that_nothing_tried(request_text, calls, undone):
     assert undone_errand(request_text, _passes(*calls), builtin_registry()) == undone

@@ -8,7 +8,9 @@ import pytest
 
 from saturnd.testing.fake_model import call
 from saturnd.turn.look_first import contact_lines, people_named
+from saturnd.turn.put_right import channel_put_right
 from saturnd.turn.retrieval import Document
+from saturnd.turn.review import GateContext
 from tests.conftest import of_type
 from tests.test_gate import decide_with, run_with_decisions
 
@@ -119,3 +121,55 @@ async def test_an_email_to_a_phone_number_goes_to_the_address_beside_it(harness)
         "(An email goes to an email address: contacts.md:2 gives +44 7700 900123 the address"
         " petra.novak@acme.example, so the call used that.) sent email to petra.novak@acme.example"
     )
+
+
+async def test_an_email_where_a_text_was_asked_is_texted_to_the_phone_beside_the_address(harness):
+    await harness.start()
+    harness.model.enqueue(call("send_email", {"to": "jo@mail.example", "subject": "Late",
+                                              "body": "Running late, start without me"}), "Sent.")
+    _, _, events = await run_with_decisions(
+        harness, "Send this to Jo by text, not email: 'Running late, start without me'. Jo's details:"
+                 " jo@mail.example, +44 7700 900777.", decide_with("once"))
+    (asked,) = of_type(events, "approval_requested")
+    assert (asked.name, asked.arguments) == (
+        "send_message", {"to": "+44 7700 900777", "text": "Running late, start without me"})
+    assert harness.sent(1)[-1]["content"].startswith(
+        "(The user asked for a text here: the request:1 gives +44 7700 900777 beside jo@mail.example, so the call"
+        " went by send_message.) sent message to +44 7700 900777")
+
+
+MESSAGING = ["send_message", "send_email"]
+
+
+@pytest.mark.parametrize(("request_text", "texted"), [
+    ("Text Petra that I'm late.", True),
+    ("Send Petra an SMS, not an email: late.", True),
+    ("Email Tom and text Petra that I'm late.", True),  # Petra is the one to text
+    ("Email Petra that I'm late; her phone is in contacts.md.", False),  # an email was asked for
+    ("Text Tom and email Petra that I'm late.", False),  # Petra is the one to email
+    ("Tell Petra that I'm late.", False),  # nothing asks for a text
+])
+def test_an_email_becomes_a_text_where_the_request_asks_to_text_its_recipient(request_text, texted):
+    context = GateContext(request=request_text, documents=[CONTACTS])
+    found = channel_put_right("send_email", {"to": "petra.novak@acme.example", "subject": "", "body": "Late"},
+                              context, MESSAGING)
+    assert (found is not None) == texted
+    if found:
+        tool, recipient, arguments = found
+        assert (tool, arguments) == ("send_message", {"to": "+44 7700 900123", "text": "Late"})
+        assert recipient.line.source == "contacts.md"
+    assert channel_put_right("send_email", {"to": "petra.novak@acme.example", "subject": "", "body": "Late"},
+                             context, ["send_email"]) is None  # no tool to text with
+
+
+@pytest.mark.parametrize("to", ["petra.novak@acme.example", "+44 7700 900123"])
+def test_a_text_becomes_an_email_where_the_request_pairs_its_recipient_with_email(to):
+    context = GateContext(request="Text Tom and email Petra the same note: 'Office closed Monday'.",
+                          documents=[CONTACTS])
+    tool, recipient, arguments = channel_put_right(
+        "send_message", {"to": to, "text": "Office closed Monday."}, context, MESSAGING)
+    assert (tool, arguments) == ("send_email", {"to": "petra.novak@acme.example", "subject": "Office closed Monday",
+                                                "body": "Office closed Monday."})
+    assert channel_put_right("send_message", {"to": to, "text": "Office closed Monday."},
+                             GateContext(request="Text Petra: office closed Monday.", documents=[CONTACTS]),
+                             MESSAGING) is None

@@ -661,6 +661,26 @@ async def test_the_second_errand_of_a_request_is_sent_back_when_nothing_tried_it
     assert trace.passes[1].note == 'half_done: "email tom@acme.example the same note": sent back'
 
 
+async def test_a_half_done_errand_goes_back_even_after_an_earlier_send_back(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n"
+                        "    - {tool: send_email, decision: allow}\n")
+    harness.model.enqueue(
+        "I will send the note.",
+        call("send_message", {"to": "+44 7700 900123", "text": "Office closed Monday"}),
+        "Message sent.",
+        call("send_email", {"to": "tom@acme.example", "subject": "Office", "body": "Office closed Monday"}),
+        "Sent to both.",
+    )
+    turn_id, events = await harness.turn(
+        "Text +44 7700 900123 and email tom@acme.example the same note: 'Office closed Monday'.")
+    assert [e.fate for e in of_type(events, "tool_finished")] == ["ran", "ran"]
+    assert of_type(events, "answer")[0].text == "Sent to both."
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[0].note.startswith('not_acted: "I will send the note.": sent back')
+    assert trace.passes[2].note == 'half_done: "email tom@acme.example the same note": sent back'
+    assert trace.passes[3].note.startswith("must call one of:") and "send_email" in trace.passes[3].note
+
+
 async def test_an_action_still_promised_after_the_send_back_is_prefixed_with_not_done(harness):
     await harness.start()
     harness.model.enqueue("I will turn off the kitchen lights.", "I will turn off the kitchen lights now.")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import signal
 import time
 import uuid
@@ -19,7 +20,8 @@ from typing import Annotated
 
 import msgspec
 
-from saturnd.tools.builtin_files import missing, resolve
+from saturnd.gate.reach import Reach
+from saturnd.tools.builtin_files import files_named, missing, resolve
 from saturnd.tools.command_groups import MARKER_ENV, parent_death_signal
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
 
@@ -261,7 +263,27 @@ async def _run_command(params: RunCommandParams, env: ToolEnv) -> str:
         with contextlib.suppress(ValueError):
             status += f" (killed by {signal.Signals(-code).name})"
     note = "\n[processes it left running were stopped]" if leftovers else ""
+    if code:
+        note += await asyncio.to_thread(_elsewhere, out.text(), env)
     return f"{status}\n{out.text()}{note}"
+
+
+MISSING_FILE = re.compile(
+    r"can't open file '(?P<quoted>[^']+)'|(?P<path>[\w./~-]+): (?:No such file|not found)"
+)
+"""How python and the shells say a file the command names is missing."""
+
+
+def _elsewhere(output: str, env: ToolEnv) -> str:
+    """Where files of a missing name are in the working folder: asked to run "python3 hello.py",
+    the 1.5B got "No such file or directory" and answered that hello.py does not exist, though
+    scripts/hello.py does."""
+    hints = []
+    for found in MISSING_FILE.finditer(output):
+        name = os.path.basename(found.group("quoted") or found.group("path"))
+        if "." in name and (where := files_named(env.cwd, name, Reach.of(env.cwd, env.kb_dir))):
+            hints.append(f"\n[{name} is not where the command looked; in the working folder: {', '.join(where)}]")
+    return "".join(dict.fromkeys(hints))
 
 
 RUN_COMMAND = Tool(

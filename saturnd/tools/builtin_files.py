@@ -8,6 +8,7 @@ import os
 import re
 from collections.abc import Iterator
 from fnmatch import fnmatch
+from glob import escape as escape_glob
 from pathlib import Path
 from typing import Annotated
 
@@ -240,6 +241,13 @@ def _walk(root: Path, glob: str, reach: Reach) -> tuple[list[tuple[str, Path]], 
                 return found, True
             found.append((rel, Path(dirpath, name)))
     return found, False
+
+
+def files_named(root: Path, name: str, reach: Reach) -> list[str]:
+    """Where under `root` files called `name` are (relative paths, at most NEAR_NAMES), walked as
+    search_files walks."""
+    files, _ = _walk(root, escape_glob(name), reach)
+    return [rel for rel, _ in files[:NEAR_NAMES]]
 
 
 def _search(root: Path, display: str, pattern: str, glob: str, reach: Reach) -> str:

@@ -103,6 +103,14 @@ BARE_REFUSAL = re.compile(
 )
 """A refusal that gives no reason ("I'm sorry, but I can't assist with that request."): the 1.5B
 said it to "Reply by email to whoever sent inbox/last.txt" with send_email at hand."""
+NO_ABILITY = re.compile(
+    r"\b(?:don't|do not|doesn't|does not)\s+have\s+(?:the\s+)?(?:ability|capability|means|tools?)\s+to\b|"
+    r"\b(?:can't|cannot|can not|am unable to|'m unable to|am not able to|'m not able to)\s+"
+    r"(?:send|text|email|e-mail|message|call|run|execute|delete|remove)\b",
+    re.IGNORECASE,
+)
+"""A tool said to be missing ("I don't have the ability to send text messages or emails."): the
+1.5B said it to "Text Tom Klein that the van is booked" with send_message at hand."""
 NO_ACCESS = re.compile(
     r"\b(?:(?:don't|do not|doesn't|does not)\s+have\s+(?:any\s+)?(?:access|information|info|details|records?)|"
     r"(?:can't|cannot|can not|couldn't|could not|unable to|not able to)\s+(?:access|see|view|read|open|find|look)|"
@@ -226,9 +234,12 @@ VERB_TOOL_WORDS = {
 (DELETE_A_FILE), and any other verb on a file the request names is the file tools'."""
 
 
-DELETE_A_FILE = re.compile(r"^\W*(?:please\s+)?delete\s+(?:the\s+)?(?:file\s+)?[\w./-]+\.[a-z0-9]{1,5}\b(?!.*\bfrom\b)",
-                           re.IGNORECASE)
-""""Delete old.log": a file to remove, which run_command does; not "delete the meeting from calendar.txt"."""
+DELETE_A_FILE = re.compile(
+    r"^\W*(?:please\s+)?delete\s+(?:the\s+)?(?:file\s+|folder\s+|directory\s+)?"
+    r"[\w./-]+(?:\.[a-z0-9]{1,5}\b|\s+(?:folder|directory|dir)\b)(?!.*\bfrom\b)",
+    re.IGNORECASE)
+""""Delete old.log", "Delete the tmp folder": a file or folder to remove, which run_command does;
+not "delete the meeting from calendar.txt"."""
 
 
 def asked_action(request: str) -> str:
@@ -262,19 +273,28 @@ NOT_AN_ERRAND_OF_ITS_OWN = frozenset({"tell"})
 
 
 def undone_errand(request: str, passes: list[PassTrace], registry: Registry) -> tuple[str, tuple[str, ...]] | None:
-    """(the request's words for it, its tools): an errand asked beside the first one, done by
-    other tools, that nothing tried while the first one was. Asked to "Text Petra and email Tom
-    the same note", the 1.5B texted Petra and answered "Message sent to Petra Novak."."""
-    first = _tools_for_verb(asked_action(request), request, registry) if ACTION_REQUEST.match(request) else ()
+    """(the request's words for it, its tools): an errand of the request, done by other tools,
+    that nothing tried while another errand of it was. Asked to "Text Petra and email Tom the
+    same note", the 1.5B texted Petra and answered "Message sent to Petra Novak."; it emailed Tom
+    and answered too."""
     tried = {c.name for p in passes for c in p.calls if c.fate not in NOT_TRIED}
-    if not first or not tried & set(first):
+    errands = _errands(request, registry)
+    begun = {name for _, tools in errands if tried & set(tools) for name in tools}
+    if not begun:
         return None
-    for found in SECOND_ERRAND.finditer(request):
-        verb = found.group("verb").lower()
-        tools = _tools_for_verb(verb, found.group(0), registry)
-        if verb not in NOT_AN_ERRAND_OF_ITS_OWN and tools and not set(tools) & set(first) and not tried & set(tools):
-            return found.group(0).split(maxsplit=1)[1], tools  # without its "and" / "then"
-    return None
+    return next(((words, tools) for words, tools in errands if not set(tools) & (tried | begun)), None)
+
+
+def _errands(request: str, registry: Registry) -> list[tuple[str, tuple[str, ...]]]:
+    """(its words, its tools) of each errand an action request asks for, the first one first."""
+    if not ACTION_REQUEST.match(request):
+        return []
+    later = [m for m in SECOND_ERRAND.finditer(request) if m.group("verb").lower() not in NOT_AN_ERRAND_OF_ITS_OWN]
+    first = request[:later[0].start()] if later else request
+    errands = [(first_sentence(first).rstrip(" ,.;:"), _tools_for_verb(asked_action(request), request, registry))]
+    errands += [(m.group(0).split(maxsplit=1)[1], _tools_for_verb(m.group("verb").lower(), m.group(0), registry))
+                for m in later]
+    return [(words, tools) for words, tools in errands if tools]
 
 
 def first_sentence(answer: str) -> str:
@@ -353,7 +373,8 @@ def unbacked_claim(
     if asked_action(request) and not something_tried(passes, registry, fetch_counts=False):
         if not ASKS_OR_DECLINES.search(answer) and done is None:
             return Claim("not_acted", first_sentence(answer), tools_for(request, registry))
-        if BARE_REFUSAL.search(answer) and (fitting := tools_whose_words_fit(request, registry)):
+        refuses = BARE_REFUSAL.search(answer) or (NO_ABILITY.search(answer) and "?" not in answer)
+        if refuses and (fitting := tools_whose_words_fit(request, registry)):
             return Claim("not_acted", first_sentence(answer), fitting)
     if (undone := undone_errand(request, passes, registry)) and not ASKS_OR_DECLINES.search(answer):
         return Claim("half_done", undone[0], undone[1])
@@ -408,14 +429,22 @@ def forced_call(must_call: tuple[str, ...], forced_so_far: int, passes: list[Pas
     return must_call
 
 
+def may_send_back(claim: Claim, sent_back: set[str]) -> bool:
+    """An answer claiming what no tool backs goes back once a turn; a half-done errand once more,
+    since part of it was done after the first send-back (texted Petra after being sent back,
+    the 1.5B answered "Message sent" without the email to Tom)."""
+    return not sent_back or (claim.kind == "half_done" and "half_done" not in sent_back)
+
+
 def must_call_after(claim: Claim, offered: list[str], *, can_ask: bool = True) -> tuple[str, ...]:
-    """A page named and not fetched: the next passes must fetch. An action asked for and answered
-    instead of done: the next passes must call a tool that does it, asks for what is missing, or reads it (the 1.5B, given the plumber's address by
+    """A page named and not fetched: the next passes must fetch. An action (or one errand of
+    several) asked for and answered instead of done: the next passes must call a tool that does
+    it, asks for what is missing, or reads it (the 1.5B, given the plumber's address by
     ask_user, answered "I'll send you an email to fix@pipes.example" twice). With nobody to
     answer, ask_user is left out: headless, the 1.5B asked "What time is it?" three times."""
     if claim.kind in ("unread", "unfollowed"):
         return tuple(name for name in offered if name in claim.tools)
-    if claim.kind not in ("not_acted", "done") or not claim.tools:
+    if claim.kind not in ("not_acted", "done", "half_done") or not claim.tools:
         return ()
     may_precede = MAY_PRECEDE_AN_ACTION if can_ask else READ_TOOLS
     return tuple(name for name in offered if name in claim.tools or name in may_precede)

@@ -105,8 +105,8 @@ class TurnContext:
     caller_history: list[dict[str, Any]] | None = None
     """The conversation a front-door caller sent before its request: it stands in for the
     session's earlier turns."""
-    claim_sent_back: bool = False
-    """An answer claiming what no tool did went back to the model once already."""
+    claims_sent_back: set[str] = field(default_factory=set)
+    """The kinds of unbacked claim (claims.Claim.kind) an answer already went back to the model for."""
     trail_sent_back: set[str] = field(default_factory=set)
     """The places a trail goes on that an answer was sent back to open (each once)."""
     must_call: tuple[str, ...] = ()

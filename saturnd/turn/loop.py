@@ -27,6 +27,7 @@ from saturnd.turn.claims import (
     Claim,
     forced_call,
     misleads_about_action,
+    may_send_back,
     must_call_after,
     something_acted,
     unbacked_claim,
@@ -145,7 +146,7 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
     """Send an answer that claims what no tool backs back to the model, once per turn; a trail
     not followed, once per place it goes on (each opening takes one of the turn's tool rounds)."""
     trail = claim.kind == "unfollowed"
-    if (claim.quote in turn.trail_sent_back) if trail else turn.claim_sent_back:
+    if (claim.quote in turn.trail_sent_back) if trail else not may_send_back(claim, turn.claims_sent_back):
         turn.trace[-1].note = join_note(turn.trace[-1].note, f'{claim.kind}: "{claim.quote}" again: answered as it is')
         return False
     turn.trace[-1].note = join_note(turn.trace[-1].note, f'{claim.kind}: "{claim.quote}": sent back')
@@ -156,7 +157,7 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
     if trail:
         turn.trail_sent_back.add(claim.quote)
     else:
-        turn.claim_sent_back = True
+        turn.claims_sent_back.add(claim.kind)
     turn.step = "recovery"  # the answer claimed what no tool did: an error to recover from
     turn.must_call = must_call_after(claim, turn.registry.names(), can_ask=turn.person_present)
     turn.forced_since = len(turn.trace)  # a fetch before the send-back does not follow the trail

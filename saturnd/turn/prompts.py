@@ -99,6 +99,9 @@ LINE_PUT_RIGHT = (
 PATH_PUT_RIGHT = "('{given}' is a folder and the user named {name}, so the call wrote {path}.) "
 NAME_PUT_RIGHT = "('{to}' is a name: the user's files give {address} for it ({where}), so the call used that.) "
 EMAIL_PUT_RIGHT = "(An email goes to an email address: {where} gives {number} the address {email}, so the call used that.) "
+CHANNEL_PUT_RIGHT = (
+    "(The user asked for {kind} here: {where} gives {other} beside {address}, so the call went by {tool}.) "
+)
 TEXT_PUT_RIGHT = (
     "(The user asked for a text: {where} gives {address} the phone number {phone}, so the call used that.) "
 )

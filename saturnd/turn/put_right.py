@@ -9,17 +9,97 @@ approval still apply) and the result opens with the note saying what was changed
 from __future__ import annotations
 
 import os
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from saturnd.gate.provenance import labelled_value_left_out
+from saturnd.gate.provenance import EMAIL, PHONE, labelled_value_left_out
 from saturnd.tools.registry import Tool
 from saturnd.turn import prompts
-from saturnd.turn.claims import NAMED_FILE
+from saturnd.turn.claims import NAMED_FILE, first_sentence
+from saturnd.turn.look_first import FoundLine, email_beside, phone_beside
 from saturnd.turn.overwrite import WRITE_FILE, content_to_write, doubled_lines, dropped_lines
+from saturnd.turn.retrieval import Document
 
 if TYPE_CHECKING:
     from saturnd.turn.review import GateContext
+
+
+SEND_MESSAGE = "send_message"
+SEND_EMAIL = "send_email"
+TEXT_ASKED = re.compile(r"\b(?:text|sms|phone|mobile)\b", re.IGNORECASE)
+EMAIL_ASKED = re.compile(r"\be-?mail", re.IGNORECASE)
+NOT_BY_EMAIL = re.compile(r"\bnot\s+(?:by\s+|an?\s+|via\s+)?e-?mail\w*", re.IGNORECASE)
+""""by text, not email": the email named only to be ruled out."""
+CHANNEL_AND_NAME = re.compile(r"\b(?i:(?P<channel>text|sms|e-?mail))\s+(?P<name>[A-Z][\w'-]*)")
+""""Text Petra and email Tom": who gets which."""
+SUBJECT_WORDS = 8
+
+
+@dataclass(frozen=True)
+class Recipient:
+    """The one address the user's files give for a messaging call's recipient."""
+
+    address: str
+    line: FoundLine
+    note: str
+    """What the call's result opens with: which name or address became which, and from where."""
+
+
+def where(line: FoundLine) -> str:
+    return f"{line.source}:{line.line_number}"
+
+
+def channel_put_right(
+    tool_name: str, arguments: dict[str, Any], context: GateContext, offered: list[str]
+) -> tuple[str, Recipient, dict[str, str]] | None:
+    """(the other messaging tool, its recipient, its arguments) for a text or an email the user
+    asked to go the other way, when the line giving the address (the request's, or the user's
+    files') gives the other kind too: the request asks for a text and not an email ("Send this to
+    Jo by text, not email": the 1.5B emailed Jo), or it pairs the person on that line with the
+    other channel ("Text Petra and email Tom": the 1.5B texted Tom's email address)."""
+    to = str(arguments.get("to", "")).strip()
+    lines = [Document("the request", context.request), *context.documents]
+    if tool_name == SEND_EMAIL and SEND_MESSAGE in offered and EMAIL.fullmatch(to):
+        beside = phone_beside(to, lines)
+        wanted = _text_only(context.request) or (beside is not None and _paired(beside, context.request) == "text")
+        text = str(arguments.get("body") or "").strip() or str(arguments.get("subject") or "").strip()
+        if beside is None or not wanted or not text:
+            return None
+        phone = PHONE.search(beside.text)
+        assert phone is not None  # phone_beside keeps only lines with one
+        note = prompts.CHANNEL_PUT_RIGHT.format(kind="a text", address=to, other=phone.group(0), where=where(beside),
+                                                tool=SEND_MESSAGE)
+        return SEND_MESSAGE, Recipient(phone.group(0), beside, note), {"to": phone.group(0), "text": text}
+    if tool_name == SEND_MESSAGE and SEND_EMAIL in offered and to:
+        beside = email_beside(to, lines) if PHONE.fullmatch(to) else phone_beside(to, lines)
+        text = str(arguments.get("text") or "").strip()
+        if beside is None or _paired(beside, context.request) != "email" or not text:
+            return None
+        email = EMAIL.search(beside.text)
+        assert email is not None  # both lines hold the address the text went to and the other kind
+        note = prompts.CHANNEL_PUT_RIGHT.format(kind="an email", address=to, other=email.group(0), where=where(beside),
+                                                tool=SEND_EMAIL)
+        subject = " ".join(first_sentence(text).split()[:SUBJECT_WORDS]).rstrip(".!")
+        return SEND_EMAIL, Recipient(email.group(0), beside, note), {"to": email.group(0), "subject": subject, "body": text}
+    return None
+
+
+def _text_only(request: str) -> bool:
+    words = EMAIL.sub(" ", NOT_BY_EMAIL.sub(" ", request))
+    return bool(TEXT_ASKED.search(words)) and not EMAIL_ASKED.search(words)
+
+
+def _paired(line: FoundLine, request: str) -> str:
+    """"text" or "email": how the request asks to reach the one person it pairs with a channel
+    that `line` names, where it pairs people with both; else ""."""
+    pairs = {m.group("name").lower(): "email" if "mail" in m.group("channel").lower() else "text"
+             for m in CHANNEL_AND_NAME.finditer(request)}
+    if len(set(pairs.values())) < 2:
+        return ""
+    named = [name for name in pairs if re.search(rf"\b{re.escape(name)}\b", line.text, re.IGNORECASE)]
+    return pairs[named[0]] if len(named) == 1 else ""
 
 
 def content_put_right(

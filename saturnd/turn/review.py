@@ -56,7 +56,16 @@ from saturnd.turn.overwrite import (
     lines_an_add_edit_drops,
     overwrite_refusal,
 )
-from saturnd.turn.put_right import addresses_of, content_put_right
+from saturnd.turn.put_right import (
+    SEND_EMAIL,
+    SEND_MESSAGE,
+    TEXT_ASKED,
+    Recipient,
+    addresses_of,
+    channel_put_right,
+    content_put_right,
+    where,
+)
 from saturnd.turn.retrieval import Document
 from saturnd.turn.tool_fit import fits_request
 from saturnd.turn.validation import Invalid, validate_call
@@ -90,9 +99,6 @@ NOT_WORKED_OUT = (
     "not run: {number} is in nothing you were shown and was not worked out with calculate. Call calculate"
     " with the numbers you read, written as one expression, then call {tool} with its result."
 )
-SEND_MESSAGE = "send_message"
-SEND_EMAIL = "send_email"
-TEXT_ASKED = re.compile(r"\b(?:text|sms|phone|mobile)\b", re.IGNORECASE)
 NAME_NOT_ADDRESS = (
     "tool error: '{to}' is a name, not a phone number or email address. The user's files hold the lines"
     " above: call {tool} again with the number or address from them."
@@ -227,6 +233,10 @@ def _review_one(
         target = f" of {arguments[tool.target]}" if tool.target in arguments else ""
         why = f"⛔ call {tool.parent} first: {tool.name} needs {tool.parent}{target} earlier in this session."
         return Decision(call, "needs_parent", why, **fields)
+    if tool.risk == "messaging" and (switched := channel_put_right(tool.name, arguments, context, registry.names())):
+        other, to, message = switched
+        patched = replace(call, name=other, arguments=json.dumps(message))
+        return _review_put_right(patched, message, to, registry, ledger, context)
     if tool.risk == "messaging" and (recipient := recipient_put_right(tool, arguments, context)):
         return _review_put_right(call, arguments, recipient, registry, ledger, context)
     if put_right := content_put_right(tool, arguments, context):
@@ -247,16 +257,6 @@ def _review_one(
     return _gate(call, tool, arguments, ledger, context, fields)
 
 
-@dataclass(frozen=True)
-class Recipient:
-    """The one address the user's files give for a messaging call's recipient."""
-
-    address: str
-    line: FoundLine
-    note: str
-    """What the call's result opens with: which name or address became which, and from where."""
-
-
 def recipient_put_right(tool: Tool, arguments: dict[str, Any], context: GateContext) -> Recipient | None:
     """A recipient the user's files put right without a doubt: a name where the number or
     address goes (to: "mum") when the lines naming it give exactly one of the kind, for a text
@@ -269,18 +269,18 @@ def recipient_put_right(tool: Tool, arguments: dict[str, Any], context: GateCont
         if len(found) != 1:
             return None
         ((address, named),) = found.items()
-        return Recipient(address, named, prompts.NAME_PUT_RIGHT.format(to=to, address=address, where=_where(named)))
+        return Recipient(address, named, prompts.NAME_PUT_RIGHT.format(to=to, address=address, where=where(named)))
     if tool.name == SEND_MESSAGE and EMAIL.fullmatch(to) and TEXT_ASKED.search(context.request) and \
             not EMAIL.search(context.request) and (beside := phone_beside(to, context.documents)):
         phone = PHONE.search(beside.text)
         assert phone is not None  # phone_beside keeps only lines with one
         return Recipient(phone.group(0), beside, prompts.TEXT_PUT_RIGHT.format(
-            address=to, phone=phone.group(0), where=_where(beside)))
+            address=to, phone=phone.group(0), where=where(beside)))
     if tool.name == SEND_EMAIL and PHONE.fullmatch(to) and (beside := email_beside(to, context.documents)):
         email = EMAIL.search(beside.text)
         assert email is not None  # email_beside keeps only lines with one
         return Recipient(email.group(0), beside, prompts.EMAIL_PUT_RIGHT.format(
-            number=to, email=email.group(0), where=_where(beside)))
+            number=to, email=email.group(0), where=where(beside)))
     return None
 
 
@@ -296,10 +296,6 @@ def _addresses_of_kind(tool_name: str, lines: list[FoundLine]) -> dict[str, Foun
     return found(EMAIL)
 
 
-def _where(line: FoundLine) -> str:
-    return f"{line.source}:{line.line_number}"
-
-
 def _review_put_right(
     call: ToolCall, arguments: dict[str, Any], recipient: Recipient, registry: Registry, ledger: CallLedger,
     context: GateContext,
@@ -307,7 +303,7 @@ def _review_put_right(
     """The call with the recipient put right, reviewed again (the gate and approval still apply),
     the line it came from counted as returned by the user's files."""
     line = recipient.line
-    from_files = Returned("your files", _where(line), line.text, fenced=False)
+    from_files = Returned("your files", where(line), line.text, fenced=False)
     record = SessionRecord(context.record.typed, [*context.record.returned, from_files], context.record.calls)
     patched = replace(call, arguments=json.dumps({**arguments, "to": recipient.address}))
     decided = _review_one(patched, registry, ledger, replace(context, record=record))
