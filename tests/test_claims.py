@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from protocol.methods import CallTrace, PassTrace
@@ -18,6 +20,7 @@ from saturnd.turn.claims import (
     tools_for,
     unbacked_claim,
     undone_errand,
+    unfetched_address,
 )
 from saturnd.turn.trails import asks_to_follow
 
@@ -240,6 +243,22 @@ def test_a_page_the_user_named_must_be_fetched_before_it_is_answered(answer, cal
     if claim is not None:
         assert claim.quote == "http://127.0.0.1:8080/menu.html"
         assert must_call_after(claim, builtin_registry().names()) == ("web_fetch",)
+
+
+@pytest.mark.parametrize(("calls", "unfetched"), [
+    ([], "http://127.0.0.1:8080/about.html"),
+    ([("web_fetch", "error", "http://127.0.0.1:8080/about.html")], "http://127.0.0.1:8080/"),
+    ([("web_fetch", "error", "http://127.0.0.1:8080/about.html"), ("web_fetch", "error", "http://127.0.0.1:8080/")],
+     None),  # both tried
+    ([("web_fetch", "ran", "http://127.0.0.1:8080/about.html")], None),  # a page was got: nothing more is owed
+])
+def test_a_page_to_try_when_the_first_is_gone_must_be_fetched_too(calls, unfetched):
+    request = ("What are the opening hours on http://127.0.0.1:8080/about.html? If that page is gone, look at the"
+               " site's front page http://127.0.0.1:8080/ for where it went.")
+    passes = [PassTrace(index=1, step="first_move", calls=[
+        CallTrace(call_id=f"c{i}", name=name, arguments=json.dumps({"url": url}), fate=fate)
+        for i, (name, fate, url) in enumerate(calls)])]
+    assert unfetched_address(request, passes, builtin_registry()) == unfetched
 
 
 def test_remember_that_is_an_action_for_the_remember_tool():

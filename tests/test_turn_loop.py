@@ -746,6 +746,23 @@ async def test_an_answer_about_a_page_nothing_fetched_is_sent_back_to_fetch_it(h
     assert of_type(events, "answer")[0].text == "The page could not be fetched."
 
 
+async def test_a_page_the_user_named_to_try_when_the_first_is_gone_is_sent_back_to_fetch(harness):
+    with PageServer({"/": "<p><a href='/about-us.html'>About us</a> (moved from /about.html)</p>",
+                     "/about-us.html": "<p>We are open 7 to 14.</p>"}) as pages:
+        await harness.start("web:\n  allow_private: true\ngate:\n  rules:\n    - {tool: web_fetch, decision: allow}\n")
+        harness.model.enqueue(
+            call("web_fetch", {"url": pages.url("/about.html")}), "The page about.html was not found.",
+            call("web_fetch", {"url": pages.url("/")}), call("web_fetch", {"url": pages.url("/about-us.html")}),
+            "Open 7 to 14.",
+        )
+        turn_id, events = await harness.turn(
+            f"What are the opening hours on {pages.url('/about.html')}? If that page is gone, look at the site's"
+            f" front page {pages.url('/')} for where it went.")
+    assert harness.sent(2)[-1]["content"].startswith(f"[Saturn check] The user named {pages.url('/')}, and nothing")
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["error", "ran", "ran"]
+    assert of_type(events, "answer")[0].text == "Open 7 to 14."
+
+
 async def test_an_answer_before_the_end_of_a_trail_the_user_asked_to_follow_is_sent_back(harness):
     with PageServer({"/start.html": "<p>Trail start. next: /t/k7q.html</p>", "/t/k7q.html": "<p>Code: HERON</p>"}) as pages:
         await harness.start("web:\n  allow_private: true\ngate:\n  rules:\n    - {tool: web_fetch, decision: allow}\n")

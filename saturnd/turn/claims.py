@@ -24,7 +24,8 @@ comes back again is answered with a note saying so. The kinds:
   with get_current_weather at hand);
 - unread: the user named a web address and nothing fetched it, yet the answer
   says what the page holds ("The soup of the day on …/menu.html is Chicken
-  Soup", "The meeting is in the bound-03-meeting-room");
+  Soup", "The meeting is in the bound-03-meeting-room"), or every fetch failed and
+  the request names another address to try. Sent back once per address;
 - unfollowed: the user asked to follow links or clues, and the trail goes on at
   a page or file nothing has opened ("The meeting info continues at /b/r1.html"
   given as the answer; trails.py). Sent back once per place the trail goes on.
@@ -37,6 +38,8 @@ the answer-side one misses.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -336,13 +339,25 @@ def works_out(request: str) -> bool:
 
 
 def unfetched_address(request: str, passes: list[PassTrace], registry: Registry) -> str | None:
-    """The first web address the request names, when web_fetch is at hand and no call tried it."""
-    found = URL.search(request)
-    if found is None or FETCH not in registry.names() or any(
-        c.name == FETCH for p in passes for c in p.calls
-    ):
+    """The first web address the request names that no call tried, when web_fetch is at hand and
+    no fetch of the turn got a page: "What are the hours on …/about.html? If that page is gone,
+    look at the front page …/" (the 1.5B got the 404 and answered that the page was not found)."""
+    fetches = [c for p in passes for c in p.calls if c.name == FETCH]
+    if FETCH not in registry.names() or any(c.fate not in FETCH_FAILED for c in fetches):
         return None
-    return found.group(0).rstrip(".,;:!?)")
+    tried = {_fetched_url(c.arguments) for c in fetches}
+    named = (found.group(0).rstrip(".,;:!?)") for found in URL.finditer(request))
+    return next((url for url in named if url.rstrip("/") not in tried), None)
+
+
+FETCH_FAILED = frozenset({"error", "invalid"})
+
+
+def _fetched_url(arguments: str) -> str:
+    with contextlib.suppress(ValueError):
+        if isinstance(loaded := json.loads(arguments), dict):
+            return str(loaded.get("url", "")).rstrip("/")
+    return ""
 
 
 def _plain_number(text: str) -> str:

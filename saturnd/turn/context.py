@@ -108,7 +108,8 @@ class TurnContext:
     claims_sent_back: set[str] = field(default_factory=set)
     """The kinds of unbacked claim (claims.Claim.kind) an answer already went back to the model for."""
     trail_sent_back: set[str] = field(default_factory=set)
-    """The places a trail goes on that an answer was sent back to open (each once)."""
+    """The places a trail goes on, and the pages the user named, that an answer was sent back to
+    open (each once)."""
     must_call: tuple[str, ...] = ()
     """Passes offer only these tools and no answer (an action asked for was answered instead
     of done), until a tool that can do it is called (claims.forced_call)."""

@@ -26,8 +26,8 @@ from saturnd.turn.claims import (
     SAYS_NOT_DONE,
     Claim,
     forced_call,
-    misleads_about_action,
     may_send_back,
+    misleads_about_action,
     must_call_after,
     something_acted,
     unbacked_claim,
@@ -144,8 +144,9 @@ def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer: str)
 
 def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: str, claim: Claim) -> bool:
     """Send an answer that claims what no tool backs back to the model, once per turn; a trail
-    not followed, once per place it goes on (each opening takes one of the turn's tool rounds)."""
-    trail = claim.kind == "unfollowed"
+    not followed or a page not fetched, once per place (each opening takes one of the turn's tool
+    rounds)."""
+    trail = claim.kind in ("unfollowed", "unread")
     if (claim.quote in turn.trail_sent_back) if trail else not may_send_back(claim, turn.claims_sent_back):
         turn.trace[-1].note = join_note(turn.trace[-1].note, f'{claim.kind}: "{claim.quote}" again: answered as it is')
         return False
