@@ -425,6 +425,10 @@ def test_an_errand_asked_beside_another_that_nothing_tried(request_text, calls, 
     ("What is my sister's birthday?", "I don't know.", "", None),  # the request is the question
     ("Translate greeting.txt into my client's language.", "Which language does your client speak?", "", None),
     ("Text my sister's husband that dinner is at 8.", "Sent.", "", None),  # not a value
+    ("Create a file called meeting.txt with the time of my next meeting.", "The time of my next meeting is 19:40.",
+     "Now: Tuesday 2026-12-01 19:40 UTC", "What is the time of your next meeting?"),  # the clock is not the meeting
+    ("Create a file called meeting.txt with the time of my next meeting.", "Done.",
+     "calendar.txt: Thu 10:00 team meeting", None),  # the folder has it
 ])
 def test_a_value_only_the_person_knows_is_asked_of_them(request_text, answer, seen, question):
     assert only_the_person_knows(request_text, answer, seen, []) == question

@@ -187,14 +187,23 @@ def test_a_write_in_the_folder_may_carry_the_users_files_but_not_a_web_page():
     ("Send 3 copies", None),  # one digit: a count more often than a value
     ("Wed 14:00 dentist (2026)", None),  # the year the clock showed
     ("The total is 1,745", ("content", "1745")),  # for a request to add up, review asks calculate first
+    ("Mon 15:00 bank meeting", ("content", "15:00")),  # "ask-15" and "3 lines" give no time
+    ("Mon 13:00 bank meeting", ("content", "13:00")),  # nor the "01" of the clock's date
+    ("Thu 23:00 bank", None),  # "at 11" may be 23:00
 ])
 def test_a_time_day_month_or_number_nobody_gave_is_a_guess(content, guess):
     record = SessionRecord(
         typed=["Add my meeting with the bank, Thursday at 11"],
         returned=[Returned("read_file", "c1", "Wed 14:00 dentist", fenced=True)], calls=[],
     )
-    seen = "Now: Tuesday 2026-12-01 06:35 UTC"
+    seen = "Now: Tuesday 2026-12-01 06:35 UTC\nFolder: /work/ask-15-calendar (3 lines)"
     assert guessed_value({"path": "calendar.txt", "content": content}, record, frozenset({"path"}), seen) == guess
+
+
+@pytest.mark.parametrize("said", ["Thursday 11", "11", "at 11", "11am", "Thursday, 11:00"])
+def test_an_hour_the_person_gave_is_no_guess(said):
+    record = SessionRecord(typed=["Add my meeting with the bank to calendar.txt.", said], returned=[], calls=[])
+    assert guessed_value({"content": "11:00 bank"}, record, frozenset()) is None
 
 
 def test_a_number_for_a_sum_that_nothing_worked_out_is_not_written():

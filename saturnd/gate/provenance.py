@@ -154,7 +154,15 @@ _MONTHS = ("january", "february", "march", "april", "june", "july", "august", "s
 _SHORT_DAYS = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday",
                "thur": "thursday", "thurs": "thursday", "fri": "friday"}  # not "sat", "sun": words too
 TIME = re.compile(r"\b(\d{1,2})(?::(\d\d))?\s*([ap])\.?m\b|\b(\d{1,2}):(\d\d)\b", re.IGNORECASE)
-CLOCK_NUMBER = re.compile(r"\b(\d{1,2})(?:[:.](\d\d))?(?:\s*([ap])\.?m\b)?", re.IGNORECASE)
+CLOCK_NUMBER = re.compile(
+    r"\b(\d{1,2})(?:[:.](\d\d)\b(?:\s*([ap])\.?m\b)?|\s*([ap])\.?m\b)"
+    r"|(?:\b(?:at|around|about|by|from|until|till|before|after|between|and|to|" + "|".join((*_DAYS, *_SHORT_DAYS))
+    + r")\s+|^[^\w\n]*)(\d{1,2})\b(?![:.]\d)",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A time the text gives: with its minutes or am/pm, or a bare hour after "at", "until", a day
+("Thursday 11") and the like, or opening a line (the person's answer "11"). Not any number: "ask-15" in a folder's name
+let the 1.5B's made-up "Mon 15:00" pass."""
 DAY_OR_MONTH = re.compile(r"\b(?:" + "|".join((*_DAYS, *_MONTHS, *_SHORT_DAYS)) + r")\b", re.IGNORECASE)
 
 
@@ -267,8 +275,8 @@ def _time_of(found: re.Match[str]) -> tuple[int, int]:
 def _clock_times(text: str) -> set[tuple[int, int]]:
     """Every time the text could mean: "11" may be 11:00 or 23:00 ("Thursday at 11")."""
     times = set()
-    for hour_text, minute_text, half in CLOCK_NUMBER.findall(text):
-        hour, minute = int(hour_text), int(minute_text or 0)
+    for hour_text, minute_text, half, bare_half, bare_hour in CLOCK_NUMBER.findall(text):
+        hour, minute, half = int(hour_text or bare_hour), int(minute_text or 0), half or bare_half
         if half:
             times.add((hour % 12 + (12 if half.lower() == "p" else 0), minute))
         else:

@@ -80,7 +80,8 @@ VALUE_NOUNS = (r"(?:language|number|address|e-?mail|name|birthday|date|day|time|
 ONLY_THEY_KNOW = re.compile(
     r"\bmy\s+(?P<who>[a-z]+)'s\s+(?P<what>" + VALUE_NOUNS + r")\b"
     r"|\bthe\s+(?P<what2>" + VALUE_NOUNS + r")\s+(?:my|our)\s+(?P<who2>[a-z]+)\s+"
-    r"(?P<did>agreed(?:\s+on)?|decided(?:\s+on)?|chose|picked|settled\s+on|wants|prefers|likes|asked\s+for)\b",
+    r"(?P<did>agreed(?:\s+on)?|decided(?:\s+on)?|chose|picked|settled\s+on|wants|prefers|likes|asked\s+for)\b"
+    r"|\bthe\s+(?P<what3>" + VALUE_NOUNS + r")\s+of\s+my\s+(?P<when>(?:next|upcoming|first|last)\s+)?(?P<who3>[a-z]+)\b",
     re.IGNORECASE,
 )
 QUESTION_WORD = re.compile(r"^\s*(?:what|which|when|where|who|whom|whose|how|is|are|do|does|did|can|could)\b", re.IGNORECASE)
@@ -88,9 +89,10 @@ QUESTION_WORD = re.compile(r"^\s*(?:what|which|when|where|who|whom|whose|how|is|
 
 def only_the_person_knows(request: str, answer: str, seen: str, passes: list[PassTrace]) -> str | None:
     """The question to put to the person, when the request turns on a value about their world that
-    nothing the model was shown mentions ("my client's language", "the value my team agreed on")
-    and the model answered without asking: the 1.5B "translated" the greeting into English and
-    answered "Please edit settings.ini to the value my team agreed on". Not for a request that is
+    nothing the model was shown mentions ("my client's language", "the value my team agreed on",
+    "the time of my next meeting") and the model answered without asking: the 1.5B "translated"
+    the greeting into English, answered "Please edit settings.ini to the value my team agreed
+    on", and gave the clock's time as the meeting's. Not for a request that is
     itself a question ("What is my sister's birthday?"), and not once anything asked the person."""
     if "?" in request or QUESTION_WORD.match(request) or "?" in answer:
         return None
@@ -99,9 +101,11 @@ def only_the_person_knows(request: str, answer: str, seen: str, passes: list[Pas
     found = ONLY_THEY_KNOW.search(request)
     if found is None:
         return None
-    who = (found.group("who") or found.group("who2")).lower()
+    who = (found.group("who") or found.group("who2") or found.group("who3")).lower()
     if re.search(r"\b" + re.escape(who), seen, re.IGNORECASE):
         return None
+    if found.group("who3"):
+        return f"What is the {found.group('what3').lower()} of your {(found.group('when') or '').lower()}{who}?"
     if found.group("who"):
         return f"What is your {who}'s {found.group('what').lower()}?"
     return f"What is the {found.group('what2').lower()} your {who} {found.group('did').lower()}?"
