@@ -125,7 +125,7 @@ ASK_USER = "ask_user"
 MAY_PRECEDE_AN_ACTION = READ_TOOLS | {ASK_USER}
 COMPUTE_REQUEST = re.compile(
     r"\b(?:total|sum|add(?:ed)? up|altogether|in all|how much|how long|difference|average|spent|spend|"
-    r"cost|owe|left over|remaining)\b",
+    r"cost|owe|left over|remaining|how many\s+(?:seconds|minutes|hours|days|weeks|months|years))\b",
     re.IGNORECASE,
 )
 NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")

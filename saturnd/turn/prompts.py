@@ -41,7 +41,8 @@ NO_ACCESS = (
 )
 UNCOMPUTED = (
     "[Saturn check] Your answer gives {claim}, which is in nothing you were shown and was not worked"
-    " out with calculate. Call calculate with the numbers you read, written as one expression, then answer."
+    " out with calculate. Call calculate with the numbers the user gave or you read, written as one expression,"
+    " then answer."
 )
 UNSOURCED = (
     "[Saturn check] Your answer gives \"{claim}\", but nothing you were shown says it and nothing was"
