@@ -17,6 +17,7 @@ from saturnd.turn.claims import (
     forced_call,
     misleads_about_action,
     must_call_after,
+    only_messages_asked,
     tools_for,
     unbacked_claim,
     undone_errand,
@@ -416,6 +417,16 @@ def test_a_question_that_only_asks_leave_for_the_errand_goes_to_the_gate(questio
 ])
 def test_an_errand_asked_beside_another_that_nothing_tried(request_text, calls, undone):
     assert undone_errand(request_text, _passes(*calls), builtin_registry()) == undone
+
+
+@pytest.mark.parametrize(("request_text", "senders"), [
+    ("Text my manager that I'm sick today. My contacts are in contacts.md.", ("send_message",)),
+    ("Text Petra and email Tom the same note.", ("send_email", "send_message")),
+    ("Add butter to my list and text Petra.", ()),  # a file to change too
+    ("What's on my shopping list?", ()),
+])
+def test_a_request_that_only_asks_for_messages(request_text, senders):
+    assert only_messages_asked(request_text, builtin_registry()) == senders
 
 
 @pytest.mark.parametrize(("request_text", "answer", "seen", "question"), [

@@ -173,3 +173,21 @@ def test_a_text_becomes_an_email_where_the_request_pairs_its_recipient_with_emai
     assert channel_put_right("send_message", {"to": to, "text": "Office closed Monday."},
                              GateContext(request="Text Petra: office closed Monday.", documents=[CONTACTS]),
                              MESSAGING) is None
+
+
+async def test_a_write_where_only_a_message_was_asked_goes_back_and_the_text_must_follow(harness):
+    await harness.start()
+    (harness.env.workdir / "contacts.md").write_text(CONTACTS.text)
+    harness.model.enqueue(
+        call("write_file", {"path": "contacts.md", "content": "Dear Petra, I'm sick today."}),
+        call("send_message", {"to": "+44 7700 900123", "text": "I'm sick today."}), "Sent.",
+    )
+    _, turn_id, events = await run_with_decisions(
+        harness, "Text my manager that I'm sick today. My contacts are in contacts.md.", decide_with("once"))
+    assert harness.sent(1)[-1]["content"] == (
+        "not run: the user asked for a message, and write_file sends nothing: it would change a file nobody asked"
+        " to change. Call send_message to send it.")
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
+    assert (harness.env.workdir / "contacts.md").read_text() == CONTACTS.text
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[1].note.startswith("must call one of:") and "send_message" in trace.passes[1].note

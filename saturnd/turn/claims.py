@@ -300,6 +300,14 @@ def _errands(request: str, registry: Registry) -> list[tuple[str, tuple[str, ...
     return [(words, tools) for words, tools in errands if tools]
 
 
+def only_messages_asked(request: str, registry: Registry) -> tuple[str, ...]:
+    """The messaging tools, when every errand the request asks for is a message ("Text my manager
+    that I'm sick today. My contacts are in contacts.md."); else ()."""
+    tools = {name for _, names in _errands(request, registry) for name in names}
+    messaging = {t.name for t in registry if t.risk == "messaging"}
+    return tuple(sorted(tools)) if tools and tools <= messaging else ()
+
+
 def first_sentence(answer: str) -> str:
     sentence = re.split(r"(?<=[.!?])\s+|\n", answer.strip(), maxsplit=1)[0]
     return sentence[:120]

@@ -1,6 +1,7 @@
 """Review: what happens to each call a pass proposed, before anything runs.
 
-cap -> ask_user alone (and not for leave) -> validation -> loop rules (one message per
+cap -> ask_user alone -> validation -> no write where only a message was asked -> ask_user
+(not for leave) -> loop rules (one message per
 person) -> dependency gate -> recipient put right from the user's files, or checked ->
 what a write or message carries -> judge (tool_call) -> gate policy. Pure: the tool round
 runs what comes back approved, asks the person about what needs approval,
@@ -39,6 +40,7 @@ from saturnd.turn.asking import asks_leave
 from saturnd.turn.claims import (
     COMPUTE_REQUEST,
     READ_TOOLS,
+    only_messages_asked,
     uncomputed_number,
 )
 from saturnd.turn.fencing import fence
@@ -102,6 +104,10 @@ NOT_WORKED_OUT = (
 NAME_NOT_ADDRESS = (
     "tool error: '{to}' is a name, not a phone number or email address. The user's files hold the lines"
     " above: call {tool} again with the number or address from them."
+)
+WRITES_NO_MESSAGE = (
+    "not run: the user asked for a message, and {tool} sends nothing: it would change a file nobody asked"
+    " to change. Call {tools} to send it."
 )
 ASKS_LEAVE_INSTEAD = (
     "not asked: the user already asked for this. Call {tools} to do it: Saturn asks the user to approve it"
@@ -210,6 +216,10 @@ def _review_one(
     fields: dict[str, Any] = {
         "tool": tool, "params": checked.params, "arguments": arguments, "signature": signature,
     }
+    if tool.risk == "write" and (senders := only_messages_asked(context.request, registry)):
+        then = tuple(name for name in registry.names() if name in senders or name in READ_TOOLS)
+        return Decision(call, "invalid", WRITES_NO_MESSAGE.format(tool=tool.name, tools=" or ".join(senders)),
+                        must_call=then, **fields)
     if call.name == ASK_USER:
         if (asked := ledger.asked_before(signature)) is not None:
             return Decision(call, "refused_loop", asked, setback=True, **fields)
