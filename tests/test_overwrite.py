@@ -12,7 +12,10 @@ from saturnd.turn.overwrite import (
     doubled_lines,
     dropped_lines,
 )
+from saturnd.turn.put_right import names_of_the_kind_asked
+from saturnd.turn.review import GateContext
 from tests.conftest import of_type
+from tests.test_gate import decide_with, run_with_decisions
 from tests.test_turn_loop import run_answering
 
 
@@ -215,3 +218,28 @@ async def test_the_same_write_again_writes_the_content_it_was_given(harness):
         "(The same content came back: the call wrote the content the last result gave for shopping.txt.) ")
     assert shopping.read_text() == "milk\nbread\neggs\n"
 
+
+
+async def test_a_name_of_another_kind_is_left_out_of_a_list_of_one_kind(harness):
+    await harness.start()
+    for name in ("a.txt", "b.txt", "notes.md"):
+        (harness.env.workdir / name).write_text("x\n")
+    harness.model.enqueue(call("write_file", {"path": "index.txt", "content": "a.txt\nb.txt\nnotes.md"}), "Done.")
+    await run_with_decisions(harness, "Write the names of all the .txt files in this folder into index.txt, one per"
+                                      " line.", decide_with("once"))
+    assert (harness.env.workdir / "index.txt").read_text() == "a.txt\nb.txt\n"
+    assert harness.sent(1)[-1]["content"].startswith(
+        "(notes.md is not a .txt file, and the user asked for the .txt files, so the call left it out.) wrote index.txt")
+
+
+@pytest.mark.parametrize(("request_text", "content", "kept"), [
+    ("List every md file here in index.txt.", "notes.md\na.txt", "notes.md\n"),
+    ("Write the names of my files into index.txt.", "notes.md\na.txt", None),  # no kind asked
+    ("Write the names of the .txt files into index.txt.", "a.txt\nold.md", None),  # old.md is no file here
+])
+def test_names_of_the_kind_asked(tmp_path, request_text, content, kept):
+    for name in ("a.txt", "notes.md"):
+        (tmp_path / name).write_text("x\n")
+    context = GateContext(cwd=str(tmp_path), request=request_text)
+    found = names_of_the_kind_asked({"path": "index.txt", "content": content}, context)
+    assert (found[0]["content"] if found else None) == kept

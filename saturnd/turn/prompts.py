@@ -97,6 +97,7 @@ CONTENT_PUT_RIGHT = (
 LINE_PUT_RIGHT = (
     "({phrase} was left out again: the call's {field} ends with the line that gives it, '{line}'.) "
 )
+KIND_PUT_RIGHT = "({names} is not a {suffix} file, and the user asked for the {suffix} files, so the call left it out.) "
 PATH_PUT_RIGHT = "('{given}' is a folder and the user named {name}, so the call wrote {path}.) "
 NAME_PUT_RIGHT = "('{to}' is a name: the user's files give {address} for it ({where}), so the call used that.) "
 EMAIL_PUT_RIGHT = "(An email goes to an email address: {where} gives {number} the address {email}, so the call used that.) "

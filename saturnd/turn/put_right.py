@@ -111,6 +111,8 @@ def content_put_right(
         return named
     if tool.name == WRITE_FILE and (rewritten := overwrite_put_right(arguments, context)):
         return rewritten
+    if tool.name == WRITE_FILE and (kept := names_of_the_kind_asked(arguments, context)):
+        return kept
     if tool.risk in ("write", "messaging"):
         return labelled_line_put_right(tool, arguments, context)
     return None
@@ -163,6 +165,29 @@ def overwrite_put_right(arguments: dict[str, Any], context: GateContext) -> tupl
         return None
     return ({**arguments, "content": content_to_write(context.request, target, content)},
             prompts.CONTENT_PUT_RIGHT.format(path=arguments["path"]))
+
+
+KIND_OF_FILES = re.compile(
+    r"(?:(?<![\w.])\.(?P<suffix>[a-z0-9]{1,5})|\b(?P<word>txt|md|csv|pdf|docx?|xlsx?|json|py|jpe?g|png|html?|log))"
+    r"\s+files?\b", re.IGNORECASE)
+""""the .txt files", "every md file": names of one kind."""
+
+
+def names_of_the_kind_asked(arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) when the request asks for the names of one kind of file ("the
+    .txt files") and the content lists a file of the working folder of another kind: that line is
+    left out (the 1.5B put notes.md into the index of the .txt files)."""
+    asked = {f".{(m.group('suffix') or m.group('word')).lower()}" for m in KIND_OF_FILES.finditer(context.request)}
+    lines = str(arguments.get("content", "")).splitlines()
+    if len(asked) != 1:
+        return None
+    other = [line for line in lines if (name := line.strip()) and Path(name).suffix
+             and Path(name).suffix.lower() not in asked and Path(context.cwd, name).is_file()]
+    if not other:
+        return None
+    content = "\n".join(line for line in lines if line not in other) + "\n"
+    note = prompts.KIND_PUT_RIGHT.format(names=", ".join(s.strip() for s in other), suffix=asked.pop())
+    return {**arguments, "content": content}, note
 
 
 def _proposed_before(tool: str, field: str, value: str, context: GateContext) -> bool:
