@@ -34,6 +34,20 @@ def test_an_add_that_drops_the_files_lines(tmp_path, request_text, content, drop
     assert dropped_lines(request_text, shopping, content) == dropped
 
 
+@pytest.mark.parametrize(("request_text", "content", "dropped", "suggested"), [
+    ("Set the timeout in settings.ini to the value my team agreed on.", "timeout = 45",
+     ["[net]", "retries = 3"], "[net]\ntimeout = 45\nretries = 3\n"),
+    ("Change the timeout in settings.ini to 45.", "[net]\ntimeout = 45\nretries = 3\n", [], None),
+    ("Change settings.ini to hold only timeout = 45.", "timeout = 45", [], None),  # the rest is meant to go
+])
+def test_a_change_that_drops_lines_the_request_does_not_name(tmp_path, request_text, content, dropped, suggested):
+    settings = tmp_path / "settings.ini"
+    settings.write_text("[net]\ntimeout = 30\nretries = 3\n")
+    assert dropped_lines(request_text, settings, content) == dropped
+    if suggested:
+        assert content_to_write(request_text, settings, content) == suggested
+
+
 def test_a_new_file_drops_nothing(tmp_path):
     assert dropped_lines("Add butter to list.txt", tmp_path / "list.txt", "butter") == []
 

@@ -7,7 +7,8 @@ drops any line the file holds, and when it removes, one that drops a line sharin
 no word with the request, is sent back as a malformed call naming those lines and
 giving the content to write (told to use edit_file, the 1.5B edited the wrong line).
 A written line that holds two of the file's lines joins them and keeps neither: asked to
-add butter, the 1.5B also wrote the one line "milk eggs flour butter butter".
+add butter, the 1.5B also wrote the one line "milk eggs flour butter butter". Asked to change
+one setting, it wrote settings.ini as the one line "timeout = 45".
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ WRITE_FILE = "write_file"
 EDIT_FILE = "edit_file"
 ADDING = frozenset({"add", "append", "put", "insert"})
 REMOVING = frozenset({"remove", "take", "cross", "delete"})
+CHANGING = frozenset({"set", "change", "update", "edit", "fix", "correct"})
+WHOLE_FILE = re.compile(r"\b(?:only|just)\b", re.IGNORECASE)
+""""Change notes.txt to say only 'done'": the file's other lines are meant to go."""
 WORD = re.compile(r"[a-z]{3,}")
 MAX_BYTES = 64_000
 SHOWN_LINES = 3
@@ -34,26 +38,39 @@ WHEN = (("a day", DAY_OR_MONTH), ("a time", TIME))
 def dropped_lines(request: str, path: Path, content: str) -> list[str]:
     """The lines of the file at `path` that `content` would lose and `request` did not ask to."""
     verb = asked_action(request)
-    if verb not in ADDING | REMOVING:
+    if verb not in ADDING | REMOVING | CHANGING or (verb in CHANGING and WHOLE_FILE.search(request)):
         return []
     old = _file_lines(path)
     written = _content_lines(content)
     dropped = [line for line in old if not any(_keeps(written_line, line, old) for written_line in written)]
-    return [line for line in dropped if not _named(request, line)] if verb in REMOVING else dropped
+    return dropped if verb in ADDING else [line for line in dropped if not _named(request, line)]
 
 
 def content_to_write(request: str, path: Path, content: str) -> str:
     """What the write should hold: to add, the file's lines and then the new lines of `content`;
-    to remove, the file's lines that share no word with the request."""
+    to remove, the file's lines that share no word with the request; to change, the file's lines
+    with each the request names replaced by the written line sharing a word with it."""
     old = _file_lines(path)
     if asked_action(request) in REMOVING:
         return "\n".join(line for line in old if not _named(request, line)) + "\n"
+    if asked_action(request) in CHANGING:
+        return "\n".join(_changed(request, old, _content_lines(content))) + "\n"
     added: list[str] = []
     for line in _content_lines(content):
         item = _new_item(line, old)
         if item and item not in old and item not in added:
             added.append(item)
     return "\n".join(old + added) + "\n"
+
+
+def _changed(request: str, old: list[str], written: list[str]) -> list[str]:
+    """The file's lines, each one the request names replaced by the first written line that shares
+    a word with it ("timeout = 30" by "timeout = 45"), then the written lines nothing replaced."""
+    lines: list[str] = []
+    for line in old:
+        new = next((w for w in written if w not in lines and _named(line, w)), None) if _named(request, line) else None
+        lines.append(new or line)
+    return lines + [w for w in written if w not in lines]
 
 
 def doubled_lines(request: str, path: Path, content: str) -> list[str]:
@@ -101,7 +118,8 @@ def _file_lines(path: Path) -> list[str]:
 
 
 def _named(request: str, line: str) -> bool:
-    """Whether the line shares a word with the request ("eggs" in "Take eggs off my list")."""
+    """Whether the line shares a word with the request ("eggs" in "Take eggs off my list"), or with
+    another line."""
     return bool(set(WORD.findall(line.lower())) & set(WORD.findall(request.lower())))
 
 
