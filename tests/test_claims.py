@@ -191,12 +191,20 @@ def test_the_call_stays_forced_until_something_that_acts_was_tried():
     registry = builtin_registry()
     must = ("ask_user", "send_email")
     asked = _passes(("ask_user", "asked"))
-    assert forced_call(must, 1, asked, registry) == must  # asking for the address is not the email
-    assert forced_call(must, 1, _passes(("send_email", "declined")), registry) == ()
-    assert forced_call(must, 1, _passes(("send_email", "invalid")), registry) == must  # sent back for its shape
-    assert forced_call(must, 1, _passes(("send_email", "refused_guess")), registry) == must  # for a made-up value
-    assert forced_call(must, 3, asked, registry) == ()  # at most three forced passes
-    assert forced_call((), 0, [], registry) == ()
+    assert forced_call(must, asked, registry) == must  # asking for the address is not the email
+    assert forced_call(must, _passes(("send_email", "declined")), registry) == ()
+    assert forced_call(must, _passes(("send_email", "invalid")), registry) == must  # sent back for its shape
+    assert forced_call(must, _passes(("send_email", "refused_guess")), registry) == must  # for a made-up value
+    assert forced_call((), [], registry) == ()
+
+
+def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_not():
+    registry = builtin_registry()
+    must = ("read_file", "send_email")
+    idle = _passes(("read_file", "error"))
+    assert forced_call(must, idle * 2, registry) == must
+    assert forced_call(must, idle * 3, registry) == ()  # at most three forced passes that got nothing
+    assert forced_call(must, idle * 2 + _passes(("read_file", "ran")) * 3, registry) == must
 
 
 @pytest.mark.parametrize(("answer", "misleads"), [

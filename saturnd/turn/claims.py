@@ -439,15 +439,18 @@ def external_tools_fitting(request: str, registry: Registry) -> tuple[str, ...]:
     return tuple(t.name for t in registry if t.risk == "external" and fits_request(request, t))
 
 
-MAX_FORCED_PASSES = 3
+MAX_IDLE_FORCED_PASSES = 3
 
 
-def forced_call(must_call: tuple[str, ...], forced_so_far: int, passes: list[PassTrace], registry: Registry
-                ) -> tuple[str, ...]:
+def forced_call(must_call: tuple[str, ...], passes: list[PassTrace], registry: Registry) -> tuple[str, ...]:
     """The tools the coming pass must call one of: `must_call` until a call that can change
-    something was proposed (whatever became of it), for at most MAX_FORCED_PASSES passes.
-    Asking for the plumber's address does not end it: the email still has to be tried."""
-    if not must_call or forced_so_far >= MAX_FORCED_PASSES or something_tried(passes, registry):
+    something was proposed (whatever became of it), or until MAX_IDLE_FORCED_PASSES of the forced
+    `passes` got nothing: a read that ran or a question answered is progress and uses none (sent
+    back to email the total, the 1.5B read budget.csv on its third forced pass, then answered the
+    total instead of sending it). Asking for the plumber's address does not end it: the email
+    still has to be tried."""
+    idle = sum(1 for p in passes if not any(c.fate in ("ran", "asked") for c in p.calls))
+    if not must_call or idle >= MAX_IDLE_FORCED_PASSES or something_tried(passes, registry):
         return ()
     return must_call
 

@@ -113,8 +113,6 @@ class TurnContext:
     must_call: tuple[str, ...] = ()
     """Passes offer only these tools and no answer (an action asked for was answered instead
     of done), until a tool that can do it is called (claims.forced_call)."""
-    forced_passes: int = 0
-    """Passes forced since the last send-back."""
     forced_since: int = 0
     """The index in `trace` of the first pass after the send-back: only calls from there end the forcing."""
 

@@ -102,8 +102,7 @@ async def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
 def pass_plan(turn: TurnContext) -> PassPlan:
     step = turn.step
     since_sent_back = turn.trace[turn.forced_since:]
-    must_call = forced_call(turn.must_call, turn.forced_passes, since_sent_back, turn.registry) if step != "wrap_up" else ()
-    turn.forced_passes += bool(must_call)
+    must_call = forced_call(turn.must_call, since_sent_back, turn.registry) if step != "wrap_up" else ()
     return PassPlan(
         step=step, think=think_plan(turn.think_policy, step, forced=bool(must_call)), tools_offered=step != "wrap_up",
         must_call=must_call,
@@ -162,7 +161,6 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
     turn.step = "recovery"  # the answer claimed what no tool did: an error to recover from
     turn.must_call = must_call_after(claim, turn.registry.names(), can_ask=turn.person_present)
     turn.forced_since = len(turn.trace)  # a fetch before the send-back does not follow the trail
-    turn.forced_passes = 0
     return True
 
 

@@ -86,7 +86,7 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
         if d.put_right:
             turn.trace[-1].note = join_note(turn.trace[-1].note, f"{d.call.name}: {d.put_right.strip()}")
         if d.must_call:
-            turn.must_call, turn.forced_since, turn.forced_passes = d.must_call, len(turn.trace), 0
+            turn.must_call, turn.forced_since = d.must_call, len(turn.trace)
     decisions = await ask_about_guesses(turn, decisions)
     decisions = await settle_approvals(turn, decisions)
 
