@@ -1,9 +1,9 @@
 """Review: what happens to each call a pass proposed, before anything runs.
 
-cap -> ask_user alone -> validation -> no write where only a message was asked -> ask_user
-(not for leave) -> loop rules (one message per
-person) -> dependency gate -> recipient put right from the user's files, or checked ->
-what a write or message carries -> judge (tool_call) -> gate policy. Pure: the tool round
+cap -> ask_user alone -> validation -> no file write where only a message was asked ->
+ask_user (not for leave) -> loop rules (one message per person) -> dependency gate ->
+channel and recipient put right from the user's files, or checked -> what a write or message
+carries -> judge (tool_call) -> gate policy. Pure: the tool round
 runs what comes back approved, asks the person about what needs approval,
 and sends every other call its result.
 """
