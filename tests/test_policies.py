@@ -64,6 +64,20 @@ def test_invalid_calls_name_the_problem(call, message):
     assert message in checked.message
 
 
+@pytest.mark.parametrize(("arguments", "kept"), [
+    ('{"path": "a", "max_lines": 0}', {"path": "a"}),  # a placeholder the tool refuses takes its default
+    ('{"path": "a", "start_line": null}', {"path": "a"}),
+    ('{"path": "a", "max_lines": 5}', {"path": "a", "max_lines": 5}),
+])
+def test_optional_placeholders_the_tool_refuses_are_left_out(arguments, kept):
+    checked = validate_call(tc("read_file", arguments), REGISTRY)
+    assert isinstance(checked, Valid) and checked.arguments == kept
+
+
+def test_a_required_placeholder_still_goes_back():
+    assert isinstance(validate_call(tc("read_file", '{"path": null, "max_lines": 0}'), REGISTRY), Invalid)
+
+
 def test_shape_shows_required_and_optional_fields():
     assert shape(REGISTRY.get("read_file")) == (
         'read_file {"path": <string>, "start_line"?: <integer>, "max_lines"?: <integer>}'

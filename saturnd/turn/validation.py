@@ -41,8 +41,26 @@ def validate_call(call: ToolCall, registry: Registry) -> Valid | Invalid:
     try:
         params = msgspec.convert(arguments, tool.params)
     except msgspec.ValidationError as exc:
-        return Invalid(_wrong_arguments(tool, arguments, str(exc), registry))
+        return _without_placeholders(tool, arguments) or Invalid(_wrong_arguments(tool, arguments, str(exc), registry))
     return Valid(tool, params, arguments)
+
+
+PLACEHOLDERS: tuple[object, ...] = (0, "", None, [], {})
+
+
+def _without_placeholders(tool: Tool, arguments: dict[str, Any]) -> Valid | None:
+    """The call without the optional arguments it gave as 0, "" or null, when that is what the
+    tool refused: left out, they take their defaults. The 1.5B gave run_command "timeout_s": 0,
+    was told it must be positive, and asked the person for a timeout."""
+    required = set(tool.parameters_schema().get("required", []))
+    kept = {k: v for k, v in arguments.items()
+            if k in required or isinstance(v, bool) or v not in PLACEHOLDERS}
+    if kept == arguments:
+        return None
+    try:
+        return Valid(tool, msgspec.convert(kept, tool.params), kept)
+    except msgspec.ValidationError:
+        return None
 
 
 def _parse_arguments(text: str) -> dict[str, Any] | None:
