@@ -120,6 +120,7 @@ def test_a_number_worked_out_in_the_models_head_is_sent_back(request_text, answe
     ("Send Petra my new address by text.", ("send_message",)),
     ("Take eggs off my shopping list.", ("write_file", "edit_file")),
     ("Turn off the kitchen lights.", ()),
+    ("Send this to Jo by text, not email: 'Running late'.", ("send_message",)),
 ])
 def test_a_request_that_was_not_acted_on_names_the_tools_that_can(request_text, tools):
     claim = unbacked_claim("Sure.", [], builtin_registry(), request_text)

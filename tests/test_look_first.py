@@ -10,7 +10,7 @@ from saturnd.testing.fake_model import call
 from saturnd.turn.look_first import contact_lines, people_named
 from saturnd.turn.put_right import channel_put_right
 from saturnd.turn.retrieval import Document
-from saturnd.turn.review import GateContext
+from saturnd.turn.review import GateContext, quote_left_out
 from tests.conftest import of_type
 from tests.test_gate import decide_with, run_with_decisions
 
@@ -191,3 +191,16 @@ async def test_a_write_where_only_a_message_was_asked_goes_back_and_the_text_mus
     assert (harness.env.workdir / "contacts.md").read_text() == CONTACTS.text
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
     assert trace.passes[1].note.startswith("must call one of:") and "send_message" in trace.passes[1].note
+
+
+@pytest.mark.parametrize(("request_text", "arguments", "left_out"), [
+    ("Send this to Jo by text: 'Running late, start without me'.",
+     {"to": "+44 7700 900777", "text": "I'll send the message to Jo by text."}, "Running late, start without me"),
+    ("Send this to Jo by text: 'Running late, start without me'.",
+     {"to": "+44 7700 900777", "text": "Running late - start without me!"}, None),  # carried, punctuation aside
+    ('Email Tom, subject "Leave request", asking for Friday off.',
+     {"to": "t@x.example", "subject": "Leave request", "body": "Can I have Friday off?"}, None),
+    ("Text Petra that I'm late and we're fine.", {"to": "+44 7700 900123", "text": "Late."}, None),  # no quote
+])
+def test_a_message_without_the_words_the_user_quoted_goes_back(request_text, arguments, left_out):
+    assert quote_left_out(request_text, arguments, frozenset({"to"})) == left_out

@@ -259,9 +259,13 @@ def tools_for(request: str, registry: Registry) -> tuple[str, ...]:
     return _tools_for_verb(asked_action(request), request, registry)
 
 
+NOT_BY_EMAIL = re.compile(r"\bnot\s+(?:by\s+|an?\s+|via\s+)?e-?mail\w*", re.IGNORECASE)
+""""by text, not email": the email named only to be ruled out."""
+
+
 def _tools_for_verb(verb: str, request: str, registry: Registry) -> tuple[str, ...]:
     if verb == "send":
-        verb = "email" if re.search(r"\be-?mail\b", request, re.IGNORECASE) else "text"
+        verb = "email" if re.search(r"\be-?mail\b", NOT_BY_EMAIL.sub(" ", request), re.IGNORECASE) else "text"
     word = "command" if verb == "delete" and DELETE_A_FILE.search(request) else VERB_TOOL_WORDS.get(verb, "")
     if not word and verb and NAMED_FILE.search(request):
         word = "file"  # "Set the timeout in settings.ini to 45"

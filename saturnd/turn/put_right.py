@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from saturnd.gate.provenance import EMAIL, PHONE, labelled_value_left_out
 from saturnd.tools.registry import Tool
 from saturnd.turn import prompts
-from saturnd.turn.claims import NAMED_FILE, first_sentence
+from saturnd.turn.claims import NAMED_FILE, NOT_BY_EMAIL, first_sentence
 from saturnd.turn.look_first import FoundLine, email_beside, phone_beside
 from saturnd.turn.overwrite import WRITE_FILE, content_to_write, doubled_lines, dropped_lines
 from saturnd.turn.retrieval import Document
@@ -30,8 +30,6 @@ SEND_MESSAGE = "send_message"
 SEND_EMAIL = "send_email"
 TEXT_ASKED = re.compile(r"\b(?:text|sms|phone|mobile)\b", re.IGNORECASE)
 EMAIL_ASKED = re.compile(r"\be-?mail", re.IGNORECASE)
-NOT_BY_EMAIL = re.compile(r"\bnot\s+(?:by\s+|an?\s+|via\s+)?e-?mail\w*", re.IGNORECASE)
-""""by text, not email": the email named only to be ruled out."""
 CHANNEL_AND_NAME = re.compile(r"\b(?i:(?P<channel>text|sms|e-?mail))\s+(?P<name>[A-Z][\w'-]*)")
 """"Text Petra and email Tom": who gets which."""
 SUBJECT_WORDS = 8

@@ -93,6 +93,10 @@ LABELLED_LEFT_OUT = (
     "not run: {tool} would go without {phrase}, which the user asked for, and what you read gives it:"
     " '{line}'. Call {tool} again with it in."
 )
+QUOTE_LEFT_OUT = (
+    "not run: {tool} would go without the words the user asked to send: '{quote}'. Call {tool} again with"
+    " them as the message."
+)
 WORK_IT_OUT = "Work it out with calculate from what you read"
 LOOK_OR_ASK = "Take it from what you read, or ask the user for it with ask_user"
 YOUR = re.compile(r"\b(?:my|our)\b", re.IGNORECASE)
@@ -396,7 +400,27 @@ def _what_it_carries(name: str, arguments: dict[str, Any], skip: frozenset[str],
     if left_out := labelled_value_left_out(context.request, arguments, skip, known):
         phrase, line = left_out
         return SentBack("invalid", LABELLED_LEFT_OUT.format(tool=name, phrase=phrase, line=line))
+    if name in (SEND_MESSAGE, SEND_EMAIL) and (quote := quote_left_out(context.request, arguments, skip)):
+        return SentBack("invalid", QUOTE_LEFT_OUT.format(tool=name, quote=quote))
     return None
+
+
+QUOTED = re.compile(r"""(?<!\w)['"‘“](?P<words>[^'"’”]{3,300}?)['"’”](?!\w)""")
+
+
+def quote_left_out(request: str, arguments: dict[str, Any], skip: frozenset[str]) -> str | None:
+    """The one quoted passage of two words or more the request gives ("Send this to Jo by text:
+    'Running late, start without me'"), when the message carries it nowhere: the 1.5B texted Jo
+    "I'll send the message to Jo by text, not email."."""
+    quotes = [m.group("words").strip() for m in QUOTED.finditer(request) if len(m.group("words").split()) >= 2]
+    carried = " ".join(str(v) for k, v in arguments.items() if k not in skip and isinstance(v, str))
+    if len(quotes) != 1 or _plain_words(quotes[0]) in _plain_words(carried):
+        return None
+    return quotes[0]
+
+
+def _plain_words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
 
 
 def _review_remember(
