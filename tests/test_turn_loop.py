@@ -640,17 +640,21 @@ async def test_a_request_to_act_answered_with_nothing_tried_is_sent_back_once(ha
     assert trace.passes[0].note == 'not_acted: "Butter is already on your shopping list.": sent back'
 
 
+SENDING_ALLOWED = "gate:\n  rules:\n    - {tool: send_message, decision: allow}\n    - {tool: send_email, decision: allow}\n"
+TEXT_AND_EMAIL = "Text +44 7700 900123 and email tom@acme.example the same note: 'Office closed Monday'."
+TEXT_PETRA = call("send_message", {"to": "+44 7700 900123", "text": "Office closed Monday"})
+EMAIL_TOM = call("send_email", {"to": "tom@acme.example", "subject": "Office", "body": "Office closed Monday"})
+
+
 async def test_the_second_errand_of_a_request_is_sent_back_when_nothing_tried_it(harness):
-    await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n"
-                        "    - {tool: send_email, decision: allow}\n")
+    await harness.start(SENDING_ALLOWED)
     harness.model.enqueue(
-        call("send_message", {"to": "+44 7700 900123", "text": "Office closed Monday"}),
+        TEXT_PETRA,
         "Message sent to Petra.",
-        call("send_email", {"to": "tom@acme.example", "subject": "Office", "body": "Office closed Monday"}),
+        EMAIL_TOM,
         "Sent to both.",
     )
-    turn_id, events = await harness.turn(
-        "Text +44 7700 900123 and email tom@acme.example the same note: 'Office closed Monday'.")
+    turn_id, events = await harness.turn(TEXT_AND_EMAIL)
     assert harness.sent(2)[-1]["content"] == (
         "[Saturn check] The user also asked you to email tom@acme.example the same note, and no call has done"
         " that part. Call send_email now to do it, then answer."
@@ -662,17 +666,15 @@ async def test_the_second_errand_of_a_request_is_sent_back_when_nothing_tried_it
 
 
 async def test_a_half_done_errand_goes_back_even_after_an_earlier_send_back(harness):
-    await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n"
-                        "    - {tool: send_email, decision: allow}\n")
+    await harness.start(SENDING_ALLOWED)
     harness.model.enqueue(
         "I will send the note.",
-        call("send_message", {"to": "+44 7700 900123", "text": "Office closed Monday"}),
+        TEXT_PETRA,
         "Message sent.",
-        call("send_email", {"to": "tom@acme.example", "subject": "Office", "body": "Office closed Monday"}),
+        EMAIL_TOM,
         "Sent to both.",
     )
-    turn_id, events = await harness.turn(
-        "Text +44 7700 900123 and email tom@acme.example the same note: 'Office closed Monday'.")
+    turn_id, events = await harness.turn(TEXT_AND_EMAIL)
     assert [e.fate for e in of_type(events, "tool_finished")] == ["ran", "ran"]
     assert of_type(events, "answer")[0].text == "Sent to both."
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
