@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from protocol.client import Client
 from saturnd.testing.fake_model import call, calls
 from tests.conftest import of_type
@@ -105,7 +107,7 @@ async def test_explain_says_why_and_where_arguments_came_from(harness):
         explained["it"] = await client.call("turn/explain", {"turn_id": turn_id, "call_id": event.call_id})
         return "decline"
 
-    await run_with_decisions(harness, "ask Petra about lunch at noon", explain_then_decline)
+    await run_with_decisions(harness, "mail whoever contacts.txt names about lunch", explain_then_decline)
     result = explained["it"]
     assert result.name == "mail"
     assert result.reason.startswith("the default for messaging tools (ask); escalated: 'petra@corp.example'")
@@ -149,6 +151,21 @@ async def test_what_the_users_own_file_holds_may_fill_a_write_in_the_folder(harn
     _, events = await harness.turn("Make a file todo.txt with the three things from my notes.", headless=True)
     assert [f.fate for f in of_type(events, "tool_finished")] == ["ran", "ran"]
     assert (harness.env.workdir / "todo.txt").read_text().startswith("Call the bank")
+
+
+async def test_allowed_text_to_the_person_the_user_named_goes_to_the_number_their_file_gives(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
+    (harness.env.workdir / "contacts.md").write_text("- Ana Ruiz: +34 600 111 222\n- Tom Berg: +44 7700 900456\n")
+    harness.model.enqueue(
+        call("read_file", {"path": "contacts.md"}),
+        call("send_message", {"to": "+34 600 111 222", "text": "I'll be late tonight."}),
+        call("send_message", {"to": "+44 7700 900456", "text": "I'll be late tonight."}),
+        "Sent.",
+    )
+    _, events = await harness.turn("Let Ana know I'll be late tonight.", headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran", "ran", "not_approved"]
+    sent = [json.loads(p.read_text()) for p in (harness.env.data_dir / "outbox").iterdir()]
+    assert [m["to"] for m in sent] == ["+34 600 111 222"]
 
 
 async def test_a_path_outside_the_folder_named_by_a_file_is_still_not_written_unasked(harness, tmp_path):

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from saturnd.testing.fake_model import call
-from saturnd.turn.look_first import contact_lines, people_named
+from saturnd.turn.look_first import addresses_named, contact_lines, people_named
 from saturnd.turn.put_right import channel_put_right
 from saturnd.turn.retrieval import Document
 from saturnd.turn.review import GateContext, quote_left_out
@@ -41,6 +41,18 @@ def test_the_people_a_question_is_about(question, request_text, people):
 ])
 def test_contact_lines_hold_an_address_or_number_of_someone_named(question, request_text, lines):
     assert [f.line_number for f in contact_lines(question, request_text, [CONTACTS])] == lines
+
+
+@pytest.mark.parametrize(("request_text", "addresses"), [
+    ("Let Petra know I'll be late tonight.", {"+44 7700 900123", "petra.novak@acme.example"}),
+    ("Email my manager that I'm off sick.", {"+44 7700 900123", "petra.novak@acme.example"}),
+    ("Text tom that the van is booked.", {"+44 7700 900456"}),
+    ("What is Petra's number?", set()),  # nobody is to be messaged
+    ("Summarise the emails from Mr Okafor.", set()),
+    ("Let me know what Tom said.", set()),
+])
+def test_the_addresses_the_users_files_give_for_whom_the_request_messages(request_text, addresses):
+    assert addresses_named(request_text, [CONTACTS]) == addresses
 
 
 async def test_a_question_the_users_files_answer_is_not_put_to_the_person(harness):

@@ -187,6 +187,17 @@ def test_a_write_in_the_folder_may_carry_the_users_files_but_not_a_web_page():
     )
 
 
+def test_an_address_the_users_files_give_for_whom_the_request_messages_is_not_escalated():
+    contacts = Returned("read_file", "c1", '<outside source="read_file contacts.md">- Ana: +34 600 111 222</outside>',
+                        fenced=True)
+    record = SessionRecord(typed=["Let Ana know I'll be late"], returned=[contacts], calls=[])
+    arguments = {"to": "+34 600 111 222", "text": "I'll be late"}
+    assert outside_escalation(arguments, record, named=frozenset({"+34 600 111 222"})) is None
+    assert outside_escalation(arguments, record) == (
+        "'+34 600 111 222' in to came from outside content (returned by read_file (c1, outside content)), not from you"
+    )
+
+
 @pytest.mark.parametrize(("content", "guess"), [
     ("Thu 11:00 bank", None),  # "Thursday at 11" was said
     ("Thursday 11am meeting with the bank", None),

@@ -111,20 +111,26 @@ def argument_origins(arguments: dict[str, Any], record: SessionRecord) -> dict[s
 
 
 def outside_escalation(
-    arguments: dict[str, Any], record: SessionRecord, own_place: str | None = None
+    arguments: dict[str, Any], record: SessionRecord, own_place: str | None = None,
+    named: frozenset[str] = frozenset(),
 ) -> str | None:
     """Why a call must be asked because an argument first appeared in fenced outside content.
     `own_place`: the argument naming a file in the user's own folders; a read of that file puts
     its path in the fence's label and header, which made "Add butter to my shopping list"
     ask even under `--allow write_file`. A write there may also carry what the user's own files
     hold ("Make todo.txt with the three things from my notes" copies notes.txt); a web page's
-    words still escalate it, and a recipient never comes from a file unasked (recipient_refusal)."""
+    words still escalate it, and a recipient never comes from a file unasked (recipient_refusal).
+    `named`: the addresses the user's files give for the person the request asks to message
+    ("Let Ana know I'll be late": Ana's line in contacts.md); under `--allow send_message`
+    the 1.5B's text to her still stopped for an approval nobody was there to give."""
     if own_place is not None:
         record = record.without_own_files()
     for name, value in arguments.items():
         if not isinstance(value, str) or len(value.strip()) < MIN_ESCALATION_CHARS or name == own_place:
             continue
         for token in _tokens(value):
+            if token.lower() in named:
+                continue
             origin = origin_of(token, record)
             if origin.endswith("outside content)"):
                 return f"'{token}' in {name} came from outside content ({origin}), not from you"

@@ -44,7 +44,7 @@ from saturnd.turn.claims import (
     uncomputed_number,
 )
 from saturnd.turn.fencing import fence
-from saturnd.turn.look_first import FoundLine, email_beside, lines_naming, phone_beside, render
+from saturnd.turn.look_first import FoundLine, addresses_named, email_beside, lines_naming, phone_beside, render
 from saturnd.turn.loop_rules import CallLedger, call_signature, recipient_key
 from saturnd.turn.overwrite import (
     EDIT_FILE,
@@ -445,7 +445,8 @@ def _gate(
         ledger.record_declined(fields["signature"])
         return Decision(call, "declined", f"declined by policy: {policy.reason}", reason=policy.reason, **fields)
     own_place = _own_place(tool, arguments, reach)
-    escalation = outside_escalation(arguments, context.record, own_place) if tool.risk != "read_only" else None
+    named = addresses_named(context.request, context.documents) if tool.risk == "messaging" else frozenset()
+    escalation = outside_escalation(arguments, context.record, own_place, named) if tool.risk != "read_only" else None
     if escalation is None:
         if policy.decision == "allow":
             return Decision(call, "approved", reason=policy.reason, **fields)
