@@ -107,6 +107,10 @@ def test_no_access_is_true_where_there_is_nothing_to_read():
     ("When is the dentist?", "On the 14th at 9.", (), None),  # no adding up asked for
     ("How many minutes are there in 3 hours?", "15", (), "uncomputed"),  # the 1.5B added up a timesheet shown
     ("How many files are in the folder?", "15", (), None),  # a count, not a sum
+    ("How long is my flight?", "It leaves at 09:00 and lands at 13:30 local time.", (), "unworked"),
+    ("How long is my flight?", "It leaves at 09:00 and lands at 13:30.", (("calculate", "ran"),), None),
+    ("How long is my flight?", "4.5 hours: it leaves at 09:00 and lands at 13:30.", (("calculate", "ran"),), None),
+    ("When does my flight land?", "It leaves at 09:00 and lands at 13:30.", (), None),  # no length asked for
 ])
 def test_a_number_worked_out_in_the_models_head_is_sent_back(request_text, answer, calls, kind):
     seen = "budget.csv\nrent,900\nfood,450\n[Saturn worked out] totals over 2 rows: amount = 1745\n09:00 13:30"

@@ -462,6 +462,22 @@ async def test_a_sum_nobody_worked_out_goes_to_calculate_not_to_the_person(harne
     assert (harness.env.workdir / "total.txt").read_text() == "63.4"
 
 
+async def test_a_length_answered_with_the_two_times_goes_back_with_the_sum_to_work_out(harness):
+    await harness.start()
+    (harness.env.workdir / "trip.md").write_text("Flight TP1363 leaves 09:15, lands 12:45 local time.\n")
+    harness.model.enqueue(
+        "The flight leaves at 09:15 and lands at 12:45 local time.",
+        call("calculate", {"expression": "12:45 - 09:15"}), "Your flight takes 3 hours 30 minutes.",
+    )
+    _, events = await harness.turn("How long is my flight to Lisbon?", headless=True)
+    assert harness.sent(1)[-1]["content"] == (
+        "[Saturn check] The user asked how long, and your answer gives the times but not the length between them."
+        ' Call calculate with "12:45 - 09:15" (the later time minus the earlier), then answer with that length.'
+    )
+    assert harness.sent(2)[-1]["content"] == "12:45 - 09:15 = 3.5 hours (3 h 30 min)"
+    assert of_type(events, "answer")[0].text == "Your flight takes 3 hours 30 minutes."
+
+
 async def test_headless_a_made_up_time_is_refused_and_the_model_told_to_ask(harness):
     await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
     harness.model.enqueue(call("write_file", {"path": "meeting.txt", "content": "Next meeting: 3pm"}), "I need the time.")

@@ -22,6 +22,9 @@ comes back again is answered with a note saying so. The kinds:
   month's food spend) or where a tool from an MCP server fits a request that
   holds no number to work from ("The current weather in London is 20 degrees"
   with get_current_weather at hand);
+- unworked: the user asked how long, and the answer gives the two clock times without the
+  length between them ("The flight leaves at 09:15 and lands at 12:45"); sent back with the
+  calculate expression to run;
 - unread: the user named a web address and nothing fetched it, yet the answer
   says what the page holds ("The soup of the day on …/menu.html is Chicken
   Soup", "The meeting is in the bound-03-meeting-room"), or every fetch failed and
@@ -144,7 +147,9 @@ URL = re.compile(r"https?://[^\s<>\"'`]+")
 FETCH = "web_fetch"
 
 
-ClaimKind = Literal["done", "not_acted", "no_access", "uncomputed", "unsourced", "unread", "unfollowed", "half_done"]
+ClaimKind = Literal[
+    "done", "not_acted", "no_access", "uncomputed", "unworked", "unsourced", "unread", "unfollowed", "half_done",
+]
 
 
 @dataclass(frozen=True)
@@ -331,6 +336,23 @@ def uncomputed_number(answer: str, request: str, seen: str, passes: list[PassTra
     return None
 
 
+HOW_LONG = re.compile(r"\bhow long\b(?!\s+ago)", re.IGNORECASE)
+LENGTH = re.compile(r"\b\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|mins?|minutes?)\b|\b(?:an|half an)\s+hour\b", re.IGNORECASE)
+CLOCK = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
+
+
+def unworked_length(answer: str, request: str, passes: list[PassTrace]) -> str | None:
+    """"later - earlier" for a request asking how long that the answer meets with two clock
+    times and no length, when no calculate call ran ("How long is my flight to Lisbon?": the 1.5B
+    answered "The flight leaves at 09:15 and lands at 12:45 local time")."""
+    if not HOW_LONG.search(request) or LENGTH.search(answer) or any(
+        c.name == CALCULATE and c.fate == "ran" for p in passes for c in p.calls
+    ):
+        return None
+    times = list(dict.fromkeys(CLOCK.findall(answer)))
+    return f"{times[1]} - {times[0]}" if len(times) == 2 else None
+
+
 def unsourced_value(answer: str, request: str, seen: str) -> str | None:
     """A number, day or month in the answer that neither the request nor anything shown holds."""
     shown = {_plain_number(n) for n in NUMBER_OR_TIME.findall(f"{request}\n{seen}")}
@@ -411,6 +433,8 @@ def unbacked_claim(
     if (documents_at_hand and CALCULATE in registry.names()
             and (number := uncomputed_number(answer, request, seen, passes))):
         return Claim("uncomputed", number)
+    if CALCULATE in registry.names() and (expression := unworked_length(answer, request, passes)):
+        return Claim("unworked", expression, (CALCULATE,))
     if (not something_tried(passes, registry, READ_TOOLS | {CALCULATE}) and not ASKS_OR_DECLINES.search(answer)
             and (value := unsourced_value(answer, request, seen))):
         if (documents_at_hand and OWN_THINGS.search(request) and not asked_action(request)

@@ -44,6 +44,10 @@ UNCOMPUTED = (
     " out with calculate. Call calculate with the numbers the user gave or you read, written as one expression,"
     " then answer."
 )
+UNWORKED = (
+    "[Saturn check] The user asked how long, and your answer gives the times but not the length between"
+    " them. Call calculate with \"{claim}\" (the later time minus the earlier), then answer with that length."
+)
 UNSOURCED = (
     "[Saturn check] Your answer gives \"{claim}\", but nothing you were shown says it and nothing was"
     " looked up. Look it up now{tools}: call the tool that gives it, or search or read the likely file."
@@ -70,17 +74,19 @@ UNBACKED_NOTE = "no tool did what this answer says was done"
 NO_ACCESS_NOTE = "the answer says it cannot see the user's documents, though no read tool was used"
 NOT_ACTED_NOTE = "nothing was done: no tool that could do what was asked was called"
 UNCOMPUTED_NOTE = "the answer's number was not worked out by calculate from what was read"
+UNWORKED_NOTE = "the answer gave the times, not the length asked for, and calculate did not work it out"
 UNSOURCED_NOTE = "the answer gives a value that nothing looked up this turn holds"
 UNREAD_NOTE = "the answer was given without fetching the page the user named"
 UNFOLLOWED_NOTE = "the answer was given before the trail the user asked to follow was followed"
 HALF_DONE_NOTE = "only part of what was asked was done: nothing tried the rest"
 SEND_BACK = {
     "done": UNBACKED_CLAIM, "not_acted": NOT_ACTED, "no_access": NO_ACCESS, "uncomputed": UNCOMPUTED,
-    "unsourced": UNSOURCED, "unread": UNREAD, "unfollowed": UNFOLLOWED, "half_done": HALF_DONE,
+    "unworked": UNWORKED, "unsourced": UNSOURCED, "unread": UNREAD, "unfollowed": UNFOLLOWED, "half_done": HALF_DONE,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
-    "unsourced": UNSOURCED_NOTE, "unread": UNREAD_NOTE, "unfollowed": UNFOLLOWED_NOTE, "half_done": HALF_DONE_NOTE,
+    "unworked": UNWORKED_NOTE, "unsourced": UNSOURCED_NOTE, "unread": UNREAD_NOTE, "unfollowed": UNFOLLOWED_NOTE,
+    "half_done": HALF_DONE_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"
