@@ -44,7 +44,14 @@ from saturnd.turn.claims import (
     uncomputed_number,
 )
 from saturnd.turn.fencing import fence
-from saturnd.turn.look_first import FoundLine, addresses_named, email_beside, lines_naming, phone_beside, render
+from saturnd.turn.look_first import (
+    FoundLine,
+    addresses_named,
+    email_beside,
+    lines_naming,
+    phone_beside,
+    render,
+)
 from saturnd.turn.loop_rules import CallLedger, call_signature, recipient_key
 from saturnd.turn.overwrite import (
     EDIT_FILE,
