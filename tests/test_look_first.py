@@ -50,6 +50,8 @@ def test_contact_lines_hold_an_address_or_number_of_someone_named(question, requ
     ("What is Petra's number?", set()),  # nobody is to be messaged
     ("Summarise the emails from Mr Okafor.", set()),
     ("Let me know what Tom said.", set()),
+    ("Text Tom Berg that the van is booked.", {"+44 7700 900456"}),
+    ("Text Tom Klein that the van is booked.", set()),  # not Tom Berg's
 ])
 def test_the_addresses_the_users_files_give_for_whom_the_request_messages(request_text, addresses):
     assert addresses_named(request_text, [CONTACTS]) == addresses

@@ -71,7 +71,7 @@ def contact_lines(question: str, request: str, documents: list[Document]) -> lis
 
 MESSAGED = re.compile(
     r"\b(?i:text|sms|e-?mail|message|tell|let|remind|ask|ping|send|write\s+to|reply\s+to)\s+"
-    r"(?:(?i:my|our)\s+(?P<role>[a-z]+)|(?P<name>[A-Za-z][a-z]+))"
+    r"(?:(?i:my|our)\s+(?P<role>[a-z]+)|(?P<name>[A-Za-z][a-z]+(?:\s+[A-Z][a-z]+)?))"
 )
 """The person a request asks to message: "Let Ana know", "Text mum", "Email my manager"."""
 NOT_A_PERSON = NOT_A_NAME | {"that", "me", "us", "him", "them", "it", "this", "back", "know", "everyone", "all"}
@@ -80,9 +80,14 @@ NOT_A_PERSON = NOT_A_NAME | {"that", "me", "us", "him", "them", "it", "this", "b
 def addresses_named(request: str, documents: list[Document]) -> frozenset[str]:
     """The addresses and numbers, lower-cased, on the lines of the user's files that name a
     person the request asks to message: the user named who, their own files say where."""
-    people = {(m.group("role") or m.group("name")).lower() for m in MESSAGED.finditer(request)} - NOT_A_PERSON
-    found = (line for person in sorted(people) for line in lines_naming(person, documents))
+    people = {(m.group("role") or m.group("name")).lower() for m in MESSAGED.finditer(request)}
+    found = (line for person in sorted(people) for line in _lines_naming(person, documents))
     return frozenset(a.lower() for line in found for a in [*EMAIL.findall(line.text), *PHONE.findall(line.text)])
+
+
+def _lines_naming(person: str, documents: list[Document]) -> list[FoundLine]:
+    """"Tom Klein" names Tom Klein's line, not Tom Berg's."""
+    return [] if person.split()[0] in NOT_A_PERSON else lines_naming(person, documents)
 
 
 def render(found: list[FoundLine]) -> str:
