@@ -191,6 +191,12 @@ def test_a_csv_table_gets_its_totals_worked_out():
         "[Saturn worked out] totals over 3 rows: amount = 95; amount by category: food 80, bus 15"
     )
     assert table_totals("notes.txt", spending) == "" and table_totals("x.csv", "1,2\n3,4\n5,6\n") == ""
+    by_month = "date,category,amount\n2026-10-03,food,42.10\n2026-10-17,bus,15\n2026-10-21,food,18.40\n2026-11-02,food,30\n"
+    assert table_totals("expenses.csv", by_month) == (
+        "[Saturn worked out] totals over 4 rows: amount = 105.5; amount by category: food 90.5, bus 15;"
+        " amount by month: October 2026 75.5, November 2026 30;"
+        " by month and category: October 2026 food 60.5, October 2026 bus 15, November 2026 food 30"
+    )
 
 
 async def test_a_file_the_ground_showed_whole_counts_as_read_for_edit_file(harness):

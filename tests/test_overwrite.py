@@ -11,6 +11,7 @@ from saturnd.turn.overwrite import (
     content_to_write,
     doubled_lines,
     dropped_lines,
+    kept_lines,
 )
 from saturnd.turn.put_right import names_of_the_kind_asked
 from saturnd.turn.review import GateContext
@@ -46,6 +47,33 @@ def test_a_change_that_drops_lines_the_request_does_not_name(tmp_path, request_t
     assert dropped_lines(request_text, settings, content) == dropped
     if suggested:
         assert content_to_write(request_text, settings, content) == suggested
+
+
+@pytest.mark.parametrize(("request_text", "content", "kept"), [
+    ("Take eggs off the shopping list.", "milk\neggs\nrice", ["eggs"]),
+    ("Take eggs off the shopping list.", "milk\nrice\n", []),
+    ("Add eggs to the shopping list.", "milk\neggs\nrice", []),  # not a removal
+    ("Remove eggs, milk and rice from the list.", "milk\neggs\nrice", []),  # every line named: nothing to tell
+])
+def test_a_removal_that_keeps_the_line_named(tmp_path, request_text, content, kept):
+    shopping = tmp_path / "shopping.txt"
+    shopping.write_text("milk\neggs\nrice\n")
+    assert kept_lines(request_text, shopping, content) == kept
+
+
+async def test_a_removal_written_back_unchanged_goes_back_then_writes_what_it_was_given(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    shopping = harness.env.workdir / "shopping.txt"
+    shopping.write_text("milk\neggs\nrice\n")
+    unchanged = call("write_file", {"path": "shopping.txt", "content": "milk\neggs\nrice"})
+    harness.model.enqueue(unchanged, unchanged, "Eggs removed.")
+    _, events = await harness.turn("Take eggs off the shopping list.", headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
+    assert harness.sent(1)[-1]["content"] == (
+        "tool error: write_file would keep 'eggs' in shopping.txt, which the user asked to remove. Call write_file"
+        " again with path shopping.txt and this content:\nmilk\nrice\n"
+    )
+    assert shopping.read_text() == "milk\nrice\n"
 
 
 def test_a_new_file_drops_nothing(tmp_path):

@@ -2,20 +2,25 @@
 
 A 1.5B model read budget.csv and answered 2100 for amounts that sum to 1745. Adding
 is not the model's job: read_file and the ground's excerpts show a whole CSV file
-with its numeric columns' totals, and the totals by category where one column
-groups the rows (food, rent, travel).
+with its numeric columns' totals, the totals by category where one column
+groups the rows (food, rent, travel), and by month where a column holds dates
+(asked what October's food cost, the 1.5B gave the total of every month's).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import defaultdict
+from collections.abc import Callable
+from datetime import date
 from decimal import Decimal, InvalidOperation
 
 TABLE_SUFFIXES = (".csv", ".tsv")
 MAX_ROWS = 2_000
 MAX_GROUPS = 12
+ISO_DATE = re.compile(r"\s*(\d{4})-(\d{2})-\d{2}\b")
 
 
 def _number(cell: str) -> Decimal | None:
@@ -43,20 +48,40 @@ def table_totals(name: str, text: str) -> str:
     parts = [f"{header[i].strip() or f'column {i + 1}'} = {_plain(sum((_number(r[i]) or Decimal(0) for r in body), Decimal(0)))}"
              for i in numeric]
     line = f"[Saturn worked out] totals over {len(body)} rows: " + ", ".join(parts)
-    grouping = _grouping_column(header, body, numeric)
-    if grouping is not None and len(numeric) == 1:
-        sums: dict[str, Decimal] = defaultdict(Decimal)
-        for row in body:
-            sums[row[grouping].strip()] += _number(row[numeric[0]]) or Decimal(0)
-        by = ", ".join(f"{key} {_plain(value)}" for key, value in sums.items())
-        line += f"; {header[numeric[0]].strip()} by {header[grouping].strip()}: {by}"
+    if len(numeric) != 1:
+        return line
+    amount = header[numeric[0]].strip()
+    dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
+    grouping = _grouping_column(header, body, [*numeric, dates])
+    if grouping is not None:
+        line += f"; {amount} by {header[grouping].strip()}: {_sums(body, numeric[0], lambda r: r[grouping].strip())}"
+    if dates is not None and 1 < len({_month(r[dates]) for r in body}) <= MAX_GROUPS:
+        line += f"; {amount} by month: {_sums(body, numeric[0], lambda r: _month(r[dates]))}"
+        pairs = {(_month(r[dates]), r[grouping].strip()) for r in body} if grouping is not None else set()
+        if grouping is not None and len(pairs) <= 2 * MAX_GROUPS:
+            by = _sums(body, numeric[0], lambda r: f"{_month(r[dates])} {r[grouping].strip()}")
+            line += f"; by month and {header[grouping].strip()}: {by}"
     return line
 
 
-def _grouping_column(header: list[str], body: list[list[str]], numeric: list[int]) -> int | None:
+def _sums(body: list[list[str]], column: int, key: Callable[[list[str]], str]) -> str:
+    sums: dict[str, Decimal] = defaultdict(Decimal)
+    for row in body:
+        sums[key(row)] += _number(row[column]) or Decimal(0)
+    return ", ".join(f"{name} {_plain(value)}" for name, value in sums.items())
+
+
+def _month(cell: str) -> str:
+    """ "2026-10-03" as "October 2026", the words a request uses."""
+    found = ISO_DATE.match(cell)
+    assert found is not None  # a date column's cells all match
+    return date(int(found.group(1)), int(found.group(2)), 1).strftime("%B %Y")
+
+
+def _grouping_column(header: list[str], body: list[list[str]], skip: list[int | None]) -> int | None:
     """A text column whose values repeat (a category), or None."""
     for i in range(len(header)):
-        if i in numeric:
+        if i in skip:
             continue
         values = [r[i].strip() for r in body]
         if len(set(values)) < len(values) and len(set(values)) <= MAX_GROUPS:

@@ -1,4 +1,5 @@
-"""A change that would lose the file: write_file dropping lines nobody asked to drop.
+"""A change that would lose the file: write_file dropping lines nobody asked to drop, or
+keeping the one it was asked to remove.
 
 Asked "Add butter to my shopping list", the 1.5B wrote a shopping.txt holding only
 "butter", and milk, eggs and flour were gone; asked to take eggs off, it dropped
@@ -82,6 +83,18 @@ def doubled_lines(request: str, path: Path, content: str) -> list[str]:
     return [line for line in dict.fromkeys(lines) if lines.count(line) > max(1, old.count(line))]
 
 
+def kept_lines(request: str, path: Path, content: str) -> list[str]:
+    """Asked to remove, the file's lines the request names that `content` still holds: asked to
+    "Take eggs off the shopping list", the 1.5B wrote milk, eggs and rice back unchanged and
+    answered "eggs removed". None when the request names every line: nothing tells which go."""
+    if asked_action(request) not in REMOVING:
+        return []
+    old = _file_lines(path)
+    named = [line for line in old if _named(request, line)]
+    written = _content_lines(content)
+    return [] if len(named) == len(old) else [line for line in named if line in written]
+
+
 def _content_lines(content: str) -> list[str]:
     return [line.strip() for line in content.splitlines() if line.strip()]
 
@@ -138,6 +151,14 @@ def doubled_refusal(path: str, doubled: list[str], suggested: str) -> str:
     return (
         f"tool error: write_file would put {shown} in {path} twice. Call write_file again with path {path}"
         f" and this content:\n{suggested}"
+    )
+
+
+def kept_refusal(path: str, kept: list[str], suggested: str) -> str:
+    shown = ", ".join(repr(line) for line in kept[:SHOWN_LINES])
+    return (
+        f"tool error: write_file would keep {shown} in {path}, which the user asked to remove. Call write_file"
+        f" again with path {path} and this content:\n{suggested}"
     )
 
 

@@ -19,7 +19,13 @@ from saturnd.tools.registry import Tool
 from saturnd.turn import prompts
 from saturnd.turn.claims import NAMED_FILE, NOT_BY_EMAIL, first_sentence
 from saturnd.turn.look_first import FoundLine, email_beside, phone_beside
-from saturnd.turn.overwrite import WRITE_FILE, content_to_write, doubled_lines, dropped_lines
+from saturnd.turn.overwrite import (
+    WRITE_FILE,
+    content_to_write,
+    doubled_lines,
+    dropped_lines,
+    kept_lines,
+)
 from saturnd.turn.retrieval import Document
 
 if TYPE_CHECKING:
@@ -152,12 +158,13 @@ def labelled_line_put_right(
 
 
 def overwrite_put_right(arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
-    """(the arguments, the note) when a write sent back for dropping or doubling the file's lines
+    """(the arguments, the note) when a write sent back for dropping, doubling or keeping the file's lines
     comes back with the same content: it writes the content the send-back gave (the approval
     shows it). Sent back, the 1.5B wrote "milk bread eggs" over milk/bread three times."""
     target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
     content = arguments["content"]
-    if not (dropped_lines(context.request, target, content) or doubled_lines(context.request, target, content)):
+    if not (dropped_lines(context.request, target, content) or doubled_lines(context.request, target, content)
+            or kept_lines(context.request, target, content)):
         return None
     if not _proposed_before(WRITE_FILE, "content", content, context):
         return None

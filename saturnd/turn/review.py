@@ -62,6 +62,8 @@ from saturnd.turn.overwrite import (
     doubled_lines,
     doubled_refusal,
     dropped_lines,
+    kept_lines,
+    kept_refusal,
     lines_an_add_edit_drops,
     overwrite_refusal,
 )
@@ -352,7 +354,7 @@ class SentBack:
 
 def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateContext) -> SentBack | None:
     """A write or a message whose content is wrong before it runs: lines of the file nobody asked
-    to drop, an added line written twice, without the day or time every other line has or with
+    to drop or the line asked to go kept, an added line written twice, without the day or time every other line has or with
     nothing of the request, a sum
     nobody worked out, a time, day or number nobody gave, a value asked for and left out."""
     target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
@@ -362,6 +364,9 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
     if tool.name == WRITE_FILE and (doubled := doubled_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
         return SentBack("invalid", doubled_refusal(arguments["path"], doubled, suggested))
+    if tool.name == WRITE_FILE and (kept := kept_lines(context.request, target, arguments["content"])):
+        suggested = content_to_write(context.request, target, arguments["content"])
+        return SentBack("invalid", kept_refusal(arguments["path"], kept, suggested))
     if tool.name == EDIT_FILE and (dropped := lines_an_add_edit_drops(
         context.request, str(arguments.get("old", "")), str(arguments.get("new", ""))
     )) and target.is_file():
