@@ -197,6 +197,12 @@ def test_a_csv_table_gets_its_totals_worked_out():
         " amount by month: October 2026 75.5, November 2026 30;"
         " by month and category: October 2026 food 60.5, October 2026 bus 15, November 2026 food 30"
     )
+    assert table_totals("expenses.csv", by_month, "What did November cost?") == (
+        "[Saturn worked out] totals over the November 2026 rows (1): amount = 30; amount by category: food 30"
+    )
+    assert table_totals("expenses.csv", by_month, "How much did I spend on food in October?") == (
+        "[Saturn worked out] totals over the October 2026 rows (3): amount = 75.5; amount by category: food 60.5, bus 15"
+    )
 
 
 async def test_a_file_the_ground_showed_whole_counts_as_read_for_edit_file(harness):

@@ -33,8 +33,10 @@ def _number(cell: str) -> Decimal | None:
         return None
 
 
-def table_totals(name: str, text: str) -> str:
-    """One line of totals for a CSV/TSV file with a header row and numeric columns; "" otherwise."""
+def table_totals(name: str, text: str, request: str = "") -> str:
+    """One line of totals for a CSV/TSV file with a header row and numeric columns; "" otherwise.
+    A `request` naming one month of a table with dates gets that month's rows only: shown every
+    month's too, the 1.5B answered October's food with the food of all months."""
     if not name.lower().endswith(TABLE_SUFFIXES):
         return ""
     dialect = "excel-tab" if name.lower().endswith(".tsv") else "excel"
@@ -45,14 +47,19 @@ def table_totals(name: str, text: str) -> str:
     numeric = [i for i in range(len(header)) if all(_number(r[i]) is not None for r in body)]
     if not numeric or any(_number(header[i]) is not None for i in numeric):  # no header row
         return ""
+    dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
+    grouping = _grouping_column(header, body, [*numeric, dates])
+    over = f"{len(body)} rows"
+    if dates is not None and len(asked := {m for r in body if _month_named(m := _month(r[dates]), request)}) == 1:
+        month = asked.pop()
+        body, dates = [r for r in body if _month(r[dates]) == month], None
+        over = f"the {month} rows ({len(body)})"
     parts = [f"{header[i].strip() or f'column {i + 1}'} = {_plain(sum((_number(r[i]) or Decimal(0) for r in body), Decimal(0)))}"
              for i in numeric]
-    line = f"[Saturn worked out] totals over {len(body)} rows: " + ", ".join(parts)
+    line = f"[Saturn worked out] totals over {over}: " + ", ".join(parts)
     if len(numeric) != 1:
         return line
     amount = header[numeric[0]].strip()
-    dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
-    grouping = _grouping_column(header, body, [*numeric, dates])
     if grouping is not None:
         line += f"; {amount} by {header[grouping].strip()}: {_sums(body, numeric[0], lambda r: r[grouping].strip())}"
     if dates is not None and 1 < len({_month(r[dates]) for r in body}) <= MAX_GROUPS:
@@ -76,6 +83,10 @@ def _month(cell: str) -> str:
     found = ISO_DATE.match(cell)
     assert found is not None  # a date column's cells all match
     return date(int(found.group(1)), int(found.group(2)), 1).strftime("%B %Y")
+
+
+def _month_named(month: str, request: str) -> bool:
+    return re.search(rf"\b{month.split()[0]}\b", request, re.IGNORECASE) is not None
 
 
 def _grouping_column(header: list[str], body: list[list[str]], skip: list[int | None]) -> int | None:

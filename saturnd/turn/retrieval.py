@@ -104,8 +104,9 @@ def relevant_excerpts(
     return chosen
 
 
-def render_excerpts(excerpts: list[Excerpt]) -> str:
-    """file:line headers the model can cite and read on from."""
+def render_excerpts(excerpts: list[Excerpt], request: str = "") -> str:
+    """file:line headers the model can cite and read on from; a whole table's totals (for the
+    month the `request` names, where it names one)."""
     blocks = []
     for part in excerpts:
         last = part.first_line + len(part.lines) - 1
@@ -113,6 +114,6 @@ def render_excerpts(excerpts: list[Excerpt]) -> str:
             header = f"--- {part.source} (whole file, {part.total_lines} lines)"
         else:
             header = f"--- {part.source}:{part.first_line}-{last} (of {part.total_lines} lines)"
-        totals = table_totals(part.source, "\n".join(part.lines)) if part.whole else ""
+        totals = table_totals(part.source, "\n".join(part.lines), request) if part.whole else ""
         blocks.append("\n".join([header, *part.lines, *([totals] if totals else [])]))
     return "\n".join(blocks)
