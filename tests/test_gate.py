@@ -218,6 +218,14 @@ async def test_recipient_check_refuses_an_address_nobody_gave(harness):
     assert of_type(events, "approval_requested") == []
 
 
+async def test_a_refused_address_proposed_again_is_refused_again(harness):
+    await harness.start()
+    stranger = call("mail", {"to": "stranger@evil.example", "body": "hi"})
+    harness.model.enqueue(stranger, stranger, "I cannot.")
+    _, events = await harness.turn("mail my friend", headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["refused_recipient", "refused_recipient"]
+
+
 async def test_the_harness_asks_the_person_for_a_recipient_the_model_made_up(harness):
     await harness.start("gate:\n  rules:\n    - {tool: mail, decision: allow}\n")
     harness.model.enqueue(call("mail", {"to": "friend@example.com", "body": "hi"}), "Sent.")

@@ -25,6 +25,7 @@ from saturnd.model.types import ToolCall
 from saturnd.store import MessageRow
 from saturnd.tools import builtin_registry
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
+from saturnd.turn import prompts
 from saturnd.turn.bounds import Bounds
 from saturnd.turn.execute import cap_output, run_tool, time_limit
 from saturnd.turn.fencing import fence, mark_instructions
@@ -185,6 +186,15 @@ def test_a_write_in_the_folder_may_carry_the_users_files_but_not_a_web_page():
     assert outside_escalation({"to": "x", "body": "Buy stamps"}, record) == (
         "'Buy stamps' in body came from outside content (returned by read_file (c1, outside content)), not from you"
     )
+
+
+def test_a_refusal_is_no_source_but_the_persons_answer_in_it_is_theirs():
+    given = prompts.VALUE_GIVEN.format(why="'10:00' was a guess", answer="Thursday at 11:00", tool="write_file")
+    rows = [MessageRow("user", "Add the bank meeting", "t", 0.0, [], "", ""),
+            MessageRow("tool", "not run: 100 is in nothing you were shown.", "t", 0.0, [], "c1", "write_file"),
+            MessageRow("tool", given, "t", 0.0, [], "c2", "write_file")]
+    record = SessionRecord.from_messages(rows)
+    assert record.returned == [] and record.typed == ["Add the bank meeting", "Thursday at 11:00"]
 
 
 def test_an_address_the_users_files_give_for_whom_the_request_messages_is_not_escalated():

@@ -478,6 +478,17 @@ async def test_a_length_answered_with_the_two_times_goes_back_with_the_sum_to_wo
     assert of_type(events, "answer")[0].text == "Your flight takes 3 hours 30 minutes."
 
 
+async def test_a_made_up_total_proposed_again_is_refused_again(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    (harness.env.workdir / "receipts.csv").write_text("shop,amount\nLidl,23.40\nMarket,18.00\n")
+    guessed = call("write_file", {"path": "total.txt", "content": "100"})
+    harness.model.enqueue(guessed, guessed, "I could not work it out.")
+    _, events = await harness.turn("Work out what I spent on groceries and put just the number in total.txt.",
+                                   headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["refused_guess", "refused_guess"]
+    assert not (harness.env.workdir / "total.txt").exists()
+
+
 async def test_headless_a_made_up_time_is_refused_and_the_model_told_to_ask(harness):
     await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
     harness.model.enqueue(call("write_file", {"path": "meeting.txt", "content": "Next meeting: 3pm"}), "I need the time.")

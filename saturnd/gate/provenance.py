@@ -22,6 +22,12 @@ was refused as sent to a number nobody gave."""
 MIN_ESCALATION_CHARS = 4
 """Shorter values ("a", "10") turn up everywhere by chance."""
 FAILED_PREFIXES = ("tool error:", "⛔", "declined", "refused", "not run")
+REFUSALS = ("refused", "not run")
+"""Saturn's own words for a call it did not run: they repeat the guessed number or the unknown
+address they refuse, so they are no place a value came from (the 1.5B proposed the same made-up
+total again, and the refusal's "100 is in nothing you were shown" let it through)."""
+PERSON_SAID = re.compile(r"The user says: (.*)\. Call \w+ again with what the user said\.", re.DOTALL)
+"""What the person answered when a guess was put to them (prompts.VALUE_GIVEN): theirs, typed."""
 OWN_FILE_READERS = frozenset({"read_file", "search_files", "list_dir", "kb_search", "kb_read", "ground"})
 """What these return comes from the user's own files (the gate keeps them to the folder and the KB)."""
 
@@ -51,9 +57,11 @@ class SessionRecord:
     def from_messages(cls, rows: list[MessageRow]) -> SessionRecord:
         typed = [r.content for r in rows if r.role == "user"]
         results = {r.tool_call_id: r for r in rows if r.role == "tool"}
+        refusals = [r.content for r in results.values() if r.content.startswith(REFUSALS)]
+        typed += [said for text in refusals for said in PERSON_SAID.findall(text)]
         returned = [
             Returned(r.name, r.tool_call_id, r.content, r.content.startswith("<outside"))
-            for r in results.values()
+            for r in results.values() if not r.content.startswith(REFUSALS)
         ]
         calls = []
         for row in rows:
