@@ -136,6 +136,26 @@ async def test_one_case_end_to_end_through_a_real_daemon():
     assert description == " ".join(case.functions[0]["description"].split())[:1000]
 
 
+async def test_a_case_records_which_rules_of_the_harness_fired():
+    from bench.bfcl.saturn_runner import run_case
+
+    case = bfcl_cases.load_cases("live_simple", "report", limit=1)[0]
+    right = _right_call(case)
+    model = FakeModel().start()
+    try:
+        model.enqueue(
+            text("Gorilla has 4200 stars."),
+            call(f"bfcl.{right['name']}", right["arguments"]),
+            text("Done."),
+        )
+        spec = DaemonSpec(model="fake", policy="off", base_url=model.url, tool_mode="native")
+        got = await run_case(case, spec, turn_timeout_s=30)
+    finally:
+        model.stop()
+    assert got["observed"] == [right]
+    assert got["turns"][0]["notes"] == ['1: unsourced: "4200": sent back'], got["turns"]
+
+
 async def test_a_multi_turn_case_runs_its_calls_on_bfcl_backends_turn_by_turn():
     from bench.bfcl.saturn_runner import run_case
 

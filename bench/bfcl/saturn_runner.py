@@ -16,7 +16,7 @@ import json
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +76,8 @@ class TurnRecord:
     proposed: int = 0
     declined: int = 0
     wall_s: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    """What the harness noted on each pass (a send-back, a forced call, a bound): which rules fired."""
 
 
 async def drive(client: Client, session_id: str, text: str, record: TurnRecord) -> None:
@@ -97,6 +99,8 @@ async def drive(client: Client, session_id: str, text: str, record: TurnRecord) 
             record.answer = event.text
         elif tag == "turn_ended":
             record.status = event.status
+            trace = await client.call("trace/get", {"turn_id": turn.turn_id})
+            record.notes = [f"{p.index}: {p.note}" for p in trace.passes if p.note]
 
 
 async def _cancel_running(client: Client, session_id: str) -> None:
