@@ -50,6 +50,13 @@ from typing import Literal
 
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
+from saturnd.turn.made_up import (
+    CALCULATE,
+    uncomputed_number,
+    unsourced_value,
+    unworked_length,
+    works_out,
+)
 from saturnd.turn.tool_fit import fits_request
 from saturnd.turn.trails import unfollowed_pointer
 
@@ -126,21 +133,8 @@ NO_ACCESS = re.compile(
 READ_TOOLS = frozenset({"read_file", "list_dir", "search_files", "kb_search", "kb_read"})
 ASK_USER = "ask_user"
 MAY_PRECEDE_AN_ACTION = READ_TOOLS | {ASK_USER}
-COMPUTE_REQUEST = re.compile(
-    r"\b(?:total|sum|add(?:ed)? up|altogether|in all|how much|how long|difference|average|spent|spend|"
-    r"cost|owe|left over|remaining|how many\s+(?:seconds|minutes|hours|days|weeks|months|years))\b",
-    re.IGNORECASE,
-)
-NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
-NUMBER_OR_TIME = re.compile(r"(?<![\w.:])\d[\d,]*(?::\d\d)?(?:\.\d+)?")
-CALCULATE = "calculate"
 OWN_THINGS = re.compile(r"\b(?:my|our|mine|ours)\b", re.IGNORECASE)
 """A request about the user's own things: their answer is in their files, not in the model."""
-NAMED_DAY = re.compile(
-    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|"
-    r"july|august|september|october|november|december)\b",
-    re.IGNORECASE,
-)
 
 
 URL = re.compile(r"https?://[^\s<>\"'`]+")
@@ -322,56 +316,6 @@ def first_sentence(answer: str) -> str:
     return sentence[:120]
 
 
-def uncomputed_number(answer: str, request: str, seen: str, passes: list[PassTrace]) -> str | None:
-    """A number in the answer to a request to add up that the model made up: not in anything it
-    was shown (`seen`) and not worked out by a calculate call that ran."""
-    if not COMPUTE_REQUEST.search(request) or any(
-        c.name == CALCULATE and c.fate == "ran" for p in passes for c in p.calls
-    ):
-        return None
-    shown = {_plain_number(n) for n in NUMBER.findall(seen)}
-    for number in NUMBER.findall(answer):
-        if _plain_number(number) not in shown:
-            return number
-    return None
-
-
-HOW_LONG = re.compile(r"\bhow long\b(?!\s+ago)", re.IGNORECASE)
-LENGTH = re.compile(r"\b\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|mins?|minutes?)\b|\b(?:an|half an)\s+hour\b", re.IGNORECASE)
-CLOCK = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
-
-
-def unworked_length(answer: str, request: str, passes: list[PassTrace]) -> str | None:
-    """"later - earlier" for a request asking how long that the answer meets with two clock
-    times and no length, when no calculate call ran ("How long is my flight to Lisbon?": the 1.5B
-    answered "The flight leaves at 09:15 and lands at 12:45 local time")."""
-    if not HOW_LONG.search(request) or LENGTH.search(answer) or any(
-        c.name == CALCULATE and c.fate == "ran" for p in passes for c in p.calls
-    ):
-        return None
-    times = list(dict.fromkeys(CLOCK.findall(answer)))
-    return f"{times[1]} - {times[0]}" if len(times) == 2 else None
-
-
-def unsourced_value(answer: str, request: str, seen: str) -> str | None:
-    """A number, day or month in the answer that neither the request nor anything shown holds."""
-    shown = {_plain_number(n) for n in NUMBER_OR_TIME.findall(f"{request}\n{seen}")}
-    for value in NUMBER_OR_TIME.findall(answer):
-        if _plain_number(value) not in shown:
-            return value
-    days = {d.lower() for d in NAMED_DAY.findall(f"{request}\n{seen}")}
-    return next((d for d in NAMED_DAY.findall(answer) if d.lower() not in days), None)
-
-
-ARITHMETIC = re.compile(r"\d\s*(?:[-+*/×÷^=]|plus|minus|times|divided)\s*\(?\s*[\d.a-z]", re.IGNORECASE)
-
-
-def works_out(request: str) -> bool:
-    """Whether the answer may be worked out from the request's own numbers: two or more of them, or
-    a sum written out. One number ("staying for 5 days") does not make "21.2°C" the weather's."""
-    return len(NUMBER.findall(request)) >= 2 or ARITHMETIC.search(request) is not None
-
-
 def unfetched_address(request: str, passes: list[PassTrace], registry: Registry) -> str | None:
     """The first web address the request names that no call tried, when web_fetch is at hand and
     no fetch of the turn got a page: "What are the hours on …/about.html? If that page is gone,
@@ -392,11 +336,6 @@ def _fetched_url(arguments: str) -> str:
         if isinstance(loaded := json.loads(arguments), dict):
             return str(loaded.get("url", "")).rstrip("/")
     return ""
-
-
-def _plain_number(text: str) -> str:
-    plain = text.replace(",", "")
-    return plain.rstrip("0").rstrip(".") if "." in plain else plain
 
 
 def unbacked_claim(

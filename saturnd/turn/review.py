@@ -37,12 +37,7 @@ from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
 from saturnd.turn import prompts
 from saturnd.turn.asking import asks_leave
-from saturnd.turn.claims import (
-    COMPUTE_REQUEST,
-    READ_TOOLS,
-    only_messages_asked,
-    uncomputed_number,
-)
+from saturnd.turn.claims import READ_TOOLS, only_messages_asked
 from saturnd.turn.fencing import fence
 from saturnd.turn.look_first import (
     FoundLine,
@@ -53,6 +48,7 @@ from saturnd.turn.look_first import (
     render,
 )
 from saturnd.turn.loop_rules import CallLedger, call_signature, recipient_key
+from saturnd.turn.made_up import COMPUTE_REQUEST, uncomputed_number
 from saturnd.turn.overwrite import (
     EDIT_FILE,
     WRITE_FILE,

@@ -1,0 +1,82 @@
+"""Values in an answer that nothing sourced: the model's own numbers, times and days.
+
+A 1.5B cannot add and fills gaps with plausible values: it turned three and a half hours into
+"45 minutes", gave a flight time no file held, and answered "The current weather in London is
+20 degrees" with get_current_weather at hand. Each check finds the value, and claims.py decides
+what the answer is sent back with.
+"""
+
+from __future__ import annotations
+
+import re
+
+from protocol.methods import PassTrace
+
+COMPUTE_REQUEST = re.compile(
+    r"\b(?:total|sum|add(?:ed)? up|altogether|in all|how much|how long|difference|average|spent|spend|"
+    r"cost|owe|left over|remaining|how many\s+(?:seconds|minutes|hours|days|weeks|months|years))\b",
+    re.IGNORECASE,
+)
+NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+NUMBER_OR_TIME = re.compile(r"(?<![\w.:])\d[\d,]*(?::\d\d)?(?:\.\d+)?")
+CALCULATE = "calculate"
+NAMED_DAY = re.compile(
+    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|"
+    r"july|august|september|october|november|december)\b",
+    re.IGNORECASE,
+)
+
+
+def uncomputed_number(answer: str, request: str, seen: str, passes: list[PassTrace]) -> str | None:
+    """A number in the answer to a request to add up that the model made up: not in anything it
+    was shown (`seen`) and not worked out by a calculate call that ran."""
+    if not COMPUTE_REQUEST.search(request) or any(
+        c.name == CALCULATE and c.fate == "ran" for p in passes for c in p.calls
+    ):
+        return None
+    shown = {_plain_number(n) for n in NUMBER.findall(seen)}
+    for number in NUMBER.findall(answer):
+        if _plain_number(number) not in shown:
+            return number
+    return None
+
+
+HOW_LONG = re.compile(r"\bhow long\b(?!\s+ago)", re.IGNORECASE)
+LENGTH = re.compile(r"\b\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|mins?|minutes?)\b|\b(?:an|half an)\s+hour\b", re.IGNORECASE)
+CLOCK = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
+
+
+def unworked_length(answer: str, request: str, passes: list[PassTrace]) -> str | None:
+    """"later - earlier" for a request asking how long that the answer meets with two clock
+    times and no length, when no calculate call ran ("How long is my flight to Lisbon?": the 1.5B
+    answered "The flight leaves at 09:15 and lands at 12:45 local time")."""
+    if not HOW_LONG.search(request) or LENGTH.search(answer) or any(
+        c.name == CALCULATE and c.fate == "ran" for p in passes for c in p.calls
+    ):
+        return None
+    times = list(dict.fromkeys(CLOCK.findall(answer)))
+    return f"{times[1]} - {times[0]}" if len(times) == 2 else None
+
+
+def unsourced_value(answer: str, request: str, seen: str) -> str | None:
+    """A number, day or month in the answer that neither the request nor anything shown holds."""
+    shown = {_plain_number(n) for n in NUMBER_OR_TIME.findall(f"{request}\n{seen}")}
+    for value in NUMBER_OR_TIME.findall(answer):
+        if _plain_number(value) not in shown:
+            return value
+    days = {d.lower() for d in NAMED_DAY.findall(f"{request}\n{seen}")}
+    return next((d for d in NAMED_DAY.findall(answer) if d.lower() not in days), None)
+
+
+ARITHMETIC = re.compile(r"\d\s*(?:[-+*/×÷^=]|plus|minus|times|divided)\s*\(?\s*[\d.a-z]", re.IGNORECASE)
+
+
+def works_out(request: str) -> bool:
+    """Whether the answer may be worked out from the request's own numbers: two or more of them, or
+    a sum written out. One number ("staying for 5 days") does not make "21.2°C" the weather's."""
+    return len(NUMBER.findall(request)) >= 2 or ARITHMETIC.search(request) is not None
+
+
+def _plain_number(text: str) -> str:
+    plain = text.replace(",", "")
+    return plain.rstrip("0").rstrip(".") if "." in plain else plain
