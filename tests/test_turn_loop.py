@@ -6,6 +6,8 @@ Each test asserts what the model was sent on the next pass and what the client s
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 from saturnd.testing.fake_model import Reply, call, calls, error
 from tests.conftest import of_type
@@ -856,6 +858,58 @@ async def test_a_made_up_value_about_the_users_things_is_sent_back_to_look_it_up
     assert of_type(events, "answer")[0].text == "It leaves at 07:15."
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
     assert trace.passes[0].note == 'unsourced: "10:30": sent back'
+
+
+TEST_MCP_SERVER = json.dumps([sys.executable, str(Path(__file__).parent / "mcp_test_server.py")])
+
+
+async def test_an_answer_that_restates_the_request_must_call_the_tool_that_fits(harness):
+    await harness.start(
+        f"mcp:\n  servers:\n    testsrv:\n      command: {TEST_MCP_SERVER}\n"
+        "gate:\n  rules:\n    - {tool: testsrv.echo, decision: allow}\n",
+        model_extra="  tool_mode: constrained\n",
+    )
+    harness.model.enqueue(
+        '{"response": "Echo the words good night twice."}',
+        '{"name": "testsrv.echo", "arguments": {"text": "good night", "repeat": 2}}',
+        '{"response": "good night good night"}',
+    )
+    turn_id, events = await harness.turn("Echo the words good night twice", headless=True)
+    assert harness.sent(1)[-1]["content"] == (
+        '[Saturn check] Your answer "Echo the words good night twice." only repeats the request: it neither does'
+        " nor answers it. Call the tool that does what was asked now (testsrv.echo), with the values from the"
+        " user's words."
+    )
+    forced = harness.model.requests[1]["response_format"]["json_schema"]["schema"]["anyOf"]
+    assert [c["properties"]["name"]["const"] for c in forced] == ["testsrv.echo"]
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[0].note == 'restated: "Echo the words good night twice.": sent back'
+    assert [(c.name, c.fate) for p in trace.passes for c in p.calls] == [("testsrv.echo", "ran")]
+    assert of_type(events, "answer")[0].text == "good night good night"
+
+
+async def test_a_made_up_value_a_tool_is_named_for_must_be_looked_up_with_it(harness):
+    await harness.start(
+        f"mcp:\n  servers:\n    testsrv:\n      command: {TEST_MCP_SERVER}\n"
+        "gate:\n  rules:\n    - {tool: testsrv.pid, decision: allow}\n",
+        model_extra="  tool_mode: constrained\n",
+    )
+    harness.model.enqueue(
+        '{"response": "The pid is 4242."}',
+        '{"name": "testsrv.pid", "arguments": {}}',
+        '{"response": "It is the pid the tool gave."}',
+    )
+    turn_id, events = await harness.turn("What is the pid of the server?", headless=True)
+    assert harness.sent(1)[-1]["content"].startswith(
+        '[Saturn check] Your answer gives "4242", but nothing you were shown says it and nothing was looked up.'
+        " Call the tool that looks it up now (testsrv.pid)"
+    )
+    # crash's description ("Kill the server process") shares a word too; only pid is named for it.
+    forced = harness.model.requests[1]["response_format"]["json_schema"]["schema"]["anyOf"]
+    assert [c["properties"]["name"]["const"] for c in forced] == ["testsrv.pid"]
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[0].note == 'not_looked_up: "4242": sent back'
+    assert [(c.name, c.fate) for p in trace.passes for c in p.calls] == [("testsrv.pid", "ran")]
 
 
 async def test_no_access_in_an_empty_folder_is_left_alone(harness):

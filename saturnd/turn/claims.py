@@ -11,6 +11,9 @@ comes back again is answered with a note saying so. The kinds:
   nothing that could do it was even tried, and the answer neither asks nor
   says it cannot ("Butter is already on your shopping list."), or refuses
   with no reason while a tool whose words fit the request is at hand;
+- restated: nothing ran, and the answer is the request again ("perform 다용도실 통돌이 중지"
+  answered "다용도실 통돌이 중지") while an MCP server's tool shares words with it: that tool must be
+  called (Saturn's own tools share a word with nearly anything, so not_acted covers them);
 - no_access: "I don't have access to your shopping list" while read tools
   exist, the folder or knowledge base holds documents, and none was read;
 - uncomputed: the user asked for a total, a sum or a duration, and the answer
@@ -22,6 +25,9 @@ comes back again is answered with a note saying so. The kinds:
   month's food spend) or where a tool from an MCP server fits a request that
   holds no number to work from ("The current weather in London is 20 degrees"
   with get_current_weather at hand);
+- not_looked_up: the same, where the MCP tool's own name says what the request is about
+  ("weather" in get_current_weather): that tool must be called (asked "the current weather
+  conditions in Shanghai", the 1.5B answered "22", sent back and again);
 - unworked: the user asked how long, and the answer gives the two clock times without the
   length between them ("The flight leaves at 09:15 and lands at 12:45"); sent back with the
   calculate expression to run;
@@ -50,6 +56,7 @@ from typing import Literal
 
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
+from saturnd.tools.word_match import WORD
 from saturnd.turn.made_up import (
     CALCULATE,
     uncomputed_number,
@@ -57,7 +64,7 @@ from saturnd.turn.made_up import (
     unworked_length,
     works_out,
 )
-from saturnd.turn.tool_fit import fits_request
+from saturnd.turn.tool_fit import fits_request, named_for_request
 from saturnd.turn.trails import unfollowed_pointer
 
 _DONE = (
@@ -142,7 +149,8 @@ FETCH = "web_fetch"
 
 
 ClaimKind = Literal[
-    "done", "not_acted", "no_access", "uncomputed", "unworked", "unsourced", "unread", "unfollowed", "half_done",
+    "done", "not_acted", "restated", "no_access", "uncomputed", "unworked", "unsourced", "not_looked_up", "unread",
+    "unfollowed", "half_done",
 ]
 
 
@@ -352,6 +360,9 @@ def unbacked_claim(
     done = claimed_action(answer, asked_action(request))
     if done is not None and not something_acted(passes, registry):
         return Claim("done", done, tools_for(request, registry) if asked_action(request) else ())
+    if (restates_request(answer, request) and not ran_anything(passes)
+            and (fitting := external_tools_fitting(request, registry))):
+        return Claim("restated", first_sentence(answer), fitting)
     if (url := unfetched_address(request, passes, registry)) and not answer.rstrip().endswith("?"):
         return Claim("unread", url, (FETCH,))
     if (pointer := unfollowed_pointer(request, last_result, passes)) and not answer.rstrip().endswith("?"):
@@ -380,8 +391,28 @@ def unbacked_claim(
                 and READ_TOOLS & set(registry.names())):
             return Claim("unsourced", value)
         if not works_out(request) and (fitting := external_tools_fitting(request, registry)):
-            return Claim("unsourced", value, fitting)
+            named = tuple(t.name for t in registry if t.name in fitting and named_for_request(request, t))
+            return Claim("not_looked_up", value, named) if named else Claim("unsourced", value, fitting)
     return None
+
+
+def restates_request(answer: str, request: str) -> bool:
+    """Whether the answer is the request again: nearly all its words are the request's, and it
+    holds most of them ("perform 다용도실 통돌이 중지" answered "다용도실 통돌이 중지"; "I would like
+    to order a burger … no onions, extra cheese" answered with the same sentence)."""
+    said, asked = _words(answer), _words(request)
+    added = said - asked
+    if len(said) < 2 or any(c.isdigit() for word in added for c in word):
+        return False  # "The area under the curve … is 150 square units" answers with its number
+    return len(added) * 8 <= len(said) and len(said & asked) * 5 >= len(asked) * 3
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in WORD.findall(text)}
+
+
+def ran_anything(passes: Iterable[PassTrace]) -> bool:
+    return any(c.fate in ("ran", "asked") for p in passes for c in p.calls)
 
 
 SAYS_NOT_DONE = re.compile(r"\b(?:not|never|nothing|no)\b|n't\b|\bplease\s+(?:provide|tell|give|share|specify)\b",
@@ -434,8 +465,10 @@ def must_call_after(claim: Claim, offered: list[str], *, can_ask: bool = True) -
     several) asked for and answered instead of done: the next passes must call a tool that does
     it, asks for what is missing, or reads it (the 1.5B, given the plumber's address by
     ask_user, answered "I'll send you an email to fix@pipes.example" twice). With nobody to
-    answer, ask_user is left out: headless, the 1.5B asked "What time is it?" three times."""
-    if claim.kind in ("unread", "unfollowed"):
+    answer, ask_user is left out: headless, the 1.5B asked "What time is it?" three times. An
+    answer that only restated the request, or a value that a tool named for the request looks up
+    and nothing looked up: the tools of the claim."""
+    if claim.kind in ("unread", "unfollowed", "restated", "not_looked_up"):
         return tuple(name for name in offered if name in claim.tools)
     if claim.kind not in ("not_acted", "done", "half_done") or not claim.tools:
         return ()

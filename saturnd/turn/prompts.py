@@ -53,6 +53,14 @@ UNSOURCED = (
     " looked up. Look it up now{tools}: call the tool that gives it, or search or read the likely file."
     " If none holds it, tell the user you could not find it; never make up a value."
 )
+RESTATED = (
+    "[Saturn check] Your answer \"{claim}\" only repeats the request: it neither does nor answers it."
+    " Call the tool that does what was asked now{tools}, with the values from the user's words."
+)
+NOT_LOOKED_UP = (
+    "[Saturn check] Your answer gives \"{claim}\", but nothing you were shown says it and nothing was"
+    " looked up. Call the tool that looks it up now{tools}, with the values from the user's words."
+)
 UNREAD = (
     "[Saturn check] The user named {claim}, and nothing fetched it in this turn, so your answer cannot"
     " come from it. Call web_fetch with that address now, then answer from what it returns."
@@ -76,16 +84,20 @@ NOT_ACTED_NOTE = "nothing was done: no tool that could do what was asked was cal
 UNCOMPUTED_NOTE = "the answer's number was not worked out by calculate from what was read"
 UNWORKED_NOTE = "the answer gave the times, not the length asked for, and calculate did not work it out"
 UNSOURCED_NOTE = "the answer gives a value that nothing looked up this turn holds"
+RESTATED_NOTE = "the answer only repeated the request"
+NOT_LOOKED_UP_NOTE = "the answer gave a value that a tool named for the request looks up, and nothing looked it up"
 UNREAD_NOTE = "the answer was given without fetching the page the user named"
 UNFOLLOWED_NOTE = "the answer was given before the trail the user asked to follow was followed"
 HALF_DONE_NOTE = "only part of what was asked was done: nothing tried the rest"
 SEND_BACK = {
     "done": UNBACKED_CLAIM, "not_acted": NOT_ACTED, "no_access": NO_ACCESS, "uncomputed": UNCOMPUTED,
-    "unworked": UNWORKED, "unsourced": UNSOURCED, "unread": UNREAD, "unfollowed": UNFOLLOWED, "half_done": HALF_DONE,
+    "unworked": UNWORKED, "unsourced": UNSOURCED, "restated": RESTATED, "not_looked_up": NOT_LOOKED_UP,
+    "unread": UNREAD, "unfollowed": UNFOLLOWED, "half_done": HALF_DONE,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
-    "unworked": UNWORKED_NOTE, "unsourced": UNSOURCED_NOTE, "unread": UNREAD_NOTE, "unfollowed": UNFOLLOWED_NOTE,
+    "unworked": UNWORKED_NOTE, "unsourced": UNSOURCED_NOTE, "restated": RESTATED_NOTE,
+    "not_looked_up": NOT_LOOKED_UP_NOTE, "unread": UNREAD_NOTE, "unfollowed": UNFOLLOWED_NOTE,
     "half_done": HALF_DONE_NOTE,
 }
 

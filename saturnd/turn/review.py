@@ -74,7 +74,7 @@ from saturnd.turn.put_right import (
     where,
 )
 from saturnd.turn.retrieval import Document
-from saturnd.turn.tool_fit import fits_request
+from saturnd.turn.tool_fit import seems_unfit
 from saturnd.turn.validation import Invalid, validate_call
 
 ASK_USER = "ask_user"
@@ -246,7 +246,7 @@ def _review_one(
         return Decision(call, "refused_loop", sent, **fields)
     if tool.name == REMEMBER:
         return _review_remember(call, arguments, context, fields)
-    if tool.risk == "external" and not fits_request(context.request, tool) and ledger.first_unfit(tool.name):
+    if tool.risk == "external" and seems_unfit(context.request, tool) and ledger.first_unfit(tool.name):
         return Decision(call, "invalid", f"tool error: {UNFIT.format(tool=tool.name)}", **fields)
     if tool.parent and parent_missing(tool.parent, tool.target, arguments, context.record, context.cwd):
         target = f" of {arguments[tool.target]}" if tool.target in arguments else ""
