@@ -153,7 +153,7 @@ async def test_a_case_records_which_rules_of_the_harness_fired():
     finally:
         model.stop()
     assert got["observed"] == [right]
-    assert got["turns"][0]["notes"] == ['1: unsourced: "4200": sent back'], got["turns"]
+    assert got["turns"][0]["notes"] == ['1: not_looked_up: "4200": sent back', '2: must call one of: bfcl.github_star']
 
 
 async def test_a_multi_turn_case_runs_its_calls_on_bfcl_backends_turn_by_turn():
