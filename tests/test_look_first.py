@@ -125,6 +125,17 @@ async def test_a_text_to_an_email_address_goes_to_the_phone_beside_it(harness):
     )
 
 
+async def test_a_text_to_the_email_address_the_request_gives_goes_to_its_phone_number(harness):
+    await harness.start()
+    harness.model.enqueue(call("send_message", {"to": "jo@mail.example", "text": "Running late"}), "Sent.")
+    request = "Send this to Jo by text, not email: 'Running late'. Jo's details: jo@mail.example, +44 7700 900777."
+    await run_with_decisions(harness, request, decide_with("once"))
+    assert harness.sent(1)[-1]["content"].startswith(
+        "(The user asked for a text: the request:1 gives jo@mail.example the phone number +44 7700 900777,"
+        " so the call used that.) sent message to +44 7700 900777"
+    )
+
+
 async def test_an_email_to_a_phone_number_goes_to_the_address_beside_it(harness):
     await harness.start()
     (harness.env.workdir / "contacts.md").write_text(CONTACTS.text)

@@ -67,7 +67,7 @@ def channel_put_right(
     lines = [Document("the request", context.request), *context.documents]
     if tool_name == SEND_EMAIL and SEND_MESSAGE in offered and EMAIL.fullmatch(to):
         beside = phone_beside(to, lines)
-        wanted = _text_only(context.request) or (beside is not None and _paired(beside, context.request) == "text")
+        wanted = text_only(context.request) or (beside is not None and _paired(beside, context.request) == "text")
         text = str(arguments.get("body") or "").strip() or str(arguments.get("subject") or "").strip()
         if beside is None or not wanted or not text:
             return None
@@ -90,7 +90,7 @@ def channel_put_right(
     return None
 
 
-def _text_only(request: str) -> bool:
+def text_only(request: str) -> bool:
     words = EMAIL.sub(" ", NOT_BY_EMAIL.sub(" ", request))
     return bool(TEXT_ASKED.search(words)) and not EMAIL_ASKED.search(words)
 

@@ -71,6 +71,7 @@ from saturnd.turn.put_right import (
     addresses_of,
     channel_put_right,
     content_put_right,
+    text_only,
     where,
 )
 from saturnd.turn.retrieval import Document
@@ -290,7 +291,7 @@ def recipient_put_right(tool: Tool, arguments: dict[str, Any], context: GateCont
         ((address, named),) = found.items()
         return Recipient(address, named, prompts.NAME_PUT_RIGHT.format(to=to, address=address, where=where(named)))
     if tool.name == SEND_MESSAGE and EMAIL.fullmatch(to) and TEXT_ASKED.search(context.request) and \
-            not EMAIL.search(context.request) and (beside := phone_beside(to, context.documents)):
+            (beside := phone_beside(to, _lines_for_a_text(context))):
         phone = PHONE.search(beside.text)
         assert phone is not None  # phone_beside keeps only lines with one
         return Recipient(phone.group(0), beside, prompts.TEXT_PUT_RIGHT.format(
@@ -301,6 +302,15 @@ def recipient_put_right(tool: Tool, arguments: dict[str, Any], context: GateCont
         return Recipient(email.group(0), beside, prompts.EMAIL_PUT_RIGHT.format(
             number=to, email=email.group(0), where=where(beside)))
     return None
+
+
+def _lines_for_a_text(context: GateContext) -> list[Document]:
+    """Where a text's phone number may come from: the user's files, unless the request gives an
+    email address; then the request itself, when it asks for a text and not an email ("Send this
+    to Jo by text, not email … jo@mail.example, +44 7700 900777": the 1.5B texted the address)."""
+    if not EMAIL.search(context.request):
+        return context.documents
+    return [Document("the request", context.request)] if text_only(context.request) else []
 
 
 def _addresses_of_kind(tool_name: str, lines: list[FoundLine]) -> dict[str, FoundLine]:
