@@ -309,6 +309,18 @@ async def test_two_unreadable_replies_end_with_a_readable_answer(harness):
     assert of_type(events, "turn_ended")[0].status == "completed"
 
 
+async def test_a_reply_that_repeats_itself_is_closed_early_and_not_sent_again(harness):
+    await harness.start(model_extra="  tool_mode: constrained\n")
+    looping = '{"name": "write_file", "arguments": {"path": "order.txt", "content": "' + "薯条, " * 2000
+    harness.model.enqueue(Reply(text=looping))
+    turn_id, events = await harness.turn("我想买90根薯条")
+    answer = of_type(events, "answer")[0]
+    assert answer.text == "I could not produce a readable reply to this. Please rephrase or try again."
+    assert answer.note.startswith("the model's reply could not be read: the reply ran on, repeating ")
+    assert "薯条" in answer.note
+    assert len(harness.model.requests) == 1, "the same request would run on the same way"
+
+
 async def test_a_call_written_as_text_is_recovered(harness):
     await harness.start()
     (harness.env.workdir / "a.txt").write_text("alpha")

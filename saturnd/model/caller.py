@@ -20,6 +20,7 @@ from saturnd import egress
 from saturnd.model import constrained
 from saturnd.model.client import ModelClient, ModelHttpError
 from saturnd.model.recovery import recover_tool_calls
+from saturnd.model.runaway import RAN_ON, RanOn, RunawayWatch
 from saturnd.model.types import ModelReply, ModelUsage, ToolCall
 
 if TYPE_CHECKING:
@@ -190,6 +191,9 @@ class ModelCaller:
         mode = first_mode(self.tool_mode, tools_offered)
         reply, problem = await self._thinking_off(messages, mode, thought, only)
         remarks: list[str] = []
+        if problem and problem.startswith(RAN_ON) and retry_mode(self.tool_mode, tools_offered) == mode:
+            # The same temperature-0 request would run on the same way.
+            return Unreadable(problem=problem, thought=thought.text)
         if problem:
             mode = retry_mode(self.tool_mode, tools_offered)
             reply, again = await self._thinking_off(messages, mode, thought, only)
@@ -229,6 +233,9 @@ class ModelCaller:
             else:
                 native_tools = _offered(tools, only) if mode == "native" else None
                 reply = await self._request(messages, stream, thought, tools=native_tools, think=think)
+        except RanOn as ran_on:
+            stream.finish(None)
+            return ModelReply(), str(ran_on)
         except ModelHttpError as exc:
             if not exc.is_format_failure:
                 raise
@@ -270,7 +277,10 @@ class ModelCaller:
         response_format: dict[str, Any] | None = None,
         thought_field: constrained.ThoughtField | None = None,
     ) -> ModelReply:
+        watch = RunawayWatch()
+
         def on_delta(kind: str, text: str) -> None:
+            watch.feed(text)
             if kind == "thinking":
                 thought.feed(text)
                 return
