@@ -104,6 +104,16 @@ async def test_write_file_creates_parents(env: ToolEnv) -> None:
     assert (env.cwd / "a/b/notes.txt").read_text() == "x"
 
 
+async def test_rewriting_a_file_that_ends_a_line_keeps_its_final_newline(env: ToolEnv) -> None:
+    (env.cwd / "groceries.txt").write_text("bread\ncoffee\n")
+    out = await WRITE_FILE.run(WriteFileParams(path="groceries.txt", content="bread\ncoffee\noat milk"), env)
+    assert out == "wrote groceries.txt (22 bytes; kept its final newline)"
+    assert (env.cwd / "groceries.txt").read_text() == "bread\ncoffee\noat milk\n"
+    (env.cwd / "no-newline.txt").write_text("a")
+    await WRITE_FILE.run(WriteFileParams(path="no-newline.txt", content="b"), env)
+    assert (env.cwd / "no-newline.txt").read_text() == "b", "a file without one stays without"
+
+
 async def test_write_file_refuses_a_directory(env: ToolEnv) -> None:
     (env.cwd / "d").mkdir()
     with pytest.raises(ToolFailure, match="d is a directory"):

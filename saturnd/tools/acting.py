@@ -42,13 +42,27 @@ class WriteFileParams(msgspec.Struct, forbid_unknown_fields=True):
 def _write(path: Path, display: str, content: str) -> str:
     if path.is_dir():
         raise ToolFailure(f"{display} is a directory; give a file path")
+    kept = ""
+    if content and not content.endswith("\n") and _ends_a_line(path):
+        # The 1.5B rewrites a list without its last newline: the next line added would join it.
+        content, kept = content + "\n", "; kept its final newline"
     data = content.encode("utf-8")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
     except OSError as e:
         raise ToolFailure(f"cannot write {display}: {e.strerror or e}") from e
-    return f"wrote {display} ({len(data)} bytes)"
+    return f"wrote {display} ({len(data)} bytes{kept})"
+
+
+def _ends_a_line(path: Path) -> bool:
+    """Whether the file is there and its last byte ends a line."""
+    try:
+        with path.open("rb") as existing:
+            existing.seek(-1, os.SEEK_END)
+            return existing.read(1) == b"\n"
+    except OSError:  # missing, or empty (seeking before the start)
+        return False
 
 
 async def _write_file(params: WriteFileParams, env: ToolEnv) -> str:
