@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
 import pytest
 
@@ -109,22 +110,27 @@ def test_raw_decoding_of_native_and_text_calls():
     assert decode_message({"content": "No function fits."}, names) == ([], False)
 
 
-async def test_one_case_end_to_end_through_a_real_daemon():
+async def _first_live_simple_case(*replies: Any) -> tuple[Any, dict[str, Any], dict[str, Any], FakeModel]:
+    """The first live_simple report case through a real daemon and the fake model's `replies`
+    (each may name the right call as "RIGHT"): the case, its right call, the run, the model."""
     from bench.bfcl.saturn_runner import run_case
 
     case = bfcl_cases.load_cases("live_simple", "report", limit=1)[0]
     right = _right_call(case)
     model = FakeModel().start()
     try:
-        model.enqueue(
-            call("ask_user", {"question": "Which repositories?"}),
-            call(f"bfcl.{right['name']}", right["arguments"]),
-            text("Done."),
-        )
+        model.enqueue(*(call(f"bfcl.{right['name']}", right["arguments"]) if r == "RIGHT" else r for r in replies))
         spec = DaemonSpec(model="fake", policy="off", base_url=model.url, tool_mode="native")
         got = await run_case(case, spec, turn_timeout_s=30)
     finally:
         model.stop()
+    return case, right, got, model
+
+
+async def test_one_case_end_to_end_through_a_real_daemon():
+    case, right, got, model = await _first_live_simple_case(
+        call("ask_user", {"question": "Which repositories?"}), "RIGHT", text("Done."),
+    )
     assert "error" not in got, got
     assert got["observed"] == [right], "the MCP server saw the one BFCL call, not ask_user"
     assert got["turns"][0]["questions"] == 1 and got["turns"][0]["status"] == "completed"
@@ -137,21 +143,7 @@ async def test_one_case_end_to_end_through_a_real_daemon():
 
 
 async def test_a_case_records_which_rules_of_the_harness_fired():
-    from bench.bfcl.saturn_runner import run_case
-
-    case = bfcl_cases.load_cases("live_simple", "report", limit=1)[0]
-    right = _right_call(case)
-    model = FakeModel().start()
-    try:
-        model.enqueue(
-            text("Gorilla has 4200 stars."),
-            call(f"bfcl.{right['name']}", right["arguments"]),
-            text("Done."),
-        )
-        spec = DaemonSpec(model="fake", policy="off", base_url=model.url, tool_mode="native")
-        got = await run_case(case, spec, turn_timeout_s=30)
-    finally:
-        model.stop()
+    _, right, got, _ = await _first_live_simple_case(text("Gorilla has 4200 stars."), "RIGHT", text("Done."))
     assert got["observed"] == [right]
     assert got["turns"][0]["notes"] == ['1: not_looked_up: "4200": sent back', '2: must call one of: bfcl.github_star']
 

@@ -875,51 +875,51 @@ async def test_a_made_up_value_about_the_users_things_is_sent_back_to_look_it_up
 TEST_MCP_SERVER = json.dumps([sys.executable, str(Path(__file__).parent / "mcp_test_server.py")])
 
 
-async def test_an_answer_that_restates_the_request_must_call_the_tool_that_fits(harness):
+async def forced_after_a_send_back(harness, allowed: str, request: str, *replies: str):
+    """A constrained turn with the test MCP server (`allowed` runs unasked): the send-back, the
+    tools the next pass was held to, the pass trace and the events."""
     await harness.start(
         f"mcp:\n  servers:\n    testsrv:\n      command: {TEST_MCP_SERVER}\n"
-        "gate:\n  rules:\n    - {tool: testsrv.echo, decision: allow}\n",
+        f"gate:\n  rules:\n    - {{tool: {allowed}, decision: allow}}\n",
         model_extra="  tool_mode: constrained\n",
     )
-    harness.model.enqueue(
+    harness.model.enqueue(*replies)
+    turn_id, events = await harness.turn(request, headless=True)
+    forced = harness.model.requests[1]["response_format"]["json_schema"]["schema"]["anyOf"]
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    return harness.sent(1)[-1]["content"], [c["properties"]["name"]["const"] for c in forced], trace, events
+
+
+async def test_an_answer_that_restates_the_request_must_call_the_tool_that_fits(harness):
+    sent_back, forced, trace, events = await forced_after_a_send_back(
+        harness, "testsrv.echo", "Echo the words good night twice",
         '{"response": "Echo the words good night twice."}',
         '{"name": "testsrv.echo", "arguments": {"text": "good night", "repeat": 2}}',
         '{"response": "good night good night"}',
     )
-    turn_id, events = await harness.turn("Echo the words good night twice", headless=True)
-    assert harness.sent(1)[-1]["content"] == (
+    assert sent_back == (
         '[Saturn check] Your answer "Echo the words good night twice." only repeats the request: it neither does'
         " nor answers it. Call the tool that does what was asked now (testsrv.echo), with the values from the"
         " user's words."
     )
-    forced = harness.model.requests[1]["response_format"]["json_schema"]["schema"]["anyOf"]
-    assert [c["properties"]["name"]["const"] for c in forced] == ["testsrv.echo"]
-    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert forced == ["testsrv.echo"]
     assert trace.passes[0].note == 'restated: "Echo the words good night twice.": sent back'
     assert [(c.name, c.fate) for p in trace.passes for c in p.calls] == [("testsrv.echo", "ran")]
     assert of_type(events, "answer")[0].text == "good night good night"
 
 
 async def test_a_made_up_value_a_tool_is_named_for_must_be_looked_up_with_it(harness):
-    await harness.start(
-        f"mcp:\n  servers:\n    testsrv:\n      command: {TEST_MCP_SERVER}\n"
-        "gate:\n  rules:\n    - {tool: testsrv.pid, decision: allow}\n",
-        model_extra="  tool_mode: constrained\n",
-    )
-    harness.model.enqueue(
+    sent_back, forced, trace, _ = await forced_after_a_send_back(
+        harness, "testsrv.pid", "What is the pid of the server?",
         '{"response": "The pid is 4242."}',
         '{"name": "testsrv.pid", "arguments": {}}',
         '{"response": "It is the pid the tool gave."}',
     )
-    turn_id, events = await harness.turn("What is the pid of the server?", headless=True)
-    assert harness.sent(1)[-1]["content"].startswith(
+    assert sent_back.startswith(
         '[Saturn check] Your answer gives "4242", but nothing you were shown says it and nothing was looked up.'
         " Call the tool that looks it up now (testsrv.pid)"
     )
-    # crash's description ("Kill the server process") shares a word too; only pid is named for it.
-    forced = harness.model.requests[1]["response_format"]["json_schema"]["schema"]["anyOf"]
-    assert [c["properties"]["name"]["const"] for c in forced] == ["testsrv.pid"]
-    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert forced == ["testsrv.pid"], "crash's description (Kill the server process) fits too; only pid is named for it"
     assert trace.passes[0].note == 'not_looked_up: "4242": sent back'
     assert [(c.name, c.fate) for p in trace.passes for c in p.calls] == [("testsrv.pid", "ran")]
 
