@@ -86,6 +86,10 @@ def test_a_claim_is_unbacked_until_a_call_that_changes_something_ran(calls, unba
     ("What's on my shopping list?", "I'm sorry, but I don't have access to your shopping list.", (), "no_access"),
     ("When is my dentist appointment?", "I don't have any information about your dentist appointment.", (),
      "no_access"),
+    ("What did I write down about the car service?", "I did not write down anything about the car service.", (),
+     "no_access"),
+    ("What did I write down about the car service?", "You didn't write anything about it.", (("read_file", "ran"),),
+     None),
     ("What's on my shopping list?", "I couldn't find a shopping list.", (("search_files", "ran"),), None),
     ("What is 17*23?", "391", (), None),
 ])

@@ -134,7 +134,10 @@ NO_ABILITY = re.compile(
 NO_ACCESS = re.compile(
     r"\b(?:(?:don't|do not|doesn't|does not)\s+have\s+(?:any\s+)?(?:access|information|info|details|records?)|"
     r"(?:can't|cannot|can not|couldn't|could not|unable to|not able to)\s+(?:access|see|view|read|open|find|look)|"
-    r"no access|not have access)\b",
+    r"no access|not have access|"
+    # "I did not write down anything about the car service", with notes/car.md in the ground
+    r"(?:did not|didn't|have not|haven't|never)\s+(?:write|wrote|written|note|noted|save|saved|mention|mentioned)"
+    r"(?:\s+down)?\s+(?:anything|any\s+\w+))\b",
     re.IGNORECASE,
 )
 READ_TOOLS = frozenset({"read_file", "list_dir", "search_files", "kb_search", "kb_read"})
