@@ -55,6 +55,12 @@ def test_words_are_matched_as_people_write_them_in_their_notes():
     assert query_terms("What's my doctor's phone number?") == ["doctor", "dr", "gp", "phone", "tel", "mobile", "number"]
 
 
+def test_a_latin_word_written_against_chinese_is_a_word_of_its_own():
+    request = "我可以创建一个名为'DevelopmentEnv'的workspace，基于'feature-branch'吗？"
+    assert query_terms(request) == ["我可以创建一个名为", "developmentenv", "workspace", "feature", "branch"]
+    assert query_terms("perform 다용도실 통돌이 중지, café, don't") == ["perform", "다용도실", "통돌이", "café", "don't"]
+
+
 def test_a_request_about_nothing_in_the_files_finds_nothing():
     assert relevant_excerpts("What is 17*23?", docs(HOME_FILES)) == []
     assert query_terms("What is the total of it?") == ["total"]

@@ -94,6 +94,7 @@ def test_words_of_a_tool_in_another_script_count_as_written():
 @pytest.mark.parametrize(("request_text", "unfit"), [
     ("Resolve the DNS of twitter.com via VirusTotal", True),
     ("최근 박지성에 관한 뉴스를 찾아줘.", False),  # Korean against English: the words say nothing
+    ("我想知道'Boston'的weather", False),  # the Latin word glued to the Chinese still counts
     ("What's the weather in Seoul?", False),
 ])
 def test_a_tool_seems_unfit_only_where_request_and_tool_share_a_script(request_text, unfit):

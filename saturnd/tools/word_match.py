@@ -28,9 +28,18 @@ NAME_WEIGHT = 3.0
 
 
 
+UNSPACED_SCRIPT = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+"""Kana, CJK and Hangul: Chinese and Japanese put no space between a word of theirs and a Latin one."""
+SCRIPT_SEAM = re.compile(
+    f"(?<=[{UNSPACED_SCRIPT}])['’]?(?=[^\\W{UNSPACED_SCRIPT}])|(?<=[^\\W{UNSPACED_SCRIPT}])['’]?(?=[{UNSPACED_SCRIPT}])"
+)
+
+
 def query_terms(request: str) -> list[str]:
-    """The request's content words, lowercased, each once, in order."""
-    found = (w.replace("’", "'").removesuffix("'s") for w in WORD.findall(request.lower()))
+    """The request's content words, lowercased, each once, in order; a Latin word written against
+    Chinese is a word of its own ("名为'DevelopmentEnv'的workspace": workspace)."""
+    spaced = SCRIPT_SEAM.sub(" ", request.lower())
+    found = (w.replace("’", "'").removesuffix("'s") for w in WORD.findall(spaced))
     words = [w for w in found if len(w) >= 3 and w not in STOP_WORDS]
     return list(dict.fromkeys(t for w in words for t in (w, *ALSO_WRITTEN.get(w, ()))))
 
