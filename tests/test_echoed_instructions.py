@@ -6,6 +6,7 @@ import pytest
 
 from protocol.methods import CallTrace, PassTrace
 from saturnd.turn.echoed_instructions import echoes_instructions, not_done_account
+from saturnd.turn.review import UNFIT
 from saturnd.turn.tool_round import DECLINED_BY_USER, NOBODY_TO_APPROVE
 
 
@@ -16,6 +17,7 @@ from saturnd.turn.tool_round import DECLINED_BY_USER, NOBODY_TO_APPROVE
     ("Do not\nretry it or work around it.", True),
     ("You declined the email, so Tom was not told.", False),
     ("I won't retry it.", False),
+    (UNFIT.format(tool="bfcl.create_workspace"), True),
 ])
 def test_echoes_instructions(answer, echoes):
     assert echoes_instructions(answer) is echoes

@@ -890,6 +890,19 @@ async def forced_after_a_send_back(harness, allowed: str, request: str, *replies
     return harness.sent(1)[-1]["content"], [c["properties"]["name"]["const"] for c in forced], trace, events
 
 
+async def test_an_answer_that_is_the_unfit_tool_send_back_is_replaced_with_what_was_not_done(harness):
+    unfit = call("testsrv.add", {"a": 1, "b": 2})
+    await harness.start(
+        f"mcp:\n  servers:\n    testsrv:\n      command: {TEST_MCP_SERVER}\n"
+        "gate:\n  rules:\n    - {tool: testsrv.add, decision: allow}\n"
+    )
+    harness.model.enqueue(unfit, "testsrv.add does not look like it does what the user asked: the request shares")
+    turn_id, events = await harness.turn("Which table is free tonight?", headless=True)
+    assert of_type(events, "answer")[0].text == "Not done: no tool was used, so nothing was sent, saved or changed."
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[-1].note.endswith("the answer repeated Saturn's note to the model: replaced with what was not done")
+
+
 async def test_an_answer_that_restates_the_request_must_call_the_tool_that_fits(harness):
     sent_back, forced, trace, events = await forced_after_a_send_back(
         harness, "testsrv.echo", "Echo the words good night twice",

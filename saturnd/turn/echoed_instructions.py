@@ -11,10 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from protocol.methods import PassTrace
+from saturnd.turn.review import UNFIT
 from saturnd.turn.tool_round import DO_NOT_RETRY, DO_NOT_TRY_ANOTHER_WAY
 
-INSTRUCTIONS = (DO_NOT_RETRY.lower(), DO_NOT_TRY_ANOTHER_WAY.lower())
-"""The parts of Saturn's results that only make sense to the model."""
+INSTRUCTIONS = (
+    DO_NOT_RETRY.lower(), DO_NOT_TRY_ANOTHER_WAY.lower(), UNFIT.split(":")[0].removeprefix("{tool} ").lower(),
+)
+"""The parts of Saturn's results that only make sense to the model (the 1.5B answered a Chinese
+request with the unfit-tool send-back, word for word)."""
 
 
 def echoes_instructions(answer: str) -> bool:

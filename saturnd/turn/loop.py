@@ -209,11 +209,11 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     trail it did not follow to the end, is prefixed with the truth."""
     text = reply_text or turn.last_text
     account = not_done_account(turn.trace)
-    if echoes_instructions(text) and account:
+    if echoes_instructions(text) and (account or not something_acted(turn.trace, turn.registry)):
         turn.trace[-1].note = join_note(
             turn.trace[-1].note, "the answer repeated Saturn's note to the model: replaced with what was not done"
         )
-        return account
+        return account or prompts.NOT_DONE
     if account and not SAYS_NOT_DONE.search(text) and not something_acted(turn.trace, turn.registry):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "prefixed: what was not done")
         return f"{account} {text}"
