@@ -27,9 +27,9 @@ NAME_WEIGHT = 3.0
 """BM25 column weight of a document's name against its text's 1.0."""
 
 
-
 UNSPACED_SCRIPT = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-"""Kana, CJK and Hangul: Chinese and Japanese put no space between a word of theirs and a Latin one."""
+"""Kana, CJK and Hangul: Chinese and Japanese (and Korean, often) put no space between a word of
+theirs and a Latin one."""
 SCRIPT_SEAM = re.compile(
     f"(?<=[{UNSPACED_SCRIPT}])['’]?(?=[^\\W{UNSPACED_SCRIPT}])|(?<=[^\\W{UNSPACED_SCRIPT}])['’]?(?=[{UNSPACED_SCRIPT}])"
 )
