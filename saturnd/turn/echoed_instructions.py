@@ -11,12 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from protocol.methods import PassTrace
-from saturnd.turn.review import UNFIT
+from saturnd.turn.review import DOES_NOT_FIT
 from saturnd.turn.tool_round import DO_NOT_RETRY, DO_NOT_TRY_ANOTHER_WAY
 
-INSTRUCTIONS = (
-    DO_NOT_RETRY.lower(), DO_NOT_TRY_ANOTHER_WAY.lower(), UNFIT.split(":")[0].removeprefix("{tool} ").lower(),
-)
+INSTRUCTIONS = (DO_NOT_RETRY.lower(), DO_NOT_TRY_ANOTHER_WAY.lower(), DOES_NOT_FIT)
 """The parts of Saturn's results that only make sense to the model (the 1.5B answered a Chinese
 request with the unfit-tool send-back, word for word)."""
 

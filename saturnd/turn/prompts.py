@@ -48,19 +48,19 @@ UNWORKED = (
     "[Saturn check] The user asked how long, and your answer gives the times but not the length between"
     " them. Call calculate with \"{claim}\" (the later time minus the earlier), then answer with that length."
 )
-UNSOURCED = (
+NOTHING_LOOKED_UP = (
     "[Saturn check] Your answer gives \"{claim}\", but nothing you were shown says it and nothing was"
-    " looked up. Look it up now{tools}: call the tool that gives it, or search or read the likely file."
+    " looked up."
+)
+UNSOURCED = (
+    NOTHING_LOOKED_UP + " Look it up now{tools}: call the tool that gives it, or search or read the likely file."
     " If none holds it, tell the user you could not find it; never make up a value."
 )
 RESTATED = (
     "[Saturn check] Your answer \"{claim}\" only repeats the request: it neither does nor answers it."
     " Call the tool that does what was asked now{tools}, with the values from the user's words."
 )
-NOT_LOOKED_UP = (
-    "[Saturn check] Your answer gives \"{claim}\", but nothing you were shown says it and nothing was"
-    " looked up. Call the tool that looks it up now{tools}, with the values from the user's words."
-)
+NOT_LOOKED_UP = NOTHING_LOOKED_UP + " Call the tool that looks it up now{tools}, with the values from the user's words."
 UNREAD = (
     "[Saturn check] The user named {claim}, and nothing fetched it in this turn, so your answer cannot"
     " come from it. Call web_fetch with that address now, then answer from what it returns."

@@ -191,8 +191,9 @@ class Decision:
         return self.fate in ("approved", "ask_user")
 
 
+DOES_NOT_FIT = "does not look like it does what the user asked"
 UNFIT = (
-    "{tool} does not look like it does what the user asked: the request shares no word with its"
+    "{tool} " + DOES_NOT_FIT + ": the request shares no word with its"
     " name, description or parameters. If none of your tools does it, answer without a tool and say"
     " plainly what you cannot do. If {tool} really is the right tool, call it again."
 )

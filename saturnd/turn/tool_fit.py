@@ -31,10 +31,13 @@ def name_words(tool: Tool) -> str:
 
 def fits_request(request: str, tool: Tool) -> bool:
     """Whether any content word of the request (stemmed) is in what the tool says of itself."""
-    terms = query_terms(request)
-    if not terms:
+    return _shares_a_word(query_terms(request), tool_words(tool))
+
+
+def _shares_a_word(terms: list[str], text: str) -> bool:
+    if not terms or not text.strip():
         return False
-    with fts_index([("", tool_words(tool))]) as db:
+    with fts_index([("", text)]) as db:
         return db.execute("SELECT 1 FROM doc WHERE doc MATCH ?", (fts_query(terms),)).fetchone() is not None
 
 
@@ -42,7 +45,8 @@ def seems_unfit(request: str, tool: Tool) -> bool:
     """The request shares no word with the tool, though both are written in one script: a request
     in Korean and a tool described in English share no word and say nothing about the fit
     ("최근 박지성에 관한 뉴스를 찾아줘" for HNA_NEWS.search)."""
-    return not fits_request(request, tool) and bool(_scripts(" ".join(query_terms(request))) & _scripts(tool_words(tool)))
+    terms, words = query_terms(request), tool_words(tool)
+    return not _shares_a_word(terms, words) and bool(_scripts(" ".join(terms)) & _scripts(words))
 
 
 def _scripts(text: str) -> set[str]:
@@ -62,9 +66,5 @@ calculate_compound_interest does not make it the tool for "Calculate the prime f
 def named_for_request(request: str, tool: Tool) -> bool:
     """Whether the tool's own name says what the request is about: "weather" in
     get_current_weather for "What's the weather in Shanghai?"."""
-    terms = query_terms(request)
     subject = " ".join(w for w in name_words(tool).split() if w not in DOING_WORDS)
-    if not terms or not subject:
-        return False
-    with fts_index([("", subject)]) as db:
-        return db.execute("SELECT 1 FROM doc WHERE doc MATCH ?", (fts_query(terms),)).fetchone() is not None
+    return _shares_a_word(query_terms(request), subject)
