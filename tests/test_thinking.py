@@ -207,6 +207,22 @@ async def test_constrained_mode_thinks_in_the_grammars_thought_field(harness):
     assert "They greet me" not in json.dumps(harness.model.requests[1]["messages"])
 
 
+async def test_a_constrained_rethink_sends_the_drafts_prompt_so_the_server_reuses_its_cache(harness):
+    await harness.start(model_extra="  tool_mode: constrained\n", think="auto")
+    (harness.env.workdir / "notes.txt").write_text("Dentist Friday 9am\n")
+    harness.model.enqueue(
+        '{"name": "read_file", "arguments": {"path": "notes.txt"}}',
+        '{"thought": "The notes file holds it.", "name": "read_file", "arguments": {"path": "notes.txt"}}',
+        '{"response": "Friday at 9am."}',
+    )
+    await harness.turn("When is my dentist appointment? Read notes.txt.")
+    draft, rethought, after = harness.model.requests
+    assert "thought" in rethought["response_format"]["json_schema"]["schema"]["anyOf"][0]["properties"]
+    assert rethought["messages"] == draft["messages"]
+    # The next pass only adds to what the thinking call sent.
+    assert after["messages"][: len(draft["messages"])] == draft["messages"]
+
+
 async def test_a_constrained_thought_over_the_budget_is_cut_and_the_pass_answers_without_it(harness):
     await harness.start(model_extra="  tool_mode: constrained\n",
                         runtime_extra="  think: on\n  think_budget: 64\n")

@@ -264,7 +264,7 @@ class ModelCaller:
         # The grammar writes the thought, so the server itself is never asked to think.
         budget = self.think_budget if think else 0
         reply = await self._request(
-            constrained.with_instructions(messages, constrained.instructions(tools, think), before=self.turn_heading),
+            constrained.with_instructions(messages, constrained.instructions(tools), before=self.turn_heading),
             stream, thought, think=False,
             response_format=constrained.response_format(tools, budget, only),
             thought_field=constrained.ThoughtField() if think else None,

@@ -56,25 +56,31 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def instructions(tools: list[dict[str, Any]], thinking: bool = False) -> str:
-    """The tools in one line each, then the two reply shapes (opened by a thought when thinking)."""
+def instructions(tools: list[dict[str, Any]]) -> str:
+    """The tools in one line each, the two reply shapes, and how a reply that opens with a thought
+    thinks.
+
+    The same text whether the call thinks or not: only the grammar opens a thinking reply with
+    "thought". The instructions sit ahead of the turn's ground and conversation in the system
+    prompt, so a thinking call with its own instructions made the server re-evaluate everything
+    after them, and the next pass without thinking all of it again (chain-07: 219 and 321 prompt
+    tokens, 16 s of a 54 s task on the embedded 1.5B).
+    """
     lines = ["Tools:"] + [f"- {_signature(t['function'])}" for t in tools]
-    thought = '"thought": "<your reasoning>", ' if thinking else ""
     lines.append(
         "Reply with one JSON object only. When the request needs what only a tool gives or does"
         " (the user's files, documents or messages, the web, an action, a listed function's job),"
         " call it with argument values from the user's words:"
-        f' {{{thought}"name": "<tool>", "arguments": {{...}}}}.'
+        ' {"name": "<tool>", "arguments": {...}}.'
         " When general knowledge answers it (a fact, a translation, a capital, simple arithmetic, a chat),"
-        f' answer the user: {{{thought}"response": "<your answer>"}}.'
+        ' answer the user: {"response": "<your answer>"}.'
     )
-    if thinking:
-        lines.append(
-            'First think in "thought", in one or two short sentences, only about the decision: which'
-            " source holds what is needed (an excerpt, a listed file, the knowledge base, the user),"
-            " which tool gets it or does the task, and what is still missing. Do not restate the"
-            " request. Then give the call or the answer."
-        )
+    lines.append(
+        'When the reply opens with "thought", think there in one or two short sentences, only about'
+        " the decision: which source holds what is needed (an excerpt, a listed file, the knowledge"
+        " base, the user), which tool gets it or does the task, and what is still missing. Do not"
+        " restate the request. Then give the call or the answer."
+    )
     return "\n".join(lines)
 
 
