@@ -188,6 +188,7 @@ def pass_costs(traces: list[Any], receipt_calls: int = 0) -> dict[str, Any]:
         "thinking_calls": thinking,
         "thinking_reruns": sum(1 for p in passes if "pulled back" in p.note),
         "first_pass_calls": [c.name for c in passes[0].calls] if passes else [],
+        "pass_notes": [p.note for p in passes],
     }
 
 

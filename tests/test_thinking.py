@@ -6,8 +6,9 @@ import json
 
 import pytest
 
+from saturnd.model.types import ToolCall
 from saturnd.testing.fake_model import Reply, call
-from saturnd.turn.thinking import POLICIES, policy_name, think_plan
+from saturnd.turn.thinking import POLICIES, policy_name, rethink_outcome, think_plan
 from tests.conftest import of_type
 
 MISSING = call("read_file", {"path": "missing.txt"})
@@ -66,6 +67,21 @@ def test_levels_and_names():
         "act", "on", "adaptive", None)
 
 
+def tool_call(name, arguments):
+    return ToolCall(id="c", name=name, arguments=arguments)
+
+
+@pytest.mark.parametrize(("thought", "outcome"), [
+    ([tool_call("read_file", '{"path": "a.txt"}')], "the thought kept the draft's call"),
+    ([tool_call("read_file", '{ "path":"a.txt" }')], "the thought kept the draft's call"),
+    ([tool_call("read_file", '{"path": "b.txt"}')], "the thought changed read_file's arguments"),
+    ([tool_call("search_files", '{"query": "a"}')], "the thought changed the call: read_file -> search_files"),
+    ([], "the thought answered instead of calling read_file"),
+])
+def test_the_trace_says_what_the_rethink_did_to_the_drafts_call(thought, outcome):
+    assert rethink_outcome([tool_call("read_file", '{"path": "a.txt"}')], thought) == outcome
+
+
 def sent_thinking(harness, index):
     return harness.model.requests[index].get("chat_template_kwargs", {}).get("enable_thinking")
 
@@ -95,6 +111,8 @@ async def test_act_a_draft_that_calls_a_tool_is_pulled_back_and_rethought(harnes
     assert all("The user means" not in str(m) for m in harness.model.requests[2]["messages"])
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
     assert trace.passes[0].thought == "The user means this folder." and trace.passes[0].model_calls == 2
+    assert trace.passes[0].note == (
+        "the draft called a tool: pulled back, thinking; the thought changed list_dir's arguments")
 
 
 async def test_after_a_tool_error_the_pass_thinks_directly(harness):

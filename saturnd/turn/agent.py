@@ -20,7 +20,7 @@ from saturnd.model.caller import Readable, Unreadable
 from saturnd.model.client import ModelError
 from saturnd.model.types import ModelReply
 from saturnd.turn.context import TurnContext
-from saturnd.turn.thinking import ThinkPlan
+from saturnd.turn.thinking import ThinkPlan, rethink_outcome
 
 OPENING_CHARS = 160
 THOUGHT_CAP_CHARS = 8000
@@ -106,7 +106,10 @@ async def _pass_reply(
     if plan.think.mode == "draft" and isinstance(draft, Readable) and draft.reply.tool_calls:
         record.note = join_note(record.note, "the draft called a tool: pulled back, thinking")
         thought = await _think(turn, messages, plan, record)
-        return thought if isinstance(thought, Readable) else draft
+        if not isinstance(thought, Readable):
+            return draft
+        record.note = join_note(record.note, rethink_outcome(draft.reply.tool_calls, thought.reply.tool_calls))
+        return thought
     return draft
 
 

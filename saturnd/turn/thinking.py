@@ -8,10 +8,12 @@ only if the draft calls a tool).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Literal
 
 from protocol.methods import StepKind
+from saturnd.model.types import ToolCall
 
 LEVELS = ("off", "auto", "on")
 """What users choose. `auto` is the act policy; `adaptive` (the v1 rule) is kept as a legacy name."""
@@ -68,3 +70,23 @@ def think_plan(policy: str, step: StepKind, *, forced: bool = False) -> ThinkPla
     if policy == "first_and_errors" and step == "recovery":
         return ThinkPlan("think", "after a tool error")
     return ThinkPlan("off", f"{policy} does not think on a {step.replace('_', ' ')} step")
+
+
+def rethink_outcome(draft: list[ToolCall], thought: list[ToolCall]) -> str:
+    """What the thinking rerun did to the draft's call, for the trace: the evidence for whether the
+    rerun pays (a rerun that keeps the call costs a thought and buys nothing)."""
+    drafted = ", ".join(c.name for c in draft)
+    if not thought:
+        return f"the thought answered instead of calling {drafted}"
+    if [c.name for c in thought] != [c.name for c in draft]:
+        return f"the thought changed the call: {drafted} -> {', '.join(c.name for c in thought)}"
+    if [_arguments(c) for c in thought] != [_arguments(c) for c in draft]:
+        return f"the thought changed {drafted}'s arguments"
+    return "the thought kept the draft's call"
+
+
+def _arguments(call: ToolCall) -> object:
+    try:
+        return json.loads(call.arguments)
+    except ValueError:
+        return call.arguments
