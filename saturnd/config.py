@@ -53,7 +53,8 @@ class ModelConfig(_Section):
 class RuntimeConfig(_Section):
     max_iterations: Annotated[int, msgspec.Meta(ge=1, le=100)] = 16
     think: Literal[
-        "off", "auto", "on", "act", "adaptive", "first_move", "first_and_errors", "act_no_steer"
+        "off", "auto", "on", "act", "adaptive", "first_move", "first_and_errors", "act_no_steer",
+        "act_on_changes",
     ] = "auto"
     """off | auto (the act policy) | on; adaptive is the v1 rule; the rest are benchmark policies."""
     think_budget: Annotated[int, msgspec.Meta(ge=64, le=32768)] = 1024

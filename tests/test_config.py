@@ -49,7 +49,7 @@ def test_a_full_file():
     ("runtime:\n  max_calls_per_pass: 0\n", "line 2: runtime.max_calls_per_pass: Expected `int` >= 1"),
     ("runtime:\n  max_calls_per_pass: 51\n", "line 2: runtime.max_calls_per_pass: Expected `int` <= 50"),
     ("runtime:\n  tool_timeout_s: 301\n", "line 2: runtime.tool_timeout_s: Expected `float` <= 300"),
-    ("runtime:\n\n  think: maybe\n", "line 3: runtime.think: Invalid enum value 'maybe'; expected one of: off, auto, on, act, adaptive, first_move, first_and_errors, act_no_steer"),
+    ("runtime:\n\n  think: maybe\n", "line 3: runtime.think: Invalid enum value 'maybe'; expected one of: off, auto, on, act, adaptive, first_move, first_and_errors, act_no_steer, act_on_changes"),
     ("memory:\n  auto_learn: sometimes\n", "line 2: memory.auto_learn: Expected `bool`, got `str`"),
     ("model: [1, 2]\n", "line 1: model: Expected `object`, got `array`"),
     ("model:\n  base_url: [\n", "line 3: not valid YAML"),

@@ -8,7 +8,7 @@ import pytest
 
 from saturnd.model.types import ToolCall
 from saturnd.testing.fake_model import Reply, call
-from saturnd.turn.thinking import POLICIES, policy_name, rethink_outcome, think_plan
+from saturnd.turn.thinking import POLICIES, policy_name, rethink_outcome, rethinks, think_plan
 from tests.conftest import of_type
 
 MISSING = call("read_file", {"path": "missing.txt"})
@@ -46,6 +46,7 @@ TABLE = {
     "on":               ["think", "think", "think", "think", "off"],
     "act":              ["draft", "draft", "think", "think", "off"],
     "act_no_steer":     ["draft", "draft", "think", "draft", "off"],
+    "act_on_changes":   ["draft", "draft", "think", "think", "off"],
     "adaptive":         ["off", "off", "think", "off", "off"],
     "first_move":       ["think", "off", "off", "off", "off"],
     "first_and_errors": ["think", "off", "think", "off", "off"],
@@ -57,7 +58,7 @@ def test_policy_table(policy):
     assert [think_plan(policy, step).mode for step in STEPS] == TABLE[policy]
 
 
-@pytest.mark.parametrize(("policy", "mode"), [("act", "off"), ("act_no_steer", "off"), ("on", "think")])
+@pytest.mark.parametrize(("policy", "mode"), [("act", "off"), ("act_no_steer", "off"), ("act_on_changes", "off"), ("on", "think")])
 def test_a_forced_call_does_not_think_under_act(policy, mode):
     assert think_plan(policy, "recovery", forced=True).mode == mode
 
@@ -72,14 +73,47 @@ def tool_call(name, arguments):
 
 
 @pytest.mark.parametrize(("thought", "outcome"), [
-    ([tool_call("read_file", '{"path": "a.txt"}')], "the thought kept the draft's call"),
-    ([tool_call("read_file", '{ "path":"a.txt" }')], "the thought kept the draft's call"),
+    ([tool_call("read_file", '{"path": "a.txt"}')], "the thought kept the draft's call to read_file"),
+    ([tool_call("read_file", '{ "path":"a.txt" }')], "the thought kept the draft's call to read_file"),
     ([tool_call("read_file", '{"path": "b.txt"}')], "the thought changed read_file's arguments"),
     ([tool_call("search_files", '{"query": "a"}')], "the thought changed the call: read_file -> search_files"),
     ([], "the thought answered instead of calling read_file"),
 ])
 def test_the_trace_says_what_the_rethink_did_to_the_drafts_call(thought, outcome):
     assert rethink_outcome([tool_call("read_file", '{"path": "a.txt"}')], thought) == outcome
+
+
+@pytest.mark.parametrize(("policy", "risks", "rethought"), [
+    ("act", ["read_only"], True),
+    ("act", [], False),
+    ("act_on_changes", ["read_only"], False),
+    ("act_on_changes", ["read_only", "write"], True),
+    ("act_on_changes", ["messaging"], True),
+    ("act_on_changes", ["unknown"], True),
+    ("act_on_changes", [], False),
+])
+def test_which_drafts_are_pulled_back_to_think(policy, risks, rethought):
+    assert rethinks(think_plan(policy, "first_move"), risks) is rethought
+
+
+async def test_act_on_changes_keeps_a_look_as_drafted_and_rethinks_a_send(harness):
+    await harness.start(
+        "gate:\n  rules:\n    - {tool: send_message, decision: allow}\n", think="act_on_changes",
+    )
+    harness.model.enqueue(
+        call("read_file", {"path": "contacts.md"}),
+        call("send_message", {"to": "+44 7700 900001", "text": "Dinner is at 8."}),
+        Reply(reasoning="Sam's number is in the file.",
+              tool_calls=[{"name": "send_message", "arguments": {"to": "+44 7700 900001", "text": "Dinner is at 8."}}]),
+        "Sent.",
+    )
+    (harness.env.workdir / "contacts.md").write_text("Sam: +44 7700 900001\n")
+    turn_id, _ = await harness.turn("Text Sam that dinner is at 8.")
+    assert [sent_thinking(harness, i) for i in range(4)] == [False, False, True, False]
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[0].note == "the draft only looks: kept without thinking"
+    assert trace.passes[1].note == (
+        "the draft called a tool: pulled back, thinking; the thought kept the draft's call to send_message")
 
 
 def sent_thinking(harness, index):

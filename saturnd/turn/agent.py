@@ -20,7 +20,7 @@ from saturnd.model.caller import Readable, Unreadable
 from saturnd.model.client import ModelError
 from saturnd.model.types import ModelReply
 from saturnd.turn.context import TurnContext
-from saturnd.turn.thinking import ThinkPlan, rethink_outcome
+from saturnd.turn.thinking import ThinkPlan, rethink_outcome, rethinks
 
 OPENING_CHARS = 160
 THOUGHT_CAP_CHARS = 8000
@@ -103,14 +103,17 @@ async def _pass_reply(
             return thought
         return await _without_thinking(turn, messages, plan, record)
     draft = await _without_thinking(turn, messages, plan, record)
-    if plan.think.mode == "draft" and isinstance(draft, Readable) and draft.reply.tool_calls:
-        record.note = join_note(record.note, "the draft called a tool: pulled back, thinking")
-        thought = await _think(turn, messages, plan, record)
-        if not isinstance(thought, Readable):
-            return draft
-        record.note = join_note(record.note, rethink_outcome(draft.reply.tool_calls, thought.reply.tool_calls))
-        return thought
-    return draft
+    if not isinstance(draft, Readable) or not draft.reply.tool_calls or plan.think.mode != "draft":
+        return draft
+    if not rethinks(plan.think, [_risk(turn, call.name) for call in draft.reply.tool_calls]):
+        record.note = join_note(record.note, "the draft only looks: kept without thinking")
+        return draft
+    record.note = join_note(record.note, "the draft called a tool: pulled back, thinking")
+    thought = await _think(turn, messages, plan, record)
+    if not isinstance(thought, Readable):
+        return draft
+    record.note = join_note(record.note, rethink_outcome(draft.reply.tool_calls, thought.reply.tool_calls))
+    return thought
 
 
 async def _think(
@@ -146,6 +149,12 @@ async def _without_thinking(
     if isinstance(result, Readable) and result.thought:
         record.thought = result.thought[:THOUGHT_CAP_CHARS]
     return result
+
+
+def _risk(turn: TurnContext, name: str) -> str:
+    """An unknown name is no look: the call's review sends it back, after a rethink."""
+    tool = turn.registry.get(name)
+    return tool.risk if tool else "unknown"
 
 
 def join_note(note: str, more: str) -> str:

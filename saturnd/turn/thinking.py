@@ -3,7 +3,8 @@
 The step kind is state on the turn, set by what happened last (a tool round
 with or without a setback, a steer, a claim sent back, a bound); the policy
 maps a step to off, think, or draft (act: draft with thinking off, and think
-only if the draft calls a tool).
+only if the draft calls a tool; act_on_changes: only if it calls a tool that
+changes, sends or reaches outside: a look is kept as drafted).
 """
 
 from __future__ import annotations
@@ -17,9 +18,13 @@ from saturnd.model.types import ToolCall
 
 LEVELS = ("off", "auto", "on")
 """What users choose. `auto` is the act policy; `adaptive` (the v1 rule) is kept as a legacy name."""
-POLICIES = ("off", "act", "on", "adaptive", "first_move", "first_and_errors", "act_no_steer")
+POLICIES = ("off", "act", "on", "adaptive", "first_move", "first_and_errors", "act_no_steer", "act_on_changes")
 """Every policy selectable by name (the benchmark compares them all)."""
 ALIASES = {"auto": "act"}
+
+
+DRAFTING = ("act", "act_no_steer", "act_on_changes")
+"""The policies that draft with thinking off and rethink a draft that calls a tool."""
 
 
 def policy_name(value: str) -> str | None:
@@ -44,6 +49,8 @@ def unknown_level_message(value: str) -> str:
 class ThinkPlan:
     mode: Literal["off", "think", "draft"]
     reason: str
+    looks_are_final: bool = False
+    """A draft that only looks (every call read-only) is kept as drafted, without a rethink."""
 
 
 def think_plan(policy: str, step: StepKind, *, forced: bool = False) -> ThinkPlan:
@@ -55,13 +62,15 @@ def think_plan(policy: str, step: StepKind, *, forced: bool = False) -> ThinkPla
         return ThinkPlan("off", "thinking is off")
     if policy == "on":
         return ThinkPlan("think", "thinking is on")
-    if forced and policy in ("act", "act_no_steer"):
+    if forced and policy in DRAFTING:
         return ThinkPlan("off", "a forced call: the tools offered decide")
-    if policy in ("act", "act_no_steer"):
+    if policy in DRAFTING:
         if step == "recovery":
             return ThinkPlan("think", "after a tool error")
-        if step == "steered" and policy == "act":
+        if step == "steered" and policy != "act_no_steer":
             return ThinkPlan("think", "after a steer")
+        if policy == "act_on_changes":
+            return ThinkPlan("draft", "draft first; think only if it calls a tool that changes something", True)
         return ThinkPlan("draft", "draft first; think only if it calls a tool")
     if policy == "adaptive" and step == "recovery":
         return ThinkPlan("think", "after a tool error (v1 rule)")
@@ -70,6 +79,14 @@ def think_plan(policy: str, step: StepKind, *, forced: bool = False) -> ThinkPla
     if policy == "first_and_errors" and step == "recovery":
         return ThinkPlan("think", "after a tool error")
     return ThinkPlan("off", f"{policy} does not think on a {step.replace('_', ' ')} step")
+
+
+def rethinks(plan: ThinkPlan, risks: list[str]) -> bool:
+    """Whether a draft whose calls carry these risk classes is pulled back to think.
+
+    `looks_are_final`: a look (read-only) costs little when wrong, and its result corrects the
+    next pass; a call that writes, runs, sends or reaches outside is rethought before it goes."""
+    return plan.mode == "draft" and bool(risks) and not (plan.looks_are_final and set(risks) == {"read_only"})
 
 
 def rethink_outcome(draft: list[ToolCall], thought: list[ToolCall]) -> str:
@@ -82,7 +99,7 @@ def rethink_outcome(draft: list[ToolCall], thought: list[ToolCall]) -> str:
         return f"the thought changed the call: {drafted} -> {', '.join(c.name for c in thought)}"
     if [_arguments(c) for c in thought] != [_arguments(c) for c in draft]:
         return f"the thought changed {drafted}'s arguments"
-    return "the thought kept the draft's call"
+    return f"the thought kept the draft's call to {drafted}"
 
 
 def _arguments(call: ToolCall) -> object:
