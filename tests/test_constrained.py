@@ -85,6 +85,7 @@ def test_a_thinking_schema_opens_every_shape_with_a_bounded_thought():
         assert next(iter(shape["properties"])) == "thought"
         assert shape["properties"]["thought"] == {"type": "string", "maxLength": 300}
     assert "thought" not in constrained.response_format(TOOLS)["json_schema"]["schema"]["anyOf"][0]["properties"]
+    assert '"thought"' not in constrained.instructions(TOOLS)
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 7, 100])

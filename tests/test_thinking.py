@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from saturnd.model import constrained
 from saturnd.model.types import ToolCall
 from saturnd.testing.fake_model import Reply, call
 from saturnd.turn.thinking import POLICIES, policy_name, rethink_outcome, rethinks, think_plan
@@ -270,9 +271,11 @@ async def test_a_constrained_rethink_sends_the_drafts_prompt_so_the_server_reuse
     await harness.turn("When is my dentist appointment? Read notes.txt.")
     draft, rethought, after = harness.model.requests
     assert "thought" in rethought["response_format"]["json_schema"]["schema"]["anyOf"][0]["properties"]
-    assert rethought["messages"] == draft["messages"]
-    # The next pass only adds to what the thinking call sent.
+    # The draft's prompt, then how to think: everything the server cached for the draft is reused.
+    assert rethought["messages"] == [*draft["messages"], {"role": "user", "content": constrained.THINK_FIRST}]
+    # The next pass only adds to the draft's prompt: the thinking guidance is gone again.
     assert after["messages"][: len(draft["messages"])] == draft["messages"]
+    assert constrained.THINK_FIRST not in json.dumps(after["messages"])
 
 
 async def test_a_constrained_thought_over_the_budget_is_cut_and_the_pass_answers_without_it(harness):

@@ -57,15 +57,8 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
 
 
 def instructions(tools: list[dict[str, Any]]) -> str:
-    """The tools in one line each, the two reply shapes, and how a reply that opens with a thought
-    thinks.
-
-    The same text whether the call thinks or not: only the grammar opens a thinking reply with
-    "thought". The instructions sit ahead of the turn's ground and conversation in the system
-    prompt, so a thinking call with its own instructions made the server re-evaluate everything
-    after them, and the next pass without thinking all of it again (chain-07: 219 and 321 prompt
-    tokens, 16 s of a 54 s task on the embedded 1.5B).
-    """
+    """The tools in one line each, then the two reply shapes: the same text whether the call
+    thinks or not (see THINK_FIRST)."""
     lines = ["Tools:"] + [f"- {_signature(t['function'])}" for t in tools]
     lines.append(
         "Reply with one JSON object only. When the request needs what only a tool gives or does"
@@ -75,13 +68,27 @@ def instructions(tools: list[dict[str, Any]]) -> str:
         " When general knowledge answers it (a fact, a translation, a capital, simple arithmetic, a chat),"
         ' answer the user: {"response": "<your answer>"}.'
     )
-    lines.append(
-        'When the reply opens with "thought", think there in one or two short sentences, only about'
-        " the decision: which source holds what is needed (an excerpt, a listed file, the knowledge"
-        " base, the user), which tool gets it or does the task, and what is still missing. Do not"
-        " restate the request. Then give the call or the answer."
-    )
     return "\n".join(lines)
+
+
+THINK_FIRST = (
+    'Before you reply, think in "thought", in one or two short sentences, only about the decision:'
+    " which source holds what is needed (an excerpt, a listed file, the knowledge base, the user),"
+    " which tool gets it or does the task, and what is still missing. Do not restate the request."
+    ' Then give the call or the answer: {"thought": "<your reasoning>", "name": "<tool>", "arguments": {...}}'
+    ' or {"thought": "<your reasoning>", "response": "<your answer>"}.'
+)
+"""How a thinking call thinks, sent after the conversation, never in the system prompt.
+
+The instructions sit ahead of the turn's ground and conversation: when a thinking call had
+instructions of its own there, the server re-evaluated everything after them, and the next pass
+without thinking all of it again (chain-07 at stop 24: 219 and 321 prompt tokens, 16 s of a 54 s
+task on the embedded 1.5B). Appended last, the thinking call's prompt is the draft's plus this.
+"""
+
+
+def thinking_last(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [*messages, {"role": "user", "content": THINK_FIRST}]
 
 
 def _signature(function: dict[str, Any]) -> str:
