@@ -175,6 +175,9 @@ def read_outbox(outbox: Path) -> list[dict[str, Any]]:
     return [json.loads(p.read_text()) for p in sorted(outbox.glob("*.json"))]
 
 
+THOUGHT_KEPT_CHARS = 600
+
+
 def pass_costs(traces: list[Any], receipt_calls: int = 0) -> dict[str, Any]:
     """Model calls split into drafts (thinking off) and thinking calls, from trace/get; the
     receipts' count wins where it is larger (a failed pass keeps no count in the trace)."""
@@ -189,6 +192,7 @@ def pass_costs(traces: list[Any], receipt_calls: int = 0) -> dict[str, Any]:
         "thinking_reruns": sum(1 for p in passes if "pulled back" in p.note),
         "first_pass_calls": [c.name for c in passes[0].calls] if passes else [],
         "pass_notes": [p.note for p in passes],
+        "thoughts": [p.thought[:THOUGHT_KEPT_CHARS] for p in passes if p.thinking],
     }
 
 

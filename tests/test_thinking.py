@@ -271,9 +271,12 @@ async def test_a_constrained_rethink_sends_the_drafts_prompt_so_the_server_reuse
     await harness.turn("When is my dentist appointment? Read notes.txt.")
     draft, rethought, after = harness.model.requests
     assert "thought" in rethought["response_format"]["json_schema"]["schema"]["anyOf"][0]["properties"]
-    # The draft's prompt, then how to think: everything the server cached for the draft is reused.
-    assert rethought["messages"] == [*draft["messages"], {"role": "user", "content": constrained.THINK_FIRST}]
-    # The next pass only adds to the draft's prompt: the thinking guidance is gone again.
+    # How to think goes at the system prompt's end, after the turn's ground: the server re-evaluates
+    # only the conversation, not the ground.
+    system, *conversation = draft["messages"]
+    assert rethought["messages"] == [
+        {**system, "content": system["content"] + "\n\n" + constrained.THINK_FIRST}, *conversation]
+    # The next pass is the draft's prompt and more: the thinking guidance is gone again.
     assert after["messages"][: len(draft["messages"])] == draft["messages"]
     assert constrained.THINK_FIRST not in json.dumps(after["messages"])
 

@@ -33,7 +33,7 @@ def response_format(tools: list[dict[str, Any]], think_budget: int = 0, only: tu
     """
     opening: dict[str, Any] = {}
     if think_budget:
-        opening["thought"] = {"type": "string", "maxLength": think_budget * CHARS_PER_THOUGHT_TOKEN}
+        opening["thought"] = {"type": "string", "maxLength": min(think_budget * CHARS_PER_THOUGHT_TOKEN, THOUGHT_CHARS)}
     choices: list[dict[str, Any]] = [] if only else [_object({**opening, "response": {"type": "string"}})]
     for tool in tools:
         function = tool["function"]
@@ -72,23 +72,32 @@ def instructions(tools: list[dict[str, Any]]) -> str:
 
 
 THINK_FIRST = (
-    'Before you reply, think in "thought", in one or two short sentences, only about the decision:'
-    " which source holds what is needed (an excerpt, a listed file, the knowledge base, the user),"
-    " which tool gets it or does the task, and what is still missing. Do not restate the request."
-    ' Then give the call or the answer: {"thought": "<your reasoning>", "name": "<tool>", "arguments": {...}}'
-    ' or {"thought": "<your reasoning>", "response": "<your answer>"}.'
+    'First think in "thought", in one or two short sentences, only about the decision: which source'
+    " holds what is needed (an excerpt, a listed file, the knowledge base, the user), which tool gets"
+    " it or does the task, and what is still missing. Do not restate the request. Then give the call"
+    ' or the answer: {"thought": "<your reasoning>", "name": "<tool>", "arguments": {...}} or'
+    ' {"thought": "<your reasoning>", "response": "<your answer>"}.'
 )
-"""How a thinking call thinks, sent after the conversation, never in the system prompt.
+"""How a thinking call thinks: at the end of the system prompt, after the turn's ground.
 
-The instructions sit ahead of the turn's ground and conversation: when a thinking call had
-instructions of its own there, the server re-evaluated everything after them, and the next pass
-without thinking all of it again (chain-07 at stop 24: 219 and 321 prompt tokens, 16 s of a 54 s
-task on the embedded 1.5B). Appended last, the thinking call's prompt is the draft's plus this.
-"""
+The instructions sit ahead of the turn's ground: when a thinking call had instructions of its
+own there, the server re-evaluated the ground and the conversation, and the next pass without
+thinking all of it again (stop 24: 700 to 1,300 prompt tokens on a task that thought, 20 to 35 s
+on the embedded 1.5B). At the end of the system prompt only the conversation is evaluated again.
+As a message after the conversation it cost nothing more, but the 1.5B took it for the person's
+request and thought in circles to the budget ("The user needs to use the write_file tool…")."""
+
+THOUGHT_CHARS = 480
+"""The longest constrained thought: "one or two short sentences" with room to spare. The grammar
+closes the string there and the reply goes on to the call or the answer; a longer thought was
+the 1.5B going round in circles (ask-03: 1,024 tokens, 117 s, then no call)."""
 
 
 def thinking_last(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [*messages, {"role": "user", "content": THINK_FIRST}]
+    """`messages` (system prompt first, as with_instructions leaves them) with THINK_FIRST at the
+    system prompt's end."""
+    system, *rest = messages
+    return [dict(system, content=f"{system['content']}\n\n{THINK_FIRST}"), *rest]
 
 
 def _signature(function: dict[str, Any]) -> str:
