@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from saturnd.model import constrained
 from saturnd.model.types import ToolCall
 from saturnd.testing.fake_model import Reply, call
 from saturnd.turn.thinking import POLICIES, policy_name, rethink_outcome, rethinks, think_plan
@@ -258,27 +257,6 @@ async def test_constrained_mode_thinks_in_the_grammars_thought_field(harness):
     harness.model.enqueue('{"thought": "Again.", "response": "Hello again."}')
     await harness.turn("hi again")
     assert "They greet me" not in json.dumps(harness.model.requests[1]["messages"])
-
-
-async def test_a_constrained_rethink_sends_the_drafts_prompt_so_the_server_reuses_its_cache(harness):
-    await harness.start(model_extra="  tool_mode: constrained\n", think="auto")
-    (harness.env.workdir / "notes.txt").write_text("Dentist Friday 9am\n")
-    harness.model.enqueue(
-        '{"name": "read_file", "arguments": {"path": "notes.txt"}}',
-        '{"thought": "The notes file holds it.", "name": "read_file", "arguments": {"path": "notes.txt"}}',
-        '{"response": "Friday at 9am."}',
-    )
-    await harness.turn("When is my dentist appointment? Read notes.txt.")
-    draft, rethought, after = harness.model.requests
-    assert "thought" in rethought["response_format"]["json_schema"]["schema"]["anyOf"][0]["properties"]
-    # How to think goes at the system prompt's end, after the turn's ground: the server re-evaluates
-    # only the conversation, not the ground.
-    system, *conversation = draft["messages"]
-    assert rethought["messages"] == [
-        {**system, "content": system["content"] + "\n\n" + constrained.THINK_FIRST}, *conversation]
-    # The next pass is the draft's prompt and more: the thinking guidance is gone again.
-    assert after["messages"][: len(draft["messages"])] == draft["messages"]
-    assert constrained.THINK_FIRST not in json.dumps(after["messages"])
 
 
 async def test_a_constrained_thought_over_the_budget_is_cut_and_the_pass_answers_without_it(harness):

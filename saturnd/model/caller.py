@@ -263,9 +263,9 @@ class ModelCaller:
         prompt stays the one the server has cached."""
         # The grammar writes the thought, so the server itself is never asked to think.
         budget = self.think_budget if think else 0
-        prompt = constrained.with_instructions(messages, constrained.instructions(tools), before=self.turn_heading)
         reply = await self._request(
-            constrained.thinking_last(prompt) if think else prompt, stream, thought, think=False,
+            constrained.with_instructions(messages, constrained.instructions(tools, think), before=self.turn_heading),
+            stream, thought, think=False,
             response_format=constrained.response_format(tools, budget, only),
             thought_field=constrained.ThoughtField() if think else None,
         )

@@ -33,7 +33,7 @@ def response_format(tools: list[dict[str, Any]], think_budget: int = 0, only: tu
     """
     opening: dict[str, Any] = {}
     if think_budget:
-        opening["thought"] = {"type": "string", "maxLength": min(think_budget * CHARS_PER_THOUGHT_TOKEN, THOUGHT_CHARS)}
+        opening["thought"] = {"type": "string", "maxLength": think_budget * CHARS_PER_THOUGHT_TOKEN}
     choices: list[dict[str, Any]] = [] if only else [_object({**opening, "response": {"type": "string"}})]
     for tool in tools:
         function = tool["function"]
@@ -56,48 +56,32 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def instructions(tools: list[dict[str, Any]]) -> str:
-    """The tools in one line each, then the two reply shapes: the same text whether the call
-    thinks or not (see THINK_FIRST)."""
+def instructions(tools: list[dict[str, Any]], thinking: bool = False) -> str:
+    """The tools in one line each, then the two reply shapes (opened by a thought when thinking).
+
+    The thinking lines cost time: they sit ahead of the turn's ground, so the server evaluates
+    the ground and the conversation again for a thinking call and for the pass after it. They
+    stay here because the 1.5B thinks well only here: at the system prompt's end it passed 21 of
+    33 tasks that think, against 27 (bench/results 20261202-think51-stop25), and as a message after
+    the conversation it took them for the person's words and thought in circles to the budget."""
     lines = ["Tools:"] + [f"- {_signature(t['function'])}" for t in tools]
+    thought = '"thought": "<your reasoning>", ' if thinking else ""
     lines.append(
         "Reply with one JSON object only. When the request needs what only a tool gives or does"
         " (the user's files, documents or messages, the web, an action, a listed function's job),"
         " call it with argument values from the user's words:"
-        ' {"name": "<tool>", "arguments": {...}}.'
+        f' {{{thought}"name": "<tool>", "arguments": {{...}}}}.'
         " When general knowledge answers it (a fact, a translation, a capital, simple arithmetic, a chat),"
-        ' answer the user: {"response": "<your answer>"}.'
+        f' answer the user: {{{thought}"response": "<your answer>"}}.'
     )
+    if thinking:
+        lines.append(
+            'First think in "thought", in one or two short sentences, only about the decision: which'
+            " source holds what is needed (an excerpt, a listed file, the knowledge base, the user),"
+            " which tool gets it or does the task, and what is still missing. Do not restate the"
+            " request. Then give the call or the answer."
+        )
     return "\n".join(lines)
-
-
-THINK_FIRST = (
-    'First think in "thought", in one or two short sentences, only about the decision: which source'
-    " holds what is needed (an excerpt, a listed file, the knowledge base, the user), which tool gets"
-    " it or does the task, and what is still missing. Do not restate the request. Then give the call"
-    ' or the answer: {"thought": "<your reasoning>", "name": "<tool>", "arguments": {...}} or'
-    ' {"thought": "<your reasoning>", "response": "<your answer>"}.'
-)
-"""How a thinking call thinks: at the end of the system prompt, after the turn's ground.
-
-The instructions sit ahead of the turn's ground: when a thinking call had instructions of its
-own there, the server re-evaluated the ground and the conversation, and the next pass without
-thinking all of it again (stop 24: 700 to 1,300 prompt tokens on a task that thought, 20 to 35 s
-on the embedded 1.5B). At the end of the system prompt only the conversation is evaluated again.
-As a message after the conversation it cost nothing more, but the 1.5B took it for the person's
-request and thought in circles to the budget ("The user needs to use the write_file tool…")."""
-
-THOUGHT_CHARS = 480
-"""The longest constrained thought: "one or two short sentences" with room to spare. The grammar
-closes the string there and the reply goes on to the call or the answer; a longer thought was
-the 1.5B going round in circles (ask-03: 1,024 tokens, 117 s, then no call)."""
-
-
-def thinking_last(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """`messages` (system prompt first, as with_instructions leaves them) with THINK_FIRST at the
-    system prompt's end."""
-    system, *rest = messages
-    return [dict(system, content=f"{system['content']}\n\n{THINK_FIRST}"), *rest]
 
 
 def _signature(function: dict[str, Any]) -> str:
