@@ -84,8 +84,10 @@ def think_plan(policy: str, step: StepKind, *, forced: bool = False) -> ThinkPla
 def rethinks(plan: ThinkPlan, risks: list[str]) -> bool:
     """Whether a draft whose calls carry these risk classes is pulled back to think.
 
-    `looks_are_final`: a look (read-only) costs little when wrong, and its result corrects the
-    next pass; a call that writes, runs, sends or reaches outside is rethought before it goes."""
+    `looks_are_final` (act_on_changes): a look (read-only) costs little when wrong, and its result
+    corrects the next pass; a call that writes, runs, sends or reaches outside is rethought before
+    it goes. Measured against act on the tasks that think, it lost the errands where the rethought
+    look picked the right source (bench/results/README.md, stop 25), so act rethinks every call."""
     return plan.mode == "draft" and bool(risks) and not (plan.looks_are_final and set(risks) == {"read_only"})
 
 
