@@ -70,7 +70,9 @@ def think_plan(policy: str, step: StepKind, *, forced: bool = False) -> ThinkPla
         if step == "steered" and policy != "act_no_steer":
             return ThinkPlan("think", "after a steer")
         if policy == "act_on_changes":
-            return ThinkPlan("draft", "draft first; think only if it calls a tool that changes something", True)
+            return ThinkPlan(
+                "draft", "draft first; think only if it calls a tool that changes something", looks_are_final=True,
+            )
         return ThinkPlan("draft", "draft first; think only if it calls a tool")
     if policy == "adaptive" and step == "recovery":
         return ThinkPlan("think", "after a tool error (v1 rule)")
