@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from saturnd.egress import EgressOrigin
 from saturnd.model import constrained
-from saturnd.model.caller import first_mode, reply_problem, retry_mode
+from saturnd.model.caller import ModelCaller, first_mode, reply_problem, retry_mode
+from saturnd.model.client import ModelClient
+from saturnd.model.embedded_server import DRAFT_SLOT, THINKING_SLOT
 from saturnd.model.types import ModelReply, ToolCall
+from saturnd.testing.fake_model import Reply
 from saturnd.tools import builtin_registry
 
 TOOLS = builtin_registry().openai_tools()
@@ -101,3 +105,38 @@ def test_a_reply_without_a_thought_lifts_nothing():
     field = constrained.ThoughtField()
     reply = '{"response": "a long answer that is certainly longer than forty characters"}'
     assert "".join(field.feed(c) for c in reply) == ""
+
+
+class _Unstoppable:
+    def take_stop_thought(self) -> bool:
+        return False
+
+    def unless_aborted(self, awaitable):
+        return awaitable
+
+
+class _Unseen:
+    def feed(self, text: str) -> None:
+        pass
+
+    def finish(self, answer: str | None) -> None:
+        pass
+
+
+@pytest.mark.parametrize(("prompt_slots", "slots"), [(True, [THINKING_SLOT, DRAFT_SLOT]), (False, [None, None])])
+async def test_a_thinking_call_has_its_own_server_slot_on_the_embedded_server(fake_model, prompt_slots, slots):
+    """Its prompt differs from a draft's ahead of the turn's ground: in one slot, each would
+    push the other's prompt out of the server's cache."""
+    model = ModelClient(fake_model.url, prompt_slots=prompt_slots)
+    caller = ModelCaller(
+        model=model, registry=builtin_registry(), control=_Unstoppable(), open_response=lambda _: _Unseen(),
+        show_thinking=lambda _: None, origin=EgressOrigin(), tool_mode="constrained", think_budget=64,
+    )
+    fake_model.enqueue(Reply(text='{"thought": "notes.txt has it", "name": "read_file", "arguments": {"path": "notes.txt"}}'))
+    fake_model.enqueue(Reply(text='{"response": "Dentist Friday 9am"}'))
+    messages = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "When is my dentist?"}]
+    thought = await caller.with_thinking(messages, tools_offered=True)
+    drafted = await caller.without_thinking(messages, tools_offered=True)
+    await model.close()
+    assert thought.thought == "notes.txt has it" and drafted.reply.content == "Dentist Friday 9am"
+    assert [request.get("id_slot") for request in fake_model.requests] == slots

@@ -25,6 +25,7 @@ import pytest_asyncio
 
 from saturnd.model import weights
 from saturnd.model.embedded import EmbeddedModel
+from saturnd.model.embedded_server import DRAFT_SLOT, THINKING_SLOT
 from saturnd.model.weights import ModelSpec, WeightsError
 
 SMALL = "qwen2.5-coder-0.5b"
@@ -274,6 +275,34 @@ async def test_chat_completion_answers(small_model: EmbeddedModel) -> None:
     assert message["content"].strip()
     assert not message.get("tool_calls")
     assert not message.get("reasoning_content")
+
+
+@pytest.mark.real_model
+@module_loop
+async def test_a_thinking_prompt_in_its_own_slot_leaves_the_drafts_prompt_cached(
+    small_model: EmbeddedModel,
+) -> None:
+    # As in a turn: the thinking lines go after the rules and ahead of the turn's ground, so
+    # the two prompts share most of their start (too little, and llama.cpp would keep the
+    # draft's prompt in host memory by itself).
+    rules = "You are Saturn, a personal agent. Read files before answering. " * 12
+    ground = "## This turn\nFiles in the working folder: notes.txt (Dentist Friday 9am), shopping.txt."
+    question = {"role": "user", "content": "When is my dentist appointment?"}
+    draft = [{"role": "system", "content": f"{rules}\n{ground}"}, question]
+    thinking = [{"role": "system", "content": f"{rules}\nThink first, in one sentence.\n{ground}"}, question]
+    code, first = await _post(small_model, "/v1/chat/completions", _chat(draft, max_tokens=1, id_slot=DRAFT_SLOT))
+    assert code == 200, first
+    code, thought = await _post(
+        small_model, "/v1/chat/completions", _chat(thinking, max_tokens=1, id_slot=THINKING_SLOT)
+    )
+    assert code == 200, thought
+    follow_up = [*draft, {"role": "assistant", "content": "Let me look."}, {"role": "user", "content": "Go on."}]
+    code, after = await _post(
+        small_model, "/v1/chat/completions", _chat(follow_up, max_tokens=1, id_slot=DRAFT_SLOT)
+    )
+    assert code == 200, after
+    # The thinking call did not push the draft's prompt out: the pass after it re-reads none of it.
+    assert after["timings"]["cache_n"] >= first["usage"]["prompt_tokens"] - 1
 
 
 @pytest.mark.real_model

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from saturnd.model.client import CONNECTION_RETRIES, ModelClient, ModelError, ModelHttpError
+from saturnd.model.embedded_server import DRAFT_SLOT, THINKING_SLOT
 from saturnd.model.thinking_text import ThinkSplitter
 from saturnd.testing.fake_model import Reply, call, error, reset
 
@@ -44,6 +45,14 @@ async def test_think_switch_styles(fake_model):
     soft = ModelClient(fake_model.url, think_style="soft_switch")
     body = soft.request_body([{"role": "user", "content": "q"}], None, think=False)
     assert body["messages"][-1]["content"] == "q /no_think"
+
+
+async def test_only_the_embedded_servers_client_names_a_slot(fake_model):
+    messages = [{"role": "user", "content": "q"}]
+    slotted = ModelClient(fake_model.url, prompt_slots=True)
+    assert slotted.request_body(messages, None)["id_slot"] == DRAFT_SLOT
+    assert slotted.request_body(messages, None, thinking_prompt=True)["id_slot"] == THINKING_SLOT
+    assert "id_slot" not in ModelClient(fake_model.url).request_body(messages, None, thinking_prompt=True)
 
 
 async def test_http_errors_carry_the_servers_message(model, fake_model):

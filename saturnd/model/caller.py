@@ -232,7 +232,9 @@ class ModelCaller:
                     return ModelReply(), "the reply was not the required JSON"
             else:
                 native_tools = _offered(tools, only) if mode == "native" else None
-                reply = await self._request(messages, stream, thought, tools=native_tools, think=think)
+                reply = await self._request(
+                    messages, stream, thought, tools=native_tools, think=think, thinking_prompt=think,
+                )
         except RanOn as ran_on:
             stream.finish(None)
             return ModelReply(), str(ran_on)
@@ -265,7 +267,7 @@ class ModelCaller:
         budget = self.think_budget if think else 0
         reply = await self._request(
             constrained.with_instructions(messages, constrained.instructions(tools, think), before=self.turn_heading),
-            stream, thought, think=False,
+            stream, thought, think=False, thinking_prompt=think,
             response_format=constrained.response_format(tools, budget, only),
             thought_field=constrained.ThoughtField() if think else None,
         )
@@ -273,7 +275,7 @@ class ModelCaller:
 
     async def _request(
         self, messages: list[dict[str, Any]], stream: ResponseSink, thought: _Thought, *,
-        tools: list[dict[str, Any]] | None = None, think: bool,
+        tools: list[dict[str, Any]] | None = None, think: bool, thinking_prompt: bool,
         response_format: dict[str, Any] | None = None,
         thought_field: constrained.ThoughtField | None = None,
     ) -> ModelReply:
@@ -292,7 +294,7 @@ class ModelCaller:
         with egress.origin(self.origin):
             reply = await self.control.unless_aborted(self.model.complete(
                 messages, tools=tools, think=think if self.think_switch else None,
-                on_delta=on_delta, response_format=response_format,
+                on_delta=on_delta, response_format=response_format, thinking_prompt=thinking_prompt,
             ))
         self.usage.tokens_in += reply.usage.tokens_in
         self.usage.tokens_out += reply.usage.tokens_out

@@ -19,6 +19,7 @@ import yarl
 
 from protocol.jsonrpc import ModelUnavailable
 from saturnd.egress import EGRESS, attributed
+from saturnd.model.embedded_server import DRAFT_SLOT, THINKING_SLOT
 from saturnd.model.thinking_text import ThinkSplitter
 from saturnd.model.types import ModelReply, ToolCall, Usage
 
@@ -68,9 +69,11 @@ class ModelClient:
         max_tokens: int | None = None,
         unix_socket: str = "",
         headers: dict[str, str] | None = None,
+        prompt_slots: bool = False,
     ) -> None:
         """`unix_socket`: reach `base_url` through this socket (saturnd's own front door, which
-        is not egress). `headers`: sent with every request."""
+        is not egress). `headers`: sent with every request. `prompt_slots`: the server is the
+        embedded one, whose slots keep a thinking prompt apart from the others (DRAFT_SLOT)."""
         self.base_url = base_url.rstrip("/")
         self.name = name
         self.think_style = think_style
@@ -83,6 +86,7 @@ class ModelClient:
         self._session: aiohttp.ClientSession | None = None
         self._unix_socket = unix_socket
         self._headers = dict(headers or {})
+        self.prompt_slots = prompt_slots
 
     def _http(self) -> aiohttp.ClientSession:
         if self._session is None or self._session.closed:
@@ -125,6 +129,7 @@ class ModelClient:
         tools: list[dict[str, Any]] | None,
         think: bool | None = None,
         response_format: dict[str, Any] | None = None,
+        thinking_prompt: bool = False,
     ) -> dict[str, Any]:
         body: dict[str, Any] = {
             "model": self.name or "default",
@@ -142,6 +147,8 @@ class ModelClient:
             body["response_format"] = response_format
         if think is not None:
             _apply_think_switch(body, self.think_style, think)
+        if self.prompt_slots:
+            body["id_slot"] = THINKING_SLOT if thinking_prompt else DRAFT_SLOT
         return body
 
     async def complete(
@@ -151,8 +158,11 @@ class ModelClient:
         think: bool | None = None,
         on_delta: DeltaSink | None = None,
         response_format: dict[str, Any] | None = None,
+        thinking_prompt: bool = False,
     ) -> ModelReply:
-        data = json.dumps(self.request_body(messages, tools, think, response_format)).encode()
+        """`thinking_prompt`: the messages are a thinking call's, whose prompt differs from the
+        others' ahead of the turn's ground (see `prompt_slots`)."""
+        data = json.dumps(self.request_body(messages, tools, think, response_format, thinking_prompt)).encode()
         url = yarl.URL(f"{self.base_url}/chat/completions")
         retrying = tenacity.AsyncRetrying(
             retry=tenacity.retry_if_exception_type(ModelConnectionLost),

@@ -88,6 +88,7 @@ class ModelEndpointManager:
             max_tokens=model.max_tokens,
             unix_socket=unix_socket,
             headers=headers,
+            prompt_slots=self.uses_embedded,
         )
 
     def through_front_door(self, name: str, socket: Path, headers: dict[str, str]) -> ModelClient:
