@@ -122,6 +122,22 @@ def test_a_number_worked_out_in_the_models_head_is_sent_back(request_text, answe
     assert (claim.kind if claim else None) == kind
 
 
+LENGTHS = "The flight takes 2 hours 45 minutes and boarding starts 40 minutes before. How long is that in total?"
+
+
+@pytest.mark.parametrize(("request_text", "answer", "calls", "kind"), [
+    (LENGTHS, "2 hours 45 minutes", (), "copied"),
+    (LENGTHS, "3 hours 25 minutes", (("calculate", "ran"),), None),
+    (LENGTHS, "Do you mean from boarding to landing, or 40 minutes more?", (), None),  # a question, not an answer
+    ("How long is my 3 hour film?", "3 hours", (), None),  # one number: nothing to work out
+    ("What is 12 plus 30?", "12", (), None),  # nothing asks for a total or a length
+])
+def test_an_answer_that_gives_back_one_of_the_users_numbers_is_sent_to_calculate(request_text, answer, calls, kind):
+    claim = unbacked_claim(answer, _passes(*calls), builtin_registry(), request_text, seen=request_text)
+    assert (claim.kind if claim else None) == kind
+    assert claim is None or claim.tools == ("calculate",)
+
+
 @pytest.mark.parametrize(("request_text", "tools"), [
     ("Text Sam that dinner is at 8.", ("send_message",)),
     ("Can you email Tom the total?", ("send_email",)),
@@ -205,6 +221,15 @@ def test_the_call_stays_forced_until_something_that_acts_was_tried():
     assert forced_call(must, _passes(("send_email", "invalid")), registry) == must  # sent back for its shape
     assert forced_call(must, _passes(("send_email", "refused_guess")), registry) == must  # for a made-up value
     assert forced_call((), [], registry) == ()
+
+
+def test_a_number_given_back_for_a_sum_forces_calculate_until_it_ran():
+    registry = builtin_registry()
+    must = must_call_after(Claim("copied", "2", ("calculate",)), registry.names())
+    assert must == ("calculate",)
+    assert forced_call(must, [], registry) == must
+    assert forced_call(must, _passes(("calculate", "ran")), registry) == ()
+    assert forced_call(must, _passes(("calculate", "error")), registry) == ()  # tried: its error says why
 
 
 def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_not():

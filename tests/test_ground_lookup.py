@@ -14,7 +14,14 @@ from saturnd.tools.registry import ToolFailure
 from saturnd.tools.table_sums import table_totals
 from saturnd.turn.folder_scan import ScanLimits, scan_folder
 from saturnd.turn.ground import Ground, build_ground, folder_map_text
-from saturnd.turn.retrieval import Document, query_terms, rank, relevant_excerpts, render_excerpts
+from saturnd.turn.retrieval import (
+    Document,
+    RetrievalLimits,
+    query_terms,
+    rank,
+    relevant_excerpts,
+    render_excerpts,
+)
 from tests.conftest import of_type
 from tests.test_gate import decide_with, run_with_decisions
 
@@ -59,6 +66,35 @@ def test_a_latin_word_written_against_chinese_is_a_word_of_its_own():
     request = "我可以创建一个名为'DevelopmentEnv'的workspace，基于'feature-branch'吗？"
     assert query_terms(request) == ["我可以创建一个名为", "developmentenv", "workspace", "feature", "branch"]
     assert query_terms("perform 다용도실 통돌이 중지, café, don't") == ["perform", "다용도실", "통돌이", "café", "don't"]
+
+
+def test_a_short_name_written_with_a_capital_is_a_word():
+    assert query_terms("Text Jo that I'm late, is it OK?") == ["text", "jo", "late"]
+    people = Document("people.csv", "name,phone\nJo Park,+44 7700 900123\n")
+    assert [p.source for p in relevant_excerpts("Text Jo that I'll be there soon.", [people, *docs(HOME_FILES)])] == [
+        "people.csv"
+    ]
+
+
+def test_a_document_under_the_floor_comes_in_for_a_word_nothing_shown_holds():
+    files = {
+        "people.csv": "name,phone,email\nJo Park,+44 7700 900123,jo@park.example\n"
+                      "Sam Reed,+44 7700 900456,sam.reed@mail.example\n",
+        "household.md": "# Household\nBins: black bin Tuesday, recycling every other Thursday.\n"
+                        "Boiler service: Heatwise, 12 January.\nWifi: network Lark5, password plum-river-42\n",
+        "lisbon-trip.md": "# Trip to Lisbon\nFlight TP1351 leaves Heathrow Fri 11 Dec 07:40, lands 10:25.\n",
+        "shopping-list.md": "tomatoes\npasta\nparmesan\n",
+        "spending-nov.csv": "date,shop,category,amount\n2026-11-02,Tesco,food,54.30\n2026-11-05,Shell,fuel,61.00\n",
+    }
+    ranked = rank("Email Sam the wifi details.", docs(files))
+    assert ranked[1][0] < ranked[0][0] * RetrievalLimits().relative_floor  # under the floor by score alone
+    assert [p.source for p in relevant_excerpts("Email Sam the wifi details.", docs(files))] == [
+        "people.csv", "household.md"
+    ]
+    # shopping.txt holds "shop", a word shopping list's own file already holds: it stays out
+    assert [p.source for p in relevant_excerpts("What's on my shopping list?", docs({
+        "shopping-list.md": "tomatoes\npasta\n", "spending.csv": "date,shop,amount\n2026-11-02,Tesco,54.30\n",
+    }))] == ["shopping-list.md"]
 
 
 def test_a_request_about_nothing_in_the_files_finds_nothing():
@@ -147,6 +183,9 @@ def test_the_scan_of_a_huge_tree_stops_at_its_caps(tmp_path):
     ("2 × 3", "2 * 3 = 6"),
     ("13:30 - 09:00", "13:30 - 09:00 = 4.5 hours (4 h 30 min)"),
     ("(17:15 - 08:45) * 5", "(17:15 - 08:45) * 5 = 42.5 hours (42 h 30 min)"),
+    ("2 hours 45 minutes + 40 minutes", "2 hours 45 minutes + 40 minutes = 3.4166666667 hours (3 h 25 min)"),
+    ("2h45m + 40min", "2h45m + 40min = 3.4166666667 hours (3 h 25 min)"),
+    ("3.5 hours - 45 min", "3.5 hours - 45 min = 2.75 hours (2 h 45 min)"),
 ])
 def test_calculate_is_exact(expression, shown):
     assert evaluate(expression) == shown
@@ -207,7 +246,23 @@ def test_a_csv_table_gets_its_totals_worked_out():
         "[Saturn worked out] totals over the November 2026 rows (1): amount = 30; amount by category: food 30"
     )
     assert table_totals("expenses.csv", by_month, "How much did I spend on food in October?") == (
-        "[Saturn worked out] totals over the October 2026 rows (3): amount = 75.5; amount by category: food 60.5, bus 15"
+        "[Saturn worked out] totals over the October 2026 food rows (2): amount = 60.5"
+    )
+
+
+def test_a_table_is_totalled_over_the_rows_the_request_names_and_grouped_by_its_category():
+    spending = ("date,shop,category,amount\n2026-11-02,Tesco,food,54.30\n2026-11-05,Shell,fuel,61.00\n"
+                "2026-11-09,Lidl,food,38.75\n2026-11-16,Tesco,food,47.20\n2026-11-21,Pizza Go,takeaway,22.50\n")
+    assert table_totals("spending.csv", spending, "How much did I spend on food in November?") == (
+        "[Saturn worked out] totals over the November 2026 food rows (3): amount = 140.25"
+    )
+    assert table_totals("spending.csv", spending, "What did the takeaways and the fuel come to?") == (
+        "[Saturn worked out] totals over the fuel and takeaway rows (2): amount = 83.5;"
+        " amount by category: fuel 61, takeaway 22.5"
+    )
+    assert table_totals("spending.csv", spending, "How much did I spend in November?") == (
+        "[Saturn worked out] totals over the November 2026 rows (5): amount = 223.75;"
+        " amount by category: food 140.25, fuel 61, takeaway 22.5"
     )
 
 

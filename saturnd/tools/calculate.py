@@ -26,25 +26,40 @@ ALLOWED_NAMES = frozenset({
 
 class CalculateParams(msgspec.Struct, forbid_unknown_fields=True):
     expression: Annotated[str, msgspec.Meta(
-        min_length=1, description="arithmetic on the numbers you read (+ - * / and parentheses); clock times count in hours: the later time minus the earlier"
+        min_length=1, description="arithmetic on the numbers you read (+ - * / and parentheses); clock times and lengths of time (2h 45min) count in hours: the later time minus the earlier"
     )]
 
 
 CLOCK_TIME = re.compile(r"\b([01]?\d|2[0-3]):([0-5]\d)\b")
+NUMBER = r"\d+(?:\.\d+)?"
+HOURS = r"(?:h|hrs?|hours?)(?![a-z])"
+MINUTES = r"(?:mins?|minutes?)(?![a-z])"
+LENGTH_OF_TIME = re.compile(
+    rf"(?P<hours>{NUMBER})\s*{HOURS}(?:\s*(?:and\s+)?(?P<and_minutes>{NUMBER})\s*(?:m(?![a-z])|{MINUTES}))?"
+    rf"|(?P<minutes>{NUMBER})\s*{MINUTES}",
+    re.IGNORECASE,
+)
 
 
 def evaluate(expression: str) -> str:
-    """`expression = result`, or a ToolFailure that says what is wrong with it. Clock times
-    count in hours ("13:30 - 09:00" = 4.5 hours), which is how a journey's length is asked."""
+    """`expression = result`, or a ToolFailure that says what is wrong with it. Clock times and
+    lengths of time count in hours ("13:30 - 09:00" = 4.5 hours, "2h 45min + 40 min" = 3 h 25 min),
+    which is how a journey's length is asked."""
     text = expression.strip().replace("×", "*").replace("÷", "/")
     if len(text) > EXPRESSION_CAP:
         raise ToolFailure(f"the expression is longer than {EXPRESSION_CAP} characters")
-    hours = CLOCK_TIME.sub(lambda m: f"({int(m.group(1))} + {int(m.group(2))}/60)", text)
+    hours = LENGTH_OF_TIME.sub(_in_hours, CLOCK_TIME.sub(lambda m: f"({int(m.group(1))} + {int(m.group(2))}/60)", text))
     result = _checked_eval(hours)
     if hours == text:
         return f"{text} = {result}"
     whole, minutes = divmod(round(float(result) * 60), 60)
     return f"{text} = {result} hours ({whole} h {minutes} min)"
+
+
+def _in_hours(length: re.Match[str]) -> str:
+    if length.group("minutes"):
+        return f"({length.group('minutes')}/60)"
+    return f"({length.group('hours')} + {length.group('and_minutes') or 0}/60)"
 
 
 def _checked_eval(text: str) -> int | float:

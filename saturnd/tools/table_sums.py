@@ -4,7 +4,8 @@ A 1.5B model read budget.csv and answered 2100 for amounts that sum to 1745. Add
 is not the model's job: read_file and the ground's excerpts show a whole CSV file
 with its numeric columns' totals, the totals by category where one column
 groups the rows (food, rent, travel), and by month where a column holds dates
-(asked what October's food cost, the 1.5B gave the total of every month's).
+(asked what October's food cost, the 1.5B gave the total of every month's), and of the rows
+whose category (or any text column's value) the request names.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ def _number(cell: str) -> Decimal | None:
 def table_totals(name: str, text: str, request: str = "") -> str:
     """One line of totals for a CSV/TSV file with a header row and numeric columns; "" otherwise.
     A `request` naming one month of a table with dates gets that month's rows only: shown every
-    month's too, the 1.5B answered October's food with the food of all months."""
+    month's too, the 1.5B answered October's food with the food of all months. So too a request
+    naming some values of a text column ("food"): those rows only."""
     if not name.lower().endswith(TABLE_SUFFIXES):
         return ""
     dialect = "excel-tab" if name.lower().endswith(".tsv") else "excel"
@@ -49,11 +51,17 @@ def table_totals(name: str, text: str, request: str = "") -> str:
         return ""
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
     grouping = _grouping_column(header, body, [*numeric, dates])
-    over = f"{len(body)} rows"
+    over = ""
     if dates is not None and len(asked := {m for r in body if _month_named(m := _month(r[dates]), request)}) == 1:
         month = asked.pop()
         body, dates = [r for r in body if _month(r[dates]) == month], None
-        over = f"the {month} rows ({len(body)})"
+        over = f"{month} "
+    if named := _named_values(header, body, [*numeric, dates], request):
+        column, values = named
+        body = [r for r in body if r[column].strip() in values]
+        over += " and ".join(sorted(values)) + " "
+        grouping = column if len(values) > 1 else None
+    over = f"the {over}rows ({len(body)})" if over else f"{len(body)} rows"
     parts = [f"{header[i].strip() or f'column {i + 1}'} = {_plain(sum((_number(r[i]) or Decimal(0) for r in body), Decimal(0)))}"
              for i in numeric]
     line = f"[Saturn worked out] totals over {over}: " + ", ".join(parts)
@@ -89,15 +97,25 @@ def _month_named(month: str, request: str) -> bool:
     return re.search(rf"\b{month.split()[0]}\b", request, re.IGNORECASE) is not None
 
 
-def _grouping_column(header: list[str], body: list[list[str]], skip: list[int | None]) -> int | None:
-    """A text column whose values repeat (a category), or None."""
+def _named_values(header: list[str], body: list[list[str]], skip: list[int | None], request: str
+                  ) -> tuple[int, set[str]] | None:
+    """A text column some of whose values (not all) the request names, with those values: asked
+    what November's food cost, the 1.5B gave the whole month's spending, shown it by shop."""
     for i in range(len(header)):
         if i in skip:
             continue
-        values = [r[i].strip() for r in body]
-        if len(set(values)) < len(values) and len(set(values)) <= MAX_GROUPS:
-            return i
+        values = {r[i].strip() for r in body}
+        named = {v for v in values if len(v) >= 2 and re.search(rf"\b{re.escape(v)}(?:s|es)?\b", request, re.IGNORECASE)}
+        if named and len(named) < len(values):
+            return i, named
     return None
+
+
+def _grouping_column(header: list[str], body: list[list[str]], skip: list[int | None]) -> int | None:
+    """The text column whose values repeat most (a category rather than a shop), or None."""
+    kinds = {i: len({r[i].strip() for r in body}) for i in range(len(header)) if i not in skip}
+    repeating = [i for i, count in kinds.items() if count < len(body) and count <= MAX_GROUPS]
+    return min(repeating, key=lambda i: (kinds[i], i), default=None)
 
 
 def _plain(value: Decimal) -> str:

@@ -15,6 +15,11 @@ give get got make put let need want know show look find there here then than als
 could should txt csv json yaml yml ini log file files folder
 """
 STOP_WORDS = frozenset(_STOP.split())
+SHORT_STOP_WORDS = frozenset([
+    "am", "an", "as", "at", "be", "by", "do", "go", "he", "hi", "if", "in", "is", "it",
+    "me", "my", "no", "of", "ok", "on", "or", "pm", "so", "to", "up", "us", "we",
+])
+"""Two-letter words a request writes with a capital without naming anyone ("Is", "OK", "PM")."""
 ALSO_WRITTEN = {
     "doctor": ("dr", "gp"), "mum": ("mother", "mom"), "mom": ("mother", "mum"),
     "mother": ("mum", "mom"), "dad": ("father",), "father": ("dad",), "phone": ("tel", "mobile"),
@@ -38,10 +43,31 @@ SCRIPT_SEAM = re.compile(
 def query_terms(request: str) -> list[str]:
     """The request's content words, lowercased, each once, in order; a Latin word written against
     Chinese is a word of its own ("名为'DevelopmentEnv'的workspace": workspace)."""
-    spaced = SCRIPT_SEAM.sub(" ", request.lower())
-    found = (w.replace("’", "'").removesuffix("'s") for w in WORD.findall(spaced))
-    words = [w for w in found if len(w) >= 3 and w not in STOP_WORDS]
-    return list(dict.fromkeys(t for w in words for t in (w, *ALSO_WRITTEN.get(w, ()))))
+    return [term for group in query_word_groups(request) for term in group]
+
+
+def query_word_groups(request: str) -> list[tuple[str, ...]]:
+    """Each content word of the request with the ways people also write it ("doctor", "dr", "gp").
+    A word needs three letters, or two and a capital: "Text Jo that I'm late" names Jo."""
+    spaced = SCRIPT_SEAM.sub(" ", request)
+    found = (w.replace("’", "'").removesuffix("'s").removesuffix("'S") for w in WORD.findall(spaced))
+    words = [w.lower() for w in found if _content_word(w)]
+    groups = {w: (w, *ALSO_WRITTEN.get(w, ())) for w in words}
+    seen: set[str] = set()
+    unique = []
+    for group in groups.values():
+        terms = tuple(t for t in group if t not in seen)
+        seen.update(terms)
+        if terms:
+            unique.append(terms)
+    return unique
+
+
+def _content_word(word: str) -> bool:
+    lower = word.lower()
+    if len(word) == 2:
+        return word[0].isupper() and lower not in SHORT_STOP_WORDS
+    return len(word) >= 3 and lower not in STOP_WORDS
 
 
 def fts_query(terms: list[str]) -> str:

@@ -59,6 +59,7 @@ from saturnd.tools.registry import Registry
 from saturnd.tools.word_match import WORD
 from saturnd.turn.made_up import (
     CALCULATE,
+    copied_number,
     uncomputed_number,
     unsourced_value,
     unworked_length,
@@ -153,7 +154,7 @@ FETCH = "web_fetch"
 
 ClaimKind = Literal[
     "done", "not_acted", "restated", "no_access", "uncomputed", "unworked", "unsourced", "not_looked_up", "unread",
-    "unfollowed", "half_done",
+    "unfollowed", "half_done", "copied",
 ]
 
 
@@ -388,6 +389,9 @@ def unbacked_claim(
         return Claim("uncomputed", number)
     if CALCULATE in registry.names() and (expression := unworked_length(answer, request, passes)):
         return Claim("unworked", expression, (CALCULATE,))
+    if (CALCULATE in registry.names() and not ASKS_OR_DECLINES.search(answer)
+            and (number := copied_number(answer, request, passes))):
+        return Claim("copied", number, (CALCULATE,))
     if (not something_tried(passes, registry, READ_TOOLS | {CALCULATE}) and not ASKS_OR_DECLINES.search(answer)
             and (value := unsourced_value(answer, request, seen))):
         if (documents_at_hand and OWN_THINGS.search(request) and not asked_action(request)
@@ -449,9 +453,10 @@ def forced_call(must_call: tuple[str, ...], passes: list[PassTrace], registry: R
     `passes` got nothing: a read that ran or a question answered is progress and uses none (sent
     back to email the total, the 1.5B read budget.csv on its third forced pass, then answered the
     total instead of sending it). Asking for the plumber's address does not end it: the email
-    still has to be tried."""
+    still has to be tried; a calculate call the pass was sent to make ends it too."""
     idle = sum(1 for p in passes if not any(c.fate in ("ran", "asked") for c in p.calls))
-    if not must_call or idle >= MAX_IDLE_FORCED_PASSES or something_tried(passes, registry):
+    doers = frozenset(must_call) - MAY_PRECEDE_AN_ACTION
+    if not must_call or idle >= MAX_IDLE_FORCED_PASSES or something_tried(passes, registry, doers):
         return ()
     return must_call
 
@@ -469,9 +474,10 @@ def must_call_after(claim: Claim, offered: list[str], *, can_ask: bool = True) -
     it, asks for what is missing, or reads it (the 1.5B, given the plumber's address by
     ask_user, answered "I'll send you an email to fix@pipes.example" twice). With nobody to
     answer, ask_user is left out: headless, the 1.5B asked "What time is it?" three times. An
-    answer that only restated the request, or a value that a tool named for the request looks up
-    and nothing looked up: the tools of the claim."""
-    if claim.kind in ("unread", "unfollowed", "restated", "not_looked_up"):
+    answer that only restated the request, a value that a tool named for the request looks up
+    and nothing looked up, or one of the user's numbers given back for a sum: the tools of the
+    claim (sent back to calculate, the 1.5B answered "2 hours 85 minutes" instead)."""
+    if claim.kind in ("unread", "unfollowed", "restated", "not_looked_up", "copied"):
         return tuple(name for name in offered if name in claim.tools)
     if claim.kind not in ("not_acted", "done", "half_done") or not claim.tools:
         return ()

@@ -41,6 +41,20 @@ def uncomputed_number(answer: str, request: str, seen: str, passes: list[PassTra
     return None
 
 
+def copied_number(answer: str, request: str, passes: list[PassTrace]) -> str | None:
+    """The answer to a request to work something out from two or more numbers of its own that only
+    gives back numbers the request gave, when no calculate call ran ("… takes 2 hours 45 minutes
+    and boarding starts 40 minutes before take-off, how long is that in total?": the 1.5B answered
+    "2 hours 45 minutes")."""
+    if not COMPUTE_REQUEST.search(request) or not works_out(request) or any(
+        c.name == CALCULATE and c.fate == "ran" for p in passes for c in p.calls
+    ):
+        return None
+    given = {_plain_number(n) for n in NUMBER.findall(request)}
+    numbers = NUMBER.findall(answer)
+    return numbers[0] if numbers and all(_plain_number(n) in given for n in numbers) else None
+
+
 HOW_LONG = re.compile(r"\bhow long\b(?!\s+ago)", re.IGNORECASE)
 LENGTH = re.compile(r"\b\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|mins?|minutes?)\b|\b(?:an|half an)\s+hour\b", re.IGNORECASE)
 CLOCK = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")

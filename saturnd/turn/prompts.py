@@ -48,6 +48,11 @@ UNWORKED = (
     "[Saturn check] The user asked how long, and your answer gives the times but not the length between"
     " them. Call calculate with \"{claim}\" (the later time minus the earlier), then answer with that length."
 )
+COPIED = (
+    "[Saturn check] The user asked you to work something out from the numbers they gave, and your answer"
+    " only gives back {claim}, one of them. Call calculate with all of the user's numbers written as one"
+    " expression (lengths of time as 2h 45min), then answer with its result."
+)
 NOTHING_LOOKED_UP = (
     "[Saturn check] Your answer gives \"{claim}\", but nothing you were shown says it and nothing was"
     " looked up."
@@ -89,16 +94,17 @@ NOT_LOOKED_UP_NOTE = "the answer gave a value that a tool named for the request 
 UNREAD_NOTE = "the answer was given without fetching the page the user named"
 UNFOLLOWED_NOTE = "the answer was given before the trail the user asked to follow was followed"
 HALF_DONE_NOTE = "only part of what was asked was done: nothing tried the rest"
+COPIED_NOTE = "the answer gave back one of the user's numbers instead of working out what was asked"
 SEND_BACK = {
     "done": UNBACKED_CLAIM, "not_acted": NOT_ACTED, "no_access": NO_ACCESS, "uncomputed": UNCOMPUTED,
     "unworked": UNWORKED, "unsourced": UNSOURCED, "restated": RESTATED, "not_looked_up": NOT_LOOKED_UP,
-    "unread": UNREAD, "unfollowed": UNFOLLOWED, "half_done": HALF_DONE,
+    "unread": UNREAD, "unfollowed": UNFOLLOWED, "half_done": HALF_DONE, "copied": COPIED,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
     "unworked": UNWORKED_NOTE, "unsourced": UNSOURCED_NOTE, "restated": RESTATED_NOTE,
     "not_looked_up": NOT_LOOKED_UP_NOTE, "unread": UNREAD_NOTE, "unfollowed": UNFOLLOWED_NOTE,
-    "half_done": HALF_DONE_NOTE,
+    "half_done": HALF_DONE_NOTE, "copied": COPIED_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"

@@ -13,7 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from saturnd.tools.table_sums import table_totals
-from saturnd.tools.word_match import NAME_WEIGHT, fts_index, fts_query, query_terms
+from saturnd.tools.word_match import (
+    NAME_WEIGHT,
+    fts_index,
+    fts_query,
+    query_terms,
+    query_word_groups,
+)
 
 
 @dataclass(frozen=True)
@@ -48,16 +54,28 @@ class RetrievalLimits:
 
 def rank(request: str, documents: list[Document]) -> list[tuple[float, Document]]:
     """Documents matching any of the request's words, best first, with their BM25 scores."""
-    terms = query_terms(request)
-    if not terms or not documents:
+    return [(score, doc) for score, doc, _ in _ranked(request, documents)]
+
+
+def _ranked(request: str, documents: list[Document]) -> list[tuple[float, Document, frozenset[int]]]:
+    """rank's rows, each with which of the request's words (query_word_groups' indexes) it holds."""
+    groups = query_word_groups(request)
+    if not groups or not documents:
         return []
     names = [d.source.removeprefix("kb:").replace("/", " ") for d in documents]
     with fts_index(list(zip(names, (d.text for d in documents), strict=True))) as db:
         rows = db.execute(
             "SELECT rowid, -bm25(doc, ?, 1.0) FROM doc WHERE doc MATCH ? ORDER BY 2 DESC, rowid",
-            (NAME_WEIGHT, fts_query(terms)),
+            (NAME_WEIGHT, fts_query([t for group in groups for t in group])),
         ).fetchall()
-    return [(score, documents[rowid - 1]) for rowid, score in rows]
+        holding = [
+            {rowid for (rowid,) in db.execute("SELECT rowid FROM doc WHERE doc MATCH ?", (fts_query(list(group)),))}
+            for group in groups
+        ]
+    return [
+        (score, documents[rowid - 1], frozenset(i for i, rows_with in enumerate(holding) if rowid in rows_with))
+        for rowid, score in rows
+    ]
 
 
 def matching_lines(lines: list[str], terms: list[str]) -> list[int]:
@@ -84,22 +102,30 @@ def excerpt(doc: Document, terms: list[str], limits: RetrievalLimits) -> Excerpt
 def relevant_excerpts(
     request: str, documents: list[Document], limits: RetrievalLimits = RetrievalLimits()
 ) -> list[Excerpt]:
-    """The best few documents for the request, as excerpts, within the character budget."""
-    ranked = rank(request, documents)
+    """The best few documents for the request, as excerpts, within the character budget.
+
+    A document under the relative floor still comes in when it holds a word of the request that
+    none shown so far holds: "Email Sam the wifi details" needs the contacts (Sam, email) and the
+    household notes (wifi), and the second scored under a third of the first."""
+    ranked = _ranked(request, documents)
     if not ranked:
         return []
     floor = ranked[0][0] * limits.relative_floor
     terms = query_terms(request)
     chosen: list[Excerpt] = []
+    covered: set[int] = set()
     used = 0
-    for score, doc in ranked[: limits.top]:
-        if score < floor:
+    for score, doc, held in ranked:
+        if len(chosen) == limits.top:
             break
+        if score < floor and held <= covered:
+            continue
         part = excerpt(doc, terms, limits)
         size = sum(len(line) + 1 for line in part.lines)
         if used + size > limits.total_chars:
             continue
         chosen.append(part)
+        covered |= held
         used += size
     return chosen
 
