@@ -75,6 +75,7 @@ def test_a_claim_is_unbacked_until_a_call_that_changes_something_ran(calls, unba
 
 @pytest.mark.parametrize(("request_text", "answer", "calls", "kind"), [
     ("Add butter to my shopping list.", "Butter is already on your shopping list.", (), "not_acted"),
+    ("I've got the rice, take it off the list.", "groceries", (), "not_acted"),  # the errand after a comma
     ("Text Sam that I'm 15 minutes late.", "I'll be 15 minutes late.", (("read_file", "ran"),), "not_acted"),
     ("Please turn off the kitchen lights.", "Sure, turning them off now.", (), "not_acted"),
     ("Turn off the kitchen lights.", "I can't control your lights: no tool reaches them.", (), None),

@@ -52,6 +52,8 @@ def test_contact_lines_hold_an_address_or_number_of_someone_named(question, requ
     ("Let me know what Tom said.", set()),
     ("Text Tom Berg that the van is booked.", {"+44 7700 900456"}),
     ("Text Tom Klein that the van is booked.", set()),  # not Tom Berg's
+    ("Email the landlord to say the boiler works.", {"okafor@lettings.example"}),
+    ("Email the report to Tom.", set()),  # the report goes to Tom, who is not messaged by name here
 ])
 def test_the_addresses_the_users_files_give_for_whom_the_request_messages(request_text, addresses):
     assert addresses_named(request_text, [CONTACTS]) == addresses
@@ -85,6 +87,27 @@ async def test_a_name_the_files_give_one_number_for_is_put_right_in_place(harnes
     assert [m["to"] for m in sent] == ["+44 7700 900789"]
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
     assert "send_message: ('mum' is a name" in trace.passes[0].note
+
+
+async def test_a_message_to_someone_else_than_the_one_person_asked_goes_to_that_person(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
+    (harness.env.workdir / "family.md").write_text(
+        "# Family\nGrandma Rose: 14 Mill Lane, Bath, +44 1225 000321\nUncle Tom: tom.h@family.example\n")
+    harness.model.enqueue(call("send_message", {"to": "tom.h@family.example", "text": "We'll visit on Sunday."}),
+                          "Sent.")
+    _, _, events = await run_with_decisions(harness, "Let Grandma know we'll visit on Sunday.", decide_with("once"))
+    assert harness.sent(1)[-1]["content"].startswith(
+        "(The user asked to message grandma, and tom.h@family.example is on none of their lines: family.md:2 gives"
+        " +44 1225 000321, so the call used that.) sent message to +44 1225 000321")
+    assert [e.arguments["to"] for e in of_type(events, "tool_proposed")] == ["+44 1225 000321"]
+
+
+async def test_an_address_the_user_typed_is_not_put_right(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
+    (harness.env.workdir / "contacts.md").write_text("- Jo Park: +44 7700 900123\n")
+    harness.model.enqueue(call("send_message", {"to": "+44 7700 900777", "text": "Late"}), "Sent.")
+    _, _, events = await run_with_decisions(harness, "Text Jo on +44 7700 900777 that I'm late.", decide_with("once"))
+    assert [e.arguments["to"] for e in of_type(events, "tool_proposed")] == ["+44 7700 900777"]
 
 
 async def test_a_put_right_recipient_still_needs_the_persons_approval(harness):

@@ -8,6 +8,7 @@ from saturnd.testing.fake_model import call
 from saturnd.turn.overwrite import (
     added_line_lacks_when,
     added_line_off_request,
+    adds_nothing,
     content_to_write,
     doubled_lines,
     dropped_lines,
@@ -74,6 +75,30 @@ async def test_a_removal_written_back_unchanged_goes_back_then_writes_what_it_wa
         " again with path shopping.txt and this content:\nmilk\nrice\n"
     )
     assert shopping.read_text() == "milk\nrice\n"
+
+
+@pytest.mark.parametrize(("request_text", "content", "nothing_added"), [
+    ("Put call the bank on my to-do list.", "- renew passport\n- book MOT", True),
+    ("Put call the bank on my to-do list.", "- renew passport\n- book MOT\n- call the bank", False),
+    ("Add renew passport to my to-do list.", "- renew passport\n- book MOT", False),  # already on it
+    ("Take the MOT off my to-do list.", "- renew passport\n- book MOT", False),  # not an add
+])
+def test_an_add_that_writes_the_file_back_unchanged(tmp_path, request_text, content, nothing_added):
+    (tmp_path / "todo.md").write_text("- renew passport\n- book MOT\n")
+    assert adds_nothing(request_text, tmp_path / "todo.md", content) is nothing_added
+
+
+async def test_an_add_written_back_unchanged_goes_back_before_it_runs(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    todo = harness.env.workdir / "todo.md"
+    todo.write_text("- renew passport\n- book MOT\n")
+    harness.model.enqueue(call("write_file", {"path": "todo.md", "content": "- renew passport\n- book MOT"}),
+                          call("write_file", {"path": "todo.md", "content": "- renew passport\n- book MOT\n- call the bank"}),
+                          "Added.")
+    _, events = await harness.turn("Put call the bank on my to-do list.", headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
+    assert harness.sent(1)[-1]["content"].startswith("tool error: write_file would write back what todo.md already holds")
+    assert todo.read_text().splitlines()[-1] == "- call the bank"
 
 
 def test_a_new_file_drops_nothing(tmp_path):

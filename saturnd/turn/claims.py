@@ -95,7 +95,7 @@ CLAIMS = (
 ACTION_REQUEST = re.compile(
     r"^\s*(?:(?:please|kindly|ok|okay|hey|saturn)[,!]?\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
     r"(?:i(?:'d|’d|\s+would)?\s+(?:like|want|need)\s+(?:you\s+)?to\s+(?:please\s+)?)?"  # "I'd like to add …"
-    r"(?:(?:in|on|for)\s+[\w.\-/ ]{1,40}?,\s*)?"  # "In todo.txt, mark …"
+    r"(?:(?:[^,.;:!?\n]|\.(?=\w)){1,60}?,\s*)?"  # "In todo.txt, mark …", "I've got the rice, take it off the list"
     r"(?P<verb>add(?!\s+up\b)|put|append|insert|remove|delete|take\s+\w+\s+off|cross|tick|mark|"
     r"send|text|email|e-mail|message|reply|forward|tell(?!\s+(?:me|us)\b)|let\s+\w+\s+know|"
     r"save|store|note\s+down|remember|"

@@ -71,23 +71,26 @@ def contact_lines(question: str, request: str, documents: list[Document]) -> lis
 
 MESSAGED = re.compile(
     r"\b(?i:text|sms|e-?mail|message|tell|let|remind|ask|ping|send|write\s+to|reply\s+to)\s+"
-    r"(?:(?i:my|our)\s+(?P<role>[a-z]+)|(?P<name>[A-Za-z][a-z]+(?:\s+[A-Z][a-z]+)?))"
+    r"(?:(?i:my|our)\s+(?P<role>[a-z]+)"
+    r"|(?i:the)\s+(?P<the_role>[a-z]+)\b(?!\s+(?i:to|for)\s+(?:[A-Z+\d]|(?i:my|our|the|his|her|their)\b|\S+@))"
+    r"|(?P<name>[A-Za-z][a-z]+(?:\s+[A-Z][a-z]+)?))"
 )
-"""The person a request asks to message: "Let Ana know", "Text mum", "Email my manager"."""
+"""The person a request asks to message: "Let Ana know", "Text mum", "Email my manager", "Email
+the plumber to say …" (not "the report" of "Email the report to Tom": that goes to Tom)."""
 NOT_A_PERSON = NOT_A_NAME | {"that", "me", "us", "him", "them", "it", "this", "back", "know", "everyone", "all"}
+
+
+def people_messaged(request: str) -> list[str]:
+    """The people (names or roles, lower-cased) the request asks to message."""
+    found = {(m.group("role") or m.group("the_role") or m.group("name")).lower() for m in MESSAGED.finditer(request)}
+    return sorted(person for person in found if person.split()[0] not in NOT_A_PERSON)
 
 
 def addresses_named(request: str, documents: list[Document]) -> frozenset[str]:
     """The addresses and numbers, lower-cased, on the lines of the user's files that name a
     person the request asks to message: the user named who, their own files say where."""
-    people = {(m.group("role") or m.group("name")).lower() for m in MESSAGED.finditer(request)}
-    found = (line for person in sorted(people) for line in _lines_naming(person, documents))
+    found = (line for person in people_messaged(request) for line in lines_naming(person, documents))
     return frozenset(a.lower() for line in found for a in [*EMAIL.findall(line.text), *PHONE.findall(line.text)])
-
-
-def _lines_naming(person: str, documents: list[Document]) -> list[FoundLine]:
-    """"Tom Klein" names Tom Klein's line, not Tom Berg's."""
-    return [] if person.split()[0] in NOT_A_PERSON else lines_naming(person, documents)
 
 
 def render(found: list[FoundLine]) -> str:

@@ -162,6 +162,31 @@ def kept_refusal(path: str, kept: list[str], suggested: str) -> str:
     )
 
 
+CONTAINERS = "list lists file files note notes page"
+"""Words for the file itself, not for what goes in it ("my to-do list")."""
+
+
+def adds_nothing(request: str, path: Path, content: str) -> bool:
+    """Asked to add what the file does not hold, a write of the file's own lines and nothing else:
+    asked to "Put call the bank on my to-do list", the 1.5B wrote todo.md back unchanged and
+    answered "The bank has been added to your to-do list." An item already on the list may be
+    written back as it is."""
+    if asked_action(request) not in ADDING or not path.is_file():
+        return False
+    old = _file_lines(path)
+    if not old or not set(_content_lines(content)) <= set(old):
+        return False
+    said_of_the_file = _stems(f"{' '.join(ADDING)} {re.sub(r'[^a-z]', ' ', path.name.lower())} {CONTAINERS}")
+    return bool(_stems(NAMED_FILE.sub(" ", request)) - said_of_the_file - _stems(" ".join(old)))
+
+
+def adds_nothing_refusal(path: str, request: str) -> str:
+    return (
+        f"tool error: write_file would write back what {path} already holds: nothing the user asked to add"
+        f" ({request!r}) is in it. Call write_file again with the file's lines and then the new line."
+    )
+
+
 def lines_an_add_edit_drops(request: str, old: str, new: str) -> list[str]:
     """Asked to add, the lines an edit_file would delete: in `old` and not in `new` (the 1.5B,
     sent back from a write that lost eggs and flour, deleted them with edit_file instead)."""

@@ -128,6 +128,10 @@ EMAIL_PUT_RIGHT = "(An email goes to an email address: {where} gives {number} th
 CHANNEL_PUT_RIGHT = (
     "(The user asked for {kind} here: {where} gives {other} beside {address}, so the call went by {tool}.) "
 )
+PERSON_PUT_RIGHT = (
+    "(The user asked to message {person}, and {to} is on none of their lines: {where} gives {address}, so the call"
+    " used that.) "
+)
 TEXT_PUT_RIGHT = (
     "(The user asked for a text: {where} gives {address} the phone number {phone}, so the call used that.) "
 )

@@ -44,6 +44,7 @@ from saturnd.turn.look_first import (
     addresses_named,
     email_beside,
     lines_naming,
+    people_messaged,
     phone_beside,
     render,
 )
@@ -54,6 +55,8 @@ from saturnd.turn.overwrite import (
     WRITE_FILE,
     added_line_lacks_when,
     added_line_off_request,
+    adds_nothing,
+    adds_nothing_refusal,
     content_to_write,
     doubled_lines,
     doubled_refusal,
@@ -302,7 +305,26 @@ def recipient_put_right(tool: Tool, arguments: dict[str, Any], context: GateCont
         assert email is not None  # email_beside keeps only lines with one
         return Recipient(email.group(0), beside, prompts.EMAIL_PUT_RIGHT.format(
             number=to, email=email.group(0), where=where(beside)))
-    return None
+    return _the_person_asked(tool.name, to, context)
+
+
+def _the_person_asked(tool_name: str, to: str, context: GateContext) -> Recipient | None:
+    """The address of the one person the request messages, where the call's address is on none of
+    their lines and their lines give exactly one of the kind: asked to let Grandma know, the 1.5B
+    texted Uncle Tom's address from the same file. An address the user typed stays theirs, and so
+    does every address once the person has been messaged."""
+    people = people_messaged(context.request)
+    lines = lines_naming(people[0], context.documents) if len(people) == 1 else []
+    if not to or any(recipient_key(to) == recipient_key(a) for text in [context.request, *(x.text for x in lines)]
+                     for a in [*EMAIL.findall(text), *PHONE.findall(text)]):
+        return None
+    found = _addresses_of_kind(tool_name, lines)
+    theirs = {recipient_key(a) for line in lines for a in [*EMAIL.findall(line.text), *PHONE.findall(line.text)]}
+    if len(found) != 1 or any(recipient_key(str(c.arguments.get("to", ""))) in theirs for c in context.record.calls):
+        return None  # once they have had it, another message is to someone else on purpose, and the gate judges it
+    ((address, named),) = found.items()
+    return Recipient(address, named, prompts.PERSON_PUT_RIGHT.format(
+        to=to, person=people[0], address=address, where=where(named)))
 
 
 def _lines_for_a_text(context: GateContext) -> list[Document]:
@@ -361,7 +383,7 @@ class SentBack:
 
 def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateContext) -> SentBack | None:
     """A write or a message whose content is wrong before it runs: lines of the file nobody asked
-    to drop or the line asked to go kept, an added line written twice, without the day or time every other line has or with
+    to drop or the line asked to go kept, the file written back with nothing added, an added line written twice, without the day or time every other line has or with
     nothing of the request, a sum
     nobody worked out, a time, day or number nobody gave, a value asked for and left out."""
     target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
@@ -374,6 +396,8 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
     if tool.name == WRITE_FILE and (kept := kept_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
         return SentBack("invalid", kept_refusal(arguments["path"], kept, suggested))
+    if tool.name == WRITE_FILE and adds_nothing(context.request, target, arguments["content"]):
+        return SentBack("invalid", adds_nothing_refusal(arguments["path"], context.request))
     if tool.name == EDIT_FILE and (dropped := lines_an_add_edit_drops(
         context.request, str(arguments.get("old", "")), str(arguments.get("new", ""))
     )) and target.is_file():
