@@ -531,3 +531,18 @@ def test_the_file_names_a_request_names(request_text, named):
 ])
 def test_an_errand_on_a_named_file_is_the_file_tools(request_text, tools):
     assert tools_for(request_text, builtin_registry()) == tools
+
+
+@pytest.mark.parametrize(("request_text", "verb", "tools"), [
+    ("Stick eggs and milk on the grocery list.", "add", ("write_file", "edit_file")),
+    ("Could you pop butter on the shopping list?", "add", ("write_file", "edit_file")),
+    ("Get rid of spinach on my groceries.", "remove", ("write_file", "edit_file")),
+    ("Scratch eggs off the list.", "remove", ("write_file", "edit_file")),
+    ("Drop Sam a line saying I'm late.", "message", ("send_message",)),
+    ("Shoot Tom an email about the rota.", "email", ("send_email",)),
+    ("Ping Alex that I'm outside.", "message", ("send_message",)),
+    ("Get me the weather.", "", ()),
+])
+def test_everyday_words_for_an_errand_name_its_tools(request_text, verb, tools):
+    assert asked_action(request_text) == verb
+    assert tools_for(request_text, builtin_registry()) == tools

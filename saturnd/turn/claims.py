@@ -101,10 +101,14 @@ ACTION_REQUEST = re.compile(
     r"save|store|note\s+down|remember|"
     r"(?:write|make|create)\b(?=.*(?:\bfiles?\b|\bfolder\b|\.[a-z]{2,4}\b))|"
     r"book|order|schedule|cancel|set|turn|switch|change|update|rename|move|copy|edit|fix|replace|overwrite|"
-    r"remind|pay|call|install|run|unlock|lock|start|stop|play|dim|print|buy|water|heat|charge)\b",
+    r"remind|pay|call|install|run|unlock|lock|start|stop|play|dim|print|buy|water|heat|charge|"
+    r"pop|stick|chuck|jot|scratch|get\s+rid\s+of|ping|(?:drop|shoot)\s+\w+\s+an?\s+(?:line|note|text|message|e-?mail))\b",
     re.IGNORECASE,
 )
 """A request whose first word (after please / can you) asks for something to be done."""
+SAID_PLAINLY = {"pop": "add", "stick": "add", "chuck": "add", "jot": "note", "scratch": "remove", "get": "remove",
+                "ping": "message"}
+"""Everyday words for an errand, as the verb that names its tools ("Stick eggs on the list": add)."""
 LATER_ACTION = re.compile(
     r"\b(?:and|then)\s+(?:also\s+)?(?P<verb>write|save|put|store|send|email|e-mail|text|add(?!\s+up\b)|append|"
     r"copy|note|record|forward|message|tell(?!\s+(?:me|us)\b))\b",
@@ -260,7 +264,10 @@ def asked_action(request: str) -> str:
     """The verb of the action the request asks for ("" if it asks for none): its first word, or
     one after "and" / "then"."""
     if found := ACTION_REQUEST.match(request):
-        return found.group("verb").split()[0].lower()
+        verb = found.group("verb").lower()
+        if verb.startswith(("drop ", "shoot ")):  # "Drop Sam a line", "Shoot Tom an email"
+            return "email" if "mail" in verb else "message"
+        return SAID_PLAINLY.get(verb.split()[0], verb.split()[0])
     later = LATER_ACTION.search(request)
     return later.group("verb").lower() if later else ""
 

@@ -70,14 +70,16 @@ def contact_lines(question: str, request: str, documents: list[Document]) -> lis
 
 
 MESSAGED = re.compile(
-    r"\b(?i:text|sms|e-?mail|message|tell|let|remind|ask|ping|send|write\s+to|reply\s+to)\s+"
+    r"\b(?i:text|sms|e-?mail|message|tell|let|remind|ask|ping|send|drop|shoot|write\s+to|reply\s+to)\s+"
     r"(?:(?i:my|our)\s+(?P<role>[a-z]+)"
     r"|(?i:the)\s+(?P<the_role>[a-z]+)\b(?!\s+(?i:to|for)\s+(?:[A-Z+\d]|(?i:my|our|the|his|her|their)\b|\S+@))"
     r"|(?P<name>[A-Za-z][a-z]+(?:\s+[A-Z][a-z]+)?))"
 )
 """The person a request asks to message: "Let Ana know", "Text mum", "Email my manager", "Email
 the plumber to say …" (not "the report" of "Email the report to Tom": that goes to Tom)."""
-NOT_A_PERSON = NOT_A_NAME | {"that", "me", "us", "him", "them", "it", "this", "back", "know", "everyone", "all"}
+NOT_A_PERSON = NOT_A_NAME | {
+    "that", "me", "us", "him", "them", "it", "this", "back", "know", "everyone", "all", "about", "saying",
+}
 
 
 def people_messaged(request: str) -> list[str]:
