@@ -146,6 +146,8 @@ def test_an_answer_that_gives_back_one_of_the_users_numbers_is_sent_to_calculate
     ("Take eggs off my shopping list.", ("write_file", "edit_file")),
     ("Turn off the kitchen lights.", ()),
     ("Send this to Jo by text, not email: 'Running late'.", ("send_message",)),
+    ("Can you tell Priya by email that the tickets are booked?", ("send_email",)),
+    ("Let Priya know that the tickets are booked.", ("send_message",)),
 ])
 def test_a_request_that_was_not_acted_on_names_the_tools_that_can(request_text, tools):
     claim = unbacked_claim("Sure.", [], builtin_registry(), request_text)

@@ -186,6 +186,14 @@ async def test_an_email_where_a_text_was_asked_is_texted_to_the_phone_beside_the
         " went by send_message.) sent message to +44 7700 900777")
 
 
+async def test_a_message_to_an_email_address_goes_to_the_mobile_beside_it(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
+    (harness.env.workdir / "contacts.md").write_text("Alex Moreau - mobile 07700 900888 - alex.m@post.example\n")
+    harness.model.enqueue(call("send_message", {"to": "alex.m@post.example", "text": "Dinner is at 7."}), "Sent.")
+    _, _, events = await run_with_decisions(harness, "Message Alex that dinner is at 7.", decide_with("once"))
+    assert [e.arguments["to"] for e in of_type(events, "tool_proposed")] == ["07700 900888"]
+
+
 MESSAGING = ["send_message", "send_email"]
 
 

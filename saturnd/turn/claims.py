@@ -282,8 +282,11 @@ NOT_BY_EMAIL = re.compile(r"\bnot\s+(?:by\s+|an?\s+|via\s+)?e-?mail\w*", re.IGNO
 
 
 def _tools_for_verb(verb: str, request: str, registry: Registry) -> tuple[str, ...]:
+    by_email = re.search(r"\be-?mail\b", NOT_BY_EMAIL.sub(" ", request), re.IGNORECASE) is not None
     if verb == "send":
-        verb = "email" if re.search(r"\be-?mail\b", NOT_BY_EMAIL.sub(" ", request), re.IGNORECASE) else "text"
+        verb = "email" if by_email else "text"
+    elif verb in ("tell", "let") and by_email:
+        verb = "email"  # "Can you tell Priya by email that …": the 1.5B was held to send_message
     word = "command" if verb == "delete" and DELETE_A_FILE.search(request) else VERB_TOOL_WORDS.get(verb, "")
     if not word and verb and NAMED_FILE.search(request):
         word = "file"  # "Set the timeout in settings.ini to 45"

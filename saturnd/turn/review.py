@@ -37,7 +37,7 @@ from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
 from saturnd.turn import prompts
 from saturnd.turn.asking import asks_leave
-from saturnd.turn.claims import READ_TOOLS, only_messages_asked
+from saturnd.turn.claims import READ_TOOLS, asked_action, only_messages_asked
 from saturnd.turn.fencing import fence
 from saturnd.turn.look_first import (
     FoundLine,
@@ -294,7 +294,8 @@ def recipient_put_right(tool: Tool, arguments: dict[str, Any], context: GateCont
             return None
         ((address, named),) = found.items()
         return Recipient(address, named, prompts.NAME_PUT_RIGHT.format(to=to, address=address, where=where(named)))
-    if tool.name == SEND_MESSAGE and EMAIL.fullmatch(to) and TEXT_ASKED.search(context.request) and \
+    if tool.name == SEND_MESSAGE and EMAIL.fullmatch(to) and (
+            TEXT_ASKED.search(context.request) or asked_action(context.request) == "message") and \
             (beside := phone_beside(to, _lines_for_a_text(context))):
         phone = PHONE.search(beside.text)
         assert phone is not None  # phone_beside keeps only lines with one
