@@ -102,12 +102,19 @@ async def test_a_message_to_someone_else_than_the_one_person_asked_goes_to_that_
     assert [e.arguments["to"] for e in of_type(events, "tool_proposed")] == ["+44 1225 000321"]
 
 
-async def test_an_address_the_user_typed_is_not_put_right(harness):
+@pytest.mark.parametrize(("contacts", "request_text", "to", "sent_to"), [
+    # an address the user typed is not put right
+    ("- Jo Park: +44 7700 900123\n", "Text Jo on +44 7700 900777 that I'm late.", "+44 7700 900777", "+44 7700 900777"),
+    # a message to an email address goes to the mobile the same line gives
+    ("Alex Moreau - mobile 07700 900888 - alex.m@post.example\n", "Message Alex that dinner is at 7.",
+     "alex.m@post.example", "07700 900888"),
+])
+async def test_where_a_text_goes(harness, contacts, request_text, to, sent_to):
     await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
-    (harness.env.workdir / "contacts.md").write_text("- Jo Park: +44 7700 900123\n")
-    harness.model.enqueue(call("send_message", {"to": "+44 7700 900777", "text": "Late"}), "Sent.")
-    _, _, events = await run_with_decisions(harness, "Text Jo on +44 7700 900777 that I'm late.", decide_with("once"))
-    assert [e.arguments["to"] for e in of_type(events, "tool_proposed")] == ["+44 7700 900777"]
+    (harness.env.workdir / "contacts.md").write_text(contacts)
+    harness.model.enqueue(call("send_message", {"to": to, "text": "Late"}), "Sent.")
+    _, _, events = await run_with_decisions(harness, request_text, decide_with("once"))
+    assert [e.arguments["to"] for e in of_type(events, "tool_proposed")] == [sent_to]
 
 
 async def test_a_put_right_recipient_still_needs_the_persons_approval(harness):
@@ -184,14 +191,6 @@ async def test_an_email_where_a_text_was_asked_is_texted_to_the_phone_beside_the
     assert harness.sent(1)[-1]["content"].startswith(
         "(The user asked for a text here: the request:1 gives +44 7700 900777 beside jo@mail.example, so the call"
         " went by send_message.) sent message to +44 7700 900777")
-
-
-async def test_a_message_to_an_email_address_goes_to_the_mobile_beside_it(harness):
-    await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
-    (harness.env.workdir / "contacts.md").write_text("Alex Moreau - mobile 07700 900888 - alex.m@post.example\n")
-    harness.model.enqueue(call("send_message", {"to": "alex.m@post.example", "text": "Dinner is at 7."}), "Sent.")
-    _, _, events = await run_with_decisions(harness, "Message Alex that dinner is at 7.", decide_with("once"))
-    assert [e.arguments["to"] for e in of_type(events, "tool_proposed")] == ["07700 900888"]
 
 
 MESSAGING = ["send_message", "send_email"]
