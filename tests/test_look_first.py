@@ -8,7 +8,7 @@ import pytest
 
 from saturnd.testing.fake_model import call
 from saturnd.turn.look_first import addresses_named, contact_lines, people_named
-from saturnd.turn.put_right import channel_put_right
+from saturnd.turn.put_right import channel_put_right, message_itself
 from saturnd.turn.retrieval import Document
 from saturnd.turn.review import GateContext, quote_left_out
 from tests.conftest import of_type
@@ -191,6 +191,36 @@ async def test_an_email_where_a_text_was_asked_is_texted_to_the_phone_beside_the
     assert harness.sent(1)[-1]["content"].startswith(
         "(The user asked for a text here: the request:1 gives +44 7700 900777 beside jo@mail.example, so the call"
         " went by send_message.) sent message to +44 7700 900777")
+
+
+@pytest.mark.parametrize(("request_text", "arguments", "said"), [
+    ("Email the plumber to say Tuesday morning works for the valve.",
+     {"to": "dave@kerrplumbing.example", "body": "I will send an email to Dave Kerr at dave@kerrplumbing.example"
+                                                 " to say Tuesday morning works for the boiler valve."},
+     "Tuesday morning works for the boiler valve."),
+    ("Text Jo that I'm late.", {"to": "+44 7700 900777", "text": "I'll text Jo that I'm running late."},
+     "I'm running late."),  # the person the request messages, by name
+    ("Email Tom the files.", {"to": "tom@mail.example", "body": "I'll send you the files that you asked for."},
+     None),  # a message that promises something is a message
+    ("Text Jo by text, not email.", {"to": "+44 7700 900777", "text": "I'll send the message to Jo by text, not email."},
+     None),  # nothing it says to pass on
+])
+def test_a_message_that_tells_of_sending_it_is_sent_as_what_it_says(request_text, arguments, said):
+    put_right = message_itself(arguments, request_text)
+    field = "body" if "body" in arguments else "text"
+    assert (put_right[0][field] if put_right else None) == said
+
+
+async def test_the_message_itself_goes_and_the_result_says_so(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_email, decision: allow}\n")
+    harness.model.enqueue(call("send_email", {
+        "to": "tom.berg@acme.example", "subject": "Report",
+        "body": "I will send an email to Tom at tom.berg@acme.example that the report will be late."}), "Sent.")
+    await harness.turn("Email Tom at tom.berg@acme.example that the report will be late.", headless=True)
+    sent = [json.loads(p.read_text()) for p in (harness.env.data_dir / "outbox").iterdir()]
+    assert [m["body"] for m in sent] == ["The report will be late."]
+    assert harness.sent(1)[-1]["content"].startswith(
+        "(The message told of sending it instead of saying it, so the call says: The report will be late.)")
 
 
 MESSAGING = ["send_message", "send_email"]

@@ -128,6 +128,7 @@ EMAIL_PUT_RIGHT = "(An email goes to an email address: {where} gives {number} th
 CHANNEL_PUT_RIGHT = (
     "(The user asked for {kind} here: {where} gives {other} beside {address}, so the call went by {tool}.) "
 )
+MESSAGE_PUT_RIGHT = "(The message told of sending it instead of saying it, so the call says: {message}) "
 PERSON_PUT_RIGHT = (
     "(The user asked to message {person}, and {to} is on none of their lines: {where} gives {address}, so the call"
     " used that.) "

@@ -18,7 +18,7 @@ from saturnd.gate.provenance import EMAIL, PHONE, labelled_value_left_out
 from saturnd.tools.registry import Tool
 from saturnd.turn import prompts
 from saturnd.turn.claims import NAMED_FILE, NOT_BY_EMAIL, first_sentence
-from saturnd.turn.look_first import FoundLine, email_beside, phone_beside
+from saturnd.turn.look_first import FoundLine, email_beside, people_messaged, phone_beside
 from saturnd.turn.overwrite import (
     WRITE_FILE,
     content_to_write,
@@ -117,9 +117,37 @@ def content_put_right(
         return rewritten
     if tool.name == WRITE_FILE and (kept := names_of_the_kind_asked(arguments, context)):
         return kept
+    if tool.risk == "messaging" and (said := message_itself(arguments, context.request)):
+        return said
     if tool.risk in ("write", "messaging"):
         return labelled_line_put_right(tool, arguments, context)
     return None
+
+
+ABOUT_SENDING = re.compile(
+    r"^\s*I(?:'ll|’ll|\s+will|\s+am\s+going\s+to|'m\s+going\s+to)\s+(?:send|e-?mail|text|message|let)\b"
+    r"(?P<about>.*?)\b(?:to\s+say|saying|to\s+tell\s+(?:him|her|them)|that)\s+(?P<message>\S.*)$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def message_itself(arguments: dict[str, Any], request: str) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) for a message whose body tells of sending it to its recipient
+    rather than saying it: "I will send an email to Dave Kerr at dave@kerrplumbing.example to say
+    Tuesday morning works for the boiler valve." goes as "Tuesday morning works for the boiler
+    valve." Only where that opening names the recipient (the address, or the person the request
+    messages): "I'll send you the files that you asked for" is a message."""
+    field = "body" if "body" in arguments else "text"
+    found = ABOUT_SENDING.match(str(arguments.get(field, "")))
+    to = str(arguments.get("to", "")).strip().lower()
+    if found is None or not to:
+        return None
+    about = found.group("about").lower()
+    if to not in about and not any(re.search(rf"\b{re.escape(p)}\b", about) for p in people_messaged(request)):
+        return None
+    message = found.group("message").strip()
+    message = message[0].upper() + message[1:]
+    return {**arguments, field: message}, prompts.MESSAGE_PUT_RIGHT.format(message=message)
 
 
 def file_in_folder(
