@@ -27,12 +27,15 @@ NAMED_DAY = re.compile(
 )
 
 
+def calculated(passes: list[PassTrace]) -> bool:
+    """Whether a calculate call ran this turn."""
+    return any(c.name == CALCULATE and c.fate == "ran" for p in passes for c in p.calls)
+
+
 def uncomputed_number(answer: str, request: str, seen: str, passes: list[PassTrace]) -> str | None:
     """A number in the answer to a request to add up that the model made up: not in anything it
     was shown (`seen`) and not worked out by a calculate call that ran."""
-    if not COMPUTE_REQUEST.search(request) or any(
-        c.name == CALCULATE and c.fate == "ran" for p in passes for c in p.calls
-    ):
+    if not COMPUTE_REQUEST.search(request) or calculated(passes):
         return None
     shown = {_plain_number(n) for n in NUMBER.findall(seen)}
     for number in NUMBER.findall(answer):
@@ -46,9 +49,7 @@ def copied_number(answer: str, request: str, passes: list[PassTrace]) -> str | N
     gives back numbers the request gave, when no calculate call ran ("… takes 2 hours 45 minutes
     and boarding starts 40 minutes before take-off, how long is that in total?": the 1.5B answered
     "2 hours 45 minutes")."""
-    if not COMPUTE_REQUEST.search(request) or not works_out(request) or any(
-        c.name == CALCULATE and c.fate == "ran" for p in passes for c in p.calls
-    ):
+    if not COMPUTE_REQUEST.search(request) or not works_out(request) or calculated(passes):
         return None
     given = {_plain_number(n) for n in NUMBER.findall(request)}
     numbers = NUMBER.findall(answer)
@@ -64,9 +65,7 @@ def unworked_length(answer: str, request: str, passes: list[PassTrace]) -> str |
     """"later - earlier" for a request asking how long that the answer meets with two clock
     times and no length, when no calculate call ran ("How long is my flight to Lisbon?": the 1.5B
     answered "The flight leaves at 09:15 and lands at 12:45 local time")."""
-    if not HOW_LONG.search(request) or LENGTH.search(answer) or any(
-        c.name == CALCULATE and c.fate == "ran" for p in passes for c in p.calls
-    ):
+    if not HOW_LONG.search(request) or LENGTH.search(answer) or calculated(passes):
         return None
     times = list(dict.fromkeys(CLOCK.findall(answer)))
     return f"{times[1]} - {times[0]}" if len(times) == 2 else None

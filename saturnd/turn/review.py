@@ -37,18 +37,14 @@ from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
 from saturnd.turn import prompts
 from saturnd.turn.asking import asks_leave
-from saturnd.turn.claims import READ_TOOLS, asked_action, only_messages_asked
+from saturnd.turn.claims import READ_TOOLS, only_messages_asked
 from saturnd.turn.fencing import fence
 from saturnd.turn.look_first import (
-    FoundLine,
     addresses_named,
-    email_beside,
     lines_naming,
-    people_messaged,
-    phone_beside,
     render,
 )
-from saturnd.turn.loop_rules import CallLedger, call_signature, recipient_key
+from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.made_up import COMPUTE_REQUEST, uncomputed_number
 from saturnd.turn.overwrite import (
     EDIT_FILE,
@@ -69,12 +65,11 @@ from saturnd.turn.overwrite import (
 from saturnd.turn.put_right import (
     SEND_EMAIL,
     SEND_MESSAGE,
-    TEXT_ASKED,
     Recipient,
     addresses_of,
     channel_put_right,
     content_put_right,
-    text_only,
+    recipient_put_right,
     where,
 )
 from saturnd.turn.retrieval import Document
@@ -279,74 +274,6 @@ def _review_one(
     if verdict is not ALLOW and verdict.action != "allow":
         return Decision(call, "blocked", blocked_result(verdict), **fields)
     return _gate(call, tool, arguments, ledger, context, fields)
-
-
-def recipient_put_right(tool: Tool, arguments: dict[str, Any], context: GateContext) -> Recipient | None:
-    """A recipient the user's files put right without a doubt: a name where the number or
-    address goes (to: "mum") when the lines naming it give exactly one of the kind, for a text
-    an email address whose line gives a phone number, and for an email a phone number whose line
-    gives an email address. Sent back with the lines, the 1.5B sent to "mum" five times; it texted
-    Ana's email address though contacts.md has her phone, and emailed Tom's phone number."""
-    to = str(arguments.get("to", "")).strip()
-    if to and not (EMAIL.search(to) or PHONE.search(to)):
-        found = _addresses_of_kind(tool.name, lines_naming(to, context.documents))
-        if len(found) != 1:
-            return None
-        ((address, named),) = found.items()
-        return Recipient(address, named, prompts.NAME_PUT_RIGHT.format(to=to, address=address, where=where(named)))
-    if tool.name == SEND_MESSAGE and EMAIL.fullmatch(to) and (
-            TEXT_ASKED.search(context.request) or asked_action(context.request) == "message") and \
-            (beside := phone_beside(to, _lines_for_a_text(context))):
-        phone = PHONE.search(beside.text)
-        assert phone is not None  # phone_beside keeps only lines with one
-        return Recipient(phone.group(0), beside, prompts.TEXT_PUT_RIGHT.format(
-            address=to, phone=phone.group(0), where=where(beside)))
-    if tool.name == SEND_EMAIL and PHONE.fullmatch(to) and (beside := email_beside(to, context.documents)):
-        email = EMAIL.search(beside.text)
-        assert email is not None  # email_beside keeps only lines with one
-        return Recipient(email.group(0), beside, prompts.EMAIL_PUT_RIGHT.format(
-            number=to, email=email.group(0), where=where(beside)))
-    return _the_person_asked(tool.name, to, context)
-
-
-def _the_person_asked(tool_name: str, to: str, context: GateContext) -> Recipient | None:
-    """The address of the one person the request messages, where the call's address is on none of
-    their lines and their lines give exactly one of the kind: asked to let Grandma know, the 1.5B
-    texted Uncle Tom's address from the same file. An address the user typed stays theirs, and so
-    does every address once the person has been messaged."""
-    people = people_messaged(context.request)
-    lines = lines_naming(people[0], context.documents) if len(people) == 1 else []
-    if not to or any(recipient_key(to) == recipient_key(a) for text in [context.request, *(x.text for x in lines)]
-                     for a in [*EMAIL.findall(text), *PHONE.findall(text)]):
-        return None
-    found = _addresses_of_kind(tool_name, lines)
-    theirs = {recipient_key(a) for line in lines for a in [*EMAIL.findall(line.text), *PHONE.findall(line.text)]}
-    if len(found) != 1 or any(recipient_key(str(c.arguments.get("to", ""))) in theirs for c in context.record.calls):
-        return None  # once they have had it, another message is to someone else on purpose, and the gate judges it
-    ((address, named),) = found.items()
-    return Recipient(address, named, prompts.PERSON_PUT_RIGHT.format(
-        to=to, person=people[0], address=address, where=where(named)))
-
-
-def _lines_for_a_text(context: GateContext) -> list[Document]:
-    """Where a text's phone number may come from: the user's files, unless the request gives an
-    email address; then the request itself, when it asks for a text and not an email ("Send this
-    to Jo by text, not email … jo@mail.example, +44 7700 900777": the 1.5B texted the address)."""
-    if not EMAIL.search(context.request):
-        return context.documents
-    return [Document("the request", context.request)] if text_only(context.request) else []
-
-
-def _addresses_of_kind(tool_name: str, lines: list[FoundLine]) -> dict[str, FoundLine]:
-    """Distinct addresses the lines give that the tool sends to: a text goes to a phone number
-    (to an email address only where the lines give no number), an email to an email address."""
-    def found(pattern: re.Pattern[str]) -> dict[str, FoundLine]:
-        by_key = {recipient_key(a): (a, line) for line in lines for a in pattern.findall(line.text)}
-        return dict(by_key.values())
-
-    if tool_name == SEND_MESSAGE:
-        return found(PHONE) or found(EMAIL)
-    return found(EMAIL)
 
 
 def _review_put_right(
