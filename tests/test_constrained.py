@@ -58,6 +58,18 @@ def test_instructions_go_at_the_end_of_the_system_prompt():
     assert messages[0]["content"] == "S"
 
 
+def test_instructions_go_after_the_fixed_opening_ahead_of_what_can_change():
+    """Memory and the knowledge base change between turns; the tool list must not move with them."""
+    system = "Saturn.\n\nKnowledge base: a.md\n\nFacts: likes tea\n\n## This turn\nNow: …"
+    out = constrained.with_instructions([{"role": "system", "content": system}], "Tools: x", after="Saturn.")
+    assert out[0]["content"] == "Saturn.\n\nTools: x\n\nKnowledge base: a.md\n\nFacts: likes tea\n\n## This turn\nNow: …"
+
+
+def test_instructions_go_last_when_the_opening_is_not_there():
+    out = constrained.with_instructions([{"role": "system", "content": "Other"}], "Tools: x", after="Saturn.")
+    assert out[0]["content"] == "Other\n\nTools: x"
+
+
 @pytest.mark.parametrize(("reply", "problem"), [
     (ModelReply(content=""), "the reply was empty"),
     (ModelReply(tool_calls=[ToolCall("1", "read_file", "{bad")]), "the tool-call arguments were not JSON"),

@@ -266,6 +266,8 @@ async def test_an_empty_reply_is_retried_once_natively_in_native_mode(harness):
 async def test_a_format_failure_is_retried_in_constrained_mode(harness):
     await harness.start()
     (harness.env.workdir / "a.txt").write_text("alpha")
+    (harness.env.home / "kb").mkdir(exist_ok=True)
+    (harness.env.home / "kb" / "tax.md").write_text("# Tax\nFile by April.\n")
     harness.model.enqueue(
         error(500, "The model produced output that does not match the expected format"),
         '{"name": "read_file", "arguments": {"path": "a.txt"}}',
@@ -280,8 +282,10 @@ async def test_a_format_failure_is_retried_in_constrained_mode(harness):
     assert schema["anyOf"][0]["properties"] == {"response": {"type": "string"}}
     system = retry["messages"][0]["content"]
     assert "\nTools:\n- read_file(path: string, start_line?: integer, max_lines?: integer): " in system
-    # What changes per turn stays last, after the fixed instructions (the prompt cache keeps them).
-    assert 'answer the user: {"response": "<your answer>"}.\n\n## This turn\nNow: ' in system
+    # The tools follow Saturn's own fixed opening; what the user can change (here the knowledge
+    # base) and what changes per turn come after, so the prompt cache keeps the tool list.
+    assert 'answer the user: {"response": "<your answer>"}.\n\nKnowledge base (kb_search / kb_read):\n- tax.md' in system
+    assert system.index("Tools:") < system.index("Knowledge base") < system.index("## This turn\nNow: ")
     assert of_type(events, "tool_finished")[0].fate == "ran"
     assert of_type(events, "answer")[0].text == "It says alpha."
     assert "tools" in harness.model.requests[2]  # auto: the next pass is native again

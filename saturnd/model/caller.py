@@ -161,9 +161,9 @@ class ModelCaller:
     think_switch: bool = True
     """False when the server has no per-request thinking switch (model.think_style: none)."""
     usage: ModelUsage = field(default_factory=ModelUsage)
-    turn_heading: str = ""
-    """Where the system prompt's per-turn part begins: the tool list goes just ahead of it, so
-    what changes per turn stays last for the server's prompt cache."""
+    fixed_opening: str = ""
+    """The system prompt's opening that never changes: the tool list goes just after it, ahead of
+    everything that can change between turns, for the server's prompt cache."""
 
     async def with_thinking(
         self, messages: list[dict[str, Any]], tools_offered: bool, only: tuple[str, ...] = ()
@@ -266,7 +266,7 @@ class ModelCaller:
         # The grammar writes the thought, so the server itself is never asked to think.
         budget = self.think_budget if think else 0
         reply = await self._request(
-            constrained.with_instructions(messages, constrained.instructions(tools, think), before=self.turn_heading),
+            constrained.with_instructions(messages, constrained.instructions(tools, think), after=self.fixed_opening),
             stream, thought, think=False, thinking_prompt=think,
             response_format=constrained.response_format(tools, budget, only),
             thought_field=constrained.ThoughtField() if think else None,

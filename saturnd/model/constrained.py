@@ -118,13 +118,17 @@ def _about(spec: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
-def with_instructions(messages: list[dict[str, Any]], text: str, before: str = "") -> list[dict[str, Any]]:
-    """A copy of `messages` whose system prompt has `text` at its end, or just ahead of the
-    `before` heading (what changes per turn stays last, for the server's prompt cache)."""
+def with_instructions(messages: list[dict[str, Any]], text: str, after: str = "") -> list[dict[str, Any]]:
+    """A copy of `messages` whose system prompt has `text` just after its fixed opening `after`,
+    or at its end. What the user can change (standing instructions, the knowledge base, memory)
+    and what changes per turn then come after the tool list, so the server's prompt cache keeps
+    the tool list across turns even when a fact is remembered."""
     if messages and messages[0]["role"] == "system":
         content = messages[0]["content"]
-        cut = content.find(before) if before else -1
-        content = f"{content}\n\n{text}" if cut < 0 else f"{content[:cut]}{text}\n\n{content[cut:]}"
+        if after and content.startswith(after):
+            content = f"{after}\n\n{text}{content[len(after):]}"
+        else:
+            content = f"{content}\n\n{text}"
         return [dict(messages[0], content=content), *messages[1:]]
     return [{"role": "system", "content": text}, *messages]
 

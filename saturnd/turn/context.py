@@ -19,10 +19,10 @@ from saturnd.model.types import ModelUsage
 from saturnd.sessions import Session
 from saturnd.store import Store
 from saturnd.tools.registry import Registry, ToolEnv
+from saturnd.turn import prompts
 from saturnd.turn.bounds import Bounds
 from saturnd.turn.control import TurnControl
 from saturnd.turn.events import TurnEvents
-from saturnd.turn.ground import TURN_HEADING
 from saturnd.turn.loop_rules import CallLedger
 from saturnd.turn.retrieval import Document
 from saturnd.turn.review import Decision
@@ -132,7 +132,7 @@ class TurnContext:
             origin=EgressOrigin(self.session_id, self.turn_id, tool="model"),
             tool_mode=self.tool_mode,
             think_budget=self.config.runtime.think_budget,
-            turn_heading=TURN_HEADING,
+            fixed_opening=prompts.SYSTEM,
             think_switch=self.config.model.think_style != "none",
             usage=self.tally.model,
         )

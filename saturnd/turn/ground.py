@@ -1,7 +1,8 @@
 """Ground: the context built once per turn, with no model call.
 
-What does not change from turn to turn comes first (Saturn's instructions, the
-standing instructions, the knowledge base's manifest, memory), then, under
+What never changes comes first (Saturn's instructions; the model caller puts the
+tool list right after them), then what the user changes now and then (the standing
+instructions, the knowledge base's manifest, memory), then, under
 TURN_HEADING, what does (the clock, the folder, its map, the excerpts ranked
 against this request), so the model server's prompt cache keeps the prefix.
 """
