@@ -176,6 +176,66 @@ def test_telling_someone_is_a_message_to_send(request_text):
     assert claim is not None and (claim.kind, claim.tools) == ("not_acted", ("send_message",))
 
 
+@pytest.mark.parametrize(("request_text", "tools"), [
+    ("Let Aunt Liz know the train gets in at 4.", ("send_message",)),
+    ("Let the plumber know Tuesday works.", ("send_message",)),
+    ("Take the old apples off my list.", ("write_file", "edit_file")),
+])
+def test_a_person_or_thing_of_several_words_still_makes_an_errand(request_text, tools):
+    claim = unbacked_claim("Aunt Liz, the train gets in at 4.", [], builtin_registry(), request_text)
+    assert claim is not None and (claim.kind, claim.tools) == ("not_acted", tools)
+
+
+def test_let_me_know_is_a_question():
+    assert unbacked_claim("Eggs and flour.", [], builtin_registry(), "Let me know what's on my list.") is None
+
+
+DROP_MO = "Drop Mo an email saying thanks for the lift."
+LACKING = ("I'm sorry, but I don't have enough information to send an email. I need the recipient's email address"
+           " and the subject of the email.")
+
+
+MO_SHOWN = "--- people.csv (whole file, 2 lines)\nname,mobile,email\nMo Farouk,+44 7700 900412,mo.farouk@mail.example"
+
+
+@pytest.mark.parametrize(("answer", "seen", "kind"), [
+    (LACKING, MO_SHOWN, "not_acted"),
+    ("I need Mo's email address to send it.", MO_SHOWN, "not_acted"),
+    (LACKING, "--- notes.txt\nMo lent me a book", None),  # nothing shown gives Mo an address: asking is right
+    ("What is Mo's email address?", MO_SHOWN, None),  # a question is the person's to answer
+])
+def test_an_errand_stopped_for_a_detail_shown_is_sent_back(answer, seen, kind):
+    claim = unbacked_claim(answer, [], builtin_registry(), DROP_MO, documents_at_hand=True, seen=seen)
+    assert (claim.kind if claim else None) == kind
+    assert claim is None or claim.tools == ("send_email",)
+
+
+READING = "--- reading.txt (whole file, 4 lines)\nBooks to read:\nThe Overstory\nKlara and the Sun\nPiranesi\n"
+PEOPLE = "--- people.csv (whole file, 3 lines)\nname,mobile\nHannah,+44 7700 900311\nMo,+44 7700 900412\n"
+
+
+@pytest.mark.parametrize(("request_text", "answer", "seen", "kind"), [
+    ("How many books are on my reading list?", "3", READING, None),
+    ("How many books are on my reading list?", "There are 5 books.", READING, "unsourced"),
+    ("How many people are in my contacts?", "2", PEOPLE, None),  # the header row is no person
+    ("Which book is first on my reading list?", "3", READING, "unsourced"),  # no count was asked for
+])
+def test_a_count_of_a_list_shown_is_the_models_own_reading(request_text, answer, seen, kind):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=seen)
+    assert (claim.kind if claim else None) == kind
+
+
+@pytest.mark.parametrize(("request_text", "answer", "kind"), [
+    ("I walked 3.2 km this morning and 4.5 km this evening. How far is that altogether?", "7.7 km", None),
+    ("I walked 3.2 km this morning and 4.5 km this evening. How far is that altogether?", "7.5 km", "uncomputed"),
+    ("I had 40 pounds and spent 12.5. How much is left over?", "27.5", None),
+    ("What is the total of 3 boxes of 12 eggs?", "36", None),
+])
+def test_an_answer_that_is_what_the_users_numbers_come_to_needs_no_calculate(request_text, answer, kind):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=request_text)
+    assert (claim.kind if claim else None) == kind
+
+
 @pytest.mark.parametrize("request_text", ["Tell me what time dinner is.",
                                           "Read shopping.txt and tell me what is on it."])
 def test_tell_me_is_a_question(request_text):

@@ -741,6 +741,17 @@ async def test_an_action_still_promised_after_the_send_back_is_prefixed_with_not
     assert trace.passes[-1].note.endswith("prefixed: not done")
 
 
+async def test_an_answer_that_speaks_of_the_user_to_saturn_is_replaced_with_not_done(harness):
+    await harness.start()
+    harness.model.enqueue(
+        "The heating has been turned up to 21 degrees.", "Please ask the user to turn the heating up to 21 degrees.",
+    )
+    turn_id, events = await harness.turn("Turn the heating up to 21.")
+    assert of_type(events, "answer")[0].text == "Not done: no tool was used, so nothing was sent, saved or changed."
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[-1].note.endswith("the answer spoke of the user to Saturn: replaced with what was not done")
+
+
 async def test_after_an_action_answered_instead_of_done_passes_must_call_until_it_is_tried(harness):
     await harness.start(
         "gate:\n  rules:\n    - {tool: send_message, decision: allow}\n", model_extra="  tool_mode: constrained\n",

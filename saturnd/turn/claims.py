@@ -57,6 +57,7 @@ from typing import Literal
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
 from saturnd.tools.word_match import WORD
+from saturnd.turn.look_first import addresses_named
 from saturnd.turn.made_up import (
     CALCULATE,
     copied_number,
@@ -65,6 +66,7 @@ from saturnd.turn.made_up import (
     unworked_length,
     works_out,
 )
+from saturnd.turn.retrieval import Document
 from saturnd.turn.tool_fit import fits_request, named_for_request
 from saturnd.turn.trails import unfollowed_pointer
 
@@ -96,8 +98,8 @@ ACTION_REQUEST = re.compile(
     r"^\s*(?:(?:please|kindly|ok|okay|hey|saturn)[,!]?\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
     r"(?:i(?:'d|’d|\s+would)?\s+(?:like|want|need)\s+(?:you\s+)?to\s+(?:please\s+)?)?"  # "I'd like to add …"
     r"(?:(?:[^,.;:!?\n]|\.(?=\w)){1,60}?,\s*)?"  # "In todo.txt, mark …", "I've got the rice, take it off the list"
-    r"(?P<verb>add(?!\s+up\b)|put|append|insert|remove|delete|take\s+\w+\s+off|cross|tick|mark|"
-    r"send|text|email|e-mail|message|reply|forward|tell(?!\s+(?:me|us)\b)|let\s+\w+\s+know|"
+    r"(?P<verb>add(?!\s+up\b)|put|append|insert|remove|delete|take\s+(?:\w+\s+){1,3}?off|cross|tick|mark|"
+    r"send|text|email|e-mail|message|reply|forward|tell(?!\s+(?:me|us)\b)|let\s+(?!(?:me|us)\b)(?:\w+\s+){1,3}?know|"
     r"save|store|note\s+down|remember|"
     r"(?:write|make|create)\b(?=.*(?:\bfiles?\b|\bfolder\b|\.[a-z]{2,4}\b))|"
     r"book|order|schedule|cancel|set|turn|switch|change|update|rename|move|copy|edit|fix|replace|overwrite|"
@@ -145,6 +147,14 @@ NO_ACCESS = re.compile(
     r"(?:\s+down)?\s+(?:anything|any\s+\w+))\b",
     re.IGNORECASE,
 )
+LACKS_DETAILS = re.compile(
+    r"\b(?:don't|do not)\s+have\s+(?:enough|sufficient|the\s+(?:necessary|required))\s+(?:information|info|details)|"
+    r"\bneed\s+(?:the|their|his|her|\w+'s)\s+(?:\w+'s\s+)?(?:e-?mail|phone|mobile|number|address|contact)",
+    re.IGNORECASE,
+)
+"""An errand stopped for a detail ("I don't have enough information to send an email. I need the
+recipient's email address": the 1.5B, asked to "Drop Mo an email", with Mo's row of people.csv
+shown to it). Sent back only where what the model was shown gives that person an address."""
 READ_TOOLS = frozenset({"read_file", "list_dir", "search_files", "kb_search", "kb_read"})
 ASK_USER = "ask_user"
 MAY_PRECEDE_AN_ACTION = READ_TOOLS | {ASK_USER}
@@ -386,6 +396,9 @@ def unbacked_claim(
     if asked_action(request) and not something_tried(passes, registry, fetch_counts=False):
         if not ASKS_OR_DECLINES.search(answer) and done is None:
             return Claim("not_acted", first_sentence(answer), tools_for(request, registry))
+        if (LACKS_DETAILS.search(answer) and addresses_named(request, [Document("shown", seen)])
+                and (tools := tools_for(request, registry))):
+            return Claim("not_acted", first_sentence(answer), tools)
         refuses = BARE_REFUSAL.search(answer) or (NO_ABILITY.search(answer) and "?" not in answer)
         if refuses and (fitting := tools_whose_words_fit(request, registry)):
             return Claim("not_acted", first_sentence(answer), fitting)

@@ -1,4 +1,5 @@
-"""An answer that repeats Saturn's instruction to the model instead of answering the person.
+"""An answer that repeats Saturn's instruction to the model, or speaks of the person to Saturn,
+instead of answering the person.
 
 A small model often answers a declined or unapproved call by copying the tool
 result Saturn sent it ("declined: the user declined this call. Do not retry
@@ -8,6 +9,7 @@ model; the person gets, instead, what was not done, read off the calls' fates.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from protocol.methods import PassTrace
@@ -17,6 +19,18 @@ from saturnd.turn.tool_round import DO_NOT_RETRY, DO_NOT_TRY_ANOTHER_WAY
 INSTRUCTIONS = (DO_NOT_RETRY.lower(), DO_NOT_TRY_ANOTHER_WAY.lower(), DOES_NOT_FIT)
 """The parts of Saturn's results that only make sense to the model (the 1.5B answered a Chinese
 request with the unfit-tool send-back, word for word)."""
+
+
+SPEAKS_OF_THE_USER = re.compile(
+    r"\b(?:ask|tell|inform|let)\s+the\s+user\b|\bthe\s+user\s+(?:needs?\s+to|should|must|has\s+to)\b",
+    re.IGNORECASE,
+)
+"""Words addressed to Saturn about the person, not to the person: sent back for claiming the
+heating was turned up, the 1.5B answered "Please ask the user to turn the heating up to 21 degrees."."""
+
+
+def speaks_of_the_user(answer: str) -> bool:
+    return SPEAKS_OF_THE_USER.search(answer) is not None
 
 
 def echoes_instructions(answer: str) -> bool:

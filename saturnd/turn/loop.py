@@ -34,7 +34,11 @@ from saturnd.turn.claims import (
 )
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
-from saturnd.turn.echoed_instructions import echoes_instructions, not_done_account
+from saturnd.turn.echoed_instructions import (
+    echoes_instructions,
+    not_done_account,
+    speaks_of_the_user,
+)
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
 from saturnd.turn.remembering import queue_missed_facts
@@ -220,6 +224,12 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     if claim is not None and claim.kind == "unfollowed":
         turn.trace[-1].note = join_note(turn.trace[-1].note, "prefixed: trail not finished")
         return f"{prompts.TRAIL_NOT_FOLLOWED.format(pointer=claim.quote)} {text}"
+    if (claim is not None and claim.kind in ("done", "not_acted") and speaks_of_the_user(text)
+            and not something_acted(turn.trace, turn.registry)):
+        turn.trace[-1].note = join_note(
+            turn.trace[-1].note, "the answer spoke of the user to Saturn: replaced with what was not done"
+        )
+        return prompts.NOT_DONE
     if claim is not None and misleads_about_action(claim, text):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "prefixed: not done")
         return f"{prompts.NOT_DONE} {text}"

@@ -37,11 +37,26 @@ def uncomputed_number(answer: str, request: str, seen: str, passes: list[PassTra
     was shown (`seen`) and not worked out by a calculate call that ran."""
     if not COMPUTE_REQUEST.search(request) or calculated(passes):
         return None
-    shown = {_plain_number(n) for n in NUMBER.findall(seen)}
+    shown = {_plain_number(n) for n in NUMBER.findall(seen)} | _worked_out(request)
     for number in NUMBER.findall(answer):
         if _plain_number(number) not in shown:
             return number
     return None
+
+
+def _worked_out(request: str) -> set[str]:
+    """What the request's own numbers come to: their sum, and for two, their difference, product
+    and quotient. An answer that gives one of these was worked out right ("3.2 km … and 4.5 km …
+    How far is that altogether?": "7.7 km"; sent to calculate anyway, the 1.5B thought for 40 s
+    and said the same)."""
+    values = [float(n.replace(",", "")) for n in NUMBER.findall(request)]
+    if len(values) < 2:
+        return set()
+    results = {sum(values)}
+    if len(values) == 2:
+        a, b = values
+        results |= {a - b, b - a, a * b} | ({a / b} if b else set())
+    return {_plain_number(f"{round(r, 2):.2f}") for r in results}
 
 
 def copied_number(answer: str, request: str, passes: list[PassTrace]) -> str | None:
@@ -72,13 +87,38 @@ def unworked_length(answer: str, request: str, passes: list[PassTrace]) -> str |
 
 
 def unsourced_value(answer: str, request: str, seen: str) -> str | None:
-    """A number, day or month in the answer that neither the request nor anything shown holds."""
+    """A number, day or month in the answer that neither the request nor anything shown holds; to
+    "how many", a count of the items of a list shown is the model's own reading, not made up."""
     shown = {_plain_number(n) for n in NUMBER_OR_TIME.findall(f"{request}\n{seen}")}
+    if COUNT_REQUEST.search(request):
+        shown |= {str(n) for n in list_lengths(seen)}
     for value in NUMBER_OR_TIME.findall(answer):
         if _plain_number(value) not in shown:
             return value
     days = {d.lower() for d in NAMED_DAY.findall(f"{request}\n{seen}")}
     return next((d for d in NAMED_DAY.findall(answer) if d.lower() not in days), None)
+
+
+COUNT_REQUEST = re.compile(r"\bhow many\b|\bnumber of\b", re.IGNORECASE)
+BLOCK_EDGE = re.compile(r"^(?:\s*$|--- |</?outside\b|\[data from outside)")
+HEADING = re.compile(r"^\s*#|:\s*$")
+
+
+def list_lengths(seen: str) -> set[int]:
+    """How many items each list shown holds: the lines of each block of text (an excerpt, a file
+    read, a paragraph) that are not a heading ("Books to read:", "# Trip"), and that count less
+    the block's first line (a table's header row)."""
+    lengths: set[int] = set()
+    block: list[str] = []
+    for line in [*seen.splitlines(), ""]:
+        if not BLOCK_EDGE.match(line):
+            block.append(line)
+            continue
+        items = [item for item in block if not HEADING.search(item)]
+        if items:
+            lengths |= {len(items), len(items) - 1} - {0}
+        block = []
+    return lengths
 
 
 ARITHMETIC = re.compile(r"\d\s*(?:[-+*/×÷^=]|plus|minus|times|divided)\s*\(?\s*[\d.a-z]", re.IGNORECASE)
