@@ -266,6 +266,16 @@ def test_a_table_is_totalled_over_the_rows_the_request_names_and_grouped_by_its_
     )
 
 
+def test_a_month_written_short_in_the_table_is_named_by_its_whole_name():
+    bills = "month,gas,electric\nSep,38.20,61.10\nOct,52.75,64.30\nNov,71.40,68.90\n"
+    assert table_totals("bills.csv", bills, "How much was the electric in October?") == (
+        "[Saturn worked out] totals over the Oct rows (1): gas = 52.75, electric = 64.3"
+    )
+    assert table_totals("bills.csv", bills, "What did I pay for gas altogether?") == (
+        "[Saturn worked out] totals over 3 rows: gas = 162.35, electric = 194.3"
+    )
+
+
 async def test_a_file_the_ground_showed_whole_counts_as_read_for_edit_file(harness):
     await harness.start()
     lay(harness.env.workdir, HOME_FILES)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from saturnd.testing.fake_model import call
+from saturnd.turn.look_first import FoundLine
 from saturnd.turn.overwrite import (
     added_line_lacks_when,
     added_line_off_request,
@@ -13,8 +14,10 @@ from saturnd.turn.overwrite import (
     doubled_lines,
     dropped_lines,
     kept_lines,
+    where_it_is,
 )
 from saturnd.turn.put_right import names_of_the_kind_asked
+from saturnd.turn.retrieval import Document
 from saturnd.turn.review import GateContext
 from tests.conftest import of_type
 from tests.test_gate import decide_with, run_with_decisions
@@ -99,6 +102,40 @@ async def test_an_add_written_back_unchanged_goes_back_before_it_runs(harness):
     assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
     assert harness.sent(1)[-1]["content"].startswith("tool error: write_file would write back what todo.md already holds")
     assert todo.read_text().splitlines()[-1] == "- call the bank"
+
+
+TODO = Document("todo.txt", "renew passport\nbook dentist\nfix bike light\n")
+
+
+@pytest.mark.parametrize(("request_text", "name", "found"), [
+    ("Tick off book dentist.", "book dentist.md", FoundLine("todo.txt", 2, "book dentist")),
+    ("Cross the bike light off.", "done.txt", FoundLine("todo.txt", 3, "fix bike light")),
+    ("Tick off book dentist.", "todo.txt", None),  # the file is there: the other checks judge it
+    ("Tick off the plumber.", "plumber.txt", None),  # no file names it: nothing to point to
+    ("Add book dentist to my list.", "list.txt", None),  # a new file may hold what is added
+])
+def test_a_new_file_written_to_remove_a_line_points_to_the_file_that_holds_it(
+    tmp_path, request_text, name, found,
+):
+    (tmp_path / "todo.txt").write_text(TODO.text)
+    assert where_it_is(request_text, tmp_path / name, [TODO]) == found
+
+
+async def test_a_new_file_written_to_tick_off_a_line_goes_back_before_it_runs(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    todo = harness.env.workdir / "todo.txt"
+    todo.write_text(TODO.text)
+    harness.model.enqueue(call("write_file", {"path": "book dentist.md", "content": "Book dentist."}),
+                          call("write_file", {"path": "todo.txt", "content": "renew passport\nfix bike light\n"}),
+                          "Ticked off.")
+    _, events = await harness.turn("Tick off book dentist.", headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
+    assert harness.sent(1)[-1]["content"] == (
+        "tool error: book dentist.md does not exist, so writing it removes nothing. todo.txt:2 holds"
+        " 'book dentist': write todo.txt again without that line."
+    )
+    assert not (harness.env.workdir / "book dentist.md").exists()
+    assert todo.read_text() == "renew passport\nfix bike light\n"
 
 
 def test_a_new_file_drops_nothing(tmp_path):

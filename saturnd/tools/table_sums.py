@@ -22,6 +22,7 @@ TABLE_SUFFIXES = (".csv", ".tsv")
 MAX_ROWS = 2_000
 MAX_GROUPS = 12
 ISO_DATE = re.compile(r"\s*(\d{4})-(\d{2})-\d{2}\b")
+MONTHS = [date(2000, n, 1).strftime("%B").lower() for n in range(1, 13)]
 
 
 def _number(cell: str) -> Decimal | None:
@@ -105,10 +106,19 @@ def _named_values(header: list[str], body: list[list[str]], skip: list[int | Non
         if i in skip:
             continue
         values = {r[i].strip() for r in body}
-        named = {v for v in values if len(v) >= 2 and re.search(rf"\b{re.escape(v)}(?:s|es)?\b", request, re.IGNORECASE)}
+        named = {v for v in values if len(v) >= 2 and _value_named(v, request)}
         if named and len(named) < len(values):
             return i, named
     return None
+
+
+def _value_named(value: str, request: str) -> bool:
+    """"food" by "food" or "foods"; a month written short in the table ("Oct") by its whole name too
+    (asked what the electric was in October, the 1.5B gave the electric of every month)."""
+    if re.search(rf"\b{re.escape(value)}(?:s|es)?\b", request, re.IGNORECASE):
+        return True
+    month = next((m for m in MONTHS if len(value) >= 3 and m.startswith(value.lower().rstrip("."))), None)
+    return month is not None and re.search(rf"\b{month}\b", request, re.IGNORECASE) is not None
 
 
 def _grouping_column(header: list[str], body: list[list[str]], skip: list[int | None]) -> int | None:

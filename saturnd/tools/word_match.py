@@ -46,10 +46,14 @@ def query_terms(request: str) -> list[str]:
     return [term for group in query_word_groups(request) for term in group]
 
 
+HYPHENATED = re.compile(r"[^\W_]+(?:-[^\W_]+)+")
+
+
 def query_word_groups(request: str) -> list[tuple[str, ...]]:
     """Each content word of the request with the ways people also write it ("doctor", "dr", "gp").
-    A word needs three letters, or two and a capital: "Text Jo that I'm late" names Jo."""
-    spaced = SCRIPT_SEAM.sub(" ", request)
+    A word needs three letters, or two and a capital: "Text Jo that I'm late" names Jo. A
+    hyphenated word is also a word written whole: "my to-do list" is todo.txt."""
+    spaced = HYPHENATED.sub(lambda m: f"{m.group(0).replace('-', '')} {m.group(0)}", SCRIPT_SEAM.sub(" ", request))
     found = (w.replace("’", "'").removesuffix("'s").removesuffix("'S") for w in WORD.findall(spaced))
     words = [w.lower() for w in found if _content_word(w)]
     groups = {w: (w, *ALSO_WRITTEN.get(w, ())) for w in words}

@@ -20,11 +20,13 @@ from pathlib import Path
 from saturnd.gate.provenance import DAY_OR_MONTH, TIME
 from saturnd.tools.word_match import STOP_WORDS
 from saturnd.turn.claims import NAMED_FILE, asked_action
+from saturnd.turn.look_first import FoundLine
+from saturnd.turn.retrieval import Document
 
 WRITE_FILE = "write_file"
 EDIT_FILE = "edit_file"
 ADDING = frozenset({"add", "append", "put", "insert"})
-REMOVING = frozenset({"remove", "take", "cross", "delete"})
+REMOVING = frozenset({"remove", "take", "cross", "tick", "delete"})
 CHANGING = frozenset({"set", "change", "update", "edit", "fix", "correct"})
 WHOLE_FILE = re.compile(r"\b(?:only|just)\b", re.IGNORECASE)
 """"Change notes.txt to say only 'done'": the file's other lines are meant to go."""
@@ -184,6 +186,27 @@ def adds_nothing_refusal(path: str, request: str) -> str:
     return (
         f"tool error: write_file would write back what {path} already holds: nothing the user asked to add"
         f" ({request!r}) is in it. Call write_file again with the file's lines and then the new line."
+    )
+
+
+def where_it_is(request: str, path: Path, documents: list[Document]) -> FoundLine | None:
+    """Asked to remove, a write to a file that does not exist removes nothing: the line of the
+    user's files that names what is to go, if one does (asked to "Tick off book dentist", the 1.5B
+    wrote a new file "book dentist.md" beside todo.txt)."""
+    if asked_action(request) not in REMOVING or path.exists():
+        return None
+    words = _stems(NAMED_FILE.sub(" ", request)) - _stems(f"{' '.join(REMOVING)} off {CONTAINERS}")
+    for document in documents:
+        for number, line in enumerate(document.text.splitlines(), start=1):
+            if words and words <= _stems(line):
+                return FoundLine(document.source, number, line.strip())
+    return None
+
+
+def nothing_there_refusal(path: str, found: FoundLine) -> str:
+    return (
+        f"tool error: {path} does not exist, so writing it removes nothing. {found.source}:{found.line_number}"
+        f" holds {found.text!r}: write {found.source} again without that line."
     )
 
 

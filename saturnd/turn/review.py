@@ -60,7 +60,9 @@ from saturnd.turn.overwrite import (
     kept_lines,
     kept_refusal,
     lines_an_add_edit_drops,
+    nothing_there_refusal,
     overwrite_refusal,
+    where_it_is,
 )
 from saturnd.turn.put_right import (
     SEND_EMAIL,
@@ -311,7 +313,8 @@ class SentBack:
 
 def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateContext) -> SentBack | None:
     """A write or a message whose content is wrong before it runs: lines of the file nobody asked
-    to drop or the line asked to go kept, the file written back with nothing added, an added line written twice, without the day or time every other line has or with
+    to drop or the line asked to go kept, the file written back with nothing added, a new file written
+    to remove a line another file holds, an added line written twice, without the day or time every other line has or with
     nothing of the request, a sum
     nobody worked out, a time, day or number nobody gave, a value asked for and left out."""
     target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
@@ -326,6 +329,8 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
         return SentBack("invalid", kept_refusal(arguments["path"], kept, suggested))
     if tool.name == WRITE_FILE and adds_nothing(context.request, target, arguments["content"]):
         return SentBack("invalid", adds_nothing_refusal(arguments["path"], context.request))
+    if tool.name == WRITE_FILE and (found := where_it_is(context.request, target, context.documents)):
+        return SentBack("invalid", nothing_there_refusal(arguments["path"], found))
     if tool.name == EDIT_FILE and (dropped := lines_an_add_edit_drops(
         context.request, str(arguments.get("old", "")), str(arguments.get("new", ""))
     )) and target.is_file():
