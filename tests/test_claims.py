@@ -236,6 +236,26 @@ def test_an_answer_that_is_what_the_users_numbers_come_to_needs_no_calculate(req
     assert (claim.kind if claim else None) == kind
 
 
+TRAIN = "My train is at 17:45 and it's a 25 minute walk to the station. When should I leave?"
+
+
+@pytest.mark.parametrize(("request_text", "answer", "calls", "kind"), [
+    (TRAIN, "You should leave at 17:10.", (), "uncomputed"),
+    (TRAIN, "You should leave at 17:20.", (("calculate", "ran"),), None),
+    ("My flight is at 06:40 and I need to be there two hours before. When should I arrive?", "At 04:50.", (),
+     "uncomputed"),
+    ("What time does my train leave?", "At 17:10.", (), "unsourced"),  # nothing to work out: look it up
+])
+def test_a_time_of_day_the_users_clock_time_and_length_come_to_is_sent_to_calculate(
+    request_text, answer, calls, kind,
+):
+    claim = unbacked_claim(answer, _passes(*calls), builtin_registry(), request_text, documents_at_hand=True,
+                           seen=request_text)
+    assert (claim.kind if claim else None) == kind
+    if kind == "uncomputed":
+        assert must_call_after(claim, builtin_registry().names()) == ("calculate",)
+
+
 @pytest.mark.parametrize("request_text", ["Tell me what time dinner is.",
                                           "Read shopping.txt and tell me what is on it."])
 def test_tell_me_is_a_question(request_text):

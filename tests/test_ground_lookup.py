@@ -68,6 +68,11 @@ def test_a_latin_word_written_against_chinese_is_a_word_of_its_own():
     assert query_terms("perform 다용도실 통돌이 중지, café, don't") == ["perform", "다용도실", "통돌이", "café", "don't"]
 
 
+def test_a_hyphenated_word_with_a_short_part_is_also_a_word_written_whole():
+    assert query_terms("Add call the council to my to-do list.") == ["add", "call", "council", "todo", "list"]
+    assert query_terms("Send it by e-mail") == ["send", "email", "mail"]
+
+
 def test_a_short_name_written_with_a_capital_is_a_word():
     assert query_terms("Text Jo that I'm late, is it OK?") == ["text", "jo", "late"]
     people = Document("people.csv", "name,phone\nJo Park,+44 7700 900123\n")
@@ -186,6 +191,9 @@ def test_the_scan_of_a_huge_tree_stops_at_its_caps(tmp_path):
     ("2 hours 45 minutes + 40 minutes", "2 hours 45 minutes + 40 minutes = 3.4166666667 hours (3 h 25 min)"),
     ("2h45m + 40min", "2h45m + 40min = 3.4166666667 hours (3 h 25 min)"),
     ("3.5 hours - 45 min", "3.5 hours - 45 min = 2.75 hours (2 h 45 min)"),
+    ("17:45 - 25 min", "17:45 - 25 min = 17:20 (a time of day)"),  # when to leave for the train
+    ("06:40 - 2 hours", "06:40 - 2 hours = 04:40 (a time of day)"),
+    ("08:00 * 2", "08:00 * 2 = 16 hours (16 h 0 min)"),  # multiplied: no time of day
 ])
 def test_calculate_is_exact(expression, shown):
     assert evaluate(expression) == shown

@@ -44,7 +44,8 @@ LENGTH_OF_TIME = re.compile(
 def evaluate(expression: str) -> str:
     """`expression = result`, or a ToolFailure that says what is wrong with it. Clock times and
     lengths of time count in hours ("13:30 - 09:00" = 4.5 hours, "2h 45min + 40 min" = 3 h 25 min),
-    which is how a journey's length is asked."""
+    which is how a journey's length is asked; one clock time moved by lengths of time is a time of
+    day ("17:45 - 25 min" = 17:20: when to leave for a train)."""
     text = expression.strip().replace("×", "*").replace("÷", "/")
     if len(text) > EXPRESSION_CAP:
         raise ToolFailure(f"the expression is longer than {EXPRESSION_CAP} characters")
@@ -53,6 +54,8 @@ def evaluate(expression: str) -> str:
     if hours == text:
         return f"{text} = {result}"
     whole, minutes = divmod(round(float(result) * 60), 60)
+    if len(CLOCK_TIME.findall(text)) == 1 and "*" not in text and "/" not in text and 0 <= whole < 24:
+        return f"{text} = {whole:02d}:{minutes:02d} (a time of day)"
     return f"{text} = {result} hours ({whole} h {minutes} min)"
 
 

@@ -49,11 +49,17 @@ def query_terms(request: str) -> list[str]:
 HYPHENATED = re.compile(r"[^\W_]+(?:-[^\W_]+)+")
 
 
+def _also_whole(compound: re.Match[str]) -> str:
+    """"to-do" as "todo to-do": a part too short to be a word of its own is not lost."""
+    parts = compound.group(0).split("-")
+    return f"{''.join(parts)} {compound.group(0)}" if min(map(len, parts)) < 3 else compound.group(0)
+
+
 def query_word_groups(request: str) -> list[tuple[str, ...]]:
     """Each content word of the request with the ways people also write it ("doctor", "dr", "gp").
     A word needs three letters, or two and a capital: "Text Jo that I'm late" names Jo. A
-    hyphenated word is also a word written whole: "my to-do list" is todo.txt."""
-    spaced = HYPHENATED.sub(lambda m: f"{m.group(0).replace('-', '')} {m.group(0)}", SCRIPT_SEAM.sub(" ", request))
+    hyphenated word with a short part is also a word written whole: "my to-do list" is todo.txt."""
+    spaced = HYPHENATED.sub(_also_whole, SCRIPT_SEAM.sub(" ", request))
     found = (w.replace("’", "'").removesuffix("'s").removesuffix("'S") for w in WORD.findall(spaced))
     words = [w.lower() for w in found if _content_word(w)]
     groups = {w: (w, *ALSO_WRITTEN.get(w, ())) for w in words}

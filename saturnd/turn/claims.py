@@ -61,6 +61,7 @@ from saturnd.turn.look_first import addresses_named
 from saturnd.turn.made_up import (
     CALCULATE,
     copied_number,
+    moves_a_clock_time,
     uncomputed_number,
     unsourced_value,
     unworked_length,
@@ -417,6 +418,8 @@ def unbacked_claim(
         return Claim("copied", number, (CALCULATE,))
     if (not something_tried(passes, registry, READ_TOOLS | {CALCULATE}) and not ASKS_OR_DECLINES.search(answer)
             and (value := unsourced_value(answer, request, seen))):
+        if CALCULATE in registry.names() and moves_a_clock_time(request):
+            return Claim("uncomputed", value, (CALCULATE,))
         if (documents_at_hand and OWN_THINGS.search(request) and not asked_action(request)
                 and READ_TOOLS & set(registry.names())):
             return Claim("unsourced", value)
@@ -498,9 +501,10 @@ def must_call_after(claim: Claim, offered: list[str], *, can_ask: bool = True) -
     ask_user, answered "I'll send you an email to fix@pipes.example" twice). With nobody to
     answer, ask_user is left out: headless, the 1.5B asked "What time is it?" three times. An
     answer that only restated the request, a value that a tool named for the request looks up
-    and nothing looked up, or one of the user's numbers given back for a sum: the tools of the
-    claim (sent back to calculate, the 1.5B answered "2 hours 85 minutes" instead)."""
-    if claim.kind in ("unread", "unfollowed", "restated", "not_looked_up", "copied"):
+    and nothing looked up, one of the user's numbers given back for a sum, or a time of day the
+    user's clock time and length come to: the tools of the claim (sent back to calculate, the 1.5B
+    answered "2 hours 85 minutes" instead)."""
+    if claim.kind in ("unread", "unfollowed", "restated", "not_looked_up", "copied", "uncomputed"):
         return tuple(name for name in offered if name in claim.tools)
     if claim.kind not in ("not_acted", "done", "half_done") or not claim.tools:
         return ()

@@ -76,6 +76,20 @@ LENGTH = re.compile(r"\b\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|mins?|minutes?)\b|\b(?:
 CLOCK = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d\b")
 
 
+LENGTH_IN_WORDS = re.compile(
+    r"\b(?:an?|one|two|three|four|five|six|ten|fifteen|twenty|thirty|forty|forty-five|ninety)\s+"
+    r"(?:hours?|minutes?|mins?)\b",
+    re.IGNORECASE,
+)
+
+
+def moves_a_clock_time(request: str) -> bool:
+    """A clock time and a length of time in the request ("My train is at 17:45 and it's a 25
+    minute walk to the station. When should I leave?"): the time asked for is worked out, not
+    looked up (sent back to look it up, the 1.5B answered "I could not find it.")."""
+    return CLOCK.search(request) is not None and (LENGTH.search(request) or LENGTH_IN_WORDS.search(request)) is not None
+
+
 def unworked_length(answer: str, request: str, passes: list[PassTrace]) -> str | None:
     """"later - earlier" for a request asking how long that the answer meets with two clock
     times and no length, when no calculate call ran ("How long is my flight to Lisbon?": the 1.5B
