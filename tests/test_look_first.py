@@ -144,11 +144,15 @@ async def test_a_name_the_files_give_two_numbers_for_is_sent_back_with_the_lines
     assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
 
 
-async def test_a_text_to_an_email_address_goes_to_the_phone_beside_it(harness):
+@pytest.mark.parametrize("request_text", [
+    "Text Petra that I'm late.",
+    "Let Petra know I'm late.",  # telling someone is a text unless the request says email
+])
+async def test_a_text_to_an_email_address_goes_to_the_phone_beside_it(harness, request_text):
     await harness.start()
     (harness.env.workdir / "contacts.md").write_text(CONTACTS.text)
     harness.model.enqueue(call("send_message", {"to": "petra.novak@acme.example", "text": "Late"}), "Sent.")
-    await run_with_decisions(harness, "Text Petra that I'm late.", decide_with("once"))
+    await run_with_decisions(harness, request_text, decide_with("once"))
     assert harness.sent(1)[-1]["content"].startswith(
         "(The user asked for a text: contacts.md:2 gives petra.novak@acme.example the phone number"
         " +44 7700 900123, so the call used that.) sent message to +44 7700 900123"

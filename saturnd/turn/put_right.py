@@ -126,8 +126,7 @@ def recipient_put_right(tool: Tool, arguments: dict[str, Any], context: GateCont
             return None
         ((address, named),) = found.items()
         return Recipient(address, named, prompts.NAME_PUT_RIGHT.format(to=to, address=address, where=where(named)))
-    if tool.name == SEND_MESSAGE and EMAIL.fullmatch(to) and (
-            TEXT_ASKED.search(context.request) or asked_action(context.request) == "message") and \
+    if tool.name == SEND_MESSAGE and EMAIL.fullmatch(to) and _a_text_asked(context.request) and \
             (beside := phone_beside(to, _lines_for_a_text(context))):
         phone = PHONE.search(beside.text)
         assert phone is not None  # phone_beside keeps only lines with one
@@ -139,6 +138,16 @@ def recipient_put_right(tool: Tool, arguments: dict[str, Any], context: GateCont
         return Recipient(email.group(0), beside, prompts.EMAIL_PUT_RIGHT.format(
             number=to, email=email.group(0), where=where(beside)))
     return _the_person_asked(tool.name, to, context)
+
+
+TELLING = frozenset({"message", "tell", "let"})
+"""Verbs of an errand that a text does unless the request names email ("Let Aunt Liz know …": the
+1.5B texted her email address, with her mobile on the same line)."""
+
+
+def _a_text_asked(request: str) -> bool:
+    return TEXT_ASKED.search(request) is not None or (
+        asked_action(request) in TELLING and EMAIL_ASKED.search(request) is None)
 
 
 def _the_person_asked(tool_name: str, to: str, context: GateContext) -> Recipient | None:
