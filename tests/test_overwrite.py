@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from saturnd.testing.fake_model import call
 from saturnd.turn.look_first import FoundLine
 from saturnd.turn.overwrite import (
+    LineToRemove,
     added_line_lacks_when,
     added_line_off_request,
     adds_nothing,
@@ -108,8 +111,10 @@ TODO = Document("todo.txt", "renew passport\nbook dentist\nfix bike light\n")
 
 
 @pytest.mark.parametrize(("request_text", "name", "found"), [
-    ("Tick off book dentist.", "book dentist.md", FoundLine("todo.txt", 2, "book dentist")),
-    ("Cross the bike light off.", "done.txt", FoundLine("todo.txt", 3, "fix bike light")),
+    ("Tick off book dentist.", "book dentist.md",
+     LineToRemove(FoundLine("todo.txt", 2, "book dentist"), "renew passport\nfix bike light\n")),
+    ("Cross the bike light off.", "done.txt",
+     LineToRemove(FoundLine("todo.txt", 3, "fix bike light"), "renew passport\nbook dentist\n")),
     ("Tick off book dentist.", "todo.txt", None),  # the file is there: the other checks judge it
     ("Tick off the plumber.", "plumber.txt", None),  # no file names it: nothing to point to
     ("Add book dentist to my list.", "list.txt", None),  # a new file may hold what is added
@@ -118,21 +123,29 @@ def test_a_new_file_written_to_remove_a_line_points_to_the_file_that_holds_it(
     tmp_path, request_text, name, found,
 ):
     (tmp_path / "todo.txt").write_text(TODO.text)
-    assert where_it_is(request_text, tmp_path / name, [TODO]) == found
+    assert where_it_is(request_text, tmp_path / name, [TODO, Document("kb:todo.md", "book dentist\n")]) == found
+
+
+def test_a_line_only_the_knowledge_base_holds_is_not_written_over():
+    assert where_it_is("Tick off book dentist.", Path("/nowhere/x.md"), [Document("kb:todo.md", "book dentist\n")]) is None
 
 
 async def test_a_new_file_written_to_tick_off_a_line_goes_back_before_it_runs(harness):
     await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
     todo = harness.env.workdir / "todo.txt"
     todo.write_text(TODO.text)
-    harness.model.enqueue(call("write_file", {"path": "book dentist.md", "content": "Book dentist."}),
-                          call("write_file", {"path": "todo.txt", "content": "renew passport\nfix bike light\n"}),
-                          "Ticked off.")
+    wrong = call("write_file", {"path": "book dentist.md", "content": "Book dentist."})
+    harness.model.enqueue(wrong, wrong, "Ticked off.")
     _, events = await harness.turn("Tick off book dentist.", headless=True)
     assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
     assert harness.sent(1)[-1]["content"] == (
         "tool error: book dentist.md does not exist, so writing it removes nothing. todo.txt:2 holds"
-        " 'book dentist': write todo.txt again without that line."
+        " 'book dentist'. Call write_file again with path todo.txt and this content:\nrenew passport\nfix bike light\n"
+    )
+    # the same call again: the harness writes what the send-back gave
+    assert harness.sent(2)[-1]["content"].startswith(
+        "(The same call came back: book dentist.md does not exist and the line to remove is in todo.txt,"
+        " so the call wrote todo.txt without it.) "
     )
     assert not (harness.env.workdir / "book dentist.md").exists()
     assert todo.read_text() == "renew passport\nfix bike light\n"

@@ -905,6 +905,18 @@ async def forced_after_a_send_back(harness, allowed: str, request: str, *replies
     return harness.sent(1)[-1]["content"], [c["properties"]["name"]["const"] for c in forced], trace, events
 
 
+async def test_an_answer_that_is_a_put_right_note_is_replaced_with_what_was_done(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    harness.model.enqueue(
+        call("write_file", {"path": "todo.txt", "content": "call the council\n"}),
+        "The call wrote the content the last result gave for todo.txt.",
+    )
+    turn_id, events = await harness.turn("Add call the council to my to-do list.", headless=True)
+    assert of_type(events, "answer")[0].text == "Done: write_file todo.txt."
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[-1].note.endswith("the answer repeated Saturn's note to the model: replaced with what was done")
+
+
 async def test_an_answer_that_is_the_unfit_tool_send_back_is_replaced_with_what_was_not_done(harness):
     unfit = call("testsrv.add", {"a": 1, "b": 2})
     await harness.start(

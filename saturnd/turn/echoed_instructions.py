@@ -9,10 +9,12 @@ model; the person gets, instead, what was not done, read off the calls' fates.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 
 from protocol.methods import PassTrace
+from saturnd.tools.registry import Registry
 from saturnd.turn.review import DOES_NOT_FIT
 from saturnd.turn.tool_round import DO_NOT_RETRY, DO_NOT_TRY_ANOTHER_WAY
 
@@ -33,9 +35,29 @@ def speaks_of_the_user(answer: str) -> bool:
     return SPEAKS_OF_THE_USER.search(answer) is not None
 
 
+PUT_RIGHT_NOTE = re.compile(r"\bthe call (?:wrote|used|went by|says|left it out)\b", re.IGNORECASE)
+"""Saturn's note on a call it put right ("(The same content came back: the call wrote the content
+the last result gave for todo.txt.)"), which the 1.5B gave back as its answer."""
+
+
 def echoes_instructions(answer: str) -> bool:
     text = " ".join(answer.lower().split())
-    return any(instruction in text for instruction in INSTRUCTIONS)
+    return any(instruction in text for instruction in INSTRUCTIONS) or PUT_RIGHT_NOTE.search(text) is not None
+
+
+def done_account(passes: Iterable[PassTrace], registry: Registry) -> str:
+    """What the calls that changed something did: "Done: write_file todo.txt."."""
+    done = []
+    for call in (c for p in passes for c in p.calls if c.fate == "ran"):
+        tool = registry.get(call.name)
+        if tool is None or tool.risk == "read_only":
+            continue
+        try:
+            target = json.loads(call.arguments).get(tool.target or "", "")
+        except (ValueError, AttributeError):
+            target = ""
+        done.append(f"{call.name} {target}".strip())
+    return f"Done: {', '.join(dict.fromkeys(done))}." if done else ""
 
 
 def not_done_account(passes: Iterable[PassTrace]) -> str:

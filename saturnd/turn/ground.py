@@ -23,7 +23,7 @@ from saturnd.tools.kb import kb_documents, kb_manifest
 from saturnd.turn import prompts
 from saturnd.turn.fencing import fence
 from saturnd.turn.folder_scan import FolderScan, scan_folder
-from saturnd.turn.retrieval import Document, Excerpt, relevant_excerpts, render_excerpts
+from saturnd.turn.retrieval import KB_SOURCE, Document, Excerpt, relevant_excerpts, render_excerpts
 from saturnd.turn.trails import asks_to_follow
 
 INSTRUCTIONS_FILE = "SATURN.md"
@@ -128,7 +128,7 @@ def _documents(ground: Ground, scan: FolderScan) -> list[Document]:
     for name, path in kb_documents(ground.home / "kb")[:KB_RETRIEVAL_DOCS]:
         try:
             if path.stat().st_size <= KB_RETRIEVAL_BYTES:
-                documents.append(Document(f"kb:{name}", path.read_text(encoding="utf-8", errors="replace")))
+                documents.append(Document(f"{KB_SOURCE}{name}", path.read_text(encoding="utf-8", errors="replace")))
         except OSError:
             continue
     return documents

@@ -35,6 +35,7 @@ from saturnd.turn.claims import (
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
 from saturnd.turn.echoed_instructions import (
+    done_account,
     echoes_instructions,
     not_done_account,
     speaks_of_the_user,
@@ -213,11 +214,11 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     trail it did not follow to the end, is prefixed with the truth."""
     text = reply_text or turn.last_text
     account = not_done_account(turn.trace)
-    if echoes_instructions(text) and (account or not something_acted(turn.trace, turn.registry)):
-        turn.trace[-1].note = join_note(
-            turn.trace[-1].note, "the answer repeated Saturn's note to the model: replaced with what was not done"
-        )
-        return account or prompts.NOT_DONE
+    if echoes_instructions(text):
+        acted = something_acted(turn.trace, turn.registry)
+        what = "what was done" if acted and not account else "what was not done"
+        turn.trace[-1].note = join_note(turn.trace[-1].note, f"the answer repeated Saturn's note to the model: replaced with {what}")
+        return account or (done_account(turn.trace, turn.registry) if acted else prompts.NOT_DONE)
     if account and not SAYS_NOT_DONE.search(text) and not something_acted(turn.trace, turn.registry):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "prefixed: what was not done")
         return f"{account} {text}"

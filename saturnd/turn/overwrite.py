@@ -15,13 +15,14 @@ one setting, it wrote settings.ini as the one line "timeout = 45".
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from saturnd.gate.provenance import DAY_OR_MONTH, TIME
 from saturnd.tools.word_match import STOP_WORDS
 from saturnd.turn.claims import NAMED_FILE, asked_action
 from saturnd.turn.look_first import FoundLine
-from saturnd.turn.retrieval import Document
+from saturnd.turn.retrieval import KB_SOURCE, Document
 
 WRITE_FILE = "write_file"
 EDIT_FILE = "edit_file"
@@ -189,24 +190,34 @@ def adds_nothing_refusal(path: str, request: str) -> str:
     )
 
 
-def where_it_is(request: str, path: Path, documents: list[Document]) -> FoundLine | None:
+@dataclass(frozen=True)
+class LineToRemove:
+    line: FoundLine
+    rest: str
+    """The file's text without that line: what to write."""
+
+
+def where_it_is(request: str, path: Path, documents: list[Document]) -> LineToRemove | None:
     """Asked to remove, a write to a file that does not exist removes nothing: the line of the
-    user's files that names what is to go, if one does (asked to "Tick off book dentist", the 1.5B
-    wrote a new file "book dentist.md" beside todo.txt)."""
+    user's files in the working folder that names what is to go, if one does (asked to "Tick off
+    book dentist", the 1.5B wrote a new file "book dentist.md" beside todo.txt)."""
     if asked_action(request) not in REMOVING or path.exists():
         return None
     words = _stems(NAMED_FILE.sub(" ", request)) - _stems(f"{' '.join(REMOVING)} off {CONTAINERS}")
-    for document in documents:
-        for number, line in enumerate(document.text.splitlines(), start=1):
+    for document in (d for d in documents if not d.source.startswith(KB_SOURCE)):
+        lines = document.text.splitlines()
+        for number, line in enumerate(lines, start=1):
             if words and words <= _stems(line):
-                return FoundLine(document.source, number, line.strip())
+                rest = "".join(f"{kept}\n" for n, kept in enumerate(lines, start=1) if n != number)
+                return LineToRemove(FoundLine(document.source, number, line.strip()), rest)
     return None
 
 
-def nothing_there_refusal(path: str, found: FoundLine) -> str:
+def nothing_there_refusal(path: str, found: LineToRemove) -> str:
     return (
-        f"tool error: {path} does not exist, so writing it removes nothing. {found.source}:{found.line_number}"
-        f" holds {found.text!r}: write {found.source} again without that line."
+        f"tool error: {path} does not exist, so writing it removes nothing. {found.line.source}:"
+        f"{found.line.line_number} holds {found.line.text!r}. Call write_file again with path {found.line.source}"
+        f" and this content:\n{found.rest}"
     )
 
 

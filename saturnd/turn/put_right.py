@@ -32,6 +32,7 @@ from saturnd.turn.overwrite import (
     doubled_lines,
     dropped_lines,
     kept_lines,
+    where_it_is,
 )
 from saturnd.turn.retrieval import Document
 
@@ -202,6 +203,8 @@ def content_put_right(
         return named
     if tool.name == WRITE_FILE and (rewritten := overwrite_put_right(arguments, context)):
         return rewritten
+    if tool.name == WRITE_FILE and (moved := removal_put_right(arguments, context)):
+        return moved
     if tool.name == WRITE_FILE and (kept := names_of_the_kind_asked(arguments, context)):
         return kept
     if tool.risk == "messaging" and (said := message_itself(arguments, context.request)):
@@ -285,6 +288,18 @@ def overwrite_put_right(arguments: dict[str, Any], context: GateContext) -> tupl
         return None
     return ({**arguments, "content": content_to_write(context.request, target, content)},
             prompts.CONTENT_PUT_RIGHT.format(path=arguments["path"]))
+
+
+def removal_put_right(arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) when a new file written to remove a line another file holds comes
+    back as it was sent back: it writes that file without the line (sent back, the 1.5B wrote
+    "book dentist.md" three times)."""
+    target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
+    found = where_it_is(context.request, target, context.documents)
+    if found is None or not _proposed_before(WRITE_FILE, "content", arguments["content"], context):
+        return None
+    return ({"path": found.line.source, "content": found.rest},
+            prompts.REMOVAL_PUT_RIGHT.format(path=arguments["path"], source=found.line.source))
 
 
 KIND_OF_FILES = re.compile(

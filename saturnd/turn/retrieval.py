@@ -21,11 +21,13 @@ from saturnd.tools.word_match import (
     query_word_groups,
 )
 
+KB_SOURCE = "kb:"
+
 
 @dataclass(frozen=True)
 class Document:
     source: str
-    """How the model can read it: a path in the working folder, or "kb:<name>"."""
+    """How the model can read it: a path in the working folder, or "kb:<name>" (KB_SOURCE)."""
     text: str
 
 
@@ -62,7 +64,7 @@ def _ranked(request: str, documents: list[Document]) -> list[tuple[float, Docume
     groups = query_word_groups(request)
     if not groups or not documents:
         return []
-    names = [d.source.removeprefix("kb:").replace("/", " ") for d in documents]
+    names = [d.source.removeprefix(KB_SOURCE).replace("/", " ") for d in documents]
     with fts_index(list(zip(names, (d.text for d in documents), strict=True))) as db:
         rows = db.execute(
             "SELECT rowid, -bm25(doc, ?, 1.0) FROM doc WHERE doc MATCH ? ORDER BY 2 DESC, rowid",
