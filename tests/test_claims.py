@@ -210,6 +210,23 @@ def test_an_errand_stopped_for_a_detail_shown_is_sent_back(answer, seen, kind):
     assert claim is None or claim.tools == ("send_email",)
 
 
+TODO_SHOWN = "--- todo.txt (whole file, 3 lines)\nrenew passport\nbook dentist\nfix bike light\n"
+
+
+@pytest.mark.parametrize(("request_text", "answer", "seen", "kind"), [
+    ("Add call the council to my to-do list.", "I don't have any information about the council.", TODO_SHOWN,
+     "not_acted"),
+    ("Add a dentist appointment to my Google Calendar.", "I can't find any Google Calendar files.", TODO_SHOWN,
+     None),  # no file shown is the one named: saying so is right
+    ("Add call the council to my to-do list.", "I can't find the council. Which council?", TODO_SHOWN, None),
+])
+def test_an_add_to_a_list_shown_answered_with_no_information_is_sent_back(request_text, answer, seen, kind):
+    passes = _passes(("search_files", "ran"))
+    claim = unbacked_claim(answer, passes, builtin_registry(), request_text, documents_at_hand=True, seen=seen)
+    assert (claim.kind if claim else None) == kind
+    assert claim is None or claim.tools == ("write_file", "edit_file")
+
+
 READING = "--- reading.txt (whole file, 4 lines)\nBooks to read:\nThe Overstory\nKlara and the Sun\nPiranesi\n"
 PEOPLE = "--- people.csv (whole file, 3 lines)\nname,mobile\nHannah,+44 7700 900311\nMo,+44 7700 900412\n"
 

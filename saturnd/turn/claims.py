@@ -56,7 +56,7 @@ from typing import Literal
 
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
-from saturnd.tools.word_match import WORD
+from saturnd.tools.word_match import WORD, query_terms
 from saturnd.turn.look_first import addresses_named
 from saturnd.turn.made_up import (
     CALCULATE,
@@ -400,6 +400,9 @@ def unbacked_claim(
         if (LACKS_DETAILS.search(answer) and addresses_named(request, [Document("shown", seen)])
                 and (tools := tools_for(request, registry))):
             return Claim("not_acted", first_sentence(answer), tools)
+        if (VERB_TOOL_WORDS.get(asked_action(request)) == "file" and NO_ACCESS.search(answer) and "?" not in answer
+                and shown_file_named(request, seen) and (tools := tools_for(request, registry))):
+            return Claim("not_acted", first_sentence(answer), tools)
         refuses = BARE_REFUSAL.search(answer) or (NO_ABILITY.search(answer) and "?" not in answer)
         if refuses and (fitting := tools_whose_words_fit(request, registry)):
             return Claim("not_acted", first_sentence(answer), fitting)
@@ -427,6 +430,18 @@ def unbacked_claim(
             named = tuple(t.name for t in registry if t.name in fitting and named_for_request(request, t))
             return Claim("not_looked_up", value, named) if named else Claim("unsourced", value, fitting)
     return None
+
+
+SHOWN_FILE = re.compile(r"^--- (\S+)", re.MULTILINE)
+"""An excerpt's heading in the ground: "--- todo.txt (whole file, 3 lines)"."""
+
+
+def shown_file_named(request: str, seen: str) -> bool:
+    """Whether an excerpt shown is of a file the request names by a word of its name: "my to-do
+    list" and todo.txt (asked to add to it, the 1.5B searched for "council" and answered "I don't
+    have any information about the council")."""
+    terms = set(query_terms(request))
+    return any(terms & set(re.findall(r"[a-z]{3,}", name.lower().rsplit(".", 1)[0])) for name in SHOWN_FILE.findall(seen))
 
 
 def restates_request(answer: str, request: str) -> bool:
