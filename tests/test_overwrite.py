@@ -68,21 +68,6 @@ def test_a_removal_that_keeps_the_line_named(tmp_path, request_text, content, ke
     assert kept_lines(request_text, shopping, content) == kept
 
 
-async def test_a_removal_written_back_unchanged_goes_back_then_writes_what_it_was_given(harness):
-    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
-    shopping = harness.env.workdir / "shopping.txt"
-    shopping.write_text("milk\neggs\nrice\n")
-    unchanged = call("write_file", {"path": "shopping.txt", "content": "milk\neggs\nrice"})
-    harness.model.enqueue(unchanged, unchanged, "Eggs removed.")
-    _, events = await harness.turn("Take eggs off the shopping list.", headless=True)
-    assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
-    assert harness.sent(1)[-1]["content"] == (
-        "tool error: write_file would keep 'eggs' in shopping.txt, which the user asked to remove. Call write_file"
-        " again with path shopping.txt and this content:\nmilk\nrice\n"
-    )
-    assert shopping.read_text() == "milk\nrice\n"
-
-
 @pytest.mark.parametrize(("request_text", "content", "nothing_added"), [
     ("Put call the bank on my to-do list.", "- renew passport\n- book MOT", True),
     ("Put call the bank on my to-do list.", "- renew passport\n- book MOT\n- call the bank", False),
@@ -130,25 +115,33 @@ def test_a_line_only_the_knowledge_base_holds_is_not_written_over():
     assert where_it_is("Tick off book dentist.", Path("/nowhere/x.md"), [Document("kb:todo.md", "book dentist\n")]) is None
 
 
-async def test_a_new_file_written_to_tick_off_a_line_goes_back_before_it_runs(harness):
+@pytest.mark.parametrize(("request_text", "files", "wrong", "refusal", "note", "after"), [
+    ("Take eggs off the shopping list.", {"shopping.txt": "milk\neggs\nrice\n"},
+     {"path": "shopping.txt", "content": "milk\neggs\nrice"},
+     "tool error: write_file would keep 'eggs' in shopping.txt, which the user asked to remove. Call write_file"
+     " again with path shopping.txt and this content:\nmilk\nrice\n",
+     "(The same content came back: the call wrote the content the last result gave for shopping.txt.) ",
+     {"shopping.txt": "milk\nrice\n"}),
+    ("Tick off book dentist.", {"todo.txt": TODO.text}, {"path": "book dentist.md", "content": "Book dentist."},
+     "tool error: book dentist.md does not exist, so writing it removes nothing. todo.txt:2 holds 'book dentist'."
+     " Call write_file again with path todo.txt and this content:\nrenew passport\nfix bike light\n",
+     "(The same call came back: book dentist.md does not exist and the line to remove is in todo.txt, so the call"
+     " wrote todo.txt without it.) ",
+     {"todo.txt": "renew passport\nfix bike light\n"}),
+])
+async def test_a_removal_sent_back_then_proposed_again_writes_what_it_was_given(
+    harness, request_text, files, wrong, refusal, note, after,
+):
     await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
-    todo = harness.env.workdir / "todo.txt"
-    todo.write_text(TODO.text)
-    wrong = call("write_file", {"path": "book dentist.md", "content": "Book dentist."})
-    harness.model.enqueue(wrong, wrong, "Ticked off.")
-    _, events = await harness.turn("Tick off book dentist.", headless=True)
+    for name, text in files.items():
+        (harness.env.workdir / name).write_text(text)
+    harness.model.enqueue(call("write_file", wrong), call("write_file", wrong), "Done.")
+    _, events = await harness.turn(request_text, headless=True)
     assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
-    assert harness.sent(1)[-1]["content"] == (
-        "tool error: book dentist.md does not exist, so writing it removes nothing. todo.txt:2 holds"
-        " 'book dentist'. Call write_file again with path todo.txt and this content:\nrenew passport\nfix bike light\n"
-    )
-    # the same call again: the harness writes what the send-back gave
-    assert harness.sent(2)[-1]["content"].startswith(
-        "(The same call came back: book dentist.md does not exist and the line to remove is in todo.txt,"
-        " so the call wrote todo.txt without it.) "
-    )
-    assert not (harness.env.workdir / "book dentist.md").exists()
-    assert todo.read_text() == "renew passport\nfix bike light\n"
+    assert harness.sent(1)[-1]["content"] == refusal
+    assert harness.sent(2)[-1]["content"].startswith(note)
+    assert sorted(p.name for p in harness.env.workdir.iterdir()) == sorted(after)
+    assert all((harness.env.workdir / name).read_text() == text for name, text in after.items())
 
 
 def test_a_new_file_drops_nothing(tmp_path):
