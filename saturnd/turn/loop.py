@@ -208,10 +208,11 @@ def send_back_text(claim: Claim) -> str:
 
 
 def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) -> str:
-    """The reply, unless it only repeats Saturn's note to the model: then what was not done. An
-    answer that does not say a declined errand was not done ("The meeting was cancelled." after
-    the text was declined), an action it still claims or promises after being sent back, or a
-    trail it did not follow to the end, is prefixed with the truth."""
+    """The reply, unless it only repeats Saturn's note to the model: then what was not done, or
+    what was when something was. An answer that does not say a declined errand was not done ("The
+    meeting was cancelled." after the text was declined), an action it still claims or promises
+    after being sent back, or a trail it did not follow to the end, is prefixed with the truth;
+    one that speaks of the person to Saturn after being sent back is replaced by it."""
     text = reply_text or turn.last_text
     account = not_done_account(turn.trace)
     if echoes_instructions(text):
