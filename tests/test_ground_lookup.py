@@ -16,7 +16,9 @@ from saturnd.turn.folder_scan import ScanLimits, scan_folder
 from saturnd.turn.ground import Ground, build_ground, folder_map_text
 from saturnd.turn.retrieval import (
     Document,
+    Excerpt,
     RetrievalLimits,
+    counted,
     query_terms,
     rank,
     relevant_excerpts,
@@ -272,6 +274,14 @@ def test_a_table_is_totalled_over_the_rows_the_request_names_and_grouped_by_its_
         "[Saturn worked out] totals over the November 2026 rows (5): amount = 223.75;"
         " amount by category: food 140.25, fuel 61, takeaway 22.5"
     )
+
+
+def test_how_many_gets_the_count_of_a_list_under_its_heading():
+    reading = ["Books to read:", "The Overstory", "Klara and the Sun", "Piranesi"]
+    shown = render_excerpts([Excerpt("reading.txt", 1, reading, 4)], "How many books are on my reading list?")
+    assert shown.endswith("Piranesi\n[Saturn counted] 3 lines besides the heading 'Books to read:'")
+    assert counted(reading, "Which book is first on my reading list?") == ""  # no count asked
+    assert counted(["milk", "eggs"], "How many things are on my list?") == ""  # the header's count is right
 
 
 def test_a_month_written_short_in_the_table_is_named_by_its_whole_name():

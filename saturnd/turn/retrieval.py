@@ -20,6 +20,7 @@ from saturnd.tools.word_match import (
     query_terms,
     query_word_groups,
 )
+from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 
 KB_SOURCE = "kb:"
 
@@ -142,6 +143,18 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "") -> str:
             header = f"--- {part.source} (whole file, {part.total_lines} lines)"
         else:
             header = f"--- {part.source}:{part.first_line}-{last} (of {part.total_lines} lines)"
-        totals = table_totals(part.source, "\n".join(part.lines), request) if part.whole else ""
+        totals = (table_totals(part.source, "\n".join(part.lines), request) or counted(part.lines, request)
+                  if part.whole else "")
         blocks.append("\n".join([header, *part.lines, *([totals] if totals else [])]))
     return "\n".join(blocks)
+
+
+def counted(lines: list[str], request: str) -> str:
+    """For "how many", the lines of a list under its heading: asked how many books were on a
+    reading list headed "Books to read:", the 1.5B answered the file's 4 lines."""
+    headings = [line.strip() for line in lines if HEADING.search(line)]
+    items = [line for line in lines if line.strip() and not HEADING.search(line)]
+    if not COUNT_REQUEST.search(request) or not headings or not items:
+        return ""
+    named = " and ".join(f"'{h}'" for h in headings[:2]) + (" …" if len(headings) > 2 else "")
+    return f"[Saturn counted] {len(items)} lines besides the heading{'s' if len(headings) > 1 else ''} {named}"
