@@ -40,6 +40,8 @@ comes back again is answered with a note saying so. The kinds:
   given as the answer; trails.py). Sent back once per place the trail goes on.
 - half_done: the request asks for two errands done by different tools ("Text Petra
   and email Tom the same note"), one was tried and nothing tried the other.
+- part_of_list: asked what is on a list the ground showed whole, the answer gives some of
+  its lines and not the others (listing.py).
 
 A word list always misses some wordings; the request-side rule catches what
 the answer-side one misses.
@@ -57,6 +59,7 @@ from typing import Literal
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
 from saturnd.tools.word_match import WORD, query_terms
+from saturnd.turn.listing import part_of_the_list
 from saturnd.turn.look_first import addresses_named
 from saturnd.turn.made_up import (
     CALCULATE,
@@ -169,7 +172,7 @@ FETCH = "web_fetch"
 
 ClaimKind = Literal[
     "done", "not_acted", "restated", "no_access", "uncomputed", "unworked", "unsourced", "not_looked_up", "unread",
-    "unfollowed", "half_done", "copied",
+    "unfollowed", "half_done", "copied", "part_of_list",
 ]
 
 
@@ -419,6 +422,8 @@ def unbacked_claim(
     if (CALCULATE in registry.names() and not ASKS_OR_DECLINES.search(answer)
             and (number := copied_number(answer, request, passes))):
         return Claim("copied", number, (CALCULATE,))
+    if part := part_of_the_list(answer, request, seen):
+        return Claim("part_of_list", part)
     if (not something_tried(passes, registry, READ_TOOLS | {CALCULATE}) and not ASKS_OR_DECLINES.search(answer)
             and (value := unsourced_value(answer, request, seen))):
         if CALCULATE in registry.names() and moves_a_clock_time(request):

@@ -78,6 +78,10 @@ HALF_DONE = (
     "[Saturn check] The user also asked you to {claim}, and no call has done that part. Call {tools} now to"
     " do it, then answer."
 )
+PART_OF_LIST = (
+    "[Saturn check] The user asked what is on the list, and your answer gives only part of it ({claim})."
+    " Answer again with every line of it."
+)
 TRAIL_NOT_FOLLOWED = "Not finished: the trail you asked me to follow goes on at {pointer}, and I did not open it."
 """Put before an answer given while the trail still goes on (the turn's bound came first)."""
 NOT_DONE = "Not done: no tool was used, so nothing was sent, saved or changed."
@@ -95,16 +99,18 @@ UNREAD_NOTE = "the answer was given without fetching the page the user named"
 UNFOLLOWED_NOTE = "the answer was given before the trail the user asked to follow was followed"
 HALF_DONE_NOTE = "only part of what was asked was done: nothing tried the rest"
 COPIED_NOTE = "the answer gave back one of the user's numbers instead of working out what was asked"
+PART_OF_LIST_NOTE = "the answer gave only part of the list asked about"
 SEND_BACK = {
     "done": UNBACKED_CLAIM, "not_acted": NOT_ACTED, "no_access": NO_ACCESS, "uncomputed": UNCOMPUTED,
     "unworked": UNWORKED, "unsourced": UNSOURCED, "restated": RESTATED, "not_looked_up": NOT_LOOKED_UP,
     "unread": UNREAD, "unfollowed": UNFOLLOWED, "half_done": HALF_DONE, "copied": COPIED,
+    "part_of_list": PART_OF_LIST,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
     "unworked": UNWORKED_NOTE, "unsourced": UNSOURCED_NOTE, "restated": RESTATED_NOTE,
     "not_looked_up": NOT_LOOKED_UP_NOTE, "unread": UNREAD_NOTE, "unfollowed": UNFOLLOWED_NOTE,
-    "half_done": HALF_DONE_NOTE, "copied": COPIED_NOTE,
+    "half_done": HALF_DONE_NOTE, "copied": COPIED_NOTE, "part_of_list": PART_OF_LIST_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"

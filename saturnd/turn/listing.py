@@ -1,0 +1,56 @@
+"""An answer to "what's on my list?" that gives only part of the list the ground showed.
+
+Asked "What's left on my to-do list?" with todo.txt shown whole (three lines), the 1.5B
+answered its first line, "renew passport". The list is the whole file of an excerpt whose
+name shares a word with the request, and whose lines (headings and comments aside) are
+short; an item counts as given when every word of it is in the answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from saturnd.tools.word_match import query_terms
+from saturnd.turn.made_up import HEADING
+
+LISTING_REQUEST = re.compile(
+    r"\bwhat(?:'s|’s|s|\s+is|\s+are)\s+(?:(?:still|left|else)\s+)?(?:on|in)\s+(?:my|our|the)\b", re.IGNORECASE
+)
+WHOLE_FILE = re.compile(r"^--- (?P<name>\S+) \(whole file, \d+ lines\)$")
+BLOCK_END = re.compile(r"^(?:--- |</outside>|\[Saturn )")
+ITEM_WORD = re.compile(r"[^\W\d_]{2,}|\d+")
+MAX_ITEM_WORDS = 8
+COMMENT = re.compile(r"^\s*<!--")
+
+
+def part_of_the_list(answer: str, request: str, seen: str) -> str | None:
+    """"todo.txt, 1 of its 3 lines" when the answer gives some of the items of a list the request
+    asks about (shown whole) and leaves out others; None otherwise."""
+    if not LISTING_REQUEST.search(request):
+        return None
+    terms = set(query_terms(request))
+    said = {w.lower() for w in ITEM_WORD.findall(answer)}
+    for name, items in _whole_files(seen):
+        if not terms & set(re.findall(r"[a-z]{3,}", name.lower().rsplit(".", 1)[0])):
+            continue
+        if any(len(item.split()) > MAX_ITEM_WORDS for item in items):
+            continue  # prose, or something planted in it: not a list to read back whole
+        given = [item for item in items if set(w.lower() for w in ITEM_WORD.findall(item)) <= said]
+        if given and len(given) < len(items):
+            return f"{name}, {len(given)} of its {len(items)} lines"
+    return None
+
+
+def _whole_files(seen: str) -> list[tuple[str, list[str]]]:
+    """Each whole file shown as an excerpt, with its lines that are not headings."""
+    files: list[tuple[str, list[str]]] = []
+    current: list[str] | None = None
+    for line in seen.splitlines():
+        if found := WHOLE_FILE.match(line):
+            current = []
+            files.append((found.group("name"), current))
+        elif current is not None and BLOCK_END.match(line):
+            current = None
+        elif current is not None and line.strip() and not HEADING.search(line) and not COMMENT.match(line):
+            current.append(line.strip().lstrip("-*• ").strip())
+    return files
