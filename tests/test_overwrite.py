@@ -10,6 +10,7 @@ from saturnd.testing.fake_model import call
 from saturnd.turn.look_first import FoundLine
 from saturnd.turn.overwrite import (
     LineToRemove,
+    ListToAddTo,
     added_line_lacks_when,
     added_line_off_request,
     adds_nothing,
@@ -17,6 +18,7 @@ from saturnd.turn.overwrite import (
     doubled_lines,
     dropped_lines,
     kept_lines,
+    list_it_goes_on,
     where_it_is,
 )
 from saturnd.turn.put_right import names_of_the_kind_asked
@@ -111,6 +113,22 @@ def test_a_new_file_written_to_remove_a_line_points_to_the_file_that_holds_it(
     assert where_it_is(request_text, tmp_path / name, [TODO, Document("kb:todo.md", "book dentist\n")]) == found
 
 
+@pytest.mark.parametrize(("request_text", "name", "found"), [
+    ("Add call the council to my to-do list.", "council.txt",
+     ListToAddTo("todo.txt", "renew passport\nbook dentist\nfix bike light\ncall the council\n")),
+    ("Chuck some bin bags on the shopping list.", "bags.txt", ListToAddTo("shopping.md", "- eggs\n- some bin bags\n")),
+    ("Add call the council to my to-do list.", "todo.txt", None),  # the list itself: the other checks judge it
+    ("Add milk to my grocery list.", "grocery.txt", None),  # no file of the folder is that list
+    ("Add milk to the list in new.txt.", "new.txt", None),  # the request names its own file
+])
+def test_a_new_file_written_to_add_to_a_list_the_folder_holds_points_to_that_list(
+    tmp_path, request_text, name, found,
+):
+    (tmp_path / "todo.txt").write_text(TODO.text)
+    documents = [TODO, Document("shopping.md", "- eggs\n")]
+    assert list_it_goes_on(request_text, tmp_path / name, documents) == found
+
+
 def test_a_line_only_the_knowledge_base_holds_is_not_written_over():
     assert where_it_is("Tick off book dentist.", Path("/nowhere/x.md"), [Document("kb:todo.md", "book dentist\n")]) is None
 
@@ -125,9 +143,16 @@ def test_a_line_only_the_knowledge_base_holds_is_not_written_over():
     ("Tick off book dentist.", {"todo.txt": TODO.text}, {"path": "book dentist.md", "content": "Book dentist."},
      "tool error: book dentist.md does not exist, so writing it removes nothing. todo.txt:2 holds 'book dentist'."
      " Call write_file again with path todo.txt and this content:\nrenew passport\nfix bike light\n",
-     "(The same call came back: book dentist.md does not exist and the line to remove is in todo.txt, so the call"
-     " wrote todo.txt without it.) ",
+     "(The same call came back: book dentist.md does not exist and the list the user named is todo.txt, so the"
+     " call wrote todo.txt as the last result gave it.) ",
      {"todo.txt": "renew passport\nfix bike light\n"}),
+    ("Add call the council to my to-do list.", {"todo.txt": TODO.text},
+     {"path": "council.txt", "content": "Add the council to my to-do list."},
+     "tool error: council.txt is a new file, and the list the user named is todo.txt. Call write_file again with"
+     " path todo.txt and this content:\nrenew passport\nbook dentist\nfix bike light\ncall the council\n",
+     "(The same call came back: council.txt does not exist and the list the user named is todo.txt, so the call"
+     " wrote todo.txt as the last result gave it.) ",
+     {"todo.txt": "renew passport\nbook dentist\nfix bike light\ncall the council\n"}),
 ])
 async def test_a_removal_sent_back_then_proposed_again_writes_what_it_was_given(
     harness, request_text, files, wrong, refusal, note, after,

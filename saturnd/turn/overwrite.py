@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from saturnd.gate.provenance import DAY_OR_MONTH, TIME
-from saturnd.tools.word_match import STOP_WORDS
+from saturnd.tools.word_match import STOP_WORDS, query_terms
 from saturnd.turn.claims import NAMED_FILE, asked_action
 from saturnd.turn.look_first import FoundLine
 from saturnd.turn.retrieval import KB_SOURCE, Document
@@ -218,6 +218,47 @@ def nothing_there_refusal(path: str, found: LineToRemove) -> str:
         f"tool error: {path} does not exist, so writing it removes nothing. {found.line.source}:"
         f"{found.line.line_number} holds {found.line.text!r}. Call write_file again with path {found.line.source}"
         f" and this content:\n{found.rest}"
+    )
+
+
+ITEM_ASKED = re.compile(
+    r"^\W*(?:please\s+)?(?:add|put|pop|stick|chuck|jot(?:\s+down)?|append|insert)\s+(?P<item>.+?)\s+"
+    r"(?:to|on|onto|in|into)\s+(?:my|the|our)\s+(?:[\w'-]+\s+){0,2}?(?:list|file|notes?)\b",
+    re.IGNORECASE,
+)
+""""Add call the council to my to-do list": the item is "call the council"."""
+BULLET = re.compile(r"^\s*([-*•]\s+)")
+
+
+@dataclass(frozen=True)
+class ListToAddTo:
+    source: str
+    content: str
+    """The file's lines and then the item, written as its lines are."""
+
+
+def list_it_goes_on(request: str, path: Path, documents: list[Document]) -> ListToAddTo | None:
+    """Asked to add an item to a list the folder holds, a write to a new file adds nothing to it:
+    the file whose name the request names ("my to-do list": todo.txt), with the item added (the
+    1.5B wrote council.txt holding "Add the council to my to-do list." beside todo.txt). Not
+    when the request names a file of its own."""
+    asked = ITEM_ASKED.match(request)
+    if asked is None or asked_action(request) not in ADDING or path.exists() or NAMED_FILE.search(request):
+        return None
+    words = {term[:4] for term in query_terms(request)} - _stems(f"{' '.join(ADDING)} {CONTAINERS}")
+    for document in (d for d in documents if not d.source.startswith(KB_SOURCE)):
+        if words & _stems(re.sub(r"[^a-z]", " ", Path(document.source).stem.lower())):
+            lines = [line for line in document.text.splitlines() if line.strip()]
+            bullet = BULLET.match(lines[-1]) if lines else None
+            item = f"{bullet.group(1) if bullet else ''}{asked.group('item').strip()}"
+            return ListToAddTo(document.source, "".join(f"{line}\n" for line in [*lines, item]))
+    return None
+
+
+def new_list_refusal(path: str, found: ListToAddTo) -> str:
+    return (
+        f"tool error: {path} is a new file, and the list the user named is {found.source}. Call write_file"
+        f" again with path {found.source} and this content:\n{found.content}"
     )
 
 

@@ -124,9 +124,9 @@ RECIPIENT_GIVEN = "({invented} was a guess: the user gave the {kind} {answer} wh
 CONTENT_PUT_RIGHT = (
     "(The same content came back: the call wrote the content the last result gave for {path}.) "
 )
-REMOVAL_PUT_RIGHT = (
-    "(The same call came back: {path} does not exist and the line to remove is in {source}, so the call"
-    " wrote {source} without it.) "
+LIST_PUT_RIGHT = (
+    "(The same call came back: {path} does not exist and the list the user named is {source}, so the call"
+    " wrote {source} as the last result gave it.) "
 )
 LINE_PUT_RIGHT = (
     "({phrase} was left out again: the call's {field} ends with the line that gives it, '{line}'.) "

@@ -32,6 +32,7 @@ from saturnd.turn.overwrite import (
     doubled_lines,
     dropped_lines,
     kept_lines,
+    list_it_goes_on,
     where_it_is,
 )
 from saturnd.turn.retrieval import Document
@@ -203,7 +204,7 @@ def content_put_right(
         return named
     if tool.name == WRITE_FILE and (rewritten := overwrite_put_right(arguments, context)):
         return rewritten
-    if tool.name == WRITE_FILE and (moved := removal_put_right(arguments, context)):
+    if tool.name == WRITE_FILE and (moved := list_put_right(arguments, context)):
         return moved
     if tool.name == WRITE_FILE and (kept := names_of_the_kind_asked(arguments, context)):
         return kept
@@ -290,16 +291,19 @@ def overwrite_put_right(arguments: dict[str, Any], context: GateContext) -> tupl
             prompts.CONTENT_PUT_RIGHT.format(path=arguments["path"]))
 
 
-def removal_put_right(arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
-    """(the arguments, the note) when a new file written to remove a line another file holds comes
-    back as it was sent back: it writes that file without the line (sent back, the 1.5B wrote
-    "book dentist.md" three times)."""
+def list_put_right(arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) when a new file written to take a line off or add one to a list
+    the folder holds comes back as it was sent back: it writes that list as the send-back gave it
+    (sent back, the 1.5B wrote "book dentist.md" three times)."""
     target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
     found = where_it_is(context.request, target, context.documents)
-    if found is None or not _proposed_before(WRITE_FILE, "content", arguments["content"], context):
+    written = (found.line.source, found.rest) if found else None
+    if written is None and (named := list_it_goes_on(context.request, target, context.documents)):
+        written = (named.source, named.content)
+    if written is None or not _proposed_before(WRITE_FILE, "content", arguments["content"], context):
         return None
-    return ({"path": found.line.source, "content": found.rest},
-            prompts.REMOVAL_PUT_RIGHT.format(path=arguments["path"], source=found.line.source))
+    source, content = written
+    return {"path": source, "content": content}, prompts.LIST_PUT_RIGHT.format(path=arguments["path"], source=source)
 
 
 KIND_OF_FILES = re.compile(

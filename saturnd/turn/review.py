@@ -60,6 +60,8 @@ from saturnd.turn.overwrite import (
     kept_lines,
     kept_refusal,
     lines_an_add_edit_drops,
+    list_it_goes_on,
+    new_list_refusal,
     nothing_there_refusal,
     overwrite_refusal,
     where_it_is,
@@ -314,7 +316,7 @@ class SentBack:
 def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateContext) -> SentBack | None:
     """A write or a message whose content is wrong before it runs: lines of the file nobody asked
     to drop or the line asked to go kept, the file written back with nothing added, a new file written
-    to remove a line another file holds, an added line written twice, without the day or time every other line has or with
+    to remove a line another file holds or to add to a list the folder holds, an added line written twice, without the day or time every other line has or with
     nothing of the request, a sum
     nobody worked out, a time, day or number nobody gave, a value asked for and left out."""
     target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
@@ -331,6 +333,8 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
         return SentBack("invalid", adds_nothing_refusal(arguments["path"], context.request))
     if tool.name == WRITE_FILE and (found := where_it_is(context.request, target, context.documents)):
         return SentBack("invalid", nothing_there_refusal(arguments["path"], found))
+    if tool.name == WRITE_FILE and (named := list_it_goes_on(context.request, target, context.documents)):
+        return SentBack("invalid", new_list_refusal(arguments["path"], named))
     if tool.name == EDIT_FILE and (dropped := lines_an_add_edit_drops(
         context.request, str(arguments.get("old", "")), str(arguments.get("new", ""))
     )) and target.is_file():
