@@ -256,20 +256,22 @@ def test_an_answer_that_is_what_the_users_numbers_come_to_needs_no_calculate(req
 TRAIN = "My train is at 17:45 and it's a 25 minute walk to the station. When should I leave?"
 
 
-@pytest.mark.parametrize(("request_text", "answer", "calls", "kind"), [
-    (TRAIN, "You should leave at 17:10.", (), "uncomputed"),
-    (TRAIN, "You should leave at 17:20.", (("calculate", "ran"),), None),
+@pytest.mark.parametrize(("request_text", "answer", "calls", "kind", "quote"), [
+    (TRAIN, "You should leave at 17:10.", (), "time_of_day", '"17:45 - 25 min" or "17:45 + 25 min"'),
+    (TRAIN, "You should leave at 17:20.", (("calculate", "ran"),), None, ""),
     ("My flight is at 06:40 and I need to be there two hours before. When should I arrive?", "At 04:50.", (),
-     "uncomputed"),
-    ("What time does my train leave?", "At 17:10.", (), "unsourced"),  # nothing to work out: look it up
+     "time_of_day", '"06:40 - 2 h" or "06:40 + 2 h"'),
+    ("Dinner is at 19:00 and it takes half an hour to get there. When do I set off?", "18:00", (),
+     "time_of_day", '"19:00 - 0.5 h" or "19:00 + 0.5 h"'),
+    ("What time does my train leave?", "At 17:10.", (), "unsourced", "17:10"),  # nothing to work out: look it up
 ])
 def test_a_time_of_day_the_users_clock_time_and_length_come_to_is_sent_to_calculate(
-    request_text, answer, calls, kind,
+    request_text, answer, calls, kind, quote,
 ):
     claim = unbacked_claim(answer, _passes(*calls), builtin_registry(), request_text, documents_at_hand=True,
                            seen=request_text)
-    assert (claim.kind if claim else None) == kind
-    if kind == "uncomputed":
+    assert (claim.kind, claim.quote) == (kind, quote) if claim else kind is None
+    if kind == "time_of_day":
         assert must_call_after(claim, builtin_registry().names()) == ("calculate",)
 
 

@@ -42,6 +42,9 @@ comes back again is answered with a note saying so. The kinds:
   and email Tom the same note"), one was tried and nothing tried the other.
 - part_of_list: asked what is on a list the ground showed whole, the answer gives some of
   its lines and not the others (listing.py).
+- time_of_day: nothing was worked out, and the answer gives a time the request's clock time
+  and length of time come to ("My train is at 17:45 and it's a 25 minute walk … When should I
+  leave?"); sent back with both calculate expressions, earlier and later.
 
 A word list always misses some wordings; the request-side rule catches what
 the answer-side one misses.
@@ -63,8 +66,8 @@ from saturnd.turn.listing import part_of_the_list
 from saturnd.turn.look_first import addresses_named
 from saturnd.turn.made_up import (
     CALCULATE,
+    clock_moves,
     copied_number,
-    moves_a_clock_time,
     uncomputed_number,
     unsourced_value,
     unworked_length,
@@ -172,7 +175,7 @@ FETCH = "web_fetch"
 
 ClaimKind = Literal[
     "done", "not_acted", "restated", "no_access", "uncomputed", "unworked", "unsourced", "not_looked_up", "unread",
-    "unfollowed", "half_done", "copied", "part_of_list",
+    "unfollowed", "half_done", "copied", "part_of_list", "time_of_day",
 ]
 
 
@@ -426,8 +429,8 @@ def unbacked_claim(
         return Claim("part_of_list", part)
     if (not something_tried(passes, registry, READ_TOOLS | {CALCULATE}) and not ASKS_OR_DECLINES.search(answer)
             and (value := unsourced_value(answer, request, seen))):
-        if CALCULATE in registry.names() and moves_a_clock_time(request):
-            return Claim("uncomputed", value, (CALCULATE,))
+        if CALCULATE in registry.names() and (moves := clock_moves(request)):
+            return Claim("time_of_day", moves, (CALCULATE,))
         if (documents_at_hand and OWN_THINGS.search(request) and not asked_action(request)
                 and READ_TOOLS & set(registry.names())):
             return Claim("unsourced", value)
@@ -524,7 +527,7 @@ def must_call_after(claim: Claim, offered: list[str], *, can_ask: bool = True) -
     and nothing looked up, one of the user's numbers given back for a sum, or a time of day the
     user's clock time and length come to: the tools of the claim (sent back to calculate, the 1.5B
     answered "2 hours 85 minutes" instead)."""
-    if claim.kind in ("unread", "unfollowed", "restated", "not_looked_up", "copied", "uncomputed"):
+    if claim.kind in ("unread", "unfollowed", "restated", "not_looked_up", "copied", "time_of_day"):
         return tuple(name for name in offered if name in claim.tools)
     if claim.kind not in ("not_acted", "done", "half_done") or not claim.tools:
         return ()

@@ -83,11 +83,24 @@ LENGTH_IN_WORDS = re.compile(
 )
 
 
-def moves_a_clock_time(request: str) -> bool:
-    """A clock time and a length of time in the request ("My train is at 17:45 and it's a 25
-    minute walk to the station. When should I leave?"): the time asked for is worked out, not
-    looked up (sent back to look it up, the 1.5B answered "I could not find it.")."""
-    return CLOCK.search(request) is not None and (LENGTH.search(request) or LENGTH_IN_WORDS.search(request)) is not None
+NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10,
+                "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "ninety": 90}
+
+
+def clock_moves(request: str) -> str | None:
+    """'"17:45 - 25 min" or "17:45 + 25 min"' for a request with a clock time and a length of time
+    ("My train is at 17:45 and it's a 25 minute walk to the station. When should I leave?"): the
+    time asked for is worked out, not looked up (sent back to look it up, the 1.5B answered "I
+    could not find it."; sent to calculate, it wrote "17:45 + 25", 25 hours)."""
+    clock = CLOCK.search(request)
+    length = LENGTH.search(request) or LENGTH_IN_WORDS.search(request)
+    if clock is None or length is None:
+        return None
+    text = length.group(0).lower()
+    number = re.search(r"\d+(?:\.\d+)?", text)
+    amount = number.group(0) if number else "0.5" if "half" in text else str(NUMBER_WORDS.get(text.split()[0], 1))
+    unit = "min" if "min" in text else "h"
+    return f'"{clock.group(0)} - {amount} {unit}" or "{clock.group(0)} + {amount} {unit}"'
 
 
 def unworked_length(answer: str, request: str, passes: list[PassTrace]) -> str | None:

@@ -48,6 +48,11 @@ UNWORKED = (
     "[Saturn check] The user asked how long, and your answer gives the times but not the length between"
     " them. Call calculate with \"{claim}\" (the later time minus the earlier), then answer with that length."
 )
+TIME_OF_DAY = (
+    "[Saturn check] Your answer's time was not worked out from the user's clock time and length of time."
+    " Call calculate with {claim}, whichever the user asked for (that much earlier, or later), then answer"
+    " with the time of day it gives."
+)
 COPIED = (
     "[Saturn check] The user asked you to work something out from the numbers they gave, and your answer"
     " only gives back {claim}, one of them. Call calculate with all of the user's numbers written as one"
@@ -99,18 +104,20 @@ UNREAD_NOTE = "the answer was given without fetching the page the user named"
 UNFOLLOWED_NOTE = "the answer was given before the trail the user asked to follow was followed"
 HALF_DONE_NOTE = "only part of what was asked was done: nothing tried the rest"
 COPIED_NOTE = "the answer gave back one of the user's numbers instead of working out what was asked"
+TIME_OF_DAY_NOTE = "the answer's time of day was not worked out from the user's clock time and length"
 PART_OF_LIST_NOTE = "the answer gave only part of the list asked about"
 SEND_BACK = {
     "done": UNBACKED_CLAIM, "not_acted": NOT_ACTED, "no_access": NO_ACCESS, "uncomputed": UNCOMPUTED,
     "unworked": UNWORKED, "unsourced": UNSOURCED, "restated": RESTATED, "not_looked_up": NOT_LOOKED_UP,
     "unread": UNREAD, "unfollowed": UNFOLLOWED, "half_done": HALF_DONE, "copied": COPIED,
-    "part_of_list": PART_OF_LIST,
+    "part_of_list": PART_OF_LIST, "time_of_day": TIME_OF_DAY,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
     "unworked": UNWORKED_NOTE, "unsourced": UNSOURCED_NOTE, "restated": RESTATED_NOTE,
     "not_looked_up": NOT_LOOKED_UP_NOTE, "unread": UNREAD_NOTE, "unfollowed": UNFOLLOWED_NOTE,
     "half_done": HALF_DONE_NOTE, "copied": COPIED_NOTE, "part_of_list": PART_OF_LIST_NOTE,
+    "time_of_day": TIME_OF_DAY_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"
