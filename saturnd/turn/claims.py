@@ -61,8 +61,8 @@ from typing import Literal
 
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
-from saturnd.tools.word_match import WORD, query_terms
-from saturnd.turn.listing import part_of_the_list
+from saturnd.tools.word_match import WORD
+from saturnd.turn.listing import part_of_the_list, shown_file_named
 from saturnd.turn.look_first import addresses_named
 from saturnd.turn.made_up import (
     CALCULATE,
@@ -438,18 +438,6 @@ def unbacked_claim(
             named = tuple(t.name for t in registry if t.name in fitting and named_for_request(request, t))
             return Claim("not_looked_up", value, named) if named else Claim("unsourced", value, fitting)
     return None
-
-
-SHOWN_FILE = re.compile(r"^--- (\S+)", re.MULTILINE)
-"""An excerpt's heading in the ground: "--- todo.txt (whole file, 3 lines)"."""
-
-
-def shown_file_named(request: str, seen: str) -> bool:
-    """Whether an excerpt shown is of a file the request names by a word of its name: "my to-do
-    list" and todo.txt (asked to add to it, the 1.5B searched for "council" and answered "I don't
-    have any information about the council")."""
-    terms = set(query_terms(request))
-    return any(terms & set(re.findall(r"[a-z]{3,}", name.lower().rsplit(".", 1)[0])) for name in SHOWN_FILE.findall(seen))
 
 
 def restates_request(answer: str, request: str) -> bool:

@@ -1,4 +1,5 @@
-"""An answer to "what's on my list?" that gives only part of the list the ground showed.
+"""The lists the ground showed, by the file names a request uses: an answer to "what's on my
+list?" that gives only part of one, and whether an add's list was shown at all.
 
 Asked "What's left on my to-do list?" with todo.txt shown whole (three lines), the 1.5B
 answered its first line, "renew passport". The list is the whole file of an excerpt whose
@@ -31,7 +32,7 @@ def part_of_the_list(answer: str, request: str, seen: str) -> str | None:
     terms = set(query_terms(request))
     said = {w.lower() for w in ITEM_WORD.findall(answer)}
     for name, items in _whole_files(seen):
-        if not terms & set(re.findall(r"[a-z]{3,}", name.lower().rsplit(".", 1)[0])):
+        if not _named_by(terms, name):
             continue
         if any(len(item.split()) > MAX_ITEM_WORDS for item in items):
             continue  # prose, or something planted in it: not a list to read back whole
@@ -39,6 +40,22 @@ def part_of_the_list(answer: str, request: str, seen: str) -> str | None:
         if given and len(given) < len(items):
             return f"{name}, {len(given)} of its {len(items)} lines"
     return None
+
+
+SHOWN_FILE = re.compile(r"^--- (\S+)", re.MULTILINE)
+"""An excerpt's heading in the ground: "--- todo.txt (whole file, 3 lines)"."""
+
+
+def shown_file_named(request: str, seen: str) -> bool:
+    """Whether an excerpt shown is of a file the request names by a word of its name: "my to-do
+    list" and todo.txt (asked to add to it, the 1.5B searched for "council" and answered "I don't
+    have any information about the council")."""
+    terms = set(query_terms(request))
+    return any(_named_by(terms, name) for name in SHOWN_FILE.findall(seen))
+
+
+def _named_by(terms: set[str], name: str) -> bool:
+    return bool(terms & set(re.findall(r"[a-z]{3,}", name.lower().rsplit(".", 1)[0])))
 
 
 def _whole_files(seen: str) -> list[tuple[str, list[str]]]:
