@@ -10,18 +10,15 @@ from protocol.methods import CallTrace, PassTrace
 from saturnd.tools import builtin_registry
 from saturnd.turn.asking import asks_for_missing, asks_leave, only_the_person_knows
 from saturnd.turn.claims import (
-    NAMED_FILE,
     Claim,
-    asked_action,
     claimed_action,
-    forced_call,
     misleads_about_action,
     must_call_after,
-    only_messages_asked,
-    tools_for,
     unbacked_claim,
-    undone_errand,
     unfetched_address,
+)
+from saturnd.turn.errands import (
+    forced_call,
 )
 from saturnd.turn.trails import asks_to_follow
 
@@ -314,17 +311,6 @@ def test_and_add_up_is_no_action():
     assert unbacked_claim("87.5", [], builtin_registry(), "Read expenses.csv and add up the amounts.") is None
 
 
-def test_the_call_stays_forced_until_something_that_acts_was_tried():
-    registry = builtin_registry()
-    must = ("ask_user", "send_email")
-    asked = _passes(("ask_user", "asked"))
-    assert forced_call(must, asked, registry) == must  # asking for the address is not the email
-    assert forced_call(must, _passes(("send_email", "declined")), registry) == ()
-    assert forced_call(must, _passes(("send_email", "invalid")), registry) == must  # sent back for its shape
-    assert forced_call(must, _passes(("send_email", "refused_guess")), registry) == must  # for a made-up value
-    assert forced_call((), [], registry) == ()
-
-
 def test_a_number_given_back_for_a_sum_forces_calculate_until_it_ran():
     registry = builtin_registry()
     must = must_call_after(Claim("copied", "2", ("calculate",)), registry.names())
@@ -332,15 +318,6 @@ def test_a_number_given_back_for_a_sum_forces_calculate_until_it_ran():
     assert forced_call(must, [], registry) == must
     assert forced_call(must, _passes(("calculate", "ran")), registry) == ()
     assert forced_call(must, _passes(("calculate", "error")), registry) == ()  # tried: its error says why
-
-
-def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_not():
-    registry = builtin_registry()
-    must = ("read_file", "send_email")
-    idle = _passes(("read_file", "error"))
-    assert forced_call(must, idle * 2, registry) == must
-    assert forced_call(must, idle * 3, registry) == ()  # at most three forced passes that got nothing
-    assert forced_call(must, idle * 2 + _passes(("read_file", "ran")) * 3, registry) == must
 
 
 @pytest.mark.parametrize(("answer", "misleads"), [
@@ -353,20 +330,6 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
 ])
 def test_an_action_claimed_or_promised_without_saying_it_was_not_done_misleads(answer, misleads):
     assert misleads_about_action(Claim("not_acted", answer), answer) is misleads
-
-
-@pytest.mark.parametrize(("request_text", "verb"), [
-    ('In todo.txt, mark "water the plants" as done.', "mark"),
-    ('In greeting.txt, replace "Jon" with "John".', "replace"),
-    ("Could you please take eggs off my shopping list?", "take"),
-    ("Fetch the prices page and save the kettle's price to kettle.txt.", "save"),
-    ("In 2020, who won the cup?", ""),
-    ("I'd like to add butter to my shopping list.", "add"),
-    ("I need you to text Petra that I'm late.", "text"),
-    ("I want to know the weather in Leeds.", ""),
-])
-def test_the_action_asked_for(request_text, verb):
-    assert asked_action(request_text) == verb
 
 
 def test_a_fetch_is_not_the_save_that_was_asked():
@@ -547,32 +510,6 @@ def test_a_question_that_only_asks_leave_for_the_errand_goes_to_the_gate(questio
     assert asks_leave(question, request_text, builtin_registry()) == doers
 
 
-@pytest.mark.parametrize(("request_text", "calls", "undone"), [
-    ("Text Petra and email Tom the same note: 'Office closed Monday'.", (("send_message", "ran"),),
-     ("email Tom the same note", ("send_email",))),
-    ("Add butter to my shopping list and text Petra that it's done.", (("edit_file", "ran"),),
-     ("text Petra that it's done", ("send_message",))),
-    ("Add butter to my list and text Petra.", (("edit_file", "ran"), ("send_message", "declined")), None),
-    ("Email Tom and tell him the kickoff moved.", (("send_email", "ran"),), None),  # what to tell is the email
-    ("Text Petra and email Tom.", (("send_message", "invalid"),), None),  # the first is not done yet: not_acted's
-    ("Find Ana's number in the KB and save it to ana.txt.", (("kb_search", "ran"),), None),  # one errand
-    ("Text Petra and email Tom the same note: 'Office closed Monday'.", (("send_email", "ran"),),
-     ("Text Petra", ("send_message",))),  # the second done, the first not
-])
-def test_an_errand_asked_beside_another_that_nothing_tried(request_text, calls, undone):
-    assert undone_errand(request_text, _passes(*calls), builtin_registry()) == undone
-
-
-@pytest.mark.parametrize(("request_text", "senders"), [
-    ("Text my manager that I'm sick today. My contacts are in contacts.md.", ("send_message",)),
-    ("Text Petra and email Tom the same note.", ("send_email", "send_message")),
-    ("Add butter to my list and text Petra.", ()),  # a file to change too
-    ("What's on my shopping list?", ()),
-])
-def test_a_request_that_only_asks_for_messages(request_text, senders):
-    assert only_messages_asked(request_text, builtin_registry()) == senders
-
-
 @pytest.mark.parametrize(("request_text", "answer", "seen", "question"), [
     ("Translate the greeting in greeting.txt into my client's language.", "Good morning and welcome!",
      "Good morning and welcome!", "What is your client's language?"),
@@ -614,39 +551,6 @@ def test_a_which_that_goes_on_a_sentence_asks_nothing():
 def test_an_answer_that_does_the_requests_own_verb_claims_it(answer, request_text, quote):
     claim = unbacked_claim(answer, [], builtin_registry(), request_text)
     assert (claim.quote if claim and claim.kind == "done" else None) == quote
-
-
-@pytest.mark.parametrize(("request_text", "named"), [
-    ("Create a file called meeting.txt with the time of my next meeting.", ["meeting.txt"]),
-    ("Copy notes.md into todo.txt.", ["notes.md", "todo.txt"]),
-    ("Email bob@mail.example the list from www.shop.example.", []),
-    ("Put it in list.txt.", ["list.txt"]),
-])
-def test_the_file_names_a_request_names(request_text, named):
-    assert NAMED_FILE.findall(request_text) == named
-
-
-@pytest.mark.parametrize(("request_text", "tools"), [
-    ("Set the timeout in settings.ini to the value my team agreed on.", ("write_file", "edit_file")),
-    ("Set an alarm for 7.", ()),  # names no file: no tool sets alarms
-])
-def test_an_errand_on_a_named_file_is_the_file_tools(request_text, tools):
-    assert tools_for(request_text, builtin_registry()) == tools
-
-
-@pytest.mark.parametrize(("request_text", "verb", "tools"), [
-    ("Stick eggs and milk on the grocery list.", "add", ("write_file", "edit_file")),
-    ("Could you pop butter on the shopping list?", "add", ("write_file", "edit_file")),
-    ("Get rid of spinach on my groceries.", "remove", ("write_file", "edit_file")),
-    ("Scratch eggs off the list.", "remove", ("write_file", "edit_file")),
-    ("Drop Sam a line saying I'm late.", "message", ("send_message",)),
-    ("Shoot Tom an email about the rota.", "email", ("send_email",)),
-    ("Ping Alex that I'm outside.", "message", ("send_message",)),
-    ("Get me the weather.", "", ()),
-])
-def test_everyday_words_for_an_errand_name_its_tools(request_text, verb, tools):
-    assert asked_action(request_text) == verb
-    assert tools_for(request_text, builtin_registry()) == tools
 
 
 TODO_WHOLE = (

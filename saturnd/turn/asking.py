@@ -11,7 +11,7 @@ import re
 
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
-from saturnd.turn.claims import ASK_USER, asked_action, first_sentence, something_acted, tools_for
+from saturnd.turn.errands import ASK_USER, asked_action, first_sentence, something_acted, tools_for
 
 ASKS_FOR_MISSING = re.compile(
     r"\b(?:please|could you|can you|would you)\s+(?:please\s+)?(?:provide|tell me|give me|share|specify|"

@@ -112,7 +112,7 @@ class TurnContext:
     open (each once)."""
     must_call: tuple[str, ...] = ()
     """Passes offer only these tools and no answer (an action asked for was answered instead
-    of done), until a tool that can do it is called (claims.forced_call)."""
+    of done), until a tool that can do it is called (errands.forced_call)."""
     forced_since: int = 0
     """The index in `trace` of the first pass after the send-back: only calls from there end the forcing."""
 

@@ -22,14 +22,11 @@ from saturnd.turn.agent import Answered, CallsProposed, ModelFailed, PassPlan, a
 from saturnd.turn.asking import asks_for_missing, only_the_person_knows
 from saturnd.turn.bounds import BoundReached
 from saturnd.turn.claims import (
-    ASK_USER,
     SAYS_NOT_DONE,
     Claim,
-    forced_call,
     may_send_back,
     misleads_about_action,
     must_call_after,
-    something_acted,
     unbacked_claim,
 )
 from saturnd.turn.context import TurnContext
@@ -40,6 +37,7 @@ from saturnd.turn.echoed_instructions import (
     not_done_account,
     speaks_of_the_user,
 )
+from saturnd.turn.errands import ASK_USER, forced_call, something_acted
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
 from saturnd.turn.remembering import queue_missed_facts

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from saturnd.gate.provenance import DAY_OR_MONTH, TIME
 from saturnd.tools.word_match import STOP_WORDS, query_terms
-from saturnd.turn.claims import NAMED_FILE, asked_action
+from saturnd.turn.errands import NAMED_FILE, asked_action
 from saturnd.turn.look_first import FoundLine
 from saturnd.turn.retrieval import KB_SOURCE, Document
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from saturnd.gate.provenance import EMAIL, PHONE, labelled_value_left_out
 from saturnd.tools.registry import Tool
 from saturnd.turn import prompts
-from saturnd.turn.claims import NAMED_FILE, NOT_BY_EMAIL, asked_action, first_sentence
+from saturnd.turn.errands import NAMED_FILE, NOT_BY_EMAIL, asked_action, first_sentence
 from saturnd.turn.look_first import (
     FoundLine,
     email_beside,

@@ -37,7 +37,7 @@ from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
 from saturnd.turn import prompts
 from saturnd.turn.asking import asks_leave
-from saturnd.turn.claims import READ_TOOLS, only_messages_asked
+from saturnd.turn.errands import READ_TOOLS, only_messages_asked
 from saturnd.turn.fencing import fence
 from saturnd.turn.look_first import (
     addresses_named,

@@ -1,0 +1,207 @@
+"""What the request asks done, and what the turn tried of it.
+
+A request whose first words ask for something done ("Add butter to my shopping list", "Drop Mo
+an email", "Let Aunt Liz know …") names an errand; its verb names the tools that can do it (a
+tool whose name, else description, holds the verb's word). The answer checks (claims.py), the
+ask-first rule (asking.py), the review and the put-right notes all read the request through here,
+and judge the turn by what it tried: a call that can change something, proposed whatever its fate,
+except one sent back unrun for its shape.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from protocol.methods import PassTrace
+from saturnd.tools.registry import Registry
+
+ACTION_REQUEST = re.compile(
+    r"^\s*(?:(?:please|kindly|ok|okay|hey|saturn)[,!]?\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+    r"(?:i(?:'d|’d|\s+would)?\s+(?:like|want|need)\s+(?:you\s+)?to\s+(?:please\s+)?)?"  # "I'd like to add …"
+    r"(?:(?:[^,.;:!?\n]|\.(?=\w)){1,60}?,\s*)?"  # "In todo.txt, mark …", "I've got the rice, take it off the list"
+    r"(?P<verb>add(?!\s+up\b)|put|append|insert|remove|delete|take\s+(?:\w+\s+){1,3}?off|cross|tick|mark|"
+    r"send|text|email|e-mail|message|reply|forward|tell(?!\s+(?:me|us)\b)|let\s+(?!(?:me|us)\b)(?:\w+\s+){1,3}?know|"
+    r"save|store|note\s+down|remember|"
+    r"(?:write|make|create)\b(?=.*(?:\bfiles?\b|\bfolder\b|\.[a-z]{2,4}\b))|"
+    r"book|order|schedule|cancel|set|turn|switch|change|update|rename|move|copy|edit|fix|replace|overwrite|"
+    r"remind|pay|call|install|run|unlock|lock|start|stop|play|dim|print|buy|water|heat|charge|"
+    r"pop|stick|chuck|jot|scratch|get\s+rid\s+of|ping|(?:drop|shoot)\s+\w+\s+an?\s+(?:line|note|text|message|e-?mail))\b",
+    re.IGNORECASE,
+)
+"""A request whose first word (after please / can you) asks for something to be done."""
+SAID_PLAINLY = {"pop": "add", "stick": "add", "chuck": "add", "jot": "note", "scratch": "remove", "get": "remove",
+                "ping": "message"}
+"""Everyday words for an errand, as the verb that names its tools ("Stick eggs on the list": add)."""
+LATER_ACTION = re.compile(
+    r"\b(?:and|then)\s+(?:also\s+)?(?P<verb>write|save|put|store|send|email|e-mail|text|add(?!\s+up\b)|append|"
+    r"copy|note|record|forward|message|tell(?!\s+(?:me|us)\b))\b",
+    re.IGNORECASE,
+)
+"""An action asked for after a lookup: "Find Ana's number in the KB and save it to ana.txt"."""
+
+
+READ_TOOLS = frozenset({"read_file", "list_dir", "search_files", "kb_search", "kb_read"})
+ASK_USER = "ask_user"
+MAY_PRECEDE_AN_ACTION = READ_TOOLS | {ASK_USER}
+
+
+CHANGES_SOMETHING_TOO = frozenset({"remember"})
+"""Read-only as far as the gate goes, but it keeps a fact: "I've saved that" is true after it."""
+
+
+def something_acted(passes: Iterable[PassTrace], registry: Registry) -> bool:
+    """Whether any call that can change something ran in the turn."""
+    for record in passes:
+        for call in record.calls:
+            tool = registry.get(call.name)
+            if call.fate == "ran" and tool is not None and (
+                tool.risk != "read_only" or tool.name in CHANGES_SOMETHING_TOO
+            ):
+                return True
+    return False
+
+
+NOT_TRIED = frozenset({"invalid", "refused_guess", "capped", "ask_first"})
+"""Fates of a call sent back before anything ran or was decided about it: given the room number
+its email had guessed, the 1.5B answered "The room number is 12B." and sent nothing."""
+
+
+def something_tried(
+    passes: Iterable[PassTrace], registry: Registry, names: frozenset[str] = frozenset(),
+    fetch_counts: bool = True,
+) -> bool:
+    """Whether a call that can change something (or one of `names`) was proposed, whatever its
+    fate, except one sent back unrun for its shape (NOT_TRIED): the 1.5B, told a send_message
+    lacked its text, answered with the birthday wishes instead. `fetch_counts=False`: a web
+    fetch, which only reads a page, does not count."""
+    for record in passes:
+        for call in record.calls:
+            tool = registry.get(call.name)
+            if call.fate in NOT_TRIED:
+                continue
+            if call.name in names or (tool is not None and (
+                (tool.risk != "read_only" and (fetch_counts or tool.risk != "egress"))
+                or tool.name in CHANGES_SOMETHING_TOO
+            )):
+                return True
+    return False
+
+
+NAMED_FILE = re.compile(r"(?<![\w/.@-])[\w-]+\.[a-z][a-z0-9]{0,4}\b(?!\.?[\w/@-])", re.IGNORECASE)
+"""A file name the request names ("meeting.txt"), not an address's or a site's ("mail.example")."""
+VERB_TOOL_WORDS = {
+    "text": "message", "message": "message", "email": "email", "e-mail": "email", "reply": "email",
+    "forward": "email", "add": "file", "put": "file", "append": "file", "insert": "file", "remove": "file",
+    "take": "file", "cross": "file", "tick": "file", "mark": "file", "write": "file",
+    "make": "file", "create": "file", "save": "file", "store": "file", "note": "file", "edit": "file",
+    "fix": "file", "replace": "file", "overwrite": "file", "rename": "file", "update": "file", "change": "file", "run": "command",
+    "tell": "message", "let": "message", "remember": "remember",
+}
+"""The request's first verb -> a word in the names or descriptions of the tools that do it. Not
+"delete": naming edit_file sent the 1.5B to edit old.log; a file to delete is run_command's
+(DELETE_A_FILE), and any other verb on a file the request names is the file tools'."""
+
+
+DELETE_A_FILE = re.compile(
+    r"^\W*(?:please\s+)?delete\s+(?:the\s+)?(?:file\s+|folder\s+|directory\s+)?"
+    r"[\w./-]+(?:\.[a-z0-9]{1,5}\b|\s+(?:folder|directory|dir)\b)(?!.*\bfrom\b)",
+    re.IGNORECASE)
+""""Delete old.log", "Delete the tmp folder": a file or folder to remove, which run_command does;
+not "delete the meeting from calendar.txt"."""
+
+
+def asked_action(request: str) -> str:
+    """The verb of the action the request asks for ("" if it asks for none): its first word, or
+    one after "and" / "then"."""
+    if found := ACTION_REQUEST.match(request):
+        verb = found.group("verb").lower()
+        if verb.startswith(("drop ", "shoot ")):  # "Drop Sam a line", "Shoot Tom an email"
+            return "email" if "mail" in verb else "message"
+        return SAID_PLAINLY.get(verb.split()[0], verb.split()[0])
+    later = LATER_ACTION.search(request)
+    return later.group("verb").lower() if later else ""
+
+
+def tools_for(request: str, registry: Registry) -> tuple[str, ...]:
+    """The tools that can change something and whose name (else description) has the verb's word."""
+    return _tools_for_verb(asked_action(request), request, registry)
+
+
+NOT_BY_EMAIL = re.compile(r"\bnot\s+(?:by\s+|an?\s+|via\s+)?e-?mail\w*", re.IGNORECASE)
+""""by text, not email": the email named only to be ruled out."""
+
+
+def _tools_for_verb(verb: str, request: str, registry: Registry) -> tuple[str, ...]:
+    by_email = re.search(r"\be-?mail\b", NOT_BY_EMAIL.sub(" ", request), re.IGNORECASE) is not None
+    if verb == "send":
+        verb = "email" if by_email else "text"
+    elif verb in ("tell", "let") and by_email:
+        verb = "email"  # "Can you tell Priya by email that …": the 1.5B was held to send_message
+    word = "command" if verb == "delete" and DELETE_A_FILE.search(request) else VERB_TOOL_WORDS.get(verb, "")
+    if not word and verb and NAMED_FILE.search(request):
+        word = "file"  # "Set the timeout in settings.ini to 45"
+    acting = [t for t in registry if t.risk != "read_only" or t.name in CHANGES_SOMETHING_TOO] if word else []
+    by_name = tuple(t.name for t in acting if word in t.name)
+    return by_name or tuple(t.name for t in acting if word in t.description.lower())
+
+
+SECOND_ERRAND = re.compile(LATER_ACTION.pattern + r"(?:[^.,;:!?'\"]|(?<=\w)[.'](?=\w))*", re.IGNORECASE)
+NOT_AN_ERRAND_OF_ITS_OWN = frozenset({"tell"})
+""""Email Tom and tell him the kickoff moved": what to tell is the email's content."""
+
+
+def undone_errand(request: str, passes: list[PassTrace], registry: Registry) -> tuple[str, tuple[str, ...]] | None:
+    """(the request's words for it, its tools): an errand of the request, done by other tools,
+    that nothing tried while another errand of it was. Asked to "Text Petra and email Tom the
+    same note", the 1.5B texted Petra and answered "Message sent to Petra Novak."; it emailed Tom
+    and answered too."""
+    tried = {c.name for p in passes for c in p.calls if c.fate not in NOT_TRIED}
+    errands = _errands(request, registry)
+    begun = {name for _, tools in errands if tried & set(tools) for name in tools}
+    if not begun:
+        return None
+    return next(((words, tools) for words, tools in errands if not set(tools) & (tried | begun)), None)
+
+
+def _errands(request: str, registry: Registry) -> list[tuple[str, tuple[str, ...]]]:
+    """(its words, its tools) of each errand an action request asks for, the first one first."""
+    if not ACTION_REQUEST.match(request):
+        return []
+    later = [m for m in SECOND_ERRAND.finditer(request) if m.group("verb").lower() not in NOT_AN_ERRAND_OF_ITS_OWN]
+    first = request[:later[0].start()] if later else request
+    errands = [(first_sentence(first).rstrip(" ,.;:"), _tools_for_verb(asked_action(request), request, registry))]
+    errands += [(m.group(0).split(maxsplit=1)[1], _tools_for_verb(m.group("verb").lower(), m.group(0), registry))
+                for m in later]
+    return [(words, tools) for words, tools in errands if tools]
+
+
+def only_messages_asked(request: str, registry: Registry) -> tuple[str, ...]:
+    """The messaging tools, when every errand the request asks for is a message ("Text my manager
+    that I'm sick today. My contacts are in contacts.md."); else ()."""
+    tools = {name for _, names in _errands(request, registry) for name in names}
+    messaging = {t.name for t in registry if t.risk == "messaging"}
+    return tuple(sorted(tools)) if tools and tools <= messaging else ()
+
+
+def first_sentence(answer: str) -> str:
+    sentence = re.split(r"(?<=[.!?])\s+|\n", answer.strip(), maxsplit=1)[0]
+    return sentence[:120]
+
+
+
+MAX_IDLE_FORCED_PASSES = 3
+
+
+def forced_call(must_call: tuple[str, ...], passes: list[PassTrace], registry: Registry) -> tuple[str, ...]:
+    """The tools the coming pass must call one of: `must_call` until a call that can change
+    something was proposed (whatever became of it), or until MAX_IDLE_FORCED_PASSES of the forced
+    `passes` got nothing: a read that ran or a question answered is progress and uses none (sent
+    back to email the total, the 1.5B read budget.csv on its third forced pass, then answered the
+    total instead of sending it). Asking for the plumber's address does not end it: the email
+    still has to be tried; a calculate call the pass was sent to make ends it too."""
+    idle = sum(1 for p in passes if not any(c.fate in ("ran", "asked") for c in p.calls))
+    doers = frozenset(must_call) - MAY_PRECEDE_AN_ACTION
+    if not must_call or idle >= MAX_IDLE_FORCED_PASSES or something_tried(passes, registry, doers):
+        return ()
+    return must_call

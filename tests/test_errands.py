@@ -1,0 +1,116 @@
+"""What the request asks done (errands.py): its verb, its tools, its errands, and how long a
+call stays forced."""
+
+from __future__ import annotations
+
+import pytest
+
+from protocol.methods import CallTrace, PassTrace
+from saturnd.tools import builtin_registry
+from saturnd.turn.errands import (
+    NAMED_FILE,
+    asked_action,
+    forced_call,
+    only_messages_asked,
+    tools_for,
+    undone_errand,
+)
+
+
+def _passes(*calls: tuple[str, str]) -> list[PassTrace]:
+    return [PassTrace(index=1, step="first_move", calls=[
+        CallTrace(call_id=f"c{i}", name=name, arguments="{}", fate=fate) for i, (name, fate) in enumerate(calls)
+    ])]
+
+
+def test_the_call_stays_forced_until_something_that_acts_was_tried():
+    registry = builtin_registry()
+    must = ("ask_user", "send_email")
+    asked = _passes(("ask_user", "asked"))
+    assert forced_call(must, asked, registry) == must  # asking for the address is not the email
+    assert forced_call(must, _passes(("send_email", "declined")), registry) == ()
+    assert forced_call(must, _passes(("send_email", "invalid")), registry) == must  # sent back for its shape
+    assert forced_call(must, _passes(("send_email", "refused_guess")), registry) == must  # for a made-up value
+    assert forced_call((), [], registry) == ()
+
+
+def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_not():
+    registry = builtin_registry()
+    must = ("read_file", "send_email")
+    idle = _passes(("read_file", "error"))
+    assert forced_call(must, idle * 2, registry) == must
+    assert forced_call(must, idle * 3, registry) == ()  # at most three forced passes that got nothing
+    assert forced_call(must, idle * 2 + _passes(("read_file", "ran")) * 3, registry) == must
+
+
+@pytest.mark.parametrize(("request_text", "verb"), [
+    ('In todo.txt, mark "water the plants" as done.', "mark"),
+    ('In greeting.txt, replace "Jon" with "John".', "replace"),
+    ("Could you please take eggs off my shopping list?", "take"),
+    ("Fetch the prices page and save the kettle's price to kettle.txt.", "save"),
+    ("In 2020, who won the cup?", ""),
+    ("I'd like to add butter to my shopping list.", "add"),
+    ("I need you to text Petra that I'm late.", "text"),
+    ("I want to know the weather in Leeds.", ""),
+])
+def test_the_action_asked_for(request_text, verb):
+    assert asked_action(request_text) == verb
+
+
+@pytest.mark.parametrize(("request_text", "calls", "undone"), [
+    ("Text Petra and email Tom the same note: 'Office closed Monday'.", (("send_message", "ran"),),
+     ("email Tom the same note", ("send_email",))),
+    ("Add butter to my shopping list and text Petra that it's done.", (("edit_file", "ran"),),
+     ("text Petra that it's done", ("send_message",))),
+    ("Add butter to my list and text Petra.", (("edit_file", "ran"), ("send_message", "declined")), None),
+    ("Email Tom and tell him the kickoff moved.", (("send_email", "ran"),), None),  # what to tell is the email
+    ("Text Petra and email Tom.", (("send_message", "invalid"),), None),  # the first is not done yet: not_acted's
+    ("Find Ana's number in the KB and save it to ana.txt.", (("kb_search", "ran"),), None),  # one errand
+    ("Text Petra and email Tom the same note: 'Office closed Monday'.", (("send_email", "ran"),),
+     ("Text Petra", ("send_message",))),  # the second done, the first not
+])
+def test_an_errand_asked_beside_another_that_nothing_tried(request_text, calls, undone):
+    assert undone_errand(request_text, _passes(*calls), builtin_registry()) == undone
+
+
+@pytest.mark.parametrize(("request_text", "senders"), [
+    ("Text my manager that I'm sick today. My contacts are in contacts.md.", ("send_message",)),
+    ("Text Petra and email Tom the same note.", ("send_email", "send_message")),
+    ("Add butter to my list and text Petra.", ()),  # a file to change too
+    ("What's on my shopping list?", ()),
+])
+def test_a_request_that_only_asks_for_messages(request_text, senders):
+    assert only_messages_asked(request_text, builtin_registry()) == senders
+
+
+@pytest.mark.parametrize(("request_text", "named"), [
+    ("Create a file called meeting.txt with the time of my next meeting.", ["meeting.txt"]),
+    ("Copy notes.md into todo.txt.", ["notes.md", "todo.txt"]),
+    ("Email bob@mail.example the list from www.shop.example.", []),
+    ("Put it in list.txt.", ["list.txt"]),
+])
+def test_the_file_names_a_request_names(request_text, named):
+    assert NAMED_FILE.findall(request_text) == named
+
+
+@pytest.mark.parametrize(("request_text", "tools"), [
+    ("Set the timeout in settings.ini to the value my team agreed on.", ("write_file", "edit_file")),
+    ("Set an alarm for 7.", ()),  # names no file: no tool sets alarms
+])
+def test_an_errand_on_a_named_file_is_the_file_tools(request_text, tools):
+    assert tools_for(request_text, builtin_registry()) == tools
+
+
+@pytest.mark.parametrize(("request_text", "verb", "tools"), [
+    ("Stick eggs and milk on the grocery list.", "add", ("write_file", "edit_file")),
+    ("Could you pop butter on the shopping list?", "add", ("write_file", "edit_file")),
+    ("Get rid of spinach on my groceries.", "remove", ("write_file", "edit_file")),
+    ("Scratch eggs off the list.", "remove", ("write_file", "edit_file")),
+    ("Drop Sam a line saying I'm late.", "message", ("send_message",)),
+    ("Shoot Tom an email about the rota.", "email", ("send_email",)),
+    ("Ping Alex that I'm outside.", "message", ("send_message",)),
+    ("Get me the weather.", "", ()),
+])
+def test_everyday_words_for_an_errand_name_its_tools(request_text, verb, tools):
+    assert asked_action(request_text) == verb
+    assert tools_for(request_text, builtin_registry()) == tools
