@@ -44,6 +44,20 @@ def test_an_add_that_drops_the_files_lines(tmp_path, request_text, content, drop
     assert dropped_lines(request_text, shopping, content) == dropped
 
 
+@pytest.mark.parametrize(("request_text", "written", "suggested"), [
+    ("Add call the council to my to-do list.", "call council", "renew passport\ncall the council\n"),
+    ("Add call the council to my to-do list.", "- Call council", "renew passport\n- call the council\n"),
+    ("Add butter to my to-do list.", "butter", "renew passport\nbutter\n"),
+    ("Add the council to my to-do list.", "call the council", "renew passport\ncall the council\n"),  # more
+    ("Add bread and jam to my to-do list.", "bread\njam", "renew passport\nbread\njam\n"),  # two lines
+    ("Put the council call on my to-do list.", "council", "renew passport\nthe council call\n"),
+])
+def test_the_line_added_keeps_the_words_the_request_gives_the_item(tmp_path, request_text, written, suggested):
+    todo = tmp_path / "todo.txt"
+    todo.write_text("renew passport\n")
+    assert content_to_write(request_text, todo, written) == suggested
+
+
 @pytest.mark.parametrize(("request_text", "content", "dropped", "suggested"), [
     ("Set the timeout in settings.ini to the value my team agreed on.", "timeout = 45",
      ["[net]", "retries = 3"], "[net]\ntimeout = 45\nretries = 3\n"),

@@ -64,7 +64,23 @@ def content_to_write(request: str, path: Path, content: str) -> str:
         item = _new_item(line, old)
         if item and item not in old and item not in added:
             added.append(item)
-    return "\n".join(old + added) + "\n"
+    return "\n".join(old + _in_the_users_words(request, added)) + "\n"
+
+
+def _in_the_users_words(request: str, added: list[str]) -> list[str]:
+    """The one line added, as the request words the item when the line drops some of its words:
+    asked to "Add call the council to my to-do list", the 1.5B wrote "call council"."""
+    asked = ITEM_ASKED.match(request)
+    if asked is None or len(added) != 1:
+        return added
+    item = asked.group("item").strip()
+    bullet = BULLET.match(added[0])
+    written = _lower_words(added[0])
+    return [f"{bullet.group(1) if bullet else ''}{item}"] if written < _lower_words(item) else added
+
+
+def _lower_words(text: str) -> set[str]:
+    return set(re.findall(r"\w+", text.lower()))
 
 
 def _changed(request: str, old: list[str], written: list[str]) -> list[str]:
