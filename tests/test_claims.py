@@ -151,6 +151,17 @@ def test_a_request_that_was_not_acted_on_names_the_tools_that_can(request_text, 
     assert claim is not None and claim.tools == tools
 
 
+@pytest.mark.parametrize(("answer", "kind"), [
+    ("Jess, Biscuit won't need a walk on Thursday.", "not_acted"),  # the message's own "won't"
+    ("I won't text Jess: I have no number for her.", None),
+    ("Which Jess do you mean?", None),
+])
+def test_words_of_the_request_in_the_answer_do_not_make_it_a_refusal(answer, kind):
+    request_text = "Text Jess that Biscuit won't need a walk on Thursday."
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text)
+    assert (claim.kind if claim else None) == kind
+
+
 @pytest.mark.parametrize(("request_text", "answer", "calls", "kind"), [
     ("What time is my flight?", "Your flight leaves at 10:30.", (), "unsourced"),
     ("Which day is my bin collected?", "Your bins go out on Tuesday.", (), "unsourced"),

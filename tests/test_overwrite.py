@@ -19,6 +19,7 @@ from saturnd.turn.overwrite import (
     dropped_lines,
     kept_lines,
     list_it_goes_on,
+    ready_write,
     where_it_is,
 )
 from saturnd.turn.put_right import names_of_the_kind_asked
@@ -141,6 +142,42 @@ def test_a_new_file_written_to_add_to_a_list_the_folder_holds_points_to_that_lis
     (tmp_path / "todo.txt").write_text(TODO.text)
     documents = [TODO, Document("shopping.md", "- eggs\n")]
     assert list_it_goes_on(request_text, tmp_path / name, documents) == found
+
+
+SUBSCRIPTIONS = Document("subscriptions.csv", "service,monthly\nNetflix,10.99\niCloud,2.99\n")
+GARDEN = Document("garden.md", "# Garden jobs\n- prune the roses\n- plant garlic\n")
+
+
+@pytest.mark.parametrize(("request_text", "ready"), [
+    ("I've cancelled iCloud, take it off my subscriptions.",
+     ListToAddTo("subscriptions.csv", "service,monthly\nNetflix,10.99\n")),
+    ("Cross plant garlic off my garden jobs.", ListToAddTo("garden.md", "# Garden jobs\n- prune the roses\n")),
+    ("Add call the council to my to-do list.",
+     ListToAddTo("todo.txt", "renew passport\nbook dentist\nfix bike light\ncall the council\n")),
+    ("Pop mulch on my garden jobs.", ListToAddTo("garden.md", "# Garden jobs\n- prune the roses\n- plant garlic\n- mulch\n")),
+    ("Add book dentist to my to-do list.", None),  # already on it
+    ("Take Spotify off my subscriptions.", None),  # no line names it
+    ("Take the thing off my to-do list.", None),  # no line shares a word
+    ("Add milk to my grocery list.", None),  # no list of the folder is named
+    ("What's on my to-do list?", None),
+])
+def test_the_write_that_does_a_list_errand_answered_instead_of_done(request_text, ready):
+    assert ready_write(request_text, [TODO, SUBSCRIPTIONS, GARDEN]) == ready
+
+
+async def test_a_list_errand_answered_instead_of_done_goes_back_with_the_write_that_does_it(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    subscriptions = harness.env.workdir / "subscriptions.csv"
+    subscriptions.write_text(SUBSCRIPTIONS.text)
+    harness.model.enqueue("I've cancelled iCloud, taking it off my subscriptions.",
+                          call("write_file", {"path": "subscriptions.csv", "content": "service,monthly\nNetflix,10.99\n"}),
+                          "Done.")
+    _, events = await harness.turn("I've cancelled iCloud, take it off my subscriptions.", headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran"]
+    assert harness.sent(1)[-1]["content"].endswith(
+        " The list is subscriptions.csv; to do it, call write_file with path subscriptions.csv and this content:\n"
+        "service,monthly\nNetflix,10.99\n")
+    assert subscriptions.read_text() == "service,monthly\nNetflix,10.99\n"
 
 
 def test_a_line_only_the_knowledge_base_holds_is_not_written_over():

@@ -119,6 +119,22 @@ ASKS_OR_DECLINES = re.compile(
     r"do you want|would you like|should I)\b",
     re.IGNORECASE,
 )
+
+
+def asks_or_declines(answer: str, request: str) -> bool:
+    """Whether the answer asks something or says it cannot, in words that are not the request's
+    own (the word and the one after it): asked to "Text Jess that Biscuit won't need a walk on
+    Thursday", the 1.5B answered with the message ("Jess, Biscuit won't need a walk …") and sent
+    nothing."""
+    said = " ".join(request.lower().split())
+    for found in ASKS_OR_DECLINES.finditer(answer):
+        next_word = re.match(r"\s+[\w']+", answer[found.end():])
+        quoted = " ".join((found.group(0) + (next_word.group(0) if next_word else "")).lower().split())
+        if found.group(0) == "?" or quoted not in said:
+            return True
+    return False
+
+
 BARE_REFUSAL = re.compile(
     r"\b(?:can't|cannot|can not|unable to)\s+(?:assist|help)(?:\s+you)?\s+with\s+(?:that|this)(?:\s+request)?"
     r"\s*[.!]?\s*$|\b(?:can't|cannot)\s+fulfil+\s+(?:that|this|your)\s+request\b",
@@ -247,7 +263,7 @@ def unbacked_claim(
         if tool in registry.names():
             return Claim("unfollowed", pointer, (tool,))
     if asked_action(request) and not something_tried(passes, registry, fetch_counts=False):
-        if not ASKS_OR_DECLINES.search(answer) and done is None:
+        if not asks_or_declines(answer, request) and done is None:
             return Claim("not_acted", first_sentence(answer), tools_for(request, registry))
         if (LACKS_DETAILS.search(answer) and addresses_named(request, [Document("shown", seen)])
                 and (tools := tools_for(request, registry))):
@@ -258,7 +274,7 @@ def unbacked_claim(
         refuses = BARE_REFUSAL.search(answer) or (NO_ABILITY.search(answer) and "?" not in answer)
         if refuses and (fitting := tools_whose_words_fit(request, registry)):
             return Claim("not_acted", first_sentence(answer), fitting)
-    if (undone := undone_errand(request, passes, registry)) and not ASKS_OR_DECLINES.search(answer):
+    if (undone := undone_errand(request, passes, registry)) and not asks_or_declines(answer, request):
         return Claim("half_done", undone[0], undone[1])
     if (documents_at_hand and (found := NO_ACCESS.search(answer))
             and not something_tried(passes, registry, READ_TOOLS) and READ_TOOLS & set(registry.names())):
@@ -268,12 +284,12 @@ def unbacked_claim(
         return Claim("uncomputed", number)
     if CALCULATE in registry.names() and (expression := unworked_length(answer, request, passes)):
         return Claim("unworked", expression, (CALCULATE,))
-    if (CALCULATE in registry.names() and not ASKS_OR_DECLINES.search(answer)
+    if (CALCULATE in registry.names() and not asks_or_declines(answer, request)
             and (number := copied_number(answer, request, passes))):
         return Claim("copied", number, (CALCULATE,))
     if part := part_of_the_list(answer, request, seen):
         return Claim("part_of_list", part)
-    if (not something_tried(passes, registry, READ_TOOLS | {CALCULATE}) and not ASKS_OR_DECLINES.search(answer)
+    if (not something_tried(passes, registry, READ_TOOLS | {CALCULATE}) and not asks_or_declines(answer, request)
             and (value := unsourced_value(answer, request, seen))):
         if CALCULATE in registry.names() and (moves := clock_moves(request)):
             return Claim("time_of_day", moves, (CALCULATE,))

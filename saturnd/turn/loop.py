@@ -40,6 +40,7 @@ from saturnd.turn.echoed_instructions import (
 from saturnd.turn.errands import ASK_USER, forced_call, something_acted
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
+from saturnd.turn.overwrite import WRITE_FILE, ready_write
 from saturnd.turn.remembering import queue_missed_facts
 from saturnd.turn.thinking import think_plan
 from saturnd.turn.tool_round import tool_round
@@ -155,7 +156,7 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
     turn.trace[-1].note = join_note(turn.trace[-1].note, f'{claim.kind}: "{claim.quote}": sent back')
     messages += [
         {"role": "assistant", "content": answer},
-        {"role": "user", "content": send_back_text(claim)},
+        {"role": "user", "content": send_back_text(claim) + ready_write_text(turn, claim)},
     ]
     if trail:
         turn.trail_sent_back.add(claim.quote)
@@ -165,6 +166,14 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
     turn.must_call = must_call_after(claim, turn.registry.names(), can_ask=turn.person_present)
     turn.forced_since = len(turn.trace)  # a fetch before the send-back does not follow the trail
     return True
+
+
+def ready_write_text(turn: TurnContext, claim: Claim) -> str:
+    """For a list errand answered instead of done, the write that does it (overwrite.ready_write)."""
+    if claim.kind not in ("done", "not_acted") or WRITE_FILE not in claim.tools:
+        return ""
+    ready = ready_write(turn.text, turn.documents)
+    return prompts.READY_WRITE.format(source=ready.source, content=ready.content) if ready else ""
 
 
 def shown_text(messages: list[dict[str, Any]]) -> str:

@@ -239,10 +239,12 @@ def nothing_there_refusal(path: str, found: LineToRemove) -> str:
 
 ITEM_ASKED = re.compile(
     r"^\W*(?:please\s+)?(?:add|put|pop|stick|chuck|jot(?:\s+down)?|append|insert)\s+(?P<item>.+?)\s+"
-    r"(?:to|on|onto|in|into)\s+(?:my|the|our)\s+(?:[\w'-]+\s+){0,2}?(?:list|file|notes?)\b",
+    r"(?:to|on|onto|in|into)\s+(?:my|the|our)\s+"
+    r"(?:(?:[\w'-]+\s+){0,2}?(?:list|file|notes?)\b|[\w'-]+(?:\s+[\w'-]+){0,2}\s*[.!]?\s*$)",
     re.IGNORECASE,
 )
-""""Add call the council to my to-do list": the item is "call the council"."""
+""""Add call the council to my to-do list": the item is "call the council"; "Pop mulch on my garden
+jobs": "mulch"."""
 BULLET = re.compile(r"^\s*([-*•]\s+)")
 
 
@@ -258,17 +260,55 @@ def list_it_goes_on(request: str, path: Path, documents: list[Document]) -> List
     the file whose name the request names ("my to-do list": todo.txt), with the item added (the
     1.5B wrote council.txt holding "Add the council to my to-do list." beside todo.txt). Not
     when the request names a file of its own."""
-    asked = ITEM_ASKED.match(request)
-    if asked is None or asked_action(request) not in ADDING or path.exists() or NAMED_FILE.search(request):
+    if path.exists() or NAMED_FILE.search(request):
         return None
-    words = {term[:4] for term in query_terms(request)} - _stems(f"{' '.join(ADDING)} {CONTAINERS}")
-    for document in (d for d in documents if not d.source.startswith(KB_SOURCE)):
-        if words & _stems(re.sub(r"[^a-z]", " ", Path(document.source).stem.lower())):
-            lines = [line for line in document.text.splitlines() if line.strip()]
-            bullet = BULLET.match(lines[-1]) if lines else None
-            item = f"{bullet.group(1) if bullet else ''}{asked.group('item').strip()}"
-            return ListToAddTo(document.source, "".join(f"{line}\n" for line in [*lines, item]))
-    return None
+    return _with_the_item(request, documents)
+
+
+def _with_the_item(request: str, documents: list[Document]) -> ListToAddTo | None:
+    """The list of the folder the request names, with the item the request adds; None when the
+    request adds no item or the list already holds it."""
+    asked = ITEM_ASKED.match(request)
+    if asked is None or asked_action(request) not in ADDING or (document := _list_named(request, documents)) is None:
+        return None
+    lines = [line for line in document.text.splitlines() if line.strip()]
+    bullet = BULLET.match(lines[-1]) if lines else None
+    item = asked.group("item").strip()
+    if any(_lower_words(item) <= _lower_words(line) for line in lines):
+        return None
+    return ListToAddTo(document.source, "".join(f"{line}\n" for line in [*lines, f"{bullet.group(1) if bullet else ''}{item}"]))
+
+
+def _without_the_line(request: str, documents: list[Document]) -> ListToAddTo | None:
+    """The list of the folder the request names, without the line that shares the most words with
+    the request ("I've cancelled iCloud, take it off my subscriptions": "iCloud,2.99"); None when
+    no line shares one, or several share the most."""
+    if asked_action(request) not in REMOVING or (document := _list_named(request, documents)) is None:
+        return None
+    file_words = _stems(re.sub(r"[^a-z]", " ", Path(document.source).stem.lower()))
+    words = _stems(NAMED_FILE.sub(" ", request)) - file_words - _stems(f"{' '.join(REMOVING)} off {CONTAINERS}")
+    lines = document.text.splitlines()
+    shared = [len(words & _stems(line)) for line in lines]
+    most = max(shared, default=0)
+    if not most or shared.count(most) > 1:
+        return None
+    gone = shared.index(most)
+    return ListToAddTo(document.source, "".join(f"{line}\n" for n, line in enumerate(lines) if n != gone))
+
+
+def _list_named(request: str, documents: list[Document]) -> Document | None:
+    """The working folder's document whose name the request names ("my to-do list": todo.txt)."""
+    words = {term[:4] for term in query_terms(request)} - _stems(f"{' '.join(ADDING | REMOVING)} {CONTAINERS}")
+    return next((d for d in documents if not d.source.startswith(KB_SOURCE)
+                 and words & _stems(re.sub(r"[^a-z]", " ", Path(d.source).stem.lower()))), None)
+
+
+def ready_write(request: str, documents: list[Document]) -> ListToAddTo | None:
+    """The write that does a list errand the answer did not: the list the request names with the
+    item added, or without the line it takes off. Sent back for "I've cancelled iCloud, take it off
+    my subscriptions", the 1.5B searched the empty knowledge base for "subscriptions.csv" five
+    times, though the ground had shown the file whole."""
+    return _with_the_item(request, documents) or _without_the_line(request, documents)
 
 
 def new_list_refusal(path: str, found: ListToAddTo) -> str:

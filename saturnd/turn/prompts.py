@@ -28,6 +28,9 @@ NOT_ACTED = (
     " changes nothing. Call {tools} now to do it. A name, address or number it needs: read or search the"
     " user's files for it first; only if none holds it, call ask_user."
 )
+READY_WRITE = (
+    " The list is {source}; to do it, call write_file with path {source} and this content:\n{content}"
+)
 NOT_ACTED_NO_TOOL = (
     "[Saturn check] The user asked you to do something, and no tool has done it: your answer \"{claim}\""
     " changes nothing. If one of your tools can do it, call it now. If none can, tell the user plainly"
