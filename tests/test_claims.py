@@ -151,6 +151,33 @@ def test_a_request_that_was_not_acted_on_names_the_tools_that_can(request_text, 
     assert claim is not None and claim.tools == tools
 
 
+SUBSCRIPTIONS = "--- subscriptions.csv (whole file, 3 lines)\nservice,monthly\nNetflix,10.99\nSpotify,11.99\n"
+PETS = "--- pets.md (whole file, 3 lines)\n# Biscuit\nFood: 2 scoops morning, 1 evening\nWalks: 9-10, 17-18\n"
+INSURANCE = "--- bills.md (whole file, 1 line)\nCar insurance: 540 a year\n"
+
+
+@pytest.mark.parametrize(("request_text", "answer", "calls", "expression"), [
+    ("What do I pay a year for Spotify?", "Spotify,11.99", (), "11.99 * 12"),
+    ("What does Spotify cost me annually?", "You pay 11.99 for Spotify.", (), "11.99 * 12"),
+    ("How much is my car insurance a month?", "540", (), "540 / 12"),
+    ("How many scoops of food does Biscuit get a day?", "2 scoops morning, 1 evening", (), "2 + 1"),
+    ("What do I pay a year for Spotify?", "143.88", (), None),  # worked out: another check's to judge
+    ("What do I pay a year for Spotify?", "Spotify,11.99", (("calculate", "ran"),), None),
+    ("What do I pay a month for Spotify?", "11.99", (), None),  # the period the file gives
+    ("How much is Spotify?", "11.99", (), None),  # no period asked
+    ("How long are Biscuit's walks a day?", "9-10, 17-18", (), None),  # times, not amounts
+    ("What do I pay a year for Spotify? Do you know?", "Which Spotify plan do you mean?", (), None),
+])
+def test_a_figure_given_as_the_file_gives_it_not_for_the_period_asked(request_text, answer, calls, expression):
+    claim = unbacked_claim(answer, _passes(*calls), builtin_registry(), request_text, documents_at_hand=True,
+                           seen="\n".join((SUBSCRIPTIONS, PETS, INSURANCE)))
+    if expression is None:
+        assert claim is None or claim.kind != "per_period"
+    else:
+        assert claim == Claim("per_period", expression, ("calculate",))
+        assert must_call_after(claim, builtin_registry().names()) == ("calculate",)
+
+
 @pytest.mark.parametrize(("answer", "kind"), [
     ("Jess, Biscuit won't need a walk on Thursday.", "not_acted"),  # the message's own "won't"
     ("I won't text Jess: I have no number for her.", None),

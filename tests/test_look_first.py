@@ -8,7 +8,7 @@ import pytest
 
 from saturnd.testing.fake_model import call
 from saturnd.turn.look_first import addresses_named, contact_lines, people_named
-from saturnd.turn.put_right import channel_put_right, message_itself
+from saturnd.turn.put_right import channel_put_right, message_itself, without_blank_lines
 from saturnd.turn.retrieval import Document
 from saturnd.turn.review import GateContext, quote_left_out
 from tests.conftest import of_type
@@ -204,6 +204,12 @@ async def test_an_email_where_a_text_was_asked_is_texted_to_the_phone_beside_the
      "Tuesday morning works for the boiler valve."),
     ("Text Jo that I'm late.", {"to": "+44 7700 900777", "text": "I'll text Jo that I'm running late."},
      "I'm running late."),  # the person the request messages, by name
+    ("Let Uncle Ray know I'll bring the wine on Saturday.",
+     {"to": "+44 7700 900777", "text": "Sure, I'll let Uncle Ray know you'll bring the wine on Saturday."},
+     "I'll bring the wine on Saturday."),
+    ("Tell Sam I'm running late.", {"to": "+44 7700 900777", "text": "Okay, I'll tell Sam that you are running late"
+                                                                    " and your train is stuck, call you later."},
+     "I'm running late and my train is stuck, call me later."),
     ("Email Tom the files.", {"to": "tom@mail.example", "body": "I'll send you the files that you asked for."},
      None),  # a message that promises something is a message
     ("Text Jo by text, not email.", {"to": "+44 7700 900777", "text": "I'll send the message to Jo by text, not email."},
@@ -213,6 +219,37 @@ def test_a_message_that_tells_of_sending_it_is_sent_as_what_it_says(request_text
     put_right = message_itself(arguments, request_text)
     field = "body" if "body" in arguments else "text"
     assert (put_right[0][field] if put_right else None) == said
+
+
+@pytest.mark.parametrize(("body", "sent"), [
+    ("Dear Reception,\nIs there an appointment on Monday?\nBest regards,\n[Your Name]",
+     "Dear Reception,\nIs there an appointment on Monday?\nBest regards,"),
+    ("Is there an appointment on Monday?\n[Name]", "Is there an appointment on Monday?"),
+    ("Is there an appointment on Monday? [Your Name]", None),  # not a line of its own: sent back
+    ("Is there an appointment on Monday?", None),
+    ("[Your Name]", None),  # nothing would be left
+])
+def test_a_line_that_is_only_a_blank_to_fill_goes_without_it(body, sent):
+    put_right = without_blank_lines({"to": "reception@vets.example", "subject": "Monday", "body": body})
+    assert (put_right[0]["body"] if put_right else None) == sent
+
+
+async def test_a_blank_inside_a_message_goes_back_and_a_blank_line_is_left_out(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_email, decision: allow}\n")
+    harness.model.enqueue(
+        call("send_email", {"to": "reception@vets.example", "subject": "Monday",
+                            "body": "Hi, this is [Your Name]. Is Monday free?"}),
+        call("send_email", {"to": "reception@vets.example", "subject": "Monday",
+                            "body": "Is Monday free?\nThanks,\n[Your Name]"}),
+        "Sent.")
+    await harness.turn("Email the vets at reception@vets.example to ask if Monday is free.", headless=True)
+    assert harness.sent(1)[-1]["content"] == (
+        "not run: send_email would send [Your Name], a blank for the sender to fill. Write the message without"
+        " blanks and call send_email again.")
+    sent = [json.loads(p.read_text()) for p in (harness.env.data_dir / "outbox").iterdir()]
+    assert [m["body"] for m in sent] == ["Is Monday free?\nThanks,"]
+    assert harness.sent(2)[-1]["content"].startswith(
+        "(The message ended with a blank for the sender to fill, [Your Name]: the call went without it.)")
 
 
 async def test_the_message_itself_goes_and_the_result_says_so(harness):

@@ -29,5 +29,5 @@ def test_stream(chunks, answer, shown):
     assert run(chunks, answer) == shown
 
 
-def test_hold_all_shows_only_the_answer():
-    assert run(['{"response": "391"}'], "391", hold_all=True) == ["391"]
+def test_hold_all_shows_nothing_the_turns_answer_shows_it():
+    assert run(['{"response": "391"}'], "391", hold_all=True) == []

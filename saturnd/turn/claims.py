@@ -45,6 +45,10 @@ comes back again is answered with a note saying so. The kinds:
 - time_of_day: nothing was worked out, and the answer gives a time the request's clock time
   and length of time come to ("My train is at 17:45 and it's a 25 minute walk … When should I
   leave?"); sent back with both calculate expressions, earlier and later.
+- per_period: nothing was worked out, and the answer gives a figure as the user's files give it,
+  not for the period the request asks ("What do I pay a year for Spotify?" answered with the
+  monthly row "Spotify,11.99"; "… scoops a day?" with "2 scoops morning, 1 evening"); sent back
+  with the calculate expression ("11.99 * 12", "2 + 1").
 
 A word list always misses some wordings; the request-side rule catches what
 the answer-side one misses. What the request asks done, and what the turn tried of it, is read in
@@ -81,6 +85,7 @@ from saturnd.turn.made_up import (
     clock_moves,
     copied_number,
     uncomputed_number,
+    unconverted_amount,
     unsourced_value,
     unworked_length,
     works_out,
@@ -177,7 +182,7 @@ FETCH = "web_fetch"
 
 ClaimKind = Literal[
     "done", "not_acted", "restated", "no_access", "uncomputed", "unworked", "unsourced", "not_looked_up", "unread",
-    "unfollowed", "half_done", "copied", "part_of_list", "time_of_day",
+    "unfollowed", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
 ]
 
 
@@ -287,6 +292,9 @@ def unbacked_claim(
     if (CALCULATE in registry.names() and not asks_or_declines(answer, request)
             and (number := copied_number(answer, request, passes))):
         return Claim("copied", number, (CALCULATE,))
+    if (CALCULATE in registry.names() and not asks_or_declines(answer, request)
+            and (expression := unconverted_amount(answer, request, seen, passes))):
+        return Claim("per_period", expression, (CALCULATE,))
     if part := part_of_the_list(answer, request, seen):
         return Claim("part_of_list", part)
     if (not something_tried(passes, registry, READ_TOOLS | {CALCULATE}) and not asks_or_declines(answer, request)
@@ -361,7 +369,7 @@ def must_call_after(claim: Claim, offered: list[str], *, can_ask: bool = True) -
     and nothing looked up, one of the user's numbers given back for a sum, or a time of day the
     user's clock time and length come to: the tools of the claim (sent back to calculate, the 1.5B
     answered "2 hours 85 minutes" instead)."""
-    if claim.kind in ("unread", "unfollowed", "restated", "not_looked_up", "copied", "time_of_day"):
+    if claim.kind in ("unread", "unfollowed", "restated", "not_looked_up", "copied", "time_of_day", "per_period"):
         return tuple(name for name in offered if name in claim.tools)
     if claim.kind not in ("not_acted", "done", "half_done") or not claim.tools:
         return ()

@@ -160,3 +160,56 @@ def works_out(request: str) -> bool:
 def _plain_number(text: str) -> str:
     plain = text.replace(",", "")
     return plain.rstrip("0").rstrip(".") if "." in plain else plain
+
+
+PERIOD = re.compile(
+    r"\b(?:a|per|each|every|one)\s+(day|week|month|year)\b|\b(daily|weekly|monthly|yearly|annual(?:ly)?)\b|"
+    r"/\s*(day|week|month|year)\b",
+    re.IGNORECASE,
+)
+PERIOD_OF = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year", "annually": "year"}
+CONVERSIONS = {
+    ("month", "year"): "* 12", ("week", "year"): "* 52", ("day", "year"): "* 365", ("day", "week"): "* 7",
+    ("year", "month"): "/ 12", ("year", "week"): "/ 52", ("week", "day"): "/ 7",
+}
+"""(the period a figure is given for, the period asked) -> how to turn one into the other."""
+RANGE_OR_TIME = re.compile(r"\d\s*[-–:]\s*\d")
+
+
+def unconverted_amount(answer: str, request: str, seen: str, passes: list[PassTrace]) -> str | None:
+    """The calculate expression for an answer that gives the user's figures as a file gives them
+    and not for the period the request asks, when no calculate call ran: "What do I pay a year for
+    Spotify?" answered "Spotify,11.99" (a row under "service,monthly"): "11.99 * 12"; "How many
+    scoops does Biscuit get a day?" answered "2 scoops morning, 1 evening": "2 + 1"."""
+    asked = _periods(request)
+    numbers = NUMBER.findall(answer)
+    if len(asked) != 1 or not numbers or calculated(passes):
+        return None
+    wanted = asked.pop()
+    for block in _blocks(seen):
+        for index, line in enumerate(block):
+            in_line = {_plain_number(n) for n in NUMBER.findall(line)}
+            if not all(_plain_number(n) in in_line for n in numbers):
+                continue
+            given = _periods(line) or (_periods(block[0]) if index and "," in block[0] else set())
+            if len(given) == 1 and (conversion := CONVERSIONS.get((given.pop(), wanted))) and len(numbers) == 1:
+                return f"{_plain_number(numbers[0])} {conversion}"
+            if not given and len(numbers) >= 2 and not RANGE_OR_TIME.search(line):
+                return " + ".join(_plain_number(n) for n in numbers)
+    return None
+
+
+def _periods(text: str) -> set[str]:
+    found = (next(group for group in match.groups() if group).lower() for match in PERIOD.finditer(text))
+    return {PERIOD_OF.get(word, word) for word in found}
+
+
+def _blocks(seen: str) -> list[list[str]]:
+    """The blocks of text shown (an excerpt, a file read, a paragraph), each a list of its lines."""
+    blocks: list[list[str]] = [[]]
+    for line in seen.splitlines():
+        if BLOCK_EDGE.match(line):
+            blocks.append([])
+        else:
+            blocks[-1].append(line)
+    return [block for block in blocks if block]

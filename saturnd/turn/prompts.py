@@ -56,6 +56,10 @@ TIME_OF_DAY = (
     " Call calculate with {claim}, whichever the user asked for (that much earlier, or later), then answer"
     " with the time of day it gives."
 )
+PER_PERIOD = (
+    "[Saturn check] Your answer gives the user's figures as their files give them, not the amount the user"
+    " asked for. Call calculate with {claim} now, then answer with its result."
+)
 COPIED = (
     "[Saturn check] The user asked you to work something out from the numbers they gave, and your answer"
     " only gives back {claim}, one of them. Call calculate with all of the user's numbers written as one"
@@ -109,18 +113,19 @@ HALF_DONE_NOTE = "only part of what was asked was done: nothing tried the rest"
 COPIED_NOTE = "the answer gave back one of the user's numbers instead of working out what was asked"
 TIME_OF_DAY_NOTE = "the answer's time of day was not worked out from the user's clock time and length"
 PART_OF_LIST_NOTE = "the answer gave only part of the list asked about"
+PER_PERIOD_NOTE = "the answer's figure was not worked out for the period asked"
 SEND_BACK = {
     "done": UNBACKED_CLAIM, "not_acted": NOT_ACTED, "no_access": NO_ACCESS, "uncomputed": UNCOMPUTED,
     "unworked": UNWORKED, "unsourced": UNSOURCED, "restated": RESTATED, "not_looked_up": NOT_LOOKED_UP,
     "unread": UNREAD, "unfollowed": UNFOLLOWED, "half_done": HALF_DONE, "copied": COPIED,
-    "part_of_list": PART_OF_LIST, "time_of_day": TIME_OF_DAY,
+    "part_of_list": PART_OF_LIST, "time_of_day": TIME_OF_DAY, "per_period": PER_PERIOD,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
     "unworked": UNWORKED_NOTE, "unsourced": UNSOURCED_NOTE, "restated": RESTATED_NOTE,
     "not_looked_up": NOT_LOOKED_UP_NOTE, "unread": UNREAD_NOTE, "unfollowed": UNFOLLOWED_NOTE,
     "half_done": HALF_DONE_NOTE, "copied": COPIED_NOTE, "part_of_list": PART_OF_LIST_NOTE,
-    "time_of_day": TIME_OF_DAY_NOTE,
+    "time_of_day": TIME_OF_DAY_NOTE, "per_period": PER_PERIOD_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"
@@ -148,6 +153,7 @@ EMAIL_PUT_RIGHT = "(An email goes to an email address: {where} gives {number} th
 CHANNEL_PUT_RIGHT = (
     "(The user asked for {kind} here: {where} gives {other} beside {address}, so the call went by {tool}.) "
 )
+BLANK_PUT_RIGHT = "(The message ended with a blank for the sender to fill, {blank}: the call went without it.) "
 MESSAGE_PUT_RIGHT = "(The message told of sending it instead of saying it, so the call says: {message}) "
 PERSON_PUT_RIGHT = (
     "(The user asked to message {person}, and {to} is on none of their lines: {where} gives {address}, so the call"

@@ -210,23 +210,42 @@ def content_put_right(
         return kept
     if tool.risk == "messaging" and (said := message_itself(arguments, context.request)):
         return said
+    if tool.risk == "messaging" and (signed := without_blank_lines(arguments)):
+        return signed
     if tool.risk in ("write", "messaging"):
         return labelled_line_put_right(tool, arguments, context)
     return None
 
 
 ABOUT_SENDING = re.compile(
-    r"^\s*I(?:'ll|’ll|\s+will|\s+am\s+going\s+to|'m\s+going\s+to)\s+(?:send|e-?mail|text|message|let)\b"
-    r"(?P<about>.*?)\b(?:to\s+say|saying|to\s+tell\s+(?:him|her|them)|that)\s+(?P<message>\S.*)$",
+    r"^\s*(?:(?:sure|ok(?:ay)?|of course|certainly|alright)[,!.]?\s+)?"
+    r"I(?:'ll|’ll|\s+will|\s+am\s+going\s+to|'m\s+going\s+to)\s+(?:send|e-?mail|text|message|let|tell)\b"
+    r"(?P<about>.*?)\b(?:to\s+say|saying|to\s+tell\s+(?:him|her|them)|know(?:\s+that)?|that)\s+(?P<message>\S.*)$",
     re.IGNORECASE | re.DOTALL,
 )
+"""A message that tells of passing it on ("Sure, I'll let Uncle Ray know you'll bring the wine on
+Saturday."): Saturn's reply to the person, where "you" is the person who sends it."""
+THE_SENDER = (
+    (re.compile(r"\byou(?:'re|’re| are)\b", re.IGNORECASE), "I'm"),
+    (re.compile(r"\byou(?:'ll|’ll| will)\b", re.IGNORECASE), "I'll"),
+    (re.compile(r"\byou(?:'ve|’ve| have)\b", re.IGNORECASE), "I've"),
+    (re.compile(r"\byou(?:'d|’d| would)\b", re.IGNORECASE), "I'd"),
+    (re.compile(r"\byou were\b", re.IGNORECASE), "I was"),
+    (re.compile(r"\byours\b", re.IGNORECASE), "mine"),
+    (re.compile(r"\byour\b", re.IGNORECASE), "my"),
+    (re.compile(r"\byourself\b", re.IGNORECASE), "myself"),
+    (re.compile(r"(?:^|(?<=\bthat )|(?<=\band ))you\b", re.IGNORECASE), "I"),
+    (re.compile(r"\byou\b", re.IGNORECASE), "me"),
+)
+"""The person's "you" in Saturn's reply, as the person says it in their own message."""
 
 
 def message_itself(arguments: dict[str, Any], request: str) -> tuple[dict[str, Any], str] | None:
     """(the arguments, the note) for a message whose body tells of sending it to its recipient
     rather than saying it: "I will send an email to Dave Kerr at dave@kerrplumbing.example to say
     Tuesday morning works for the boiler valve." goes as "Tuesday morning works for the boiler
-    valve." Only where that opening names the recipient (the address, or the person the request
+    valve.", and "Sure, I'll let Uncle Ray know you'll bring the wine" as "I'll bring the wine".
+    Only where that opening names the recipient (the address, or the person the request
     messages): "I'll send you the files that you asked for" is a message."""
     field = "body" if "body" in arguments else "text"
     found = ABOUT_SENDING.match(str(arguments.get(field, "")))
@@ -237,8 +256,30 @@ def message_itself(arguments: dict[str, Any], request: str) -> tuple[dict[str, A
     if to not in about and not any(re.search(rf"\b{re.escape(p)}\b", about) for p in people_messaged(request)):
         return None
     message = found.group("message").strip()
+    for you, sender in THE_SENDER:
+        message = you.sub(sender, message)
     message = message[0].upper() + message[1:]
     return {**arguments, field: message}, prompts.MESSAGE_PUT_RIGHT.format(message=message)
+
+
+BLANK = re.compile(
+    r"\[(?:(?:your|my|the|recipient'?s?|sender'?s?)\s+)?(?:full\s+)?"
+    r"(?:name|date|time|day|phone(?:\s+number)?|number|address|e-?mail(?:\s+address)?|signature|company)\]",
+    re.IGNORECASE,
+)
+"""A blank for the sender to fill ("[Your Name]"): the 1.5B signs emails with one."""
+
+
+def without_blank_lines(arguments: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) for a message with a line that is only a blank ("Best regards,
+    [Your Name]"): it goes without that line."""
+    field = "body" if "body" in arguments else "text"
+    lines = str(arguments.get(field, "")).splitlines()
+    kept = [line for line in lines if not BLANK.fullmatch(line.strip())]
+    if len(kept) == len(lines) or not "".join(kept).strip():
+        return None
+    dropped = next(line.strip() for line in lines if BLANK.fullmatch(line.strip()))
+    return {**arguments, field: "\n".join(kept).rstrip()}, prompts.BLANK_PUT_RIGHT.format(blank=dropped)
 
 
 def file_in_folder(

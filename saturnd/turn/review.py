@@ -67,6 +67,7 @@ from saturnd.turn.overwrite import (
     where_it_is,
 )
 from saturnd.turn.put_right import (
+    BLANK,
     SEND_EMAIL,
     SEND_MESSAGE,
     Recipient,
@@ -104,6 +105,10 @@ LABELLED_LEFT_OUT = (
 QUOTE_LEFT_OUT = (
     "not run: {tool} would go without the words the user asked to send: '{quote}'. Call {tool} again with"
     " them as the message."
+)
+BLANK_LEFT = (
+    "not run: {tool} would send {blank}, a blank for the sender to fill. Write the message without blanks and"
+    " call {tool} again."
 )
 WORK_IT_OUT = "Work it out with calculate from what you read"
 LOOK_OR_ASK = "Take it from what you read, or ask the user for it with ask_user"
@@ -382,6 +387,10 @@ def _what_it_carries(name: str, arguments: dict[str, Any], skip: frozenset[str],
         return SentBack("invalid", LABELLED_LEFT_OUT.format(tool=name, phrase=phrase, line=line))
     if name in (SEND_MESSAGE, SEND_EMAIL) and (quote := quote_left_out(context.request, arguments, skip)):
         return SentBack("invalid", QUOTE_LEFT_OUT.format(tool=name, quote=quote))
+    if name in (SEND_MESSAGE, SEND_EMAIL) and (blank := next(
+            (found.group(0) for k, v in arguments.items() if k not in skip and isinstance(v, str)
+             and (found := BLANK.search(v))), None)):
+        return SentBack("invalid", BLANK_LEFT.format(tool=name, blank=blank))
     return None
 
 

@@ -15,8 +15,12 @@ CALL_OPENINGS = ("{", "[", "`", "<")
 
 class ResponseStream:
     def __init__(self, emit: Callable[[str], object], hold_all: bool = False) -> None:
-        """`hold_all`: nothing streams (constrained mode: the text is JSON, not prose)."""
+        """`hold_all`: nothing streams, not even the answer at the end (constrained mode: the text
+        is JSON, and the answer inside it reaches the user as the turn's answer, after the checks:
+        a draft sent back for claiming what no tool did, "I've cancelled iCloud, taking it off your
+        subscriptions.", is never shown)."""
         self._emit = emit
+        self._hold_all = hold_all
         self._holding = hold_all
         self._decided = hold_all
         self._held: list[str] = []
@@ -41,7 +45,7 @@ class ResponseStream:
 
     def finish(self, answer: str | None) -> None:
         """The pass is read: show the answer text (if it is one) that was held back."""
-        if answer and not self.shown:
+        if answer and not self.shown and not self._hold_all:
             self._show(answer)
 
     def _show(self, text: str) -> None:
