@@ -168,11 +168,9 @@ PERIOD = re.compile(
     re.IGNORECASE,
 )
 PERIOD_OF = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year", "annually": "year"}
-CONVERSIONS = {
-    ("month", "year"): "* 12", ("week", "year"): "* 52", ("day", "year"): "* 365", ("day", "week"): "* 7",
-    ("year", "month"): "/ 12", ("year", "week"): "/ 52", ("week", "day"): "/ 7",
-}
-"""(the period a figure is given for, the period asked) -> how to turn one into the other."""
+CONVERSIONS = {("month", "year"): "* 12", ("week", "year"): "* 52", ("year", "month"): "/ 12", ("year", "week"): "/ 52"}
+"""(the period a figure is given for, the period asked) -> how to turn one into the other. Not days
+into weeks: dinner money "£2.40 a day" is five days' a week, rent by the day seven."""
 RANGE_OR_TIME = re.compile(r"\d\s*[-–:]\s*\d")
 
 
