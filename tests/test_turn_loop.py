@@ -579,11 +579,20 @@ async def test_call_shaped_text_is_never_streamed_but_prose_is(harness):
     assert "".join(d.text for d in of_type(events, "response_delta")) == "It says alpha."
 
 
-async def test_constrained_json_is_not_streamed_but_its_answer_is(harness):
+async def test_constrained_json_is_not_streamed_its_answer_comes_as_the_turns_answer(harness):
     await harness.start(model_extra="  tool_mode: constrained\n")
     harness.model.enqueue('{"response": "391"}')
     _, events = await harness.turn("17*23?")
-    assert [d.text for d in of_type(events, "response_delta")] == ["391"]
+    assert of_type(events, "response_delta") == []
+    assert [a.text for a in of_type(events, "answer")] == ["391"]
+
+
+async def test_a_constrained_draft_sent_back_is_never_shown(harness):
+    await harness.start(model_extra="  tool_mode: constrained\n")
+    harness.model.enqueue('{"response": "Email sent to Tom."}', '{"response": "I could not email Tom."}')
+    _, events = await harness.turn("Email Tom that the report is late.", headless=True)
+    assert of_type(events, "response_delta") == []
+    assert [a.text for a in of_type(events, "answer")] == ["I could not email Tom."]
 
 
 async def test_approved_calls_of_a_pass_run_concurrently(harness):
