@@ -294,6 +294,19 @@ def test_a_month_written_short_in_the_table_is_named_by_its_whole_name():
     )
 
 
+RUNS = "date,km\n2026-11-02,5.2\n2026-11-09,6.0\n2026-11-16,7.5\n2026-11-23,8.1\n"
+
+
+@pytest.mark.parametrize(("request_text", "said"), [
+    ("What's the average distance of my runs?", "; average over 4 rows: km = 6.7"),
+    ("What was my longest run?", "; largest km: the row 2026-11-23,8.1"),
+    ("Which was my shortest run?", "; smallest km: the row 2026-11-02,5.2"),
+    ("How far did I run?", ""),
+])
+def test_a_table_carries_the_average_or_the_largest_row_the_request_asks_for(request_text, said):
+    assert table_totals("runs.csv", RUNS, request_text) == "[Saturn worked out] totals over 4 rows: km = 26.8" + said
+
+
 async def test_a_file_the_ground_showed_whole_counts_as_read_for_edit_file(harness):
     await harness.start()
     lay(harness.env.workdir, HOME_FILES)

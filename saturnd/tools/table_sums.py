@@ -17,6 +17,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from datetime import date
 from decimal import Decimal, InvalidOperation
+from functools import partial
 
 TABLE_SUFFIXES = (".csv", ".tsv")
 MAX_ROWS = 2_000
@@ -63,9 +64,8 @@ def table_totals(name: str, text: str, request: str = "") -> str:
         over += " and ".join(sorted(values)) + " "
         grouping = column if len(values) > 1 else None
     over = f"the {over}rows ({len(body)})" if over else f"{len(body)} rows"
-    parts = [f"{header[i].strip() or f'column {i + 1}'} = {_plain(sum((_number(r[i]) or Decimal(0) for r in body), Decimal(0)))}"
-             for i in numeric]
-    line = f"[Saturn worked out] totals over {over}: " + ", ".join(parts)
+    parts = [f"{header[i].strip() or f'column {i + 1}'} = {_plain(_column(body, i))}" for i in numeric]
+    line = f"[Saturn worked out] totals over {over}: " + ", ".join(parts) + _asked_of_rows(header, body, numeric, request)
     if len(numeric) != 1:
         return line
     amount = header[numeric[0]].strip()
@@ -78,6 +78,36 @@ def table_totals(name: str, text: str, request: str = "") -> str:
             by = _sums(body, numeric[0], lambda r: f"{_month(r[dates])} {r[grouping].strip()}")
             line += f"; by month and {header[grouping].strip()}: {by}"
     return line
+
+
+AVERAGE_ASKED = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
+LARGEST_ASKED = re.compile(
+    r"\b(?:longest|biggest|largest|most|highest|max(?:imum)?|furthest|farthest|dearest|priciest)\b", re.IGNORECASE)
+SMALLEST_ASKED = re.compile(
+    r"\b(?:shortest|smallest|least|lowest|min(?:imum)?|cheapest|fewest)\b", re.IGNORECASE)
+
+
+def _asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int], request: str) -> str:
+    """What the request asks of the rows besides their totals: their average ("What's the average
+    distance of my runs?": the 1.5B answered 6.75 for 26.8 over 4), or the row with the largest or
+    smallest value of each numeric column ("my longest run")."""
+    said = ""
+    if AVERAGE_ASKED.search(request):
+        averages = (f"{header[i].strip()} = {_plain(_column(body, i) / len(body), places=2)}" for i in numeric)
+        said += f"; average over {len(body)} rows: " + ", ".join(averages)
+    for asked, word, largest in ((LARGEST_ASKED, "largest", True), (SMALLEST_ASKED, "smallest", False)):
+        if asked.search(request):
+            rows = {i: sorted(body, key=partial(_value_in, i), reverse=largest)[0] for i in numeric}
+            said += "; " + ", ".join(f"{word} {header[i].strip()}: the row {','.join(row)}" for i, row in rows.items())
+    return said
+
+
+def _value_in(column: int, row: list[str]) -> Decimal:
+    return _number(row[column]) or Decimal(0)
+
+
+def _column(body: list[list[str]], column: int) -> Decimal:
+    return sum((_number(r[column]) or Decimal(0) for r in body), Decimal(0))
 
 
 def _sums(body: list[list[str]], column: int, key: Callable[[list[str]], str]) -> str:
@@ -128,5 +158,7 @@ def _grouping_column(header: list[str], body: list[list[str]], skip: list[int | 
     return min(repeating, key=lambda i: (kinds[i], i), default=None)
 
 
-def _plain(value: Decimal) -> str:
+def _plain(value: Decimal, places: int | None = None) -> str:
+    if places is not None:
+        value = value.quantize(Decimal(1).scaleb(-places))
     return format(value.normalize(), "f")
