@@ -151,6 +151,13 @@ def test_a_request_that_was_not_acted_on_names_the_tools_that_can(request_text, 
     assert claim is not None and claim.tools == tools
 
 
+def test_a_value_from_a_csv_row_is_sourced_though_a_comma_follows_it():
+    seen = "--- runs.csv (whole file, 3 lines)\ndate,km\n2026-11-16,7.5\n2026-11-23,8.1\n"
+    answer = "The longest run was on 2026-11-23 with 8.1 kilometers."
+    assert unbacked_claim(answer, [], builtin_registry(), "What was my longest run?", documents_at_hand=True,
+                          seen=seen) is None
+
+
 SUBSCRIPTIONS = "--- subscriptions.csv (whole file, 3 lines)\nservice,monthly\nNetflix,10.99\nSpotify,11.99\n"
 PETS = "--- pets.md (whole file, 3 lines)\n# Biscuit\nFood: 2 scoops morning, 1 evening\nWalks: 9-10, 17-18\n"
 INSURANCE = "--- bills.md (whole file, 1 line)\nCar insurance: 540 a year\n"

@@ -17,8 +17,9 @@ COMPUTE_REQUEST = re.compile(
     r"cost|owe|left over|remaining|how many\s+(?:seconds|minutes|hours|days|weeks|months|years))\b",
     re.IGNORECASE,
 )
-NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
-NUMBER_OR_TIME = re.compile(r"(?<![\w.:])\d[\d,]*(?::\d\d)?(?:\.\d+)?")
+NUMBER = re.compile(r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?")
+NUMBER_OR_TIME = re.compile(r"(?<![\w.:])(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?::\d\d)?(?:\.\d+)?")
+"""A comma only inside a number of thousands ("1,745"): "2026-11-23,8.1", a CSV row, is 23 and 8.1."""
 CALCULATE = "calculate"
 NAMED_DAY = re.compile(
     r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|"
