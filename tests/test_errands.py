@@ -52,6 +52,9 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("I'd like to add butter to my shopping list.", "add"),
     ("I need you to text Petra that I'm late.", "text"),
     ("I want to know the weather in Leeds.", ""),
+    ("Remind me, when's parents evening?", ""),  # a question
+    ("Remind me of the wifi password.", ""),
+    ("Remind me to call Mum at six.", "remind"),
 ])
 def test_the_action_asked_for(request_text, verb):
     assert asked_action(request_text) == verb
