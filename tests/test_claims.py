@@ -12,6 +12,7 @@ from saturnd.turn.asking import asks_for_missing, asks_leave, only_the_person_kn
 from saturnd.turn.claims import (
     Claim,
     claimed_action,
+    may_send_back,
     misleads_about_action,
     must_call_after,
     unbacked_claim,
@@ -156,6 +157,28 @@ def test_a_value_from_a_csv_row_is_sourced_though_a_comma_follows_it():
     answer = "The longest run was on 2026-11-23 with 8.1 kilometers."
     assert unbacked_claim(answer, [], builtin_registry(), "What was my longest run?", documents_at_hand=True,
                           seen=seen) is None
+
+
+@pytest.mark.parametrize(("answer", "last_result", "result"), [
+    ("A year would cost approximately $139.90.", "11.99 * 12 = 143.88", "143.88"),
+    ("A year costs $143.88.", "11.99 * 12 = 143.88", None),
+    ("A year of Spotify at 11.99 a month costs 143.88.", "11.99 * 12 = 143.88", None),  # the request's own
+    ("About 3.33 each.", "10/3 = 3.3333333333", None),  # rounded to the answer's places
+    ("3 hours 25 minutes.", "2h 45min + 40 min = 3.4166666667 hours (3 h 25 min)", None),
+    ("Leave at 17:20.", "17:45 - 25 min = 17:20 (a time of day)", None),
+    ("Leave at 17:10.", "17:45 - 25 min = 17:20 (a time of day)", "17:20"),
+])
+def test_an_answer_that_gives_another_number_than_calculate_gave(answer, last_result, result):
+    request_text = "How much would a year of Spotify at 11.99 a month cost?"
+    claim = unbacked_claim(answer, _passes(("calculate", "ran")), builtin_registry(), request_text,
+                           seen=request_text, last_result=last_result)
+    assert (claim.quote if claim and claim.kind == "not_as_calculated" else None) == result
+
+
+def test_an_answer_not_as_calculated_goes_back_after_an_earlier_send_back():
+    claim = Claim("not_as_calculated", "143.88")
+    assert may_send_back(claim, {"uncomputed"})
+    assert not may_send_back(claim, {"uncomputed", "not_as_calculated"})
 
 
 SUBSCRIPTIONS = "--- subscriptions.csv (whole file, 3 lines)\nservice,monthly\nNetflix,10.99\nSpotify,11.99\n"

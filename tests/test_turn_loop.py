@@ -496,6 +496,21 @@ async def test_a_length_answered_with_the_two_times_goes_back_with_the_sum_to_wo
     assert of_type(events, "answer")[0].text == "Your flight takes 3 hours 30 minutes."
 
 
+async def test_an_answer_that_gives_another_number_than_calculate_goes_back_once_more(harness):
+    await harness.start()
+    (harness.env.workdir / "notes.txt").write_text("Dentist Friday 9am\n")
+    harness.model.enqueue(
+        "A year would cost approximately $139.90.",
+        call("calculate", {"expression": "11.99 * 12"}), "A year would cost approximately $139.90.",
+        "A year of Spotify costs $143.88.",
+    )
+    _, events = await harness.turn("How much would a year of Spotify at 11.99 a month cost?", headless=True)
+    assert harness.sent(3)[-1]["content"] == (
+        "[Saturn check] calculate gave 143.88, and your answer gives another number. Answer with calculate's result,"
+        " 143.88.")
+    assert of_type(events, "answer")[0].text == "A year of Spotify costs $143.88."
+
+
 async def test_a_made_up_total_proposed_again_is_refused_again(harness):
     await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
     (harness.env.workdir / "receipts.csv").write_text("shop,amount\nLidl,23.40\nMarket,18.00\n")

@@ -45,6 +45,9 @@ comes back again is answered with a note saying so. The kinds:
 - time_of_day: nothing was worked out, and the answer gives a time the request's clock time
   and length of time come to ("My train is at 17:45 and it's a 25 minute walk … When should I
   leave?"); sent back with both calculate expressions, earlier and later.
+- not_as_calculated: calculate ran last, and the answer gives another number than its result
+  (sent back with "$139.90", the 1.5B ran calculate("11.99 * 12") = 143.88 and answered "$139.90"
+  again); goes back even after an earlier send-back.
 - per_period: nothing was worked out, and the answer gives a figure as the user's files give it,
   not for the period the request asks ("What do I pay a year for Spotify?" answered with the
   monthly row "Spotify,11.99"; "… scoops a day?" with "2 scoops morning, 1 evening"); sent back
@@ -84,6 +87,7 @@ from saturnd.turn.made_up import (
     CALCULATE,
     clock_moves,
     copied_number,
+    not_as_calculated,
     uncomputed_number,
     unconverted_amount,
     unsourced_value,
@@ -183,6 +187,7 @@ FETCH = "web_fetch"
 ClaimKind = Literal[
     "done", "not_acted", "restated", "no_access", "uncomputed", "unworked", "unsourced", "not_looked_up", "unread",
     "unfollowed", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
+    "not_as_calculated",
 ]
 
 
@@ -292,6 +297,8 @@ def unbacked_claim(
     if (CALCULATE in registry.names() and not asks_or_declines(answer, request)
             and (number := copied_number(answer, request, passes))):
         return Claim("copied", number, (CALCULATE,))
+    if CALCULATE in registry.names() and (result := not_as_calculated(answer, request, last_result, passes)):
+        return Claim("not_as_calculated", result)
     if (CALCULATE in registry.names() and not asks_or_declines(answer, request)
             and (expression := unconverted_amount(answer, request, seen, passes))):
         return Claim("per_period", expression, (CALCULATE,))
@@ -355,8 +362,9 @@ def external_tools_fitting(request: str, registry: Registry) -> tuple[str, ...]:
 def may_send_back(claim: Claim, sent_back: set[str]) -> bool:
     """An answer claiming what no tool backs goes back once a turn; a half-done errand once more,
     since part of it was done after the first send-back (texted Petra after being sent back,
-    the 1.5B answered "Message sent" without the email to Tom)."""
-    return not sent_back or (claim.kind == "half_done" and "half_done" not in sent_back)
+    the 1.5B answered "Message sent" without the email to Tom), and so does an answer that gives
+    another number than the calculate call it was sent to make."""
+    return not sent_back or (claim.kind in ("half_done", "not_as_calculated") and claim.kind not in sent_back)
 
 
 def must_call_after(claim: Claim, offered: list[str], *, can_ask: bool = True) -> tuple[str, ...]:

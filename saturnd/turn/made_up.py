@@ -212,3 +212,30 @@ def _blocks(seen: str) -> list[list[str]]:
         else:
             blocks[-1].append(line)
     return [block for block in blocks if block]
+
+
+CALCULATE_RESULT = re.compile(r" = (?P<result>-?\d[\d.:]*\d|\d)")
+
+
+def not_as_calculated(answer: str, request: str, last_result: str, passes: list[PassTrace]) -> str | None:
+    """calculate's result, when calculate ran last and the answer gives a number or time that is
+    neither that result (to the answer's places) nor one of the request's or the calculation's
+    own: sent back with "$139.90", the 1.5B ran calculate("11.99 * 12") = 143.88 and answered
+    "$139.90" again."""
+    last = next((c for p in reversed(passes) for c in reversed(p.calls) if c.fate == "ran"), None)
+    found = CALCULATE_RESULT.search(last_result)
+    if last is None or last.name != CALCULATE or found is None:
+        return None
+    result = _plain_number(found.group("result"))
+    given = {_plain_number(n) for n in NUMBER_OR_TIME.findall(f"{request}\n{last_result}")}
+    for value in (_plain_number(n) for n in NUMBER_OR_TIME.findall(answer)):
+        if value not in given and not _rounds_to(result, value):
+            return result
+    return None
+
+
+def _rounds_to(result: str, value: str) -> bool:
+    """Whether `value` is `result` rounded to its places (3.33 for 3.3333333333)."""
+    if ":" in result or ":" in value:
+        return result == value
+    return float(value) == round(float(result), len(value.partition(".")[2]))
