@@ -182,6 +182,21 @@ async def test_an_email_to_a_phone_number_goes_to_the_address_beside_it(harness)
     )
 
 
+async def test_a_text_to_an_email_address_with_no_number_beside_it_goes_as_an_email(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_email, decision: allow}\n")
+    (harness.env.workdir / "house.md").write_text("# House\nLandlord: Mr Patel, patel.lettings@mail.example\n")
+    harness.model.enqueue(call("send_message", {"to": "patel.lettings@mail.example",
+                                                "text": "The boiler is making a funny noise."}), "Sent.")
+    await harness.turn("Tell the landlord the boiler's making a funny noise.", headless=True)
+    sent = [json.loads(p.read_text()) for p in (harness.env.data_dir / "outbox").iterdir()]
+    assert [(m["kind"], m["to"], m["subject"], m["body"]) for m in sent] == [
+        ("email", "patel.lettings@mail.example", "The boiler is making a funny noise",
+         "The boiler is making a funny noise.")]
+    assert harness.sent(1)[-1]["content"].startswith(
+        "(patel.lettings@mail.example is an email address, and house.md:2 gives no number beside it, so the call"
+        " went by send_email.)")
+
+
 async def test_an_email_where_a_text_was_asked_is_texted_to_the_phone_beside_the_address(harness):
     await harness.start()
     harness.model.enqueue(call("send_email", {"to": "jo@mail.example", "subject": "Late",

@@ -5,7 +5,8 @@ is not the model's job: read_file and the ground's excerpts show a whole CSV fil
 with its numeric columns' totals, the totals by category where one column
 groups the rows (food, rent, travel), and by month where a column holds dates
 (asked what October's food cost, the 1.5B gave the total of every month's), and of the rows
-whose category (or any text column's value) the request names.
+whose category (or any text column's value) the request names; for a request that asks for an
+average, or the largest or smallest, that too.
 """
 
 from __future__ import annotations

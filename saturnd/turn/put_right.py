@@ -71,7 +71,9 @@ def channel_put_right(
     asked to go the other way, when the line giving the address (the request's, or the user's
     files') gives the other kind too: the request asks for a text and not an email ("Send this to
     Jo by text, not email": the 1.5B emailed Jo), or it pairs the person on that line with the
-    other channel ("Text Petra and email Tom": the 1.5B texted Tom's email address)."""
+    other channel ("Text Petra and email Tom": the 1.5B texted Tom's email address). A text to an
+    email address that no line gives a number beside goes as an email, unless the request asks
+    for a text ("Tell the landlord …", house.md giving only his email: the 1.5B texted it)."""
     to = str(arguments.get("to", "")).strip()
     lines = [Document("the request", context.request), *context.documents]
     if tool_name == SEND_EMAIL and SEND_MESSAGE in offered and EMAIL.fullmatch(to):
@@ -85,6 +87,8 @@ def channel_put_right(
         note = prompts.CHANNEL_PUT_RIGHT.format(kind="a text", address=to, other=phone.group(0), where=where(beside),
                                                 tool=SEND_MESSAGE)
         return SEND_MESSAGE, Recipient(phone.group(0), beside, note), {"to": phone.group(0), "text": text}
+    if tool_name == SEND_MESSAGE and SEND_EMAIL in offered and (emailed := _only_an_email(to, arguments, context)):
+        return emailed
     if tool_name == SEND_MESSAGE and SEND_EMAIL in offered and to:
         beside = email_beside(to, lines) if PHONE.fullmatch(to) else phone_beside(to, lines)
         text = str(arguments.get("text") or "").strip()
@@ -94,9 +98,30 @@ def channel_put_right(
         assert email is not None  # both lines hold the address the text went to and the other kind
         note = prompts.CHANNEL_PUT_RIGHT.format(kind="an email", address=to, other=email.group(0), where=where(beside),
                                                 tool=SEND_EMAIL)
-        subject = " ".join(first_sentence(text).split()[:SUBJECT_WORDS]).rstrip(".!")
-        return SEND_EMAIL, Recipient(email.group(0), beside, note), {"to": email.group(0), "subject": subject, "body": text}
+        return SEND_EMAIL, Recipient(email.group(0), beside, note), _as_an_email(email.group(0), text)
     return None
+
+
+def _only_an_email(
+    to: str, arguments: dict[str, Any], context: GateContext
+) -> tuple[str, Recipient, dict[str, str]] | None:
+    """A text to the email address of a person the request messages, where no line of the user's
+    files gives a number beside it and the request does not ask for a text: it goes as an email."""
+    text = str(arguments.get("text") or "").strip()
+    if not EMAIL.fullmatch(to) or text_only(context.request) or not text:
+        return None
+    holding = lines_naming(to, context.documents)
+    people = people_messaged(context.request)
+    if not holding or any(PHONE.search(line.text) for line in holding) or not any(
+            re.search(rf"\b{re.escape(person)}\b", line.text, re.IGNORECASE) for line in holding for person in people):
+        return None
+    note = prompts.ONLY_AN_EMAIL.format(address=to, where=where(holding[0]), tool=SEND_EMAIL)
+    return SEND_EMAIL, Recipient(to, holding[0], note), _as_an_email(to, text)
+
+
+def _as_an_email(to: str, text: str) -> dict[str, str]:
+    subject = " ".join(first_sentence(text).split()[:SUBJECT_WORDS]).rstrip(".!")
+    return {"to": to, "subject": subject, "body": text}
 
 
 def text_only(request: str) -> bool:
