@@ -10,7 +10,7 @@ from saturnd.testing.fake_model import call
 from saturnd.turn.look_first import FoundLine
 from saturnd.turn.overwrite import (
     LineToRemove,
-    ListToAddTo,
+    ListToWrite,
     added_line_lacks_when,
     added_line_off_request,
     adds_nothing,
@@ -130,8 +130,8 @@ def test_a_new_file_written_to_remove_a_line_points_to_the_file_that_holds_it(
 
 @pytest.mark.parametrize(("request_text", "name", "found"), [
     ("Add call the council to my to-do list.", "council.txt",
-     ListToAddTo("todo.txt", "renew passport\nbook dentist\nfix bike light\ncall the council\n")),
-    ("Chuck some bin bags on the shopping list.", "bags.txt", ListToAddTo("shopping.md", "- eggs\n- some bin bags\n")),
+     ListToWrite("todo.txt", "renew passport\nbook dentist\nfix bike light\ncall the council\n")),
+    ("Chuck some bin bags on the shopping list.", "bags.txt", ListToWrite("shopping.md", "- eggs\n- some bin bags\n")),
     ("Add call the council to my to-do list.", "todo.txt", None),  # the list itself: the other checks judge it
     ("Add milk to my grocery list.", "grocery.txt", None),  # no file of the folder is that list
     ("Add milk to the list in new.txt.", "new.txt", None),  # the request names its own file
@@ -150,11 +150,11 @@ GARDEN = Document("garden.md", "# Garden jobs\n- prune the roses\n- plant garlic
 
 @pytest.mark.parametrize(("request_text", "ready"), [
     ("I've cancelled iCloud, take it off my subscriptions.",
-     ListToAddTo("subscriptions.csv", "service,monthly\nNetflix,10.99\n")),
-    ("Cross plant garlic off my garden jobs.", ListToAddTo("garden.md", "# Garden jobs\n- prune the roses\n")),
+     ListToWrite("subscriptions.csv", "service,monthly\nNetflix,10.99\n")),
+    ("Cross plant garlic off my garden jobs.", ListToWrite("garden.md", "# Garden jobs\n- prune the roses\n")),
     ("Add call the council to my to-do list.",
-     ListToAddTo("todo.txt", "renew passport\nbook dentist\nfix bike light\ncall the council\n")),
-    ("Pop mulch on my garden jobs.", ListToAddTo("garden.md", "# Garden jobs\n- prune the roses\n- plant garlic\n- mulch\n")),
+     ListToWrite("todo.txt", "renew passport\nbook dentist\nfix bike light\ncall the council\n")),
+    ("Pop mulch on my garden jobs.", ListToWrite("garden.md", "# Garden jobs\n- prune the roses\n- plant garlic\n- mulch\n")),
     ("Add book dentist to my to-do list.", None),  # already on it
     ("Take Spotify off my subscriptions.", None),  # no line names it
     ("Take the thing off my to-do list.", None),  # no line shares a word

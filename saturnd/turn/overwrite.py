@@ -249,13 +249,13 @@ BULLET = re.compile(r"^\s*([-*•]\s+)")
 
 
 @dataclass(frozen=True)
-class ListToAddTo:
+class ListToWrite:
     source: str
     content: str
-    """The file's lines and then the item, written as its lines are."""
+    """The list's lines with the item added (written as its lines are), or without the line taken off."""
 
 
-def list_it_goes_on(request: str, path: Path, documents: list[Document]) -> ListToAddTo | None:
+def list_it_goes_on(request: str, path: Path, documents: list[Document]) -> ListToWrite | None:
     """Asked to add an item to a list the folder holds, a write to a new file adds nothing to it:
     the file whose name the request names ("my to-do list": todo.txt), with the item added (the
     1.5B wrote council.txt holding "Add the council to my to-do list." beside todo.txt). Not
@@ -265,7 +265,7 @@ def list_it_goes_on(request: str, path: Path, documents: list[Document]) -> List
     return _with_the_item(request, documents)
 
 
-def _with_the_item(request: str, documents: list[Document]) -> ListToAddTo | None:
+def _with_the_item(request: str, documents: list[Document]) -> ListToWrite | None:
     """The list of the folder the request names, with the item the request adds; None when the
     request adds no item or the list already holds it."""
     asked = ITEM_ASKED.match(request)
@@ -276,10 +276,10 @@ def _with_the_item(request: str, documents: list[Document]) -> ListToAddTo | Non
     item = asked.group("item").strip()
     if any(_lower_words(item) <= _lower_words(line) for line in lines):
         return None
-    return ListToAddTo(document.source, "".join(f"{line}\n" for line in [*lines, f"{bullet.group(1) if bullet else ''}{item}"]))
+    return ListToWrite(document.source, "".join(f"{line}\n" for line in [*lines, f"{bullet.group(1) if bullet else ''}{item}"]))
 
 
-def _without_the_line(request: str, documents: list[Document]) -> ListToAddTo | None:
+def _without_the_line(request: str, documents: list[Document]) -> ListToWrite | None:
     """The list of the folder the request names, without the line that shares the most words with
     the request ("I've cancelled iCloud, take it off my subscriptions": "iCloud,2.99"); None when
     no line shares one, or several share the most."""
@@ -293,7 +293,7 @@ def _without_the_line(request: str, documents: list[Document]) -> ListToAddTo | 
     if not most or shared.count(most) > 1:
         return None
     gone = shared.index(most)
-    return ListToAddTo(document.source, "".join(f"{line}\n" for n, line in enumerate(lines) if n != gone))
+    return ListToWrite(document.source, "".join(f"{line}\n" for n, line in enumerate(lines) if n != gone))
 
 
 def _list_named(request: str, documents: list[Document]) -> Document | None:
@@ -303,7 +303,7 @@ def _list_named(request: str, documents: list[Document]) -> Document | None:
                  and words & _stems(re.sub(r"[^a-z]", " ", Path(d.source).stem.lower()))), None)
 
 
-def ready_write(request: str, documents: list[Document]) -> ListToAddTo | None:
+def ready_write(request: str, documents: list[Document]) -> ListToWrite | None:
     """The write that does a list errand the answer did not: the list the request names with the
     item added, or without the line it takes off. Sent back for "I've cancelled iCloud, take it off
     my subscriptions", the 1.5B searched the empty knowledge base for "subscriptions.csv" five
@@ -311,7 +311,7 @@ def ready_write(request: str, documents: list[Document]) -> ListToAddTo | None:
     return _with_the_item(request, documents) or _without_the_line(request, documents)
 
 
-def new_list_refusal(path: str, found: ListToAddTo) -> str:
+def new_list_refusal(path: str, found: ListToWrite) -> str:
     return (
         f"tool error: {path} is a new file, and the list the user named is {found.source}. Call write_file"
         f" again with path {found.source} and this content:\n{found.content}"
