@@ -96,7 +96,7 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], list[Do
         if ground.folder_map and (map_text := folder_map_text(scan, first_lines=not trail)):
             parts.append(map_text)
         if excerpts:
-            parts.append(prompts.EXCERPTS_INTRO + "\n" + fence("your files", render_excerpts(excerpts, ground.request)))
+            parts.append(prompts.EXCERPTS_INTRO + "\n" + fence("your files", render_excerpts(excerpts, ground.request, ground.now.date())))
         findings = GroundTrace(
             files_mapped=min(len(scan.files), MAP_ENTRIES) if ground.folder_map else 0,
             excerpts=[_cite(e) for e in excerpts], scan_cut=scan.cut, scan_ms=scan_ms,

@@ -11,6 +11,7 @@ bounded in characters.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
 from saturnd.tools.table_sums import table_totals
 from saturnd.tools.word_match import (
@@ -20,6 +21,7 @@ from saturnd.tools.word_match import (
     query_terms,
     query_word_groups,
 )
+from saturnd.turn.dates import dated
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 
 KB_SOURCE = "kb:"
@@ -133,9 +135,10 @@ def relevant_excerpts(
     return chosen
 
 
-def render_excerpts(excerpts: list[Excerpt], request: str = "") -> str:
+def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | None = None) -> str:
     """file:line headers the model can cite and read on from; a whole table's totals (for the
-    month the `request` names, where it names one)."""
+    month the `request` names, where it names one); asked how many days until a thing, its dates
+    counted from `today` (dates.py)."""
     blocks = []
     for part in excerpts:
         last = part.first_line + len(part.lines) - 1
@@ -145,7 +148,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "") -> str:
             header = f"--- {part.source}:{part.first_line}-{last} (of {part.total_lines} lines)"
         totals = (table_totals(part.source, "\n".join(part.lines), request) or counted(part.lines, request)
                   if part.whole else "")
-        blocks.append("\n".join([header, *part.lines, *([totals] if totals else [])]))
+        days = dated(part.lines, request, today) if today else ""
+        blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days) if line)]))
     return "\n".join(blocks)
 
 

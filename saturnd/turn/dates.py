@@ -1,0 +1,93 @@
+"""Days from today to the dates the ground shows, worked out by the harness.
+
+Asked "How many days until parents evening?" with "Parents evening: 4 December 18:00" in the
+ground and the clock's "Wednesday 2026-12-02" above it, a 1.5B cannot count the days between
+(calculate does not take dates either). For a request that asks how many days or weeks until a
+thing, or what day of the week it falls on, each date an excerpt shows is given with its weekday
+and its distance from today, after the excerpt: "[Saturn dated] 4 December 2026: a Friday, in 2
+days". A date without a year is its next one from today.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+DAYS_ASKED = re.compile(
+    r"\bhow\s+(?:many\s+(?:more\s+)?(?:days|weeks|sleeps)|long|soon)\b(?=.*\b(?:until|till|til|before|to go|left|away)\b)|"
+    r"\b(?:days|weeks|sleeps)\s+(?:until|till|til|left|to go|away)\b|"
+    r"\bwhat\s+day(?:\s+of\s+the\s+week)?\s+(?:is|was|will|does|do|falls?)\b|\bwhich\s+day\s+of\s+the\s+week\b",
+    re.IGNORECASE,
+)
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+MONTH = r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|" \
+        r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+YEAR = r"(?P<year>20\d\d)"
+WRITTEN_DATES = (
+    re.compile(rf"\b{DAY}\s+(?:of\s+)?{MONTH}\b\.?(?:,?\s+{YEAR}\b)?", re.IGNORECASE),
+    re.compile(rf"\b{MONTH}\.?\s+{DAY}\b(?:,?\s+{YEAR}\b)?", re.IGNORECASE),
+    re.compile(rf"\b{YEAR}-(?P<month_number>[01]\d)-(?P<day>[0-3]\d)\b"),
+)
+MAX_DATES = 6
+LABEL_WORDS = 5
+
+
+def dated(lines: list[str], request: str, today: date) -> str:
+    """For a request asking how many days until a thing or what day it falls on, the dates of
+    `lines` with their weekday and distance from `today`; "" otherwise."""
+    if not DAYS_ASKED.search(request):
+        return ""
+    found: dict[tuple[str, date], None] = {}
+    for line in lines:
+        for label, when in _dates(line, today):
+            found.setdefault((label, when))
+    said = [f"{label}{when.day} {when:%B %Y}: a {when:%A}, {_from_today(when, today)}"
+            for label, when in list(found)[:MAX_DATES]]
+    return f"[Saturn dated] {'; '.join(said)}" if said else ""
+
+
+def _dates(line: str, today: date) -> list[tuple[str, date]]:
+    """(what the line says the date is for, the date) of each date in `line`: "Parents evening, "
+    for "Parents evening: 4 December 18:00"."""
+    dates = []
+    taken: list[tuple[int, int]] = []
+    for pattern in WRITTEN_DATES:
+        for match in pattern.finditer(line):
+            if any(start < match.end() and match.start() < end for start, end in taken):
+                continue
+            if (when := _date_of(match, today)) is not None:
+                label = " ".join(re.sub(r"[^\w' ]+", " ", line[:match.start()]).split()[:LABEL_WORDS])
+                dates.append((f"{label}, " if label else "", when))
+                taken.append(match.span())
+    return dates
+
+
+def _date_of(match: re.Match[str], today: date) -> date | None:
+    groups = match.groupdict()
+    month = int(groups["month_number"]) if groups.get("month_number") else next(
+        n for n, name in enumerate(MONTHS, start=1) if name.startswith(groups["month"].lower()[:3]))
+    try:
+        if groups.get("year"):
+            return date(int(groups["year"]), month, int(groups["day"]))
+        this_year = date(today.year, month, int(groups["day"]))
+        return this_year if this_year >= today else date(today.year + 1, month, int(groups["day"]))
+    except ValueError:  # "31 February"
+        return None
+
+
+def _from_today(when: date, today: date) -> str:
+    days = (when - today).days
+    if days == 0:
+        return "today"
+    if days == 1:
+        return "tomorrow"
+    if days == -1:
+        return "yesterday"
+    weeks = f" ({days // 7} weeks{_and_days(days % 7)})" if days >= 14 else ""
+    return f"in {days} days{weeks}" if days > 0 else f"{-days} days ago"
+
+
+def _and_days(days: int) -> str:
+    return "" if not days else " 1 day" if days == 1 else f" {days} days"

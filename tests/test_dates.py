@@ -1,0 +1,47 @@
+"""Days from today to the dates the ground shows (dates.py)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from saturnd.turn.dates import dated
+from saturnd.turn.retrieval import Excerpt, render_excerpts
+
+TODAY = date(2026, 12, 2)  # a Wednesday
+KIDS = ["# School", "Swimming: Wednesday 16:30", "Parents evening: 4 December 18:00", "- Nina: 19 July"]
+
+
+@pytest.mark.parametrize(("request_text", "said"), [
+    ("How many days until parents evening?",
+     "[Saturn dated] Parents evening, 4 December 2026: a Friday, in 2 days; Nina, 19 July 2027: a Monday, in 229 days"
+     " (32 weeks 5 days)"),
+    ("What day of the week is Nina's birthday?",
+     "[Saturn dated] Parents evening, 4 December 2026: a Friday, in 2 days; Nina, 19 July 2027: a Monday, in 229 days"
+     " (32 weeks 5 days)"),
+    ("When is parents evening?", ""),  # the date itself answers
+    ("How long is my swim?", ""),
+])
+def test_dates_are_counted_from_today_when_the_request_asks_how_far_off(request_text, said):
+    assert dated(KIDS, request_text, TODAY) == said
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("Bins: 2 December", "Bins, 2 December 2026: a Wednesday, today"),
+    ("Bins: 3rd of Dec", "Bins, 3 December 2026: a Thursday, tomorrow"),
+    ("2026-11-23,8.1", "23 November 2026: a Monday, 9 days ago"),  # a year given stays
+    ("MOT due January 14, 2027.", "MOT due, 14 January 2027: a Thursday, in 43 days (6 weeks 1 day)"),
+    ("Renew by 1 December", "Renew by, 1 December 2027: a Wednesday, in 364 days (52 weeks)"),  # its next one
+])
+def test_each_way_of_writing_a_date(line, said):
+    assert dated([line], "How many days until it?", TODAY) == f"[Saturn dated] {said}"
+
+
+def test_no_date_no_line_and_a_date_that_is_none_is_left_out():
+    assert dated(["May the force be with you", "31 February party"], "How many days until the party?", TODAY) == ""
+
+
+def test_the_ground_shows_the_dates_after_the_excerpt():
+    shown = render_excerpts([Excerpt("kids.md", 1, KIDS[:3], 3)], "How many days until parents evening?", TODAY)
+    assert shown.splitlines()[-1] == "[Saturn dated] Parents evening, 4 December 2026: a Friday, in 2 days"
