@@ -113,6 +113,8 @@ def test_an_errand_on_a_named_file_is_the_file_tools(request_text, tools):
     ("Shoot Tom an email about the rota.", "email", ("send_email",)),
     ("Ping Alex that I'm outside.", "message", ("send_message",)),
     ("Get me the weather.", "", ()),
+    ("Move the dentist to Thursday.", "move", ("write_file", "edit_file")),
+    ("Swap flour for self-raising flour on the shopping list.", "swap", ("write_file", "edit_file")),
 ])
 def test_everyday_words_for_an_errand_name_its_tools(request_text, verb, tools):
     assert asked_action(request_text) == verb

@@ -24,7 +24,7 @@ ACTION_REQUEST = re.compile(
     r"send|text|email|e-mail|message|reply|forward|tell(?!\s+(?:me|us)\b)|let\s+(?!(?:me|us)\b)(?:\w+\s+){1,3}?know|"
     r"save|store|note\s+down|remember|"
     r"(?:write|make|create)\b(?=.*(?:\bfiles?\b|\bfolder\b|\.[a-z]{2,4}\b))|"
-    r"book|order|schedule|cancel|set|turn|switch|change|update|rename|move|copy|edit|fix|replace|overwrite|"
+    r"book|order|schedule|cancel|set|turn|switch|change|update|rename|move|copy|edit|fix|replace|overwrite|swap|"
     r"remind(?!\s+me\b[,:]?\s*(?:when|what|where|who|which|how|of)\b)|pay|call|install|run|unlock|lock|start|stop|play|dim|print|buy|water|heat|charge|"
     r"pop|stick|chuck|jot|scratch|get\s+rid\s+of|ping|(?:drop|shoot)\s+\w+\s+an?\s+(?:line|note|text|message|e-?mail))\b",
     re.IGNORECASE,
@@ -95,7 +95,8 @@ VERB_TOOL_WORDS = {
     "forward": "email", "add": "file", "put": "file", "append": "file", "insert": "file", "remove": "file",
     "take": "file", "cross": "file", "tick": "file", "mark": "file", "write": "file",
     "make": "file", "create": "file", "save": "file", "store": "file", "note": "file", "edit": "file",
-    "fix": "file", "replace": "file", "overwrite": "file", "rename": "file", "update": "file", "change": "file", "run": "command",
+    "fix": "file", "replace": "file", "overwrite": "file", "rename": "file", "update": "file", "change": "file",
+    "move": "file", "swap": "file", "run": "command",
     "tell": "message", "let": "message", "remember": "remember",
 }
 """The request's first verb -> a word in the names or descriptions of the tools that do it. Not

@@ -28,7 +28,7 @@ WRITE_FILE = "write_file"
 EDIT_FILE = "edit_file"
 ADDING = frozenset({"add", "append", "put", "insert"})
 REMOVING = frozenset({"remove", "take", "cross", "tick", "delete"})
-CHANGING = frozenset({"set", "change", "update", "edit", "fix", "correct"})
+CHANGING = frozenset({"set", "change", "update", "edit", "fix", "correct", "move", "swap"})
 WHOLE_FILE = re.compile(r"\b(?:only|just)\b", re.IGNORECASE)
 """"Change notes.txt to say only 'done'": the file's other lines are meant to go."""
 WORD = re.compile(r"[a-z]{3,}")
