@@ -181,6 +181,22 @@ def test_an_answer_not_as_calculated_goes_back_after_an_earlier_send_back():
     assert not may_send_back(claim, {"uncomputed", "not_as_calculated"})
 
 
+@pytest.mark.parametrize(("request_text", "answer", "calls", "expression"), [
+    ("How many minutes are there in 3 hours?", "15", (), "3 * 60"),
+    ("How many minutes are there in 3 hours?", "There are 180 minutes in 3 hours.", (), None),
+    ("How many hours are in 90 minutes?", "2", (), "90 / 60"),
+    ("How many minutes in a week?", "10,080", (), None),
+    ("How many minutes are there in 3 hours?", "15", (("calculate", "ran"),), None),
+    ("How many minutes did I work on Monday?", "15", (), None),  # not a conversion
+])
+def test_a_length_of_time_in_another_unit_that_the_answer_does_not_give(request_text, answer, calls, expression):
+    claim = unbacked_claim(answer, _passes(*calls), builtin_registry(), request_text, documents_at_hand=True,
+                           seen="timesheet.csv\nday,hours\nmon,8\ntue,7\n[Saturn worked out] totals over 2 rows: hours = 15")
+    assert (claim.quote if claim and claim.kind == "conversion" else None) == expression
+    if expression:
+        assert must_call_after(claim, builtin_registry().names()) == ("calculate",)
+
+
 SUBSCRIPTIONS = "--- subscriptions.csv (whole file, 3 lines)\nservice,monthly\nNetflix,10.99\nSpotify,11.99\n"
 PETS = "--- pets.md (whole file, 3 lines)\n# Biscuit\nFood: 2 scoops morning, 1 evening\nWalks: 9-10, 17-18\n"
 INSURANCE = "--- bills.md (whole file, 1 line)\nCar insurance: 540 a year\n"

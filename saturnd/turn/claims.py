@@ -48,6 +48,10 @@ comes back again is answered with a note saying so. The kinds:
 - not_as_calculated: calculate ran last, and the answer gives another number than its result
   (sent back with "$139.90", the 1.5B ran calculate("11.99 * 12") = 143.88 and answered "$139.90"
   again); goes back even after an earlier send-back.
+- conversion: the user asked how many of one unit of time are in so many of another ("How many
+  minutes are there in 3 hours?"), nothing was worked out, and the answer does not give what it
+  comes to (a timesheet's "hours = 15" in the ground, the 1.5B answered "15"); sent back with the
+  calculate expression ("3 * 60").
 - per_period: nothing was worked out, and the answer gives a figure as the user's files give it,
   not for the period the request asks ("What do I pay a year for Spotify?" answered with the
   monthly row "Spotify,11.99"; "… scoops a day?" with "2 scoops morning, 1 evening"); sent back
@@ -90,6 +94,7 @@ from saturnd.turn.made_up import (
     not_as_calculated,
     uncomputed_number,
     unconverted_amount,
+    unit_conversion,
     unsourced_value,
     unworked_length,
     works_out,
@@ -187,7 +192,7 @@ FETCH = "web_fetch"
 ClaimKind = Literal[
     "done", "not_acted", "restated", "no_access", "uncomputed", "unworked", "unsourced", "not_looked_up", "unread",
     "unfollowed", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
-    "not_as_calculated",
+    "not_as_calculated", "conversion",
 ]
 
 
@@ -289,6 +294,8 @@ def unbacked_claim(
     if (documents_at_hand and (found := NO_ACCESS.search(answer))
             and not something_tried(passes, registry, READ_TOOLS) and READ_TOOLS & set(registry.names())):
         return Claim("no_access", found.group(0))
+    if CALCULATE in registry.names() and (expression := unit_conversion(answer, request, passes)):
+        return Claim("conversion", expression, (CALCULATE,))
     if (documents_at_hand and CALCULATE in registry.names()
             and (number := uncomputed_number(answer, request, seen, passes))):
         return Claim("uncomputed", number)
@@ -377,7 +384,8 @@ def must_call_after(claim: Claim, offered: list[str], *, can_ask: bool = True) -
     and nothing looked up, one of the user's numbers given back for a sum, or a time of day the
     user's clock time and length come to: the tools of the claim (sent back to calculate, the 1.5B
     answered "2 hours 85 minutes" instead)."""
-    if claim.kind in ("unread", "unfollowed", "restated", "not_looked_up", "copied", "time_of_day", "per_period"):
+    if claim.kind in ("unread", "unfollowed", "restated", "not_looked_up", "copied", "time_of_day", "per_period",
+                      "conversion"):
         return tuple(name for name in offered if name in claim.tools)
     if claim.kind not in ("not_acted", "done", "half_done") or not claim.tools:
         return ()

@@ -239,3 +239,25 @@ def _rounds_to(result: str, value: str) -> bool:
     if ":" in result or ":" in value:
         return result == value
     return float(value) == round(float(result), len(value.partition(".")[2]))
+
+
+UNIT = r"(seconds?|minutes?|hours?|days?|weeks?)"
+CONVERSION_ASKED = re.compile(
+    rf"\bhow\s+many\s+{UNIT}\s+(?:are\s+there\s+|is\s+that\s+|are\s+)?in\s+(?:a|an|one|(\d+(?:\.\d+)?))\s+{UNIT}\b",
+    re.IGNORECASE,
+)
+SECONDS_IN = {"second": 1, "minute": 60, "hour": 3_600, "day": 86_400, "week": 604_800}
+
+
+def unit_conversion(answer: str, request: str, passes: list[PassTrace]) -> str | None:
+    """The calculate expression for "How many minutes are there in 3 hours?" ("3 * 60") when the
+    answer does not give what it comes to and no calculate call ran: with a timesheet's totals in
+    the ground ("hours = 15"), the 1.5B answered "15"."""
+    asked = CONVERSION_ASKED.search(request)
+    if asked is None or calculated(passes):
+        return None
+    into, amount, unit = asked.group(1).lower().rstrip("s"), asked.group(2) or "1", asked.group(3).lower().rstrip("s")
+    factor = SECONDS_IN[unit] / SECONDS_IN[into]
+    expression = f"{amount} * {_plain_number(str(factor))}" if factor >= 1 else f"{amount} / {_plain_number(str(1 / factor))}"
+    right = _plain_number(f"{float(amount) * factor:.4f}")
+    return None if right in {_plain_number(n) for n in NUMBER.findall(answer)} else expression
