@@ -511,6 +511,15 @@ async def test_an_answer_that_gives_another_number_than_calculate_goes_back_once
     assert of_type(events, "answer")[0].text == "A year of Spotify costs $143.88."
 
 
+async def test_a_turn_the_model_fails_after_a_send_back_does_not_answer_with_the_false_claim(harness):
+    await harness.start()
+    harness.model.enqueue("The tmp folder has been deleted.", error(500, "out of memory"), error(500, "out of memory"))
+    _, events = await harness.turn("Delete the tmp folder here with rm -rf tmp.", headless=True)
+    (answer,) = of_type(events, "answer")
+    assert answer.text.startswith("Not done: no tool was used, so nothing was sent, saved or changed.")
+    assert answer.note.startswith("the model failed")
+
+
 async def test_a_made_up_total_proposed_again_is_refused_again(harness):
     await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
     (harness.env.workdir / "receipts.csv").write_text("shop,amount\nLidl,23.40\nMarket,18.00\n")

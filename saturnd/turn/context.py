@@ -21,6 +21,7 @@ from saturnd.store import Store
 from saturnd.tools.registry import Registry, ToolEnv
 from saturnd.turn import prompts
 from saturnd.turn.bounds import Bounds
+from saturnd.turn.claims import Claim
 from saturnd.turn.control import TurnControl
 from saturnd.turn.events import TurnEvents
 from saturnd.turn.loop_rules import CallLedger
@@ -79,6 +80,8 @@ class TurnContext:
     plan: list[PlanItem] = field(default_factory=list)
     last_text: str = ""
     """The most recent non-empty assistant text: what a bound or failure returns."""
+    sent_back: tuple[str, Claim] | None = None
+    """The last answer sent back, and for what: a bound or failure that returns it says so."""
     note: str = ""
     """The answer's note (why the turn ended early, an unbacked claim), once it has answered."""
     history_note: str = ""

@@ -55,7 +55,7 @@ async def run_turn(turn: TurnContext) -> EndStatus:
             await pass_boundary(turn, messages)
             bound = turn.bounds.check_before_pass(turn.tally.tool_passes)
             if bound and not bound.final_pass:
-                return finish(turn, turn.last_text or prompts.NO_ANSWER_YET, note=bound.reason)
+                return finish(turn, earlier_text(turn, prompts.NO_ANSWER_YET), note=bound.reason)
             if bound:
                 wrap_up(turn, messages, bound)
             match await agent_pass(turn, messages, pass_plan(turn)):
@@ -63,10 +63,10 @@ async def run_turn(turn: TurnContext) -> EndStatus:
                     raise failure  # nothing to answer with: the turn fails
                 case ModelFailed(failure):
                     note = f"the model failed: {failure.message}"
-                    return finish(turn, turn.last_text or prompts.NO_ANSWER_YET, note=note)
+                    return finish(turn, earlier_text(turn, prompts.NO_ANSWER_YET), note=note)
                 case Unreadable(problem=problem):
                     note = f"the model's reply could not be read: {problem}"
-                    return finish(turn, turn.last_text or prompts.UNREADABLE, note=note)
+                    return finish(turn, earlier_text(turn, prompts.UNREADABLE), note=note)
                 case CallsProposed(reply):
                     await tool_round(turn, messages, reply)
                 case Answered(text):
@@ -158,6 +158,7 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
         {"role": "assistant", "content": answer},
         {"role": "user", "content": send_back_text(claim) + ready_write_text(turn, claim)},
     ]
+    turn.sent_back = (answer, claim)
     if trail:
         turn.trail_sent_back.add(claim.quote)
     else:
@@ -166,6 +167,17 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
     turn.must_call = must_call_after(claim, turn.registry.names(), can_ask=turn.person_present)
     turn.forced_since = len(turn.trace)  # a fetch before the send-back does not follow the trail
     return True
+
+
+def earlier_text(turn: TurnContext, nothing_yet: str) -> str:
+    """What a turn cut short by a bound or a failing model answers with: its last text, told
+    truly when that text was sent back for a claim (the server stalled on the pass after "The tmp
+    folder has been deleted." went back, and the turn ended with those words)."""
+    if not turn.last_text:
+        return nothing_yet
+    if turn.sent_back is not None and turn.sent_back[0] == turn.last_text:
+        return answer_text(turn, turn.last_text, turn.sent_back[1])
+    return turn.last_text
 
 
 def ready_write_text(turn: TurnContext, claim: Claim) -> str:
