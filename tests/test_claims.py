@@ -108,7 +108,7 @@ def test_no_access_is_true_where_there_is_nothing_to_read():
     ("What's the total of my budget?", "The total is 2100.", (("calculate", "ran"),), None),
     ("How long is the train journey?", "About 45 minutes.", (), "uncomputed"),
     ("When is the dentist?", "On the 14th at 9.", (), None),  # no adding up asked for
-    ("How many minutes are there in 3 hours?", "15", (), "uncomputed"),  # the 1.5B added up a timesheet shown
+    ("How many minutes are there in 3 hours?", "15", (), "conversion"),  # the 1.5B added up a timesheet shown
     ("How many files are in the folder?", "15", (), None),  # a count, not a sum
     ("How long is my flight?", "It leaves at 09:00 and lands at 13:30 local time.", (), "unworked"),
     ("How long is my flight?", "It leaves at 09:00 and lands at 13:30.", (("calculate", "ran"),), None),

@@ -6,6 +6,8 @@ from datetime import date
 
 import pytest
 
+from saturnd.tools import builtin_registry
+from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.dates import dated
 from saturnd.turn.retrieval import Excerpt, render_excerpts
 
@@ -45,3 +47,20 @@ def test_no_date_no_line_and_a_date_that_is_none_is_left_out():
 def test_the_ground_shows_the_dates_after_the_excerpt():
     shown = render_excerpts([Excerpt("kids.md", 1, KIDS[:3], 3)], "How many days until parents evening?", TODAY)
     assert shown.splitlines()[-1] == "[Saturn dated] Parents evening, 4 December 2026: a Friday, in 2 days"
+
+
+DATED = "[Saturn dated] Insurance renews, 3 March 2027: a Wednesday, in 91 days (13 weeks)"
+
+
+@pytest.mark.parametrize(("request_text", "answer", "kind"), [
+    ("How many days until my car insurance renews?", "3 weeks", "miscounted_days"),
+    ("How many days until my car insurance renews?", "91 days", None),
+    ("How long until my car insurance renews?", "13 weeks", None),
+    ("How many days until my car insurance renews?", "It renews on a Wednesday.", None),  # no count given
+    ("When does my car insurance renew?", "3 March", None),  # no count asked
+])
+def test_a_count_of_days_the_harness_did_not_work_out_goes_back(request_text, answer, kind):
+    seen = f"--- car.md (whole file, 1 line)\nInsurance renews 3 March, Admiral, 540 a year\n{DATED}"
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=seen)
+    assert (claim.kind if claim else None) == kind
+    assert claim is None or claim.quote == DATED

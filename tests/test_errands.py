@@ -55,6 +55,8 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("Remind me, when's parents evening?", ""),  # a question
     ("Remind me of the wifi password.", ""),
     ("Remind me to call Mum at six.", "remind"),
+    ('Start at http://127.0.0.1/start.html and follow the "next" links.', ""),  # where to begin, no errand
+    ("Start the dishwasher.", "start"),
 ])
 def test_the_action_asked_for(request_text, verb):
     assert asked_action(request_text) == verb

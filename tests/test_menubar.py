@@ -120,7 +120,8 @@ async def test_an_ask_user_question_comes_up_as_a_dialog_and_the_reply_goes_back
     quick, ui = await controller(harness)
     harness.model.enqueue(call("ask_user", {"question": "Which city?"}), text("Lyon it is."))
     ui.replies.append("Lyon")
-    assert await quick.ask("Book me a train") == "Lyon it is."
+    # nothing booked the train: the answer, sent back and then cut short, says so
+    assert (await quick.ask("Book me a train")).endswith("Lyon it is.")
     assert ui.questions == ["Which city?"]
     tool_result = harness.model.requests[1]["messages"][-1]
     assert (tool_result["role"], "Lyon" in tool_result["content"]) == ("tool", True)

@@ -52,6 +52,9 @@ comes back again is answered with a note saying so. The kinds:
   minutes are there in 3 hours?"), nothing was worked out, and the answer does not give what it
   comes to (a timesheet's "hours = 15" in the ground, the 1.5B answered "15"); sent back with the
   calculate expression ("3 * 60").
+- miscounted_days: asked how many days until a thing, the answer gives a number none of the
+  ground's "[Saturn dated]" counts has ("3 weeks" for "in 91 days (13 weeks)"); sent back with
+  that line.
 - per_period: nothing was worked out, and the answer gives a figure as the user's files give it,
   not for the period the request asks ("What do I pay a year for Spotify?" answered with the
   monthly row "Spotify,11.99"; "… scoops a day?" with "2 scoops morning, 1 evening"); sent back
@@ -74,6 +77,7 @@ from typing import Literal
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
 from saturnd.tools.word_match import WORD
+from saturnd.turn.dates import miscounted_days
 from saturnd.turn.errands import (
     MAY_PRECEDE_AN_ACTION,
     READ_TOOLS,
@@ -192,7 +196,7 @@ FETCH = "web_fetch"
 ClaimKind = Literal[
     "done", "not_acted", "restated", "no_access", "uncomputed", "unworked", "unsourced", "not_looked_up", "unread",
     "unfollowed", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
-    "not_as_calculated", "conversion",
+    "not_as_calculated", "conversion", "miscounted_days",
 ]
 
 
@@ -294,6 +298,8 @@ def unbacked_claim(
     if (documents_at_hand and (found := NO_ACCESS.search(answer))
             and not something_tried(passes, registry, READ_TOOLS) and READ_TOOLS & set(registry.names())):
         return Claim("no_access", found.group(0))
+    if dated := miscounted_days(answer, request, seen):
+        return Claim("miscounted_days", dated)
     if CALCULATE in registry.names() and (expression := unit_conversion(answer, request, passes)):
         return Claim("conversion", expression, (CALCULATE,))
     if (documents_at_hand and CALCULATE in registry.names()

@@ -91,3 +91,21 @@ def _from_today(when: date, today: date) -> str:
 
 def _and_days(days: int) -> str:
     return "" if not days else " 1 day" if days == 1 else f" {days} days"
+
+
+COUNTED = re.compile(r"\bin (\d+) days(?: \((\d+) weeks)?|\b(today|tomorrow)\b|(\d+) days ago")
+COUNT_ASKED = re.compile(r"\bhow\s+(?:many|long|soon)\b", re.IGNORECASE)
+
+
+def miscounted_days(answer: str, request: str, seen: str) -> str | None:
+    """The "[Saturn dated]" line shown, when the request asks how many days (or how long) until a
+    thing and the answer gives a number that none of its counts has: shown "Insurance renews, 3
+    March 2027: a Wednesday, in 91 days (13 weeks)", the 1.5B answered "3 weeks"."""
+    if not COUNT_ASKED.search(request) or not DAYS_ASKED.search(request):
+        return None
+    shown = next((line for line in seen.splitlines() if line.startswith("[Saturn dated]")), None)
+    numbers = re.findall(r"\d+", answer)
+    if shown is None or not numbers:
+        return None
+    counts = {group for found in COUNTED.finditer(shown) for group in found.groups() if group and group.isdigit()}
+    return None if set(numbers) & counts else shown
