@@ -137,15 +137,10 @@ def list_lengths(seen: str) -> set[int]:
     read, a paragraph) that are not a heading ("Books to read:", "# Trip"), and that count less
     the block's first line (a table's header row)."""
     lengths: set[int] = set()
-    block: list[str] = []
-    for line in [*seen.splitlines(), ""]:
-        if not BLOCK_EDGE.match(line):
-            block.append(line)
-            continue
+    for block in _blocks(seen):
         items = [item for item in block if not HEADING.search(item)]
         if items:
             lengths |= {len(items), len(items) - 1} - {0}
-        block = []
     return lengths
 
 
