@@ -73,6 +73,14 @@ def test_a_change_that_drops_lines_the_request_does_not_name(tmp_path, request_t
         assert content_to_write(request_text, settings, content) == suggested
 
 
+def test_a_removal_keeps_the_lines_that_share_only_a_small_word_with_the_request(tmp_path):
+    todo = tmp_path / "todo.md"
+    todo.write_text("# To do\n- wash the car\n- renew passport\n- fix the garden gate\n")
+    assert dropped_lines("Tick off washing the car.", todo, "Done washing the car.") == [
+        "# To do", "- renew passport", "- fix the garden gate"]
+    assert content_to_write("Tick off washing the car.", todo, "") == "# To do\n- renew passport\n- fix the garden gate\n"
+
+
 @pytest.mark.parametrize(("request_text", "content", "kept"), [
     ("Take eggs off the shopping list.", "milk\neggs\nrice", ["eggs"]),
     ("Take eggs off the shopping list.", "milk\nrice\n", []),

@@ -151,8 +151,9 @@ def _file_lines(path: Path) -> list[str]:
 
 def _named(request: str, line: str) -> bool:
     """Whether the line shares a word with the request ("eggs" in "Take eggs off my list"), or with
-    another line."""
-    return bool(set(WORD.findall(line.lower())) & set(WORD.findall(request.lower())))
+    another line: a word that says what it is about, not "the" nor the errand's own verb (asked to
+    "Tick off washing the car", "fix the garden gate" shares only "the")."""
+    return bool(_stems(line) & (_stems(request) - ERRAND_WORDS))
 
 
 def overwrite_refusal(path: str, dropped: list[str], suggested: str, tool: str = "write_file") -> str:
@@ -183,6 +184,7 @@ def kept_refusal(path: str, kept: list[str], suggested: str) -> str:
 
 CONTAINERS = "list lists file files note notes page"
 """Words for the file itself, not for what goes in it ("my to-do list")."""
+ERRAND_WORDS = frozenset(w[:4] for w in (*ADDING, *REMOVING, *CHANGING, "off", *CONTAINERS.split()))
 
 
 def adds_nothing(request: str, path: Path, content: str) -> bool:
