@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime
 
 import pytest
 
 from saturnd.tools import builtin_registry
 from saturnd.turn.claims import unbacked_claim
-from saturnd.turn.dates import dated
-from saturnd.turn.retrieval import Excerpt, render_excerpts
+from saturnd.turn.dates import dated, days_meant, days_named, ways_written
+from saturnd.turn.ground import Ground, build_ground
+from saturnd.turn.retrieval import Document, Excerpt, rank, render_excerpts
 
 TODAY = date(2026, 12, 2)  # a Wednesday
 KIDS = ["# School", "Swimming: Wednesday 16:30", "Parents evening: 4 December 18:00", "- Nina: 19 July"]
@@ -64,3 +65,45 @@ def test_a_count_of_days_the_harness_did_not_work_out_goes_back(request_text, an
     claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=seen)
     assert (claim.kind if claim else None) == kind
     assert claim is None or claim.quote == DATED
+
+
+@pytest.mark.parametrize(("request_text", "named"), [
+    ("What's for dinner tomorrow?", [("tomorrow", date(2026, 12, 3))]),
+    ("Have I got anything on Friday?", [("friday", date(2026, 12, 4))]),
+    ("What have I got on Wednesday?", [("wednesday", TODAY)]),  # today's weekday is today
+    ("What did I spend last Wednesday?", [("wednesday", date(2026, 11, 25))]),
+    ("Anything on this weekend?", [("weekend", date(2026, 12, 5)), ("weekend", date(2026, 12, 6))]),
+    ("What's on tonight?", [("tonight", TODAY)]),
+    ("When is the dentist?", []),
+])
+def test_the_days_a_request_names_by_words_that_change_with_the_clock(request_text, named):
+    assert days_named(request_text, TODAY) == named
+
+
+@pytest.mark.parametrize(("request_text", "said"), [
+    ("What's for dinner tomorrow?", "[Saturn dated] tomorrow is Thursday 3 December 2026"),
+    ("Have I got anything on Friday?", "[Saturn dated] Friday is 4 December 2026"),
+    ("What have I got on Wednesday?", "[Saturn dated] Wednesday is 2 December 2026 (today)"),
+    ("Anything this weekend?", "[Saturn dated] the weekend is Saturday 5 December 2026 and Sunday 6 December 2026"),
+    ("When is the dentist?", ""),
+])
+def test_the_ground_says_which_date_a_day_word_means(request_text, said):
+    assert days_meant(request_text, TODAY) == said
+
+
+def test_a_day_is_searched_for_as_notes_write_it():
+    assert ways_written(date(2026, 12, 4)) == ("friday", "fri", "4 dec", "4 december", "dec 4", "2026-12-04")
+    diary = Document("diary.md", "# Diary\n- Thu 3 Dec: school play\n- Fri 4 Dec: Physio 10:30\n")
+    meals = Document("meals.md", "Thursday: jacket potatoes\nFriday: pizza\n")
+    notes = Document("notes.md", "Call the bank\n")
+    ranked = [doc.source for _, doc in rank("Have I got anything on Friday?", [notes, diary, meals], TODAY)]
+    assert "diary.md" in ranked and "notes.md" not in ranked
+    assert [doc.source for _, doc in rank("Have I got anything on Friday?", [notes, diary, meals])] == ["meals.md"]
+
+
+def test_the_ground_dates_a_day_word_of_a_question_but_not_of_an_errand(tmp_path):
+    now = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
+    asked = build_ground(Ground(cwd=tmp_path, home=tmp_path, now=now, request="What's for dinner tomorrow?")).text
+    assert "[Saturn dated] tomorrow is Thursday 3 December 2026" in asked.split("## This turn")[1]
+    errand = build_ground(Ground(cwd=tmp_path, home=tmp_path, now=now, request="Text Tom I'll see him tomorrow.")).text
+    assert "[Saturn dated]" not in errand

@@ -12,6 +12,7 @@ from saturnd.testing.fake_model import Reply, call
 from saturnd.tools.calculate import evaluate
 from saturnd.tools.registry import ToolFailure
 from saturnd.tools.table_sums import table_totals
+from saturnd.tools.word_match import query_terms
 from saturnd.turn.folder_scan import ScanLimits, scan_folder
 from saturnd.turn.ground import Ground, build_ground, folder_map_text
 from saturnd.turn.retrieval import (
@@ -19,7 +20,6 @@ from saturnd.turn.retrieval import (
     Excerpt,
     RetrievalLimits,
     counted,
-    query_terms,
     rank,
     relevant_excerpts,
     render_excerpts,

@@ -11,7 +11,7 @@ days". A date without a year is its next one from today.
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 DAYS_ASKED = re.compile(
     r"\bhow\s+(?:many\s+(?:more\s+)?(?:days|weeks|sleeps)|long|soon)\b(?=.*\b(?:until|till|til|before|to go|left|away)\b)|"
@@ -109,3 +109,51 @@ def miscounted_days(answer: str, request: str, seen: str) -> str | None:
         return None
     counts = {group for found in COUNTED.finditer(shown) for group in found.groups() if group and group.isdigit()}
     return None if set(numbers) & counts else shown
+
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+DAY_NAMED = re.compile(
+    r"\b(?P<which>last\s+|this\s+|next\s+)?(?P<day>today|tonight|tomorrow|yesterday|weekend|"
+    + "|".join(WEEKDAYS) + r")\b",
+    re.IGNORECASE,
+)
+
+
+def days_named(request: str, today: date) -> list[tuple[str, date]]:
+    """(the request's word, the day it means) for each day the request names by a word that
+    changes with the clock: "tomorrow", "tonight", "Friday" (the coming one, today included;
+    "last Friday" the one before), "the weekend" (its Saturday and Sunday)."""
+    named: list[tuple[str, date]] = []
+    for match in DAY_NAMED.finditer(request):
+        word = match.group("day").lower()
+        if word in ("today", "tonight"):
+            days = [today]
+        elif word in ("tomorrow", "yesterday"):
+            days = [today + timedelta(days=1 if word == "tomorrow" else -1)]
+        else:
+            wanted = (5, 6) if word == "weekend" else (WEEKDAYS.index(word),)
+            back = (match.group("which") or "").strip().lower() == "last"
+            days = [today + timedelta(days=-((today.weekday() - n) % 7 or 7) if back else (n - today.weekday()) % 7)
+                    for n in wanted]
+        named += [(word, day) for day in days if (word, day) not in named]
+    return named
+
+
+def days_meant(request: str, today: date) -> str:
+    """The dates the request's day words mean, for the ground: asked "What's for dinner
+    tomorrow?" on a Wednesday, the 1.5B gave Wednesday's dinner from a week's meal plan."""
+    said: dict[str, list[str]] = {}
+    for word, day in days_named(request, today):
+        weekday = word in WEEKDAYS
+        label = word.capitalize() if weekday else "the weekend" if word == "weekend" else word
+        said.setdefault(label, []).append(
+            f"{'' if weekday else f'{day:%A} '}{day.day} {day:%B %Y}{' (today)' if weekday and day == today else ''}")
+    return "[Saturn dated] " + "; ".join(f"{label} is {' and '.join(days)}" for label, days in said.items()) if said else ""
+
+
+def ways_written(day: date) -> tuple[str, ...]:
+    """How notes write a day: "friday", "fri", "4 dec", "4 december", "dec 4", "2026-12-04"."""
+    weekday = day.strftime("%A").lower()
+    month = day.strftime("%B").lower()
+    return (weekday, weekday[:3], f"{day.day} {month[:3]}", f"{day.day} {month}", f"{month[:3]} {day.day}",
+            day.isoformat())

@@ -21,6 +21,8 @@ from saturnd.gate.reach import within
 from saturnd.tools.builtin_files import human_size
 from saturnd.tools.kb import kb_documents, kb_manifest
 from saturnd.turn import prompts
+from saturnd.turn.dates import days_meant
+from saturnd.turn.errands import asked_action
 from saturnd.turn.fencing import fence
 from saturnd.turn.folder_scan import FolderScan, scan_folder
 from saturnd.turn.retrieval import KB_SOURCE, Document, Excerpt, relevant_excerpts, render_excerpts
@@ -82,6 +84,9 @@ def build_ground(ground: Ground) -> BuiltGround:
 
 def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], list[Document]]:
     parts = [TURN_HEADING, f"Now: {_now(ground.now)}", f"Working folder: {ground.cwd}"]
+    # an errand's own words stay the person's: "Text Tom I'll see him tomorrow" is not to gain a date
+    if not asked_action(ground.request) and (meant := days_meant(ground.request, ground.now.date())):
+        parts.insert(2, meant)
     findings = GroundTrace()
     excerpts: list[Excerpt] = []
     documents: list[Document] = []
@@ -92,7 +97,7 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], list[Do
         documents = _documents(ground, scan) if ground.retrieval else []
         # a trail is read in its order: a line from its end would let the model skip it
         trail = asks_to_follow(ground.request)
-        excerpts = [] if trail else relevant_excerpts(ground.request, documents)
+        excerpts = [] if trail else relevant_excerpts(ground.request, documents, today=ground.now.date())
         if ground.folder_map and (map_text := folder_map_text(scan, first_lines=not trail)):
             parts.append(map_text)
         if excerpts:

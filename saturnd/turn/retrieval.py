@@ -18,10 +18,9 @@ from saturnd.tools.word_match import (
     NAME_WEIGHT,
     fts_index,
     fts_query,
-    query_terms,
     query_word_groups,
 )
-from saturnd.turn.dates import dated
+from saturnd.turn.dates import dated, days_named, ways_written
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 
 KB_SOURCE = "kb:"
@@ -57,14 +56,24 @@ class RetrievalLimits:
     """A document scoring under this share of the best one is left out."""
 
 
-def rank(request: str, documents: list[Document]) -> list[tuple[float, Document]]:
+def rank(request: str, documents: list[Document], today: date | None = None) -> list[tuple[float, Document]]:
     """Documents matching any of the request's words, best first, with their BM25 scores."""
-    return [(score, doc) for score, doc, _ in _ranked(request, documents)]
+    return [(score, doc) for score, doc, _ in _ranked(request, documents, today)]
 
 
-def _ranked(request: str, documents: list[Document]) -> list[tuple[float, Document, frozenset[int]]]:
-    """rank's rows, each with which of the request's words (query_word_groups' indexes) it holds."""
-    groups = query_word_groups(request)
+def _word_groups(request: str, today: date | None) -> list[tuple[str, ...]]:
+    """The request's words with the ways people also write them; a day word ("tomorrow",
+    "Friday") also as notes write that day: asked "Have I got anything on Friday?", the diary's
+    "Fri 4 Dec: Physio" held no word of the request, and the meal plan's "Friday: pizza" won."""
+    days = {word: ways_written(day) for word, day in days_named(request, today)} if today else {}
+    return [group + tuple(t for t in days.get(group[0], ()) if t not in group) for group in query_word_groups(request)]
+
+
+def _ranked(
+    request: str, documents: list[Document], today: date | None = None
+) -> list[tuple[float, Document, frozenset[int]]]:
+    """rank's rows, each with which of the request's words (_word_groups' indexes) it holds."""
+    groups = _word_groups(request, today)
     if not groups or not documents:
         return []
     names = [d.source.removeprefix(KB_SOURCE).replace("/", " ") for d in documents]
@@ -105,18 +114,18 @@ def excerpt(doc: Document, terms: list[str], limits: RetrievalLimits) -> Excerpt
 
 
 def relevant_excerpts(
-    request: str, documents: list[Document], limits: RetrievalLimits = RetrievalLimits()
+    request: str, documents: list[Document], limits: RetrievalLimits = RetrievalLimits(), today: date | None = None
 ) -> list[Excerpt]:
     """The best few documents for the request, as excerpts, within the character budget.
 
     A document under the relative floor still comes in when it holds a word of the request that
     none shown so far holds: "Email Sam the wifi details" needs the contacts (Sam, email) and the
     household notes (wifi), and the second scored under a third of the first."""
-    ranked = _ranked(request, documents)
+    ranked = _ranked(request, documents, today)
     if not ranked:
         return []
     floor = ranked[0][0] * limits.relative_floor
-    terms = query_terms(request)
+    terms = [term for group in _word_groups(request, today) for term in group]
     chosen: list[Excerpt] = []
     covered: set[int] = set()
     used = 0
