@@ -224,6 +224,24 @@ def test_a_figure_given_as_the_file_gives_it_not_for_the_period_asked(request_te
         assert must_call_after(claim, builtin_registry().names()) == ("calculate",)
 
 
+PANCAKES = "--- recipes/pancakes.md (whole file, 3 lines)\n# Pancakes (makes 8)\n- 100g plain flour\n- 2 eggs\n"
+
+
+@pytest.mark.parametrize(("request_text", "answer", "calls", "expression"), [
+    ("How many eggs for a double batch of pancakes?", "2 eggs", (), "2 * 2"),
+    ("How much flour if I halve the pancakes?", "100g", (), "100 * 0.5"),
+    ("How much flour for three batches of pancakes?", "100g plain flour", (), "100 * 3"),
+    ("How many eggs for a double batch of pancakes?", "4 eggs", (), None),  # worked out
+    ("How many eggs for a double batch of pancakes?", "2 eggs", (("calculate", "ran"),), None),
+    ("How many eggs for pancakes?", "2 eggs", (), None),  # nothing to scale
+    ("How many eggs for 3 batches of pancakes?", "2 eggs", (), "2 * 3"),
+])
+def test_an_amount_asked_doubled_or_halved_and_given_as_the_file_gives_it(request_text, answer, calls, expression):
+    claim = unbacked_claim(answer, _passes(*calls), builtin_registry(), request_text, documents_at_hand=True,
+                           seen=PANCAKES)
+    assert (claim.quote if claim and claim.kind == "per_period" else None) == expression
+
+
 @pytest.mark.parametrize(("answer", "kind"), [
     ("Jess, Biscuit won't need a walk on Thursday.", "not_acted"),  # the message's own "won't"
     ("I won't text Jess: I have no number for her.", None),

@@ -7,7 +7,14 @@ import json
 import pytest
 
 from saturnd.testing.fake_model import call
-from saturnd.turn.look_first import addresses_named, contact_lines, people_named
+from saturnd.tools import builtin_registry
+from saturnd.turn.claims import unbacked_claim
+from saturnd.turn.look_first import (
+    addresses_named,
+    contact_lines,
+    people_named,
+    someone_elses_contact,
+)
 from saturnd.turn.put_right import channel_put_right, message_itself, without_blank_lines
 from saturnd.turn.retrieval import Document
 from saturnd.turn.review import GateContext, quote_left_out
@@ -345,3 +352,24 @@ async def test_a_write_where_only_a_message_was_asked_goes_back_and_the_text_mus
 ])
 def test_a_message_without_the_words_the_user_quoted_goes_back(request_text, arguments, left_out):
     assert quote_left_out(request_text, arguments, frozenset({"to"})) == left_out
+
+
+SHOWN_CONTACTS = (
+    "--- contacts.md (whole file, 4 lines)\n# People\nTom (son) - mobile 07700 900123\n"
+    "Riverside Vets - 01632 960111\nMike the plumber - mobile 07700 900789\n"
+)
+
+
+@pytest.mark.parametrize(("request_text", "answer", "line"), [
+    ("What's the dentist's phone number?", "07700 900789", "Mike the plumber - mobile 07700 900789"),
+    ("What's the number for my dentist?", "It's 07700 900123.", "Tom (son) - mobile 07700 900123"),
+    ("What's the plumber's number?", "07700 900789", None),
+    ("What's Tom's mobile?", "07700 900123", None),
+    ("What's the vet's number?", "01632 960111", None),  # "Vets" names the vet
+    ("What's the dentist's phone number?", "I could not find the dentist's number.", None),
+    ("Text the dentist 07700 900789.", "07700 900789", None),  # not a question
+])
+def test_a_number_from_a_line_about_someone_else_goes_back(request_text, answer, line):
+    assert someone_elses_contact(answer, request_text, SHOWN_CONTACTS) == line
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=SHOWN_CONTACTS)
+    assert (claim.quote if claim and claim.kind == "someone_else" else None) == line

@@ -55,10 +55,14 @@ comes back again is answered with a note saying so. The kinds:
 - miscounted_days: asked how many days until a thing, the answer gives a number none of the
   ground's "[Saturn dated]" counts has ("3 weeks" for "in 91 days (13 weeks)"); sent back with
   that line.
+- someone_else: asked for someone's number or address, the answer gives one from a line that names
+  none of the people asked about ("What's the dentist's phone number?" answered with the plumber's,
+  no dentist in the files); sent back with that line (look_first.py).
 - per_period: nothing was worked out, and the answer gives a figure as the user's files give it,
   not for the period the request asks ("What do I pay a year for Spotify?" answered with the
   monthly row "Spotify,11.99"; "… scoops a day?" with "2 scoops morning, 1 evening"); sent back
-  with the calculate expression ("11.99 * 12", "2 + 1").
+  with the calculate expression ("11.99 * 12", "2 + 1"); so is an amount the files give, asked for
+  doubled or halved ("How many eggs for a double batch?" answered "2 eggs": "2 * 2").
 
 A word list always misses some wordings; the request-side rule catches what
 the answer-side one misses. What the request asks done, and what the turn tried of it, is read in
@@ -90,12 +94,13 @@ from saturnd.turn.errands import (
     undone_errand,
 )
 from saturnd.turn.listing import part_of_the_list, shown_file_named
-from saturnd.turn.look_first import addresses_named
+from saturnd.turn.look_first import addresses_named, someone_elses_contact
 from saturnd.turn.made_up import (
     CALCULATE,
     clock_moves,
     copied_number,
     not_as_calculated,
+    scaled_amount,
     uncomputed_number,
     unconverted_amount,
     unit_conversion,
@@ -196,7 +201,7 @@ FETCH = "web_fetch"
 ClaimKind = Literal[
     "done", "not_acted", "restated", "no_access", "uncomputed", "unworked", "unsourced", "not_looked_up", "unread",
     "unfollowed", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
-    "not_as_calculated", "conversion", "miscounted_days",
+    "not_as_calculated", "conversion", "miscounted_days", "someone_else",
 ]
 
 
@@ -298,6 +303,8 @@ def unbacked_claim(
     if (documents_at_hand and (found := NO_ACCESS.search(answer))
             and not something_tried(passes, registry, READ_TOOLS) and READ_TOOLS & set(registry.names())):
         return Claim("no_access", found.group(0))
+    if line := someone_elses_contact(answer, request, seen):
+        return Claim("someone_else", line)
     if dated := miscounted_days(answer, request, seen):
         return Claim("miscounted_days", dated)
     if CALCULATE in registry.names() and (expression := unit_conversion(answer, request, passes)):
@@ -313,7 +320,8 @@ def unbacked_claim(
     if CALCULATE in registry.names() and (result := not_as_calculated(answer, request, last_result, passes)):
         return Claim("not_as_calculated", result)
     if (CALCULATE in registry.names() and not asks_or_declines(answer, request)
-            and (expression := unconverted_amount(answer, request, seen, passes))):
+            and (expression := unconverted_amount(answer, request, seen, passes)
+                             or scaled_amount(answer, request, seen, passes))):
         return Claim("per_period", expression, (CALCULATE,))
     if part := part_of_the_list(answer, request, seen):
         return Claim("part_of_list", part)

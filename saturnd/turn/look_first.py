@@ -36,6 +36,7 @@ NOT_A_NAME = frozenset({
     "could", "would", "should", "will", "please", "the", "a", "an", "i", "text", "email", "e-mail", "send",
     "tell", "let", "message", "remind", "ask", "call", "write", "reply", "forward", "contact", "phone",
     "number", "address", "and", "or", "to", "for", "his", "her", "their", "your", "my", "saturn", "ok", "hi",
+    "mobile", "home", "work", "office", "best", "details", "landline", "same",
 })
 MAX_LINES = 5
 
@@ -131,3 +132,29 @@ def email_beside(number: str, documents: list[Document]) -> FoundLine | None:
     lines = _lines(documents, lambda line: bool(digits) and digits in re.sub(r"\D", "", line)
                    and EMAIL.search(line) is not None)
     return lines[0] if lines else None
+
+
+THE_ROLE = re.compile(r"\bthe\s+([a-z]+)'s\b|\b(?:for|of)\s+the\s+([a-z]+)\b", re.IGNORECASE)
+""""the dentist's number", "the number for the dentist": a person named by what they do."""
+QUESTION = re.compile(r"^\W*(?:what|what's|whats|where|which|who|do|does|have|has|is|can|could)\b", re.IGNORECASE)
+
+
+def someone_elses_contact(answer: str, request: str, seen: str) -> str | None:
+    """The line of what the model was shown that the answer's number or address comes from, when
+    the user asked for someone's and that line names none of the people asked about: asked
+    "What's the dentist's phone number?" with no dentist in contacts.md, the 1.5B gave the
+    plumber's."""
+    if not (QUESTION.search(request) and ASKS_FOR_CONTACT.search(request)) or ASKS_FOR_SOMETHING_ELSE.search(request):
+        return None
+    people = people_named("", request) + [p.lower() for pair in THE_ROLE.findall(request) for p in pair if p]
+    if not people:
+        return None
+    # "the vets" is "Vet:" in the notes, and "dentist" is "Dentists"
+    named = re.compile(r"\b(?:" + "|".join(re.escape(p[:-1] if p.endswith("s") and len(p) > 3 else p)
+                                           for p in people) + ")", re.IGNORECASE)
+    lines = seen.splitlines()
+    for given in [*EMAIL.findall(answer), *(p.strip() for p in PHONE.findall(answer))]:
+        holding = [line for line in lines if given in line]
+        if holding and not any(named.search(line) for line in holding):
+            return holding[0].strip()
+    return None

@@ -193,6 +193,30 @@ def unconverted_amount(answer: str, request: str, seen: str, passes: list[PassTr
     return None
 
 
+SCALED = re.compile(
+    r"\b(?:(?P<double>double|doubled|twice)|(?P<triple>triple|tripled|treble|three\s+times)|(?P<half>half|halve|halved)"
+    r"|(?P<count>two|three|four|2|3|4)\s+(?:batch(?:es)?|lots|loads|times))\b",
+    re.IGNORECASE,
+)
+COUNTS = {"two": "2", "three": "3", "four": "4"}
+
+
+def scaled_amount(answer: str, request: str, seen: str, passes: list[PassTrace]) -> str | None:
+    """The calculate expression for an answer that gives an amount as the user's files give it
+    when the request asks for it doubled, tripled or halved, and no calculate call ran: "How many
+    eggs for a double batch of pancakes?" answered "2 eggs", the recipe's own: "2 * 2"."""
+    asked = SCALED.search(request)
+    numbers = [_plain_number(n) for n in NUMBER.findall(answer)]
+    if asked is None or len(numbers) != 1 or calculated(passes):
+        return None
+    shown = {_plain_number(n) for n in NUMBER.findall(seen)} - {_plain_number(n) for n in NUMBER.findall(request)}
+    if numbers[0] not in shown:
+        return None
+    factor = ("2" if asked.group("double") else "3" if asked.group("triple") else "0.5" if asked.group("half")
+              else COUNTS.get(asked.group("count").lower(), asked.group("count")))
+    return f"{numbers[0]} * {factor}"
+
+
 def _periods(text: str) -> set[str]:
     found = (next(group for group in match.groups() if group).lower() for match in PERIOD.finditer(text))
     return {PERIOD_OF.get(word, word) for word in found}
