@@ -15,7 +15,12 @@ from saturnd.turn.look_first import (
     people_named,
     someone_elses_contact,
 )
-from saturnd.turn.put_right import channel_put_right, message_itself, without_blank_lines
+from saturnd.turn.put_right import (
+    channel_put_right,
+    in_the_senders_words,
+    message_itself,
+    without_blank_lines,
+)
 from saturnd.turn.retrieval import Document
 from saturnd.turn.review import GateContext, quote_left_out
 from tests.conftest import of_type
@@ -241,6 +246,19 @@ def test_a_message_that_tells_of_sending_it_is_sent_as_what_it_says(request_text
     put_right = message_itself(arguments, request_text)
     field = "body" if "body" in arguments else "text"
     assert (put_right[0][field] if put_right else None) == said
+
+
+@pytest.mark.parametrize(("request_text", "body", "said"), [
+    ("Text Tom I'm running ten minutes late.", "Tom, you're running ten minutes late.", "I'm running ten minutes late."),
+    ("Email Jo that my parcel came.", "Hi Jo, your parcel came.", "My parcel came."),
+    ("Text Tom I'm running ten minutes late.", "I'm running ten minutes late.", None),  # already the person's words
+    ("Email Jo that I am coming.", "Hi Jo, are you coming?", None),  # other words
+    ("Text Tom the plan for Friday.", "Tom, your plan is ready.", None),  # the request gives no words to say
+])
+def test_a_message_that_gives_the_users_words_back_goes_in_their_words(request_text, body, said):
+    arguments = {"to": "+44 7700 900123", "text": body}
+    put_right = in_the_senders_words(arguments, request_text)
+    assert (put_right[0]["text"] if put_right else None) == said
 
 
 @pytest.mark.parametrize(("body", "sent"), [

@@ -235,6 +235,8 @@ def content_put_right(
         return kept
     if tool.risk == "messaging" and (said := message_itself(arguments, context.request)):
         return said
+    if tool.risk == "messaging" and (own := in_the_senders_words(arguments, context.request)):
+        return own
     if tool.risk == "messaging" and (signed := without_blank_lines(arguments)):
         return signed
     if tool.risk in ("write", "messaging"):
@@ -285,6 +287,38 @@ def message_itself(arguments: dict[str, Any], request: str) -> tuple[dict[str, A
         message = you.sub(sender, message)
     message = message[0].upper() + message[1:]
     return {**arguments, field: message}, prompts.MESSAGE_PUT_RIGHT.format(message=message)
+
+
+SENDERS_OWN = re.compile(
+    r"^\s*(?:that\s+|to\s+say\s+|saying\s+)?(?P<said>(?:I|I'm|I’m|I'll|I’ll|I've|I’ve|I'd|we|we're|we'll|we've|my|our)\b.*)$",
+    re.IGNORECASE | re.DOTALL,
+)
+VOCATIVE = re.compile(r"^\s*(?:hi|hey|hello|dear)?\s*[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s*[,!:]\s*", re.IGNORECASE)
+
+
+def in_the_senders_words(arguments: dict[str, Any], request: str) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) for a message that gives back the request's own message as said to
+    its recipient: asked "Text Tom I'm running ten minutes late.", the 1.5B texted "Tom, you're
+    running ten minutes late." It goes in the person's words, as the request gives them."""
+    field = "body" if "body" in arguments else "text"
+    body = str(arguments.get(field, ""))
+    for person in people_messaged(request):
+        after = re.search(rf"\b{re.escape(person)}\b(?P<rest>.*)$", request, re.IGNORECASE | re.DOTALL)
+        own = SENDERS_OWN.match(after.group("rest")) if after else None
+        if own is None:
+            continue
+        said = own.group("said").strip()
+        swapped = VOCATIVE.sub("", body, count=1)
+        for you, sender in THE_SENDER:
+            swapped = you.sub(sender, swapped)
+        if swapped != body and _plain_words(swapped) == _plain_words(said) and body.strip() != said:
+            said = said[0].upper() + said[1:]
+            return {**arguments, field: said}, prompts.OWN_WORDS_PUT_RIGHT.format(message=said)
+    return None
+
+
+def _plain_words(text: str) -> list[str]:
+    return re.findall(r"[\w']+", text.lower().replace("’", "'"))
 
 
 BLANK = re.compile(
