@@ -19,6 +19,7 @@ from saturnd.turn.put_right import (
     channel_put_right,
     in_the_senders_words,
     message_itself,
+    with_the_document_asked,
     without_blank_lines,
 )
 from saturnd.turn.retrieval import Document
@@ -391,3 +392,21 @@ def test_a_number_from_a_line_about_someone_else_goes_back(request_text, answer,
     assert someone_elses_contact(answer, request_text, SHOWN_CONTACTS) == line
     claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=SHOWN_CONTACTS)
     assert (claim.quote if claim and claim.kind == "someone_else" else None) == line
+
+
+RECIPE = Document("recipes/pancakes.md", "# Pancakes (makes 8)\n- 100g plain flour\n- 2 eggs\n- 300ml milk\n")
+WEEK = Document("week.md", "# Week plan\nMonday: gym\nTuesday: curry night\n")
+
+
+@pytest.mark.parametrize(("request_text", "body", "carried"), [
+    ("Email Grandma the pancake recipe.", "Here's the pancake recipe. Enjoy!",
+     "Here's the pancake recipe. Enjoy!\n\n" + RECIPE.text.strip()),
+    ("Send the week plan to Jo.", "Here is the week plan.", "Here is the week plan.\n\n" + WEEK.text.strip()),
+    ("Email Jo the week plan.", "Monday: gym\nTuesday: curry night", None),  # it holds the plan
+    ("Email Jo that the week plan is done.", "The week plan is done.", None),  # a message about it
+    ("Email Jo the car reg.", "The reg is KX19 ABC.", None),  # no document is the car reg
+])
+def test_a_message_asked_to_carry_a_document_carries_it(request_text, body, carried):
+    context = GateContext(request=request_text, documents=[RECIPE, WEEK])
+    put_right = with_the_document_asked({"to": "jo@mail.example", "body": body}, context)
+    assert (put_right[0]["body"] if put_right else None) == carried

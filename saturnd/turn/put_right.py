@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from saturnd.gate.provenance import EMAIL, PHONE, labelled_value_left_out
 from saturnd.tools.registry import Tool
+from saturnd.tools.word_match import STOP_WORDS
 from saturnd.turn import prompts
 from saturnd.turn.errands import NAMED_FILE, NOT_BY_EMAIL, asked_action, first_sentence
 from saturnd.turn.look_first import (
@@ -35,7 +36,7 @@ from saturnd.turn.overwrite import (
     list_it_goes_on,
     where_it_is,
 )
-from saturnd.turn.retrieval import Document
+from saturnd.turn.retrieval import KB_SOURCE, Document
 
 if TYPE_CHECKING:
     from saturnd.turn.review import GateContext
@@ -237,6 +238,8 @@ def content_put_right(
         return said
     if tool.risk == "messaging" and (own := in_the_senders_words(arguments, context.request)):
         return own
+    if tool.risk == "messaging" and (carried := with_the_document_asked(arguments, context)):
+        return carried
     if tool.risk == "messaging" and (signed := without_blank_lines(arguments)):
         return signed
     if tool.risk in ("write", "messaging"):
@@ -319,6 +322,46 @@ def in_the_senders_words(arguments: dict[str, Any], request: str) -> tuple[dict[
 
 def _plain_words(text: str) -> list[str]:
     return re.findall(r"[\w']+", text.lower().replace("’", "'"))
+
+
+DOCUMENT_SENT = re.compile(
+    r"^\W*(?:please\s+)?(?:e-?mail|text|send|message|forward)\s+(?:(?P<person>[\w'-]+(?:\s+[A-Z][\w'-]*)?)\s+)?"
+    r"(?:the|my|our)\s+(?P<thing>[\w' -]+?)(?:\s+to\s+(?:my\s+|the\s+)?[\w'-]+(?:\s+[A-Z][\w'-]*)?)?\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
+""""Email Grandma the pancake recipe", "Send the week plan to Jo": the thing to send."""
+MESSAGE_DOCUMENT_CHARS = 2_000
+CARRIED_SHARE = 0.5
+
+
+def with_the_document_asked(arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) for a message that was to send one of the user's documents and
+    holds too little of it: asked "Email Grandma the pancake recipe", the 1.5B wrote "Here's the
+    pancake recipe I made for you. Enjoy!" and no recipe. The document (the one whose name or
+    heading holds every word of the thing asked, from the working folder) goes after the body."""
+    asked = DOCUMENT_SENT.match(context.request)
+    if asked is None:
+        return None
+    wanted = _stems(asked.group("thing"))
+    field = "body" if "body" in arguments else "text"
+    body = str(arguments.get(field, ""))
+    for document in context.documents:
+        if document.source.startswith(KB_SOURCE) or len(document.text) > MESSAGE_DOCUMENT_CHARS:
+            continue
+        heading = next((line for line in document.text.splitlines() if line.strip()), "")
+        if not wanted or not wanted <= _stems(f"{re.sub(r'[^a-z]', ' ', document.source.lower())} {heading}"):
+            continue
+        words = _stems(document.text) - _stems(heading)
+        if not words or len(words & _stems(body)) >= CARRIED_SHARE * len(words):
+            return None
+        carried = f"{body.rstrip()}\n\n{document.text.strip()}" if body.strip() else document.text.strip()
+        return {**arguments, field: carried}, prompts.DOCUMENT_PUT_RIGHT.format(source=document.source)
+    return None
+
+
+def _stems(text: str) -> set[str]:
+    """Words that say what a text is about, cut to four letters ("recipes" and "recipe" are one)."""
+    return {w[:4] for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in STOP_WORDS}
 
 
 BLANK = re.compile(
