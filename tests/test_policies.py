@@ -456,6 +456,8 @@ def test_a_labelled_thing_without_numbers_is_carried_by_half_its_words():
 @pytest.mark.parametrize(("body", "refused"), [
     ("Tuesday, 2026-12-01, works for me.", None),  # a date, not a number to reach
     ("See you on 01/12/2026.", None),
+    ("# Pancakes (makes 8)\n- 100g plain flour", None),  # numbers on two lines are not one
+    ("Ring me on 020 7946 0991.", "'020 7946 0991' is not in anything you typed or any tool returned"),
     ("Or call me on +44 7700 900999.", "'+44 7700 900999' is not in anything you typed or any tool returned"),
 ])
 def test_a_date_in_a_message_is_no_number_nobody_gave(body, refused):

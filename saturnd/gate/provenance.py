@@ -16,9 +16,10 @@ from typing import Any
 from saturnd.store import MessageRow
 
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-PHONE = re.compile(r"(?<![\w+])(?!\d{4}-\d\d-\d\d\b|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b)\+?\d[\d\s().-]{6,}\d")
-"""A phone number; not a date ("2026-12-01", "01/12/2026"): an email saying "Tuesday, 2026-12-01"
-was refused as sent to a number nobody gave."""
+PHONE = re.compile(r"(?<![\w+])(?!\d{4}-\d\d-\d\d\b|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b)\+?\d(?:[ \t().-]{0,2}\d){6,}")
+"""A phone number: seven digits or more on one line, at most two marks between two of them; not a
+date ("2026-12-01", "01/12/2026"): an email saying "Tuesday, 2026-12-01" was refused as sent to a
+number nobody gave, and a recipe's "(makes 8)" and "- 100g" on the next line were one number."""
 MIN_ESCALATION_CHARS = 4
 """Shorter values ("a", "10") turn up everywhere by chance."""
 FAILED_PREFIXES = ("tool error:", "⛔", "declined", "refused", "not run")
