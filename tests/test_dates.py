@@ -8,7 +8,7 @@ import pytest
 
 from saturnd.tools import builtin_registry
 from saturnd.turn.claims import unbacked_claim
-from saturnd.turn.dates import dated, days_meant, days_named, ways_written
+from saturnd.turn.dates import dated, days_meant, days_named, on_the_days, ways_written
 from saturnd.turn.ground import Ground, build_ground
 from saturnd.turn.retrieval import Document, Excerpt, rank, render_excerpts
 
@@ -107,3 +107,23 @@ def test_the_ground_dates_a_day_word_of_a_question_but_not_of_an_errand(tmp_path
     assert "[Saturn dated] tomorrow is Thursday 3 December 2026" in asked.split("## This turn")[1]
     errand = build_ground(Ground(cwd=tmp_path, home=tmp_path, now=now, request="Text Tom I'll see him tomorrow.")).text
     assert "[Saturn dated]" not in errand
+
+
+WEEK = ["Wednesday: leftovers", "Thursday: jacket potatoes", "- Thu 3 Dec: school play", "- Thu 17 Dec: carols"]
+
+
+@pytest.mark.parametrize(("request_text", "said"), [
+    ("What's for dinner tomorrow?", "[Saturn dated] tomorrow, Thursday 3 December: Thursday: jacket potatoes;"
+                                    " tomorrow, Thursday 3 December: - Thu 3 Dec: school play"),  # not the 17th
+    ("What's on Wednesday?", "[Saturn dated] Wednesday 2 December: Wednesday: leftovers"),
+    ("What's for dinner?", ""),
+])
+def test_the_lines_written_for_the_day_a_question_names(request_text, said):
+    assert on_the_days(WEEK, request_text, TODAY) == said
+
+
+def test_the_excerpt_of_a_question_names_its_lines_for_the_day_but_not_an_errands():
+    part = Excerpt("meals.md", 1, WEEK[:2], 2)
+    assert render_excerpts([part], "What's for dinner tomorrow?", TODAY).splitlines()[-1] == (
+        "[Saturn dated] tomorrow, Thursday 3 December: Thursday: jacket potatoes")
+    assert "[Saturn dated]" not in render_excerpts([part], "Change tomorrow's dinner to fish.", TODAY)

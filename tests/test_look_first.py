@@ -410,3 +410,14 @@ def test_a_message_asked_to_carry_a_document_carries_it(request_text, body, carr
     context = GateContext(request=request_text, documents=[RECIPE, WEEK])
     put_right = with_the_document_asked({"to": "jo@mail.example", "body": body}, context)
     assert (put_right[0]["body"] if put_right else None) == carried
+
+
+async def test_someone_elses_number_goes_back_and_not_finding_it_is_the_answer(harness):
+    await harness.start()
+    (harness.env.workdir / "contacts.md").write_text("# People\nMike the plumber - mobile 07700 900789\n")
+    harness.model.enqueue("07700 900789", "I could not find the dentist's phone number in your files.")
+    _, events = await harness.turn("What's the dentist's phone number?", headless=True)
+    assert harness.sent(1)[-1]["content"].startswith(
+        "[Saturn check] Your answer's number or address comes from the line \"Mike the plumber - mobile 07700 900789\"")
+    answer = of_type(events, "answer")[-1]
+    assert (answer.text, answer.note) == ("I could not find the dentist's phone number in your files.", "")

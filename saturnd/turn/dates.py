@@ -157,3 +157,18 @@ def ways_written(day: date) -> tuple[str, ...]:
     month = day.strftime("%B").lower()
     return (weekday, weekday[:3], f"{day.day} {month[:3]}", f"{day.day} {month}", f"{month[:3]} {day.day}",
             day.isoformat())
+
+
+def on_the_days(lines: list[str], request: str, today: date) -> str:
+    """For a question naming a day by a word that changes with the clock, the lines of `lines`
+    written for that day: told "tomorrow is Thursday 3 December 2026" above a week's meal plan,
+    the 1.5B still answered "What's for dinner tomorrow?" with Wednesday's "leftovers"."""
+    said = []
+    for word, day in days_named(request, today):
+        forms = "|".join(re.escape(form) for form in ways_written(day))
+        written = re.compile(rf"\b(?:{forms})\b", re.IGNORECASE)
+        label = f"{'' if word in WEEKDAYS else f'{word}, '}{day:%A} {day.day} {day:%B}"
+        # "Fri 18 Dec" is a Friday, not this one
+        said += [f"{label}: {line.strip()}" for line in lines
+                 if written.search(line) and all(when == day for _, when in _dates(line, today))]
+    return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""

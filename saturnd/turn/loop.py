@@ -136,13 +136,15 @@ async def pass_boundary(turn: TurnContext, messages: list[dict[str, Any]]) -> No
 
 
 def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer: str) -> Claim | None:
-    """What in the answer no tool backs (claims.py), judged against everything the model was shown."""
-    return unbacked_claim(
+    """What in the answer no tool backs (claims.py), judged against everything the model was shown;
+    not the "could not find it" a send-back for someone else's number asked for."""
+    claim = unbacked_claim(
         answer, turn.trace, turn.registry, turn.text,
         documents_at_hand=bool(turn.ground.files_mapped or turn.ground.excerpts),
         seen=shown_text(messages),
         last_result=next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "tool"), ""),
     )
+    return None if claim and claim.kind == "no_access" and "someone_else" in turn.claims_sent_back else claim
 
 
 def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: str, claim: Claim) -> bool:

@@ -20,7 +20,8 @@ from saturnd.tools.word_match import (
     fts_query,
     query_word_groups,
 )
-from saturnd.turn.dates import dated, days_named, ways_written
+from saturnd.turn.dates import dated, days_named, on_the_days, ways_written
+from saturnd.turn.errands import asked_action
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 
 KB_SOURCE = "kb:"
@@ -65,7 +66,9 @@ def _word_groups(request: str, today: date | None) -> list[tuple[str, ...]]:
     """The request's words with the ways people also write them; a day word ("tomorrow",
     "Friday") also as notes write that day: asked "Have I got anything on Friday?", the diary's
     "Fri 4 Dec: Physio" held no word of the request, and the meal plan's "Friday: pizza" won."""
-    days = {word: ways_written(day) for word, day in days_named(request, today)} if today else {}
+    days: dict[str, tuple[str, ...]] = {}
+    for word, day in days_named(request, today) if today else []:
+        days[word] = days.get(word, ()) + ways_written(day)
     return [group + tuple(t for t in days.get(group[0], ()) if t not in group) for group in query_word_groups(request)]
 
 
@@ -158,7 +161,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         totals = (table_totals(part.source, "\n".join(part.lines), request) or counted(part.lines, request)
                   if part.whole else "")
         days = dated(part.lines, request, today) if today else ""
-        blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days) if line)]))
+        on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
+        blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day) if line)]))
     return "\n".join(blocks)
 
 
