@@ -127,3 +127,12 @@ def test_the_excerpt_of_a_question_names_its_lines_for_the_day_but_not_an_errand
     assert render_excerpts([part], "What's for dinner tomorrow?", TODAY).splitlines()[-1] == (
         "[Saturn dated] tomorrow, Thursday 3 December: Thursday: jacket potatoes")
     assert "[Saturn dated]" not in render_excerpts([part], "Change tomorrow's dinner to fish.", TODAY)
+
+
+def test_a_day_the_excerpts_name_lines_for_is_dated_there_only(tmp_path):
+    (tmp_path / "meals.md").write_text("# Dinners\nSaturday: takeaway\nSunday: roast\n")
+    now = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
+    text = build_ground(Ground(cwd=tmp_path, home=tmp_path, now=now, request="What's on this weekend?")).text
+    dated_lines = [line for line in text.splitlines() if line.startswith("[Saturn dated]")]
+    assert dated_lines == ["[Saturn dated] weekend, Saturday 5 December: Saturday: takeaway;"
+                           " weekend, Sunday 6 December: Sunday: roast"]

@@ -21,7 +21,7 @@ from saturnd.gate.reach import within
 from saturnd.tools.builtin_files import human_size
 from saturnd.tools.kb import kb_documents, kb_manifest
 from saturnd.turn import prompts
-from saturnd.turn.dates import days_meant
+from saturnd.turn.dates import days_meant, on_the_days
 from saturnd.turn.errands import asked_action
 from saturnd.turn.fencing import fence
 from saturnd.turn.folder_scan import FolderScan, scan_folder
@@ -84,9 +84,7 @@ def build_ground(ground: Ground) -> BuiltGround:
 
 def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], list[Document]]:
     parts = [TURN_HEADING, f"Now: {_now(ground.now)}", f"Working folder: {ground.cwd}"]
-    # an errand's own words stay the person's: "Text Tom I'll see him tomorrow" is not to gain a date
-    if not asked_action(ground.request) and (meant := days_meant(ground.request, ground.now.date())):
-        parts.insert(2, meant)
+    today = ground.now.date()
     findings = GroundTrace()
     excerpts: list[Excerpt] = []
     documents: list[Document] = []
@@ -97,11 +95,17 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], list[Do
         documents = _documents(ground, scan) if ground.retrieval else []
         # a trail is read in its order: a line from its end would let the model skip it
         trail = asks_to_follow(ground.request)
-        excerpts = [] if trail else relevant_excerpts(ground.request, documents, today=ground.now.date())
+        excerpts = [] if trail else relevant_excerpts(ground.request, documents, today=today)
         if ground.folder_map and (map_text := folder_map_text(scan, first_lines=not trail)):
             parts.append(map_text)
         if excerpts:
-            parts.append(prompts.EXCERPTS_INTRO + "\n" + fence("your files", render_excerpts(excerpts, ground.request, ground.now.date())))
+            parts.append(prompts.EXCERPTS_INTRO + "\n" + fence("your files", render_excerpts(excerpts, ground.request, today)))
+        # an errand's own words stay the person's: "Text Tom I'll see him tomorrow" is not to gain a
+        # date; and a day the excerpts name lines for is said there (told "the weekend is Saturday 5
+        # and Sunday 6 December" first, the 1.5B answered "What's on this weekend?" with that)
+        if (not asked_action(ground.request) and (meant := days_meant(ground.request, today))
+                and not any(on_the_days(part.lines, ground.request, today) for part in excerpts)):
+            parts.insert(2, meant)
         findings = GroundTrace(
             files_mapped=min(len(scan.files), MAP_ENTRIES) if ground.folder_map else 0,
             excerpts=[_cite(e) for e in excerpts], scan_cut=scan.cut, scan_ms=scan_ms,
