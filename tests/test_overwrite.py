@@ -81,6 +81,16 @@ def test_a_removal_keeps_the_lines_that_share_only_a_small_word_with_the_request
     assert content_to_write("Tick off washing the car.", todo, "") == "# To do\n- renew passport\n- fix the garden gate\n"
 
 
+def test_a_removal_keeps_the_heading_and_the_lines_named_only_by_the_files_own_name(tmp_path):
+    christmas = tmp_path / "christmas.md"
+    christmas.write_text("# Christmas presents\n- Mum: scarf (bought)\n- Ella: lego (bought)\n- Christmas cards\n")
+    right = "# Christmas presents\n- Mum: scarf (bought)\n- Christmas cards\n"
+    request_text = "Take the lego off the Christmas list."
+    assert kept_lines(request_text, christmas, right) == []
+    assert dropped_lines(request_text, christmas, "- Mum: scarf (bought)\n- Christmas cards") == ["# Christmas presents"]
+    assert content_to_write(request_text, christmas, "") == right
+
+
 @pytest.mark.parametrize(("request_text", "content", "kept"), [
     ("Take eggs off the shopping list.", "milk\neggs\nrice", ["eggs"]),
     ("Take eggs off the shopping list.", "milk\nrice\n", []),

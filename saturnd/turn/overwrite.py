@@ -22,13 +22,14 @@ from saturnd.gate.provenance import DAY_OR_MONTH, TIME
 from saturnd.tools.word_match import STOP_WORDS, query_terms
 from saturnd.turn.errands import NAMED_FILE, asked_action
 from saturnd.turn.look_first import FoundLine
+from saturnd.turn.made_up import HEADING
 from saturnd.turn.retrieval import KB_SOURCE, Document
 
 WRITE_FILE = "write_file"
 EDIT_FILE = "edit_file"
 ADDING = frozenset({"add", "append", "put", "insert"})
 REMOVING = frozenset({"remove", "take", "cross", "tick", "delete"})
-CHANGING = frozenset({"set", "change", "update", "edit", "fix", "correct", "move", "swap"})
+CHANGING = frozenset({"set", "change", "update", "edit", "fix", "correct", "move", "swap", "mark", "flag", "rename"})
 WHOLE_FILE = re.compile(r"\b(?:only|just)\b", re.IGNORECASE)
 """"Change notes.txt to say only 'done'": the file's other lines are meant to go."""
 WORD = re.compile(r"[a-z]{3,}")
@@ -47,7 +48,7 @@ def dropped_lines(request: str, path: Path, content: str) -> list[str]:
     old = _file_lines(path)
     written = _content_lines(content)
     dropped = [line for line in old if not any(_keeps(written_line, line, old) for written_line in written)]
-    return dropped if verb in ADDING else [line for line in dropped if not _named(request, line)]
+    return dropped if verb in ADDING else [line for line in dropped if not _asked_about(request, line, path)]
 
 
 def content_to_write(request: str, path: Path, content: str) -> str:
@@ -56,7 +57,7 @@ def content_to_write(request: str, path: Path, content: str) -> str:
     with each the request names replaced by the written line sharing a word with it."""
     old = _file_lines(path)
     if asked_action(request) in REMOVING:
-        return "\n".join(line for line in old if not _named(request, line)) + "\n"
+        return "\n".join(line for line in old if not _asked_about(request, line, path)) + "\n"
     if asked_action(request) in CHANGING:
         return "\n".join(_changed(request, old, _content_lines(content))) + "\n"
     added: list[str] = []
@@ -109,7 +110,7 @@ def kept_lines(request: str, path: Path, content: str) -> list[str]:
     if asked_action(request) not in REMOVING:
         return []
     old = _file_lines(path)
-    named = [line for line in old if _named(request, line)]
+    named = [line for line in old if _asked_about(request, line, path)]
     written = _content_lines(content)
     return [] if len(named) == len(old) else [line for line in named if line in written]
 
@@ -154,6 +155,13 @@ def _named(request: str, line: str) -> bool:
     another line: a word that says what it is about, not "the" nor the errand's own verb (asked to
     "Tick off washing the car", "fix the garden gate" shares only "the")."""
     return bool(_stems(line) & (_stems(request) - ERRAND_WORDS))
+
+
+def _asked_about(request: str, line: str, path: Path) -> bool:
+    """Whether the request names the line by a word that is not the file's own name, and the line
+    is no heading: asked to "Take the lego off the Christmas list", "# Christmas presents" stays."""
+    own = _stems(re.sub(r"[^a-z]+", " ", path.stem.lower()))
+    return not HEADING.search(line) and bool(_stems(line) & (_stems(request) - ERRAND_WORDS - own))
 
 
 def overwrite_refusal(path: str, dropped: list[str], suggested: str, tool: str = "write_file") -> str:
