@@ -18,6 +18,7 @@ from saturnd.turn.overwrite import (
     doubled_lines,
     dropped_lines,
     kept_lines,
+    line_named_elsewhere,
     list_it_goes_on,
     ready_write,
     where_it_is,
@@ -447,3 +448,36 @@ def test_names_of_the_kind_asked(tmp_path, request_text, content, kept):
     context = GateContext(cwd=str(tmp_path), request=request_text)
     found = names_of_the_kind_asked({"path": "index.txt", "content": content}, context)
     assert (found[0]["content"] if found else None) == kept
+
+
+CAR = "Reg: AB12 CDE\nInsurance renews 14 January\n"
+CHRISTMAS = "# Christmas presents\n- Mum: scarf (bought)\n- Dad: book\n- Ella: lego (bought)\n"
+
+
+@pytest.mark.parametrize(("request_text", "written_to", "found"), [
+    ("Mark Dad's present as bought.", "car.txt", FoundLine("christmas.md", 3, "- Dad: book")),
+    ("Mark Dad's present as bought.", "christmas.md", None),  # the right file
+    ("Take the lego off the Christmas list.", "car.txt", FoundLine("christmas.md", 4, "- Ella: lego (bought)")),
+    ("Mark Dad's present as bought in car.txt.", "car.txt", None),  # the person named the file
+    ("Add Granny to the Christmas list.", "car.txt", None),  # not a change
+    ("Change the insurance to 15 January.", "car.txt", None),  # it holds the line
+])
+def test_a_change_written_to_a_file_without_the_line_points_to_the_file_that_has_it(
+        tmp_path, request_text, written_to, found):
+    (tmp_path / "car.txt").write_text(CAR)
+    (tmp_path / "christmas.md").write_text(CHRISTMAS)
+    documents = [Document("car.txt", CAR), Document("christmas.md", CHRISTMAS)]
+    assert line_named_elsewhere(request_text, tmp_path / written_to, documents) == found
+
+
+async def test_a_change_written_over_the_wrong_file_goes_back_before_it_runs(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    (harness.env.workdir / "car.txt").write_text(CAR)
+    (harness.env.workdir / "christmas.md").write_text(CHRISTMAS)
+    harness.model.enqueue(call("write_file", {"path": "car.txt", "content": "Reg: AB12 CDE, Dad: book"}), "Done.")
+    await harness.turn("Mark Dad's present as bought.", headless=True)
+    assert (harness.env.workdir / "car.txt").read_text() == CAR
+    assert harness.sent(1)[-1]["content"] == (
+        "tool error: car.txt holds no line the user asked about, so nothing in it is to change. christmas.md:3 holds"
+        " '- Dad: book'. Change that line in christmas.md: call edit_file with path christmas.md, old '- Dad: book'"
+        " and the new line.")

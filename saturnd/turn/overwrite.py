@@ -239,6 +239,39 @@ def where_it_is(request: str, path: Path, documents: list[Document]) -> LineToRe
     return None
 
 
+def line_named_elsewhere(request: str, path: Path, documents: list[Document]) -> FoundLine | None:
+    """Asked to change or remove a line, a write to a file that holds no line the request names:
+    the line of another of the working folder's files that shares the most words with the request
+    (one line alone); not when the request names the file to change. Asked to "Mark Dad's present as bought", the 1.5B wrote "Reg: AB12 CDE, Dad:
+    book" over car.txt; "- Dad: book" is in christmas.md."""
+    if asked_action(request) not in CHANGING | REMOVING or NAMED_FILE.search(request) or not (old := _file_lines(path)):
+        return None
+    if any(_asked_about(request, line, path) for line in old):
+        return None
+    words = _stems(NAMED_FILE.sub(" ", request)) - ERRAND_WORDS
+    # a name counts twice: "Dad" says which line more than "bought", the value it is to get
+    names = {w[:4].lower() for w in re.findall(r"(?<=\s)[A-Z][a-z]{2,}", request)} & words
+    best: list[tuple[int, FoundLine]] = []
+    for document in (d for d in documents if not d.source.startswith(KB_SOURCE)):
+        if Path(document.source).name == path.name:
+            continue
+        for number, line in enumerate(document.text.splitlines(), start=1):
+            stems = _stems(line)
+            if (shared := len(words & stems) + len(names & stems)) and not HEADING.search(line):
+                best.append((shared, FoundLine(document.source, number, line.strip())))
+    most = max((shared for shared, _ in best), default=0)
+    top = [found for shared, found in best if shared == most]
+    return top[0] if most and len(top) == 1 else None
+
+
+def elsewhere_refusal(path: str, found: FoundLine) -> str:
+    return (
+        f"tool error: {path} holds no line the user asked about, so nothing in it is to change."
+        f" {found.source}:{found.line_number} holds {found.text!r}. Change that line in {found.source}:"
+        f" call edit_file with path {found.source}, old {found.text!r} and the new line."
+    )
+
+
 def nothing_there_refusal(path: str, found: LineToRemove) -> str:
     return (
         f"tool error: {path} does not exist, so writing it removes nothing. {found.line.source}:"

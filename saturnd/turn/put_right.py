@@ -33,6 +33,7 @@ from saturnd.turn.overwrite import (
     doubled_lines,
     dropped_lines,
     kept_lines,
+    line_named_elsewhere,
     list_it_goes_on,
     where_it_is,
 )
@@ -428,6 +429,8 @@ def overwrite_put_right(arguments: dict[str, Any], context: GateContext) -> tupl
     if not (dropped_lines(context.request, target, content) or doubled_lines(context.request, target, content)
             or kept_lines(context.request, target, content)):
         return None
+    if line_named_elsewhere(context.request, target, context.documents):
+        return None  # the wrong file: what it holds is not to be written back with this line
     if not _proposed_before(WRITE_FILE, "content", content, context):
         return None
     return ({**arguments, "content": content_to_write(context.request, target, content)},

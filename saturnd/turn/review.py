@@ -57,8 +57,10 @@ from saturnd.turn.overwrite import (
     doubled_lines,
     doubled_refusal,
     dropped_lines,
+    elsewhere_refusal,
     kept_lines,
     kept_refusal,
+    line_named_elsewhere,
     lines_an_add_edit_drops,
     list_it_goes_on,
     new_list_refusal,
@@ -325,6 +327,9 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
     nothing of the request, a sum
     nobody worked out, a time, day or number nobody gave, a value asked for and left out."""
     target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
+    if tool.name in (WRITE_FILE, EDIT_FILE) and (elsewhere := line_named_elsewhere(
+            context.request, target, context.documents)):
+        return SentBack("invalid", elsewhere_refusal(arguments["path"], elsewhere))
     if tool.name == WRITE_FILE and (dropped := dropped_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
         return SentBack("invalid", overwrite_refusal(arguments["path"], dropped, suggested))
