@@ -8,7 +8,14 @@ import pytest
 
 from saturnd.tools import builtin_registry
 from saturnd.turn.claims import unbacked_claim
-from saturnd.turn.dates import dated, days_meant, days_named, on_the_days, ways_written
+from saturnd.turn.dates import (
+    dated,
+    days_meant,
+    days_named,
+    miscounted_days,
+    on_the_days,
+    ways_written,
+)
 from saturnd.turn.ground import Ground, build_ground
 from saturnd.turn.retrieval import Document, Excerpt, rank, render_excerpts
 
@@ -65,6 +72,22 @@ def test_a_count_of_days_the_harness_did_not_work_out_goes_back(request_text, an
     claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=seen)
     assert (claim.kind if claim else None) == kind
     assert claim is None or claim.quote == DATED
+
+
+CAR_DATED = ("[Saturn dated] Insurance renews, 14 January 2027: a Thursday, in 43 days (6 weeks 1 day);"
+             " MOT due, 2 March 2027: a Tuesday, in 90 days (12 weeks 6 days); Bins, 3 December 2026: a Thursday,"
+             " tomorrow")
+
+
+@pytest.mark.parametrize(("request_text", "answer", "sent_back"), [
+    ("How many days till the MOT?", "6 weeks 5 days", True),  # no date's count
+    ("How many days till the MOT?", "6 weeks 1 day", True),  # the insurance's, not the MOT's
+    ("How many days till the MOT?", "90 days", False),
+    ("How many days till the MOT?", "12 weeks and 6 days", False),
+    ("How many days until the bins?", "1 day", False),  # tomorrow
+])
+def test_a_count_must_be_the_one_of_the_date_asked_about(request_text, answer, sent_back):
+    assert (miscounted_days(answer, request_text, CAR_DATED) is not None) is sent_back
 
 
 @pytest.mark.parametrize(("request_text", "named"), [

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
+from saturnd.tools.word_match import STOP_WORDS
+
 DAYS_ASKED = re.compile(
     r"\bhow\s+(?:many\s+(?:more\s+)?(?:days|weeks|sleeps)|long|soon)\b(?=.*\b(?:until|till|til|before|to go|left|away)\b)|"
     r"\b(?:days|weeks|sleeps)\s+(?:until|till|til|left|to go|away)\b|"
@@ -93,22 +95,35 @@ def _and_days(days: int) -> str:
     return "" if not days else " 1 day" if days == 1 else f" {days} days"
 
 
-COUNTED = re.compile(r"\bin (\d+) days(?: \((\d+) weeks)?|\b(today|tomorrow)\b|(\d+) days ago")
 COUNT_ASKED = re.compile(r"\bhow\s+(?:many|long|soon)\b", re.IGNORECASE)
 
 
 def miscounted_days(answer: str, request: str, seen: str) -> str | None:
     """The "[Saturn dated]" line shown, when the request asks how many days (or how long) until a
-    thing and the answer gives a number that none of its counts has: shown "Insurance renews, 3
-    March 2027: a Wednesday, in 91 days (13 weeks)", the 1.5B answered "3 weeks"."""
+    thing and the answer's numbers are not those of one of its dates (of the one the request
+    names, where it names one): shown "Insurance renews, 3 March 2027: a Wednesday, in 91 days (13
+    weeks)", the 1.5B answered "3 weeks"; shown the MOT "in 90 days (12 weeks 6 days)" beside the
+    insurance "in 43 days (6 weeks 1 day)", it answered "6 weeks 5 days"."""
     if not COUNT_ASKED.search(request) or not DAYS_ASKED.search(request):
         return None
     shown = next((line for line in seen.splitlines() if line.startswith("[Saturn dated]")), None)
-    numbers = re.findall(r"\d+", answer)
+    numbers = set(re.findall(r"\d+", answer))
     if shown is None or not numbers:
         return None
-    counts = {group for found in COUNTED.finditer(shown) for group in found.groups() if group and group.isdigit()}
-    return None if set(numbers) & counts else shown
+    entries = shown.removeprefix("[Saturn dated]").split(";")
+    asked = _words(request) - {"days", "weeks", "many", "long", "until", "till"}
+    named = [entry for entry in entries if asked & _words(entry.split(",")[0])]
+    counts = [_counts(entry.split(": ", 1)[-1].split(",", 1)[-1]) for entry in named or entries]
+    return None if any(numbers <= count for count in counts) else shown
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in STOP_WORDS}
+
+
+def _counts(said: str) -> set[str]:
+    """The numbers of "in 90 days (12 weeks 6 days)"; "tomorrow" is 1 day, "today" none."""
+    return set(re.findall(r"\d+", said)) | ({"1"} if "tomorrow" in said else {"0"} if "today" in said else set())
 
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
