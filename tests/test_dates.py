@@ -13,6 +13,7 @@ from saturnd.turn.dates import (
     days_meant,
     days_named,
     miscounted_days,
+    months_written,
     on_the_days,
     ways_written,
 )
@@ -159,3 +160,12 @@ def test_a_day_the_excerpts_name_lines_for_is_dated_there_only(tmp_path):
     dated_lines = [line for line in text.splitlines() if line.startswith("[Saturn dated]")]
     assert dated_lines == ["[Saturn dated] weekend, Saturday 5 December: Saturday: takeaway;"
                            " weekend, Sunday 6 December: Sunday: roast"]
+
+
+def test_a_month_is_searched_for_as_a_tables_dates_write_it():
+    assert months_written("november", TODAY) == ("nov", "2026-11", "2025-11")
+    money = Document("money.csv", "date,what,amount\n2026-11-03,petrol,58.20\n")
+    notes = Document("notes.md", "Call the bank\n")
+    assert [d.source for _, d in rank("What did I buy in November?", [notes, money], TODAY)] == ["money.csv"]
+    assert rank("What did I buy in November?", [notes, money]) == []
+    assert rank("May I see the petrol?", [money], TODAY) == rank("May I see the petrol?", [money])

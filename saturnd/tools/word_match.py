@@ -25,6 +25,7 @@ ALSO_WRITTEN = {
     "mother": ("mum", "mom"), "dad": ("father",), "father": ("dad",), "phone": ("tel", "mobile"),
     "telephone": ("phone", "tel"), "mobile": ("phone",), "appointment": ("appt",), "email": ("mail",),
     "address": ("street", "road"), "birthday": ("born",), "password": ("pass", "pwd"),
+    "spend": ("spent", "amount", "cost"), "spent": ("spend", "amount", "cost"),
 }
 """How people write these words in their own notes: "What's my doctor's phone number?" must find
 "Dr Weiss (GP): +44 20 7946 0991"."""

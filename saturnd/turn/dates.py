@@ -187,3 +187,9 @@ def on_the_days(lines: list[str], request: str, today: date) -> str:
         said += [f"{label}: {line.strip()}" for line in lines
                  if written.search(line) and all(when == day for _, when in _dates(line, today))]
     return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""
+
+
+def months_written(month: str, today: date) -> tuple[str, ...]:
+    """How notes and tables write a month: "nov", "2026-11" (this year's and last year's)."""
+    number = MONTHS.index(month.lower()) + 1
+    return (month[:3].lower(), *(f"{year}-{number:02d}" for year in (today.year, today.year - 1)))

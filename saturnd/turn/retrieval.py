@@ -10,6 +10,7 @@ bounded in characters.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date
 
@@ -20,11 +21,14 @@ from saturnd.tools.word_match import (
     fts_query,
     query_word_groups,
 )
-from saturnd.turn.dates import dated, days_named, on_the_days, ways_written
+from saturnd.turn.dates import MONTHS, dated, days_named, months_written, on_the_days, ways_written
 from saturnd.turn.errands import asked_action
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 
 KB_SOURCE = "kb:"
+MONTH_NAMED = {month: re.compile(r"(?<=\s)May\b") if month == "may" else re.compile(rf"\b{month}\b", re.IGNORECASE)
+               for month in MONTHS}
+"""A month the request names; "May" only with its capital and not first ("May I …")."""
 
 
 @dataclass(frozen=True)
@@ -65,10 +69,14 @@ def rank(request: str, documents: list[Document], today: date | None = None) -> 
 def _word_groups(request: str, today: date | None) -> list[tuple[str, ...]]:
     """The request's words with the ways people also write them; a day word ("tomorrow",
     "Friday") also as notes write that day: asked "Have I got anything on Friday?", the diary's
-    "Fri 4 Dec: Physio" held no word of the request, and the meal plan's "Friday: pizza" won."""
+    "Fri 4 Dec: Physio" held no word of the request, and the meal plan's "Friday: pizza" won. A month
+    also as a table's dates write it ("2026-11-03" for November: money.csv held no word of "What
+    was my biggest spend in November?" and was not shown)."""
     days: dict[str, tuple[str, ...]] = {}
     for word, day in days_named(request, today) if today else []:
         days[word] = days.get(word, ()) + ways_written(day)
+    if today:
+        days |= {month: months_written(month, today) for month in MONTHS if MONTH_NAMED[month].search(request)}
     return [group + tuple(t for t in days.get(group[0], ()) if t not in group) for group in query_word_groups(request)]
 
 
