@@ -169,3 +169,12 @@ def test_a_month_is_searched_for_as_a_tables_dates_write_it():
     assert [d.source for _, d in rank("What did I buy in November?", [notes, money], TODAY)] == ["money.csv"]
     assert rank("What did I buy in November?", [notes, money]) == []
     assert rank("May I see the petrol?", [money], TODAY) == rank("May I see the petrol?", [money])
+
+
+def test_a_list_by_weekday_without_the_day_asked_says_so():
+    school = ["# School", "Mon: PE kit", "Tue: library books", "Fri: swimming"]
+    assert on_the_days(school, "Does Ella need anything for school tomorrow?", TODAY) == (
+        "[Saturn dated] tomorrow, Thursday 3 December: no line here is for that day")
+    assert on_the_days(school, "What does Ella need on Tuesday?", TODAY) == (
+        "[Saturn dated] Tuesday 8 December: Tue: library books")
+    assert on_the_days(["Call the bank"], "Anything tomorrow?", TODAY) == ""  # not a list by weekday

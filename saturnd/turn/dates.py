@@ -182,11 +182,26 @@ def on_the_days(lines: list[str], request: str, today: date) -> str:
     for word, day in days_named(request, today):
         forms = "|".join(re.escape(form) for form in ways_written(day))
         written = re.compile(rf"\b(?:{forms})\b", re.IGNORECASE)
-        label = f"{'' if word in WEEKDAYS else f'{word}, '}{day:%A} {day.day} {day:%B}"
         # "Fri 18 Dec" is a Friday, not this one
-        said += [f"{label}: {line.strip()}" for line in lines
+        said += [f"{_label(word, day)}: {line.strip()}" for line in lines
                  if written.search(line) and all(when == day for _, when in _dates(line, today))]
-    return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""
+    if said:
+        return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}"
+    # asked "Does Ella need anything for school tomorrow?" (a Thursday) of a list by weekday
+    # without one, the 1.5B gave Friday's swimming kit
+    named = days_named(request, today)
+    return f"[Saturn dated] {_label(*named[0])}: no line here is for that day" if named and _by_weekday(lines) else ""
+
+
+def _label(word: str, day: date) -> str:
+    """"Friday 4 December" for a weekday named, "tomorrow, Thursday 3 December" for another word."""
+    return f"{'' if word in WEEKDAYS else f'{word}, '}{day:%A} {day.day} {day:%B}"
+
+
+def _by_weekday(lines: list[str]) -> bool:
+    """Whether the lines are set out by weekday: two or more begin with one's name."""
+    return sum(bool(re.match(rf"\W*(?:{'|'.join(w[:3] for w in WEEKDAYS)})", line.strip(), re.IGNORECASE))
+               for line in lines) >= 2
 
 
 def months_written(month: str, today: date) -> tuple[str, ...]:
