@@ -20,6 +20,7 @@ from saturnd.turn.retrieval import (
     Excerpt,
     RetrievalLimits,
     counted,
+    not_done,
     rank,
     relevant_excerpts,
     render_excerpts,
@@ -317,3 +318,19 @@ async def test_a_file_the_ground_showed_whole_counts_as_read_for_edit_file(harne
     finished = [e.event for e in events if e.event.__struct_config__.tag == "tool_finished"]
     assert [e.fate for e in finished] == ["ran"]  # no "⛔ call read_file first"
     assert (harness.env.workdir / "shopping.txt").read_text() == "milk\neggs\nflour\nbutter\n"
+
+
+@pytest.mark.parametrize(("request_text", "said"), [
+    ("What have I still got to buy for Christmas?", "[Saturn counted] 2 not marked done: - Dad: book; - Sam: ?"),
+    ("What haven't I bought yet?", "[Saturn counted] 2 not marked done: - Dad: book; - Sam: ?"),
+    ("What's on my Christmas list?", ""),  # nothing asked about what is left
+])
+def test_asked_what_is_left_the_list_names_the_lines_not_marked_done(request_text, said):
+    presents = ["# Christmas presents", "- Mum: scarf (bought)", "- Dad: book", "- Ella: lego (bought)", "- Sam: ?"]
+    assert not_done(presents, request_text) == said
+    assert not_done(["- milk", "- eggs"], request_text) == ""  # nothing marked: nothing to tell apart
+
+
+def test_a_list_shown_whole_carries_what_is_not_marked_done():
+    shown = render_excerpts([Excerpt("todo.md", 1, ["- [x] milk", "- [ ] eggs"], 2)], "What's left on my list?")
+    assert shown.splitlines()[-1] == "[Saturn counted] 1 not marked done: - [ ] eggs"

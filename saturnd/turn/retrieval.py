@@ -167,7 +167,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         else:
             header = f"--- {part.source}:{part.first_line}-{last} (of {part.total_lines} lines)"
         totals = (table_totals(part.source, "\n".join(part.lines), request) or counted(part.lines, request)
-                  if part.whole else "")
+                  or not_done(part.lines, request) if part.whole else "")
         days = dated(part.lines, request, today) if today else ""
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day) if line)]))
@@ -183,3 +183,23 @@ def counted(lines: list[str], request: str) -> str:
         return ""
     named = " and ".join(f"'{h}'" for h in headings[:2]) + (" …" if len(headings) > 2 else "")
     return f"[Saturn counted] {len(items)} lines besides the heading{'s' if len(headings) > 1 else ''} {named}"
+
+
+STILL_ASKED = re.compile(
+    r"\b(?:still|left|yet|remaining|outstanding|to\s+go|(?:have|has)n't|(?:have|has)\s+not)\b", re.IGNORECASE)
+DONE_MARK = re.compile(
+    r"\((?:bought|done|got|paid|sent|booked|ordered|finished)\)|\[x\]|[✓✔✅]|~~|"
+    r"[-:–]\s*(?:bought|done|got|paid|sent|booked|finished)\s*$", re.IGNORECASE)
+MAX_NOT_DONE = 12
+
+
+def not_done(lines: list[str], request: str) -> str:
+    """Asked what is still to do, the lines of a list that no mark says are done, when some are:
+    asked "What have I still got to buy for Christmas?" of "- Ella: lego (bought)" and "- Dad:
+    book", the 1.5B answered the lego."""
+    items = [line.strip() for line in lines if line.strip() and not HEADING.search(line)]
+    done = [line for line in items if DONE_MARK.search(line)]
+    if not STILL_ASKED.search(request) or not done or len(done) == len(items):
+        return ""
+    left = [line for line in items if line not in done]
+    return f"[Saturn counted] {len(left)} not marked done: " + "; ".join(left[:MAX_NOT_DONE])
