@@ -297,13 +297,15 @@ SENDERS_OWN = re.compile(
     r"^\s*(?:that\s+|to\s+say\s+|saying\s+)?(?P<said>(?:I|I'm|I’m|I'll|I’ll|I've|I’ve|I'd|we|we're|we'll|we've|my|our)\b.*)$",
     re.IGNORECASE | re.DOTALL,
 )
+THEM = re.compile(r"\b(?:him|her|them)\b", re.IGNORECASE)
 VOCATIVE = re.compile(r"^\s*(?:hi|hey|hello|dear)?\s*[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s*[,!:]\s*", re.IGNORECASE)
 
 
 def in_the_senders_words(arguments: dict[str, Any], request: str) -> tuple[dict[str, Any], str] | None:
     """(the arguments, the note) for a message that gives back the request's own message as said to
     its recipient: asked "Text Tom I'm running ten minutes late.", the 1.5B texted "Tom, you're
-    running ten minutes late." It goes in the person's words, as the request gives them."""
+    running ten minutes late." It goes in the person's words, as the request gives them; the
+    recipient named where the request says "her", as "you"."""
     field = "body" if "body" in arguments else "text"
     body = str(arguments.get(field, ""))
     for person in people_messaged(request):
@@ -315,9 +317,15 @@ def in_the_senders_words(arguments: dict[str, Any], request: str) -> tuple[dict[
         swapped = VOCATIVE.sub("", body, count=1)
         for you, sender in THE_SENDER:
             swapped = you.sub(sender, swapped)
+        named = re.sub(rf"\b{re.escape(person)}\b(?!['’])", "xperson", body, flags=re.IGNORECASE)
         if swapped != body and _plain_words(swapped) == _plain_words(said) and body.strip() != said:
             said = said[0].upper() + said[1:]
-            return {**arguments, field: said}, prompts.OWN_WORDS_PUT_RIGHT.format(message=said)
+        elif named != body and _plain_words(named) == _plain_words(THEM.sub("xperson", said)):
+            # "Tell Mum I'll pick her up" texted as "I'll pick Mum up": to her, it is "you"
+            said = THEM.sub("you", said[0].upper() + said[1:])
+        else:
+            continue
+        return {**arguments, field: said}, prompts.OWN_WORDS_PUT_RIGHT.format(message=said)
     return None
 
 
