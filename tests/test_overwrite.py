@@ -481,3 +481,12 @@ async def test_a_change_written_over_the_wrong_file_goes_back_before_it_runs(har
         "tool error: car.txt holds no line the user asked about, so nothing in it is to change. christmas.md:3 holds"
         " '- Dad: book'. Change that line in christmas.md: call edit_file with path christmas.md, old '- Dad: book'"
         " and the new line.")
+
+
+async def test_an_edit_of_the_wrong_file_is_pointed_to_the_right_one_before_it_is_asked_to_read(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: edit_file, decision: allow}\n")
+    (harness.env.workdir / "car.txt").write_text(CAR)
+    (harness.env.workdir / "christmas.md").write_text(CHRISTMAS)
+    harness.model.enqueue(call("edit_file", {"path": "car.txt", "old": "Dad", "new": "Dad: book"}), "Done.")
+    await harness.turn("Mark Dad's present as bought.", headless=True)
+    assert harness.sent(1)[-1]["content"].startswith("tool error: car.txt holds no line the user asked about")

@@ -259,6 +259,10 @@ def _review_one(
         return _review_remember(call, arguments, context, fields)
     if tool.risk == "external" and seems_unfit(context.request, tool) and ledger.first_unfit(tool.name):
         return Decision(call, "invalid", f"tool error: {UNFIT.format(tool=tool.name)}", **fields)
+    # the wrong file is told before "read it first": the 1.5B read phone numbers.txt to mark Dad's present
+    if tool.name in (WRITE_FILE, EDIT_FILE) and (elsewhere := line_named_elsewhere(
+            context.request, Path(context.cwd, os.path.expanduser(str(arguments.get("path", "")))), context.documents)):
+        return Decision(call, "invalid", elsewhere_refusal(str(arguments["path"]), elsewhere), **fields)
     if tool.parent and parent_missing(tool.parent, tool.target, arguments, context.record, context.cwd):
         target = f" of {arguments[tool.target]}" if tool.target in arguments else ""
         why = f"⛔ call {tool.parent} first: {tool.name} needs {tool.parent}{target} earlier in this session."
@@ -327,9 +331,6 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
     nothing of the request, a sum
     nobody worked out, a time, day or number nobody gave, a value asked for and left out."""
     target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
-    if tool.name in (WRITE_FILE, EDIT_FILE) and (elsewhere := line_named_elsewhere(
-            context.request, target, context.documents)):
-        return SentBack("invalid", elsewhere_refusal(arguments["path"], elsewhere))
     if tool.name == WRITE_FILE and (dropped := dropped_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
         return SentBack("invalid", overwrite_refusal(arguments["path"], dropped, suggested))
