@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 
 from saturnd.testing.fake_model import Reply, call
+from saturnd.tools import builtin_registry
 from saturnd.tools.calculate import evaluate
 from saturnd.tools.registry import ToolFailure
 from saturnd.tools.table_sums import table_totals
 from saturnd.tools.word_match import query_terms
+from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.folder_scan import ScanLimits, scan_folder
 from saturnd.turn.ground import Ground, build_ground, folder_map_text
 from saturnd.turn.retrieval import (
@@ -334,3 +336,22 @@ def test_asked_what_is_left_the_list_names_the_lines_not_marked_done(request_tex
 def test_a_list_shown_whole_carries_what_is_not_marked_done():
     shown = render_excerpts([Excerpt("todo.md", 1, ["- [x] milk", "- [ ] eggs"], 2)], "What's left on my list?")
     assert shown.splitlines()[-1] == "[Saturn counted] 1 not marked done: - [ ] eggs"
+
+
+PRESENTS_SHOWN = (
+    "--- christmas.md (whole file, 5 lines)\n# Christmas presents\n- Mum: scarf (bought)\n- Dad: book\n"
+    "- Ella: lego (bought)\n- Sam: ?\n[Saturn counted] 2 not marked done: - Dad: book; - Sam: ?\n"
+)
+
+
+@pytest.mark.parametrize(("answer", "kind"), [
+    ("You still have to buy a scarf and a lego for Christmas.", "marked_done"),
+    ("Dad's book, and something for Sam.", None),
+    ("Dad: book", "part_of_list"),  # Sam left out of what is left
+])
+def test_asked_what_is_left_an_answer_naming_what_is_marked_done_goes_back(answer, kind):
+    claim = unbacked_claim(answer, [], builtin_registry(), "What's left on my Christmas list?",
+                           documents_at_hand=True, seen=PRESENTS_SHOWN)
+    assert (claim.kind if claim else None) == kind
+    if kind == "marked_done":
+        assert claim.quote == "[Saturn counted] 2 not marked done: - Dad: book; - Sam: ?"

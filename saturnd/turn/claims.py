@@ -42,6 +42,8 @@ comes back again is answered with a note saying so. The kinds:
   and email Tom the same note"), one was tried and nothing tried the other.
 - part_of_list: asked what is on a list the ground showed whole, the answer gives some of
   its lines and not the others (listing.py).
+- marked_done: asked what is still to do, the answer names what the list marks done ("the
+  lego" of "- Ella: lego (bought)"); sent back with the lines not marked done (listing.py).
 - time_of_day: nothing was worked out, and the answer gives a time the request's clock time
   and length of time come to ("My train is at 17:45 and it's a 25 minute walk … When should I
   leave?"); sent back with both calculate expressions, earlier and later.
@@ -93,7 +95,7 @@ from saturnd.turn.errands import (
     tools_for,
     undone_errand,
 )
-from saturnd.turn.listing import part_of_the_list, shown_file_named
+from saturnd.turn.listing import marked_done_given, part_of_the_list, shown_file_named
 from saturnd.turn.look_first import addresses_named, someone_elses_contact
 from saturnd.turn.made_up import (
     CALCULATE,
@@ -201,7 +203,7 @@ FETCH = "web_fetch"
 ClaimKind = Literal[
     "done", "not_acted", "restated", "no_access", "uncomputed", "unworked", "unsourced", "not_looked_up", "unread",
     "unfollowed", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
-    "not_as_calculated", "conversion", "miscounted_days", "someone_else",
+    "not_as_calculated", "conversion", "miscounted_days", "someone_else", "marked_done",
 ]
 
 
@@ -325,6 +327,8 @@ def unbacked_claim(
         return Claim("per_period", expression, (CALCULATE,))
     if part := part_of_the_list(answer, request, seen):
         return Claim("part_of_list", part)
+    if left := marked_done_given(answer, request, seen):
+        return Claim("marked_done", left)
     if (not something_tried(passes, registry, READ_TOOLS | {CALCULATE}) and not asks_or_declines(answer, request)
             and (value := unsourced_value(answer, request, seen))):
         if CALCULATE in registry.names() and (moves := clock_moves(request)):

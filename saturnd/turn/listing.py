@@ -36,6 +36,8 @@ def part_of_the_list(answer: str, request: str, seen: str) -> str | None:
             continue
         if any(len(item.split()) > MAX_ITEM_WORDS for item in items):
             continue  # prose, or something planted in it: not a list to read back whole
+        if STILL_ASKED.search(request) and any(DONE_MARK.search(item) for item in items):
+            items = [item for item in items if not DONE_MARK.search(item)]  # what is left is the list asked
         given = [item for item in items if set(w.lower() for w in ITEM_WORD.findall(item)) <= said]
         if given and len(given) < len(items):
             return f"{name}, {len(given)} of its {len(items)} lines"
@@ -71,3 +73,38 @@ def _whole_files(seen: str) -> list[tuple[str, list[str]]]:
         elif current is not None and line.strip() and not HEADING.search(line) and not COMMENT.match(line):
             current.append(line.strip().lstrip("-*• ").strip())
     return files
+
+
+STILL_ASKED = re.compile(
+    r"\b(?:still|left|yet|remaining|outstanding|to\s+go|(?:have|has)n't|(?:have|has)\s+not)\b", re.IGNORECASE)
+DONE_MARK = re.compile(
+    r"\((?:bought|done|got|paid|sent|booked|ordered|finished)\)|\[x\]|[✓✔✅]|~~|"
+    r"[-:–]\s*(?:bought|done|got|paid|sent|booked|finished)\s*$", re.IGNORECASE)
+MAX_NOT_DONE = 12
+NOT_DONE_LINE = re.compile(r"^\[Saturn counted\] \d+ not marked done: ")
+
+
+def not_done(lines: list[str], request: str) -> str:
+    """Asked what is still to do, the lines of a list that no mark says are done, when some are:
+    asked "What have I still got to buy for Christmas?" of "- Ella: lego (bought)" and "- Dad:
+    book", the 1.5B answered the lego."""
+    items = [line.strip() for line in lines if line.strip() and not HEADING.search(line)]
+    done = [line for line in items if DONE_MARK.search(line)]
+    if not STILL_ASKED.search(request) or not done or len(done) == len(items):
+        return ""
+    left = [line for line in items if line not in done]
+    return f"[Saturn counted] {len(left)} not marked done: " + "; ".join(left[:MAX_NOT_DONE])
+
+
+def marked_done_given(answer: str, request: str, seen: str) -> str | None:
+    """The "[Saturn counted] … not marked done" line shown, when the request asks what is still to
+    do and the answer names a word only a line marked done has: shown "2 not marked done: - Dad:
+    book; - Sam: ?", the 1.5B answered "You still have to buy a scarf and a lego"."""
+    shown = next((line for line in seen.splitlines() if NOT_DONE_LINE.match(line)), None)
+    if shown is None or not STILL_ASKED.search(request):
+        return None
+    left = {w.lower() for w in ITEM_WORD.findall(shown)}
+    done = {w.lower() for line in seen.splitlines() if DONE_MARK.search(line) and not NOT_DONE_LINE.match(line)
+            for w in ITEM_WORD.findall(DONE_MARK.sub(" ", line))} - left
+    said = {w.lower() for w in ITEM_WORD.findall(answer)}
+    return shown if said & done else None

@@ -68,6 +68,10 @@ MISCOUNTED_DAYS = (
     "[Saturn check] Your answer's count is not one the harness worked out from today's date: {claim}."
     " Answer with the count it gives for what the user asked about."
 )
+MARKED_DONE = (
+    "[Saturn check] The user asked what is still to do, and your answer names what their list marks done."
+    " {claim}. Answer again with those lines only."
+)
 SOMEONE_ELSE = (
     "[Saturn check] Your answer's number or address comes from the line \"{claim}\", which is not about"
     " who the user asked for. If no line of the user's files names them, tell the user you could not find"
@@ -134,6 +138,7 @@ PER_PERIOD_NOTE = "the answer's figure was not worked out for the period asked"
 NOT_AS_CALCULATED_NOTE = "the answer's number is not what calculate gave"
 CONVERSION_NOTE = "the answer's number is not the length of time asked, in the unit asked"
 MISCOUNTED_DAYS_NOTE = "the answer's count of days is not the one worked out from today's date"
+MARKED_DONE_NOTE = "the answer named what the list marks done as still to do"
 SOMEONE_ELSE_NOTE = "the answer's number or address is from a line about someone else"
 SEND_BACK = {
     "done": UNBACKED_CLAIM, "not_acted": NOT_ACTED, "no_access": NO_ACCESS, "uncomputed": UNCOMPUTED,
@@ -141,7 +146,7 @@ SEND_BACK = {
     "unread": UNREAD, "unfollowed": UNFOLLOWED, "half_done": HALF_DONE, "copied": COPIED,
     "part_of_list": PART_OF_LIST, "time_of_day": TIME_OF_DAY, "per_period": PER_PERIOD,
     "not_as_calculated": NOT_AS_CALCULATED, "conversion": CONVERSION,
-    "miscounted_days": MISCOUNTED_DAYS, "someone_else": SOMEONE_ELSE,
+    "miscounted_days": MISCOUNTED_DAYS, "someone_else": SOMEONE_ELSE, "marked_done": MARKED_DONE,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
@@ -150,7 +155,7 @@ CLAIM_NOTES = {
     "half_done": HALF_DONE_NOTE, "copied": COPIED_NOTE, "part_of_list": PART_OF_LIST_NOTE,
     "time_of_day": TIME_OF_DAY_NOTE, "per_period": PER_PERIOD_NOTE,
     "not_as_calculated": NOT_AS_CALCULATED_NOTE, "conversion": CONVERSION_NOTE,
-    "miscounted_days": MISCOUNTED_DAYS_NOTE, "someone_else": SOMEONE_ELSE_NOTE,
+    "miscounted_days": MISCOUNTED_DAYS_NOTE, "someone_else": SOMEONE_ELSE_NOTE, "marked_done": MARKED_DONE_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"

@@ -23,6 +23,7 @@ from saturnd.tools.word_match import (
 )
 from saturnd.turn.dates import MONTHS, dated, days_named, months_written, on_the_days, ways_written
 from saturnd.turn.errands import asked_action
+from saturnd.turn.listing import not_done
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 
 KB_SOURCE = "kb:"
@@ -184,22 +185,3 @@ def counted(lines: list[str], request: str) -> str:
     named = " and ".join(f"'{h}'" for h in headings[:2]) + (" …" if len(headings) > 2 else "")
     return f"[Saturn counted] {len(items)} lines besides the heading{'s' if len(headings) > 1 else ''} {named}"
 
-
-STILL_ASKED = re.compile(
-    r"\b(?:still|left|yet|remaining|outstanding|to\s+go|(?:have|has)n't|(?:have|has)\s+not)\b", re.IGNORECASE)
-DONE_MARK = re.compile(
-    r"\((?:bought|done|got|paid|sent|booked|ordered|finished)\)|\[x\]|[✓✔✅]|~~|"
-    r"[-:–]\s*(?:bought|done|got|paid|sent|booked|finished)\s*$", re.IGNORECASE)
-MAX_NOT_DONE = 12
-
-
-def not_done(lines: list[str], request: str) -> str:
-    """Asked what is still to do, the lines of a list that no mark says are done, when some are:
-    asked "What have I still got to buy for Christmas?" of "- Ella: lego (bought)" and "- Dad:
-    book", the 1.5B answered the lego."""
-    items = [line.strip() for line in lines if line.strip() and not HEADING.search(line)]
-    done = [line for line in items if DONE_MARK.search(line)]
-    if not STILL_ASKED.search(request) or not done or len(done) == len(items):
-        return ""
-    left = [line for line in items if line not in done]
-    return f"[Saturn counted] {len(left)} not marked done: " + "; ".join(left[:MAX_NOT_DONE])
