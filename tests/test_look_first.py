@@ -258,6 +258,8 @@ def test_a_message_that_tells_of_sending_it_is_sent_as_what_it_says(request_text
     ("Tell Mum I'll pick her up at 10 on Saturday.", "I'll pick Mum up at 10 on Saturday.",
      "I'll pick you up at 10 on Saturday."),
     ("Tell Mum I'll see her car at 10.", "I'll see Mum's car at 10.", None),  # not "her" for her
+    ("Tell Mum I'll pick her up on Saturday.", "I'll pick her up on Saturday.", "I'll pick you up on Saturday."),
+    ("Tell Mum I saw Jo and gave her the keys.", "I saw Jo and gave her the keys.", None),  # "her" is Jo
 ])
 def test_a_message_that_gives_the_users_words_back_goes_in_their_words(request_text, body, said):
     arguments = {"to": "+44 7700 900123", "text": body}

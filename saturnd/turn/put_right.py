@@ -298,6 +298,10 @@ SENDERS_OWN = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 THEM = re.compile(r"\b(?:him|her|them)\b", re.IGNORECASE)
+OTHER_NAME = re.compile(
+    r"(?<=\s)(?!I\b|I'|I’|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b|(?:Jan|Febr)uary\b|March\b|April\b|May\b|"
+    r"June?\b|July\b|August\b|(?:Septem|Octo|Novem|Decem)ber\b)[A-Z]")
+"""A name past the first word: "her" might be someone else ("I saw Jo and gave her the keys")."""
 VOCATIVE = re.compile(r"^\s*(?:hi|hey|hello|dear)?\s*[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s*[,!:]\s*", re.IGNORECASE)
 
 
@@ -320,8 +324,9 @@ def in_the_senders_words(arguments: dict[str, Any], request: str) -> tuple[dict[
         named = re.sub(rf"\b{re.escape(person)}\b(?!['’])", "xperson", body, flags=re.IGNORECASE)
         if swapped != body and _plain_words(swapped) == _plain_words(said) and body.strip() != said:
             said = said[0].upper() + said[1:]
-        elif named != body and _plain_words(named) == _plain_words(THEM.sub("xperson", said)):
-            # "Tell Mum I'll pick her up" texted as "I'll pick Mum up": to her, it is "you"
+        elif (named != body and _plain_words(named) == _plain_words(THEM.sub("xperson", said))
+              or _plain_words(body) == _plain_words(said) and THEM.search(said) and not OTHER_NAME.search(said)):
+            # "Tell Mum I'll pick her up" texted as "I'll pick Mum up", or as it is: to her, it is "you"
             said = THEM.sub("you", said[0].upper() + said[1:])
         else:
             continue
