@@ -461,6 +461,8 @@ CHRISTMAS = "# Christmas presents\n- Mum: scarf (bought)\n- Dad: book\n- Ella: l
     ("Mark Dad's present as bought in car.txt.", "car.txt", None),  # the person named the file
     ("Add Granny to the Christmas list.", "car.txt", None),  # not a change
     ("Change the insurance to 15 January.", "car.txt", None),  # it holds the line
+    ("Mark Dad's present as bought.", "dad.txt", FoundLine("christmas.md", 3, "- Dad: book")),  # a new file
+    ("Take the lego off the Christmas list.", "lego.txt", None),  # a removal to a new file: where_it_is's
 ])
 def test_a_change_written_to_a_file_without_the_line_points_to_the_file_that_has_it(
         tmp_path, request_text, written_to, found):

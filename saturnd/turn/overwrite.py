@@ -242,12 +242,18 @@ def where_it_is(request: str, path: Path, documents: list[Document]) -> LineToRe
 def line_named_elsewhere(request: str, path: Path, documents: list[Document]) -> FoundLine | None:
     """Asked to change or remove a line, a write to a file that holds no line the request names:
     the line of another of the working folder's files that shares the most words with the request
-    (one line alone); not when the request names the file to change. Asked to "Mark Dad's present as bought", the 1.5B wrote "Reg: AB12 CDE, Dad:
+    (one line alone), or, asked to change, a write to a new file; not when the request names the
+    file to change. Asked to "Mark Dad's present as bought", the 1.5B wrote "Reg: AB12 CDE, Dad:
     book" over car.txt; "- Dad: book" is in christmas.md."""
-    if asked_action(request) not in CHANGING | REMOVING or NAMED_FILE.search(request) or not (old := _file_lines(path)):
+    verb = asked_action(request)
+    if verb not in CHANGING | REMOVING or NAMED_FILE.search(request):
         return None
-    if any(_asked_about(request, line, path) for line in old):
-        return None
+    if path.exists():
+        old = _file_lines(path)
+        if not old or any(_asked_about(request, line, path) for line in old):
+            return None
+    elif verb not in CHANGING:
+        return None  # a removal written to a new file: where_it_is gives the list without the line
     words = _stems(NAMED_FILE.sub(" ", request)) - ERRAND_WORDS
     # a name counts twice: "Dad" says which line more than "bought", the value it is to get
     names = {w[:4].lower() for w in re.findall(r"(?<=\s)[A-Z][a-z]{2,}", request)} & words
@@ -264,9 +270,10 @@ def line_named_elsewhere(request: str, path: Path, documents: list[Document]) ->
     return top[0] if most and len(top) == 1 else None
 
 
-def elsewhere_refusal(path: str, found: FoundLine) -> str:
+def elsewhere_refusal(path: str, found: FoundLine, exists: bool = True) -> str:
+    what = "holds no line the user asked about, so nothing in it is to change" if exists else "is a new file"
     return (
-        f"tool error: {path} holds no line the user asked about, so nothing in it is to change."
+        f"tool error: {path} {what}."
         f" {found.source}:{found.line_number} holds {found.text!r}. Change that line in {found.source}:"
         f" call edit_file with path {found.source}, old {found.text!r} and the new line."
     )

@@ -260,9 +260,11 @@ def _review_one(
     if tool.risk == "external" and seems_unfit(context.request, tool) and ledger.first_unfit(tool.name):
         return Decision(call, "invalid", f"tool error: {UNFIT.format(tool=tool.name)}", **fields)
     # the wrong file is told before "read it first": the 1.5B read phone numbers.txt to mark Dad's present
+    written = Path(context.cwd, os.path.expanduser(str(arguments.get("path", ""))))
     if tool.name in (WRITE_FILE, EDIT_FILE) and (elsewhere := line_named_elsewhere(
-            context.request, Path(context.cwd, os.path.expanduser(str(arguments.get("path", "")))), context.documents)):
-        return Decision(call, "invalid", elsewhere_refusal(str(arguments["path"]), elsewhere), **fields)
+            context.request, written, context.documents)):
+        return Decision(call, "invalid", elsewhere_refusal(str(arguments["path"]), elsewhere, written.exists()),
+                        **fields)
     if tool.parent and parent_missing(tool.parent, tool.target, arguments, context.record, context.cwd):
         target = f" of {arguments[tool.target]}" if tool.target in arguments else ""
         why = f"⛔ call {tool.parent} first: {tool.name} needs {tool.parent}{target} earlier in this session."
