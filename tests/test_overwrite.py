@@ -492,3 +492,16 @@ async def test_an_edit_of_the_wrong_file_is_pointed_to_the_right_one_before_it_i
     harness.model.enqueue(call("edit_file", {"path": "car.txt", "old": "Dad", "new": "Dad: book"}), "Done.")
     await harness.turn("Mark Dad's present as bought.", headless=True)
     assert harness.sent(1)[-1]["content"].startswith("tool error: car.txt holds no line the user asked about")
+
+
+async def test_an_edit_whose_old_text_another_file_holds_edits_that_file(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: edit_file, decision: allow}\n")
+    (harness.env.workdir / "car.txt").write_text(CAR)
+    (harness.env.workdir / "christmas.md").write_text(CHRISTMAS)
+    harness.model.enqueue(
+        call("edit_file", {"path": "dad.txt", "old": "- Dad: book", "new": "- Dad: book (bought)"}), "Done.")
+    await harness.turn("Mark Dad's present as bought.", headless=True)
+    assert "- Dad: book (bought)\n" in (harness.env.workdir / "christmas.md").read_text()
+    assert not (harness.env.workdir / "dad.txt").exists()
+    assert harness.sent(1)[-1]["content"].startswith(
+        "(The text to replace is not in dad.txt; christmas.md holds it, so the call edits christmas.md.)")

@@ -169,6 +169,7 @@ RECIPIENT_GIVEN = "({invented} was a guess: the user gave the {kind} {answer} wh
 CONTENT_PUT_RIGHT = (
     "(The same content came back: the call wrote the content the last result gave for {path}.) "
 )
+EDIT_PUT_RIGHT = "(The text to replace is not in {path}; {source} holds it, so the call edits {source}.) "
 LIST_PUT_RIGHT = (
     "(The same call came back: {path} does not exist and the list the user named is {source}, so the call"
     " wrote {source} as the last result gave it.) "

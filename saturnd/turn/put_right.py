@@ -465,6 +465,30 @@ def list_put_right(arguments: dict[str, Any], context: GateContext) -> tuple[dic
     return {"path": source, "content": content}, prompts.LIST_PUT_RIGHT.format(path=arguments["path"], source=source)
 
 
+def edit_where_the_text_is(arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) for an edit_file whose old text the file it names does not hold
+    and one other file of the working folder does: sent back from writing dad.txt to mark Dad's
+    present bought, the 1.5B called edit_file on dad.txt with old "- Dad: book", christmas.md's line."""
+    old = str(arguments.get("old", ""))
+    target = Path(context.cwd, os.path.expanduser(str(arguments.get("path", ""))))
+    if len(old.strip()) < MIN_EDIT_CHARS or (target.is_file() and old in _text_of(target)):
+        return None
+    holding = [d.source for d in context.documents if not d.source.startswith(KB_SOURCE) and old in d.text]
+    if len(holding) != 1:
+        return None
+    return {**arguments, "path": holding[0]}, prompts.EDIT_PUT_RIGHT.format(path=arguments.get("path"), source=holding[0])
+
+
+MIN_EDIT_CHARS = 4
+
+
+def _text_of(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
 KIND_OF_FILES = re.compile(
     r"(?:(?<![\w.])\.(?P<suffix>[a-z0-9]{1,5})|\b(?P<word>txt|md|csv|pdf|docx?|xlsx?|json|py|jpe?g|png|html?|log))"
     r"\s+files?\b", re.IGNORECASE)

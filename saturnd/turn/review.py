@@ -76,6 +76,7 @@ from saturnd.turn.put_right import (
     addresses_of,
     channel_put_right,
     content_put_right,
+    edit_where_the_text_is,
     recipient_put_right,
     where,
 )
@@ -259,6 +260,10 @@ def _review_one(
         return _review_remember(call, arguments, context, fields)
     if tool.risk == "external" and seems_unfit(context.request, tool) and ledger.first_unfit(tool.name):
         return Decision(call, "invalid", f"tool error: {UNFIT.format(tool=tool.name)}", **fields)
+    if tool.name == EDIT_FILE and (moved := edit_where_the_text_is(arguments, context)):
+        patched_arguments, note = moved
+        return replace(_review_one(replace(call, arguments=json.dumps(patched_arguments)), registry, ledger, context),
+                       put_right=note)
     # the wrong file is told before "read it first": the 1.5B read phone numbers.txt to mark Dad's present
     written = Path(context.cwd, os.path.expanduser(str(arguments.get("path", ""))))
     if tool.name in (WRITE_FILE, EDIT_FILE) and (elsewhere := line_named_elsewhere(
