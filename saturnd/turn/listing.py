@@ -108,3 +108,10 @@ def marked_done_given(answer: str, request: str, seen: str) -> str | None:
             for w in ITEM_WORD.findall(DONE_MARK.sub(" ", line))} - left
     said = {w.lower() for w in ITEM_WORD.findall(answer)}
     return shown if said & done else None
+
+
+def still_to_do(shown: str) -> str:
+    """The answer the "[Saturn counted] … not marked done" line gives: "Not marked done on your
+    list: Dad: book; Sam: ?"."""
+    left = NOT_DONE_LINE.sub("", shown).split("; ")
+    return "Not marked done on your list: " + "; ".join(line.lstrip("-*• ").strip() for line in left)

@@ -40,6 +40,7 @@ from saturnd.turn.echoed_instructions import (
 from saturnd.turn.errands import ASK_USER, forced_call, something_acted
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
+from saturnd.turn.listing import still_to_do
 from saturnd.turn.overwrite import WRITE_FILE, ready_write
 from saturnd.turn.remembering import queue_missed_facts
 from saturnd.turn.thinking import think_plan
@@ -233,7 +234,8 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     what was when something was. An answer that does not say a declined errand was not done ("The
     meeting was cancelled." after the text was declined), an action it still claims or promises
     after being sent back, or a trail it did not follow to the end, is prefixed with the truth;
-    one that speaks of the person to Saturn after being sent back is replaced by it."""
+    one that speaks of the person to Saturn after being sent back is replaced by it, and one that
+    still names what the list marks done by the lines it does not."""
     text = reply_text or turn.last_text
     account = not_done_account(turn.trace)
     if echoes_instructions(text):
@@ -256,6 +258,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     if claim is not None and misleads_about_action(claim, text):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "prefixed: not done")
         return f"{prompts.NOT_DONE} {text}"
+    if claim is not None and claim.kind == "marked_done":  # sent back, the 1.5B named the bought lego again
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the lines not marked done")
+        return still_to_do(claim.quote)
     return text
 
 
