@@ -154,14 +154,14 @@ def _named(request: str, line: str) -> bool:
     """Whether the line shares a word with the request ("eggs" in "Take eggs off my list"), or with
     another line: a word that says what it is about, not "the" nor the errand's own verb (asked to
     "Tick off washing the car", "fix the garden gate" shares only "the")."""
-    return bool(_stems(line) & (_stems(request) - ERRAND_WORDS))
+    return bool(stems(line) & (stems(request) - ERRAND_WORDS))
 
 
 def _asked_about(request: str, line: str, path: Path) -> bool:
     """Whether the request names the line by a word that is not the file's own name, and the line
     is no heading: asked to "Take the lego off the Christmas list", "# Christmas presents" stays."""
-    own = _stems(re.sub(r"[^a-z]+", " ", path.stem.lower()))
-    return not HEADING.search(line) and bool(_stems(line) & (_stems(request) - ERRAND_WORDS - own))
+    own = stems(re.sub(r"[^a-z]+", " ", path.stem.lower()))
+    return not HEADING.search(line) and bool(stems(line) & (stems(request) - ERRAND_WORDS - own))
 
 
 def overwrite_refusal(path: str, dropped: list[str], suggested: str, tool: str = "write_file") -> str:
@@ -205,8 +205,8 @@ def adds_nothing(request: str, path: Path, content: str) -> bool:
     old = _file_lines(path)
     if not old or not set(_content_lines(content)) <= set(old):
         return False
-    said_of_the_file = _stems(f"{' '.join(ADDING)} {re.sub(r'[^a-z]', ' ', path.name.lower())} {CONTAINERS}")
-    return bool(_stems(NAMED_FILE.sub(" ", request)) - said_of_the_file - _stems(" ".join(old)))
+    said_of_the_file = stems(f"{' '.join(ADDING)} {re.sub(r'[^a-z]', ' ', path.name.lower())} {CONTAINERS}")
+    return bool(stems(NAMED_FILE.sub(" ", request)) - said_of_the_file - stems(" ".join(old)))
 
 
 def adds_nothing_refusal(path: str, request: str) -> str:
@@ -229,11 +229,11 @@ def where_it_is(request: str, path: Path, documents: list[Document]) -> LineToRe
     book dentist", the 1.5B wrote a new file "book dentist.md" beside todo.txt)."""
     if asked_action(request) not in REMOVING or path.exists():
         return None
-    words = _stems(NAMED_FILE.sub(" ", request)) - _stems(f"{' '.join(REMOVING)} off {CONTAINERS}")
+    words = stems(NAMED_FILE.sub(" ", request)) - stems(f"{' '.join(REMOVING)} off {CONTAINERS}")
     for document in (d for d in documents if not d.source.startswith(KB_SOURCE)):
         lines = document.text.splitlines()
         for number, line in enumerate(lines, start=1):
-            if words and words <= _stems(line):
+            if words and words <= stems(line):
                 rest = "".join(f"{kept}\n" for n, kept in enumerate(lines, start=1) if n != number)
                 return LineToRemove(FoundLine(document.source, number, line.strip()), rest)
     return None
@@ -254,7 +254,7 @@ def line_named_elsewhere(request: str, path: Path, documents: list[Document]) ->
             return None
     elif verb not in CHANGING:
         return None  # a removal written to a new file: where_it_is gives the list without the line
-    words = _stems(NAMED_FILE.sub(" ", request)) - ERRAND_WORDS
+    words = stems(NAMED_FILE.sub(" ", request)) - ERRAND_WORDS
     # a name counts twice: "Dad" says which line more than "bought", the value it is to get
     names = {w[:4].lower() for w in re.findall(r"(?<=\s)[A-Z][a-z]{2,}", request)} & words
     best: list[tuple[int, FoundLine]] = []
@@ -262,8 +262,8 @@ def line_named_elsewhere(request: str, path: Path, documents: list[Document]) ->
         if Path(document.source).name == path.name:
             continue
         for number, line in enumerate(document.text.splitlines(), start=1):
-            stems = _stems(line)
-            if (shared := len(words & stems) + len(names & stems)) and not HEADING.search(line):
+            about = stems(line)
+            if (shared := len(words & about) + len(names & about)) and not HEADING.search(line):
                 best.append((shared, FoundLine(document.source, number, line.strip())))
     most = max((shared for shared, _ in best), default=0)
     top = [found for shared, found in best if shared == most]
@@ -335,10 +335,10 @@ def _without_the_line(request: str, documents: list[Document]) -> ListToWrite | 
     no line shares one, or several share the most."""
     if asked_action(request) not in REMOVING or (document := _list_named(request, documents)) is None:
         return None
-    file_words = _stems(re.sub(r"[^a-z]", " ", Path(document.source).stem.lower()))
-    words = _stems(NAMED_FILE.sub(" ", request)) - file_words - _stems(f"{' '.join(REMOVING)} off {CONTAINERS}")
+    file_words = stems(re.sub(r"[^a-z]", " ", Path(document.source).stem.lower()))
+    words = stems(NAMED_FILE.sub(" ", request)) - file_words - stems(f"{' '.join(REMOVING)} off {CONTAINERS}")
     lines = document.text.splitlines()
-    shared = [len(words & _stems(line)) for line in lines]
+    shared = [len(words & stems(line)) for line in lines]
     most = max(shared, default=0)
     if not most or shared.count(most) > 1:
         return None
@@ -348,9 +348,9 @@ def _without_the_line(request: str, documents: list[Document]) -> ListToWrite | 
 
 def _list_named(request: str, documents: list[Document]) -> Document | None:
     """The working folder's document whose name the request names ("my to-do list": todo.txt)."""
-    words = {term[:4] for term in query_terms(request)} - _stems(f"{' '.join(ADDING | REMOVING)} {CONTAINERS}")
+    words = {term[:4] for term in query_terms(request)} - stems(f"{' '.join(ADDING | REMOVING)} {CONTAINERS}")
     return next((d for d in documents if not d.source.startswith(KB_SOURCE)
-                 and words & _stems(re.sub(r"[^a-z]", " ", Path(d.source).stem.lower()))), None)
+                 and words & stems(re.sub(r"[^a-z]", " ", Path(d.source).stem.lower()))), None)
 
 
 def ready_write(request: str, documents: list[Document]) -> ListToWrite | None:
@@ -399,15 +399,15 @@ def added_line_off_request(request: str, path: Path, added: str, known: str) -> 
     1.5B added "Mon 17:29 standup" (a line of the file's own kind, with the clock's time)."""
     if asked_action(request) not in ADDING:
         return None
-    asked = _stems(NAMED_FILE.sub(" ", request)) - _stems(" ".join(ADDING))
+    asked = stems(NAMED_FILE.sub(" ", request)) - stems(" ".join(ADDING))
     old = _file_lines(path)
     for line in _content_lines(added):
-        said = _stems(line)  # a line of numbers only says nothing to compare (a total's, the uncomputed check's)
+        said = stems(line)  # a line of numbers only says nothing to compare (a total's, the uncomputed check's)
         if said and not said & asked and line not in old and line.lower() not in known.lower():
             return line
     return None
 
 
-def _stems(text: str) -> set[str]:
+def stems(text: str) -> set[str]:
     """The words that say what a line is about, cut to four letters ("meetings" and "meeting" are one)."""
     return {w[:4] for w in WORD.findall(text.lower()) if w not in STOP_WORDS}

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from saturnd.gate.provenance import EMAIL, PHONE, labelled_value_left_out
 from saturnd.tools.registry import Tool
-from saturnd.tools.word_match import STOP_WORDS
 from saturnd.turn import prompts
 from saturnd.turn.errands import NAMED_FILE, NOT_BY_EMAIL, asked_action, first_sentence
 from saturnd.turn.look_first import (
@@ -35,6 +34,7 @@ from saturnd.turn.overwrite import (
     kept_lines,
     line_named_elsewhere,
     list_it_goes_on,
+    stems,
     where_it_is,
 )
 from saturnd.turn.retrieval import KB_SOURCE, Document
@@ -356,26 +356,21 @@ def with_the_document_asked(arguments: dict[str, Any], context: GateContext) -> 
     asked = DOCUMENT_SENT.match(context.request)
     if asked is None:
         return None
-    wanted = _stems(asked.group("thing"))
+    wanted = stems(asked.group("thing"))
     field = "body" if "body" in arguments else "text"
     body = str(arguments.get(field, ""))
     for document in context.documents:
         if document.source.startswith(KB_SOURCE) or len(document.text) > MESSAGE_DOCUMENT_CHARS:
             continue
         heading = next((line for line in document.text.splitlines() if line.strip()), "")
-        if not wanted or not wanted <= _stems(f"{re.sub(r'[^a-z]', ' ', document.source.lower())} {heading}"):
+        if not wanted or not wanted <= stems(f"{re.sub(r'[^a-z]', ' ', document.source.lower())} {heading}"):
             continue
-        words = _stems(document.text) - _stems(heading)
-        if not words or len(words & _stems(body)) >= CARRIED_SHARE * len(words):
+        words = stems(document.text) - stems(heading)
+        if not words or len(words & stems(body)) >= CARRIED_SHARE * len(words):
             return None
         carried = f"{body.rstrip()}\n\n{document.text.strip()}" if body.strip() else document.text.strip()
         return {**arguments, field: carried}, prompts.DOCUMENT_PUT_RIGHT.format(source=document.source)
     return None
-
-
-def _stems(text: str) -> set[str]:
-    """Words that say what a text is about, cut to four letters ("recipes" and "recipe" are one)."""
-    return {w[:4] for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in STOP_WORDS}
 
 
 BLANK = re.compile(
@@ -465,6 +460,9 @@ def list_put_right(arguments: dict[str, Any], context: GateContext) -> tuple[dic
     return {"path": source, "content": content}, prompts.LIST_PUT_RIGHT.format(path=arguments["path"], source=source)
 
 
+MIN_EDIT_CHARS = 4
+
+
 def edit_where_the_text_is(arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
     """(the arguments, the note) for an edit_file whose old text the file it names does not hold
     and one other file of the working folder does: sent back from writing dad.txt to mark Dad's
@@ -477,9 +475,6 @@ def edit_where_the_text_is(arguments: dict[str, Any], context: GateContext) -> t
     if len(holding) != 1:
         return None
     return {**arguments, "path": holding[0]}, prompts.EDIT_PUT_RIGHT.format(path=arguments.get("path"), source=holding[0])
-
-
-MIN_EDIT_CHARS = 4
 
 
 def _text_of(path: Path) -> str:
