@@ -15,13 +15,13 @@ from saturnd.turn.look_first import (
     people_named,
     someone_elses_contact,
 )
-from saturnd.turn.put_right import (
-    channel_put_right,
+from saturnd.turn.message_words import (
     in_the_senders_words,
     message_itself,
     with_the_document_asked,
     without_blank_lines,
 )
+from saturnd.turn.put_right import channel_put_right
 from saturnd.turn.retrieval import Document
 from saturnd.turn.review import GateContext, quote_left_out
 from tests.conftest import of_type

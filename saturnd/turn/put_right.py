@@ -26,6 +26,12 @@ from saturnd.turn.look_first import (
     phone_beside,
 )
 from saturnd.turn.loop_rules import recipient_key
+from saturnd.turn.message_words import (
+    in_the_senders_words,
+    message_itself,
+    with_the_document_asked,
+    without_blank_lines,
+)
 from saturnd.turn.overwrite import (
     WRITE_FILE,
     content_to_write,
@@ -34,7 +40,6 @@ from saturnd.turn.overwrite import (
     kept_lines,
     line_named_elsewhere,
     list_it_goes_on,
-    stems,
     where_it_is,
 )
 from saturnd.turn.retrieval import KB_SOURCE, Document
@@ -246,151 +251,6 @@ def content_put_right(
     if tool.risk in ("write", "messaging"):
         return labelled_line_put_right(tool, arguments, context)
     return None
-
-
-ABOUT_SENDING = re.compile(
-    r"^\s*(?:(?:sure|ok(?:ay)?|of course|certainly|alright)[,!.]?\s+)?"
-    r"I(?:'ll|’ll|\s+will|\s+am\s+going\s+to|'m\s+going\s+to)\s+(?:send|e-?mail|text|message|let|tell)\b"
-    r"(?P<about>.*?)\b(?:to\s+say|saying|to\s+tell\s+(?:him|her|them)|know(?:\s+that)?|that)\s+(?P<message>\S.*)$",
-    re.IGNORECASE | re.DOTALL,
-)
-"""A message that tells of passing it on ("Sure, I'll let Uncle Ray know you'll bring the wine on
-Saturday."): Saturn's reply to the person, where "you" is the person who sends it."""
-THE_SENDER = (
-    (re.compile(r"\byou(?:'re|’re| are)\b", re.IGNORECASE), "I'm"),
-    (re.compile(r"\byou(?:'ll|’ll| will)\b", re.IGNORECASE), "I'll"),
-    (re.compile(r"\byou(?:'ve|’ve| have)\b", re.IGNORECASE), "I've"),
-    (re.compile(r"\byou(?:'d|’d| would)\b", re.IGNORECASE), "I'd"),
-    (re.compile(r"\byou were\b", re.IGNORECASE), "I was"),
-    (re.compile(r"\byours\b", re.IGNORECASE), "mine"),
-    (re.compile(r"\byour\b", re.IGNORECASE), "my"),
-    (re.compile(r"\byourself\b", re.IGNORECASE), "myself"),
-    (re.compile(r"(?:^|(?<=\bthat )|(?<=\band ))you\b", re.IGNORECASE), "I"),
-    (re.compile(r"\byou\b", re.IGNORECASE), "me"),
-)
-"""The person's "you" in Saturn's reply, as the person says it in their own message."""
-
-
-def message_itself(arguments: dict[str, Any], request: str) -> tuple[dict[str, Any], str] | None:
-    """(the arguments, the note) for a message whose body tells of sending it to its recipient
-    rather than saying it: "I will send an email to Dave Kerr at dave@kerrplumbing.example to say
-    Tuesday morning works for the boiler valve." goes as "Tuesday morning works for the boiler
-    valve.", and "Sure, I'll let Uncle Ray know you'll bring the wine" as "I'll bring the wine".
-    Only where that opening names the recipient (the address, or the person the request
-    messages): "I'll send you the files that you asked for" is a message."""
-    field = "body" if "body" in arguments else "text"
-    found = ABOUT_SENDING.match(str(arguments.get(field, "")))
-    to = str(arguments.get("to", "")).strip().lower()
-    if found is None or not to:
-        return None
-    about = found.group("about").lower()
-    if to not in about and not any(re.search(rf"\b{re.escape(p)}\b", about) for p in people_messaged(request)):
-        return None
-    message = found.group("message").strip()
-    for you, sender in THE_SENDER:
-        message = you.sub(sender, message)
-    message = message[0].upper() + message[1:]
-    return {**arguments, field: message}, prompts.MESSAGE_PUT_RIGHT.format(message=message)
-
-
-SENDERS_OWN = re.compile(
-    r"^\s*(?:that\s+|to\s+say\s+|saying\s+)?(?P<said>(?:I|I'm|I’m|I'll|I’ll|I've|I’ve|I'd|we|we're|we'll|we've|my|our)\b.*)$",
-    re.IGNORECASE | re.DOTALL,
-)
-THEM = re.compile(r"\b(?:him|her|them)\b", re.IGNORECASE)
-OTHER_NAME = re.compile(
-    r"(?<=\s)(?!I\b|I'|I’|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b|(?:Jan|Febr)uary\b|March\b|April\b|May\b|"
-    r"June?\b|July\b|August\b|(?:Septem|Octo|Novem|Decem)ber\b)[A-Z]")
-"""A name past the first word: "her" might be someone else ("I saw Jo and gave her the keys")."""
-VOCATIVE = re.compile(r"^\s*(?:hi|hey|hello|dear)?\s*[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s*[,!:]\s*", re.IGNORECASE)
-
-
-def in_the_senders_words(arguments: dict[str, Any], request: str) -> tuple[dict[str, Any], str] | None:
-    """(the arguments, the note) for a message that gives back the request's own message as said to
-    its recipient: asked "Text Tom I'm running ten minutes late.", the 1.5B texted "Tom, you're
-    running ten minutes late." It goes in the person's words, as the request gives them; the
-    recipient named where the request says "her", as "you"."""
-    field = "body" if "body" in arguments else "text"
-    body = str(arguments.get(field, ""))
-    for person in people_messaged(request):
-        after = re.search(rf"\b{re.escape(person)}\b(?P<rest>.*)$", request, re.IGNORECASE | re.DOTALL)
-        own = SENDERS_OWN.match(after.group("rest")) if after else None
-        if own is None:
-            continue
-        said = own.group("said").strip()
-        swapped = VOCATIVE.sub("", body, count=1)
-        for you, sender in THE_SENDER:
-            swapped = you.sub(sender, swapped)
-        named = re.sub(rf"\b{re.escape(person)}\b(?!['’])", "xperson", body, flags=re.IGNORECASE)
-        if swapped != body and _plain_words(swapped) == _plain_words(said) and body.strip() != said:
-            said = said[0].upper() + said[1:]
-        elif (named != body and _plain_words(named) == _plain_words(THEM.sub("xperson", said))
-              or _plain_words(body) == _plain_words(said) and THEM.search(said) and not OTHER_NAME.search(said)):
-            # "Tell Mum I'll pick her up" texted as "I'll pick Mum up", or as it is: to her, it is "you"
-            said = THEM.sub("you", said[0].upper() + said[1:])
-        else:
-            continue
-        return {**arguments, field: said}, prompts.OWN_WORDS_PUT_RIGHT.format(message=said)
-    return None
-
-
-def _plain_words(text: str) -> list[str]:
-    return re.findall(r"[\w']+", text.lower().replace("’", "'"))
-
-
-DOCUMENT_SENT = re.compile(
-    r"^\W*(?:please\s+)?(?:e-?mail|text|send|message|forward)\s+(?:(?P<person>[\w'-]+(?:\s+[A-Z][\w'-]*)?)\s+)?"
-    r"(?:the|my|our)\s+(?P<thing>[\w' -]+?)(?:\s+to\s+(?:my\s+|the\s+)?[\w'-]+(?:\s+[A-Z][\w'-]*)?)?\s*[.!]?\s*$",
-    re.IGNORECASE,
-)
-""""Email Grandma the pancake recipe", "Send the week plan to Jo": the thing to send."""
-MESSAGE_DOCUMENT_CHARS = 2_000
-CARRIED_SHARE = 0.5
-
-
-def with_the_document_asked(arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
-    """(the arguments, the note) for a message that was to send one of the user's documents and
-    holds too little of it: asked "Email Grandma the pancake recipe", the 1.5B wrote "Here's the
-    pancake recipe I made for you. Enjoy!" and no recipe. The document (the one whose name or
-    heading holds every word of the thing asked, from the working folder) goes after the body."""
-    asked = DOCUMENT_SENT.match(context.request)
-    if asked is None:
-        return None
-    wanted = stems(asked.group("thing"))
-    field = "body" if "body" in arguments else "text"
-    body = str(arguments.get(field, ""))
-    for document in context.documents:
-        if document.source.startswith(KB_SOURCE) or len(document.text) > MESSAGE_DOCUMENT_CHARS:
-            continue
-        heading = next((line for line in document.text.splitlines() if line.strip()), "")
-        if not wanted or not wanted <= stems(f"{re.sub(r'[^a-z]', ' ', document.source.lower())} {heading}"):
-            continue
-        words = stems(document.text) - stems(heading)
-        if not words or len(words & stems(body)) >= CARRIED_SHARE * len(words):
-            return None
-        carried = f"{body.rstrip()}\n\n{document.text.strip()}" if body.strip() else document.text.strip()
-        return {**arguments, field: carried}, prompts.DOCUMENT_PUT_RIGHT.format(source=document.source)
-    return None
-
-
-BLANK = re.compile(
-    r"\[(?:(?:your|my|the|recipient'?s?|sender'?s?)\s+)?(?:full\s+)?"
-    r"(?:name|date|time|day|phone(?:\s+number)?|number|address|e-?mail(?:\s+address)?|signature|company)\]",
-    re.IGNORECASE,
-)
-"""A blank for the sender to fill ("[Your Name]"): the 1.5B signs emails with one."""
-
-
-def without_blank_lines(arguments: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
-    """(the arguments, the note) for a message with a line that is only a blank ("Best regards,
-    [Your Name]"): it goes without that line."""
-    field = "body" if "body" in arguments else "text"
-    lines = str(arguments.get(field, "")).splitlines()
-    kept = [line for line in lines if not BLANK.fullmatch(line.strip())]
-    if len(kept) == len(lines) or not "".join(kept).strip():
-        return None
-    dropped = next(line.strip() for line in lines if BLANK.fullmatch(line.strip()))
-    return {**arguments, field: "\n".join(kept).rstrip()}, prompts.BLANK_PUT_RIGHT.format(blank=dropped)
 
 
 def file_in_folder(

@@ -46,6 +46,7 @@ from saturnd.turn.look_first import (
 )
 from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.made_up import COMPUTE_REQUEST, uncomputed_number
+from saturnd.turn.message_words import BLANK
 from saturnd.turn.overwrite import (
     EDIT_FILE,
     WRITE_FILE,
@@ -69,7 +70,6 @@ from saturnd.turn.overwrite import (
     where_it_is,
 )
 from saturnd.turn.put_right import (
-    BLANK,
     SEND_EMAIL,
     SEND_MESSAGE,
     Recipient,
