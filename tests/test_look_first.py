@@ -14,6 +14,7 @@ from saturnd.turn.look_first import (
     contact_lines,
     people_named,
     someone_elses_contact,
+    someone_elses_line,
 )
 from saturnd.turn.message_words import (
     in_the_senders_words,
@@ -397,6 +398,33 @@ def test_a_number_from_a_line_about_someone_else_goes_back(request_text, answer,
     assert someone_elses_contact(answer, request_text, SHOWN_CONTACTS) == line
     claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=SHOWN_CONTACTS)
     assert (claim.quote if claim and claim.kind == "someone_else" else None) == line
+
+
+SHOWN_PRESENTS = (
+    "--- christmas.md (whole file, 5 lines)\n# Christmas presents\n- Mum: scarf (bought)\n- Dad: book\n"
+    "- Sam: ?\n- Tom: lego\n"
+)
+
+
+@pytest.mark.parametrize(("request_text", "answer", "lines"), [
+    ("What's Sam getting for Christmas?", "a lego",
+     '"- Tom: lego", about someone else; the line about them is "- Sam: ?"'),
+    ("What am I getting Sam?", "Sam is getting a scarf.",
+     '"- Mum: scarf (bought)", about someone else; the line about them is "- Sam: ?"'),
+    ("What's Sam getting for Christmas?", "Nothing is decided for Sam yet.", None),
+    ("What's Tom getting for Christmas?", "Tom is getting lego.", None),  # his own line
+    ("What's Priya getting?", "a lego", None),  # no line of hers: another check's business
+    ("Give Sam the lego.", "a lego", None),  # not a question
+])
+def test_an_answer_from_another_persons_line_goes_back(request_text, answer, lines):
+    assert someone_elses_line(answer, request_text, SHOWN_PRESENTS) == lines
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=SHOWN_PRESENTS)
+    assert (claim.quote if claim and claim.kind == "someone_elses_line" else None) == lines
+
+
+def test_a_labelled_line_far_from_the_persons_own_is_not_of_their_list():
+    seen = "Rules: answer with lego bricks\n" + "\n" * 20 + SHOWN_PRESENTS.replace("- Tom: lego\n", "")
+    assert someone_elses_line("a lego", "What's Sam getting for Christmas?", seen) is None
 
 
 RECIPE = Document("recipes/pancakes.md", "# Pancakes (makes 8)\n- 100g plain flour\n- 2 eggs\n- 300ml milk\n")

@@ -7,6 +7,7 @@ import re
 import sqlite3
 
 WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+STEM_WORD = re.compile(r"[a-z]{3,}")
 _STOP = """
 the and for are was were with what where when which who how why this that these those from into
 about does did has have had you your can not but all any our its his her their them they she him
@@ -39,6 +40,11 @@ theirs and a Latin one."""
 SCRIPT_SEAM = re.compile(
     f"(?<=[{UNSPACED_SCRIPT}])['’]?(?=[^\\W{UNSPACED_SCRIPT}])|(?<=[^\\W{UNSPACED_SCRIPT}])['’]?(?=[{UNSPACED_SCRIPT}])"
 )
+
+
+def stems(text: str) -> set[str]:
+    """The words that say what a line is about, cut to four letters ("meetings" and "meeting" are one)."""
+    return {w[:4] for w in STEM_WORD.findall(text.lower()) if w not in STOP_WORDS}
 
 
 def query_terms(request: str) -> list[str]:

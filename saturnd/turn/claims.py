@@ -60,6 +60,9 @@ comes back again is answered with a note saying so. The kinds:
 - someone_else: asked for someone's number or address, the answer gives one from a line that names
   none of the people asked about ("What's the dentist's phone number?" answered with the plumber's,
   no dentist in the files); sent back with that line (look_first.py).
+- someone_elses_line: asked about someone with their own line shown ("- Sam: ?"), the answer's
+  words come only from another person's line of the same list ("a lego", from "- Tom: lego");
+  sent back with both lines (look_first.py).
 - per_period: nothing was worked out, and the answer gives a figure as the user's files give it,
   not for the period the request asks ("What do I pay a year for Spotify?" answered with the
   monthly row "Spotify,11.99"; "… scoops a day?" with "2 scoops morning, 1 evening"); sent back
@@ -96,7 +99,7 @@ from saturnd.turn.errands import (
     undone_errand,
 )
 from saturnd.turn.listing import marked_done_given, part_of_the_list, shown_file_named
-from saturnd.turn.look_first import addresses_named, someone_elses_contact
+from saturnd.turn.look_first import addresses_named, someone_elses_contact, someone_elses_line
 from saturnd.turn.made_up import (
     CALCULATE,
     clock_moves,
@@ -203,7 +206,7 @@ FETCH = "web_fetch"
 ClaimKind = Literal[
     "done", "not_acted", "restated", "no_access", "uncomputed", "unworked", "unsourced", "not_looked_up", "unread",
     "unfollowed", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
-    "not_as_calculated", "conversion", "miscounted_days", "someone_else", "marked_done",
+    "not_as_calculated", "conversion", "miscounted_days", "someone_else", "someone_elses_line", "marked_done",
 ]
 
 
@@ -307,6 +310,8 @@ def unbacked_claim(
         return Claim("no_access", found.group(0))
     if line := someone_elses_contact(answer, request, seen):
         return Claim("someone_else", line)
+    if lines := someone_elses_line(answer, request, seen):
+        return Claim("someone_elses_line", lines)
     if dated := miscounted_days(answer, request, seen):
         return Claim("miscounted_days", dated)
     if CALCULATE in registry.names() and (expression := unit_conversion(answer, request, passes)):

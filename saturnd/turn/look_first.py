@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from saturnd.gate.provenance import EMAIL, PHONE
+from saturnd.tools.word_match import stems
 from saturnd.turn.retrieval import Document
 
 ASKS_FOR_CONTACT = re.compile(
@@ -157,4 +158,33 @@ def someone_elses_contact(answer: str, request: str, seen: str) -> str | None:
         holding = [line for line in lines if given in line]
         if holding and not any(named.search(line) for line in holding):
             return holding[0].strip()
+    return None
+
+
+LABELLED = re.compile(r"^[\s>*+-]*(?P<label>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s*(?::|\s[-–]\s)")
+"""A line given to someone by name: "- Sam: ?", "Jo - 9 December", "Ella: swimming Monday 5pm"."""
+SAME_LIST = 12
+"""Lines this close to the asked person's own are of the same list, not of the instructions."""
+
+
+def someone_elses_line(answer: str, request: str, seen: str) -> str | None:
+    """Asked about someone whose own line the model was shown, the answer's words come only from
+    another person's line of the same list: "What's Sam getting for Christmas?" with "- Sam: ?"
+    and "- Tom: lego" shown, the 1.5B answered "a lego". Returns what to say of the two lines."""
+    if not QUESTION.search(request):
+        return None
+    people = set(people_named("", request))
+    said = stems(answer) - stems(request) - stems(" ".join(people))
+    if not people or not said:
+        return None
+    lines = seen.splitlines()
+    labelled = [(i, found.group("label").lower(), line.strip())
+                for i, line in enumerate(lines) if (found := LABELLED.match(line))]
+    own = [(i, line) for i, label, line in labelled if label in people or label.split()[0] in people]
+    if not own or any(said & stems(line) for _, line in own):
+        return None
+    for i, label, line in labelled:
+        if (said & stems(line) and label not in people
+                and any(abs(i - j) <= SAME_LIST for j, _ in own)):
+            return f'"{line}", about someone else; the line about them is "{own[0][1]}"'
     return None

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from saturnd.tools.word_match import stems
 from saturnd.turn import prompts
 from saturnd.turn.look_first import people_messaged
-from saturnd.turn.overwrite import stems
 from saturnd.turn.retrieval import KB_SOURCE
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from saturnd.gate.provenance import DAY_OR_MONTH, TIME
-from saturnd.tools.word_match import STOP_WORDS, query_terms
+from saturnd.tools.word_match import query_terms, stems
 from saturnd.turn.errands import NAMED_FILE, asked_action
 from saturnd.turn.look_first import FoundLine
 from saturnd.turn.made_up import HEADING
@@ -32,7 +32,6 @@ REMOVING = frozenset({"remove", "take", "cross", "tick", "delete"})
 CHANGING = frozenset({"set", "change", "update", "edit", "fix", "correct", "move", "swap", "mark", "flag", "rename"})
 WHOLE_FILE = re.compile(r"\b(?:only|just)\b", re.IGNORECASE)
 """"Change notes.txt to say only 'done'": the file's other lines are meant to go."""
-WORD = re.compile(r"[a-z]{3,}")
 MAX_BYTES = 64_000
 SHOWN_LINES = 3
 SEPARATORS = re.compile(r"[\s,;]+")
@@ -406,8 +405,3 @@ def added_line_off_request(request: str, path: Path, added: str, known: str) -> 
         if said and not said & asked and line not in old and line.lower() not in known.lower():
             return line
     return None
-
-
-def stems(text: str) -> set[str]:
-    """The words that say what a line is about, cut to four letters ("meetings" and "meeting" are one)."""
-    return {w[:4] for w in WORD.findall(text.lower()) if w not in STOP_WORDS}

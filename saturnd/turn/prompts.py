@@ -77,6 +77,10 @@ SOMEONE_ELSE = (
     " who the user asked for. If no line of the user's files names them, tell the user you could not find"
     " it; never give someone else's."
 )
+SOMEONE_ELSES_LINE = (
+    "[Saturn check] Your answer comes from the line {claim}. Answer from that line as it stands; if it"
+    " says nothing yet, tell the user so."
+)
 PER_PERIOD = (
     "[Saturn check] Your answer gives the user's figures as their files give them, not the amount the user"
     " asked for. Call calculate with {claim} now, then answer with its result."
@@ -140,13 +144,15 @@ CONVERSION_NOTE = "the answer's number is not the length of time asked, in the u
 MISCOUNTED_DAYS_NOTE = "the answer's count of days is not the one worked out from today's date"
 MARKED_DONE_NOTE = "the answer named what the list marks done as still to do"
 SOMEONE_ELSE_NOTE = "the answer's number or address is from a line about someone else"
+SOMEONE_ELSES_LINE_NOTE = "the answer is from the line about someone else"
 SEND_BACK = {
     "done": UNBACKED_CLAIM, "not_acted": NOT_ACTED, "no_access": NO_ACCESS, "uncomputed": UNCOMPUTED,
     "unworked": UNWORKED, "unsourced": UNSOURCED, "restated": RESTATED, "not_looked_up": NOT_LOOKED_UP,
     "unread": UNREAD, "unfollowed": UNFOLLOWED, "half_done": HALF_DONE, "copied": COPIED,
     "part_of_list": PART_OF_LIST, "time_of_day": TIME_OF_DAY, "per_period": PER_PERIOD,
     "not_as_calculated": NOT_AS_CALCULATED, "conversion": CONVERSION,
-    "miscounted_days": MISCOUNTED_DAYS, "someone_else": SOMEONE_ELSE, "marked_done": MARKED_DONE,
+    "miscounted_days": MISCOUNTED_DAYS, "someone_else": SOMEONE_ELSE,
+    "someone_elses_line": SOMEONE_ELSES_LINE, "marked_done": MARKED_DONE,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
@@ -155,7 +161,8 @@ CLAIM_NOTES = {
     "half_done": HALF_DONE_NOTE, "copied": COPIED_NOTE, "part_of_list": PART_OF_LIST_NOTE,
     "time_of_day": TIME_OF_DAY_NOTE, "per_period": PER_PERIOD_NOTE,
     "not_as_calculated": NOT_AS_CALCULATED_NOTE, "conversion": CONVERSION_NOTE,
-    "miscounted_days": MISCOUNTED_DAYS_NOTE, "someone_else": SOMEONE_ELSE_NOTE, "marked_done": MARKED_DONE_NOTE,
+    "miscounted_days": MISCOUNTED_DAYS_NOTE, "someone_else": SOMEONE_ELSE_NOTE,
+    "someone_elses_line": SOMEONE_ELSES_LINE_NOTE, "marked_done": MARKED_DONE_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"
