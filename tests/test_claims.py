@@ -235,6 +235,10 @@ PANCAKES = "--- recipes/pancakes.md (whole file, 3 lines)\n# Pancakes (makes 8)\
     ("How many eggs for a double batch of pancakes?", "2 eggs", (("calculate", "ran"),), None),
     ("How many eggs for pancakes?", "2 eggs", (), None),  # nothing to scale
     ("How many eggs for 3 batches of pancakes?", "2 eggs", (), "2 * 3"),
+    ("How many eggs do I need to make pancakes for 16?", "2 eggs", (), "2 * 16 / 8"),
+    ("How much flour to feed twelve?", "100g", (), "100 * 12 / 8"),
+    ("How many eggs for 8 pancakes?", "2 eggs", (), None),  # what the recipe makes
+    ("How many eggs for pancakes for 4pm?", "2 eggs", (), None),  # a time, not people
 ])
 def test_an_amount_asked_doubled_or_halved_and_given_as_the_file_gives_it(request_text, answer, calls, expression):
     claim = unbacked_claim(answer, _passes(*calls), builtin_registry(), request_text, documents_at_hand=True,

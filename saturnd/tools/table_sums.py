@@ -83,7 +83,8 @@ def table_totals(name: str, text: str, request: str = "") -> str:
 
 AVERAGE_ASKED = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
 LARGEST_ASKED = re.compile(
-    r"\b(?:longest|biggest|largest|most|highest|max(?:imum)?|furthest|farthest|dearest|priciest)\b", re.IGNORECASE)
+    r"\b(?:longest|biggest|largest|most|highest|max(?:imum)?|furthest|farthest|dearest|priciest|best|top|greatest)\b",
+    re.IGNORECASE)
 SMALLEST_ASKED = re.compile(
     r"\b(?:shortest|smallest|least|lowest|min(?:imum)?|cheapest|fewest)\b", re.IGNORECASE)
 

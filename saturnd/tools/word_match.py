@@ -27,9 +27,12 @@ ALSO_WRITTEN = {
     "telephone": ("phone", "tel"), "mobile": ("phone",), "appointment": ("appt",), "email": ("mail",),
     "address": ("street", "road"), "birthday": ("born",), "password": ("pass", "pwd"),
     "spend": ("spent", "amount", "cost"), "spent": ("spend", "amount", "cost"),
+    "shopping": ("groceries", "grocery"), "groceries": ("shopping",), "grocery": ("shopping", "groceries"),
+    "fly": ("flight",), "flying": ("flight",), "todo": ("tasks",), "tasks": ("todo",),
+    "rubbish": ("bin", "bins"), "wifi": ("internet", "router"), "dentist": ("dental",),
 }
 """How people write these words in their own notes: "What's my doctor's phone number?" must find
-"Dr Weiss (GP): +44 20 7946 0991"."""
+"Dr Weiss (GP): +44 20 7946 0991", and "Put eggs on the shopping list" groceries.txt."""
 NAME_WEIGHT = 3.0
 """BM25 column weight of a document's name against its text's 1.0."""
 

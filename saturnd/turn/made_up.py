@@ -198,23 +198,45 @@ SCALED = re.compile(
     r"|(?P<count>two|three|four|2|3|4)\s+(?:batch(?:es)?|lots|loads|times))\b",
     re.IGNORECASE,
 )
-COUNTS = {"two": "2", "three": "3", "four": "4"}
+COUNTS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "eight": "8", "ten": "10", "twelve": "12"}
+FOR_PEOPLE = re.compile(
+    r"\b(?:for|feed|serve)\s+(?P<people>\d{1,2}|two|three|four|five|six|eight|ten|twelve)"
+    r"(?!\s*(?:[:.]\d|am\b|pm\b|o'clock|minutes|mins|hours|days|weeks))\b", re.IGNORECASE)
+SERVES = re.compile(r"\b(?:serves|makes|feeds|for)\s+(?P<people>\d{1,2})\b", re.IGNORECASE)
+"""A recipe's own count ("Chilli (serves 4)", "Pancakes (makes 8)") in the block the amount is from."""
 
 
 def scaled_amount(answer: str, request: str, seen: str, passes: list[PassTrace]) -> str | None:
     """The calculate expression for an answer that gives an amount as the user's files give it
-    when the request asks for it doubled, tripled or halved, and no calculate call ran: "How many
-    eggs for a double batch of pancakes?" answered "2 eggs", the recipe's own: "2 * 2"."""
+    when the request asks for it doubled, tripled or halved, or for more people than the recipe
+    serves, and no calculate call ran: "How many eggs for a double batch of pancakes?" answered
+    "2 eggs", the recipe's own: "2 * 2"."""
     asked = SCALED.search(request)
     numbers = [_plain_number(n) for n in NUMBER.findall(answer)]
-    if asked is None or len(numbers) != 1 or calculated(passes):
+    if len(numbers) != 1 or calculated(passes):
         return None
     shown = {_plain_number(n) for n in NUMBER.findall(seen)} - {_plain_number(n) for n in NUMBER.findall(request)}
     if numbers[0] not in shown:
         return None
+    if asked is None:
+        return _for_more_people(numbers[0], request, seen)
     factor = ("2" if asked.group("double") else "3" if asked.group("triple") else "0.5" if asked.group("half")
               else COUNTS.get(asked.group("count").lower(), asked.group("count")))
     return f"{numbers[0]} * {factor}"
+
+
+def _for_more_people(number: str, request: str, seen: str) -> str | None:
+    """"500 * 8 / 4" for "How much mince for 8?" answered with the 500g of a chilli that serves 4."""
+    wanted = FOR_PEOPLE.search(request)
+    if wanted is None:
+        return None
+    people = COUNTS.get(wanted.group("people").lower(), wanted.group("people"))
+    for block in _blocks(seen):
+        serves = next((found for line in block if (found := SERVES.search(line))), None)
+        holds = any(number in {_plain_number(n) for n in NUMBER.findall(line)} for line in block)
+        if serves and holds and serves.group("people") != people:
+            return f"{number} * {people} / {serves.group('people')}"
+    return None
 
 
 def _periods(text: str) -> set[str]:

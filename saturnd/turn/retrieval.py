@@ -20,6 +20,7 @@ from saturnd.tools.word_match import (
     fts_index,
     fts_query,
     query_word_groups,
+    stems,
 )
 from saturnd.turn.dates import MONTHS, dated, days_named, months_written, on_the_days, ways_written
 from saturnd.turn.errands import asked_action
@@ -175,12 +176,26 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
     return "\n".join(blocks)
 
 
+COUNTED_THING = re.compile(r"\b(?:how many|number of)\s+([a-z]+)", re.IGNORECASE)
+ON_A_LIST = re.compile(r"\b(?:on|in)\s+(?:my|our|the)\b[^.?!]*\blist\b", re.IGNORECASE)
+LIST_ITEMS = frozenset({"thin", "item", "job", "jobs", "task", "entr", "line"})
+"""Four-letter stems (word_match.stems) of what any list holds: "things", "items", "jobs" …"""
+
+
+def _counts_the_list(request: str, headings: list[str]) -> bool:
+    """"How many books are on my reading list?" counts a list; "How many nights am I away?"
+    counts no line of the trip's notes, nor "How many eggs …?" the lines of a recipe."""
+    thing = COUNTED_THING.search(request)
+    said = stems(thing.group(1)) if thing else set()
+    return bool(ON_A_LIST.search(request) or said & (LIST_ITEMS | stems(" ".join(headings))))
+
+
 def counted(lines: list[str], request: str) -> str:
     """For "how many", the lines of a list under its heading: asked how many books were on a
     reading list headed "Books to read:", the 1.5B answered the file's 4 lines."""
     headings = [line.strip() for line in lines if HEADING.search(line)]
     items = [line for line in lines if line.strip() and not HEADING.search(line)]
-    if not COUNT_REQUEST.search(request) or not headings or not items:
+    if not COUNT_REQUEST.search(request) or not headings or not items or not _counts_the_list(request, headings):
         return ""
     named = " and ".join(f"'{h}'" for h in headings[:2]) + (" …" if len(headings) > 2 else "")
     return f"[Saturn counted] {len(items)} lines besides the heading{'s' if len(headings) > 1 else ''} {named}"
