@@ -32,6 +32,10 @@ KIDS = ["# School", "Swimming: Wednesday 16:30", "Parents evening: 4 December 18
      "[Saturn dated] Parents evening, 4 December 2026: a Friday, in 2 days; Nina, 19 July 2027: a Monday, in 229 days"
      " (32 weeks 5 days)"),
     ("When is parents evening?", ""),  # the date itself answers
+    ("What's coming up next?",
+     "[Saturn dated] soonest first: Parents evening, 4 December 2026: a Friday, in 2 days; Nina, 19 July 2027:"
+     " a Monday, in 229 days (32 weeks 5 days)"),
+    ("What's on next week?", ""),  # a day word's business (on_the_days)
     ("How long is my swim?", ""),
 ])
 def test_dates_are_counted_from_today_when_the_request_asks_how_far_off(request_text, said):
@@ -47,6 +51,15 @@ def test_dates_are_counted_from_today_when_the_request_asks_how_far_off(request_
 ])
 def test_each_way_of_writing_a_date(line, said):
     assert dated([line], "How many days until it?", TODAY) == f"[Saturn dated] {said}"
+
+
+def test_asked_what_comes_next_the_dates_to_come_are_shown_soonest_first():
+    birthdays = ["Mum - 14 January", "Jo - 9 December", "Ann - 1 December 2026", "Grandad - 30 December"]
+    assert dated(birthdays, "Whose birthday is next?", TODAY) == (
+        "[Saturn dated] soonest first: Jo, 9 December 2026: a Wednesday, in 7 days; Grandad, 30 December 2026:"
+        " a Wednesday, in 28 days (4 weeks); Mum, 14 January 2027: a Thursday, in 43 days (6 weeks 1 day)"
+    )
+    assert dated(birthdays, "Add the next birthday to my calendar", TODAY) == ""  # an errand, no question
 
 
 def test_no_date_no_line_and_a_date_that_is_none_is_left_out():

@@ -21,6 +21,12 @@ DAYS_ASKED = re.compile(
     r"\bwhat\s+day(?:\s+of\s+the\s+week)?\s+(?:is|was|will|does|do|falls?)\b|\bwhich\s+day\s+of\s+the\s+week\b",
     re.IGNORECASE,
 )
+NEXT_ASKED = re.compile(
+    r"\bnext\b(?!\s+(?:week|weekend|month|year|time|mon|tue|wed|thu|fri|sat|sun)\w*)|\b(?:coming up|upcoming|soonest)\b",
+    re.IGNORECASE,
+)
+"""A question for whatever comes next ("Whose birthday is next?"), not for a day named "next Friday"."""
+QUESTION = re.compile(r"\?\s*$|^\W*(?:who|whose|what|what's|which|when|when's)\b", re.IGNORECASE)
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
 MONTH = r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|" \
@@ -38,16 +44,21 @@ LABEL_WORDS = 5
 
 def dated(lines: list[str], request: str, today: date) -> str:
     """For a request asking how many days until a thing or what day it falls on, the dates of
-    `lines` with their weekday and distance from `today`; "" otherwise."""
-    if not DAYS_ASKED.search(request):
+    `lines` with their weekday and distance from `today`; asked what comes next, the dates to
+    come, soonest first; "" otherwise."""
+    next_asked = NEXT_ASKED.search(request) and QUESTION.search(request)
+    if not (DAYS_ASKED.search(request) or next_asked):
         return ""
     found: dict[tuple[str, date], None] = {}
     for line in lines:
         for label, when in _dates(line, today):
             found.setdefault((label, when))
+    chosen = list(found)
+    if next_asked:
+        chosen = sorted((pair for pair in chosen if pair[1] >= today), key=lambda pair: pair[1])
     said = [f"{label}{when.day} {when:%B %Y}: a {when:%A}, {_from_today(when, today)}"
-            for label, when in list(found)[:MAX_DATES]]
-    return f"[Saturn dated] {'; '.join(said)}" if said else ""
+            for label, when in chosen[:MAX_DATES]]
+    return f"[Saturn dated] {'soonest first: ' if next_asked else ''}{'; '.join(said)}" if said else ""
 
 
 def _dates(line: str, today: date) -> list[tuple[str, date]]:
