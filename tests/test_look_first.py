@@ -380,8 +380,8 @@ def test_a_message_without_the_words_the_user_quoted_goes_back(request_text, arg
 
 
 SHOWN_CONTACTS = (
-    "--- contacts.md (whole file, 4 lines)\n# People\nTom (son) - mobile 07700 900123\n"
-    "Riverside Vets - 01632 960111\nMike the plumber - mobile 07700 900789\n"
+    "--- contacts.md (whole file, 5 lines)\n# People\nTom (son) - mobile 07700 900123\n"
+    "Riverside Vets - 01632 960111\nMike the plumber - mobile 07700 900789\nDr Weiss (GP) - +44 20 7946 0991\n"
 )
 
 
@@ -391,6 +391,7 @@ SHOWN_CONTACTS = (
     ("What's the plumber's number?", "07700 900789", None),
     ("What's Tom's mobile?", "07700 900123", None),
     ("What's the vet's number?", "01632 960111", None),  # "Vets" names the vet
+    ("What's my doctor's number?", "+44 20 7946 0991", None),  # "Dr Weiss (GP)" is the doctor
     ("What's the dentist's phone number?", "I could not find the dentist's number.", None),
     ("Text the dentist 07700 900789.", "07700 900789", None),  # not a question
 ])

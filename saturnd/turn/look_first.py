@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from saturnd.gate.provenance import EMAIL, PHONE
-from saturnd.tools.word_match import stems
+from saturnd.tools.word_match import ALSO_WRITTEN, stems
 from saturnd.turn.retrieval import Document
 
 ASKS_FOR_CONTACT = re.compile(
@@ -150,6 +150,7 @@ def someone_elses_contact(answer: str, request: str, seen: str) -> str | None:
     people = people_named("", request) + [p.lower() for pair in THE_ROLE.findall(request) for p in pair if p]
     if not people:
         return None
+    people += [other for person in people for other in ALSO_WRITTEN.get(person, ())]  # "my doctor" is "Dr Weiss"
     # "the vets" is "Vet:" in the notes, and "dentist" is "Dentists"
     named = re.compile(r"\b(?:" + "|".join(re.escape(p[:-1] if p.endswith("s") and len(p) > 3 else p)
                                            for p in people) + ")", re.IGNORECASE)
