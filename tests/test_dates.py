@@ -47,6 +47,9 @@ def test_dates_are_counted_from_today_when_the_request_asks_how_far_off(request_
     ("Bins: 3rd of Dec", "Bins, 3 December 2026: a Thursday, tomorrow"),
     ("2026-11-23,8.1", "23 November 2026: a Monday, 9 days ago"),  # a year given stays
     ("MOT due January 14, 2027.", "MOT due, 14 January 2027: a Thursday, in 43 days (6 weeks 1 day)"),
+    ("Dentist Friday 9am", "Dentist, 4 December 2026: a Friday, in 2 days"),  # the coming Friday
+    ("Bins go out Wed", "Bins go out, 2 December 2026: a Wednesday, today"),
+    ("Mon 7 Dec: call Priya", "Mon, 7 December 2026: a Monday, in 5 days"),  # the date, not the weekday again
     ("Renew by 1 December", "Renew by, 1 December 2027: a Wednesday, in 364 days (52 weeks)"),  # its next one
 ])
 def test_each_way_of_writing_a_date(line, said):

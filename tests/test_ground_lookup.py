@@ -71,6 +71,8 @@ def test_words_are_matched_as_people_write_them_in_their_notes():
     assert [d.source for _, d in rank("When do I fly back?", [trip, groceries])] == ["travel.md"]
     invoices = Document("invoices.csv", "client,amount,paid\nAcme,450,yes\nBolt Ltd,1200,no\n")
     assert [d.source for _, d in rank("How much am I still owed?", [groceries, invoices])] == ["invoices.csv"]
+    budget = Document("budget.csv", "item,amount\nrent,950\nfood,320\n")
+    assert [d.source for _, d in rank("What's left of my money each month?", [groceries, budget])] == ["budget.csv"]
 
 
 def test_a_latin_word_written_against_chinese_is_a_word_of_its_own():

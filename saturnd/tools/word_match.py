@@ -31,6 +31,7 @@ ALSO_WRITTEN = {
     "fly": ("flight",), "flying": ("flight",), "todo": ("tasks",), "tasks": ("todo",),
     "rubbish": ("bin", "bins"), "wifi": ("internet", "router"), "dentist": ("dental",),
     "owed": ("unpaid", "paid", "invoices"), "owe": ("unpaid", "paid", "invoices"),
+    "money": ("budget", "amount"),
 }
 """How people write these words in their own notes: "What's my doctor's phone number?" must find
 "Dr Weiss (GP): +44 20 7946 0991", and "Put eggs on the shopping list" groceries.txt."""

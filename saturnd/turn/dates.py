@@ -74,7 +74,14 @@ def _dates(line: str, today: date) -> list[tuple[str, date]]:
                 label = " ".join(re.sub(r"[^\w' ]+", " ", line[:match.start()]).split()[:LABEL_WORDS])
                 dates.append((f"{label}, " if label else "", when))
                 taken.append(match.span())
+    if not dates and (day := WEEKDAY_WRITTEN.search(line)):  # "Dentist Friday 9am": the coming Friday
+        label = " ".join(re.sub(r"[^\w' ]+", " ", line[:day.start()]).split()[:LABEL_WORDS])
+        wanted = next(n for n, name in enumerate(WEEKDAYS) if name.startswith(day.group(0).lower()[:3]))
+        dates.append((f"{label}, " if label else "", today + timedelta(days=(wanted - today.weekday()) % 7)))
     return dates
+
+
+WEEKDAY_WRITTEN = re.compile(r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\b", re.IGNORECASE)
 
 
 def _date_of(match: re.Match[str], today: date) -> date | None:
