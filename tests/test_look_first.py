@@ -52,6 +52,8 @@ def test_the_people_a_question_is_about(question, request_text, people):
     ("What is Petra's new address?", "Send Petra my new address by text.", []),  # not a contact detail
     ("What is Tom's new phone number?", "Text Tom.", []),  # a changed number is the person's to give
     ("What time should the email be sent?", "Email Tom the plan.", []),
+    ("What is the landlord's address?", "Read notes.txt and email the landlord the plan.", [4]),  # his email
+    ("What is the landlord's address?", "Post the landlord the keys.", []),  # a street: no file holds it
 ])
 def test_contact_lines_hold_an_address_or_number_of_someone_named(question, request_text, lines):
     assert [f.line_number for f in contact_lines(question, request_text, [CONTACTS])] == lines

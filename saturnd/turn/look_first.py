@@ -30,8 +30,12 @@ ASKS_FOR_SOMETHING_ELSE = re.compile(
 )
 """A changed or another number is the person's to give, whatever the files say; "What time
 should the email be sent?" asks for no address."""
+ADDRESS = re.compile(r"\baddress\b", re.IGNORECASE)
+EMAILING = re.compile(r"\be-?mail\b", re.IGNORECASE)
+"""Asked for "the supplier's address" while emailing, the model means the email address."""
 NAME = re.compile(r"\b[A-Z][a-z]+(?:'s)?\b")
 ROLE = re.compile(r"\b(?:my|your)\s+([a-z]+)\b", re.IGNORECASE)
+THE_ROLE = re.compile(r"\bthe\s+([a-z]+)'s\b|\b(?:for|of)\s+the\s+([a-z]+)\b", re.IGNORECASE)
 NOT_A_NAME = frozenset({
     "what", "which", "who", "whom", "whose", "where", "when", "how", "why", "is", "are", "do", "does", "can",
     "could", "would", "should", "will", "please", "the", "a", "an", "i", "text", "email", "e-mail", "send",
@@ -62,9 +66,11 @@ def people_named(question: str, request: str) -> list[str]:
 def contact_lines(question: str, request: str, documents: list[Document]) -> list[FoundLine]:
     """Lines of the user's documents with an address or number of someone the question asks
     for; empty when the question asks for something else or names nobody the files know."""
-    if not ASKS_FOR_CONTACT.search(question) or ASKS_FOR_SOMETHING_ELSE.search(question):
+    asks = ASKS_FOR_CONTACT.search(question) or (ADDRESS.search(question) and EMAILING.search(request))
+    if not asks or ASKS_FOR_SOMETHING_ELSE.search(question):
         return []
-    people = people_named(question, request)
+    roles = [p.lower() for pair in THE_ROLE.findall(question) for p in pair if p]
+    people = list(dict.fromkeys(roles + people_named(question, request)))
     if not people:
         return []
     wanted = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in people) + r")\b", re.IGNORECASE)
@@ -135,7 +141,6 @@ def email_beside(number: str, documents: list[Document]) -> FoundLine | None:
     return lines[0] if lines else None
 
 
-THE_ROLE = re.compile(r"\bthe\s+([a-z]+)'s\b|\b(?:for|of)\s+the\s+([a-z]+)\b", re.IGNORECASE)
 """"the dentist's number", "the number for the dentist": a person named by what they do."""
 QUESTION = re.compile(r"^\W*(?:what|what's|whats|where|which|who|do|does|have|has|is|can|could)\b", re.IGNORECASE)
 
