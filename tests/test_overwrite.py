@@ -17,6 +17,8 @@ from saturnd.turn.overwrite import (
     content_to_write,
     doubled_lines,
     dropped_lines,
+    item_as_asked,
+    item_edited_as_asked,
     kept_lines,
     line_named_elsewhere,
     list_it_goes_on,
@@ -128,6 +130,50 @@ async def test_an_add_written_back_unchanged_goes_back_before_it_runs(harness):
     assert todo.read_text().splitlines()[-1] == "- call the bank"
 
 
+TRIP = "# Trip to Lisbon\n\nHotel: Casa Azul\n\n- book parking\n- get euros\n"
+
+
+@pytest.mark.parametrize(("request_text", "written", "fixed"), [
+    ("Add charge the camera to my trip list.",
+     "# Trip to Lisbon\nHotel: Casa Azul\n- book parking\n- get euros\ncharge the camera to my trip list\n",
+     TRIP + "- charge the camera\n"),  # the request's own words off, the bullet on, the blank lines kept
+    ("Add charge the camera to my trip list.",
+     "# Trip to Lisbon\nHotel: Casa Azul\n- book parking\n- charge camera\n- get euros\n",
+     "# Trip to Lisbon\n\nHotel: Casa Azul\n\n- book parking\n- charge the camera\n- get euros\n"),  # where put
+    ("Add charge the camera to my trip list.", TRIP + "- charge the camera\n", None),  # as it should be
+    ("Add charge the camera to my trip list.", "- charge the camera\n", None),  # drops lines: another check's
+    ("Replace my trip list with a camera.", "camera\n", None),  # no add
+])
+def test_the_line_an_add_writes_is_put_as_the_user_worded_it_in_the_files_own_text(
+        tmp_path, request_text, written, fixed):
+    trip = tmp_path / "trip.md"
+    trip.write_text(TRIP)
+    assert item_as_asked(request_text, trip, written) == fixed
+
+
+def test_the_line_an_add_edits_in_is_put_as_the_user_worded_it(tmp_path):
+    trip = tmp_path / "trip.md"
+    trip.write_text(TRIP)
+    request_text = "Add charge the camera to my trip list."
+    assert item_edited_as_asked(request_text, trip, "- get euros", "- get euros\ncharge the camera to my trip list") == (
+        "- get euros\n- charge the camera")
+    assert item_edited_as_asked(request_text, trip, "- get euros", "- get euros\n- charge the camera") is None
+    assert item_edited_as_asked(request_text, trip, "- lost text", "- lost text\ncamera") is None
+
+
+async def test_an_add_in_other_words_is_written_as_asked_and_says_so(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    trip = harness.env.workdir / "trip.md"
+    trip.write_text(TRIP)
+    harness.model.enqueue(call("write_file", {"path": "trip.md", "content": (
+        "# Trip to Lisbon\nHotel: Casa Azul\n- book parking\n- get euros\ncharge the camera to my trip list")}),
+        "Added.")
+    _, events = await harness.turn("Add charge the camera to my trip list.", headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran"]
+    assert trip.read_text() == TRIP + "- charge the camera\n"
+    assert harness.sent(1)[-1]["content"].startswith("(The line added is put as the user worded it")
+
+
 TODO = Document("todo.txt", "renew passport\nbook dentist\nfix bike light\n")
 
 
@@ -152,7 +198,8 @@ def test_a_new_file_written_to_remove_a_line_points_to_the_file_that_holds_it(
      ListToWrite("todo.txt", "renew passport\nbook dentist\nfix bike light\ncall the council\n")),
     ("Chuck some bin bags on the shopping list.", "bags.txt", ListToWrite("shopping.md", "- eggs\n- some bin bags\n")),
     ("Add call the council to my to-do list.", "todo.txt", None),  # the list itself: the other checks judge it
-    ("Add milk to my grocery list.", "grocery.txt", None),  # no file of the folder is that list
+    ("Add milk to my packing list.", "packing.txt", None),  # no file of the folder is that list
+    ("Add milk to my grocery list.", "grocery.txt", ListToWrite("shopping.md", "- eggs\n- milk\n")),  # as written
     ("Add milk to the list in new.txt.", "new.txt", None),  # the request names its own file
 ])
 def test_a_new_file_written_to_add_to_a_list_the_folder_holds_points_to_that_list(

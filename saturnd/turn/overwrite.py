@@ -70,13 +70,64 @@ def content_to_write(request: str, path: Path, content: str) -> str:
 def _in_the_users_words(request: str, added: list[str]) -> list[str]:
     """The one line added, as the request words the item when the line drops some of its words:
     asked to "Add call the council to my to-do list", the 1.5B wrote "call council"."""
+    return [_item_line(request, added[0], [])] if len(added) == 1 else added
+
+
+def _item_line(request: str, line: str, before: list[str]) -> str:
+    """`line`, added to a list, as the request words its item when the line drops some of the
+    item's words or carries the request's own ("charge the camera to my trip list"), with the
+    bullet of the list line `before` it ends with when it has none of its own."""
     asked = ITEM_ASKED.match(request)
-    if asked is None or len(added) != 1:
-        return added
-    item = asked.group("item").strip()
-    bullet = BULLET.match(added[0])
-    written = _lower_words(added[0])
-    return [f"{bullet.group(1) if bullet else ''}{item}"] if written < _lower_words(item) else added
+    bullet = BULLET.match(line)
+    body = line[bullet.end():] if bullet else line
+    if asked is not None:
+        item, written = asked.group("item").strip(), _lower_words(body)
+        if written < _lower_words(item) or _lower_words(item) < written <= _lower_words(request):
+            body = item
+    above = BULLET.match(before[-1]) if before else None
+    mark = bullet.group(1) if bullet else above.group(1) if above else ""
+    return f"{mark}{body}"
+
+
+def item_as_asked(request: str, path: Path, content: str) -> str | None:
+    """The file's own text (its blank lines kept) with the one line an add wrote, in the request's
+    words and the list's style, where the write put it; None when the write needs no such
+    change or is not one line added to the file's lines."""
+    if asked_action(request) not in ADDING or ITEM_ASKED.match(request) is None:
+        return None
+    text = _file_text(path)
+    old = _content_lines(text)
+    written = _content_lines(content)
+    added = [line for line in written if line not in old]
+    if not old or len(added) != 1 or any(line not in written for line in old):
+        return None
+    place = written.index(added[0])
+    after = next((line for line in reversed(written[:place]) if line in old), None)
+    lines = text.splitlines()
+    at = max((i for i, line in enumerate(lines) if line.strip() == after), default=len(lines) - 1) + 1
+    new_line = _item_line(request, added[0], [line for line in lines[:at] if line.strip()])
+    fixed = "\n".join([*lines[:at], new_line, *lines[at:]]) + "\n"
+    return None if fixed == content else fixed
+
+
+def item_edited_as_asked(request: str, path: Path, old: str, new: str) -> str | None:
+    """An add's edit_file `new` text with its one added line put as item_as_asked puts it."""
+    text = _file_text(path)
+    if asked_action(request) not in ADDING or not old or old not in text:
+        return None
+    added = [line for line in _content_lines(new) if line not in _content_lines(old)]
+    if len(added) != 1:
+        return None
+    before = _content_lines(text[:text.index(old)] + new[:new.index(added[0])])
+    line = _item_line(request, added[0], before)
+    return None if line == added[0] else new.replace(added[0], line, 1)
+
+
+def _file_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8") if path.is_file() and path.stat().st_size <= MAX_BYTES else ""
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 
 def _lower_words(text: str) -> set[str]:

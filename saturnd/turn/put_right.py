@@ -33,10 +33,13 @@ from saturnd.turn.message_words import (
     without_blank_lines,
 )
 from saturnd.turn.overwrite import (
+    EDIT_FILE,
     WRITE_FILE,
     content_to_write,
     doubled_lines,
     dropped_lines,
+    item_as_asked,
+    item_edited_as_asked,
     kept_lines,
     line_named_elsewhere,
     list_it_goes_on,
@@ -240,6 +243,8 @@ def content_put_right(
         return moved
     if tool.name == WRITE_FILE and (kept := names_of_the_kind_asked(arguments, context)):
         return kept
+    if tool.name in (WRITE_FILE, EDIT_FILE) and (item := item_put_right(tool.name, arguments, context)):
+        return item
     if tool.risk == "messaging" and (said := message_itself(arguments, context.request)):
         return said
     if tool.risk == "messaging" and (own := in_the_senders_words(arguments, context.request)):
@@ -251,6 +256,21 @@ def content_put_right(
     if tool.risk in ("write", "messaging"):
         return labelled_line_put_right(tool, arguments, context)
     return None
+
+
+def item_put_right(tool_name: str, arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) for an add whose one new line is not as the user worded the item
+    or not as the list writes its lines: asked to "Add charge the camera to my trip list", the
+    1.5B wrote "charge the camera to my trip list" under "- get euros", dropping the file's blank
+    lines. The line is put as asked, in the file's own text."""
+    target = Path(context.cwd, os.path.expanduser(str(arguments.get("path", ""))))
+    if tool_name == WRITE_FILE:
+        fixed = item_as_asked(context.request, target, str(arguments.get("content", "")))
+        patched = {**arguments, "content": fixed}
+    else:
+        fixed = item_edited_as_asked(context.request, target, str(arguments.get("old", "")), str(arguments.get("new", "")))
+        patched = {**arguments, "new": fixed}
+    return (patched, prompts.ITEM_PUT_RIGHT.format(path=arguments.get("path", ""))) if fixed is not None else None
 
 
 def file_in_folder(
