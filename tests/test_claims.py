@@ -227,6 +227,21 @@ def test_a_figure_given_as_the_file_gives_it_not_for_the_period_asked(request_te
 PANCAKES = "--- recipes/pancakes.md (whole file, 3 lines)\n# Pancakes (makes 8)\n- 100g plain flour\n- 2 eggs\n"
 
 
+def test_a_recipe_serves_its_count_across_its_blank_lines():
+    chilli = "--- recipes/chilli.md (whole file, 4 lines)\n# Chilli (serves 4)\n\n- 500g beef mince\n- 1 onion\n"
+    claim = unbacked_claim("500g beef mince", [], builtin_registry(), "How much mince for chilli for 8?",
+                           documents_at_hand=True, seen=chilli)
+    assert claim == Claim("per_period", "500 * 8 / 4", ("calculate",))
+
+
+def test_a_dose_and_its_hours_are_no_parts_of_one_amount():
+    pills = "--- medication.txt (whole file, 1 lines)\nIbuprofen: 2 tablets every 6 hours, no more than 6 in 24 hours\n"
+    answer = "2 tablets every 6 hours, no more than 6 in 24 hours"
+    claim = unbacked_claim(answer, [], builtin_registry(), "How many ibuprofen can I take in a day?",
+                           documents_at_hand=True, seen=pills)
+    assert claim is None or claim.kind != "per_period"  # it summed 2 + 6 + 6 + 24 and told the model to
+
+
 @pytest.mark.parametrize(("request_text", "answer", "calls", "expression"), [
     ("How many eggs for a double batch of pancakes?", "2 eggs", (), "2 * 2"),
     ("How much flour if I halve the pancakes?", "100g", (), "100 * 0.5"),

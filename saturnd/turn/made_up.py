@@ -168,6 +168,8 @@ CONVERSIONS = {("month", "year"): "* 12", ("week", "year"): "* 52", ("year", "mo
 """(the period a figure is given for, the period asked) -> how to turn one into the other. Not days
 into weeks: dinner money "£2.40 a day" is five days' a week, rent by the day seven."""
 RANGE_OR_TIME = re.compile(r"\d\s*[-–:]\s*\d")
+DURATION = re.compile(r"\d\s*(?:hours?|hrs?|minutes?|mins?|days?|weeks?)\b", re.IGNORECASE)
+""""2 tablets every 6 hours, no more than 6 in 24 hours": its numbers are no parts of one amount."""
 
 
 def unconverted_amount(answer: str, request: str, seen: str, passes: list[PassTrace]) -> str | None:
@@ -188,7 +190,7 @@ def unconverted_amount(answer: str, request: str, seen: str, passes: list[PassTr
             given = _periods(line) or (_periods(block[0]) if index and "," in block[0] else set())
             if len(given) == 1 and (conversion := CONVERSIONS.get((given.pop(), wanted))) and len(numbers) == 1:
                 return f"{_plain_number(numbers[0])} {conversion}"
-            if not given and len(numbers) >= 2 and not RANGE_OR_TIME.search(line):
+            if not given and len(numbers) >= 2 and not RANGE_OR_TIME.search(line) and not DURATION.search(line):
                 return " + ".join(_plain_number(n) for n in numbers)
     return None
 
@@ -231,7 +233,8 @@ def _for_more_people(number: str, request: str, seen: str) -> str | None:
     if wanted is None:
         return None
     people = COUNTS.get(wanted.group("people").lower(), wanted.group("people"))
-    for block in _blocks(seen):
+    for excerpt in re.split(r"^(?:--- |</?outside\b).*$", seen, flags=re.MULTILINE):  # blank lines and all
+        block = excerpt.splitlines()
         serves = next((found for line in block if (found := SERVES.search(line))), None)
         holds = any(number in {_plain_number(n) for n in NUMBER.findall(line)} for line in block)
         if serves and holds and serves.group("people") != people:
