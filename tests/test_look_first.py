@@ -21,6 +21,7 @@ from saturnd.turn.message_words import (
     message_itself,
     with_the_document_asked,
     without_blank_lines,
+    without_the_request,
 )
 from saturnd.turn.put_right import channel_put_right
 from saturnd.turn.retrieval import Document
@@ -253,6 +254,17 @@ def test_a_message_that_tells_of_sending_it_is_sent_as_what_it_says(request_text
 
 
 @pytest.mark.parametrize(("request_text", "body", "said"), [
+    ("Text Jo happy birthday from me.", "Text Jo happy birthday from me.", "Happy birthday from me."),
+    ("Email the plumber to say the boiler works.", "email the plumber to say the boiler works", "The boiler works"),
+    ("Text Jo happy birthday from me.", "Happy birthday from me!", None),
+    ("Text Jo.", "Text Jo.", None),  # nothing after the instruction: no message to say
+])
+def test_a_message_that_opens_with_the_request_says_only_the_message(request_text, body, said):
+    put_right = without_the_request({"to": "+44 7700 900123", "text": body}, request_text)
+    assert (put_right[0]["text"] if put_right else None) == said
+
+
+@pytest.mark.parametrize(("request_text", "body", "said"), [
     ("Text Tom I'm running ten minutes late.", "Tom, you're running ten minutes late.", "I'm running ten minutes late."),
     ("Email Jo that my parcel came.", "Hi Jo, your parcel came.", "My parcel came."),
     ("Text Tom I'm running ten minutes late.", "I'm running ten minutes late.", None),  # already the person's words
@@ -263,6 +275,10 @@ def test_a_message_that_tells_of_sending_it_is_sent_as_what_it_says(request_text
     ("Tell Mum I'll see her car at 10.", "I'll see Mum's car at 10.", None),  # not "her" for her
     ("Tell Mum I'll pick her up on Saturday.", "I'll pick her up on Saturday.", "I'll pick you up on Saturday."),
     ("Tell Mum I saw Jo and gave her the keys.", "I saw Jo and gave her the keys.", None),  # "her" is Jo
+    ("Text Aunt Sue that we'll get there Saturday about 3.", "I'll get there Saturday about 3.",
+     "We'll get there Saturday about 3."),  # the person's "we"
+    ("Text Ana that our car is fixed.", "My car is fixed.", "Our car is fixed."),
+    ("Text Ana that we'll be late.", "We'll be late.", None),
 ])
 def test_a_message_that_gives_the_users_words_back_goes_in_their_words(request_text, body, said):
     arguments = {"to": "+44 7700 900123", "text": body}

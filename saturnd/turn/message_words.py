@@ -1,5 +1,5 @@
 """What a message says, put right in place: a message that tells of sending it instead of saying
-it, one that turns the person's own words to the recipient, one asked to carry a document that
+it, one that opens with the request itself, one that turns the person's own words to the recipient, one asked to carry a document that
 holds too little of it, and a blank left for the sender to fill. Each returns (the arguments,
 the note) or None; put_right.content_put_right calls them, and the call is then reviewed again.
 """
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from saturnd.tools.word_match import stems
 from saturnd.turn import prompts
-from saturnd.turn.look_first import people_messaged
+from saturnd.turn.look_first import MESSAGED, people_messaged
 from saturnd.turn.retrieval import KB_SOURCE
 
 if TYPE_CHECKING:
@@ -63,6 +63,25 @@ def message_itself(arguments: dict[str, Any], request: str) -> tuple[dict[str, A
     return {**arguments, field: message}, prompts.MESSAGE_PUT_RIGHT.format(message=message)
 
 
+INTRODUCED = re.compile(r"^\s*(?:that|to\s+say|saying)\s+", re.IGNORECASE)
+
+
+def without_the_request(arguments: dict[str, Any], request: str) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) for a message that opens with the request's own instruction: asked
+    "Text Jo happy birthday from me.", the 1.5B texted Jo "Text Jo happy birthday from me." It goes
+    as what follows the person's name: "Happy birthday from me."."""
+    field = "body" if "body" in arguments else "text"
+    body = str(arguments.get(field, "")).strip()
+    opening = MESSAGED.match(request.strip())
+    if opening is None or not body.lower().startswith(opening.group(0).lower()):
+        return None
+    message = INTRODUCED.sub("", body[len(opening.group(0)):].strip(" ,:"))
+    if not re.search(r"\w", message):
+        return None
+    message = message[0].upper() + message[1:]
+    return {**arguments, field: message}, prompts.REQUEST_PUT_RIGHT.format(message=message)
+
+
 SENDERS_OWN = re.compile(
     r"^\s*(?:that\s+|to\s+say\s+|saying\s+)?(?P<said>(?:I|I'm|I’m|I'll|I’ll|I've|I’ve|I'd|we|we're|we'll|we've|my|our)\b.*)$",
     re.IGNORECASE | re.DOTALL,
@@ -92,8 +111,9 @@ def in_the_senders_words(arguments: dict[str, Any], request: str) -> tuple[dict[
         for you, sender in THE_SENDER:
             swapped = you.sub(sender, swapped)
         named = re.sub(rf"\b{re.escape(person)}\b(?!['’])", "xperson", body, flags=re.IGNORECASE)
-        if swapped != body and _plain_words(swapped) == _plain_words(said) and body.strip() != said:
-            said = said[0].upper() + said[1:]
+        if (swapped != body and _plain_words(swapped) == _plain_words(said)
+                or _as_one(body) == _as_one(said) and _plain_words(body) != _plain_words(said)) and body.strip() != said:
+            said = said[0].upper() + said[1:]  # "we'll get there" texted as "I'll get there"
         elif (named != body and _plain_words(named) == _plain_words(THEM.sub("xperson", said))
               or _plain_words(body) == _plain_words(said) and THEM.search(said) and not OTHER_NAME.search(said)):
             # "Tell Mum I'll pick her up" texted as "I'll pick Mum up", or as it is: to her, it is "you"
@@ -106,6 +126,15 @@ def in_the_senders_words(arguments: dict[str, Any], request: str) -> tuple[dict[
 
 def _plain_words(text: str) -> list[str]:
     return re.findall(r"[\w']+", text.lower().replace("’", "'"))
+
+
+WE_AS_I = {"we": "i", "we'll": "i'll", "we're": "i'm", "we've": "i've", "we'd": "i'd", "us": "me", "our": "my",
+           "ours": "mine", "ourselves": "myself"}
+
+
+def _as_one(text: str) -> list[str]:
+    """The words with "we" as "I": the person's "we" is theirs to say, not the model's to make "I"."""
+    return [WE_AS_I.get(word, word) for word in _plain_words(text)]
 
 
 DOCUMENT_SENT = re.compile(

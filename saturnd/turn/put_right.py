@@ -31,6 +31,7 @@ from saturnd.turn.message_words import (
     message_itself,
     with_the_document_asked,
     without_blank_lines,
+    without_the_request,
 )
 from saturnd.turn.overwrite import (
     EDIT_FILE,
@@ -247,6 +248,8 @@ def content_put_right(
         return item
     if tool.risk == "messaging" and (said := message_itself(arguments, context.request)):
         return said
+    if tool.risk == "messaging" and (unasked := without_the_request(arguments, context.request)):
+        return unasked
     if tool.risk == "messaging" and (own := in_the_senders_words(arguments, context.request)):
         return own
     if tool.risk == "messaging" and (carried := with_the_document_asked(arguments, context)):
