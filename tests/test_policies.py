@@ -225,11 +225,13 @@ def test_an_address_the_users_files_give_for_whom_the_request_messages_is_not_es
     ("Mon 15:00 bank meeting", ("content", "15:00")),  # "ask-15" and "3 lines" give no time
     ("Mon 13:00 bank meeting", ("content", "13:00")),  # nor the "01" of the clock's date
     ("Thu 23:00 bank", None),  # "at 11" may be 23:00
+    ("Cubs Wednesday 6:30pm, Thu 11:00 bank", None),  # the file wrote 6:30pm, am/pm against its minutes
+    ("Cubs Wednesday 6:30am", ("content", "6:30am")),
 ])
 def test_a_time_day_month_or_number_nobody_gave_is_a_guess(content, guess):
     record = SessionRecord(
         typed=["Add my meeting with the bank, Thursday at 11"],
-        returned=[Returned("read_file", "c1", "Wed 14:00 dentist", fenced=True)], calls=[],
+        returned=[Returned("read_file", "c1", "Wed 14:00 dentist\nLeo: Cubs Wednesday 6:30pm", fenced=True)], calls=[],
     )
     seen = "Now: Tuesday 2026-12-01 06:35 UTC\nFolder: /work/ask-15-calendar (3 lines)"
     assert guessed_value({"path": "calendar.txt", "content": content}, record, frozenset({"path"}), seen) == guess

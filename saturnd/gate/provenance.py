@@ -170,7 +170,7 @@ _SHORT_DAYS = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wed
                "thur": "thursday", "thurs": "thursday", "fri": "friday"}  # not "sat", "sun": words too
 TIME = re.compile(r"\b(\d{1,2})(?::(\d\d))?\s*([ap])\.?m\b|\b(\d{1,2}):(\d\d)\b", re.IGNORECASE)
 CLOCK_NUMBER = re.compile(
-    r"\b(\d{1,2})(?:[:.](\d\d)\b(?:\s*([ap])\.?m\b)?|\s*([ap])\.?m\b)"
+    r"\b(\d{1,2})(?:[:.](\d\d)(?:\s*([ap])\.?m\b|\b)|\s*([ap])\.?m\b)"
     r"|(?:\b(?:at|around|about|by|from|until|till|before|after|between|and|to|" + "|".join((*_DAYS, *_SHORT_DAYS))
     + r")\s+|^[^\w\n]*)(\d{1,2})\b(?![:.]\d)",
     re.IGNORECASE | re.MULTILINE,
