@@ -20,6 +20,7 @@ from saturnd.turn.message_words import (
     in_the_senders_words,
     message_itself,
     with_the_document_asked,
+    with_the_words_asked,
     without_blank_lines,
     without_the_request,
 )
@@ -251,6 +252,19 @@ def test_a_message_that_tells_of_sending_it_is_sent_as_what_it_says(request_text
     put_right = message_itself(arguments, request_text)
     field = "body" if "body" in arguments else "text"
     assert (put_right[0][field] if put_right else None) == said
+
+
+@pytest.mark.parametrize(("request_text", "body", "said"), [
+    ("Text Dave that the car's making a funny noise.", "Please check the tyres are inflated.",
+     "The car's making a funny noise."),
+    ("Email the plumber to say the boiler works again", "Hi, thanks!", "The boiler works again."),
+    ("Text Dave that the car's making a funny noise.", "Hi Dave, the car is making a funny noise.", None),  # said
+    ("Text Jo that she left her keys here.", "Hi Jo!", None),  # her "she" is the recipient's "you"
+    ("Email Priya to ask if we can move our call.", "Hi Priya!", None),  # asked, not said
+])
+def test_a_message_that_leaves_out_what_the_request_says_to_say_says_it(request_text, body, said):
+    put_right = with_the_words_asked({"to": "+44 7700 900123", "text": body}, request_text)
+    assert (put_right[0]["text"] if put_right else None) == said
 
 
 @pytest.mark.parametrize(("request_text", "body", "said"), [

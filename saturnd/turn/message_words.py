@@ -1,5 +1,5 @@
 """What a message says, put right in place: a message that tells of sending it instead of saying
-it, one that opens with the request itself, one that turns the person's own words to the recipient, one asked to carry a document that
+it, one that opens with the request itself, one that leaves out what the request says to say, one that turns the person's own words to the recipient, one asked to carry a document that
 holds too little of it, and a blank left for the sender to fill. Each returns (the arguments,
 the note) or None; put_right.content_put_right calls them, and the call is then reviewed again.
 """
@@ -121,6 +121,32 @@ def in_the_senders_words(arguments: dict[str, Any], request: str) -> tuple[dict[
         else:
             continue
         return {**arguments, field: said}, prompts.OWN_WORDS_PUT_RIGHT.format(message=said)
+    return None
+
+
+SAY_THAT = re.compile(r"^\s*(?:that|to\s+say(?:\s+that)?|saying(?:\s+that)?)\s+(?P<said>\S.*?)\s*$", re.IGNORECASE | re.DOTALL)
+ABOUT_THEM = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|theirs|he's|she's|they're)\b", re.IGNORECASE)
+HELD_SHARE = 0.5
+
+
+def with_the_words_asked(arguments: dict[str, Any], request: str) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) for a message that leaves out most of what the request says to
+    say: asked to "Text Dave that the car's making a funny noise", the 1.5B texted Dave to check
+    the tyres. It says the request's words instead, when they speak of no third person (whose
+    "she" would be the recipient's "you")."""
+    field = "body" if "body" in arguments else "text"
+    body = str(arguments.get(field, ""))
+    for person in people_messaged(request):
+        after = re.search(rf"\b{re.escape(person)}\b(?P<rest>.*)$", request, re.IGNORECASE | re.DOTALL)
+        asked = SAY_THAT.match(after.group("rest")) if after else None
+        if asked is None or ABOUT_THEM.search(asked.group("said")):
+            continue
+        said = asked.group("said")
+        words = stems(said)
+        if not words or len(words & stems(body)) >= HELD_SHARE * len(words):
+            return None
+        said = said[0].upper() + said[1:] + ("" if said[-1] in ".!?" else ".")
+        return {**arguments, field: said}, prompts.WORDS_ASKED_PUT_RIGHT.format(message=said)
     return None
 
 

@@ -30,6 +30,7 @@ from saturnd.turn.message_words import (
     in_the_senders_words,
     message_itself,
     with_the_document_asked,
+    with_the_words_asked,
     without_blank_lines,
     without_the_request,
 )
@@ -252,6 +253,8 @@ def content_put_right(
         return unasked
     if tool.risk == "messaging" and (own := in_the_senders_words(arguments, context.request)):
         return own
+    if tool.risk == "messaging" and (asked := with_the_words_asked(arguments, context.request)):
+        return asked
     if tool.risk == "messaging" and (carried := with_the_document_asked(arguments, context)):
         return carried
     if tool.risk == "messaging" and (signed := without_blank_lines(arguments)):
