@@ -57,6 +57,10 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("Remind me to call Mum at six.", "remind"),
     ('Start at http://127.0.0.1/start.html and follow the "next" links.', ""),  # where to begin, no errand
     ("Start the dishwasher.", "start"),
+    ("Make a note that the boiler man is coming Monday at 8.", "note"),
+    ("Write down that Jo called.", "note"),
+    ("Write a poem about autumn.", ""),  # nothing kept: an answer
+    ("Crane & Co have paid, can you update that?", "update"),
 ])
 def test_the_action_asked_for(request_text, verb):
     assert asked_action(request_text) == verb

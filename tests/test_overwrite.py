@@ -18,6 +18,7 @@ from saturnd.turn.overwrite import (
     doubled_lines,
     dropped_lines,
     item_as_asked,
+    item_asked,
     item_edited_as_asked,
     kept_lines,
     line_named_elsewhere,
@@ -128,6 +129,23 @@ async def test_an_add_written_back_unchanged_goes_back_before_it_runs(harness):
     assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
     assert harness.sent(1)[-1]["content"].startswith("tool error: write_file would write back what todo.md already holds")
     assert todo.read_text().splitlines()[-1] == "- call the bank"
+
+
+@pytest.mark.parametrize(("request_text", "item"), [
+    ("Make a note that the boiler man is coming Monday at 8.", "the boiler man is coming Monday at 8"),
+    ("Jot down call Ana in my notes", "call Ana"),
+    ("Note down the gas meter reading 4471", "the gas meter reading 4471"),
+    ("Add eggs to my shopping list.", "eggs"),
+    ("What's in my notes?", None),
+])
+def test_the_item_an_add_or_a_note_puts_down(request_text, item):
+    assert item_asked(request_text) == item
+
+
+def test_a_note_answered_instead_of_made_goes_to_the_notes_file():
+    notes = Document("notes.txt", "Dentist Friday 9am\n")
+    written = ready_write("Make a note that the boiler man is coming Monday at 8.", [Document("shop.txt", "eggs\n"), notes])
+    assert written == ListToWrite("notes.txt", "Dentist Friday 9am\nthe boiler man is coming Monday at 8\n")
 
 
 TRIP = "# Trip to Lisbon\n\nHotel: Casa Azul\n\n- book parking\n- get euros\n"

@@ -19,10 +19,11 @@ from saturnd.tools.registry import Registry
 ACTION_REQUEST = re.compile(
     r"^\s*(?:(?:please|kindly|ok|okay|hey|saturn)[,!]?\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
     r"(?:i(?:'d|’d|\s+would)?\s+(?:like|want|need)\s+(?:you\s+)?to\s+(?:please\s+)?)?"  # "I'd like to add …"
-    r"(?:(?:[^,.;:!?\n]|\.(?=\w)){1,60}?,\s*)?"  # "In todo.txt, mark …", "I've got the rice, take it off the list"
+    r"(?:(?:[^,.;:!?\n]|\.(?=\w)){1,60}?,\s*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?)?"
+    # "In todo.txt, mark …", "I've got the rice, take it off the list", "Crane & Co have paid, can you update that?"
     r"(?P<verb>add(?!\s+up\b)|put|append|insert|remove|delete|take\s+(?:\w+\s+){1,3}?off|cross|tick|mark|"
     r"send|text|email|e-mail|message|reply|forward|tell(?!\s+(?:me|us)\b)|let\s+(?!(?:me|us)\b)(?:\w+\s+){1,3}?know|"
-    r"save|store|note\s+down|remember|"
+    r"save|store|note\s+down|make\s+a\s+note|write\s+down|remember|"
     r"(?:write|make|create)\b(?=.*(?:\bfiles?\b|\bfolder\b|\.[a-z]{2,4}\b))|"
     r"book|order|schedule|cancel|set|turn|switch|change|update|rename|move|copy|edit|fix|replace|overwrite|swap|"
     r"remind(?!\s+me\b[,:]?\s*(?:when|what|where|who|which|how|of)\b)|pay|call|install|run|unlock|lock|start(?!\s+(?:at|from|with|on)\b)|stop|play|dim|print|buy|water|heat|charge|"
@@ -119,6 +120,8 @@ def asked_action(request: str) -> str:
         verb = found.group("verb").lower()
         if verb.startswith(("drop ", "shoot ")):  # "Drop Sam a line", "Shoot Tom an email"
             return "email" if "mail" in verb else "message"
+        if verb.startswith(("make ", "write ")):  # "Make a note that …", "Write down …"
+            return "note"
         return SAID_PLAINLY.get(verb.split()[0], verb.split()[0])
     later = LATER_ACTION.search(request)
     return later.group("verb").lower() if later else ""

@@ -27,7 +27,7 @@ from saturnd.turn.retrieval import KB_SOURCE, Document
 
 WRITE_FILE = "write_file"
 EDIT_FILE = "edit_file"
-ADDING = frozenset({"add", "append", "put", "insert"})
+ADDING = frozenset({"add", "append", "put", "insert", "note"})
 REMOVING = frozenset({"remove", "take", "cross", "tick", "delete"})
 CHANGING = frozenset({"set", "change", "update", "edit", "fix", "correct", "move", "swap", "mark", "flag", "rename"})
 WHOLE_FILE = re.compile(r"\b(?:only|just)\b", re.IGNORECASE)
@@ -77,11 +77,11 @@ def _item_line(request: str, line: str, before: list[str]) -> str:
     """`line`, added to a list, as the request words its item when the line drops some of the
     item's words or carries the request's own ("charge the camera to my trip list"), with the
     bullet of the list line `before` it ends with when it has none of its own."""
-    asked = ITEM_ASKED.match(request)
+    item = item_asked(request)
     bullet = BULLET.match(line)
     body = line[bullet.end():] if bullet else line
-    if asked is not None:
-        item, written = asked.group("item").strip(), _lower_words(body)
+    if item is not None:
+        written = _lower_words(body)
         if written < _lower_words(item) or _lower_words(item) < written <= _lower_words(request):
             body = item
     above = BULLET.match(before[-1]) if before else None
@@ -93,7 +93,7 @@ def item_as_asked(request: str, path: Path, content: str) -> str | None:
     """The file's own text (its blank lines kept) with the one line an add wrote, in the request's
     words and the list's style, where the write put it; None when the write needs no such
     change or is not one line added to the file's lines."""
-    if asked_action(request) not in ADDING or ITEM_ASKED.match(request) is None:
+    if asked_action(request) not in ADDING or item_asked(request) is None:
         return None
     text = _file_text(path)
     old = _content_lines(text)
@@ -345,7 +345,25 @@ ITEM_ASKED = re.compile(
 )
 """"Add call the council to my to-do list": the item is "call the council"; "Pop mulch on my garden
 jobs": "mulch"."""
+NOTE_ASKED = re.compile(
+    r"^\W*(?:please\s+)?(?:make\s+a\s+note|note\s+down|jot\s+down|write\s+down)\s+(?:that\s+|of\s+)?(?P<item>.+?)"
+    r"(?:\s+(?:in|to|on)\s+(?:my|the)\s+notes?(?:\s+file)?)?\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
+""""Make a note that the boiler man is coming Monday at 8": the line is "the boiler man is coming
+Monday at 8", and it goes in the folder's notes file."""
 BULLET = re.compile(r"^\s*([-*•]\s+)")
+
+
+def item_asked(request: str) -> str | None:
+    """The item an add puts on a list, in the request's words; None when it names none."""
+    asked = ITEM_ASKED.match(request) or NOTE_ASKED.match(request)
+    return asked.group("item").strip() if asked else None
+
+
+def _notes(documents: list[Document]) -> Document | None:
+    return next((d for d in documents if not d.source.startswith(KB_SOURCE)
+                 and Path(d.source).stem.lower().startswith("note")), None)
 
 
 @dataclass(frozen=True)
@@ -368,12 +386,12 @@ def list_it_goes_on(request: str, path: Path, documents: list[Document]) -> List
 def _with_the_item(request: str, documents: list[Document]) -> ListToWrite | None:
     """The list of the folder the request names, with the item the request adds; None when the
     request adds no item or the list already holds it."""
-    asked = ITEM_ASKED.match(request)
-    if asked is None or asked_action(request) not in ADDING or (document := _list_named(request, documents)) is None:
+    item = item_asked(request)
+    document = _list_named(request, documents) or (_notes(documents) if NOTE_ASKED.match(request) else None)
+    if item is None or asked_action(request) not in ADDING or document is None:
         return None
     lines = [line for line in document.text.splitlines() if line.strip()]
     bullet = BULLET.match(lines[-1]) if lines else None
-    item = asked.group("item").strip()
     if any(_lower_words(item) <= _lower_words(line) for line in lines):
         return None
     return ListToWrite(document.source, "".join(f"{line}\n" for line in [*lines, f"{bullet.group(1) if bullet else ''}{item}"]))
