@@ -71,7 +71,8 @@ def test_contact_lines_hold_an_address_or_number_of_someone_named(question, requ
     ("Text Tom Berg that the van is booked.", {"+44 7700 900456"}),
     ("Text Tom Klein that the van is booked.", set()),  # not Tom Berg's
     ("Email the landlord to say the boiler works.", {"okafor@lettings.example"}),
-    ("Email the report to Tom.", set()),  # the report goes to Tom, who is not messaged by name here
+    ("Email the report to Tom.", {"+44 7700 900456"}),  # the report goes to Tom: his line names him
+    ("Send my shopping list to Tom Klein.", set()),  # not Tom Berg's
 ])
 def test_the_addresses_the_users_files_give_for_whom_the_request_messages(request_text, addresses):
     assert addresses_named(request_text, [CONTACTS]) == addresses
@@ -471,11 +472,20 @@ WEEK = Document("week.md", "# Week plan\nMonday: gym\nTuesday: curry night\n")
     ("Email Jo the week plan.", "Monday: gym\nTuesday: curry night", None),  # it holds the plan
     ("Email Jo that the week plan is done.", "The week plan is done.", None),  # a message about it
     ("Email Jo the car reg.", "The reg is KX19 ABC.", None),  # no document is the car reg
+    ("Send my week plan to Jo.", "Please find attached your week plan.",
+     "Please find attached your week plan.\n\n" + WEEK.text.strip()),
 ])
 def test_a_message_asked_to_carry_a_document_carries_it(request_text, body, carried):
     context = GateContext(request=request_text, documents=[RECIPE, WEEK])
     put_right = with_the_document_asked({"to": "jo@mail.example", "body": body}, context)
     assert (put_right[0]["body"] if put_right else None) == carried
+
+
+def test_a_list_asked_for_by_its_files_name_is_carried():
+    shopping = Document("shopping.txt", "flour\neggs\ncheddar\n")
+    context = GateContext(request="Send my shopping list to Tom.", documents=[RECIPE, shopping])
+    put_right = with_the_document_asked({"to": "07700 900123", "text": "Here is your shopping list."}, context)
+    assert put_right is not None and put_right[0]["text"] == "Here is your shopping list.\n\nflour\neggs\ncheddar"
 
 
 async def test_someone_elses_number_goes_back_and_not_finding_it_is_the_answer(harness):

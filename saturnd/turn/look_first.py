@@ -90,9 +90,17 @@ NOT_A_PERSON = NOT_A_NAME | {
 }
 
 
+SENT_TO = re.compile(
+    r"\b(?i:send|forward|e-?mail|text|pass|give)\b[^.?!]*?\b(?i:to)\s+"
+    r"(?:(?i:my|our)\s+(?P<role>[a-z]+)|(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?))\b"
+)
+""""Send my shopping list to Tom", "Email the report to my accountant": who it goes to."""
+
+
 def people_messaged(request: str) -> list[str]:
-    """The people (names or roles, lower-cased) the request asks to message."""
+    """The people (names or roles, lower-cased) the request asks to message or send something to."""
     found = {(m.group("role") or m.group("the_role") or m.group("name")).lower() for m in MESSAGED.finditer(request)}
+    found |= {(m.group("role") or m.group("name")).lower() for m in SENT_TO.finditer(request)}
     return sorted(person for person in found if person.split()[0] not in NOT_A_PERSON)
 
 

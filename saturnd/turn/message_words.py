@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from saturnd.tools.word_match import stems
 from saturnd.turn import prompts
 from saturnd.turn.look_first import MESSAGED, people_messaged
+from saturnd.turn.overwrite import CONTAINERS
 from saturnd.turn.retrieval import KB_SOURCE
 
 if TYPE_CHECKING:
@@ -181,7 +182,7 @@ def with_the_document_asked(arguments: dict[str, Any], context: GateContext) -> 
     asked = DOCUMENT_SENT.match(context.request)
     if asked is None:
         return None
-    wanted = stems(asked.group("thing"))
+    wanted = stems(asked.group("thing")) - stems(CONTAINERS)  # "my shopping list" is shopping.txt
     field = "body" if "body" in arguments else "text"
     body = str(arguments.get(field, ""))
     for document in context.documents:
