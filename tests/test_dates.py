@@ -16,9 +16,11 @@ from saturnd.turn.dates import (
     months_written,
     on_the_days,
     ways_written,
+    worked_out_date,
 )
 from saturnd.turn.ground import Ground, build_ground
 from saturnd.turn.retrieval import Document, Excerpt, rank, render_excerpts
+from tests.conftest import of_type
 
 TODAY = date(2026, 12, 2)  # a Wednesday
 KIDS = ["# School", "Swimming: Wednesday 16:30", "Parents evening: 4 December 18:00", "- Nina: 19 July"]
@@ -105,6 +107,23 @@ CAR_DATED = ("[Saturn dated] Insurance renews, 14 January 2027: a Thursday, in 4
 ])
 def test_a_count_must_be_the_one_of_the_date_asked_about(request_text, answer, sent_back):
     assert (miscounted_days(answer, request_text, CAR_DATED) is not None) is sent_back
+
+
+def test_a_miscount_goes_back_with_the_date_asked_about_and_again_is_answered_by_it():
+    assert miscounted_days("5", "How many days till the MOT?", CAR_DATED) == (
+        "[Saturn dated] MOT due, 2 March 2027: a Tuesday, in 90 days (12 weeks 6 days)")
+    assert worked_out_date("[Saturn dated] MOT due, 2 March 2027: a Tuesday, in 90 days (12 weeks 6 days)") == (
+        "MOT due, 2 March 2027: a Tuesday, in 90 days (12 weeks 6 days).")
+    assert worked_out_date(CAR_DATED) == ""  # several dates: none is the answer
+
+
+async def test_a_second_miscount_is_answered_with_the_date_worked_out(harness):
+    await harness.start()
+    (harness.env.workdir / "notes.txt").write_text("Dentist Friday 9am\nBin day is Tuesday\n")
+    harness.model.enqueue("5", "5")
+    _, events = await harness.turn("How long until my dentist appointment?", headless=True)
+    answer = of_type(events, "answer")[-1].text
+    assert answer.startswith("Dentist, ") and ": a Friday, " in answer and answer.endswith(".")  # not "5"
 
 
 @pytest.mark.parametrize(("request_text", "named"), [

@@ -121,7 +121,8 @@ def miscounted_days(answer: str, request: str, seen: str) -> str | None:
     thing and the answer's numbers are not those of one of its dates (of the one the request
     names, where it names one): shown "Insurance renews, 3 March 2027: a Wednesday, in 91 days (13
     weeks)", the 1.5B answered "3 weeks"; shown the MOT "in 90 days (12 weeks 6 days)" beside the
-    insurance "in 43 days (6 weeks 1 day)", it answered "6 weeks 5 days"."""
+    insurance "in 43 days (6 weeks 1 day)", it answered "6 weeks 5 days". Returns the dated line, or
+    only its date of the thing asked when the request names one."""
     if not COUNT_ASKED.search(request) or not DAYS_ASKED.search(request):
         return None
     shown = next((line for line in seen.splitlines() if line.startswith("[Saturn dated]")), None)
@@ -132,7 +133,16 @@ def miscounted_days(answer: str, request: str, seen: str) -> str | None:
     asked = _words(request) - {"days", "weeks", "many", "long", "until", "till"}
     named = [entry for entry in entries if asked & _words(entry.split(",")[0])]
     counts = [_counts(entry.split(": ", 1)[-1].split(",", 1)[-1]) for entry in named or entries]
-    return None if any(numbers <= count for count in counts) else shown
+    if any(numbers <= count for count in counts):
+        return None
+    return f"[Saturn dated] {named[0].strip()}" if len(named) == 1 else shown  # the one asked about, alone
+
+
+def worked_out_date(quote: str) -> str:
+    """The answer a miscounted_days send-back's one dated thing gives, the model having missed it
+    twice: "Dentist, 4 December 2026: a Friday, tomorrow." ("" for a line of several)."""
+    entry = quote.removeprefix("[Saturn dated]").strip()
+    return "" if ";" in entry or not entry else f"{entry}."
 
 
 def _words(text: str) -> set[str]:

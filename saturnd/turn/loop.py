@@ -31,6 +31,7 @@ from saturnd.turn.claims import (
 )
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
+from saturnd.turn.dates import worked_out_date
 from saturnd.turn.echoed_instructions import (
     done_account,
     echoes_instructions,
@@ -234,8 +235,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     what was when something was. An answer that does not say a declined errand was not done ("The
     meeting was cancelled." after the text was declined), an action it still claims or promises
     after being sent back, or a trail it did not follow to the end, is prefixed with the truth;
-    one that speaks of the person to Saturn after being sent back is replaced by it, and one that
-    still names what the list marks done by the lines it does not."""
+    one that speaks of the person to Saturn after being sent back is replaced by it, one that
+    still names what the list marks done by the lines it does not, and one that miscounts the days
+    to the one date asked about again by that date's own line."""
     text = reply_text or turn.last_text
     account = not_done_account(turn.trace)
     if echoes_instructions(text):
@@ -261,6 +263,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     if claim is not None and claim.kind == "marked_done":  # sent back, the 1.5B named the bought lego again
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the lines not marked done")
         return still_to_do(claim.quote)
+    if claim is not None and claim.kind == "miscounted_days" and (worked_out := worked_out_date(claim.quote)):
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the date worked out")
+        return worked_out  # sent back, the 1.5B gave the bin day's "5" for the dentist again
     return text
 
 
