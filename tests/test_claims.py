@@ -234,6 +234,18 @@ def test_a_recipe_serves_its_count_across_its_blank_lines():
     assert claim == Claim("per_period", "500 * 8 / 4", ("calculate",))
 
 
+@pytest.mark.parametrize(("request_text", "answer", "expression"), [
+    ("What's left of my money each month if I earn 2000?", "You will have 1595 left after expenses.", "2000 - 1595"),
+    ("What's left of my money each month if I earn 2000?", "405", None),  # worked out
+    ("How much is left if I earn 2000?", "2000", None),  # the request's own: another check's
+    ("What's left on my shopping list?", "flour", None),  # no amount
+])
+def test_the_files_total_given_as_what_is_left_of_the_requests_amount(request_text, answer, expression):
+    budget = "--- budget.csv (whole file, 3 lines)\nitem,amount\nrent,950\nfood,645\n[Saturn worked out] amount = 1595"
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=budget)
+    assert (claim.quote if claim and claim.kind == "per_period" else None) == expression
+
+
 def test_a_dose_and_its_hours_are_no_parts_of_one_amount():
     pills = "--- medication.txt (whole file, 1 lines)\nIbuprofen: 2 tablets every 6 hours, no more than 6 in 24 hours\n"
     answer = "2 tablets every 6 hours, no more than 6 in 24 hours"

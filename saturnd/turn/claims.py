@@ -67,7 +67,9 @@ comes back again is answered with a note saying so. The kinds:
   not for the period the request asks ("What do I pay a year for Spotify?" answered with the
   monthly row "Spotify,11.99"; "… scoops a day?" with "2 scoops morning, 1 evening"); sent back
   with the calculate expression ("11.99 * 12", "2 + 1"); so is an amount the files give, asked for
-  doubled or halved ("How many eggs for a double batch?" answered "2 eggs": "2 * 2").
+  doubled or halved ("How many eggs for a double batch?" answered "2 eggs": "2 * 2") or for more
+  people than the recipe serves ("500 * 8 / 4"), or the files' total given as what is left of the
+  request's amount ("What's left if I earn 2000?" answered "1595": "2000 - 1595").
 
 A word list always misses some wordings; the request-side rule catches what
 the answer-side one misses. What the request asks done, and what the turn tried of it, is read in
@@ -104,6 +106,7 @@ from saturnd.turn.made_up import (
     CALCULATE,
     clock_moves,
     copied_number,
+    left_over,
     not_as_calculated,
     scaled_amount,
     uncomputed_number,
@@ -328,7 +331,8 @@ def unbacked_claim(
         return Claim("not_as_calculated", result)
     if (CALCULATE in registry.names() and not asks_or_declines(answer, request)
             and (expression := unconverted_amount(answer, request, seen, passes)
-                             or scaled_amount(answer, request, seen, passes))):
+                             or scaled_amount(answer, request, seen, passes)
+                             or left_over(answer, request, seen, passes))):
         return Claim("per_period", expression, (CALCULATE,))
     if part := part_of_the_list(answer, request, seen):
         return Claim("part_of_list", part)

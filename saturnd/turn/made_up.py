@@ -227,6 +227,22 @@ def scaled_amount(answer: str, request: str, seen: str, passes: list[PassTrace])
     return f"{numbers[0]} * {factor}"
 
 
+LEFT_ASKED = re.compile(r"\b(?:left|leftover|remaining|remains?|spare)\b", re.IGNORECASE)
+
+
+def left_over(answer: str, request: str, seen: str, passes: list[PassTrace]) -> str | None:
+    """The calculate expression for an answer that gives a figure of the user's files as what is
+    left of an amount the request gives, when no calculate call ran: "What's left of my money
+    each month if I earn 2000?" answered with the budget's total, "1595": "2000 - 1595"."""
+    given = NUMBER.findall(request)
+    numbers = [_plain_number(n) for n in NUMBER.findall(answer)]
+    if not LEFT_ASKED.search(request) or len(given) != 1 or len(numbers) != 1 or calculated(passes):
+        return None
+    shown = {_plain_number(n) for n in NUMBER.findall(seen)}
+    amount = _plain_number(given[0])
+    return f"{amount} - {numbers[0]}" if numbers[0] in shown and numbers[0] != amount else None
+
+
 def _for_more_people(number: str, request: str, seen: str) -> str | None:
     """"500 * 8 / 4" for "How much mince for 8?" answered with the 500g of a chilli that serves 4."""
     wanted = FOR_PEOPLE.search(request)
