@@ -11,6 +11,7 @@ from saturnd.tools import builtin_registry
 from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.look_first import (
     addresses_named,
+    another_owners_line,
     contact_lines,
     people_named,
     someone_elses_contact,
@@ -454,6 +455,26 @@ def test_an_answer_from_another_persons_line_goes_back(request_text, answer, lin
     assert someone_elses_line(answer, request_text, SHOWN_PRESENTS) == lines
     claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=SHOWN_PRESENTS)
     assert (claim.quote if claim and claim.kind == "someone_elses_line" else None) == lines
+
+
+SHOWN_CAR_AND_DOG = (
+    "<outside source=\"your files\">\n--- car.txt (whole file, 2 lines)\nMOT due 14 January\n"
+    "Insurance: Direct Line, renews 20 February\n--- pets.md (whole file, 2 lines)\n# Biscuit (dog)\n"
+    "Insurance renews 1 March\n</outside>\nWhen is the car's insurance due?"
+)
+
+
+@pytest.mark.parametrize(("request_text", "answer", "lines"), [
+    ("When is the dog's insurance due?", "20 February",
+     '"Insurance: Direct Line, renews 20 February" (car.txt), about something else; the line about the dog is'
+     ' "Insurance renews 1 March" (pets.md)'),
+    ("When is the dog's insurance due?", "It renews on 1 March.", None),
+    ("When is the car's insurance due?", "20 February", None),  # the request's own words after the files name no car
+    ("When is the dog's MOT due?", "14 January", None),  # no line of the dog's is for an MOT
+    ("Tell me the dog's insurance date", "20 February", None),  # not a question
+])
+def test_an_answer_from_a_file_that_never_names_the_thing_asked_about_goes_back(request_text, answer, lines):
+    assert another_owners_line(answer, request_text, SHOWN_CAR_AND_DOG) == lines
 
 
 def test_a_labelled_line_far_from_the_persons_own_is_not_of_their_list():

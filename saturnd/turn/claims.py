@@ -62,7 +62,9 @@ comes back again is answered with a note saying so. The kinds:
   no dentist in the files); sent back with that line (look_first.py).
 - someone_elses_line: asked about someone with their own line shown ("- Sam: ?"), the answer's
   words come only from another person's line of the same list ("a lego", from "- Tom: lego");
-  sent back with both lines (look_first.py).
+  sent back with both lines (look_first.py); so is one whose figures come from a file that never
+  names the thing asked about ("the dog's insurance" answered from car.txt) while another shown
+  file names it and has a line for it.
 - per_period: nothing was worked out, and the answer gives a figure as the user's files give it,
   not for the period the request asks ("What do I pay a year for Spotify?" answered with the
   monthly row "Spotify,11.99"; "… scoops a day?" with "2 scoops morning, 1 evening"); sent back
@@ -101,7 +103,12 @@ from saturnd.turn.errands import (
     undone_errand,
 )
 from saturnd.turn.listing import marked_done_given, part_of_the_list, shown_file_named
-from saturnd.turn.look_first import addresses_named, someone_elses_contact, someone_elses_line
+from saturnd.turn.look_first import (
+    addresses_named,
+    another_owners_line,
+    someone_elses_contact,
+    someone_elses_line,
+)
 from saturnd.turn.made_up import (
     CALCULATE,
     clock_moves,
@@ -313,7 +320,7 @@ def unbacked_claim(
         return Claim("no_access", found.group(0))
     if line := someone_elses_contact(answer, request, seen):
         return Claim("someone_else", line)
-    if lines := someone_elses_line(answer, request, seen):
+    if lines := someone_elses_line(answer, request, seen) or another_owners_line(answer, request, seen):
         return Claim("someone_elses_line", lines)
     if dated := miscounted_days(answer, request, seen):
         return Claim("miscounted_days", dated)

@@ -202,3 +202,38 @@ def someone_elses_line(answer: str, request: str, seen: str) -> str | None:
                 and any(abs(i - j) <= SAME_LIST for j, _ in own)):
             return f'"{line}", about someone else; the line about them is "{own[0][1]}"'
     return None
+
+
+OWNER = re.compile(r"\b(?:the|my|our)\s+([a-z]+)['’]s\b", re.IGNORECASE)
+"""Whose thing a question asks about: "the dog's insurance", "my car's MOT"."""
+EXCERPT_EDGE = re.compile(r"^(?:--- (\S+).*|</outside>.*)$", re.MULTILINE)
+DIGITS = re.compile(r"\d+")
+
+
+def another_owners_line(answer: str, request: str, seen: str) -> str | None:
+    """Asked about one thing's detail ("When is the dog's insurance due?"), the answer's figures
+    come from a file that never names that thing while another shown file does and has a line for
+    the detail: the 1.5B answered the car's "20 February" from car.txt, pets.md holding "Insurance
+    renews 1 March" under "# Biscuit (dog)". Returns what to say of the two lines."""
+    owner = OWNER.search(request)
+    figures = set(DIGITS.findall(answer))
+    if not (QUESTION.search(request) or request.rstrip().endswith("?")) or owner is None or not figures:
+        return None
+    named = stems(owner.group(1))
+    detail = stems(request) - named - stems("when what which how much many due")
+    parts = EXCERPT_EDGE.split(seen)  # [before, source, text, source, text, …]; None: an </outside> edge
+    blocks = [(source, text) for source, text in zip(parts[1::2], parts[2::2], strict=True) if source]
+    holding = [(source, line) for source, text in blocks for line in text.splitlines()
+               if figures <= set(DIGITS.findall(line))]
+    if len({source for source, _ in holding}) != 1:
+        return None  # from no excerpt, or from several: no one file it came from
+    taken = holding[0]
+    if named & stems(f"{taken[0]} {dict(blocks)[taken[0]]}"):
+        return None
+    for source, text in blocks:
+        if source != taken[0] and named & stems(f"{source} {text}"):
+            line = max(text.splitlines(), key=lambda candidate: len(detail & stems(candidate)), default="")
+            if detail & stems(line):
+                return (f'"{taken[1].strip()}" ({taken[0]}), about something else; the line about the'
+                        f' {owner.group(1).lower()} is "{line.strip()}" ({source})')
+    return None
