@@ -67,6 +67,18 @@ def test_asked_what_comes_next_the_dates_to_come_are_shown_soonest_first():
     assert dated(birthdays, "Add the next birthday to my calendar", TODAY) == ""  # an errand, no question
 
 
+def test_asked_how_long_a_stay_lasts_the_two_dates_are_counted_apart():
+    trip = ["# Trip to Lisbon", "Out: flight TP1337, Saturday 12 December", "Back: Wednesday 16 December"]
+    span = "[Saturn dated] Saturday 12 December 2026 to Wednesday 16 December 2026: 4 nights, 5 days counting both"
+    assert dated(trip, "How many nights am I away in Lisbon?", TODAY) == span
+    assert dated(trip, "How many days until Lisbon?", TODAY).startswith("[Saturn dated] Out flight TP1337 Saturday, 12 De")
+    assert dated(trip[:2], "How many nights am I away?", TODAY) == ""  # one date: no stay to count
+    seen = "\n".join([*trip, span])
+    assert miscounted_days("2 nights", "How many nights am I away in Lisbon?", seen) == span
+    assert miscounted_days("4 nights", "How many nights am I away in Lisbon?", seen) is None
+    assert miscounted_days("It's 5 days.", "How many nights am I away in Lisbon?", seen) is None
+
+
 def test_no_date_no_line_and_a_date_that_is_none_is_left_out():
     assert dated(["May the force be with you", "31 February party"], "How many days until the party?", TODAY) == ""
 

@@ -26,6 +26,11 @@ NEXT_ASKED = re.compile(
     re.IGNORECASE,
 )
 """A question for whatever comes next ("Whose birthday is next?"), not for a day named "next Friday"."""
+SPAN_ASKED = re.compile(
+    r"\bhow\s+many\s+(?:nights|days)\b|\bhow\s+long\s+(?:am\s+i|are\s+we|is\s+(?:my|our|the)\s+(?:trip|holiday|stay|break))\b",
+    re.IGNORECASE,
+)
+"""How long a stay lasts ("How many nights am I away in Lisbon?"), not how long until it."""
 QUESTION = re.compile(r"\?\s*$|^\W*(?:who|whose|what|what's|which|when|when's)\b", re.IGNORECASE)
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
@@ -47,18 +52,31 @@ def dated(lines: list[str], request: str, today: date) -> str:
     `lines` with their weekday and distance from `today`; asked what comes next, the dates to
     come, soonest first; "" otherwise."""
     next_asked = NEXT_ASKED.search(request) and QUESTION.search(request)
-    if not (DAYS_ASKED.search(request) or next_asked):
+    span_asked = SPAN_ASKED.search(request) and not DAYS_ASKED.search(request)
+    if not (DAYS_ASKED.search(request) or next_asked or span_asked):
         return ""
     found: dict[tuple[str, date], None] = {}
     for line in lines:
         for label, when in _dates(line, today):
             found.setdefault((label, when))
+    if span_asked:
+        return _span(sorted({when for _, when in found}))
     chosen = list(found)
     if next_asked:
         chosen = sorted((pair for pair in chosen if pair[1] >= today), key=lambda pair: pair[1])
     said = [f"{label}{when.day} {when:%B %Y}: a {when:%A}, {_from_today(when, today)}"
             for label, when in chosen[:MAX_DATES]]
     return f"[Saturn dated] {'soonest first: ' if next_asked else ''}{'; '.join(said)}" if said else ""
+
+
+def _span(days: list[date]) -> str:
+    """Asked how many nights or days a trip the lines give two dates of lasts: from one to the other."""
+    if len(days) != 2:
+        return ""
+    first, last = days
+    nights = (last - first).days
+    return (f"[Saturn dated] {first:%A} {first.day} {first:%B %Y} to {last:%A} {last.day} {last:%B %Y}:"
+            f" {nights} night{'s' if nights != 1 else ''}, {nights + 1} days counting both")
 
 
 def _dates(line: str, today: date) -> list[tuple[str, date]]:
@@ -123,10 +141,13 @@ def miscounted_days(answer: str, request: str, seen: str) -> str | None:
     weeks)", the 1.5B answered "3 weeks"; shown the MOT "in 90 days (12 weeks 6 days)" beside the
     insurance "in 43 days (6 weeks 1 day)", it answered "6 weeks 5 days". Returns the dated line, or
     only its date of the thing asked when the request names one."""
+    numbers = set(re.findall(r"\d+", answer))
+    if SPAN_ASKED.search(request) and not DAYS_ASKED.search(request):
+        span = next((line for line in seen.splitlines() if line.startswith("[Saturn dated]") and " night" in line), None)
+        return span if span and numbers and not numbers & set(re.findall(r"(\d+) (?:nights?|days)", span)) else None
     if not COUNT_ASKED.search(request) or not DAYS_ASKED.search(request):
         return None
     shown = next((line for line in seen.splitlines() if line.startswith("[Saturn dated]")), None)
-    numbers = set(re.findall(r"\d+", answer))
     if shown is None or not numbers:
         return None
     entries = shown.removeprefix("[Saturn dated]").split(";")
