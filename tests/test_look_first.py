@@ -450,6 +450,7 @@ SHOWN_PRESENTS = (
     ("What's Tom getting for Christmas?", "Tom is getting lego.", None),  # his own line
     ("What's Priya getting?", "a lego", None),  # no line of hers: another check's business
     ("Give Sam the lego.", "a lego", None),  # not a question
+    ("When is Sam getting his present?", "Tom: lego", '"- Tom: lego", about someone else; the line about them is "- Sam: ?"'),
 ])
 def test_an_answer_from_another_persons_line_goes_back(request_text, answer, lines):
     assert someone_elses_line(answer, request_text, SHOWN_PRESENTS) == lines

@@ -150,7 +150,8 @@ def email_beside(number: str, documents: list[Document]) -> FoundLine | None:
 
 
 """"the dentist's number", "the number for the dentist": a person named by what they do."""
-QUESTION = re.compile(r"^\W*(?:what|what's|whats|where|which|who|do|does|have|has|is|can|could)\b", re.IGNORECASE)
+QUESTION = re.compile(
+    r"^\W*(?:what|what's|whats|where|which|who|whose|when|when's|how|do|does|have|has|is|are|can|could)\b", re.IGNORECASE)
 
 
 def someone_elses_contact(answer: str, request: str, seen: str) -> str | None:
@@ -217,7 +218,7 @@ def another_owners_line(answer: str, request: str, seen: str) -> str | None:
     renews 1 March" under "# Biscuit (dog)". Returns what to say of the two lines."""
     owner = OWNER.search(request)
     figures = set(DIGITS.findall(answer))
-    if not (QUESTION.search(request) or request.rstrip().endswith("?")) or owner is None or not figures:
+    if not QUESTION.search(request) or owner is None or not figures:
         return None
     named = stems(owner.group(1))
     detail = stems(request) - named - stems("when what which how much many due")
