@@ -314,14 +314,13 @@ INVOICES = "client,amount,paid\nAcme,450,yes\nBolt Ltd,1200,no\nCrane & Co,300,n
 
 
 @pytest.mark.parametrize(("request_text", "said"), [
-    ("Who hasn't paid me yet?", "the rows with paid = no (2): Bolt Ltd, Crane & Co; amount = 1500; "),
-    ("How much am I still owed?", "the rows with paid = no (2): Bolt Ltd, Crane & Co; amount = 1500; "),
-    ("Who has paid?", "the rows with paid = yes (1): Acme; amount = 450; "),
-    ("How much have I invoiced?", ""),  # the yes/no column is not asked about
+    ("Who hasn't paid me yet?", "totals over the paid = no rows (2: Bolt Ltd, Crane & Co): amount = 1500"),
+    ("How much am I still owed?", "totals over the paid = no rows (2: Bolt Ltd, Crane & Co): amount = 1500"),
+    ("Who has paid?", "totals over the paid = yes rows (1: Acme): amount = 450"),
+    ("How much have I invoiced?", "totals over 3 rows: amount = 1950; amount by paid: yes 450, no 1500"),
 ])
-def test_a_yes_no_column_asked_about_gets_its_rows_first(request_text, said):
-    assert table_totals("invoices.csv", INVOICES, request_text).startswith(
-        f"[Saturn worked out] {said}totals over 3 rows: amount = 1950")
+def test_a_yes_no_column_asked_about_totals_the_rows_with_the_value_asked(request_text, said):
+    assert table_totals("invoices.csv", INVOICES, request_text) == f"[Saturn worked out] {said}"
 
 
 RUNS = "date,km\n2026-11-02,5.2\n2026-11-09,6.0\n2026-11-16,7.5\n2026-11-23,8.1\n"

@@ -109,6 +109,17 @@ async def test_a_name_the_files_give_one_number_for_is_put_right_in_place(harnes
     assert "send_message: ('mum' is a name" in trace.passes[0].note
 
 
+async def test_a_name_written_with_what_the_files_say_of_him_is_put_right_too(harness):
+    await harness.start()
+    (harness.env.workdir / "contacts.csv").write_text("name,phone\nPriya Shah,07700 900111\nDave (mechanic),07700 900222\n")
+    harness.model.enqueue(call("send_message", {"to": "Dave (the mechanic)", "text": "The car is making a funny noise."}),
+                          "Sent.")
+    _, events = await harness.turn("Text Dave that the car's making a funny noise.", headless=True,
+                                   allow=["send_message"])
+    assert [e.arguments["to"] for e in of_type(events, "tool_proposed")] == ["07700 900222"]
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran"]
+
+
 async def test_a_message_to_someone_else_than_the_one_person_asked_goes_to_that_person(harness):
     await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
     (harness.env.workdir / "family.md").write_text(

@@ -66,11 +66,16 @@ def table_totals(name: str, text: str, request: str = "") -> str:
         body = [r for r in body if r[column].strip() in values]
         over += " and ".join(sorted(values)) + " "
         grouping = column if len(values) > 1 else None
-    over = f"the {over}rows ({len(body)})" if over else f"{len(body)} rows"
+    names = ""
+    if flagged := _flagged(header, body, numeric, request):  # shown every row's total too, the 1.5B gave that
+        column, wanted, label = flagged
+        body = [r for r in body if FLAGS[r[column].strip().lower()] is wanted]
+        over += f"{header[column].strip()} = {body[0][column].strip()} "
+        names = f": {', '.join(r[label].strip() for r in body)}" if label is not None else ""
+        grouping = None if grouping == column else grouping
+    over = f"the {over}rows ({len(body)}{names})" if over else f"{len(body)} rows"
     parts = [f"{header[i].strip() or f'column {i + 1}'} = {_plain(_column(body, i))}" for i in numeric]
-    flagged = _flagged_rows(header, body, numeric, request)  # first: the 1.5B answers with the first figure
-    line = (f"[Saturn worked out] {flagged + '; ' if flagged else ''}totals over {over}: " + ", ".join(parts)
-            + _asked_of_rows(header, body, numeric, request))
+    line = f"[Saturn worked out] totals over {over}: " + ", ".join(parts) + _asked_of_rows(header, body, numeric, request)
     if len(numeric) != 1:
         return line
     amount = header[numeric[0]].strip()
@@ -90,22 +95,19 @@ NEGATED = re.compile(
     r"n't\b|\b(?:not|never|unpaid|undone|owed?|outstanding|still|yet|left)\b", re.IGNORECASE)
 
 
-def _flagged_rows(header: list[str], body: list[list[str]], numeric: list[int], request: str) -> str:
-    """Asked about a yes/no column by its name ("Who hasn't paid me yet?" of a table with a "paid"
-    column, "How much am I still owed?"), the rows with the value asked, named by their first text
-    column, with their total: shown the totals by "paid", the 1.5B named one of the two unpaid."""
+def _flagged(header: list[str], body: list[list[str]], numeric: list[int], request: str
+             ) -> tuple[int, bool, int | None] | None:
+    """(the column, the value asked, the column that names the rows) for a request about a yes/no
+    column by its name ("Who hasn't paid me yet?" of a table with a "paid" column, "How much am I
+    still owed?"): the rows to total are those with that value. Shown the totals by "paid", the
+    1.5B named one of the two unpaid, and answered the whole table's total as what is owed."""
     terms = {term[:4] for term in query_terms(request)}
     for i, name in enumerate(header):
         values = {r[i].strip().lower() for r in body}
-        if not values <= FLAGS.keys() or len({FLAGS[v] for v in values}) < 2 or name.strip().lower()[:4] not in terms:
-            continue
-        wanted = not NEGATED.search(request)
-        rows = [r for r in body if FLAGS[r[i].strip().lower()] is wanted]
-        label = next((j for j in range(len(header)) if j != i and j not in numeric), None)
-        names = ", ".join(r[label].strip() for r in rows) if label is not None else ""
-        totals = ", ".join(f"{header[j].strip()} = {_plain(_column(rows, j))}" for j in numeric)
-        return f"the rows with {name.strip()} = {rows[0][i].strip()} ({len(rows)}): {names}; {totals}"
-    return ""
+        if values <= FLAGS.keys() and len({FLAGS[v] for v in values}) == 2 and name.strip().lower()[:4] in terms:
+            label = next((j for j in range(len(header)) if j != i and j not in numeric), None)
+            return i, not NEGATED.search(request), label
+    return None
 
 
 AVERAGE_ASKED = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)

@@ -119,7 +119,7 @@ def lines_naming(name: str, documents: list[Document]) -> list[FoundLine]:
     """Lines with an address or number that name `name` ("mum", "Petra") as a word."""
     if not name.strip():
         return []
-    wanted = re.compile(r"\b" + re.escape(name.strip()) + r"\b", re.IGNORECASE)
+    wanted = re.compile(r"(?<!\w)" + re.escape(name.strip()) + r"(?!\w)", re.IGNORECASE)  # "Dave (mechanic)" too
     return _lines(documents, lambda line: bool(wanted.search(line)))
 
 

@@ -60,6 +60,8 @@ EMAIL_ASKED = re.compile(r"\be-?mail", re.IGNORECASE)
 CHANNEL_AND_NAME = re.compile(r"\b(?i:(?P<channel>text|sms|e-?mail))\s+(?P<name>[A-Z][\w'-]*)")
 """"Text Petra and email Tom": who gets which."""
 SUBJECT_WORDS = 8
+BRACKETED = re.compile(r"\s*\([^)]*\)\s*")
+""""Dave (the mechanic)": the name without what the brackets say of him."""
 
 
 @dataclass(frozen=True)
@@ -160,11 +162,13 @@ def recipient_put_right(tool: Tool, arguments: dict[str, Any], context: GateCont
     Ana's email address though contacts.md has her phone, and emailed Tom's phone number."""
     to = str(arguments.get("to", "")).strip()
     if to and not (EMAIL.search(to) or PHONE.search(to)):
-        found = _addresses_of_kind(tool.name, lines_naming(to, context.documents))
-        if len(found) != 1:
+        lines = lines_naming(to, context.documents) or lines_naming(BRACKETED.sub(" ", to), context.documents)
+        found = _addresses_of_kind(tool.name, lines)
+        if len(found) > 1:
             return None
-        ((address, named),) = found.items()
-        return Recipient(address, named, prompts.NAME_PUT_RIGHT.format(to=to, address=address, where=where(named)))
+        if found:
+            ((address, named),) = found.items()
+            return Recipient(address, named, prompts.NAME_PUT_RIGHT.format(to=to, address=address, where=where(named)))
     if tool.name == SEND_MESSAGE and EMAIL.fullmatch(to) and _a_text_asked(context.request) and \
             (beside := phone_beside(to, _lines_for_a_text(context))):
         phone = PHONE.search(beside.text)
