@@ -237,7 +237,9 @@ def test_a_recipe_serves_its_count_across_its_blank_lines():
 @pytest.mark.parametrize(("request_text", "answer", "expression"), [
     ("What's left of my money each month if I earn 2000?", "You will have 1595 left after expenses.", "2000 - 1595"),
     ("What's left of my money each month if I earn 2000?", "405", None),  # worked out
-    ("How much is left if I earn 2000?", "2000", None),  # the request's own: another check's
+    ("What's left of my money each month if I earn 2000?", "If you earn 2000, you will have 1595 left.",
+     "2000 - 1595"),
+    ("How much is left if I earn 2000?", "2000", None),  # only the request's own: another check's
     ("What's left on my shopping list?", "flour", None),  # no amount
 ])
 def test_the_files_total_given_as_what_is_left_of_the_requests_amount(request_text, answer, expression):

@@ -235,12 +235,12 @@ def left_over(answer: str, request: str, seen: str, passes: list[PassTrace]) -> 
     left of an amount the request gives, when no calculate call ran: "What's left of my money
     each month if I earn 2000?" answered with the budget's total, "1595": "2000 - 1595"."""
     given = NUMBER.findall(request)
-    numbers = [_plain_number(n) for n in NUMBER.findall(answer)]
-    if not LEFT_ASKED.search(request) or len(given) != 1 or len(numbers) != 1 or calculated(passes):
+    if not LEFT_ASKED.search(request) or len(given) != 1 or calculated(passes):
         return None
-    shown = {_plain_number(n) for n in NUMBER.findall(seen)}
     amount = _plain_number(given[0])
-    return f"{amount} - {numbers[0]}" if numbers[0] in shown and numbers[0] != amount else None
+    numbers = [n for n in map(_plain_number, NUMBER.findall(answer)) if n != amount]  # "If you earn 2000 …"
+    shown = {_plain_number(n) for n in NUMBER.findall(seen)}
+    return f"{amount} - {numbers[0]}" if len(numbers) == 1 and numbers[0] in shown else None
 
 
 def _for_more_people(number: str, request: str, seen: str) -> str | None:
