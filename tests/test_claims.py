@@ -286,6 +286,16 @@ def test_words_of_the_request_in_the_answer_do_not_make_it_a_refusal(answer, kin
     assert (claim.kind if claim else None) == kind
 
 
+@pytest.mark.parametrize(("answer", "kind"), [
+    ("I'll send you an email to the plumber on Tuesday to let them know you need their services.", "not_acted"),
+    ("I need their email address first.", None),  # asks for what it lacks
+])
+def test_what_the_user_needs_is_no_question_of_the_models(answer, kind):
+    claim = unbacked_claim(answer, [], builtin_registry(), "Email the plumber that Tuesday works for me.",
+                           documents_at_hand=True, seen="")
+    assert (claim.kind if claim else None) == kind
+
+
 @pytest.mark.parametrize(("request_text", "answer", "calls", "kind"), [
     ("What time is my flight?", "Your flight leaves at 10:30.", (), "unsourced"),
     ("Which day is my bin collected?", "Your bins go out on Tuesday.", (), "unsourced"),
