@@ -71,6 +71,10 @@ def test_words_are_matched_as_people_write_them_in_their_notes():
     assert [d.source for _, d in rank("When do I fly back?", [trip, groceries])] == ["travel.md"]
     invoices = Document("invoices.csv", "client,amount,paid\nAcme,450,yes\nBolt Ltd,1200,no\n")
     assert [d.source for _, d in rank("How much am I still owed?", [groceries, invoices])] == ["invoices.csv"]
+    wishes = Document("wishlist.txt", "Kindle - £95\nHeadphones - £60\n")
+    assert [d.source for _, d in rank("What's on my wish list?", [groceries, wishes])] == ["wishlist.txt"]
+    appointments = Document("appointments.md", "- Optician: Tue 8 Dec, 11:15\n")
+    assert [d.source for _, d in rank("When's my eye test?", [groceries, appointments])] == ["appointments.md"]
     budget = Document("budget.csv", "item,amount\nrent,950\nfood,320\n")
     assert [d.source for _, d in rank("What's left of my money each month?", [groceries, budget])] == ["budget.csv"]
 

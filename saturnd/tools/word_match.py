@@ -31,7 +31,7 @@ ALSO_WRITTEN = {
     "fly": ("flight",), "flying": ("flight",), "todo": ("tasks",), "tasks": ("todo",),
     "rubbish": ("bin", "bins"), "wifi": ("internet", "router"), "dentist": ("dental",),
     "owed": ("unpaid", "paid", "invoices"), "owe": ("unpaid", "paid", "invoices"),
-    "money": ("budget", "amount"),
+    "money": ("budget", "amount"), "pay": ("paid", "bills"), "eye": ("optician",), "eyes": ("optician",),
 }
 """How people write these words in their own notes: "What's my doctor's phone number?" must find
 "Dr Weiss (GP): +44 20 7946 0991", and "Put eggs on the shopping list" groceries.txt."""
@@ -58,6 +58,8 @@ def query_terms(request: str) -> list[str]:
     return [term for group in query_word_groups(request) for term in group]
 
 
+FILE_COMPOUND = re.compile(r"\b([^\W\d_]{3,})\s+(list|book|notes)\b", re.IGNORECASE)
+""""my wish list" is also written "wishlist" (wishlist.txt), "the phone book" "phonebook"."""
 HYPHENATED = re.compile(r"[^\W_]+(?:-[^\W_]+)+")
 
 
@@ -74,7 +76,8 @@ def query_word_groups(request: str) -> list[tuple[str, ...]]:
     spaced = HYPHENATED.sub(_also_whole, SCRIPT_SEAM.sub(" ", request))
     found = (w.replace("’", "'").removesuffix("'s").removesuffix("'S") for w in WORD.findall(spaced))
     words = [w.lower() for w in found if _content_word(w)]
-    groups = {w: (w, *ALSO_WRITTEN.get(w, ())) for w in words}
+    joined = {m.group(1).lower(): m.group(1).lower() + m.group(2).lower() for m in FILE_COMPOUND.finditer(spaced)}
+    groups = {w: (w, *ALSO_WRITTEN.get(w, ()), *([joined[w]] if w in joined else [])) for w in words}
     seen: set[str] = set()
     unique = []
     for group in groups.values():
