@@ -142,6 +142,13 @@ def test_the_item_an_add_or_a_note_puts_down(request_text, item):
     assert item_asked(request_text) == item
 
 
+def test_a_new_file_written_for_a_list_the_folder_heads_by_its_name_points_to_that_list(tmp_path):
+    travel = Document("travel.md", "# Trip to Lisbon\n\nHotel: Casa Azul\n\n- get euros\n")
+    found = list_it_goes_on("Add charge the camera to my trip list.", tmp_path / "trip-list.txt",
+                            [Document("groceries.txt", "milk\n"), travel])
+    assert found == ListToWrite("travel.md", travel.text + "- charge the camera\n")  # blank lines kept
+
+
 def test_a_note_answered_instead_of_made_goes_to_the_notes_file():
     notes = Document("notes.txt", "Dentist Friday 9am\n")
     written = ready_write("Make a note that the boiler man is coming Monday at 8.", [Document("shop.txt", "eggs\n"), notes])

@@ -394,7 +394,8 @@ def _with_the_item(request: str, documents: list[Document]) -> ListToWrite | Non
     bullet = BULLET.match(lines[-1]) if lines else None
     if any(_lower_words(item) <= _lower_words(line) for line in lines):
         return None
-    return ListToWrite(document.source, "".join(f"{line}\n" for line in [*lines, f"{bullet.group(1) if bullet else ''}{item}"]))
+    kept = document.text.rstrip("\n") + "\n" if lines else ""  # its blank lines too
+    return ListToWrite(document.source, f"{kept}{bullet.group(1) if bullet else ''}{item}\n")
 
 
 def _without_the_line(request: str, documents: list[Document]) -> ListToWrite | None:
@@ -415,10 +416,13 @@ def _without_the_line(request: str, documents: list[Document]) -> ListToWrite | 
 
 
 def _list_named(request: str, documents: list[Document]) -> Document | None:
-    """The working folder's document whose name the request names ("my to-do list": todo.txt)."""
+    """The working folder's document whose name the request names ("my to-do list": todo.txt),
+    else whose heading it names ("my trip list": travel.md, headed "# Trip to Lisbon")."""
     words = {term[:4] for term in query_terms(request)} - stems(f"{' '.join(ADDING | REMOVING)} {CONTAINERS}")
-    return next((d for d in documents if not d.source.startswith(KB_SOURCE)
-                 and words & stems(re.sub(r"[^a-z]", " ", Path(d.source).stem.lower()))), None)
+    own = [d for d in documents if not d.source.startswith(KB_SOURCE)]
+    by_name = (d for d in own if words & stems(re.sub(r"[^a-z]", " ", Path(d.source).stem.lower())))
+    by_heading = (d for d in own if words & stems(" ".join(line for line in d.text.splitlines()[:1] if HEADING.search(line))))
+    return next(by_name, None) or next(by_heading, None)
 
 
 def ready_write(request: str, documents: list[Document]) -> ListToWrite | None:
