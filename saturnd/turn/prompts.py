@@ -75,7 +75,7 @@ MARKED_DONE = (
 SOMEONE_ELSE = (
     "[Saturn check] Your answer's number or address comes from the line \"{claim}\", which is not about"
     " who the user asked for. If no line of the user's files names them, tell the user you could not find"
-    " it, saying whose you looked for; never give someone else's."
+    " it; never give someone else's."
 )
 SOMEONE_ELSES_LINE = (
     "[Saturn check] Your answer comes from the line {claim}. Answer from that line as it stands; if it"
