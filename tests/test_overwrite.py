@@ -24,6 +24,8 @@ from saturnd.turn.overwrite import (
     line_named_elsewhere,
     list_it_goes_on,
     ready_write,
+    time_moved_as_asked,
+    time_moved_in_edit,
     where_it_is,
 )
 from saturnd.turn.put_right import names_of_the_kind_asked
@@ -153,6 +155,32 @@ def test_a_note_answered_instead_of_made_goes_to_the_notes_file():
     notes = Document("notes.txt", "Dentist Friday 9am\n")
     written = ready_write("Make a note that the boiler man is coming Monday at 8.", [Document("shop.txt", "eggs\n"), notes])
     assert written == ListToWrite("notes.txt", "Dentist Friday 9am\nthe boiler man is coming Monday at 8\n")
+
+
+KIDS = "# Kids' week\n\nElla: swimming Monday 5pm, piano Thursday 4pm\nLeo: Cubs Wednesday 6:30pm, football Saturday 10am\n"
+
+
+@pytest.mark.parametrize(("request_text", "written", "fixed"), [
+    ("Move Ella's piano to 5pm.", KIDS.replace("piano Thursday 4pm", "piano 5pm"),
+     KIDS.replace("Thursday 4pm", "Thursday 5pm")),  # the day kept, the piano's time, not the swimming's
+    ("Move Leo's football to 11am.", KIDS.replace("Saturday 10am", "11am"), KIDS.replace("10am", "11am")),
+    ("Move Ella's piano to 5pm.", KIDS.replace("Thursday 4pm", "Thursday 5pm"), None),  # right as written
+    ("Move Ella's piano to Friday.", KIDS.replace("Thursday", "Friday"), None),  # a day, not a time
+    ("Add piano at 5pm.", KIDS + "piano 5pm\n", None),  # no change
+])
+def test_a_time_moved_changes_only_that_time(tmp_path, request_text, written, fixed):
+    kids = tmp_path / "kids.md"
+    kids.write_text(KIDS)
+    assert time_moved_as_asked(request_text, kids, written) == fixed
+
+
+def test_a_time_moved_by_an_edit_changes_only_that_time(tmp_path):
+    kids = tmp_path / "kids.md"
+    kids.write_text(KIDS)
+    old = "Ella: swimming Monday 5pm, piano Thursday 4pm"
+    assert time_moved_in_edit("Move Ella's piano to 5pm.", kids, old, "Ella: swimming Monday 5pm, piano 5pm") == (
+        "Ella: swimming Monday 5pm, piano Thursday 5pm")
+    assert time_moved_in_edit("Move Ella's piano to 5pm.", kids, "piano Thursday 4pm", "piano Thursday 5pm") is None
 
 
 TRIP = "# Trip to Lisbon\n\nHotel: Casa Azul\n\n- book parking\n- get euros\n"
