@@ -267,6 +267,7 @@ def test_a_dose_and_its_hours_are_no_parts_of_one_amount():
     ("How many eggs do I need to make pancakes for 16?", "2 eggs", (), "2 * 16 / 8"),
     ("How much flour to feed twelve?", "100g", (), "100 * 12 / 8"),
     ("How many eggs for 8 pancakes?", "2 eggs", (), None),  # what the recipe makes
+    ("How many eggs for 16 pancakes?", "2 eggs for 16 pancakes", (), "2 * 16 / 8"),  # the request's own 16 aside
     ("How many eggs for pancakes for 4pm?", "2 eggs", (), None),  # a time, not people
 ])
 def test_an_amount_asked_doubled_or_halved_and_given_as_the_file_gives_it(request_text, answer, calls, expression):

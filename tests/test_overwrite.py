@@ -151,6 +151,14 @@ def test_a_new_file_written_for_a_list_the_folder_heads_by_its_name_points_to_th
     assert found == ListToWrite("travel.md", travel.text + "- charge the camera\n")  # blank lines kept
 
 
+def test_a_removal_takes_the_line_the_request_names_most_not_one_sharing_a_word(tmp_path):
+    todo = tmp_path / "todo.txt"
+    todo.write_text("- defrost freezer\n- return library books\n- book car service\n")
+    request_text = "Tick off the library books."
+    assert content_to_write(request_text, todo, "") == "- defrost freezer\n- book car service\n"
+    assert dropped_lines(request_text, todo, "- defrost freezer\n") == ["- book car service"]
+
+
 def test_a_note_answered_instead_of_made_goes_to_the_notes_file():
     notes = Document("notes.txt", "Dentist Friday 9am\n")
     written = ready_write("Make a note that the boiler man is coming Monday at 8.", [Document("shop.txt", "eggs\n"), notes])

@@ -214,10 +214,11 @@ def scaled_amount(answer: str, request: str, seen: str, passes: list[PassTrace])
     serves, and no calculate call ran: "How many eggs for a double batch of pancakes?" answered
     "2 eggs", the recipe's own: "2 * 2"."""
     asked = SCALED.search(request)
-    numbers = [_plain_number(n) for n in NUMBER.findall(answer)]
+    given = {_plain_number(n) for n in NUMBER.findall(request)}
+    numbers = [n for n in map(_plain_number, NUMBER.findall(answer)) if n not in given]  # "… for 24 flapjacks"
     if len(numbers) != 1 or calculated(passes):
         return None
-    shown = {_plain_number(n) for n in NUMBER.findall(seen)} - {_plain_number(n) for n in NUMBER.findall(request)}
+    shown = {_plain_number(n) for n in NUMBER.findall(seen)} - given
     if numbers[0] not in shown:
         return None
     if asked is None:

@@ -47,7 +47,8 @@ def dropped_lines(request: str, path: Path, content: str) -> list[str]:
     old = _file_lines(path)
     written = _content_lines(content)
     dropped = [line for line in old if not any(_keeps(written_line, line, old) for written_line in written)]
-    return dropped if verb in ADDING else [line for line in dropped if not _asked_about(request, line, path)]
+    asked = _asked_about(request, path)
+    return dropped if verb in ADDING else [line for line in dropped if line not in asked]
 
 
 def content_to_write(request: str, path: Path, content: str) -> str:
@@ -56,7 +57,8 @@ def content_to_write(request: str, path: Path, content: str) -> str:
     with each the request names replaced by the written line sharing a word with it."""
     old = _file_lines(path)
     if asked_action(request) in REMOVING:
-        return "\n".join(line for line in old if not _asked_about(request, line, path)) + "\n"
+        asked = _asked_about(request, path)
+        return "\n".join(line for line in old if line not in asked) + "\n"
     if asked_action(request) in CHANGING:
         return "\n".join(_changed(request, old, _content_lines(content))) + "\n"
     added: list[str] = []
@@ -204,7 +206,8 @@ def kept_lines(request: str, path: Path, content: str) -> list[str]:
     if asked_action(request) not in REMOVING:
         return []
     old = _file_lines(path)
-    named = [line for line in old if _asked_about(request, line, path)]
+    asked = _asked_about(request, path)
+    named = [line for line in old if line in asked]
     written = _content_lines(content)
     return [] if len(named) == len(old) else [line for line in named if line in written]
 
@@ -251,11 +254,15 @@ def _named(request: str, line: str) -> bool:
     return bool(stems(line) & (stems(request) - ERRAND_WORDS))
 
 
-def _asked_about(request: str, line: str, path: Path) -> bool:
-    """Whether the request names the line by a word that is not the file's own name, and the line
-    is no heading: asked to "Take the lego off the Christmas list", "# Christmas presents" stays."""
-    own = stems(re.sub(r"[^a-z]+", " ", path.stem.lower()))
-    return not HEADING.search(line) and bool(stems(line) & (stems(request) - ERRAND_WORDS - own))
+def _asked_about(request: str, path: Path) -> set[str]:
+    """The file's lines the request names by the most words that are not the file's own name, no
+    heading among them: asked to "Take the lego off the Christmas list", "# Christmas presents"
+    stays; asked to "Tick off the library books", "return library books" goes and "book car
+    service", sharing only "book", stays."""
+    words = stems(request) - ERRAND_WORDS - stems(re.sub(r"[^a-z]+", " ", path.stem.lower()))
+    shared = {line: len(stems(line) & words) for line in _file_lines(path) if not HEADING.search(line)}
+    most = max(shared.values(), default=0)
+    return {line for line, count in shared.items() if count and count == most}
 
 
 def overwrite_refusal(path: str, dropped: list[str], suggested: str, tool: str = "write_file") -> str:
@@ -344,7 +351,7 @@ def line_named_elsewhere(request: str, path: Path, documents: list[Document]) ->
         return None
     if path.exists():
         old = _file_lines(path)
-        if not old or any(_asked_about(request, line, path) for line in old):
+        if not old or _asked_about(request, path):
             return None
     elif verb not in CHANGING:
         return None  # a removal written to a new file: where_it_is gives the list without the line
