@@ -18,6 +18,9 @@ from saturnd.turn.tool_round import DECLINED_BY_USER, NOBODY_TO_APPROVE
     ("You declined the email, so Tom was not told.", False),
     ("I won't retry it.", False),
     (UNFIT.format(tool="bfcl.create_workspace"), True),
+    ("The line added was not as the user worded it or as todo.txt writes its lines: the call wrote it so, its other"
+     " lines as they were.", True),  # a put-right's note (prompts.ITEM_PUT_RIGHT) given back
+    ("The change rewrote more of its line than the time asked: the call wrote only that time anew in kids.md.", True),
 ])
 def test_echoes_instructions(answer, echoes):
     assert echoes_instructions(answer) is echoes

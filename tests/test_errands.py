@@ -61,6 +61,8 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("Write down that Jo called.", "note"),
     ("Write a poem about autumn.", ""),  # nothing kept: an answer
     ("Crane & Co have paid, can you update that?", "update"),
+    ("Ring the surgery for me.", "call"),
+    ("Where's my ring?", ""),
 ])
 def test_the_action_asked_for(request_text, verb):
     assert asked_action(request_text) == verb

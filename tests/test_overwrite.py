@@ -232,7 +232,7 @@ async def test_an_add_in_other_words_is_written_as_asked_and_says_so(harness):
     _, events = await harness.turn("Add charge the camera to my trip list.", headless=True)
     assert [f.fate for f in of_type(events, "tool_finished")] == ["ran"]
     assert trip.read_text() == TRIP + "- charge the camera\n"
-    assert harness.sent(1)[-1]["content"].startswith("(The line added is put as the user worded it")
+    assert harness.sent(1)[-1]["content"].startswith("(The line added was not as the user worded it")
 
 
 TODO = Document("todo.txt", "renew passport\nbook dentist\nfix bike light\n")

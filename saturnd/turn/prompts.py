@@ -176,8 +176,11 @@ RECIPIENT_GIVEN = "({invented} was a guess: the user gave the {kind} {answer} wh
 CONTENT_PUT_RIGHT = (
     "(The same content came back: the call wrote the content the last result gave for {path}.) "
 )
-TIME_PUT_RIGHT = "(The change rewrote more of its line than the time asked: in {path} only that time changed.) "
-ITEM_PUT_RIGHT = "(The line added is put as the user worded it and as {path} writes its lines, its other lines as they were.) "
+TIME_PUT_RIGHT = "(The change rewrote more of its line than the time asked: the call wrote only that time anew in {path}.) "
+ITEM_PUT_RIGHT = (
+    "(The line added was not as the user worded it or as {path} writes its lines: the call wrote it so, its other"
+    " lines as they were.) "
+)
 EDIT_PUT_RIGHT = "(The text to replace is not in {path}; {source} holds it, so the call edits {source}.) "
 LIST_PUT_RIGHT = (
     "(The same call came back: {path} does not exist and the list the user named is {source}, so the call"
