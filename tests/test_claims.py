@@ -248,6 +248,21 @@ def test_the_files_total_given_as_what_is_left_of_the_requests_amount(request_te
     assert (claim.quote if claim and claim.kind == "per_period" else None) == expression
 
 
+BILLS = ("--- bills.csv (whole file, 4 lines)\nbill,amount,paid\nCouncil tax,142.00,yes\nElectric,64.20,no\n"
+         "Water,32.10,no\n[Saturn worked out] totals over the paid = no rows (2: Electric, Water): amount = 96.3")
+
+
+@pytest.mark.parametrize(("answer", "rows"), [
+    ("Council tax, Electric, Water", "the paid = no rows: Electric, Water"),
+    ("Electric and Water.", None),
+    ("The bill for Electric, and the Water bill.", None),  # the header's word is no row
+])
+def test_an_answer_naming_rows_not_asked_goes_back_with_the_rows_asked(answer, rows):
+    claim = unbacked_claim(answer, [], builtin_registry(), "Which bills haven't I paid?", documents_at_hand=True,
+                           seen=BILLS)
+    assert (claim.quote if claim and claim.kind == "rows_not_asked" else None) == rows
+
+
 def test_a_dose_and_its_hours_are_no_parts_of_one_amount():
     pills = "--- medication.txt (whole file, 1 lines)\nIbuprofen: 2 tablets every 6 hours, no more than 6 in 24 hours\n"
     answer = "2 tablets every 6 hours, no more than 6 in 24 hours"

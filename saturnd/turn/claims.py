@@ -65,6 +65,10 @@ comes back again is answered with a note saying so. The kinds:
   sent back with both lines (look_first.py); so is one whose figures come from a file that never
   names the thing asked about ("the dog's insurance" answered from car.txt) while another shown
   file names it and has a line for it.
+- rows_not_asked: the ground totalled the rows of a yes/no column the request asks about ("the
+  paid = no rows (2: Electric, Water)"), and the answer also names another row of that table
+  ("Council tax, Electric, Water" for "Which bills haven't I paid?"); sent back with those rows
+  (listing.py).
 - per_period: nothing was worked out, and the answer gives a figure as the user's files give it,
   not for the period the request asks ("What do I pay a year for Spotify?" answered with the
   monthly row "Spotify,11.99"; "… scoops a day?" with "2 scoops morning, 1 evening"); sent back
@@ -102,7 +106,12 @@ from saturnd.turn.errands import (
     tools_for,
     undone_errand,
 )
-from saturnd.turn.listing import marked_done_given, part_of_the_list, shown_file_named
+from saturnd.turn.listing import (
+    marked_done_given,
+    part_of_the_list,
+    rows_not_asked,
+    shown_file_named,
+)
 from saturnd.turn.look_first import (
     addresses_named,
     another_owners_line,
@@ -217,6 +226,7 @@ ClaimKind = Literal[
     "done", "not_acted", "restated", "no_access", "uncomputed", "unworked", "unsourced", "not_looked_up", "unread",
     "unfollowed", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
     "not_as_calculated", "conversion", "miscounted_days", "someone_else", "someone_elses_line", "marked_done",
+    "rows_not_asked",
 ]
 
 
@@ -345,6 +355,8 @@ def unbacked_claim(
         return Claim("part_of_list", part)
     if left := marked_done_given(answer, request, seen):
         return Claim("marked_done", left)
+    if rows := rows_not_asked(answer, request, seen):
+        return Claim("rows_not_asked", rows)
     if (not something_tried(passes, registry, READ_TOOLS | {CALCULATE}) and not asks_or_declines(answer, request)
             and (value := unsourced_value(answer, request, seen))):
         if CALCULATE in registry.names() and (moves := clock_moves(request)):

@@ -115,3 +115,28 @@ def still_to_do(shown: str) -> str:
     list: Dad: book; Sam: ?"."""
     left = NOT_DONE_LINE.sub("", shown).split("; ")
     return "Not marked done on your list: " + "; ".join(line.lstrip("-*• ").strip() for line in left)
+
+
+MAX_TABLE_LINES = 60
+ROWS_ASKED = re.compile(r"^\[Saturn worked out\] totals over the (?P<which>[^()]+? rows) \(\d+: (?P<names>[^)]*)\)")
+
+
+def rows_not_asked(answer: str, request: str, seen: str) -> str | None:
+    """The rows a yes/no column selected ("the paid = no rows: Electric, Water"), when the answer
+    also names a row of the same table it left out: asked "Which bills haven't I paid?", the
+    1.5B answered "Council tax, Electric, Water", the council tax paid."""
+    lines = seen.splitlines()
+    for at, line in enumerate(lines):
+        found = ROWS_ASKED.match(line)
+        if found is None:
+            continue
+        names = {name.strip().lower() for name in found.group("names").split(",")}
+        start = next((i for i in range(at - 1, max(-1, at - MAX_TABLE_LINES), -1) if lines[i].startswith("--- ")), None)
+        if start is None:
+            continue
+        rows = lines[start + 2:at]  # past the file's header line and the table's header row
+        others = {row.split(",")[0].strip().lower() for row in rows if "," in row} - names
+        said = answer.lower()
+        if any(re.search(rf"(?<!\w){re.escape(other)}(?!\w)", said) for other in others if len(other) > 2):
+            return f"the {found.group('which')}: {found.group('names')}"
+    return None

@@ -77,6 +77,10 @@ SOMEONE_ELSE = (
     " who the user asked for. If no line of the user's files names them, tell the user you could not find"
     " it; never give someone else's."
 )
+ROWS_NOT_ASKED = (
+    "[Saturn check] Your answer names rows of the table the user did not ask about. The harness worked out"
+    " {claim}. Answer with those only."
+)
 SOMEONE_ELSES_LINE = (
     "[Saturn check] Your answer comes from the line {claim}. Answer from that line as it stands; if it"
     " says nothing yet, tell the user so."
@@ -144,6 +148,7 @@ CONVERSION_NOTE = "the answer's number is not the length of time asked, in the u
 MISCOUNTED_DAYS_NOTE = "the answer's count of days is not the one worked out from today's date"
 MARKED_DONE_NOTE = "the answer named what the list marks done as still to do"
 SOMEONE_ELSE_NOTE = "the answer's number or address is from a line about someone else"
+ROWS_NOT_ASKED_NOTE = "the answer named rows of the table the user did not ask about"
 SOMEONE_ELSES_LINE_NOTE = "the answer is from the line about someone else"
 SEND_BACK = {
     "done": UNBACKED_CLAIM, "not_acted": NOT_ACTED, "no_access": NO_ACCESS, "uncomputed": UNCOMPUTED,
@@ -152,7 +157,7 @@ SEND_BACK = {
     "part_of_list": PART_OF_LIST, "time_of_day": TIME_OF_DAY, "per_period": PER_PERIOD,
     "not_as_calculated": NOT_AS_CALCULATED, "conversion": CONVERSION,
     "miscounted_days": MISCOUNTED_DAYS, "someone_else": SOMEONE_ELSE,
-    "someone_elses_line": SOMEONE_ELSES_LINE, "marked_done": MARKED_DONE,
+    "someone_elses_line": SOMEONE_ELSES_LINE, "marked_done": MARKED_DONE, "rows_not_asked": ROWS_NOT_ASKED,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
@@ -163,6 +168,7 @@ CLAIM_NOTES = {
     "not_as_calculated": NOT_AS_CALCULATED_NOTE, "conversion": CONVERSION_NOTE,
     "miscounted_days": MISCOUNTED_DAYS_NOTE, "someone_else": SOMEONE_ELSE_NOTE,
     "someone_elses_line": SOMEONE_ELSES_LINE_NOTE, "marked_done": MARKED_DONE_NOTE,
+    "rows_not_asked": ROWS_NOT_ASKED_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"
