@@ -312,6 +312,15 @@ def test_what_the_user_needs_is_no_question_of_the_models(answer, kind):
     assert (claim.kind if claim else None) == kind
 
 
+def test_a_question_written_to_the_recipient_is_the_message_not_a_question_to_the_user():
+    request_text = "Email Omar to ask how the report is going."
+    claim = unbacked_claim("Omar, how is the report going?", [], builtin_registry(), request_text,
+                           documents_at_hand=True, seen="")
+    assert claim is not None and claim.kind == "not_acted"
+    assert unbacked_claim("Which Omar do you mean?", [], builtin_registry(), request_text,
+                          documents_at_hand=True, seen="") is None
+
+
 @pytest.mark.parametrize(("request_text", "answer", "calls", "kind"), [
     ("What time is my flight?", "Your flight leaves at 10:30.", (), "unsourced"),
     ("Which day is my bin collected?", "Your bins go out on Tuesday.", (), "unsourced"),

@@ -115,6 +115,7 @@ from saturnd.turn.listing import (
 from saturnd.turn.look_first import (
     addresses_named,
     another_owners_line,
+    people_messaged,
     someone_elses_contact,
     someone_elses_line,
 )
@@ -168,12 +169,17 @@ ASKS_OR_DECLINES = re.compile(
 )
 
 
+ADDRESSED = re.compile(r"^\W*(?:hi|hey|hello|dear)?\s*(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s*,")
+
+
 def asks_or_declines(answer: str, request: str) -> bool:
     """Whether the answer asks something or says it cannot, in words that are not the request's
     own (the word and the one after it): asked to "Text Jess that Biscuit won't need a walk on
     Thursday", the 1.5B answered with the message ("Jess, Biscuit won't need a walk …") and sent
     nothing."""
     said = " ".join(request.lower().split())
+    if (opening := ADDRESSED.match(answer)) and opening.group("name").lower() in people_messaged(request):
+        return False  # "Omar, how is the report going?": the message itself, to the one it is for
     for found in ASKS_OR_DECLINES.finditer(answer):
         next_word = re.match(r"\s+[\w']+", answer[found.end():])
         quoted = " ".join((found.group(0) + (next_word.group(0) if next_word else "")).lower().split())
