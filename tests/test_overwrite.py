@@ -138,6 +138,8 @@ async def test_an_add_written_back_unchanged_goes_back_before_it_runs(harness):
     ("Jot down call Ana in my notes", "call Ana"),
     ("Note down the gas meter reading 4471", "the gas meter reading 4471"),
     ("Add eggs to my shopping list.", "eggs"),
+    ("Add a bike pump to my wish list for £20.", "a bike pump for £20"),  # the price goes with it
+    ("Add eggs to my shopping list please.", "eggs"),
     ("What's in my notes?", None),
 ])
 def test_the_item_an_add_or_a_note_puts_down(request_text, item):

@@ -409,7 +409,10 @@ BULLET = re.compile(r"^\s*([-*•]\s+)")
 def item_asked(request: str) -> str | None:
     """The item an add puts on a list, in the request's words; None when it names none."""
     asked = ITEM_ASKED.match(request) or NOTE_ASKED.match(request)
-    return asked.group("item").strip() if asked else None
+    if asked is None:
+        return None
+    after = request[asked.end():].strip(" .!")  # "… to my wish list for £20": the price is the item's
+    return f"{asked.group('item').strip()} {after}" if re.search(r"\d", after) else asked.group("item").strip()
 
 
 def _notes(documents: list[Document]) -> Document | None:
