@@ -781,9 +781,18 @@ async def test_an_answer_that_gives_part_of_the_list_asked_about_goes_back(harne
     turn_id, events = await harness.turn("What's left on my to-do list?")
     assert harness.sent(1)[-1]["content"] == (
         "[Saturn check] The user asked what is on the list, and your answer gives only part of it"
-        " (todo.txt, 1 of its 3 lines). Answer again with every line of it."
+        " (todo.txt, 1 of its 3 lines: renew passport; book dentist; fix bike light). Answer again with every line of it."
     )
     assert of_type(events, "answer")[0].text == "renew passport, book dentist, fix bike light"
+
+
+async def test_part_of_the_list_given_again_is_replaced_by_the_whole_list(harness):
+    await harness.start()
+    (harness.env.workdir / "todo.txt").write_text("renew passport\nbook dentist\nfix bike light\n")
+    harness.model.enqueue("renew passport", "renew passport")
+    _, events = await harness.turn("What's left on my to-do list?")
+    assert of_type(events, "answer")[0].text == (
+        "On your list (todo.txt): renew passport; book dentist; fix bike light")
 
 
 async def test_an_answer_that_speaks_of_the_user_to_saturn_is_replaced_with_not_done(harness):

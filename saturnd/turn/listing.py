@@ -25,8 +25,8 @@ COMMENT = re.compile(r"^\s*<!--")
 
 
 def part_of_the_list(answer: str, request: str, seen: str) -> str | None:
-    """"todo.txt, 1 of its 3 lines" when the answer gives some of the items of a list the request
-    asks about (shown whole) and leaves out others; None otherwise."""
+    """"todo.txt, 1 of its 3 lines: renew passport; book dentist; fix bike light" when the answer
+    gives some of the items of a list the request asks about (shown whole) and leaves out others."""
     if not LISTING_REQUEST.search(request):
         return None
     terms = set(query_terms(request))
@@ -40,8 +40,15 @@ def part_of_the_list(answer: str, request: str, seen: str) -> str | None:
             items = [item for item in items if not DONE_MARK.search(item)]  # what is left is the list asked
         given = [item for item in items if set(w.lower() for w in ITEM_WORD.findall(item)) <= said]
         if given and len(given) < len(items):
-            return f"{name}, {len(given)} of its {len(items)} lines"
+            return f"{name}, {len(given)} of its {len(items)} lines: {'; '.join(items)}"
     return None
+
+
+def whole_list(quote: str) -> str:
+    """The answer a part_of_list send-back's list gives, the model having given part of it twice:
+    "On your list (wishlist.txt): Kindle - £95; Running shoes - £110"."""
+    name, _, items = quote.partition(": ")
+    return f"On your list ({name.split(',')[0]}): {items}" if items else ""
 
 
 SHOWN_FILE = re.compile(r"^--- (\S+)", re.MULTILINE)

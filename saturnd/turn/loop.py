@@ -41,7 +41,7 @@ from saturnd.turn.echoed_instructions import (
 from saturnd.turn.errands import ASK_USER, forced_call, something_acted
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
-from saturnd.turn.listing import still_to_do
+from saturnd.turn.listing import still_to_do, whole_list
 from saturnd.turn.overwrite import WRITE_FILE, ready_write
 from saturnd.turn.remembering import queue_missed_facts
 from saturnd.turn.thinking import think_plan
@@ -236,8 +236,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     meeting was cancelled." after the text was declined), an action it still claims or promises
     after being sent back, or a trail it did not follow to the end, is prefixed with the truth;
     one that speaks of the person to Saturn after being sent back is replaced by it, one that
-    still names what the list marks done by the lines it does not, and one that miscounts the days
-    to the one date asked about again by that date's own line."""
+    still names what the list marks done by the lines it does not, one that gives part of a list
+    again by the whole list, and one that miscounts the days to the one date asked about again by
+    that date's own line."""
     text = reply_text or turn.last_text
     account = not_done_account(turn.trace)
     if echoes_instructions(text):
@@ -263,6 +264,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     if claim is not None and claim.kind == "marked_done":  # sent back, the 1.5B named the bought lego again
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the lines not marked done")
         return still_to_do(claim.quote)
+    if claim is not None and claim.kind == "part_of_list" and (listed := whole_list(claim.quote)):
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the whole list")
+        return listed  # sent back, the 1.5B gave the wish list's first line again
     if claim is not None and claim.kind == "miscounted_days" and (worked_out := worked_out_date(claim.quote)):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the date worked out")
         return worked_out  # sent back, the 1.5B gave the bin day's "5" for the dentist again
