@@ -340,6 +340,12 @@ RUNS = "date,km\n2026-11-02,5.2\n2026-11-09,6.0\n2026-11-16,7.5\n2026-11-23,8.1\
 def test_a_table_carries_the_average_or_the_largest_row_the_request_asks_for(request_text, said):
     assert table_totals("runs.csv", RUNS, request_text) == "[Saturn worked out] totals over 4 rows: km = 26.8" + said
 
+def test_how_many_rows_a_table_holds_is_counted_for_the_request():
+    assert table_totals("runs.csv", RUNS, "How many runs did I do?") == (
+        "[Saturn worked out] 4 runs (a row each); totals over 4 rows: km = 26.8")
+    assert table_totals("runs.csv", RUNS, "How many km did I run?") == "[Saturn worked out] totals over 4 rows: km = 26.8"
+
+
 
 async def test_a_file_the_ground_showed_whole_counts_as_read_for_edit_file(harness):
     await harness.start()

@@ -75,7 +75,11 @@ def table_totals(name: str, text: str, request: str = "") -> str:
         grouping = None if grouping == column else grouping
     over = f"the {over}rows ({len(body)}{names})" if over else f"{len(body)} rows"
     parts = [f"{header[i].strip() or f'column {i + 1}'} = {_plain(_column(body, i))}" for i in numeric]
-    line = f"[Saturn worked out] totals over {over}: " + ", ".join(parts) + _asked_of_rows(header, body, numeric, request)
+    counted = HOW_MANY.search(request)
+    count = (f"{len(body)} {counted.group(1)} (a row each); " if counted and not any(
+        counted.group(1).lower()[:4] == h.strip().lower()[:4] for h in header) else "")  # "How many runs …?"
+    line = (f"[Saturn worked out] {count}totals over {over}: " + ", ".join(parts)
+            + _asked_of_rows(header, body, numeric, request))
     if len(numeric) != 1:
         return line
     amount = header[numeric[0]].strip()
@@ -110,6 +114,7 @@ def _flagged(header: list[str], body: list[list[str]], numeric: list[int], reque
     return None
 
 
+HOW_MANY = re.compile(r"\bhow many\s+([a-z]+)", re.IGNORECASE)
 AVERAGE_ASKED = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
 LARGEST_ASKED = re.compile(
     r"\b(?:longest|biggest|largest|most|highest|max(?:imum)?|furthest|farthest|dearest|priciest|best|top|greatest)\b",
