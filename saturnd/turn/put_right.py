@@ -251,10 +251,8 @@ def content_put_right(
         return moved
     if tool.name == WRITE_FILE and (kept := names_of_the_kind_asked(arguments, context)):
         return kept
-    if tool.name in (WRITE_FILE, EDIT_FILE) and (item := item_put_right(tool.name, arguments, context)):
-        return item
-    if tool.name in (WRITE_FILE, EDIT_FILE) and (moved := time_put_right(tool.name, arguments, context)):
-        return moved
+    if tool.name in (WRITE_FILE, EDIT_FILE) and (line := line_put_right(tool.name, arguments, context)):
+        return line
     if tool.risk == "messaging" and (said := message_itself(arguments, context.request)):
         return said
     if tool.risk == "messaging" and (unasked := without_the_request(arguments, context.request)):
@@ -272,33 +270,29 @@ def content_put_right(
     return None
 
 
-def item_put_right(tool_name: str, arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
-    """(the arguments, the note) for an add whose one new line is not as the user worded the item
-    or not as the list writes its lines: asked to "Add charge the camera to my trip list", the
-    1.5B wrote "charge the camera to my trip list" under "- get euros", dropping the file's blank
-    lines. The line is put as asked, in the file's own text."""
-    target = Path(context.cwd, os.path.expanduser(str(arguments.get("path", ""))))
-    if tool_name == WRITE_FILE:
-        fixed = item_as_asked(context.request, target, str(arguments.get("content", "")))
-        patched = {**arguments, "content": fixed}
-    else:
-        fixed = item_edited_as_asked(context.request, target, str(arguments.get("old", "")), str(arguments.get("new", "")))
-        patched = {**arguments, "new": fixed}
-    return (patched, prompts.ITEM_PUT_RIGHT.format(path=arguments.get("path", ""))) if fixed is not None else None
+LINE_FIXES = (
+    (item_as_asked, item_edited_as_asked, prompts.ITEM_PUT_RIGHT),
+    (time_moved_as_asked, time_moved_in_edit, prompts.TIME_PUT_RIGHT),
+)
+"""(for a write's content, for an edit's new text, the note): an add's line as the request words its
+item and the list writes its lines; a time changed alone in its line."""
 
 
-def time_put_right(tool_name: str, arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
-    """(the arguments, the note) for a change of a time that rewrites more of its line than the time:
-    asked to "Move Ella's piano to 5pm", the 1.5B dropped the piano's "Thursday". Only the time of
-    what the request names changes."""
+def line_put_right(tool_name: str, arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) for a write or an edit whose one changed line is not as asked: asked
+    to "Add charge the camera to my trip list", the 1.5B wrote "charge the camera to my trip list"
+    under "- get euros", dropping the file's blank lines; asked to "Move Ella's piano to 5pm", it
+    dropped the piano's "Thursday". The line is put as asked, in the file's own text."""
     target = Path(context.cwd, os.path.expanduser(str(arguments.get("path", ""))))
-    if tool_name == WRITE_FILE:
-        fixed = time_moved_as_asked(context.request, target, str(arguments.get("content", "")))
-        patched = {**arguments, "content": fixed}
-    else:
-        fixed = time_moved_in_edit(context.request, target, str(arguments.get("old", "")), str(arguments.get("new", "")))
-        patched = {**arguments, "new": fixed}
-    return (patched, prompts.TIME_PUT_RIGHT.format(path=arguments.get("path", ""))) if fixed is not None else None
+    for in_write, in_edit, note in LINE_FIXES:
+        if tool_name == WRITE_FILE:
+            field, fixed = "content", in_write(context.request, target, str(arguments.get("content", "")))
+        else:
+            field, fixed = "new", in_edit(context.request, target, str(arguments.get("old", "")),
+                                          str(arguments.get("new", "")))
+        if fixed is not None:
+            return {**arguments, field: fixed}, note.format(path=arguments.get("path", ""))
+    return None
 
 
 def file_in_folder(
