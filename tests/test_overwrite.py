@@ -189,7 +189,9 @@ def test_a_time_moved_by_an_edit_changes_only_that_time(tmp_path):
     kids.write_text(KIDS)
     old = "Ella: swimming Monday 5pm, piano Thursday 4pm"
     assert time_moved_in_edit("Move Ella's piano to 5pm.", kids, old, "Ella: swimming Monday 5pm, piano 5pm") == (
-        "Ella: swimming Monday 5pm, piano Thursday 5pm")
+        old, "Ella: swimming Monday 5pm, piano Thursday 5pm")
+    assert time_moved_in_edit("Move Ella's piano to 5pm.", kids, "piano Thursday 4pm", "piano 5pm") == (
+        old, "Ella: swimming Monday 5pm, piano Thursday 5pm")  # a part of the line: the whole line is edited
     assert time_moved_in_edit("Move Ella's piano to 5pm.", kids, "piano Thursday 4pm", "piano Thursday 5pm") is None
 
 
@@ -219,9 +221,19 @@ def test_the_line_an_add_edits_in_is_put_as_the_user_worded_it(tmp_path):
     trip.write_text(TRIP)
     request_text = "Add charge the camera to my trip list."
     assert item_edited_as_asked(request_text, trip, "- get euros", "- get euros\ncharge the camera to my trip list") == (
-        "- get euros\n- charge the camera")
+        "- get euros", "- get euros\n- charge the camera")
     assert item_edited_as_asked(request_text, trip, "- get euros", "- get euros\n- charge the camera") is None
     assert item_edited_as_asked(request_text, trip, "- lost text", "- lost text\ncamera") is None
+
+
+async def test_a_time_moved_by_an_edit_of_part_of_its_line_keeps_the_rest(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: edit_file, decision: allow}\n")
+    kids = harness.env.workdir / "kids.md"
+    kids.write_text(KIDS)
+    harness.model.enqueue(call("edit_file", {"path": "kids.md", "old": "piano Thursday 4pm", "new": "piano 5pm"}), "Moved.")
+    _, events = await harness.turn("Move Ella's piano to 5pm.", headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran"]
+    assert kids.read_text() == KIDS.replace("Thursday 4pm", "Thursday 5pm")
 
 
 async def test_an_add_in_other_words_is_written_as_asked_and_says_so(harness):

@@ -112,8 +112,8 @@ def item_as_asked(request: str, path: Path, content: str) -> str | None:
     return None if fixed == content else fixed
 
 
-def item_edited_as_asked(request: str, path: Path, old: str, new: str) -> str | None:
-    """An add's edit_file `new` text with its one added line put as item_as_asked puts it."""
+def item_edited_as_asked(request: str, path: Path, old: str, new: str) -> tuple[str, str] | None:
+    """An add's edit_file (old, new) with its one added line put as item_as_asked puts it."""
     text = _file_text(path)
     if asked_action(request) not in ADDING or not old or old not in text:
         return None
@@ -122,7 +122,7 @@ def item_edited_as_asked(request: str, path: Path, old: str, new: str) -> str | 
         return None
     before = _content_lines(text[:text.index(old)] + new[:new.index(added[0])])
     line = _item_line(request, added[0], before)
-    return None if line == added[0] else new.replace(added[0], line, 1)
+    return None if line == added[0] else (old, new.replace(added[0], line, 1))
 
 
 def time_moved_as_asked(request: str, path: Path, content: str) -> str | None:
@@ -142,8 +142,9 @@ def time_moved_as_asked(request: str, path: Path, content: str) -> str | None:
     return content.replace(added[0], moved, 1) if moved and moved != added[0] else None
 
 
-def time_moved_in_edit(request: str, path: Path, old: str, new: str) -> str | None:
-    """An edit_file `new` text with the line it changes put as time_moved_as_asked puts it."""
+def time_moved_in_edit(request: str, path: Path, old: str, new: str) -> tuple[str, str] | None:
+    """An edit_file's (old, new) with the line it changes put as time_moved_as_asked puts it: the
+    whole line, when the edit's own text is a part of it ("piano Thursday 4pm" -> "piano 5pm")."""
     text = _file_text(path)
     if not old or old not in text:
         return None
@@ -153,7 +154,10 @@ def time_moved_in_edit(request: str, path: Path, old: str, new: str) -> str | No
         return None
     wrong = [line for line in before.splitlines() if line not in fixed.splitlines()]
     right = [line for line in fixed.splitlines() if line not in before.splitlines()]
-    return new.replace(wrong[0], right[0], 1) if len(wrong) == len(right) == 1 and wrong[0] in new else None
+    lost = [line for line in text.splitlines() if line not in before.splitlines()]
+    if not (len(wrong) == len(right) == len(lost) == 1):
+        return None
+    return (old, new.replace(wrong[0], right[0], 1)) if wrong[0] in new else (lost[0], right[0])
 
 
 def _time_moved(line: str, request: str, time: str) -> str | None:

@@ -274,7 +274,7 @@ LINE_FIXES = (
     (item_as_asked, item_edited_as_asked, prompts.ITEM_PUT_RIGHT),
     (time_moved_as_asked, time_moved_in_edit, prompts.TIME_PUT_RIGHT),
 )
-"""(for a write's content, for an edit's new text, the note): an add's line as the request words its
+"""(for a write's content, for an edit's old and new text, the note): an add's line as the request words its
 item and the list writes its lines; a time changed alone in its line."""
 
 
@@ -285,13 +285,14 @@ def line_put_right(tool_name: str, arguments: dict[str, Any], context: GateConte
     dropped the piano's "Thursday". The line is put as asked, in the file's own text."""
     target = Path(context.cwd, os.path.expanduser(str(arguments.get("path", ""))))
     for in_write, in_edit, note in LINE_FIXES:
+        patched: dict[str, Any] | None = None
         if tool_name == WRITE_FILE:
-            field, fixed = "content", in_write(context.request, target, str(arguments.get("content", "")))
-        else:
-            field, fixed = "new", in_edit(context.request, target, str(arguments.get("old", "")),
-                                          str(arguments.get("new", "")))
-        if fixed is not None:
-            return {**arguments, field: fixed}, note.format(path=arguments.get("path", ""))
+            if (content := in_write(context.request, target, str(arguments.get("content", "")))) is not None:
+                patched = {**arguments, "content": content}
+        elif edit := in_edit(context.request, target, str(arguments.get("old", "")), str(arguments.get("new", ""))):
+            patched = {**arguments, "old": edit[0], "new": edit[1]}
+        if patched is not None:
+            return patched, note.format(path=arguments.get("path", ""))
     return None
 
 
