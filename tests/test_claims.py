@@ -167,6 +167,7 @@ def test_a_value_from_a_csv_row_is_sourced_though_a_comma_follows_it():
     ("3 hours 25 minutes.", "2h 45min + 40 min = 3.4166666667 hours (3 h 25 min)", None),
     ("Leave at 17:20.", "17:45 - 25 min = 17:20 (a time of day)", None),
     ("Leave at 17:10.", "17:45 - 25 min = 17:20 (a time of day)", "17:20"),
+    ("A year costs 11.99 for 12 months.", "11.99 * 12 = 143.88", "143.88"),  # the operands back, not the result
 ])
 def test_an_answer_that_gives_another_number_than_calculate_gave(answer, last_result, result):
     request_text = "How much would a year of Spotify at 11.99 a month cost?"

@@ -786,6 +786,15 @@ async def test_an_answer_that_gives_part_of_the_list_asked_about_goes_back(harne
     assert of_type(events, "answer")[0].text == "renew passport, book dentist, fix bike light"
 
 
+async def test_rows_not_asked_named_again_are_replaced_by_the_rows_asked(harness):
+    await harness.start()
+    (harness.env.workdir / "bills.csv").write_text("bill,amount,paid\nCouncil tax,142.00,yes\nElectric,64.20,no\n"
+                                                  "Water,32.10,no\n")
+    harness.model.enqueue("Council tax, Electric, Water", "Council tax, Electric, Water")
+    _, events = await harness.turn("Which bills haven't I paid?")
+    assert of_type(events, "answer")[0].text == "Electric, Water."
+
+
 async def test_part_of_the_list_given_again_is_replaced_by_the_whole_list(harness):
     await harness.start()
     (harness.env.workdir / "todo.txt").write_text("renew passport\nbook dentist\nfix bike light\n")

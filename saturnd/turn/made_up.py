@@ -281,17 +281,24 @@ CALCULATE_RESULT = re.compile(r" = (?P<result>-?\d[\d.:]*\d|\d)")
 def not_as_calculated(answer: str, request: str, last_result: str, passes: list[PassTrace]) -> str | None:
     """calculate's result, when calculate ran last and the answer gives a number or time that is
     neither that result (to the answer's places) nor one of the request's or the calculation's
-    own: sent back with "$139.90", the 1.5B ran calculate("11.99 * 12") = 143.88 and answered
-    "$139.90" again."""
+    own, or gives only the calculation's operands: sent back with "$139.90", the 1.5B ran
+    calculate("11.99 * 12") = 143.88 and answered "$139.90" again."""
     last = next((c for p in reversed(passes) for c in reversed(p.calls) if c.fate == "ran"), None)
     found = CALCULATE_RESULT.search(last_result)
     if last is None or last.name != CALCULATE or found is None:
         return None
     result = _plain_number(found.group("result"))
-    given = {_plain_number(n) for n in NUMBER_OR_TIME.findall(f"{request}\n{last_result}")}
-    for value in (_plain_number(n) for n in NUMBER_OR_TIME.findall(answer)):
-        if value not in given and not _rounds_to(result, value):
-            return result
+    asked = {_plain_number(n) for n in NUMBER_OR_TIME.findall(request)}
+    given = asked | {_plain_number(n) for n in NUMBER_OR_TIME.findall(last_result)}
+    values = [_plain_number(n) for n in NUMBER_OR_TIME.findall(answer)]
+    if any(value not in given and not _rounds_to(result, value) for value in values):
+        return result
+    expression, _, came_to = last_result.partition(" = ")
+    operands = {_plain_number(n) for n in NUMBER_OR_TIME.findall(expression)}
+    said = {_plain_number(n) for n in NUMBER_OR_TIME.findall(came_to)}
+    if (values and not any(_rounds_to(result, value) or value in said for value in values)
+            and (set(values) - asked) & operands):
+        return result  # the calculation's operand, not its result: "125 grams butter" after 125 * 24 / 12 = 250
     return None
 
 
