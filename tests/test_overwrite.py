@@ -24,13 +24,12 @@ from saturnd.turn.overwrite import (
     line_named_elsewhere,
     list_it_goes_on,
     ready_write,
-    time_moved_as_asked,
-    time_moved_in_edit,
     where_it_is,
 )
 from saturnd.turn.put_right import names_of_the_kind_asked
 from saturnd.turn.retrieval import Document
 from saturnd.turn.review import GateContext
+from saturnd.turn.time_moves import time_moved_as_asked, time_moved_in_edit
 from tests.conftest import of_type
 from tests.test_gate import decide_with, run_with_decisions
 from tests.test_turn_loop import run_answering

@@ -45,7 +45,7 @@ def dropped_lines(request: str, path: Path, content: str) -> list[str]:
     if verb not in ADDING | REMOVING | CHANGING or (verb in CHANGING and WHOLE_FILE.search(request)):
         return []
     old = _file_lines(path)
-    written = _content_lines(content)
+    written = content_lines(content)
     dropped = [line for line in old if not any(_keeps(written_line, line, old) for written_line in written)]
     asked = _asked_about(request, path)
     return dropped if verb in ADDING else [line for line in dropped if line not in asked]
@@ -60,9 +60,9 @@ def content_to_write(request: str, path: Path, content: str) -> str:
         asked = _asked_about(request, path)
         return "\n".join(line for line in old if line not in asked) + "\n"
     if asked_action(request) in CHANGING:
-        return "\n".join(_changed(request, old, _content_lines(content))) + "\n"
+        return "\n".join(_changed(request, old, content_lines(content))) + "\n"
     added: list[str] = []
-    for line in _content_lines(content):
+    for line in content_lines(content):
         item = _new_item(line, old)
         if item and item not in old and item not in added:
             added.append(item)
@@ -97,9 +97,9 @@ def item_as_asked(request: str, path: Path, content: str) -> str | None:
     change or is not one line added to the file's lines."""
     if asked_action(request) not in ADDING or item_asked(request) is None:
         return None
-    text = _file_text(path)
-    old = _content_lines(text)
-    written = _content_lines(content)
+    text = file_text(path)
+    old = content_lines(text)
+    written = content_lines(content)
     added = [line for line in written if line not in old]
     if not old or len(added) != 1 or any(line not in written for line in old):
         return None
@@ -114,66 +114,18 @@ def item_as_asked(request: str, path: Path, content: str) -> str | None:
 
 def item_edited_as_asked(request: str, path: Path, old: str, new: str) -> tuple[str, str] | None:
     """An add's edit_file (old, new) with its one added line put as item_as_asked puts it."""
-    text = _file_text(path)
+    text = file_text(path)
     if asked_action(request) not in ADDING or not old or old not in text:
         return None
-    added = [line for line in _content_lines(new) if line not in _content_lines(old)]
+    added = [line for line in content_lines(new) if line not in content_lines(old)]
     if len(added) != 1:
         return None
-    before = _content_lines(text[:text.index(old)] + new[:new.index(added[0])])
+    before = content_lines(text[:text.index(old)] + new[:new.index(added[0])])
     line = _item_line(request, added[0], before)
     return None if line == added[0] else (old, new.replace(added[0], line, 1))
 
 
-def time_moved_as_asked(request: str, path: Path, content: str) -> str | None:
-    """`content` with the line it changed written as the request moves it: only the time of the
-    thing the request names, the line's other words kept. Asked to "Move Ella's piano to 5pm",
-    the 1.5B wrote "Ella: swimming Monday 5pm, piano 5pm" for "…, piano Thursday 4pm". None when
-    the write is right, or is not one line of the file changed to a new time."""
-    times = list(TIME.finditer(request))
-    if asked_action(request) not in CHANGING or len(times) != 1 or DAY_OR_MONTH.search(request):
-        return None
-    old, written = _content_lines(_file_text(path)), _content_lines(content)
-    changed = [line for line in old if line not in written]
-    added = [line for line in written if line not in old]
-    if len(changed) != 1 or len(added) != 1 or not _named(request, changed[0]):
-        return None
-    moved = _time_moved(changed[0], request, times[0].group(0))
-    return content.replace(added[0], moved, 1) if moved and moved != added[0] else None
-
-
-def time_moved_in_edit(request: str, path: Path, old: str, new: str) -> tuple[str, str] | None:
-    """An edit_file's (old, new) with the line it changes put as time_moved_as_asked puts it: the
-    whole line, when the edit's own text is a part of it ("piano Thursday 4pm" -> "piano 5pm")."""
-    text = _file_text(path)
-    if not old or old not in text:
-        return None
-    before = text.replace(old, new, 1)
-    fixed = time_moved_as_asked(request, path, before)
-    if fixed is None:
-        return None
-    wrong = [line for line in before.splitlines() if line not in fixed.splitlines()]
-    right = [line for line in fixed.splitlines() if line not in before.splitlines()]
-    lost = [line for line in text.splitlines() if line not in before.splitlines()]
-    if not (len(wrong) == len(right) == len(lost) == 1):
-        return None
-    return (old, new.replace(wrong[0], right[0], 1)) if wrong[0] in new else (lost[0], right[0])
-
-
-def _time_moved(line: str, request: str, time: str) -> str | None:
-    """The line with the time of the thing the request names ("piano Thursday 4pm") as `time`:
-    the first time after a word of the request, names aside ("Ella's" names whose line it is)."""
-    names = stems(" ".join(re.findall(r"\b[A-Z][a-z]+", request)))
-    asked = stems(request) - ERRAND_WORDS - names
-    start = 0
-    for found in TIME.finditer(line):
-        if stems(line[start:found.start()]) & asked:
-            return f"{line[:found.start()]}{time}{line[found.end():]}"
-        start = found.end()
-    return None
-
-
-def _file_text(path: Path) -> str:
+def file_text(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8") if path.is_file() and path.stat().st_size <= MAX_BYTES else ""
     except (OSError, UnicodeDecodeError):
@@ -189,7 +141,7 @@ def _changed(request: str, old: list[str], written: list[str]) -> list[str]:
     a word with it ("timeout = 30" by "timeout = 45"), then the written lines nothing replaced."""
     lines: list[str] = []
     for line in old:
-        new = next((w for w in written if w not in lines and _named(line, w)), None) if _named(request, line) else None
+        new = next((w for w in written if w not in lines and named(line, w)), None) if named(request, line) else None
         lines.append(new or line)
     return lines + [w for w in written if w not in lines]
 
@@ -199,7 +151,7 @@ def doubled_lines(request: str, path: Path, content: str) -> list[str]:
     if asked_action(request) not in ADDING:
         return []
     old = _file_lines(path)
-    lines = _content_lines(content)
+    lines = content_lines(content)
     return [line for line in dict.fromkeys(lines) if lines.count(line) > max(1, old.count(line))]
 
 
@@ -210,13 +162,13 @@ def kept_lines(request: str, path: Path, content: str) -> list[str]:
     if asked_action(request) not in REMOVING:
         return []
     old = _file_lines(path)
-    asked = _asked_about(request, path)
-    named = [line for line in old if line in asked]
-    written = _content_lines(content)
-    return [] if len(named) == len(old) else [line for line in named if line in written]
+    named_lines = _asked_about(request, path)
+    asked = [line for line in old if line in named_lines]
+    written = content_lines(content)
+    return [] if len(asked) == len(old) else [line for line in asked if line in written]
 
 
-def _content_lines(content: str) -> list[str]:
+def content_lines(content: str) -> list[str]:
     return [line.strip() for line in content.splitlines() if line.strip()]
 
 
@@ -251,7 +203,7 @@ def _file_lines(path: Path) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
-def _named(request: str, line: str) -> bool:
+def named(request: str, line: str) -> bool:
     """Whether the line shares a word with the request ("eggs" in "Take eggs off my list"), or with
     another line: a word that says what it is about, not "the" nor the errand's own verb (asked to
     "Tick off washing the car", "fix the garden gate" shares only "the")."""
@@ -308,7 +260,7 @@ def adds_nothing(request: str, path: Path, content: str) -> bool:
     if asked_action(request) not in ADDING or not path.is_file():
         return False
     old = _file_lines(path)
-    if not old or not set(_content_lines(content)) <= set(old):
+    if not old or not set(content_lines(content)) <= set(old):
         return False
     said_of_the_file = stems(f"{' '.join(ADDING)} {re.sub(r'[^a-z]', ' ', path.name.lower())} {CONTAINERS}")
     return bool(stems(NAMED_FILE.sub(" ", request)) - said_of_the_file - stems(" ".join(old)))
@@ -531,7 +483,7 @@ def added_line_off_request(request: str, path: Path, added: str, known: str) -> 
         return None
     asked = stems(NAMED_FILE.sub(" ", request)) - stems(" ".join(ADDING))
     old = _file_lines(path)
-    for line in _content_lines(added):
+    for line in content_lines(added):
         said = stems(line)  # a line of numbers only says nothing to compare (a total's, the uncomputed check's)
         if said and not said & asked and line not in old and line.lower() not in known.lower():
             return line

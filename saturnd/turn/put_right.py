@@ -45,11 +45,10 @@ from saturnd.turn.overwrite import (
     kept_lines,
     line_named_elsewhere,
     list_it_goes_on,
-    time_moved_as_asked,
-    time_moved_in_edit,
     where_it_is,
 )
 from saturnd.turn.retrieval import KB_SOURCE, Document
+from saturnd.turn.time_moves import time_moved_as_asked, time_moved_in_edit
 
 if TYPE_CHECKING:
     from saturnd.turn.review import GateContext
