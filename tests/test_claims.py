@@ -264,6 +264,24 @@ def test_an_answer_naming_rows_not_asked_goes_back_with_the_rows_asked(answer, r
     assert (claim.quote if claim and claim.kind == "rows_not_asked" else None) == rows
 
 
+INVOICES = ("--- invoices.csv (whole file, 4 lines)\nclient,amount,sent,paid\nAcme,450,2026-10-03,yes\n"
+            "Bolt Ltd,1200,2026-10-20,no\nCrane & Co,300,2026-11-05,no\n[Saturn worked out] totals over the paid = no"
+            " rows (2: Bolt Ltd, Crane & Co): amount = 1500; amount by month: October 2026 1200, November 2026 300")
+
+
+@pytest.mark.parametrize(("request_text", "answer", "totals"), [
+    ("How much am I still owed?", "You still owe Bolt Ltd $1200 and Crane & Co $300.",
+     "totals over the paid = no rows (2: Bolt Ltd, Crane & Co): amount = 1500"),
+    ("How much am I still owed?", "1500: Bolt Ltd 1200 and Crane & Co 300.", None),  # the total given
+    ("How much am I still owed?", "Bolt Ltd owes you 1,200.", None),  # one row: another check's
+    ("How much does each client still owe me?", "Bolt Ltd 1200, Crane & Co 300", None),  # rows asked
+    ("Who still owes me money?", "Bolt Ltd (1200) and Crane & Co (300)", None),  # no amount asked
+])
+def test_rows_figures_given_for_a_total_go_back_with_the_total(request_text, answer, totals):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=INVOICES)
+    assert (claim.quote if claim and claim.kind == "total_left_out" else None) == totals
+
+
 def test_a_dose_and_its_hours_are_no_parts_of_one_amount():
     pills = "--- medication.txt (whole file, 1 lines)\nIbuprofen: 2 tablets every 6 hours, no more than 6 in 24 hours\n"
     answer = "2 tablets every 6 hours, no more than 6 in 24 hours"

@@ -28,14 +28,17 @@ KIDS = ["# School", "Swimming: Wednesday 16:30", "Parents evening: 4 December 18
 
 @pytest.mark.parametrize(("request_text", "said"), [
     ("How many days until parents evening?",
-     "[Saturn dated] Parents evening, 4 December 2026: a Friday, in 2 days; Nina, 19 July 2027: a Monday, in 229 days"
+     "[Saturn dated] Swimming, 2 December 2026: a Wednesday, today; Parents evening, 4 December 2026: a Friday, in 2"
+     " days; Nina, 19 July 2027: a Monday, in 229 days"
      " (32 weeks 5 days)"),
     ("What day of the week is Nina's birthday?",
-     "[Saturn dated] Parents evening, 4 December 2026: a Friday, in 2 days; Nina, 19 July 2027: a Monday, in 229 days"
+     "[Saturn dated] Swimming, 2 December 2026: a Wednesday, today; Parents evening, 4 December 2026: a Friday, in 2"
+     " days; Nina, 19 July 2027: a Monday, in 229 days"
      " (32 weeks 5 days)"),
     ("When is parents evening?", ""),  # the date itself answers
     ("What's coming up next?",
-     "[Saturn dated] soonest first: Parents evening, 4 December 2026: a Friday, in 2 days; Nina, 19 July 2027:"
+     "[Saturn dated] soonest first: Swimming, 2 December 2026: a Wednesday, today; Parents evening, 4 December 2026:"
+     " a Friday, in 2 days; Nina, 19 July 2027:"
      " a Monday, in 229 days (32 weeks 5 days)"),
     ("What's on next week?", ""),  # a day word's business (on_the_days)
     ("How long is my swim?", ""),
@@ -85,7 +88,8 @@ def test_no_date_no_line_and_a_date_that_is_none_is_left_out():
 
 def test_the_ground_shows_the_dates_after_the_excerpt():
     shown = render_excerpts([Excerpt("kids.md", 1, KIDS[:3], 3)], "How many days until parents evening?", TODAY)
-    assert shown.splitlines()[-1] == "[Saturn dated] Parents evening, 4 December 2026: a Friday, in 2 days"
+    assert shown.splitlines()[-1] == ("[Saturn dated] Swimming, 2 December 2026: a Wednesday, today; Parents evening,"
+                                      " 4 December 2026: a Friday, in 2 days")  # "Wednesday" whole was missed once
 
 
 DATED = "[Saturn dated] Insurance renews, 3 March 2027: a Wednesday, in 91 days (13 weeks)"
@@ -225,3 +229,31 @@ def test_a_list_by_weekday_without_the_day_asked_says_so():
     assert on_the_days(school, "What does Ella need on Tuesday?", TODAY) == (
         "[Saturn dated] Tuesday 8 December: Tue: library books")
     assert on_the_days(["Call the bank"], "Anything tomorrow?", TODAY) == ""  # not a list by weekday
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("Wednesday: swimming, after school club till 5",
+     "swimming after school club till, 2 December 2026: a Wednesday, today"),  # the words after the day
+    ("Saturday: football 9am", "football, 5 December 2026: a Saturday, in 3 days"),
+    ("4 December: parents evening", "parents evening, 4 December 2026: a Friday, in 2 days"),
+])
+def test_a_line_that_opens_with_its_date_is_labelled_by_what_follows(line, said):
+    assert dated([line], "What day is it on?", TODAY) == f"[Saturn dated] {said}"
+
+
+@pytest.mark.parametrize(("request_text", "meant"), [
+    ("What time do I finish on the 9th?", date(2026, 12, 9)),
+    ("What's on the 2nd?", date(2026, 12, 2)),  # today
+    ("Anything on the 1st?", date(2027, 1, 1)),  # gone this month: the next
+    ("What's on the 9th of January?", None),  # a month named: no day word
+])
+def test_a_day_of_the_month_alone_is_this_months_or_the_next(request_text, meant):
+    assert [day for _, day in days_named(request_text, TODAY)] == ([meant] if meant else [])
+
+
+def test_a_tables_row_for_the_day_is_shown_with_its_header():
+    rota = ["date,start,end,hours", "2026-12-05,09:00,17:00,8", "2026-12-09,08:00,14:00,6"]
+    assert on_the_days(rota, "What time do I finish on the 9th?", TODAY) == (
+        "[Saturn dated] the 9th, Wednesday 9 December: date 2026-12-09, start 08:00, end 14:00, hours 6")
+    notes = ["Plans, calls, and more", "Fri 4 Dec, dentist, 9am"]
+    assert on_the_days(notes, "What's on Friday?", TODAY) == "[Saturn dated] Friday 4 December: Fri 4 Dec, dentist, 9am"

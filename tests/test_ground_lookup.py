@@ -402,3 +402,27 @@ async def test_an_answer_that_still_names_what_is_marked_done_is_replaced_by_wha
     _, events = await harness.turn("What have I still got to buy for Christmas?", headless=True)
     assert harness.sent(1)[-1]["content"].startswith("[Saturn check] The user asked what is still to do")
     assert of_type(events, "answer")[-1].text == "Not marked done on your list: Dad: book; Sam: ?"
+
+
+def test_meter_readings_show_what_was_used_between_readings_not_their_totals():
+    readings = "date,gas,electric\n2026-10-01,4120,18850\n2026-11-01,4310,19040\n2026-12-01,4580,19265\n"
+    assert table_totals("meter-readings.csv", readings, "How much gas did we use in November?") == (
+        "[Saturn worked out] used between readings (the readings count up): October 2026 (2026-10-01 to"
+        " 2026-11-01): gas 190, electric 190; November 2026 (2026-11-01 to 2026-12-01): gas 270, electric 225")
+    spending = "date,amount\n2026-10-01,40\n2026-11-01,30\n2026-12-01,50\n"  # no reading: totals
+    assert table_totals("spending.csv", spending).startswith("[Saturn worked out] totals over 3 rows: amount = 120")
+    falling = "date,meter\n2026-10-01,50\n2026-11-01,30\n2026-12-01,10\n"  # does not count up
+    assert table_totals("meter.csv", falling).startswith("[Saturn worked out] totals over 3 rows")
+
+
+def test_a_column_of_clock_times_is_no_category():
+    rota = "date,start,end,hours\n2026-12-05,09:00,17:00,8\n2026-12-07,12:00,20:00,8\n2026-12-12,09:00,13:00,4\n"
+    assert table_totals("rota.csv", rota, "How many hours am I working?") == (
+        "[Saturn worked out] totals over 3 rows: hours = 20")
+
+
+@pytest.mark.parametrize(("request_text", "term"), [
+    ("When's my next shift?", "rota"), ("How much more do I need for the holiday fund?", "savings"),
+])
+def test_words_are_also_searched_as_notes_write_them(request_text, term):
+    assert term in query_terms(request_text)

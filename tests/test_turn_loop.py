@@ -795,6 +795,20 @@ async def test_rows_not_asked_named_again_are_replaced_by_the_rows_asked(harness
     assert of_type(events, "answer")[0].text == "Electric, Water."
 
 
+async def test_rows_given_again_for_a_total_are_replaced_by_the_total(harness):
+    await harness.start()
+    (harness.env.workdir / "invoices.csv").write_text(
+        "client,amount,paid\nAcme,450,yes\nBolt Ltd,1200,no\nCrane & Co,300,no\n")
+    harness.model.enqueue("You still owe Bolt Ltd $1200 and Crane & Co $300.", "Bolt Ltd $1200, Crane & Co $300")
+    _, events = await harness.turn("How much am I still owed?")
+    assert harness.sent(1)[-1]["content"] == (
+        "[Saturn check] The user asked how much in all, and your answer gives rows' figures without their total."
+        " The harness worked out the totals over the paid = no rows (2: Bolt Ltd, Crane & Co): amount = 1500."
+        " Answer with that total.")
+    assert of_type(events, "answer")[0].text == (
+        "Worked out from your table: totals over the paid = no rows (2: Bolt Ltd, Crane & Co): amount = 1500.")
+
+
 async def test_part_of_the_list_given_again_is_replaced_by_the_whole_list(harness):
     await harness.start()
     (harness.env.workdir / "todo.txt").write_text("renew passport\nbook dentist\nfix bike light\n")

@@ -25,6 +25,7 @@ from saturnd.tools.word_match import query_terms
 TABLE_SUFFIXES = (".csv", ".tsv")
 MAX_ROWS = 2_000
 MAX_GROUPS = 12
+CLOCK_TIME = re.compile(r"(?:[01]?\d|2[0-3])[:.][0-5]\d(?:\s*[ap]m)?", re.IGNORECASE)
 ISO_DATE = re.compile(r"\s*(\d{4})-(\d{2})-\d{2}\b")
 MONTHS = [date(2000, n, 1).strftime("%B").lower() for n in range(1, 13)]
 
@@ -55,6 +56,8 @@ def table_totals(name: str, text: str, request: str = "") -> str:
     if not numeric or any(_number(header[i]) is not None for i in numeric):  # no header row
         return ""
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
+    if dates is not None and (used := _used_between_readings(name, header, body, numeric, dates)):
+        return used  # readings count up: their totals mean nothing
     grouping = _grouping_column(header, body, [*numeric, dates])
     over = ""
     if dates is not None and len(asked := {m for r in body if _month_named(m := _month(r[dates]), request)}) == 1:
@@ -92,6 +95,28 @@ def table_totals(name: str, text: str, request: str = "") -> str:
             by = _sums(body, numeric[0], lambda r: f"{_month(r[dates])} {r[grouping].strip()}")
             line += f"; by month and {header[grouping].strip()}: {by}"
     return line
+
+
+READINGS = re.compile(r"reading|meter|odometer|mileage", re.IGNORECASE)
+
+
+def _used_between_readings(name: str, header: list[str], body: list[list[str]], numeric: list[int], dates: int) -> str:
+    """For a table of meter readings (its name or header says so), what was used between each two
+    readings of the columns that count up: asked how much gas was used in November, shown the
+    readings' totals, a small model gives the total or the November reading itself."""
+    if not READINGS.search(f"{name} {' '.join(header)}"):
+        return ""
+    ordered = sorted(body, key=lambda row: row[dates].strip())
+    counting = [i for i in numeric if all(_value_in(i, a) <= _value_in(i, b) for a, b in zip(ordered, ordered[1:]))]
+    if not counting:
+        return ""
+    spans = []
+    for earlier, later in zip(ordered, ordered[1:]):
+        start, end = earlier[dates].strip(), later[dates].strip()
+        month = f"{_month(start)} " if start[8:10] == end[8:10] == "01" else ""  # 1st to 1st: that month
+        used = ", ".join(f"{header[i].strip()} {_plain(_value_in(i, later) - _value_in(i, earlier))}" for i in counting)
+        spans.append(f"{month}({start} to {end}): {used}")
+    return "[Saturn worked out] used between readings (the readings count up): " + "; ".join(spans[-MAX_GROUPS:])
 
 
 FLAGS = {"yes": True, "y": True, "true": True, "no": False, "n": False, "false": False}
@@ -188,8 +213,10 @@ def _value_named(value: str, request: str) -> bool:
 
 
 def _grouping_column(header: list[str], body: list[list[str]], skip: list[int | None]) -> int | None:
-    """The text column whose values repeat most (a category rather than a shop), or None."""
-    kinds = {i: len({r[i].strip() for r in body}) for i in range(len(header)) if i not in skip}
+    """The text column whose values repeat most (a category rather than a shop), or None; a column
+    of clock times is no category ("hours by start: 09:00 12")."""
+    kinds = {i: len({r[i].strip() for r in body}) for i in range(len(header))
+             if i not in skip and not all(CLOCK_TIME.fullmatch(r[i].strip()) for r in body)}
     repeating = [i for i, count in kinds.items() if count < len(body) and count <= MAX_GROUPS]
     return min(repeating, key=lambda i: (kinds[i], i), default=None)
 

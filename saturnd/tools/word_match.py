@@ -32,6 +32,8 @@ ALSO_WRITTEN = {
     "rubbish": ("bin", "bins"), "wifi": ("internet", "router"), "dentist": ("dental",),
     "owed": ("unpaid", "paid", "invoices"), "owe": ("unpaid", "paid", "invoices"),
     "money": ("budget", "amount"), "pay": ("paid", "bills"), "eye": ("optician",), "eyes": ("optician",),
+    "shift": ("rota", "shifts"), "shifts": ("rota",), "rota": ("shift", "shifts"),
+    "fund": ("savings", "saved"), "savings": ("saved", "fund"), "saved": ("savings",), "save": ("savings", "saved"),
 }
 """How people write these words in their own notes: "What's my doctor's phone number?" must find
 "Dr Weiss (GP): +44 20 7946 0991", and "Put eggs on the shopping list" groceries.txt."""

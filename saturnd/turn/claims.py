@@ -69,6 +69,9 @@ comes back again is answered with a note saying so. The kinds:
   paid = no rows (2: Electric, Water)"), and the answer also names another row of that table
   ("Council tax, Electric, Water" for "Which bills haven't I paid?"); sent back with those rows
   (listing.py).
+- total_left_out: asked how much in all, the answer gives two or more rows' figures of a table the
+  ground totalled, and none of its totals ("You still owe Bolt Ltd $1200 and Crane & Co $300" for
+  "How much am I still owed?", shown "amount = 1500"); sent back with the totals (listing.py).
 - per_period: nothing was worked out, and the answer gives a figure as the user's files give it,
   not for the period the request asks ("What do I pay a year for Spotify?" answered with the
   monthly row "Spotify,11.99"; "… scoops a day?" with "2 scoops morning, 1 evening"); sent back
@@ -111,6 +114,7 @@ from saturnd.turn.listing import (
     part_of_the_list,
     rows_not_asked,
     shown_file_named,
+    total_left_out,
 )
 from saturnd.turn.look_first import (
     addresses_named,
@@ -232,7 +236,7 @@ ClaimKind = Literal[
     "done", "not_acted", "restated", "no_access", "uncomputed", "unworked", "unsourced", "not_looked_up", "unread",
     "unfollowed", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
     "not_as_calculated", "conversion", "miscounted_days", "someone_else", "someone_elses_line", "marked_done",
-    "rows_not_asked",
+    "rows_not_asked", "total_left_out",
 ]
 
 
@@ -363,6 +367,8 @@ def unbacked_claim(
         return Claim("marked_done", left)
     if rows := rows_not_asked(answer, request, seen):
         return Claim("rows_not_asked", rows)
+    if total := total_left_out(answer, request, seen):
+        return Claim("total_left_out", total)
     if (not something_tried(passes, registry, READ_TOOLS | {CALCULATE}) and not asks_or_declines(answer, request)
             and (value := unsourced_value(answer, request, seen))):
         if CALCULATE in registry.names() and (moves := clock_moves(request)):

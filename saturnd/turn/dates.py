@@ -10,6 +10,7 @@ days". A date without a year is its next one from today.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from datetime import date, timedelta
 
@@ -89,17 +90,25 @@ def _dates(line: str, today: date) -> list[tuple[str, date]]:
             if any(start < match.end() and match.start() < end for start, end in taken):
                 continue
             if (when := _date_of(match, today)) is not None:
-                label = " ".join(re.sub(r"[^\w' ]+", " ", line[:match.start()]).split()[:LABEL_WORDS])
-                dates.append((f"{label}, " if label else "", when))
+                dates.append((_label_of(line, match), when))
                 taken.append(match.span())
     if not dates and (day := WEEKDAY_WRITTEN.search(line)):  # "Dentist Friday 9am": the coming Friday
-        label = " ".join(re.sub(r"[^\w' ]+", " ", line[:day.start()]).split()[:LABEL_WORDS])
         wanted = next(n for n, name in enumerate(WEEKDAYS) if name.startswith(day.group(0).lower()[:3]))
-        dates.append((f"{label}, " if label else "", today + timedelta(days=(wanted - today.weekday()) % 7)))
+        dates.append((_label_of(line, day), today + timedelta(days=(wanted - today.weekday()) % 7)))
     return dates
 
 
-WEEKDAY_WRITTEN = re.compile(r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\b", re.IGNORECASE)
+def _label_of(line: str, date_written: re.Match[str]) -> str:
+    """What a line says its date is for: the words before the date, or after it where the line
+    opens with it ("Wednesday: swimming, after school club" is the swimming's)."""
+    words = re.sub(r"[^\w' ]+", " ", line[:date_written.start()]).split()
+    if not words:
+        words = [w for w in re.sub(r"[^\w' ]+", " ", line[date_written.end():]).split() if not w[0].isdigit()]
+    label = " ".join(words[:LABEL_WORDS])
+    return f"{label}, " if label else ""
+
+
+WEEKDAY_WRITTEN = re.compile(r"\b(?:mon|tues?|wed(?:nes)?|thu|thur|thurs|fri|sat(?:ur)?|sun)(?:day)?\b", re.IGNORECASE)
 
 
 def _date_of(match: re.Match[str], today: date) -> date | None:
@@ -178,7 +187,7 @@ def _counts(said: str) -> set[str]:
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 DAY_NAMED = re.compile(
     r"\b(?P<which>last\s+|this\s+|next\s+)?(?P<day>today|tonight|tomorrow|yesterday|weekend|"
-    + "|".join(WEEKDAYS) + r")\b",
+    + "|".join(WEEKDAYS) + r"|(?<=the\s)(?:[12]?\d|3[01])(?:st|nd|rd|th))\b(?!\s+(?:of\s+)?[A-Z])",
     re.IGNORECASE,
 )
 
@@ -186,7 +195,9 @@ DAY_NAMED = re.compile(
 def days_named(request: str, today: date) -> list[tuple[str, date]]:
     """(the request's word, the day it means) for each day the request names by a word that
     changes with the clock: "tomorrow", "tonight", "Friday" (the coming one, today included;
-    "last Friday" the one before), "the weekend" (its Saturday and Sunday)."""
+    "last Friday" the one before), "the weekend" (its Saturday and Sunday), "the 9th" (this
+    month's, or the next month's once it has gone: "What time do I finish on the 9th?" of a rota
+    dated 2026-12-09)."""
     named: list[tuple[str, date]] = []
     for match in DAY_NAMED.finditer(request):
         word = match.group("day").lower()
@@ -194,6 +205,8 @@ def days_named(request: str, today: date) -> list[tuple[str, date]]:
             days = [today]
         elif word in ("tomorrow", "yesterday"):
             days = [today + timedelta(days=1 if word == "tomorrow" else -1)]
+        elif word[0].isdigit():
+            days = [day] if (day := _day_of_month(int(word[:-2]), today)) else []
         else:
             wanted = (5, 6) if word == "weekend" else (WEEKDAYS.index(word),)
             back = (match.group("which") or "").strip().lower() == "last"
@@ -203,13 +216,22 @@ def days_named(request: str, today: date) -> list[tuple[str, date]]:
     return named
 
 
+def _day_of_month(number: int, today: date) -> date | None:
+    for ahead in range(3):  # the 31st may be two months on
+        month, year = (today.month + ahead - 1) % 12 + 1, today.year + (today.month + ahead - 1) // 12
+        with contextlib.suppress(ValueError):
+            if (day := date(year, month, number)) >= today:
+                return day
+    return None
+
+
 def days_meant(request: str, today: date) -> str:
     """The dates the request's day words mean, for the ground: asked "What's for dinner
     tomorrow?" on a Wednesday, the 1.5B gave Wednesday's dinner from a week's meal plan."""
     said: dict[str, list[str]] = {}
     for word, day in days_named(request, today):
         weekday = word in WEEKDAYS
-        label = word.capitalize() if weekday else "the weekend" if word == "weekend" else word
+        label = word.capitalize() if weekday else f"the {word}" if word == "weekend" or word[0].isdigit() else word
         said.setdefault(label, []).append(
             f"{'' if weekday else f'{day:%A} '}{day.day} {day:%B %Y}{' (today)' if weekday and day == today else ''}")
     return "[Saturn dated] " + "; ".join(f"{label} is {' and '.join(days)}" for label, days in said.items()) if said else ""
@@ -232,7 +254,7 @@ def on_the_days(lines: list[str], request: str, today: date) -> str:
         forms = "|".join(re.escape(form) for form in ways_written(day))
         written = re.compile(rf"\b(?:{forms})\b", re.IGNORECASE)
         # "Fri 18 Dec" is a Friday, not this one
-        said += [f"{_label(word, day)}: {line.strip()}" for line in lines
+        said += [f"{_label(word, day)}: {_with_its_header(line, lines)}" for line in lines
                  if written.search(line) and all(when == day for _, when in _dates(line, today))]
     if said:
         return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}"
@@ -242,9 +264,22 @@ def on_the_days(lines: list[str], request: str, today: date) -> str:
     return f"[Saturn dated] {_label(*named[0])}: no line here is for that day" if named and _by_weekday(lines) else ""
 
 
+def _with_its_header(line: str, lines: list[str]) -> str:
+    """A table's row with its header's names ("date 2026-12-09, start 08:00, end 14:00"): given the
+    bare row, a small model cannot tell which time is the end."""
+    rows = [row.split(",") for row in lines if row.strip()]
+    header, cells = rows[0] if rows else [], line.strip().split(",")
+    table = (len(header) > 1 and all(len(row) == len(header) and ", " not in ",".join(row) for row in rows)
+             and not re.search(r"\d", ",".join(header)))  # "Fri 4 Dec, dentist, 9am" is a note, not a row
+    if not table or cells == header:
+        return line.strip()
+    return ", ".join(f"{name.strip()} {cell.strip()}" for name, cell in zip(header, cells, strict=True))
+
+
 def _label(word: str, day: date) -> str:
     """"Friday 4 December" for a weekday named, "tomorrow, Thursday 3 December" for another word."""
-    return f"{'' if word in WEEKDAYS else f'{word}, '}{day:%A} {day.day} {day:%B}"
+    said = f"the {word}" if word[0].isdigit() else word
+    return f"{'' if word in WEEKDAYS else f'{said}, '}{day:%A} {day.day} {day:%B}"
 
 
 def _by_weekday(lines: list[str]) -> bool:

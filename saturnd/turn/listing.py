@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from saturnd.tools.word_match import query_terms
-from saturnd.turn.made_up import HEADING
+from saturnd.turn.made_up import HEADING, NUMBER, plain_number
 
 LISTING_REQUEST = re.compile(
     r"\bwhat(?:'s|’s|s|\s+is|\s+are)\s+(?:(?:still|left|else)\s+)?(?:on|in)\s+(?:my|our|the)\b", re.IGNORECASE
@@ -146,4 +146,35 @@ def rows_not_asked(answer: str, request: str, seen: str) -> str | None:
         said = answer.lower()
         if any(re.search(rf"(?<!\w){re.escape(other)}(?!\w)", said) for other in others if len(other) > 2):
             return f"the {found.group('which')}: {found.group('names')}"
+    return None
+
+
+TOTAL_ASKED = re.compile(r"\bhow\s+much\b|\btotal\b|\baltogether\b|\bin\s+all\b|\badd(?:s|ed)?\s+up\b", re.IGNORECASE)
+TOTALS_LINE = re.compile(
+    r"^\[Saturn worked out\] (?:[^;]*?; )?totals over (?P<over>(?:[^:(]|\([^)]*\))*): (?P<totals>[^;]*)")
+ONE_ROW_ASKED = re.compile(r"\b(?:average|mean|each|per|biggest|largest|smallest|cheapest|dearest|most|least)\b",
+                           re.IGNORECASE)
+
+
+def total_left_out(answer: str, request: str, seen: str) -> str | None:
+    """The totals line of a table the answer reads two or more rows' figures of, when the request
+    asks how much in all and the answer gives none of the totals: asked "How much am I still
+    owed?", shown "the paid = no rows (2: Bolt Ltd, Crane & Co): amount = 1500", the 1.5B
+    answered "You still owe Bolt Ltd $1200 and Crane & Co $300."."""
+    if not TOTAL_ASKED.search(request) or ONE_ROW_ASKED.search(request):
+        return None
+    said = {plain_number(n) for n in NUMBER.findall(answer)}
+    lines = seen.splitlines()
+    for at, line in enumerate(lines):
+        found = TOTALS_LINE.match(line)
+        if found is None:
+            continue
+        totals = {plain_number(n) for n in NUMBER.findall(found.group("totals"))}
+        start = next((i for i in range(at - 1, max(-1, at - MAX_TABLE_LINES), -1) if lines[i].startswith("--- ")), None)
+        if start is None or said & totals:
+            continue
+        cells = {plain_number(cell.strip()) for row in lines[start + 2:at] for cell in row.split(",")
+                 if NUMBER.fullmatch(cell.strip())}
+        if len(said & cells) >= 2:
+            return f"totals over {found.group('over')}: {found.group('totals')}"
     return None

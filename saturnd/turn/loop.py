@@ -237,7 +237,7 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     after being sent back, or a trail it did not follow to the end, is prefixed with the truth;
     one that speaks of the person to Saturn after being sent back is replaced by it, one that
     still names what the list marks done by the lines it does not, one that names table rows not
-    asked again by the rows asked, one that gives part of a list again by the whole list, and one that miscounts the days to the one date asked about again by
+    asked again by the rows asked, one that leaves out the total asked again by the total, one that gives part of a list again by the whole list, and one that miscounts the days to the one date asked about again by
     that date's own line."""
     text = reply_text or turn.last_text
     account = not_done_account(turn.trace)
@@ -267,6 +267,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     if claim is not None and claim.kind == "rows_not_asked":  # sent back, the 1.5B named the paid council tax again
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the rows asked")
         return claim.quote.partition(": ")[2] + "."
+    if claim is not None and claim.kind == "total_left_out":  # sent back, the 1.5B named the two unpaid rows again
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the total worked out")
+        return f"Worked out from your table: {claim.quote}."
     if claim is not None and claim.kind == "part_of_list" and (listed := whole_list(claim.quote)):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the whole list")
         return listed  # sent back, the 1.5B gave the wish list's first line again

@@ -38,9 +38,9 @@ def uncomputed_number(answer: str, request: str, seen: str, passes: list[PassTra
     was shown (`seen`) and not worked out by a calculate call that ran."""
     if not COMPUTE_REQUEST.search(request) or calculated(passes):
         return None
-    shown = {_plain_number(n) for n in NUMBER.findall(seen)} | _worked_out(request)
+    shown = {plain_number(n) for n in NUMBER.findall(seen)} | _worked_out(request)
     for number in NUMBER.findall(answer):
-        if _plain_number(number) not in shown:
+        if plain_number(number) not in shown:
             return number
     return None
 
@@ -57,7 +57,7 @@ def _worked_out(request: str) -> set[str]:
     if len(values) == 2:
         a, b = values
         results |= {a - b, b - a, a * b} | ({a / b} if b else set())
-    return {_plain_number(f"{round(r, 2):.2f}") for r in results}
+    return {plain_number(f"{round(r, 2):.2f}") for r in results}
 
 
 def copied_number(answer: str, request: str, passes: list[PassTrace]) -> str | None:
@@ -67,9 +67,9 @@ def copied_number(answer: str, request: str, passes: list[PassTrace]) -> str | N
     "2 hours 45 minutes")."""
     if not COMPUTE_REQUEST.search(request) or not works_out(request) or calculated(passes):
         return None
-    given = {_plain_number(n) for n in NUMBER.findall(request)}
+    given = {plain_number(n) for n in NUMBER.findall(request)}
     numbers = NUMBER.findall(answer)
-    return numbers[0] if numbers and all(_plain_number(n) in given for n in numbers) else None
+    return numbers[0] if numbers and all(plain_number(n) in given for n in numbers) else None
 
 
 HOW_LONG = re.compile(r"\bhow long\b(?!\s+ago)", re.IGNORECASE)
@@ -117,11 +117,11 @@ def unworked_length(answer: str, request: str, passes: list[PassTrace]) -> str |
 def unsourced_value(answer: str, request: str, seen: str) -> str | None:
     """A number, day or month in the answer that neither the request nor anything shown holds; to
     "how many", a count of the items of a list shown is the model's own reading, not made up."""
-    shown = {_plain_number(n) for n in NUMBER_OR_TIME.findall(f"{request}\n{seen}")}
+    shown = {plain_number(n) for n in NUMBER_OR_TIME.findall(f"{request}\n{seen}")}
     if COUNT_REQUEST.search(request):
         shown |= {str(n) for n in list_lengths(seen)}
     for value in NUMBER_OR_TIME.findall(answer):
-        if _plain_number(value) not in shown:
+        if plain_number(value) not in shown:
             return value
     days = {d.lower() for d in NAMED_DAY.findall(f"{request}\n{seen}")}
     return next((d for d in NAMED_DAY.findall(answer) if d.lower() not in days), None)
@@ -153,7 +153,7 @@ def works_out(request: str) -> bool:
     return len(NUMBER.findall(request)) >= 2 or ARITHMETIC.search(request) is not None
 
 
-def _plain_number(text: str) -> str:
+def plain_number(text: str) -> str:
     plain = text.replace(",", "")
     return plain.rstrip("0").rstrip(".") if "." in plain else plain
 
@@ -184,14 +184,14 @@ def unconverted_amount(answer: str, request: str, seen: str, passes: list[PassTr
     wanted = asked.pop()
     for block in _blocks(seen):
         for index, line in enumerate(block):
-            in_line = {_plain_number(n) for n in NUMBER.findall(line)}
-            if not all(_plain_number(n) in in_line for n in numbers):
+            in_line = {plain_number(n) for n in NUMBER.findall(line)}
+            if not all(plain_number(n) in in_line for n in numbers):
                 continue
             given = _periods(line) or (_periods(block[0]) if index and "," in block[0] else set())
             if len(given) == 1 and (conversion := CONVERSIONS.get((given.pop(), wanted))) and len(numbers) == 1:
-                return f"{_plain_number(numbers[0])} {conversion}"
+                return f"{plain_number(numbers[0])} {conversion}"
             if not given and len(numbers) >= 2 and not RANGE_OR_TIME.search(line) and not DURATION.search(line):
-                return " + ".join(_plain_number(n) for n in numbers)
+                return " + ".join(plain_number(n) for n in numbers)
     return None
 
 
@@ -214,11 +214,11 @@ def scaled_amount(answer: str, request: str, seen: str, passes: list[PassTrace])
     serves, and no calculate call ran: "How many eggs for a double batch of pancakes?" answered
     "2 eggs", the recipe's own: "2 * 2"."""
     asked = SCALED.search(request)
-    given = {_plain_number(n) for n in NUMBER.findall(request)}
-    numbers = [n for n in map(_plain_number, NUMBER.findall(answer)) if n not in given]  # "… for 24 flapjacks"
+    given = {plain_number(n) for n in NUMBER.findall(request)}
+    numbers = [n for n in map(plain_number, NUMBER.findall(answer)) if n not in given]  # "… for 24 flapjacks"
     if len(numbers) != 1 or calculated(passes):
         return None
-    shown = {_plain_number(n) for n in NUMBER.findall(seen)} - given
+    shown = {plain_number(n) for n in NUMBER.findall(seen)} - given
     if numbers[0] not in shown:
         return None
     if asked is None:
@@ -238,9 +238,9 @@ def left_over(answer: str, request: str, seen: str, passes: list[PassTrace]) -> 
     given = NUMBER.findall(request)
     if not LEFT_ASKED.search(request) or len(given) != 1 or calculated(passes):
         return None
-    amount = _plain_number(given[0])
-    numbers = [n for n in map(_plain_number, NUMBER.findall(answer)) if n != amount]  # "If you earn 2000 …"
-    shown = {_plain_number(n) for n in NUMBER.findall(seen)}
+    amount = plain_number(given[0])
+    numbers = [n for n in map(plain_number, NUMBER.findall(answer)) if n != amount]  # "If you earn 2000 …"
+    shown = {plain_number(n) for n in NUMBER.findall(seen)}
     return f"{amount} - {numbers[0]}" if len(numbers) == 1 and numbers[0] in shown else None
 
 
@@ -253,7 +253,7 @@ def _for_more_people(number: str, request: str, seen: str) -> str | None:
     for excerpt in re.split(r"^(?:--- |</?outside\b).*$", seen, flags=re.MULTILINE):  # blank lines and all
         block = excerpt.splitlines()
         serves = next((found for line in block if (found := SERVES.search(line))), None)
-        holds = any(number in {_plain_number(n) for n in NUMBER.findall(line)} for line in block)
+        holds = any(number in {plain_number(n) for n in NUMBER.findall(line)} for line in block)
         if serves and holds and serves.group("people") != people:
             return f"{number} * {people} / {serves.group('people')}"
     return None
@@ -287,15 +287,15 @@ def not_as_calculated(answer: str, request: str, last_result: str, passes: list[
     found = CALCULATE_RESULT.search(last_result)
     if last is None or last.name != CALCULATE or found is None:
         return None
-    result = _plain_number(found.group("result"))
-    asked = {_plain_number(n) for n in NUMBER_OR_TIME.findall(request)}
-    given = asked | {_plain_number(n) for n in NUMBER_OR_TIME.findall(last_result)}
-    values = [_plain_number(n) for n in NUMBER_OR_TIME.findall(answer)]
+    result = plain_number(found.group("result"))
+    asked = {plain_number(n) for n in NUMBER_OR_TIME.findall(request)}
+    given = asked | {plain_number(n) for n in NUMBER_OR_TIME.findall(last_result)}
+    values = [plain_number(n) for n in NUMBER_OR_TIME.findall(answer)]
     if any(value not in given and not _rounds_to(result, value) for value in values):
         return result
     expression, _, came_to = last_result.partition(" = ")
-    operands = {_plain_number(n) for n in NUMBER_OR_TIME.findall(expression)}
-    said = {_plain_number(n) for n in NUMBER_OR_TIME.findall(came_to)}
+    operands = {plain_number(n) for n in NUMBER_OR_TIME.findall(expression)}
+    said = {plain_number(n) for n in NUMBER_OR_TIME.findall(came_to)}
     if (values and not any(_rounds_to(result, value) or value in said for value in values)
             and (set(values) - asked) & operands):
         return result  # the calculation's operand, not its result: "125 grams butter" after 125 * 24 / 12 = 250
@@ -326,6 +326,6 @@ def unit_conversion(answer: str, request: str, passes: list[PassTrace]) -> str |
         return None
     into, amount, unit = asked.group(1).lower().rstrip("s"), asked.group(2) or "1", asked.group(3).lower().rstrip("s")
     factor = SECONDS_IN[unit] / SECONDS_IN[into]
-    expression = f"{amount} * {_plain_number(str(factor))}" if factor >= 1 else f"{amount} / {_plain_number(str(1 / factor))}"
-    right = _plain_number(f"{float(amount) * factor:.4f}")
-    return None if right in {_plain_number(n) for n in NUMBER.findall(answer)} else expression
+    expression = f"{amount} * {plain_number(str(factor))}" if factor >= 1 else f"{amount} / {plain_number(str(1 / factor))}"
+    right = plain_number(f"{float(amount) * factor:.4f}")
+    return None if right in {plain_number(n) for n in NUMBER.findall(answer)} else expression

@@ -81,6 +81,10 @@ ROWS_NOT_ASKED = (
     "[Saturn check] Your answer names rows of the table the user did not ask about. The harness worked out"
     " {claim}. Answer with those only."
 )
+TOTAL_LEFT_OUT = (
+    "[Saturn check] The user asked how much in all, and your answer gives rows' figures without their total."
+    " The harness worked out the {claim}. Answer with that total."
+)
 SOMEONE_ELSES_LINE = (
     "[Saturn check] Your answer comes from the line {claim}. Answer from that line as it stands; if it"
     " says nothing yet, tell the user so."
@@ -149,6 +153,7 @@ MISCOUNTED_DAYS_NOTE = "the answer's count of days is not the one worked out fro
 MARKED_DONE_NOTE = "the answer named what the list marks done as still to do"
 SOMEONE_ELSE_NOTE = "the answer's number or address is from a line about someone else"
 ROWS_NOT_ASKED_NOTE = "the answer named rows of the table the user did not ask about"
+TOTAL_LEFT_OUT_NOTE = "the answer gave rows' figures, not the total asked"
 SOMEONE_ELSES_LINE_NOTE = "the answer is from the line about someone else"
 SEND_BACK = {
     "done": UNBACKED_CLAIM, "not_acted": NOT_ACTED, "no_access": NO_ACCESS, "uncomputed": UNCOMPUTED,
@@ -158,6 +163,7 @@ SEND_BACK = {
     "not_as_calculated": NOT_AS_CALCULATED, "conversion": CONVERSION,
     "miscounted_days": MISCOUNTED_DAYS, "someone_else": SOMEONE_ELSE,
     "someone_elses_line": SOMEONE_ELSES_LINE, "marked_done": MARKED_DONE, "rows_not_asked": ROWS_NOT_ASKED,
+    "total_left_out": TOTAL_LEFT_OUT,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
@@ -168,7 +174,7 @@ CLAIM_NOTES = {
     "not_as_calculated": NOT_AS_CALCULATED_NOTE, "conversion": CONVERSION_NOTE,
     "miscounted_days": MISCOUNTED_DAYS_NOTE, "someone_else": SOMEONE_ELSE_NOTE,
     "someone_elses_line": SOMEONE_ELSES_LINE_NOTE, "marked_done": MARKED_DONE_NOTE,
-    "rows_not_asked": ROWS_NOT_ASKED_NOTE,
+    "rows_not_asked": ROWS_NOT_ASKED_NOTE, "total_left_out": TOTAL_LEFT_OUT_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"
