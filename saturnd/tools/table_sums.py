@@ -19,6 +19,7 @@ from collections.abc import Callable
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from functools import partial
+from itertools import pairwise
 
 from saturnd.tools.word_match import query_terms
 
@@ -107,11 +108,11 @@ def _used_between_readings(name: str, header: list[str], body: list[list[str]], 
     if not READINGS.search(f"{name} {' '.join(header)}"):
         return ""
     ordered = sorted(body, key=lambda row: row[dates].strip())
-    counting = [i for i in numeric if all(_value_in(i, a) <= _value_in(i, b) for a, b in zip(ordered, ordered[1:]))]
+    counting = [i for i in numeric if all(_value_in(i, a) <= _value_in(i, b) for a, b in pairwise(ordered))]
     if not counting:
         return ""
     spans = []
-    for earlier, later in zip(ordered, ordered[1:]):
+    for earlier, later in pairwise(ordered):
         start, end = earlier[dates].strip(), later[dates].strip()
         month = f"{_month(start)} " if start[8:10] == end[8:10] == "01" else ""  # 1st to 1st: that month
         used = ", ".join(f"{header[i].strip()} {_plain(_value_in(i, later) - _value_in(i, earlier))}" for i in counting)
