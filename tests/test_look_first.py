@@ -13,6 +13,7 @@ from saturnd.turn.look_first import (
     addresses_named,
     another_owners_line,
     contact_lines,
+    contact_sources,
     people_named,
     someone_elses_contact,
     someone_elses_line,
@@ -26,7 +27,7 @@ from saturnd.turn.message_words import (
     without_the_request,
 )
 from saturnd.turn.put_right import channel_put_right
-from saturnd.turn.retrieval import Document
+from saturnd.turn.retrieval import Document, relevant_excerpts
 from saturnd.turn.review import GateContext, quote_left_out
 from tests.conftest import of_type
 from tests.test_gate import decide_with, run_with_decisions
@@ -530,3 +531,15 @@ async def test_someone_elses_number_goes_back_and_not_finding_it_is_the_answer(h
         "[Saturn check] Your answer's number or address comes from the line \"Mike the plumber - mobile 07700 900789\"")
     answer = of_type(events, "answer")[-1]
     assert (answer.text, answer.note) == ("I could not find the dentist's phone number in your files.", "")
+
+
+def test_the_file_with_the_messaged_persons_number_is_shown_though_it_ranks_low():
+    documents = [
+        Document("party-guests.csv", "name,rsvp\nLeo,yes\nPriya,\nSam,yes\n"),
+        Document("contacts.md", "# Contacts\n- Leo: 07700 900101\n- Sam: 07700 900103\n"),
+        Document("pocket-money.csv", "week,Ava,Leo\n2026-11-08,5,4\n"),
+    ]
+    request = "Text Leo that the party starts at 7."
+    assert contact_sources(request, documents) == {"contacts.md"}
+    shown = [part.source for part in relevant_excerpts(request, documents, wanted=contact_sources(request, documents))]
+    assert "contacts.md" in shown and "contacts.md" not in [part.source for part in relevant_excerpts(request, documents)]

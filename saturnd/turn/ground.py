@@ -25,6 +25,7 @@ from saturnd.turn.dates import days_meant, on_the_days
 from saturnd.turn.errands import asked_action
 from saturnd.turn.fencing import fence
 from saturnd.turn.folder_scan import FolderScan, scan_folder
+from saturnd.turn.look_first import contact_sources
 from saturnd.turn.retrieval import KB_SOURCE, Document, Excerpt, relevant_excerpts, render_excerpts
 from saturnd.turn.trails import asks_to_follow
 
@@ -95,7 +96,8 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], list[Do
         documents = _documents(ground, scan) if ground.retrieval else []
         # a trail is read in its order: a line from its end would let the model skip it
         trail = asks_to_follow(ground.request)
-        excerpts = [] if trail else relevant_excerpts(ground.request, documents, today=today)
+        excerpts = [] if trail else relevant_excerpts(
+            ground.request, documents, today=today, wanted=contact_sources(ground.request, documents))
         if ground.folder_map and (map_text := folder_map_text(scan, first_lines=not trail)):
             parts.append(map_text)
         if excerpts:

@@ -111,6 +111,11 @@ def addresses_named(request: str, documents: list[Document]) -> frozenset[str]:
     return frozenset(a.lower() for line in found for a in [*EMAIL.findall(line.text), *PHONE.findall(line.text)])
 
 
+def contact_sources(request: str, documents: list[Document]) -> frozenset[str]:
+    """The files with a number or address of someone the request asks to message, for the ground."""
+    return frozenset(line.source for person in people_messaged(request) for line in lines_naming(person, documents))
+
+
 def render(found: list[FoundLine]) -> str:
     return "\n".join(f"{f.source}:{f.line_number}: {f.text}" for f in found)
 

@@ -11,6 +11,7 @@ bounded in characters.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date
 
@@ -127,13 +128,16 @@ def excerpt(doc: Document, terms: list[str], limits: RetrievalLimits) -> Excerpt
 
 
 def relevant_excerpts(
-    request: str, documents: list[Document], limits: RetrievalLimits = RetrievalLimits(), today: date | None = None
+    request: str, documents: list[Document], limits: RetrievalLimits = RetrievalLimits(), today: date | None = None,
+    wanted: Collection[str] = (),
 ) -> list[Excerpt]:
     """The best few documents for the request, as excerpts, within the character budget.
 
     A document under the relative floor still comes in when it holds a word of the request that
     none shown so far holds: "Email Sam the wifi details" needs the contacts (Sam, email) and the
-    household notes (wifi), and the second scored under a third of the first."""
+    household notes (wifi), and the second scored under a third of the first; so does one of the
+    `wanted` sources (where the person to message has a number: "Text Leo that the party starts at
+    7" found the party's guest list, Leo and party, and left out contacts.md's "- Leo: 07700 …")."""
     ranked = _ranked(request, documents, today)
     if not ranked:
         return []
@@ -145,7 +149,7 @@ def relevant_excerpts(
     for score, doc, held in ranked:
         if len(chosen) == limits.top:
             break
-        if score < floor and held <= covered:
+        if score < floor and held <= covered and doc.source not in wanted:
             continue
         part = excerpt(doc, terms, limits)
         size = sum(len(line) + 1 for line in part.lines)
