@@ -426,3 +426,10 @@ def test_a_column_of_clock_times_is_no_category():
 ])
 def test_words_are_also_searched_as_notes_write_them(request_text, term):
     assert term in query_terms(request_text)
+
+
+def test_a_yes_no_column_of_a_table_without_numbers_is_counted_blank_answers_too():
+    guests = "name,rsvp,diet\nLeo,yes,\nPriya,,vegetarian\nSam,yes,\nHana,no,\nInes,,\n"
+    assert table_totals("party-guests.csv", guests, "Who hasn't replied about the party?") == (
+        "[Saturn counted] rsvp: yes 2 (Leo, Sam); blank 2 (Priya, Ines); no 1 (Hana)")
+    assert table_totals("people.csv", "name,city\nLeo,Leeds\nSam,York\nAl,Hull\n") == ""

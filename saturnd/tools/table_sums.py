@@ -54,7 +54,9 @@ def table_totals(name: str, text: str, request: str = "") -> str:
         return ""
     header, body = rows[0], [r for r in rows[1:] if len(r) == len(rows[0])]
     numeric = [i for i in range(len(header)) if all(_number(r[i]) is not None for r in body)]
-    if not numeric or any(_number(header[i]) is not None for i in numeric):  # no header row
+    if not numeric:
+        return _rows_by_flag(header, body)
+    if any(_number(header[i]) is not None for i in numeric):  # no header row
         return ""
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
     if dates is not None and (used := _used_between_readings(name, header, body, numeric, dates)):
@@ -138,6 +140,25 @@ def _flagged(header: list[str], body: list[list[str]], numeric: list[int], reque
             label = next((j for j in range(len(header)) if j != i and j not in numeric), None)
             return i, not NEGATED.search(request), label
     return None
+
+
+def _rows_by_flag(header: list[str], body: list[list[str]]) -> str:
+    """The rows of each answer of a yes/no column, a blank one too ("rsvp: yes 3 (Leo, Sam, Tom);
+    blank 2 (Priya, Ines)"), for a table without numbers: asked who hasn't replied, a small model
+    reads "Priya,,vegetarian" as nothing."""
+    label = next((i for i, name in enumerate(header) if {r[i].strip().lower() for r in body} - FLAGS.keys() - {""}),
+                 None)
+    if label is None:
+        return ""
+    said = []
+    for i, name in enumerate(header):
+        values = [r[i].strip().lower() for r in body]
+        if i == label or not set(values) <= FLAGS.keys() | {""} or len(set(values)) < 2 or not any(values):
+            continue
+        kinds = {value or "blank": [r[label].strip() for r in body if r[i].strip().lower() == value]
+                 for value in dict.fromkeys(values)}
+        said.append(f"{name.strip()}: " + "; ".join(f"{value} {len(rows)} ({', '.join(rows)})" for value, rows in kinds.items()))
+    return f"[Saturn counted] {' | '.join(said)}" if said else ""
 
 
 HOW_MANY = re.compile(r"\bhow many\s+([a-z]+)", re.IGNORECASE)
