@@ -257,3 +257,12 @@ def test_a_tables_row_for_the_day_is_shown_with_its_header():
         "[Saturn dated] the 9th, Wednesday 9 December: date 2026-12-09, start 08:00, end 14:00, hours 6")
     notes = ["Plans, calls, and more", "Fri 4 Dec, dentist, 9am"]
     assert on_the_days(notes, "What's on Friday?", TODAY) == "[Saturn dated] Friday 4 December: Fri 4 Dec, dentist, 9am"
+
+
+def test_a_weekly_thing_by_its_plural_weekday_is_dated_to_the_coming_one():
+    assert dated(["One-to-one with Ruth: Tuesdays 10am"], "When's my next one-to-one?", TODAY) == (
+        "[Saturn dated] soonest first: One to one with Ruth, 8 December 2026: a Tuesday, in 6 days")
+
+
+def test_days_of_something_left_are_no_days_until():
+    assert dated(["Leave taken: 3-7 March (5 days)"], "How many days of holiday have I got left?", TODAY) == ""

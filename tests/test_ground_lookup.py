@@ -433,3 +433,16 @@ def test_a_yes_no_column_of_a_table_without_numbers_is_counted_blank_answers_too
     assert table_totals("party-guests.csv", guests, "Who hasn't replied about the party?") == (
         "[Saturn counted] rsvp: yes 2 (Leo, Sam); blank 2 (Priya, Ines); no 1 (Hana)")
     assert table_totals("people.csv", "name,city\nLeo,Leeds\nSam,York\nAl,Hull\n") == ""
+
+
+def test_a_hyphenated_word_is_found_as_the_request_writes_it():
+    documents = [Document("work.md", "Printer code: 4471\nOne-to-one with Ruth: Tuesdays 10am\n"),
+                 Document("todo.md", "- call the bank\n")]
+    assert [doc.source for _, doc in rank("When's my next one-to-one?", documents)] == ["work.md"]
+
+
+def test_the_rows_of_a_yes_no_column_are_named_by_a_text_column_not_their_dates():
+    expenses = "date,item,amount,claimed\n2026-11-04,train fare,38.50,yes\n2026-11-12,hotel,112.00,no\n" \
+               "2026-11-20,client lunch,26.80,no\n"
+    assert table_totals("expenses.csv", expenses, "How much can I still claim on expenses?").startswith(
+        "[Saturn worked out] totals over the claimed = no rows (2: hotel, client lunch): amount = 138.8")

@@ -17,7 +17,8 @@ from datetime import date, timedelta
 from saturnd.tools.word_match import STOP_WORDS
 
 DAYS_ASKED = re.compile(
-    r"\bhow\s+(?:many\s+(?:more\s+)?(?:days|weeks|sleeps)|long|soon)\b(?=.*\b(?:until|till|til|before|to go|left|away)\b)|"
+    r"\bhow\s+(?:many\s+(?:more\s+)?(?:days|weeks|sleeps)(?!\s+(?:of|off)\b)|long|soon)\b"
+    r"(?=.*\b(?:until|till|til|before|to go|left|away)\b)|"
     r"\b(?:days|weeks|sleeps)\s+(?:until|till|til|left|to go|away)\b|"
     r"\bwhat\s+day(?:\s+of\s+the\s+week)?\s+(?:is|was|will|does|do|falls?)\b|\bwhich\s+day\s+of\s+the\s+week\b",
     re.IGNORECASE,
@@ -108,7 +109,7 @@ def _label_of(line: str, date_written: re.Match[str]) -> str:
     return f"{label}, " if label else ""
 
 
-WEEKDAY_WRITTEN = re.compile(r"\b(?:mon|tues?|wed(?:nes)?|thu|thur|thurs|fri|sat(?:ur)?|sun)(?:day)?\b", re.IGNORECASE)
+WEEKDAY_WRITTEN = re.compile(r"\b(?:mon|tues?|wed(?:nes)?|thu|thur|thurs|fri|sat(?:ur)?|sun)(?:day)?s?\b", re.IGNORECASE)
 
 
 def _date_of(match: re.Match[str], today: date) -> date | None:
