@@ -446,3 +446,13 @@ def test_the_rows_of_a_yes_no_column_are_named_by_a_text_column_not_their_dates(
                "2026-11-20,client lunch,26.80,no\n"
     assert table_totals("expenses.csv", expenses, "How much can I still claim on expenses?").startswith(
         "[Saturn worked out] totals over the claimed = no rows (2: hotel, client lunch): amount = 138.8")
+
+
+def test_a_dated_table_of_levels_shows_its_changes_not_its_totals():
+    weights = "date,kg\n2026-10-01,82.4\n2026-10-15,81.9\n2026-11-01,81.1\n2026-12-01,80.2\n"
+    assert table_totals("weight.csv", weights, "How much weight have I lost since October?") == (
+        "[Saturn worked out] levels over time (not amounts to add): kg latest 80.2 (2026-12-01), first 82.4"
+        " (2026-10-01), change since the first -2.2; change since the start of October 2026 -2.2, November 2026"
+        " -0.9, December 2026 0; lowest 80.2 (2026-12-01), highest 82.4 (2026-10-01)")
+    bank = "date,amount,balance\n2026-11-01,40,500\n2026-11-02,30,470\n2026-11-03,50,420\n"
+    assert table_totals("bank.csv", bank).startswith("[Saturn worked out] totals over 3 rows: amount = 120")

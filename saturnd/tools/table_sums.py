@@ -59,8 +59,9 @@ def table_totals(name: str, text: str, request: str = "") -> str:
     if any(_number(header[i]) is not None for i in numeric):  # no header row
         return ""
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
-    if dates is not None and (used := _used_between_readings(name, header, body, numeric, dates)):
-        return used  # readings count up: their totals mean nothing
+    if dates is not None and (used := _used_between_readings(name, header, body, numeric, dates)
+                              or _levels_over_time(name, header, body, numeric, dates)):
+        return used  # readings and levels are no amounts: their totals mean nothing
     grouping = _grouping_column(header, body, [*numeric, dates])
     over = ""
     if dates is not None and len(asked := {m for r in body if _month_named(m := _month(r[dates]), request)}) == 1:
@@ -100,7 +101,7 @@ def table_totals(name: str, text: str, request: str = "") -> str:
     return line
 
 
-READINGS = re.compile(r"reading|meter|odometer|mileage", re.IGNORECASE)
+READINGS = re.compile(r"reading|meter|odometer", re.IGNORECASE)
 
 
 def _used_between_readings(name: str, header: list[str], body: list[list[str]], numeric: list[int], dates: int) -> str:
@@ -120,6 +121,36 @@ def _used_between_readings(name: str, header: list[str], body: list[list[str]], 
         used = ", ".join(f"{header[i].strip()} {_plain(_value_in(i, later) - _value_in(i, earlier))}" for i in counting)
         spans.append(f"{month}({start} to {end}): {used}")
     return "[Saturn worked out] used between readings (the readings count up): " + "; ".join(spans[-MAX_GROUPS:])
+
+
+LEVELS = re.compile(r"weigh|\bkg\b|\blbs?\b|balance|temperature|\btemp\b|pressure|\bbp\b|height", re.IGNORECASE)
+
+
+def _levels_over_time(name: str, header: list[str], body: list[list[str]], numeric: list[int], dates: int) -> str:
+    """For a dated table of levels (a weight, a balance: its name or header says so), the latest,
+    the change since the first row and since each month's first, the lowest and highest: asked
+    how much weight was lost since October, shown the total of the kilograms, a small model
+    gives that."""
+    if not (all(LEVELS.search(header[i]) for i in numeric) or (len(numeric) == 1 and LEVELS.search(name))):
+        return ""  # a bank's amount,balance: the amounts still add up
+    ordered = sorted(body, key=lambda row: row[dates].strip())
+    said = []
+    for i in numeric:
+        first, latest = ordered[0], ordered[-1]
+        months = {_month(row[dates]): row for row in reversed(ordered)}  # each month's first row
+        since = ", ".join(f"{month} {_signed(_value_in(i, latest) - _value_in(i, row))}"
+                          for month, row in reversed(list(months.items()))) if len(months) <= MAX_GROUPS else ""
+        low, high = min(ordered, key=partial(_value_in, i)), max(ordered, key=partial(_value_in, i))
+        column = header[i].strip()
+        said.append(f"{column} latest {latest[i].strip()} ({latest[dates].strip()}), first {first[i].strip()}"
+                    f" ({first[dates].strip()}), change since the first {_signed(_value_in(i, latest) - _value_in(i, first))}"
+                    + (f"; change since the start of {since}" if since else "")
+                    + f"; lowest {low[i].strip()} ({low[dates].strip()}), highest {high[i].strip()} ({high[dates].strip()})")
+    return "[Saturn worked out] levels over time (not amounts to add): " + " | ".join(said)
+
+
+def _signed(value: Decimal) -> str:
+    return ("+" if value > 0 else "") + _plain(value)
 
 
 FLAGS = {"yes": True, "y": True, "true": True, "no": False, "n": False, "false": False}

@@ -33,7 +33,7 @@ ALSO_WRITTEN = {
     "owed": ("unpaid", "paid", "invoices"), "owe": ("unpaid", "paid", "invoices"),
     "money": ("budget", "amount"), "pay": ("paid", "bills"), "eye": ("optician",), "eyes": ("optician",),
     "holiday": ("leave", "annual"), "holidays": ("leave", "annual"), "vacation": ("leave", "holiday"),
-    "shift": ("rota", "shifts"), "shifts": ("rota",), "rota": ("shift", "shifts"),
+    "weigh": ("weight", "kg"), "shift": ("rota", "shifts"), "shifts": ("rota",), "rota": ("shift", "shifts"),
     "fund": ("savings", "saved"), "savings": ("saved", "fund"), "saved": ("savings",), "save": ("savings", "saved"),
 }
 """How people write these words in their own notes: "What's my doctor's phone number?" must find

@@ -24,7 +24,7 @@ DAYS_ASKED = re.compile(
     re.IGNORECASE,
 )
 NEXT_ASKED = re.compile(
-    r"\bnext\b(?!\s+(?:week|weekend|month|year|time|mon|tue|wed|thu|fri|sat|sun)\w*)|\b(?:coming up|upcoming|soonest)\b",
+    r"\bnext\b(?!\s+(?:week|weekend|month|year|time|mon|tue|wed|thu|fri|sat|sun)\w*)|\b(?:coming up|upcoming|soonest|earliest)\b|\bfirst\W*$",
     re.IGNORECASE,
 )
 """A question for whatever comes next ("Whose birthday is next?"), not for a day named "next Friday"."""
@@ -84,25 +84,27 @@ def _span(days: list[date]) -> str:
 def _dates(line: str, today: date) -> list[tuple[str, date]]:
     """(what the line says the date is for, the date) of each date in `line`: "Parents evening, "
     for "Parents evening: 4 December 18:00"."""
-    dates = []
-    taken: list[tuple[int, int]] = []
+    found: list[tuple[re.Match[str], date]] = []
     for pattern in WRITTEN_DATES:
         for match in pattern.finditer(line):
-            if any(start < match.end() and match.start() < end for start, end in taken):
+            if any(match.start() < taken.end() and taken.start() < match.end() for taken, _ in found):
                 continue
             if (when := _date_of(match, today)) is not None:
-                dates.append((_label_of(line, match), when))
-                taken.append(match.span())
+                found.append((match, when))
+    found.sort(key=lambda pair: pair[0].start())
+    ends = [0, *(match.end() for match, _ in found)]
+    dates = [(_label_of(line, match, after), when) for (match, when), after in zip(found, ends, strict=False)]
     if not dates and (day := WEEKDAY_WRITTEN.search(line)):  # "Dentist Friday 9am": the coming Friday
         wanted = next(n for n, name in enumerate(WEEKDAYS) if name.startswith(day.group(0).lower()[:3]))
         dates.append((_label_of(line, day), today + timedelta(days=(wanted - today.weekday()) % 7)))
     return dates
 
 
-def _label_of(line: str, date_written: re.Match[str]) -> str:
-    """What a line says its date is for: the words before the date, or after it where the line
-    opens with it ("Wednesday: swimming, after school club" is the swimming's)."""
-    words = re.sub(r"[^\w' ]+", " ", line[:date_written.start()]).split()
+def _label_of(line: str, date_written: re.Match[str], after: int = 0) -> str:
+    """What a line says its date is for: the words before the date (since the date before it:
+    "Passports: mine expires 14 May 2027, Ava's expires 2 February 2027"), or after it where the
+    line opens with it ("Wednesday: swimming, after school club" is the swimming's)."""
+    words = re.sub(r"[^\w' ]+", " ", line[after:date_written.start()]).split()
     if not words:
         words = [w for w in re.sub(r"[^\w' ]+", " ", line[date_written.end():]).split() if not w[0].isdigit()]
     label = " ".join(words[:LABEL_WORDS])
