@@ -273,3 +273,10 @@ def test_two_dates_on_a_line_are_each_labelled_by_the_words_since_the_one_before
     assert dated([line], "Whose passport runs out first?", TODAY) == (
         "[Saturn dated] soonest first: Ava's expires, 2 February 2027: a Tuesday, in 62 days (8 weeks 6 days);"
         " Passports mine expires, 14 May 2027: a Friday, in 163 days (23 weeks 2 days)")
+
+
+def test_how_long_since_dates_a_yearless_date_to_the_last_one_gone():
+    freezer = ["- chilli (frozen 2 Nov)", "- lasagne (frozen 20 Nov)"]
+    assert dated(freezer, "How long has the chilli been in the freezer?", TODAY) == (
+        "[Saturn dated] chilli frozen, 2 November 2026: a Monday, 30 days ago (4 weeks 2 days); lasagne frozen,"
+        " 20 November 2026: a Friday, 12 days ago")

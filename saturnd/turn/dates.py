@@ -33,6 +33,13 @@ SPAN_ASKED = re.compile(
     re.IGNORECASE,
 )
 """How long a stay lasts ("How many nights am I away in Lisbon?"), not how long until it."""
+SINCE_ASKED = re.compile(
+    r"\bhow\s+long\s+(?:has|have|had|is|was)\b[^?]*\bbeen\b|\bhow\s+long\s+ago\b|"
+    r"\b(?:days|weeks|months)\s+(?:since|ago)\b",
+    re.IGNORECASE,
+)
+"""How long since a thing ("How long has the chilli been in the freezer?"): a date without a year
+is then the last one gone, not the next to come."""
 QUESTION = re.compile(r"\?\s*$|^\W*(?:who|whose|what|what's|which|when|when's)\b", re.IGNORECASE)
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
@@ -55,11 +62,12 @@ def dated(lines: list[str], request: str, today: date) -> str:
     come, soonest first; "" otherwise."""
     next_asked = NEXT_ASKED.search(request) and QUESTION.search(request)
     span_asked = SPAN_ASKED.search(request) and not DAYS_ASKED.search(request)
-    if not (DAYS_ASKED.search(request) or next_asked or span_asked):
+    since_asked = SINCE_ASKED.search(request) is not None
+    if not (DAYS_ASKED.search(request) or next_asked or span_asked or since_asked):
         return ""
     found: dict[tuple[str, date], None] = {}
     for line in lines:
-        for label, when in _dates(line, today):
+        for label, when in _dates(line, today, gone=since_asked):
             found.setdefault((label, when))
     if span_asked:
         return _span(sorted({when for _, when in found}))
@@ -81,7 +89,7 @@ def _span(days: list[date]) -> str:
             f" {nights} night{'s' if nights != 1 else ''}, {nights + 1} days counting both")
 
 
-def _dates(line: str, today: date) -> list[tuple[str, date]]:
+def _dates(line: str, today: date, gone: bool = False) -> list[tuple[str, date]]:
     """(what the line says the date is for, the date) of each date in `line`: "Parents evening, "
     for "Parents evening: 4 December 18:00"."""
     found: list[tuple[re.Match[str], date]] = []
@@ -89,7 +97,7 @@ def _dates(line: str, today: date) -> list[tuple[str, date]]:
         for match in pattern.finditer(line):
             if any(match.start() < taken.end() and taken.start() < match.end() for taken, _ in found):
                 continue
-            if (when := _date_of(match, today)) is not None:
+            if (when := _date_of(match, today, gone)) is not None:
                 found.append((match, when))
     found.sort(key=lambda pair: pair[0].start())
     ends = [0, *(match.end() for match, _ in found)]
@@ -114,7 +122,8 @@ def _label_of(line: str, date_written: re.Match[str], after: int = 0) -> str:
 WEEKDAY_WRITTEN = re.compile(r"\b(?:mon|tues?|wed(?:nes)?|thu|thur|thurs|fri|sat(?:ur)?|sun)(?:day)?s?\b", re.IGNORECASE)
 
 
-def _date_of(match: re.Match[str], today: date) -> date | None:
+def _date_of(match: re.Match[str], today: date, gone: bool = False) -> date | None:
+    """The date written; without a year, the next to come (or with `gone`, the last gone)."""
     groups = match.groupdict()
     month = int(groups["month_number"]) if groups.get("month_number") else next(
         n for n, name in enumerate(MONTHS, start=1) if name.startswith(groups["month"].lower()[:3]))
@@ -122,6 +131,8 @@ def _date_of(match: re.Match[str], today: date) -> date | None:
         if groups.get("year"):
             return date(int(groups["year"]), month, int(groups["day"]))
         this_year = date(today.year, month, int(groups["day"]))
+        if gone:
+            return this_year if this_year <= today else date(today.year - 1, month, int(groups["day"]))
         return this_year if this_year >= today else date(today.year + 1, month, int(groups["day"]))
     except ValueError:  # "31 February"
         return None
@@ -135,8 +146,8 @@ def _from_today(when: date, today: date) -> str:
         return "tomorrow"
     if days == -1:
         return "yesterday"
-    weeks = f" ({days // 7} weeks{_and_days(days % 7)})" if days >= 14 else ""
-    return f"in {days} days{weeks}" if days > 0 else f"{-days} days ago"
+    weeks = f" ({abs(days) // 7} weeks{_and_days(abs(days) % 7)})" if abs(days) >= 14 else ""
+    return f"in {days} days{weeks}" if days > 0 else f"{-days} days ago{weeks}"
 
 
 def _and_days(days: int) -> str:
