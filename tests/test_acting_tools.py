@@ -104,6 +104,13 @@ async def test_write_file_creates_parents(env: ToolEnv) -> None:
     assert (env.cwd / "a/b/notes.txt").read_text() == "x"
 
 
+async def test_writing_what_a_file_already_holds_says_nothing_changed(env: ToolEnv) -> None:
+    (env.cwd / "shopping.txt").write_text("flour\neggs\ncheddar\n")
+    out = await WRITE_FILE.run(WriteFileParams(path="shopping.txt", content="flour\neggs\ncheddar"), env)
+    assert out == "nothing changed: shopping.txt already held exactly this (19 bytes)"
+    assert (env.cwd / "shopping.txt").read_text() == "flour\neggs\ncheddar\n"
+
+
 async def test_rewriting_a_file_that_ends_a_line_keeps_its_final_newline(env: ToolEnv) -> None:
     (env.cwd / "groceries.txt").write_text("bread\ncoffee\n")
     out = await WRITE_FILE.run(WriteFileParams(path="groceries.txt", content="bread\ncoffee\noat milk"), env)

@@ -47,12 +47,22 @@ def _write(path: Path, display: str, content: str) -> str:
         # The 1.5B rewrites a list without its last newline: the next line added would join it.
         content, kept = content + "\n", "; kept its final newline"
     data = content.encode("utf-8")
+    if path.is_file() and _holds(path, data):
+        # asked to add cheddar already on the list, the 1.5B wrote the list back and said "updated"
+        return f"nothing changed: {display} already held exactly this ({len(data)} bytes)"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
     except OSError as e:
         raise ToolFailure(f"cannot write {display}: {e.strerror or e}") from e
     return f"wrote {display} ({len(data)} bytes{kept})"
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    try:
+        return path.stat().st_size == len(data) and path.read_bytes() == data
+    except OSError:
+        return False
 
 
 def _ends_a_line(path: Path) -> bool:
