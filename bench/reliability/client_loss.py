@@ -14,7 +14,14 @@ import sys
 import time
 from collections import Counter
 
-from bench.reliability.common import Proof, daemon_on, descendants, open_fds, short_flag
+from bench.reliability.common import (
+    Proof,
+    daemon_on,
+    descendants,
+    open_fds,
+    short_flag,
+    tcp_sockets,
+)
 from protocol.client import Client
 from saturnd.testing.fake_model import FakeModel, Reply, call, text
 
@@ -79,7 +86,7 @@ async def _fds_settled(pid: int, baseline: int) -> int:
     closed too (the transport closes a moment after the task): held past FD_SETTLE_S is a leak."""
     deadline = time.monotonic() + FD_SETTLE_S
     while True:
-        count = open_fds(pid)
+        count = open_fds(pid, tcp=False)
         if count <= baseline or time.monotonic() >= deadline:
             return count
         await asyncio.sleep(0.1)
@@ -96,7 +103,8 @@ async def _drive(path: str, workdir: str, model: FakeModel, pid: int, total: int
             await _wave(path, workdir, model, kind, wave)
             await _settled(watcher, idle_tasks)
             model.drop_pending()
-        before = (await watcher.call("daemon/status")).tasks, open_fds(pid), len(descendants(pid))
+        before = (await watcher.call("daemon/status")).tasks, open_fds(pid, tcp=False), len(descendants(pid))
+        pool_before = tcp_sockets(pid)
         reached: Counter[str] = Counter()
         for index in range(0, total, wave):
             kind = kinds[(index // wave) % len(kinds)]
@@ -104,15 +112,18 @@ async def _drive(path: str, workdir: str, model: FakeModel, pid: int, total: int
             tasks_after, settle_s = await _settled(watcher, before[0])
             model.drop_pending()
     after = tasks_after, await _fds_settled(pid, before[1]), len(descendants(pid))
+    pool_after = tcp_sockets(pid)
     proof.figure("clients vanished", f"{sum(reached.values())} of {total} at their moment"
                  f" ({', '.join(f'{k} {n}' for k, n in reached.items())})")
     proof.figure("daemon tasks", f"{before[0]} before, {after[0]} after (the last wave's turns"
                  f" ended {settle_s:.1f} s after its clients vanished)")
-    proof.figure("open fds", f"{before[1]} before, {after[1]} after")
+    proof.figure("open fds", f"{before[1]} before, {after[1]} after (TCP sockets aside: {pool_before} before,"
+                 f" {pool_after} after)")
     proof.figure("child processes", f"{before[2]} before, {after[2]} after")
     proof.expect(sum(reached.values()) == total, "some clients never reached their moment")
     proof.expect(after[0] <= before[0], f"tasks leaked: {before[0]} -> {after[0]}")
     proof.expect(after[1] <= before[1], f"fds leaked: {before[1]} -> {after[1]}")
+    proof.expect(pool_after <= pool_before + wave, f"TCP sockets leaked: {pool_before} -> {pool_after}")
     proof.expect(after[2] <= before[2], f"child processes leaked: {before[2]} -> {after[2]}")
 
 

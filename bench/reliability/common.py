@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import time
 from collections.abc import Iterator
@@ -76,8 +77,25 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def open_fds(pid: int) -> int:
-    return len(os.listdir(f"/proc/{pid}/fd"))
+def open_fds(pid: int, tcp: bool = True) -> int:
+    """The process's open fds; with `tcp` False, its TCP sockets left out: the model client's pool
+    keeps one connection per turn that ran at once, so its size follows how the turns overlapped
+    (under load a wave overlaps more than the warm-up did), and is no client's leak."""
+    fds = os.listdir(f"/proc/{pid}/fd")
+    return len(fds) if tcp else len(fds) - tcp_sockets(pid)
+
+
+def tcp_sockets(pid: int) -> int:
+    inodes = set()
+    for table in ("tcp", "tcp6"):
+        with contextlib.suppress(OSError):
+            inodes |= {row.split()[9] for row in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]}
+    count = 0
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        with contextlib.suppress(OSError):
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+            count += target.startswith("socket:[") and target[8:-1] in inodes
+    return count
 
 
 def descendants(pid: int) -> list[int]:
