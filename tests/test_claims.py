@@ -767,3 +767,20 @@ def test_a_file_with_a_line_planted_in_it_is_no_list_to_read_back_whole():
     answer = "- buy milk\n- renew the car insurance"
     assert unbacked_claim(answer, [], builtin_registry(), "What's on my todo list in todo.md?",
                           documents_at_hand=True, seen=seen) is None
+
+
+BILLED_YEARLY_TOO = ("--- subscriptions.csv (whole file, 4 lines)\nname,cost,billed\nNetflix,10.99,monthly\n"
+                 "Spotify,11.99,monthly\nAmazon Prime,95.00,yearly\n"
+                 "[Saturn worked out] totals over the Spotify rows (1): cost = 11.99")
+
+
+@pytest.mark.parametrize(("answer", "lines"), [
+    ("The cost for Spotify a year is 95.00.",
+     '"Amazon Prime,95.00,yearly", another row; the row asked about is "Spotify,11.99,monthly"'),
+    ("11.99 a month", None),  # the row asked (a year's is per_period's)
+    ("143.88", None),  # worked out
+])
+def test_a_figure_from_another_row_than_the_one_asked_goes_back_with_both(answer, lines):
+    claim = unbacked_claim(answer, [], builtin_registry(), "How much do I pay for Spotify a year?",
+                           documents_at_hand=True, seen=BILLED_YEARLY_TOO)
+    assert (claim.quote if claim and claim.kind == "someone_elses_line" else None) == lines

@@ -626,3 +626,11 @@ async def test_an_edit_whose_old_text_another_file_holds_edits_that_file(harness
     assert not (harness.env.workdir / "dad.txt").exists()
     assert harness.sent(1)[-1]["content"].startswith(
         "(The text to replace is not in dad.txt; christmas.md holds it, so the call edits christmas.md.)")
+
+
+def test_an_item_added_to_a_list_of_tick_boxes_gets_an_empty_box(tmp_path):
+    packing = tmp_path / "packing.md"
+    packing.write_text("# Packing\n- [x] passport\n- [ ] swimsuit\n- [x] sandals\n")
+    written = "# Packing\n- [x] passport\n- [ ] swimsuit\n- [x] sandals\n- sun cream\n"
+    assert item_as_asked("Add sun cream to my packing list.", packing, written) == (
+        "# Packing\n- [x] passport\n- [ ] swimsuit\n- [x] sandals\n- [ ] sun cream\n")

@@ -64,7 +64,8 @@ comes back again is answered with a note saying so. The kinds:
   words come only from another person's line of the same list ("a lego", from "- Tom: lego");
   sent back with both lines (look_first.py); so is one whose figures come from a file that never
   names the thing asked about ("the dog's insurance" answered from car.txt) while another shown
-  file names it and has a line for it.
+  file names it and has a line for it, and one whose figures come only from another row of a table
+  than the rows the ground totalled for the request ("Spotify" answered with Amazon Prime's 95.00).
 - rows_not_asked: the ground totalled the rows of a yes/no column the request asks about ("the
   paid = no rows (2: Electric, Water)"), and the answer also names another row of that table
   ("Council tax, Electric, Water" for "Which bills haven't I paid?"); sent back with those rows
@@ -110,6 +111,7 @@ from saturnd.turn.errands import (
     undone_errand,
 )
 from saturnd.turn.listing import (
+    another_rows_figure,
     marked_done_given,
     part_of_the_list,
     rows_not_asked,
@@ -340,7 +342,8 @@ def unbacked_claim(
         return Claim("no_access", found.group(0))
     if line := someone_elses_contact(answer, request, seen):
         return Claim("someone_else", line)
-    if lines := someone_elses_line(answer, request, seen) or another_owners_line(answer, request, seen):
+    if lines := (someone_elses_line(answer, request, seen) or another_owners_line(answer, request, seen)
+                 or another_rows_figure(answer, request, seen)):
         return Claim("someone_elses_line", lines)
     if dated := miscounted_days(answer, request, seen):
         return Claim("miscounted_days", dated)

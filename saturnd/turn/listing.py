@@ -178,3 +178,29 @@ def total_left_out(answer: str, request: str, seen: str) -> str | None:
         if len(said & cells) >= 2:
             return f"totals over {found.group('over')}: {found.group('totals')}"
     return None
+
+
+MONTH_ROWS = re.compile(r"^the (?:[A-Z][a-z]+ \d{4} )?(?P<values>.+?) rows \(\d+\)$")
+
+
+def another_rows_figure(answer: str, request: str, seen: str) -> str | None:
+    """Asked about some rows of a table the ground totalled ("the Spotify rows (1)"), the answer's
+    figures come only from another row: "How much do I pay for Spotify a year?" answered "95.00",
+    the yearly Amazon Prime row's. Returns what to say of the two rows."""
+    said = {plain_number(n) for n in NUMBER.findall(answer)} - {plain_number(n) for n in NUMBER.findall(request)}
+    lines = seen.splitlines()
+    for at, line in enumerate(lines):
+        found = TOTALS_LINE.match(line)
+        named = MONTH_ROWS.match(found.group("over")) if found else None
+        start = next((i for i in range(at - 1, max(-1, at - MAX_TABLE_LINES), -1) if lines[i].startswith("--- ")), None)
+        if named is None or start is None or not said:
+            continue
+        values = {value.strip().lower() for value in named.group("values").split(" and ")}
+        rows = [row.strip() for row in lines[start + 2:at] if "," in row]
+        asked = [row for row in rows if values & {cell.strip().lower() for cell in row.split(",")}]
+        figures = {row: {plain_number(n) for n in NUMBER.findall(row)} for row in rows}
+        others = [row for row in rows if row not in asked and said & figures[row]]
+        totals = {plain_number(n) for n in NUMBER.findall(found.group("totals"))} if found else set()
+        if asked and others and not said & (totals | set().union(*(figures[row] for row in asked))):
+            return f'"{others[0]}", another row; the row asked about is "{asked[0]}"'
+    return None

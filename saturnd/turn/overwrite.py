@@ -87,7 +87,9 @@ def _item_line(request: str, line: str, before: list[str]) -> str:
         if written < _lower_words(item) or _lower_words(item) < written <= _lower_words(request):
             body = item
     above = BULLET.match(before[-1]) if before else None
-    mark = bullet.group(1) if bullet else above.group(1) if above else ""
+    mark = bullet.group(1) if bullet else new_items_bullet(above.group(1)) if above else ""
+    if above and ("[" in above.group(1)) > ("[" in mark):  # "- sun cream" on a list of "- [ ] …"
+        mark = new_items_bullet(above.group(1))
     return f"{mark}{body}"
 
 
@@ -359,7 +361,13 @@ NOTE_ASKED = re.compile(
 )
 """"Make a note that the boiler man is coming Monday at 8": the line is "the boiler man is coming
 Monday at 8", and it goes in the folder's notes file."""
-BULLET = re.compile(r"^\s*([-*•]\s+)")
+BULLET = re.compile(r"^\s*([-*•]\s+(?:\[[ xX]\]\s+)?)")
+"""A list line's bullet, with its tick box if it has one ("- [x] ")."""
+
+
+def new_items_bullet(bullet: str) -> str:
+    """A bullet for a new item: a ticked box is unticked ("- [x] passport" above "- [ ] sun cream")."""
+    return re.sub(r"\[[xX]\]", "[ ]", bullet)
 
 
 def item_asked(request: str) -> str | None:
@@ -405,7 +413,7 @@ def _with_the_item(request: str, documents: list[Document]) -> ListToWrite | Non
     if any(_lower_words(item) <= _lower_words(line) for line in lines):
         return None
     kept = document.text.rstrip("\n") + "\n" if lines else ""  # its blank lines too
-    return ListToWrite(document.source, f"{kept}{bullet.group(1) if bullet else ''}{item}\n")
+    return ListToWrite(document.source, f"{kept}{new_items_bullet(bullet.group(1)) if bullet else ''}{item}\n")
 
 
 def _without_the_line(request: str, documents: list[Document]) -> ListToWrite | None:
