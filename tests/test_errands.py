@@ -123,6 +123,9 @@ def test_an_errand_on_a_named_file_is_the_file_tools(request_text, tools):
     ("Get me the weather.", "", ()),
     ("Move the dentist to Thursday.", "move", ("write_file", "edit_file")),
     ("Swap flour for self-raising flour on the shopping list.", "swap", ("write_file", "edit_file")),
+    ("Ask Gran if she can pick the kids up on Friday.", "message", ("send_message",)),  # answered "Yes, Gran can"
+    ("Ask my sister whether she's coming.", "message", ("send_message",)),
+    ("Ask me if you need anything.", "", ()),
 ])
 def test_everyday_words_for_an_errand_name_its_tools(request_text, verb, tools):
     assert asked_action(request_text) == verb

@@ -275,6 +275,9 @@ def test_a_message_that_tells_of_sending_it_is_sent_as_what_it_says(request_text
     ("Text Dave that the car's making a funny noise.", "Hi Dave, the car is making a funny noise.", None),  # said
     ("Text Jo that she left her keys here.", "Hi Jo!", None),  # her "she" is the recipient's "you"
     ("Email Priya to ask if we can move our call.", "Hi Priya!", None),  # asked, not said
+    ("Email Mr Hughes that Maya is off sick today.", "I hope you are well. I am off sick today.",
+     "Maya is off sick today."),  # whose news it is lost
+    ("Email Mr Hughes that Maya is off sick today.", "Dear Mr Hughes, Maya is off sick today.", None),
 ])
 def test_a_message_that_leaves_out_what_the_request_says_to_say_says_it(request_text, body, said):
     put_right = with_the_words_asked({"to": "+44 7700 900123", "text": body}, request_text)

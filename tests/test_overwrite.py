@@ -634,3 +634,15 @@ def test_an_item_added_to_a_list_of_tick_boxes_gets_an_empty_box(tmp_path):
     written = "# Packing\n- [x] passport\n- [ ] swimsuit\n- [x] sandals\n- sun cream\n"
     assert item_as_asked("Add sun cream to my packing list.", packing, written) == (
         "# Packing\n- [x] passport\n- [ ] swimsuit\n- [x] sandals\n- [ ] sun cream\n")
+
+
+BOOK_CLUB = "# Book club\nNow reading: The Marriage Portrait\nNext meeting: Tuesday 15 December, 7:30pm at Hannah's\n"
+
+
+def test_the_time_of_what_a_file_is_about_is_its_one_timed_line(tmp_path):
+    club = tmp_path / "bookclub.md"
+    club.write_text(BOOK_CLUB)
+    written = BOOK_CLUB.replace("7:30pm", "8:30pm")
+    assert time_moved_as_asked("Move book club to 8pm.", club, written) == BOOK_CLUB.replace("7:30pm", "8pm")
+    assert dropped_lines("Move book club to 8pm.", club, written) == []  # the line asked, not one dropped
+    assert time_moved_as_asked("Move the dentist to 8pm.", club, written) is None  # not this file's

@@ -128,6 +128,8 @@ def in_the_senders_words(arguments: dict[str, Any], request: str) -> tuple[dict[
 SAY_THAT = re.compile(r"^\s*(?:that|to\s+say(?:\s+that)?|saying(?:\s+that)?)\s+(?P<said>\S.*?)\s*$", re.IGNORECASE | re.DOTALL)
 ABOUT_THEM = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|theirs|he's|she's|they're)\b", re.IGNORECASE)
 HELD_SHARE = 0.5
+NAMED = re.compile(r"(?<![.!?]\s)\b[A-Z][a-z]+\b")
+"""A name within the words to say, mid-request (not one opening a sentence of them)."""
 
 
 def with_the_words_asked(arguments: dict[str, Any], request: str) -> tuple[dict[str, Any], str] | None:
@@ -144,8 +146,10 @@ def with_the_words_asked(arguments: dict[str, Any], request: str) -> tuple[dict[
             continue
         said = asked.group("said")
         words = stems(said)
-        if not words or len(words & stems(body)) >= HELD_SHARE * len(words):
-            return None
+        named = {name.lower() for name in NAMED.findall(said)} - {person}
+        lost_name = any(not re.search(rf"\b{re.escape(name)}\b", body, re.IGNORECASE) for name in named)
+        if not words or (len(words & stems(body)) >= HELD_SHARE * len(words) and not lost_name):
+            return None  # "Maya is off sick today" sent as "I am off sick today": whose news it is lost
         said = said[0].upper() + said[1:] + ("" if said[-1] in ".!?" else ".")
         return {**arguments, field: said}, prompts.WORDS_ASKED_PUT_RIGHT.format(message=said)
     return None

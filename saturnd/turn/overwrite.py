@@ -220,7 +220,19 @@ def _asked_about(request: str, path: Path) -> set[str]:
     words = stems(request) - ERRAND_WORDS - stems(re.sub(r"[^a-z]+", " ", path.stem.lower()))
     shared = {line: len(stems(line) & words) for line in _file_lines(path) if not HEADING.search(line)}
     most = max(shared.values(), default=0)
-    return {line for line, count in shared.items() if count and count == most}
+    return {line for line, count in shared.items() if count and count == most} or time_line_asked(request, path)
+
+
+def time_line_asked(request: str, path: Path) -> set[str]:
+    """Asked to move the time of what a file is about ("Move book club to 8pm": bookclub.md, its
+    heading "# Book club"), the file's one line with a time, though it names no word of the request
+    ("Next meeting: Tuesday 15 December, 7:30pm at Hannah's")."""
+    lines = _file_lines(path)
+    about = stems(f"{re.sub(r'[^a-z]+', ' ', path.stem.lower())} {' '.join(filter(HEADING.search, lines))}")
+    if asked_action(request) not in CHANGING or len(TIME.findall(request)) != 1 or not about & stems(request):
+        return set()
+    timed = {line for line in lines if TIME.search(line) and not HEADING.search(line)}
+    return timed if len(timed) == 1 else set()
 
 
 def overwrite_refusal(path: str, dropped: list[str], suggested: str, tool: str = "write_file") -> str:

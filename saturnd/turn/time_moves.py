@@ -10,7 +10,7 @@ from pathlib import Path
 from saturnd.gate.provenance import DAY_OR_MONTH, TIME
 from saturnd.tools.word_match import stems
 from saturnd.turn.errands import asked_action
-from saturnd.turn.overwrite import CHANGING, ERRAND_WORDS, content_lines, file_text, named
+from saturnd.turn.overwrite import CHANGING, ERRAND_WORDS, content_lines, file_text, named, time_line_asked
 
 
 def time_moved_as_asked(request: str, path: Path, content: str) -> str | None:
@@ -24,7 +24,9 @@ def time_moved_as_asked(request: str, path: Path, content: str) -> str | None:
     old, written = content_lines(file_text(path)), content_lines(content)
     changed = [line for line in old if line not in written]
     added = [line for line in written if line not in old]
-    if len(changed) != 1 or len(added) != 1 or not named(request, changed[0]):
+    if len(changed) != 1 or len(added) != 1:
+        return None
+    if not named(request, changed[0]) and changed[0] not in time_line_asked(request, path):
         return None
     moved = _time_moved(changed[0], request, times[0].group(0))
     return content.replace(added[0], moved, 1) if moved and moved != added[0] else None
@@ -54,8 +56,9 @@ def _time_moved(line: str, request: str, time: str) -> str | None:
     names = stems(" ".join(re.findall(r"\b[A-Z][a-z]+", request)))
     asked = stems(request) - ERRAND_WORDS - names
     start = 0
-    for found in TIME.finditer(line):
-        if stems(line[start:found.start()]) & asked:
+    found_times = list(TIME.finditer(line))
+    for found in found_times:
+        if stems(line[start:found.start()]) & asked or len(found_times) == 1:  # a line of one time: that one
             return f"{line[:found.start()]}{time}{line[found.end():]}"
         start = found.end()
     return None
