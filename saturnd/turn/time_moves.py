@@ -10,7 +10,14 @@ from pathlib import Path
 from saturnd.gate.provenance import DAY_OR_MONTH, TIME
 from saturnd.tools.word_match import stems
 from saturnd.turn.errands import asked_action
-from saturnd.turn.overwrite import CHANGING, ERRAND_WORDS, content_lines, file_text, named, time_line_asked
+from saturnd.turn.overwrite import (
+    CHANGING,
+    ERRAND_WORDS,
+    content_lines,
+    file_text,
+    named,
+    time_line_asked,
+)
 
 
 def time_moved_as_asked(request: str, path: Path, content: str) -> str | None:
