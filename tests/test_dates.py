@@ -280,3 +280,9 @@ def test_how_long_since_dates_a_yearless_date_to_the_last_one_gone():
     assert dated(freezer, "How long has the chilli been in the freezer?", TODAY) == (
         "[Saturn dated] chilli frozen, 2 November 2026: a Monday, 30 days ago (4 weeks 2 days); lasagne frozen,"
         " 20 November 2026: a Friday, 12 days ago")
+
+
+def test_a_line_of_clauses_by_day_shows_the_clause_for_the_day():
+    chores = ["# Chores", "Dishwasher: Ava on Monday, Wednesday, Friday; Leo on Tuesday, Thursday"]
+    assert on_the_days(chores, "Whose turn is it to do the dishwasher today?", date(2026, 12, 3)) == (
+        "[Saturn dated] today, Thursday 3 December: Dishwasher: Leo on Tuesday, Thursday")

@@ -431,7 +431,7 @@ def test_words_are_also_searched_as_notes_write_them(request_text, term):
 def test_a_yes_no_column_of_a_table_without_numbers_is_counted_blank_answers_too():
     guests = "name,rsvp,diet\nLeo,yes,\nPriya,,vegetarian\nSam,yes,\nHana,no,\nInes,,\n"
     assert table_totals("party-guests.csv", guests, "Who hasn't replied about the party?") == (
-        "[Saturn counted] rsvp: yes 2 (Leo, Sam); blank 2 (Priya, Ines); no 1 (Hana)")
+        "[Saturn counted] rsvp: yes 2 (Leo, Sam); blank (no answer) 2 (Priya, Ines); no 1 (Hana)")
     assert table_totals("people.csv", "name,city\nLeo,Leeds\nSam,York\nAl,Hull\n") == ""
 
 

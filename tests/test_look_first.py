@@ -324,6 +324,9 @@ def test_a_message_that_gives_the_users_words_back_goes_in_their_words(request_t
     ("Is there an appointment on Monday? [Your Name]", None),  # not a line of its own: sent back
     ("Is there an appointment on Monday?", None),
     ("[Your Name]", None),  # nothing would be left
+    ("Hi Ines,\nAre you coming to the party?\nBest regards,\n[Ava]",
+     "Hi Ines,\nAre you coming to the party?\nBest regards,"),  # a guessed name in the signature's blank
+    ("[Ava] is coming too.\nSee you there", None),  # not the signature
 ])
 def test_a_line_that_is_only_a_blank_to_fill_goes_without_it(body, sent):
     put_right = without_blank_lines({"to": "reception@vets.example", "subject": "Monday", "body": body})

@@ -187,7 +187,7 @@ def _rows_by_flag(header: list[str], body: list[list[str]]) -> str:
         values = [r[i].strip().lower() for r in body]
         if i == label or not set(values) <= FLAGS.keys() | {""} or len(set(values)) < 2 or not any(values):
             continue
-        kinds = {value or "blank": [r[label].strip() for r in body if r[i].strip().lower() == value]
+        kinds = {value or "blank (no answer)": [r[label].strip() for r in body if r[i].strip().lower() == value]
                  for value in dict.fromkeys(values)}
         said.append(f"{name.strip()}: " + "; ".join(f"{value} {len(rows)} ({', '.join(rows)})" for value, rows in kinds.items()))
     return f"[Saturn counted] {' | '.join(said)}" if said else ""

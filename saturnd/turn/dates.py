@@ -89,7 +89,7 @@ def _span(days: list[date]) -> str:
             f" {nights} night{'s' if nights != 1 else ''}, {nights + 1} days counting both")
 
 
-def _dates(line: str, today: date, gone: bool = False) -> list[tuple[str, date]]:
+def _dates(line: str, today: date, gone: bool = False, weekdays: bool = True) -> list[tuple[str, date]]:
     """(what the line says the date is for, the date) of each date in `line`: "Parents evening, "
     for "Parents evening: 4 December 18:00"."""
     found: list[tuple[re.Match[str], date]] = []
@@ -102,7 +102,7 @@ def _dates(line: str, today: date, gone: bool = False) -> list[tuple[str, date]]
     found.sort(key=lambda pair: pair[0].start())
     ends = [0, *(match.end() for match, _ in found)]
     dates = [(_label_of(line, match, after), when) for (match, when), after in zip(found, ends, strict=False)]
-    if not dates and (day := WEEKDAY_WRITTEN.search(line)):  # "Dentist Friday 9am": the coming Friday
+    if weekdays and not dates and (day := WEEKDAY_WRITTEN.search(line)):  # "Dentist Friday 9am": the coming Friday
         wanted = next(n for n, name in enumerate(WEEKDAYS) if name.startswith(day.group(0).lower()[:3]))
         dates.append((_label_of(line, day), today + timedelta(days=(wanted - today.weekday()) % 7)))
     return dates
@@ -268,14 +268,27 @@ def on_the_days(lines: list[str], request: str, today: date) -> str:
         forms = "|".join(re.escape(form) for form in ways_written(day))
         written = re.compile(rf"\b(?:{forms})\b", re.IGNORECASE)
         # "Fri 18 Dec" is a Friday, not this one
-        said += [f"{_label(word, day)}: {_with_its_header(line, lines)}" for line in lines
-                 if written.search(line) and all(when == day for _, when in _dates(line, today))]
+        said += [f"{_label(word, day)}: {_with_its_header(part, lines)}" for line in lines
+                 if (part := _part_for_the_day(line, written, day, today))]
     if said:
         return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}"
     # asked "Does Ella need anything for school tomorrow?" (a Thursday) of a list by weekday
     # without one, the 1.5B gave Friday's swimming kit
     named = days_named(request, today)
     return f"[Saturn dated] {_label(*named[0])}: no line here is for that day" if named and _by_weekday(lines) else ""
+
+
+def _part_for_the_day(line: str, written: re.Pattern[str], day: date, today: date) -> str:
+    """The line, or of a line of clauses by day the ones for `day` ("Dishwasher: Leo on Tuesday,
+    Thursday" of "Dishwasher: Ava on Monday, Wednesday, Friday; Leo on Tuesday, Thursday": shown
+    the whole line for Thursday, the 1.5B answered Ava); "" for a line not for that day ("Fri 18
+    Dec" is a Friday, not this one)."""
+    if not written.search(line) or not all(when == day for _, when in _dates(line, today, weekdays=False)):
+        return ""
+    head, colon, rest = line.strip().partition(":")
+    clauses = [clause.strip() for clause in rest.split(";")] if colon else []
+    kept = [clause for clause in clauses if written.search(clause)]
+    return f"{head}: {'; '.join(kept)}" if 0 < len(kept) < len(clauses) else line.strip()
 
 
 def _with_its_header(line: str, lines: list[str]) -> str:

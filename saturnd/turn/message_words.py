@@ -209,6 +209,8 @@ BLANK = re.compile(
     re.IGNORECASE,
 )
 """A blank for the sender to fill ("[Your Name]"): the 1.5B signs emails with one."""
+SIGNED_IN_BRACKETS = re.compile(r"\[[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\]")
+"""A name in brackets signing a message ("Best regards,\n[Ava]"): a blank the 1.5B filled with a guess."""
 
 
 def without_blank_lines(arguments: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
@@ -216,8 +218,11 @@ def without_blank_lines(arguments: dict[str, Any]) -> tuple[dict[str, Any], str]
     [Your Name]"): it goes without that line."""
     field = "body" if "body" in arguments else "text"
     lines = str(arguments.get(field, "")).splitlines()
-    kept = [line for line in lines if not BLANK.fullmatch(line.strip())]
-    if len(kept) == len(lines) or not "".join(kept).strip():
+    last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
+    blank = [i for i, line in enumerate(lines)
+             if BLANK.fullmatch(line.strip()) or (i == last and SIGNED_IN_BRACKETS.fullmatch(line.strip()))]
+    kept = [line for i, line in enumerate(lines) if i not in blank]
+    if not blank or not "".join(kept).strip():
         return None
-    dropped = next(line.strip() for line in lines if BLANK.fullmatch(line.strip()))
+    dropped = lines[blank[0]].strip()
     return {**arguments, field: "\n".join(kept).rstrip()}, prompts.BLANK_PUT_RIGHT.format(blank=dropped)
