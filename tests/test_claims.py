@@ -75,6 +75,11 @@ def test_a_claim_is_unbacked_until_a_call_that_changes_something_ran(calls, unba
     ("Add butter to my shopping list.", "Butter is already on your shopping list.", (), "not_acted"),
     ("I've got the rice, take it off the list.", "groceries", (), "not_acted"),  # the errand after a comma
     ("Text Sam that I'm 15 minutes late.", "I'll be 15 minutes late.", (("read_file", "ran"),), "not_acted"),
+    ("Text Ruth that I'm running 5 minutes late.",
+     "I'm sorry to hear that you're running 5 minutes late. Is there anything I can help you with?", (),
+     "not_acted"),  # an offer of more help asks nothing
+    ("Ask Gran if she can pick the kids up on Friday.", "Yes, Gran can pick the kids up on Friday.", (),
+     "not_acted"),
     ("Please turn off the kitchen lights.", "Sure, turning them off now.", (), "not_acted"),
     ("Turn off the kitchen lights.", "I can't control your lights: no tool reaches them.", (), None),
     ("Text Sam that dinner is at 8.", "What is Sam's phone number?", (), None),

@@ -8,6 +8,7 @@ import pytest
 
 from saturnd.testing.fake_model import call
 from saturnd.turn.look_first import FoundLine
+from saturnd.turn.marks import marked_as_asked, marked_in_edit
 from saturnd.turn.overwrite import (
     LineToRemove,
     ListToWrite,
@@ -646,3 +647,39 @@ def test_the_time_of_what_a_file_is_about_is_its_one_timed_line(tmp_path):
     assert time_moved_as_asked("Move book club to 8pm.", club, written) == BOOK_CLUB.replace("7:30pm", "8pm")
     assert dropped_lines("Move book club to 8pm.", club, written) == []  # the line asked, not one dropped
     assert time_moved_as_asked("Move the dentist to 8pm.", club, written) is None  # not this file's
+
+
+TASKS = "# Tasks\n- [ ] send Q4 report to Ruth (due Friday)\n- [ ] renew parking permit\n- [x] update timesheet\n"
+
+
+@pytest.mark.parametrize(("written", "fixed"), [
+    (TASKS.replace("- [ ] send Q4 report to Ruth (due Friday)", "Mark the Q4 report as done."),
+     TASKS.replace("- [ ] send Q4", "- [x] send Q4")),  # the request's words in the line's place
+    (TASKS.replace("- [ ] send Q4", "- [x] send Q4"), None),  # as it should be
+    (TASKS.replace("(due Friday)", "(due Friday) ✓"), None),  # marked its own way
+])
+def test_a_line_marked_done_keeps_its_words_with_the_mark(tmp_path, written, fixed):
+    tasks = tmp_path / "tasks.md"
+    tasks.write_text(TASKS)
+    assert marked_as_asked("Mark the Q4 report as done.", tasks, written) == fixed
+
+
+def test_the_content_suggested_for_a_mark_marks_the_line_not_the_requests_words(tmp_path):
+    tasks = tmp_path / "tasks.md"
+    tasks.write_text(TASKS)
+    assert content_to_write("Mark the Q4 report as done.", tasks, "Mark the Q4 report as done.") == (
+        TASKS.replace("- [ ] send Q4", "- [x] send Q4"))
+    assert marked_in_edit("Mark the Q4 report as done.", tasks, "- [ ] send Q4 report to Ruth (due Friday)",
+                          "Mark the Q4 report as done.") == (
+        "- [ ] send Q4 report to Ruth (due Friday)", "- [x] send Q4 report to Ruth (due Friday)")
+
+
+def test_a_change_that_keeps_the_old_line_beside_the_new_goes_back_with_the_line_replaced(tmp_path):
+    work = tmp_path / "work.md"
+    work.write_text("# Work\nOne-to-one with Ruth: Tuesdays 10am\nPrinter code: 4471\n")
+    written = "# Work\nOne-to-one with Ruth: Tuesdays 10am\nPrinter code: 4471\nOne-to-one with Ruth: Tuesdays 11am\n"
+    assert kept_lines("Move my one-to-one to 11am.", work, written) == ["One-to-one with Ruth: Tuesdays 10am"]
+    assert content_to_write("Move my one-to-one to 11am.", work, written) == (
+        "# Work\nOne-to-one with Ruth: Tuesdays 11am\nPrinter code: 4471\n")
+    assert kept_lines("Move my one-to-one to 11am.", work, written.replace("Tuesdays 10am\n", "Tuesdays 11am\n", 1)
+                      .replace("One-to-one with Ruth: Tuesdays 11am\n", "", 1)) == []

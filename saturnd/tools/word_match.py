@@ -51,8 +51,9 @@ SCRIPT_SEAM = re.compile(
 
 
 def stems(text: str) -> set[str]:
-    """The words that say what a line is about, cut to four letters ("meetings" and "meeting" are one)."""
-    return {w[:4] for w in STEM_WORD.findall(text.lower()) if w not in STOP_WORDS}
+    """The words that say what a line is about, cut to four letters ("meetings" and "meeting" are one;
+    "one-to-one" is also "onetoone")."""
+    return {w[:4] for w in STEM_WORD.findall(_compounds_whole(text).lower()) if w not in STOP_WORDS}
 
 
 def query_terms(request: str) -> list[str]:

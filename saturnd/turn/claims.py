@@ -184,6 +184,7 @@ def asks_or_declines(answer: str, request: str) -> bool:
     Thursday", the 1.5B answered with the message ("Jess, Biscuit won't need a walk …") and sent
     nothing."""
     said = " ".join(request.lower().split())
+    answer = OFFERED_HELP.sub(" ", answer)  # "Is there anything I can help you with?" asks nothing of the errand
     if (opening := ADDRESSED.match(answer)) and opening.group("name").lower() in people_messaged(request):
         return False  # "Omar, how is the report going?": the message itself, to the one it is for
     for found in ASKS_OR_DECLINES.finditer(answer):
@@ -194,6 +195,12 @@ def asks_or_declines(answer: str, request: str) -> bool:
     return False
 
 
+OFFERED_HELP = re.compile(
+    r"[^.!?]*\b(?:anything\s+(?:else|I\s+can)|is\s+there\s+anything|how\s+(?:else\s+)?(?:can|may)\s+I\s+"
+    r"(?:help|assist))\b[^.!?]*\?", re.IGNORECASE)
+"""An offer of more help ("Is there anything I can help you with?"): asked to "Text Ruth that I'm
+running 5 minutes late", the 1.5B answered "I'm sorry to hear that … Is there anything I can help
+you with?" and sent nothing."""
 BARE_REFUSAL = re.compile(
     r"\b(?:can't|cannot|can not|unable to)\s+(?:assist|help)(?:\s+you)?\s+with\s+(?:that|this)(?:\s+request)?"
     r"\s*[.!]?\s*$|\b(?:can't|cannot)\s+fulfil+\s+(?:that|this|your)\s+request\b",

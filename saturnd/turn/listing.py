@@ -88,6 +88,20 @@ DONE_MARK = re.compile(
     r"\((?:bought|done|got|paid|sent|booked|ordered|finished)\)|\[x\]|[✓✔✅]|~~|"
     r"[-:–]\s*(?:bought|done|got|paid|sent|booked|finished)\s*$", re.IGNORECASE)
 MAX_NOT_DONE = 12
+MARKED_AS = re.compile(r"\b(?:as\s+)?(done|bought|got|paid|sent|booked|ordered|finished|packed|complete)d?\b",
+                       re.IGNORECASE)
+
+
+def marked_line(line: str, request: str) -> str | None:
+    """`line` marked as the request marks it ("Mark the Q4 report as done"): its empty tick box
+    ticked ("- [x] send Q4 report to Ruth"), else the word asked after it ("- Dad: book (bought)");
+    None when the request marks nothing, or the line is marked already."""
+    asked = MARKED_AS.search(request)
+    if asked is None or DONE_MARK.search(line):
+        return None
+    if re.search(r"\[ \]", line):
+        return re.sub(r"\[ \]", "[x]", line, count=1)
+    return f"{line} ({asked.group(1).lower()})"
 NOT_DONE_LINE = re.compile(r"^\[Saturn counted\] \d+ not marked done: ")
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from saturnd.gate.provenance import DAY_OR_MONTH, TIME
 from saturnd.tools.word_match import query_terms, stems
 from saturnd.turn.errands import NAMED_FILE, asked_action
+from saturnd.turn.listing import marked_line
 from saturnd.turn.look_first import FoundLine
 from saturnd.turn.made_up import HEADING
 from saturnd.turn.retrieval import KB_SOURCE, Document
@@ -47,7 +48,7 @@ def dropped_lines(request: str, path: Path, content: str) -> list[str]:
     old = _file_lines(path)
     written = content_lines(content)
     dropped = [line for line in old if not any(_keeps(written_line, line, old) for written_line in written)]
-    asked = _asked_about(request, path)
+    asked = asked_about(request, path)
     return dropped if verb in ADDING else [line for line in dropped if line not in asked]
 
 
@@ -57,10 +58,10 @@ def content_to_write(request: str, path: Path, content: str) -> str:
     with each the request names replaced by the written line sharing a word with it."""
     old = _file_lines(path)
     if asked_action(request) in REMOVING:
-        asked = _asked_about(request, path)
+        asked = asked_about(request, path)
         return "\n".join(line for line in old if line not in asked) + "\n"
     if asked_action(request) in CHANGING:
-        return "\n".join(_changed(request, old, content_lines(content))) + "\n"
+        return "\n".join(_changed(request, old, content_lines(content), path)) + "\n"
     added: list[str] = []
     for line in content_lines(content):
         item = _new_item(line, old)
@@ -138,14 +139,19 @@ def _lower_words(text: str) -> set[str]:
     return set(re.findall(r"\w+", text.lower()))
 
 
-def _changed(request: str, old: list[str], written: list[str]) -> list[str]:
+def _changed(request: str, old: list[str], written: list[str], path: Path) -> list[str]:
     """The file's lines, each one the request names replaced by the first written line that shares
     a word with it ("timeout = 30" by "timeout = 45"), then the written lines nothing replaced."""
     lines: list[str] = []
+    asked = asked_about(request, path)
     for line in old:
-        new = next((w for w in written if w not in lines and named(line, w)), None) if named(request, line) else None
+        new = next((w for w in written if w not in lines and w not in old and named(line, w)), None) if (
+            named(request, line) or line in asked) else None
+        if new is not None and asked_action(request) == "mark" and (marked := marked_line(line, request)):
+            written = [marked if w == new else w for w in written]  # not the request's own words
+            new = marked
         lines.append(new or line)
-    return lines + [w for w in written if w not in lines]
+    return lines + [w for w in written if w not in lines and w not in old]
 
 
 def doubled_lines(request: str, path: Path, content: str) -> list[str]:
@@ -160,13 +166,19 @@ def doubled_lines(request: str, path: Path, content: str) -> list[str]:
 def kept_lines(request: str, path: Path, content: str) -> list[str]:
     """Asked to remove, the file's lines the request names that `content` still holds: asked to
     "Take eggs off the shopping list", the 1.5B wrote milk, eggs and rice back unchanged and
-    answered "eggs removed". None when the request names every line: nothing tells which go."""
-    if asked_action(request) not in REMOVING:
+    answered "eggs removed". None when the request names every line: nothing tells which go.
+    Asked to change, those it holds unchanged beside a new line of the same thing: asked to "Move
+    my one-to-one to 11am", the 1.5B kept "… Tuesdays 10am" and added "… Tuesdays 11am"."""
+    verb = asked_action(request)
+    if verb not in REMOVING | CHANGING:
         return []
     old = _file_lines(path)
-    named_lines = _asked_about(request, path)
+    named_lines = asked_about(request, path)
     asked = [line for line in old if line in named_lines]
     written = content_lines(content)
+    if verb in CHANGING:
+        added = [line for line in written if line not in old]
+        return [line for line in asked if line in written and any(named(line, new) for new in added)]
     return [] if len(asked) == len(old) else [line for line in asked if line in written]
 
 
@@ -212,7 +224,7 @@ def named(request: str, line: str) -> bool:
     return bool(stems(line) & (stems(request) - ERRAND_WORDS))
 
 
-def _asked_about(request: str, path: Path) -> set[str]:
+def asked_about(request: str, path: Path) -> set[str]:
     """The file's lines the request names by the most words that are not the file's own name, no
     heading among them: asked to "Take the lego off the Christmas list", "# Christmas presents"
     stays; asked to "Tick off the library books", "return library books" goes and "book car
@@ -253,10 +265,11 @@ def doubled_refusal(path: str, doubled: list[str], suggested: str) -> str:
     )
 
 
-def kept_refusal(path: str, kept: list[str], suggested: str) -> str:
+def kept_refusal(path: str, kept: list[str], suggested: str, changing: bool = False) -> str:
     shown = ", ".join(repr(line) for line in kept[:SHOWN_LINES])
+    asked = "to change, beside its changed line" if changing else "to remove"
     return (
-        f"tool error: write_file would keep {shown} in {path}, which the user asked to remove. Call write_file"
+        f"tool error: write_file would keep {shown} in {path}, which the user asked {asked}. Call write_file"
         f" again with path {path} and this content:\n{suggested}"
     )
 
@@ -321,7 +334,7 @@ def line_named_elsewhere(request: str, path: Path, documents: list[Document]) ->
         return None
     if path.exists():
         old = _file_lines(path)
-        if not old or _asked_about(request, path):
+        if not old or asked_about(request, path):
             return None
     elif verb not in CHANGING:
         return None  # a removal written to a new file: where_it_is gives the list without the line

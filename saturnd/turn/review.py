@@ -37,7 +37,7 @@ from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
 from saturnd.turn import prompts
 from saturnd.turn.asking import asks_leave
-from saturnd.turn.errands import READ_TOOLS, only_messages_asked
+from saturnd.turn.errands import READ_TOOLS, asked_action, only_messages_asked
 from saturnd.turn.fencing import fence
 from saturnd.turn.look_first import (
     addresses_named,
@@ -48,6 +48,7 @@ from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.made_up import COMPUTE_REQUEST, uncomputed_number
 from saturnd.turn.message_words import BLANK
 from saturnd.turn.overwrite import (
+    CHANGING,
     EDIT_FILE,
     WRITE_FILE,
     added_line_lacks_when,
@@ -346,7 +347,8 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
         return SentBack("invalid", doubled_refusal(arguments["path"], doubled, suggested))
     if tool.name == WRITE_FILE and (kept := kept_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
-        return SentBack("invalid", kept_refusal(arguments["path"], kept, suggested))
+        return SentBack("invalid", kept_refusal(arguments["path"], kept, suggested,
+                                                changing=asked_action(context.request) in CHANGING))
     if tool.name == WRITE_FILE and adds_nothing(context.request, target, arguments["content"]):
         return SentBack("invalid", adds_nothing_refusal(arguments["path"], context.request))
     if tool.name == WRITE_FILE and (found := where_it_is(context.request, target, context.documents)):

@@ -1,0 +1,41 @@
+"""A line marked done as the request marks it, and nothing else of it: asked to "Mark the Q4
+report as done", the 1.5B put "Mark the Q4 report as done." in place of "- [ ] send Q4 report to
+Ruth (due Friday)". put_right.line_put_right puts the line right in place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from saturnd.tools.word_match import stems
+from saturnd.turn.errands import asked_action
+from saturnd.turn.listing import DONE_MARK, marked_line
+from saturnd.turn.overwrite import asked_about, content_lines, file_text
+
+
+def marked_as_asked(request: str, path: Path, content: str) -> str | None:
+    """`content` with the one line the request marks done written as the file's line with its mark;
+    None when the write marks it so already, or is not that one line changed."""
+    if asked_action(request) != "mark":
+        return None
+    old, written = content_lines(file_text(path)), content_lines(content)
+    changed = [line for line in old if line not in written]
+    added = [line for line in written if line not in old]
+    if len(changed) != 1 or len(added) != 1 or changed[0] not in asked_about(request, path):
+        return None
+    if DONE_MARK.search(added[0]) and stems(changed[0]) <= stems(added[0]):
+        return None  # marked its own way ("- Dad: book ✓")
+    marked = marked_line(changed[0], request)
+    return content.replace(added[0], marked, 1) if marked and marked != added[0] else None
+
+
+def marked_in_edit(request: str, path: Path, old: str, new: str) -> tuple[str, str] | None:
+    """An edit_file's (old, new) with the line it marks put as marked_as_asked puts it."""
+    text = file_text(path)
+    if not old or old not in text:
+        return None
+    fixed = marked_as_asked(request, path, text.replace(old, new, 1))
+    if fixed is None:
+        return None
+    lost = [line for line in text.splitlines() if line not in fixed.splitlines()]
+    right = [line for line in fixed.splitlines() if line not in text.splitlines()]
+    return (lost[0], right[0]) if len(lost) == len(right) == 1 else None
