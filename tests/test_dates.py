@@ -268,10 +268,10 @@ def test_days_of_something_left_are_no_days_until():
     assert dated(["Leave taken: 3-7 March (5 days)"], "How many days of holiday have I got left?", TODAY) == ""
 
 
-def test_two_dates_on_a_line_are_each_labelled_by_the_words_since_the_one_before():
+def test_two_dates_on_a_line_are_each_labelled_by_its_topic_and_the_words_since_the_one_before():
     line = "Passports: mine expires 14 May 2027, Ava's expires 2 February 2027"
     assert dated([line], "Whose passport runs out first?", TODAY) == (
-        "[Saturn dated] soonest first: Ava's expires, 2 February 2027: a Tuesday, in 62 days (8 weeks 6 days);"
+        "[Saturn dated] soonest first: Passports Ava's expires, 2 February 2027: a Tuesday, in 62 days (8 weeks 6 days);"
         " Passports mine expires, 14 May 2027: a Friday, in 163 days (23 weeks 2 days)")
 
 

@@ -115,8 +115,15 @@ def _label_of(line: str, date_written: re.Match[str], after: int = 0) -> str:
     words = re.sub(r"[^\w' ]+", " ", line[after:date_written.start()]).split()
     if not words:
         words = [w for w in re.sub(r"[^\w' ]+", " ", line[date_written.end():]).split() if not w[0].isdigit()]
+    topic = TOPIC.match(line)
+    if after and topic and topic.end() <= after:  # "Passports: …, Ava's expires 2 February": Passports Ava's expires
+        words = [topic.group(1), *words]
     label = " ".join(words[:LABEL_WORDS])
     return f"{label}, " if label else ""
+
+
+TOPIC = re.compile(r"^\W*([A-Za-z][\w' ]{0,30}?):\s")
+"""What a whole line is about, before its colon ("Passports: mine expires …")."""
 
 
 WEEKDAY_WRITTEN = re.compile(r"\b(?:mon|tues?|wed(?:nes)?|thu|thur|thurs|fri|sat(?:ur)?|sun)(?:day)?s?\b", re.IGNORECASE)
