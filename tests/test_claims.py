@@ -789,3 +789,17 @@ def test_a_figure_from_another_row_than_the_one_asked_goes_back_with_both(answer
     claim = unbacked_claim(answer, [], builtin_registry(), "How much do I pay for Spotify a year?",
                            documents_at_hand=True, seen=BILLED_YEARLY_TOO)
     assert (claim.quote if claim and claim.kind == "someone_elses_line" else None) == lines
+
+
+MILEAGE = ("--- mileage-log.csv (whole file, 3 lines)\ndate,from,to,miles\n2026-11-03,office,York,31\n"
+           "2026-11-17,office,Hull,58\n[Saturn worked out] totals over the November 2026 rows (2): miles = 89")
+
+
+@pytest.mark.parametrize(("request_text", "answer", "expression"), [
+    ("What's my mileage claim at 45p a mile for November?", "89 miles", "89 * 45 / 100"),
+    ("What would November's miles cost at £2 per mile?", "89", "89 * 2"),
+    ("How many miles did I drive in November?", "89 miles", None),  # no rate asked
+])
+def test_the_files_quantity_given_for_a_request_at_a_rate_goes_to_calculate(request_text, answer, expression):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=MILEAGE)
+    assert (claim.quote if claim and claim.kind == "per_period" else None) == expression

@@ -79,7 +79,9 @@ comes back again is answered with a note saying so. The kinds:
   with the calculate expression ("11.99 * 12", "2 + 1"); so is an amount the files give, asked for
   doubled or halved ("How many eggs for a double batch?" answered "2 eggs": "2 * 2") or for more
   people than the recipe serves ("500 * 8 / 4"), or the files' total given as what is left of the
-  request's amount ("What's left if I earn 2000?" answered "1595": "2000 - 1595").
+  request's amount ("What's left if I earn 2000?" answered "1595": "2000 - 1595"), or the files'
+  quantity given for a request that asks it at a rate ("… mileage claim at 45p a mile" answered "89
+  miles": "89 * 0.45").
 
 A word list always misses some wordings; the request-side rule catches what
 the answer-side one misses. What the request asks done, and what the turn tried of it, is read in
@@ -127,6 +129,7 @@ from saturnd.turn.look_first import (
 )
 from saturnd.turn.made_up import (
     CALCULATE,
+    at_a_rate,
     clock_moves,
     copied_number,
     left_over,
@@ -369,6 +372,7 @@ def unbacked_claim(
     if (CALCULATE in registry.names() and not asks_or_declines(answer, request)
             and (expression := unconverted_amount(answer, request, seen, passes)
                              or scaled_amount(answer, request, seen, passes)
+                             or at_a_rate(answer, request, seen, passes)
                              or left_over(answer, request, seen, passes))):
         return Claim("per_period", expression, (CALCULATE,))
     if part := part_of_the_list(answer, request, seen):

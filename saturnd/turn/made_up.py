@@ -228,6 +228,28 @@ def scaled_amount(answer: str, request: str, seen: str, passes: list[PassTrace])
     return f"{numbers[0]} * {factor}"
 
 
+RATE = re.compile(
+    r"(?:[£$€]\s?)?(?P<amount>\d+(?:\.\d+)?)\s*(?P<cents>p|c|pence|cents)?\s+(?:a|an|per|each)\s+"
+    r"(?P<unit>mile|km|kilometre|kilometer|hour|hr|day|night|week|month|person|head|kg|kilo|item|page|word)s?\b",
+    re.IGNORECASE)
+
+
+def at_a_rate(answer: str, request: str, seen: str, passes: list[PassTrace]) -> str | None:
+    """The calculate expression for an answer that gives the files' quantity when the request asks
+    for it at a rate, and no calculate call ran: "What's my mileage claim at 45p a mile for
+    November?" answered "89 miles", the log's total: "89 * 0.45"."""
+    rate = RATE.search(request)
+    if rate is None or calculated(passes):
+        return None
+    given = {plain_number(n) for n in NUMBER.findall(request)}
+    numbers = [n for n in map(plain_number, NUMBER.findall(answer)) if n not in given]
+    shown = {plain_number(n) for n in NUMBER.findall(seen)} - given
+    if len(numbers) != 1 or numbers[0] not in shown:
+        return None
+    amount = rate.group("amount")
+    return f"{numbers[0]} * {amount} / 100" if rate.group("cents") else f"{numbers[0]} * {amount}"
+
+
 LEFT_ASKED = re.compile(r"\b(?:left|leftover|remaining|remains?|spare)\b", re.IGNORECASE)
 
 
