@@ -27,6 +27,13 @@ ABOUT_SENDING = re.compile(
 )
 """A message that tells of passing it on ("Sure, I'll let Uncle Ray know you'll bring the wine on
 Saturday."): Saturn's reply to the person, where "you" is the person who sends it."""
+REPORTED_SENDING = re.compile(
+    r"^\s*(?:I(?:'ve|\s+have)?\s+)?(?:texted|messaged|emailed|e-mailed|told|asked)\s+(?P<about>[\w'’]+(?:\s+[A-Z][\w'’]*)?)"
+    r"\s+(?:to\s+(?P<asked>\S.*)|that\s+(?P<message>\S.*))$",
+    re.IGNORECASE | re.DOTALL,
+)
+"""A message that reports itself sent ("Texted Dan to skip next week."): asked to "Text the window
+cleaner to skip next week", the 1.5B sent Dan that report."""
 THE_SENDER = (
     (re.compile(r"\byou(?:'re|’re| are)\b", re.IGNORECASE), "I'm"),
     (re.compile(r"\byou(?:'ll|’ll| will)\b", re.IGNORECASE), "I'll"),
@@ -50,14 +57,20 @@ def message_itself(arguments: dict[str, Any], request: str) -> tuple[dict[str, A
     Only where that opening names the recipient (the address, or the person the request
     messages): "I'll send you the files that you asked for" is a message."""
     field = "body" if "body" in arguments else "text"
-    found = ABOUT_SENDING.match(str(arguments.get(field, "")))
+    body = str(arguments.get(field, ""))
+    found = ABOUT_SENDING.match(body) or REPORTED_SENDING.match(body)
     to = str(arguments.get("to", "")).strip().lower()
     if found is None or not to:
         return None
     about = found.group("about").lower()
-    if to not in about and not any(re.search(rf"\b{re.escape(p)}\b", about) for p in people_messaged(request)):
+    asked = found.groupdict().get("asked")
+    if found.re is REPORTED_SENDING:  # the report of the request itself ("to skip next week")
+        reported = " ".join(_plain_words(asked or found.group("message"))[:3])
+        if not reported or reported not in " ".join(_plain_words(request)):
+            return None
+    elif to not in about and not any(re.search(rf"\b{re.escape(p)}\b", about) for p in people_messaged(request)):
         return None
-    message = found.group("message").strip()
+    message = f"Please {asked.strip()}" if asked else found.group("message").strip()
     for you, sender in THE_SENDER:
         message = you.sub(sender, message)
     message = message[0].upper() + message[1:]
