@@ -803,3 +803,10 @@ MILEAGE = ("--- mileage-log.csv (whole file, 3 lines)\ndate,from,to,miles\n2026-
 def test_the_files_quantity_given_for_a_request_at_a_rate_goes_to_calculate(request_text, answer, expression):
     claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=MILEAGE)
     assert (claim.quote if claim and claim.kind == "per_period" else None) == expression
+
+
+def test_a_figure_paid_every_few_weeks_asked_a_years_goes_to_calculate():
+    seen = "--- house.md (whole file, 2 lines)\n# House\nWindow cleaner: Dan, every 4 weeks, £15 (paid 20 Nov)"
+    claim = unbacked_claim("£15", [], builtin_registry(), "How much do I pay the window cleaner a year?",
+                           documents_at_hand=True, seen=seen)
+    assert claim == Claim("per_period", "15 * 52 / 4", ("calculate",))

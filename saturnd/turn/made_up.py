@@ -167,6 +167,10 @@ PERIOD_OF = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "ye
 CONVERSIONS = {("month", "year"): "* 12", ("week", "year"): "* 52", ("year", "month"): "/ 12", ("year", "week"): "/ 52"}
 """(the period a figure is given for, the period asked) -> how to turn one into the other. Not days
 into weeks: dinner money "£2.40 a day" is five days' a week, rent by the day seven."""
+EVERY_FEW = re.compile(r"\bevery\s+(?P<count>\d{1,2}|two|three|four|six|eight)\s+(?P<unit>weeks|months)\b",
+                       re.IGNORECASE)
+"""A figure paid every so many weeks or months ("every 4 weeks, £15"): asked a year's, 15 * 52 / 4."""
+PER_YEAR = {"weeks": "52", "months": "12"}
 RANGE_OR_TIME = re.compile(r"\d\s*[-–:]\s*\d")
 DURATION = re.compile(r"\d\s*(?:hours?|hrs?|minutes?|mins?|days?|weeks?)\b", re.IGNORECASE)
 """"2 tablets every 6 hours, no more than 6 in 24 hours": its numbers are no parts of one amount."""
@@ -187,6 +191,9 @@ def unconverted_amount(answer: str, request: str, seen: str, passes: list[PassTr
             in_line = {plain_number(n) for n in NUMBER.findall(line)}
             if not all(plain_number(n) in in_line for n in numbers):
                 continue
+            if (every := EVERY_FEW.search(line)) and wanted == "year" and len(numbers) == 1:
+                count = COUNTS.get(every.group("count").lower(), every.group("count"))
+                return f"{plain_number(numbers[0])} * {PER_YEAR[every.group('unit').lower()]} / {count}"
             given = _periods(line) or (_periods(block[0]) if index and "," in block[0] else set())
             if len(given) == 1 and (conversion := CONVERSIONS.get((given.pop(), wanted))) and len(numbers) == 1:
                 return f"{plain_number(numbers[0])} {conversion}"
