@@ -456,3 +456,11 @@ def test_a_dated_table_of_levels_shows_its_changes_not_its_totals():
         " -0.9, December 2026 0; lowest 80.2 (2026-12-01), highest 82.4 (2026-10-01)")
     bank = "date,amount,balance\n2026-11-01,40,500\n2026-11-02,30,470\n2026-11-03,50,420\n"
     assert table_totals("bank.csv", bank).startswith("[Saturn worked out] totals over 3 rows: amount = 120")
+
+
+def test_a_sub_heading_the_request_names_has_its_lines_listed():
+    shopping = ["# Shopping", "## Supermarket", "- bread", "- bananas", "## Chemist", "- plasters", "- Calpol"]
+    shown = render_excerpts([Excerpt("shopping.md", 1, shopping, len(shopping))], "What's on the supermarket list?")
+    assert shown.splitlines()[-1] == "[Saturn listed] under the heading 'Supermarket': - bread; - bananas"
+    assert "[Saturn listed]" not in render_excerpts([Excerpt("shopping.md", 1, shopping, len(shopping))],
+                                                    "What's on my shopping list?")  # the file's own heading

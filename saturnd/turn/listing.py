@@ -218,3 +218,28 @@ def another_rows_figure(answer: str, request: str, seen: str) -> str | None:
         if asked and others and not said & (totals | set().union(*(figures[row] for row in asked))):
             return f'"{others[0]}", another row; the row asked about is "{asked[0]}"'
     return None
+
+
+MARKDOWN_HEADING = re.compile(r"^(?P<level>#{1,6})\s+(?P<title>\S.*?)\s*#*\s*$")
+
+
+def section_named(lines: list[str], request: str) -> str:
+    """The lines under a sub-heading the request names ("What's on the supermarket list?" of
+    "## Supermarket" in shopping.md), for the ground: shown the whole file, the 1.5B answered with
+    the chemist's section too."""
+    words = {w.lower() for w in query_terms(request)}
+    for at, line in enumerate(lines):
+        heading = MARKDOWN_HEADING.match(line)
+        if heading is None or at == 0 or not {w.lower() for w in ITEM_WORD.findall(heading.group("title"))} <= words:
+            continue
+        level = len(heading.group("level"))
+        under = []
+        for below in lines[at + 1:]:
+            deeper = MARKDOWN_HEADING.match(below)
+            if deeper and len(deeper.group("level")) <= level:
+                break
+            if below.strip():
+                under.append(below.strip())
+        if under:
+            return f"[Saturn listed] under the heading '{heading.group('title')}': " + "; ".join(under[:MAX_NOT_DONE])
+    return ""

@@ -25,7 +25,7 @@ from saturnd.tools.word_match import (
 )
 from saturnd.turn.dates import MONTHS, dated, days_named, months_written, on_the_days, ways_written
 from saturnd.turn.errands import asked_action
-from saturnd.turn.listing import not_done
+from saturnd.turn.listing import not_done, section_named
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 
 KB_SOURCE = "kb:"
@@ -173,7 +173,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         else:
             header = f"--- {part.source}:{part.first_line}-{last} (of {part.total_lines} lines)"
         totals = (table_totals(part.source, "\n".join(part.lines), request) or counted(part.lines, request)
-                  or not_done(part.lines, request) if part.whole else "")
+                  or not_done(part.lines, request) or section_named(part.lines, request) if part.whole else "")
         days = dated(part.lines, request, today) if today else ""
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day) if line)]))
