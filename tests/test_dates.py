@@ -14,6 +14,7 @@ from saturnd.turn.dates import (
     days_named,
     miscounted_days,
     months_written,
+    next_due,
     on_the_days,
     ways_written,
     worked_out_date,
@@ -286,3 +287,13 @@ def test_a_line_of_clauses_by_day_shows_the_clause_for_the_day():
     chores = ["# Chores", "Dishwasher: Ava on Monday, Wednesday, Friday; Leo on Tuesday, Thursday"]
     assert on_the_days(chores, "Whose turn is it to do the dishwasher today?", date(2026, 12, 3)) == (
         "[Saturn dated] today, Thursday 3 December: Dishwasher: Leo on Tuesday, Thursday")
+
+
+def test_a_date_gone_with_a_repeat_gives_the_next_time_it_falls():
+    line = "Boiler: Worcester, last serviced 12 January 2026, service due every 12 months"
+    assert next_due([line], TODAY) == (
+        "[Saturn dated] Boiler Worcester last serviced, 12 January 2026, every 12 months: next 12 January 2027,"
+        " a Tuesday, in 41 days (5 weeks 6 days)")
+    assert next_due(["Window cleaner: every 4 weeks (last came 20 Nov)"], TODAY).endswith(
+        "every 4 weeks: next 18 December 2026, a Friday, in 16 days (2 weeks 2 days)")
+    assert next_due(["Dentist: 4 December, check-up"], TODAY) == ""  # no repeat

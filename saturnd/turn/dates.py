@@ -79,6 +79,40 @@ def dated(lines: list[str], request: str, today: date) -> str:
     return f"[Saturn dated] {'soonest first: ' if next_asked else ''}{'; '.join(said)}" if said else ""
 
 
+EVERY = re.compile(r"\bevery\s+(?P<count>\d{1,2}|two|three|four|six)?\s*(?P<unit>day|week|month|year)s?\b", re.IGNORECASE)
+COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "six": 6}
+
+
+def next_due(lines: list[str], today: date) -> str:
+    """For a line with one date gone and a repeat ("last serviced 12 January 2026, service due every
+    12 months"), the next time it falls: asked when the boiler is due a service, the 1.5B answered
+    "every 12 months"."""
+    said = []
+    for line in lines:
+        every = EVERY.search(line)
+        dates = _dates(line, today, gone=True, weekdays=False) if every else []
+        if every is None or len(dates) != 1 or dates[0][1] > today:
+            continue
+        count = int(COUNT_WORDS.get((every.group("count") or "1").lower(), every.group("count") or 1))
+        unit, when = every.group("unit").lower(), dates[0][1]
+        while when <= today:
+            when = _moved(when, count, unit)
+        said.append(f"{dates[0][0]}{dates[0][1].day} {dates[0][1]:%B %Y}, every {count} {unit}{'s' if count > 1 else ''}:"
+                    f" next {when.day} {when:%B %Y}, a {when:%A}, {_from_today(when, today)}")
+    return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""
+
+
+def _moved(day: date, count: int, unit: str) -> date:
+    if unit in ("day", "week"):
+        return day + timedelta(days=count * (7 if unit == "week" else 1))
+    months = day.month - 1 + count * (12 if unit == "year" else 1)
+    year, month = day.year + months // 12, months % 12 + 1
+    while True:
+        with contextlib.suppress(ValueError):
+            return date(year, month, day.day)
+        day = day - timedelta(days=1)  # 31 January and a month: the last of February
+
+
 def _span(days: list[date]) -> str:
     """Asked how many nights or days a trip the lines give two dates of lasts: from one to the other."""
     if len(days) != 2:

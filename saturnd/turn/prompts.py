@@ -86,8 +86,8 @@ TOTAL_LEFT_OUT = (
     " The harness worked out the {claim}. Answer with that total."
 )
 SOMEONE_ELSES_LINE = (
-    "[Saturn check] Your answer comes from the line {claim}. Answer from that line as it stands; if it"
-    " says nothing yet, tell the user so."
+    "[Saturn check] Your answer comes from the line {claim}. Answer from the line about what the user asked,"
+    " as it stands; if it says nothing yet, tell the user so."
 )
 PER_PERIOD = (
     "[Saturn check] Your answer gives the user's figures as their files give them, not the amount the user"

@@ -23,7 +23,15 @@ from saturnd.tools.word_match import (
     query_word_groups,
     stems,
 )
-from saturnd.turn.dates import MONTHS, dated, days_named, months_written, on_the_days, ways_written
+from saturnd.turn.dates import (
+    MONTHS,
+    dated,
+    days_named,
+    months_written,
+    next_due,
+    on_the_days,
+    ways_written,
+)
 from saturnd.turn.errands import asked_action
 from saturnd.turn.listing import not_done, section_named
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
@@ -174,7 +182,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
             header = f"--- {part.source}:{part.first_line}-{last} (of {part.total_lines} lines)"
         totals = (table_totals(part.source, "\n".join(part.lines), request) or counted(part.lines, request)
                   or not_done(part.lines, request) or section_named(part.lines, request) if part.whole else "")
-        days = dated(part.lines, request, today) if today else ""
+        days = (dated(part.lines, request, today) or next_due(part.lines, today)) if today else ""
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day) if line)]))
     return "\n".join(blocks)
