@@ -297,3 +297,18 @@ def test_a_date_gone_with_a_repeat_gives_the_next_time_it_falls():
     assert next_due(["Window cleaner: every 4 weeks (last came 20 Nov)"], TODAY).endswith(
         "every 4 weeks: next 18 December 2026, a Friday, in 16 days (2 weeks 2 days)")
     assert next_due(["Dentist: 4 December, check-up"], TODAY) == ""  # no repeat
+
+
+TIMETABLE = ("--- timetable.md (whole file, 4 lines)\n# Maya's school week\nMonday: PE (bring kit)\nThursday: PE (bring kit)\n"
+             "Friday: packed lunch, home at 3:15\n[Saturn dated] tomorrow, Friday 4 December: Friday: packed lunch, home at 3:15")
+
+
+@pytest.mark.parametrize(("request_text", "answer", "kind"), [
+    ("Does Maya need her PE kit tomorrow?", "Yes, Maya needs her PE kit tomorrow.", "against_the_day"),
+    ("Does Maya need her PE kit tomorrow?", "No, tomorrow is packed lunch.", None),
+    ("Does Maya need a packed lunch tomorrow?", "No.", "against_the_day"),
+    ("Does Maya need a packed lunch tomorrow?", "Yes, a packed lunch.", None),
+])
+def test_a_yes_or_no_against_the_days_own_line_goes_back_with_it(request_text, answer, kind):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=TIMETABLE)
+    assert (claim.kind if claim else None) == kind

@@ -57,6 +57,9 @@ comes back again is answered with a note saying so. The kinds:
 - miscounted_days: asked how many days until a thing, the answer gives a number none of the
   ground's "[Saturn dated]" counts has ("3 weeks" for "in 91 days (13 weeks)"); sent back with
   that line.
+- against_the_day: a yes/no question about a day the ground gave the line of ("Does Maya need her PE
+  kit tomorrow?": "tomorrow, Friday 4 December: Friday: packed lunch …"), answered yes though that
+  line says nothing of it (other days' lines do), or no though it does; sent back with the line.
 - someone_else: asked for someone's number or address, the answer gives one from a line that names
   none of the people asked about ("What's the dentist's phone number?" answered with the plumber's,
   no dentist in the files); sent back with that line (look_first.py).
@@ -100,7 +103,7 @@ from typing import Literal
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
 from saturnd.tools.word_match import WORD
-from saturnd.turn.dates import miscounted_days
+from saturnd.turn.dates import miscounted_days, not_on_that_day
 from saturnd.turn.errands import (
     MAY_PRECEDE_AN_ACTION,
     READ_TOOLS,
@@ -248,7 +251,7 @@ ClaimKind = Literal[
     "done", "not_acted", "restated", "no_access", "uncomputed", "unworked", "unsourced", "not_looked_up", "unread",
     "unfollowed", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
     "not_as_calculated", "conversion", "miscounted_days", "someone_else", "someone_elses_line", "marked_done",
-    "rows_not_asked", "total_left_out",
+    "rows_not_asked", "total_left_out", "against_the_day",
 ]
 
 
@@ -357,6 +360,8 @@ def unbacked_claim(
         return Claim("someone_elses_line", lines)
     if dated := miscounted_days(answer, request, seen):
         return Claim("miscounted_days", dated)
+    if day_line := not_on_that_day(answer, request, seen):
+        return Claim("against_the_day", day_line)
     if CALCULATE in registry.names() and (expression := unit_conversion(answer, request, passes)):
         return Claim("conversion", expression, (CALCULATE,))
     if (documents_at_hand and CALCULATE in registry.names()

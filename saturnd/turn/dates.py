@@ -198,6 +198,31 @@ def _and_days(days: int) -> str:
 COUNT_ASKED = re.compile(r"\bhow\s+(?:many|long|soon)\b", re.IGNORECASE)
 
 
+YES_NO_ASKED = re.compile(r"^\W*(?:does|do|is|are|has|have|will|should|am|can|need)\b", re.IGNORECASE)
+DAY_LINE = re.compile(r"^\[Saturn dated\] (?P<day>[^:]+): (?P<line>.+)$", re.MULTILINE)
+YES = re.compile(r"^\W*(?:yes|yeah|yep)\b", re.IGNORECASE)
+NO = re.compile(r"^\W*(?:no|nope)\b", re.IGNORECASE)
+
+
+def not_on_that_day(answer: str, request: str, seen: str) -> str | None:
+    """The day's line a yes/no answer goes against: asked "Does Maya need her PE kit tomorrow?"
+    with "[Saturn dated] tomorrow, Friday 4 December: Friday: packed lunch, home at 3:15" shown,
+    and PE kit on Monday's and Thursday's lines, the 1.5B answered "Yes"."""
+    if not YES_NO_ASKED.search(request) or not (YES.search(answer) or NO.search(answer)):
+        return None
+    day_words = " ".join(found.group("day") for found in DAY_NAMED.finditer(request)) + " " + " ".join(WEEKDAYS)
+    names = " ".join(re.findall(r"\b[A-Z][a-z]+", request))
+    asked = _words(request) - _words(f"{day_words} {names} need needs got bring take") - {"today", "tomorrow"}
+    found = next(DAY_LINE.finditer(seen), None)
+    if found is None or not asked:
+        return None
+    others = [line for line in seen.splitlines() if not line.startswith("[Saturn") and asked & _words(line)]
+    on_the_day = bool(asked & _words(found.group("line")))
+    if (YES.search(answer) and not on_the_day and others) or (NO.search(answer) and on_the_day):
+        return f"{found.group('day')}: {found.group('line')}"
+    return None
+
+
 def miscounted_days(answer: str, request: str, seen: str) -> str | None:
     """The "[Saturn dated]" line shown, when the request asks how many days (or how long) until a
     thing and the answer's numbers are not those of one of its dates (of the one the request

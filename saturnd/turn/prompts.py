@@ -81,6 +81,10 @@ ROWS_NOT_ASKED = (
     "[Saturn check] Your answer names rows of the table the user did not ask about. The harness worked out"
     " {claim}. Answer with those only."
 )
+AGAINST_THE_DAY = (
+    "[Saturn check] The user asked about one day, and the harness found its line: {claim}. Answer from that"
+    " line as it stands: yes only if it says so."
+)
 TOTAL_LEFT_OUT = (
     "[Saturn check] The user asked how much in all, and your answer gives rows' figures without their total."
     " The harness worked out the {claim}. Answer with that total."
@@ -153,6 +157,7 @@ MISCOUNTED_DAYS_NOTE = "the answer's count of days is not the one worked out fro
 MARKED_DONE_NOTE = "the answer named what the list marks done as still to do"
 SOMEONE_ELSE_NOTE = "the answer's number or address is from a line about someone else"
 ROWS_NOT_ASKED_NOTE = "the answer named rows of the table the user did not ask about"
+AGAINST_THE_DAY_NOTE = "the answer went against the line for the day asked"
 TOTAL_LEFT_OUT_NOTE = "the answer gave rows' figures, not the total asked"
 SOMEONE_ELSES_LINE_NOTE = "the answer is from the line about someone else"
 SEND_BACK = {
@@ -163,7 +168,7 @@ SEND_BACK = {
     "not_as_calculated": NOT_AS_CALCULATED, "conversion": CONVERSION,
     "miscounted_days": MISCOUNTED_DAYS, "someone_else": SOMEONE_ELSE,
     "someone_elses_line": SOMEONE_ELSES_LINE, "marked_done": MARKED_DONE, "rows_not_asked": ROWS_NOT_ASKED,
-    "total_left_out": TOTAL_LEFT_OUT,
+    "total_left_out": TOTAL_LEFT_OUT, "against_the_day": AGAINST_THE_DAY,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
@@ -175,6 +180,7 @@ CLAIM_NOTES = {
     "miscounted_days": MISCOUNTED_DAYS_NOTE, "someone_else": SOMEONE_ELSE_NOTE,
     "someone_elses_line": SOMEONE_ELSES_LINE_NOTE, "marked_done": MARKED_DONE_NOTE,
     "rows_not_asked": ROWS_NOT_ASKED_NOTE, "total_left_out": TOTAL_LEFT_OUT_NOTE,
+    "against_the_day": AGAINST_THE_DAY_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"
