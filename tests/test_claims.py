@@ -810,3 +810,12 @@ def test_a_figure_paid_every_few_weeks_asked_a_years_goes_to_calculate():
     claim = unbacked_claim("£15", [], builtin_registry(), "How much do I pay the window cleaner a year?",
                            documents_at_hand=True, seen=seen)
     assert claim == Claim("per_period", "15 * 52 / 4", ("calculate",))
+
+
+def test_what_there_is_so_far_given_for_how_much_more_goes_to_calculate():
+    seen = ("--- savings.csv (whole file, 3 lines)\nmonth,saved\nOctober,200\nNovember,325\n"
+            "[Saturn worked out] totals over 2 rows: saved = 525\n--- goals.md (whole file, 2 lines)\n"
+            "Holiday fund goal: £1200 by June\nEmergency fund: 3 months of rent")
+    claim = unbacked_claim("525", [], builtin_registry(), "How much more do I need for the holiday fund?",
+                           documents_at_hand=True, seen=seen)
+    assert claim == Claim("per_period", "1200 - 525", ("calculate",))

@@ -84,7 +84,8 @@ comes back again is answered with a note saying so. The kinds:
   people than the recipe serves ("500 * 8 / 4"), or the files' total given as what is left of the
   request's amount ("What's left if I earn 2000?" answered "1595": "2000 - 1595"), or the files'
   quantity given for a request that asks it at a rate ("… mileage claim at 45p a mile" answered "89
-  miles": "89 * 0.45").
+  miles": "89 * 0.45"), or what there is so far given for how much more is needed ("… for the
+  holiday fund?" answered "525", saved so far: "1200 - 525").
 
 A word list always misses some wordings; the request-side rule catches what
 the answer-side one misses. What the request asks done, and what the turn tried of it, is read in
@@ -138,6 +139,7 @@ from saturnd.turn.made_up import (
     left_over,
     not_as_calculated,
     scaled_amount,
+    still_to_go,
     uncomputed_number,
     unconverted_amount,
     unit_conversion,
@@ -378,6 +380,7 @@ def unbacked_claim(
             and (expression := unconverted_amount(answer, request, seen, passes)
                              or scaled_amount(answer, request, seen, passes)
                              or at_a_rate(answer, request, seen, passes)
+                             or still_to_go(answer, request, seen, passes)
                              or left_over(answer, request, seen, passes))):
         return Claim("per_period", expression, (CALCULATE,))
     if part := part_of_the_list(answer, request, seen):

@@ -273,6 +273,32 @@ def left_over(answer: str, request: str, seen: str, passes: list[PassTrace]) -> 
     return f"{amount} - {numbers[0]}" if len(numbers) == 1 and numbers[0] in shown else None
 
 
+STILL_TO_GO = re.compile(r"\bhow\s+much\s+more\b|\bstill\s+(?:need|to\s+(?:save|pay|find))\b|\bto\s+go\b|\bshort\b",
+                         re.IGNORECASE)
+
+
+def still_to_go(answer: str, request: str, seen: str, passes: list[PassTrace]) -> str | None:
+    """The calculate expression for an answer that gives what there is so far when the request
+    asks how much more is needed, and no calculate call ran: "How much more do I need for the
+    holiday fund?" answered "525" (saved so far), the goal's line "Holiday fund goal: £1200":
+    "1200 - 525". The goal is the larger figure of the line sharing most words with the request."""
+    if not STILL_TO_GO.search(request) or calculated(passes):
+        return None
+    numbers = [plain_number(n) for n in NUMBER.findall(answer)]
+    shown = {plain_number(n) for n in NUMBER.findall(seen)}
+    if len(numbers) != 1 or numbers[0] not in shown:
+        return None
+    asked = _request_words(request)
+    lines = [line for line in seen.splitlines() if not line.startswith("[Saturn") and asked & _request_words(line)]
+    best = max(lines, key=lambda line: len(asked & _request_words(line)), default="")
+    larger = [n for n in map(plain_number, NUMBER.findall(best)) if float(n) > float(numbers[0])]
+    return f"{larger[0]} - {numbers[0]}" if larger else None
+
+
+def _request_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]{3,}", text.lower())} - {"how", "much", "more", "need", "still", "the", "for"}
+
+
 def _for_more_people(number: str, request: str, seen: str) -> str | None:
     """"500 * 8 / 4" for "How much mince for 8?" answered with the 500g of a chilli that serves 4."""
     wanted = FOR_PEOPLE.search(request)
