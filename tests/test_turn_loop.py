@@ -795,6 +795,17 @@ async def test_rows_not_asked_named_again_are_replaced_by_the_rows_asked(harness
     assert of_type(events, "answer")[0].text == "Electric, Water."
 
 
+async def test_an_answer_that_gives_the_reply_to_a_question_sent_is_replaced_by_the_question(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
+    harness.model.enqueue(
+        call("send_message", {"to": "07700 900777", "text": "Can you pick the kids up on Friday?"}),
+        "Gran can pick the kids up on Friday.",
+    )
+    _, events = await harness.turn("Ask Gran on 07700 900777 if she can pick the kids up on Friday.")
+    assert of_type(events, "answer")[0].text == (
+        'Asked 07700 900777: "Can you pick the kids up on Friday?" No reply yet.')
+
+
 async def test_rows_given_again_for_a_total_are_replaced_by_the_total(harness):
     await harness.start()
     (harness.env.workdir / "invoices.csv").write_text(

@@ -60,6 +60,27 @@ def done_account(passes: Iterable[PassTrace], registry: Registry) -> str:
     return f"Done: {', '.join(dict.fromkeys(done))}." if done else ""
 
 
+ASKING_ERRAND = re.compile(r"^\W*(?:please\s+)?ask\b(?!\s+(?:me|us|you)\b)", re.IGNORECASE)
+TELLS_OF_ASKING = re.compile(r"\b(?:ask(?:ed|ing)?|sent|texted|messaged|e-?mailed|message|text|e-?mail)\b", re.IGNORECASE)
+MESSAGE_FIELDS = {"send_message": "text", "send_email": "body"}
+
+
+def question_sent(request: str, answer: str, passes: Iterable[PassTrace]) -> str:
+    """For "Ask Gran if she can pick the kids up on Friday", once the question was sent, an account
+    of it in place of an answer that gives its reply as a fact ("Gran can pick the kids up on
+    Friday.": nobody has answered yet); "" when the answer tells of the asking itself."""
+    if not ASKING_ERRAND.search(request) or TELLS_OF_ASKING.search(answer):
+        return ""
+    for call in (c for p in passes for c in p.calls if c.fate == "ran" and c.name in MESSAGE_FIELDS):
+        try:
+            arguments = json.loads(call.arguments)
+        except ValueError:
+            continue
+        if isinstance(arguments, dict) and (said := str(arguments.get(MESSAGE_FIELDS[call.name], "")).strip()):
+            return f"Asked {arguments.get('to', '')}: \"{said}\" No reply yet."
+    return ""
+
+
 def not_done_account(passes: Iterable[PassTrace]) -> str:
     """What was not done because the person declined it or was not there to approve it."""
     lines = []

@@ -36,6 +36,7 @@ from saturnd.turn.echoed_instructions import (
     done_account,
     echoes_instructions,
     not_done_account,
+    question_sent,
     speaks_of_the_user,
 )
 from saturnd.turn.errands import ASK_USER, forced_call, something_acted
@@ -249,6 +250,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     if account and not SAYS_NOT_DONE.search(text) and not something_acted(turn.trace, turn.registry):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "prefixed: what was not done")
         return f"{account} {text}"
+    if asked := question_sent(turn.text, text, turn.trace):  # "Gran can pick the kids up": nobody replied yet
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the question sent")
+        return asked
     if claim is not None and claim.kind == "unfollowed":
         turn.trace[-1].note = join_note(turn.trace[-1].note, "prefixed: trail not finished")
         return f"{prompts.TRAIL_NOT_FOLLOWED.format(pointer=claim.quote)} {text}"
