@@ -683,3 +683,15 @@ def test_a_change_that_keeps_the_old_line_beside_the_new_goes_back_with_the_line
         "# Work\nOne-to-one with Ruth: Tuesdays 11am\nPrinter code: 4471\n")
     assert kept_lines("Move my one-to-one to 11am.", work, written.replace("Tuesdays 10am\n", "Tuesdays 11am\n", 1)
                       .replace("One-to-one with Ruth: Tuesdays 11am\n", "", 1)) == []
+
+
+def test_what_happened_before_the_comma_says_the_mark(tmp_path):
+    money = tmp_path / "money-owed.md"
+    money.write_text("# Money\n- Sam owes me £20 for the concert tickets\n- Hana owes me £8 for the taxi\n")
+    written = "# Money\nI owe Sam £20 for the concert tickets\n- Hana owes me £8 for the taxi\n"  # the debt turned round
+    assert marked_as_asked("Sam paid me back, can you update that?", money, written) == (
+        "# Money\n- Sam owes me £20 for the concert tickets (paid)\n- Hana owes me £8 for the taxi\n")
+    invoices = tmp_path / "invoices.csv"
+    invoices.write_text("client,amount,paid\nAcme,450,yes\nCrane & Co,300,no\n")
+    assert marked_as_asked("Crane & Co have paid, can you update that?", invoices,
+                           "client,amount,paid\nAcme,450,yes\nCrane & Co,300,yes\n") is None  # its own column

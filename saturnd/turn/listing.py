@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from saturnd.tools.word_match import query_terms
+from saturnd.turn.errands import asked_action
 from saturnd.turn.made_up import HEADING, NUMBER, plain_number
 
 LISTING_REQUEST = re.compile(
@@ -90,6 +91,13 @@ DONE_MARK = re.compile(
 MAX_NOT_DONE = 12
 MARKED_AS = re.compile(r"\b(?:as\s+)?(done|bought|got|paid|sent|booked|ordered|finished|packed|complete)d?\b",
                        re.IGNORECASE)
+
+
+def marks_done(request: str) -> bool:
+    """Whether the request marks a line done: "Mark the Q4 report as done", or "Sam paid me back,
+    can you update that?" (what happened, before the comma, says the mark)."""
+    verb = asked_action(request)
+    return verb == "mark" or (verb == "update" and MARKED_AS.search(request.split(",")[0]) is not None)
 
 
 def marked_line(line: str, request: str) -> str | None:

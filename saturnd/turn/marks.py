@@ -7,15 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from saturnd.tools.word_match import stems
-from saturnd.turn.errands import asked_action
-from saturnd.turn.listing import DONE_MARK, marked_line
-from saturnd.turn.overwrite import asked_about, content_lines, file_text
+from saturnd.turn.listing import DONE_MARK, marked_line, marks_done
+from saturnd.turn.overwrite import TABLE, asked_about, content_lines, file_text
 
 
 def marked_as_asked(request: str, path: Path, content: str) -> str | None:
     """`content` with the one line the request marks done written as the file's line with its mark;
     None when the write marks it so already, or is not that one line changed."""
-    if asked_action(request) != "mark":
+    if not marks_done(request) or TABLE.search(path.name):
         return None
     old, written = content_lines(file_text(path)), content_lines(content)
     changed = [line for line in old if line not in written]

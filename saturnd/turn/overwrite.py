@@ -21,7 +21,7 @@ from pathlib import Path
 from saturnd.gate.provenance import DAY_OR_MONTH, TIME
 from saturnd.tools.word_match import query_terms, stems
 from saturnd.turn.errands import NAMED_FILE, asked_action
-from saturnd.turn.listing import marked_line
+from saturnd.turn.listing import marked_line, marks_done
 from saturnd.turn.look_first import FoundLine
 from saturnd.turn.made_up import HEADING
 from saturnd.turn.retrieval import KB_SOURCE, Document
@@ -147,7 +147,8 @@ def _changed(request: str, old: list[str], written: list[str], path: Path) -> li
     for line in old:
         new = next((w for w in written if w not in lines and w not in old and named(line, w)), None) if (
             named(request, line) or line in asked) else None
-        if new is not None and asked_action(request) == "mark" and (marked := marked_line(line, request)):
+        if new is not None and marks_done(request) and not TABLE.search(path.name) and (
+                marked := marked_line(line, request)):
             written = [marked if w == new else w for w in written]  # not the request's own words
             new = marked
         lines.append(new or line)
@@ -386,6 +387,8 @@ NOTE_ASKED = re.compile(
 )
 """"Make a note that the boiler man is coming Monday at 8": the line is "the boiler man is coming
 Monday at 8", and it goes in the folder's notes file."""
+TABLE = re.compile(r"\.(?:csv|tsv)$", re.IGNORECASE)
+"""A table's row is marked in its own columns ("Crane & Co,300,no" to "yes"), not with a word after it."""
 BULLET = re.compile(r"^\s*([-*•]\s+(?:\[[ xX]\]\s+)?)")
 """A list line's bullet, with its tick box if it has one ("- [x] ")."""
 
