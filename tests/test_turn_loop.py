@@ -86,6 +86,21 @@ async def test_invalid_calls_go_back_with_the_right_shape(harness):
     assert of_type(events, "receipt")[0].tool_fates == {"invalid": 3}
 
 
+async def test_a_message_to_no_address_goes_back_before_anyone_is_asked(harness):
+    await harness.start()
+    (harness.env.workdir / "surgery.md").write_text("# Surgery\nPark Lane Surgery, 01632 960333\n")
+    harness.model.enqueue(
+        call("send_email", {"to": "Park Lane Surgery, 01632 960333", "subject": "Prescription", "body": "Hi"}),
+        "The surgery's notes give no email address, only 01632 960333.",
+    )
+    _, events = await harness.turn("Email the surgery to order my repeat prescription.")
+    assert [e.fate for e in of_type(events, "tool_finished")] == ["invalid"]
+    assert harness.sent(1)[-1]["content"] == (
+        "tool error: 'Park Lane Surgery, 01632 960333' is not an email address. Send to the one the user's files"
+        " give for them; if they give none, tell the user so.")
+    assert not of_type(events, "approval_requested")
+
+
 async def test_one_request_sends_one_message_to_a_person(harness):
     await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
     harness.model.enqueue(

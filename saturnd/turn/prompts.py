@@ -195,6 +195,10 @@ CONTENT_PUT_RIGHT = (
     "(The same content came back: the call wrote the content the last result gave for {path}.) "
 )
 TIME_PUT_RIGHT = "(The change rewrote more of its line than the time asked: the call wrote only that time anew in {path}.) "
+NO_ADDRESS = (
+    "tool error: {to!r} is not {kind}. Send to the one the user's files give for them; if they give none,"
+    " tell the user so."
+)
 MARK_PUT_RIGHT = "(The line marked lost its own words: the call wrote it as it was in {path}, marked done.) "
 ITEM_PUT_RIGHT = (
     "(The line added was not as the user worded it or as {path} writes its lines: the call wrote it so, its other"

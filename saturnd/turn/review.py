@@ -34,6 +34,7 @@ from saturnd.gate.provenance import (
 from saturnd.gate.reach import Reach
 from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, decide_remember
 from saturnd.model.types import ToolCall
+from saturnd.tools.messaging import is_email, is_phone
 from saturnd.tools.registry import Registry, Tool
 from saturnd.turn import prompts
 from saturnd.turn.asking import asks_leave
@@ -291,6 +292,8 @@ def _review_one(
         unknown = recipient_refusal(arguments, context.record)
         if unknown is not None:
             return Decision(call, "refused_recipient", f"refused: {unknown}", **fields)
+    if tool.risk == "messaging" and (unaddressed := no_address(tool.name, str(arguments.get("to", "")))):
+        return Decision(call, "invalid", unaddressed, **fields)  # asked to approve a call that could not run
     if sent_back := what_it_would_write(tool, arguments, context):
         return Decision(call, sent_back.fate, sent_back.why, ask_person=sent_back.question, **fields)
     verdict = context.judge.check("tool_call", tool.name, json.dumps(arguments))
@@ -319,6 +322,18 @@ def recipient_from_files(tool: Tool, arguments: dict[str, Any], context: GateCon
     to = str(arguments.get("to", "")).strip()
     if to and not (EMAIL.search(to) or PHONE.search(to)) and (found := lines_naming(to, context.documents)):
         return fence("your files", render(found)) + "\n" + NAME_NOT_ADDRESS.format(to=to, tool=tool.name)
+    return None
+
+
+def no_address(tool_name: str, to: str) -> str | None:
+    """A message's recipient that is no address of its kind, said before anyone is asked to approve
+    it: asked to "Email the surgery", whose notes give a phone number alone, the 1.5B emailed "Park
+    Lane Surgery, 01632 960333"."""
+    to = to.strip()
+    if tool_name == "send_email" and not is_email(to):
+        return prompts.NO_ADDRESS.format(to=to, kind="an email address")
+    if tool_name == "send_message" and not (is_phone(to) or is_email(to)):
+        return prompts.NO_ADDRESS.format(to=to, kind="a phone number or email address")
     return None
 
 
