@@ -281,6 +281,10 @@ def test_a_message_that_tells_of_sending_it_is_sent_as_what_it_says(request_text
     ("Email Mr Hughes that Maya is off sick today.", "I hope you are well. I am off sick today.",
      "Maya is off sick today."),  # whose news it is lost
     ("Email Mr Hughes that Maya is off sick today.", "Dear Mr Hughes, Maya is off sick today.", None),
+    ("Text Ruth that I'm running 5 minutes late.",
+     "I'm sorry to hear that you're running 5 minutes late. Let me know if there's anything I can help with.",
+     "I'm running 5 minutes late."),  # Saturn's reply to the user, texted to Ruth
+    ("Text Ruth that I'm running 5 minutes late.", "Hi Ruth, I'm running 5 minutes late, sorry!", None),
 ])
 def test_a_message_that_leaves_out_what_the_request_says_to_say_says_it(request_text, body, said):
     put_right = with_the_words_asked({"to": "+44 7700 900123", "text": body}, request_text)

@@ -161,11 +161,26 @@ def with_the_words_asked(arguments: dict[str, Any], request: str) -> tuple[dict[
         words = stems(said)
         named = {name.lower() for name in NAMED.findall(said)} - {person}
         lost_name = any(not re.search(rf"\b{re.escape(name)}\b", body, re.IGNORECASE) for name in named)
-        if not words or (len(words & stems(body)) >= HELD_SHARE * len(words) and not lost_name):
+        if not words or (len(words & stems(body)) >= HELD_SHARE * len(words) and not lost_name
+                         and not _turned_round(said, body)):
             return None  # "Maya is off sick today" sent as "I am off sick today": whose news it is lost
         said = said[0].upper() + said[1:] + ("" if said[-1] in ".!?" else ".")
         return {**arguments, field: said}, prompts.WORDS_ASKED_PUT_RIGHT.format(message=said)
     return None
+
+
+TURNED_ROUND = ((r"I(?:'m|’m|\s+am)", r"you(?:'re|’re|\s+are)"), (r"I(?:'ll|’ll|\s+will)", r"you(?:'ll|’ll|\s+will)"),
+                (r"I(?:'ve|’ve|\s+have)", r"you(?:'ve|’ve|\s+have)"), (r"my", r"your"))
+
+
+def _turned_round(said: str, body: str) -> bool:
+    """Whether the message says the sender's words back to them: "I'm running 5 minutes late" sent
+    as "I'm sorry to hear that you're running 5 minutes late" (Saturn's reply to the user, texted)."""
+    for mine, yours in TURNED_ROUND:
+        for found in re.finditer(rf"\b{mine}\s+([\w']+)", said, re.IGNORECASE):
+            if re.search(rf"\b{yours}\s+{re.escape(found.group(1))}\b", body, re.IGNORECASE):
+                return True
+    return False
 
 
 def _plain_words(text: str) -> list[str]:
