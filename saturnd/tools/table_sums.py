@@ -176,7 +176,7 @@ def _flagged(header: list[str], body: list[list[str]], numeric: list[int], reque
 
 def _rows_by_flag(header: list[str], body: list[list[str]]) -> str:
     """The rows of each answer of a yes/no column, a blank one too ("rsvp: yes 3 (Leo, Sam, Tom);
-    blank 2 (Priya, Ines)"), for a table without numbers: asked who hasn't replied, a small model
+    blank (no answer) 2 (Priya, Ines)"), for a table without numbers: asked who hasn't replied, a small model
     reads "Priya,,vegetarian" as nothing."""
     label = next((i for i, name in enumerate(header) if {r[i].strip().lower() for r in body} - FLAGS.keys() - {""}),
                  None)

@@ -93,7 +93,8 @@ def next_due(lines: list[str], today: date) -> str:
         dates = _dates(line, today, gone=True, weekdays=False) if every else []
         if every is None or len(dates) != 1 or dates[0][1] > today:
             continue
-        count = int(COUNT_WORDS.get((every.group("count") or "1").lower(), every.group("count") or 1))
+        written = (every.group("count") or "1").lower()
+        count = COUNT_WORDS.get(written) or int(written)
         unit, when = every.group("unit").lower(), dates[0][1]
         while when <= today:
             when = _moved(when, count, unit)
@@ -125,7 +126,8 @@ def _span(days: list[date]) -> str:
 
 def _dates(line: str, today: date, gone: bool = False, weekdays: bool = True) -> list[tuple[str, date]]:
     """(what the line says the date is for, the date) of each date in `line`: "Parents evening, "
-    for "Parents evening: 4 December 18:00"."""
+    for "Parents evening: 4 December 18:00". A date without a year is the next to come, or with
+    `gone` the last gone; with `weekdays`, a line of no date but a weekday is the coming one."""
     found: list[tuple[re.Match[str], date]] = []
     for pattern in WRITTEN_DATES:
         for match in pattern.finditer(line):
@@ -199,7 +201,10 @@ COUNT_ASKED = re.compile(r"\bhow\s+(?:many|long|soon)\b", re.IGNORECASE)
 
 
 YES_NO_ASKED = re.compile(r"^\W*(?:does|do|is|are|has|have|will|should|am|can|need)\b", re.IGNORECASE)
-DAY_LINE = re.compile(r"^\[Saturn dated\] (?P<day>[^:]+): (?P<line>.+)$", re.MULTILINE)
+DAY_LINE = re.compile(
+    r"^\[Saturn dated\] (?P<day>(?:[\w ]+, )?(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) \d{1,2} "
+    r"[A-Z][a-z]+): (?P<line>.+)$", re.MULTILINE)
+"""on_the_days' line for a day: "[Saturn dated] tomorrow, Friday 4 December: Friday: packed lunch"."""
 YES = re.compile(r"^\W*(?:yes|yeah|yep)\b", re.IGNORECASE)
 NO = re.compile(r"^\W*(?:no|nope)\b", re.IGNORECASE)
 
@@ -360,10 +365,10 @@ def _part_for_the_day(line: str, written: re.Pattern[str], day: date, today: dat
 def _with_its_header(line: str, lines: list[str]) -> str:
     """A table's row with its header's names ("date 2026-12-09, start 08:00, end 14:00"): given the
     bare row, a small model cannot tell which time is the end."""
-    rows = [row.split(",") for row in lines if row.strip()]
-    header, cells = rows[0] if rows else [], line.strip().split(",")
-    table = (len(header) > 1 and all(len(row) == len(header) and ", " not in ",".join(row) for row in rows)
-             and not re.search(r"\d", ",".join(header)))  # "Fri 4 Dec, dentist, 9am" is a note, not a row
+    rows = [row.strip() for row in lines if row.strip()]
+    header, cells = (rows[0].split(",") if rows else []), line.strip().split(",")
+    table = (len(header) > 1 and not re.search(r"\d", rows[0])
+             and all(row.count(",") == len(header) - 1 and ", " not in row for row in rows))  # "Fri 4 Dec, dentist" is a note
     if not table or cells == header:
         return line.strip()
     return ", ".join(f"{name.strip()} {cell.strip()}" for name, cell in zip(header, cells, strict=True))

@@ -150,6 +150,13 @@ MAX_TABLE_LINES = 60
 ROWS_ASKED = re.compile(r"^\[Saturn worked out\] totals over the (?P<which>[^()]+? rows) \(\d+: (?P<names>[^)]*)\)")
 
 
+def _table_above(lines: list[str], at: int) -> list[str]:
+    """The rows of the table whose "[Saturn worked out]" line is `lines[at]`: past its file's header
+    line and the table's header row; none where no file's header is near."""
+    start = next((i for i in range(at - 1, max(-1, at - MAX_TABLE_LINES), -1) if lines[i].startswith("--- ")), None)
+    return [] if start is None else lines[start + 2:at]
+
+
 def rows_not_asked(answer: str, request: str, seen: str) -> str | None:
     """The rows a yes/no column selected ("the paid = no rows: Electric, Water"), when the answer
     also names a row of the same table it left out: asked "Which bills haven't I paid?", the
@@ -160,10 +167,7 @@ def rows_not_asked(answer: str, request: str, seen: str) -> str | None:
         if found is None:
             continue
         names = {name.strip().lower() for name in found.group("names").split(",")}
-        start = next((i for i in range(at - 1, max(-1, at - MAX_TABLE_LINES), -1) if lines[i].startswith("--- ")), None)
-        if start is None:
-            continue
-        rows = lines[start + 2:at]  # past the file's header line and the table's header row
+        rows = _table_above(lines, at)
         others = {row.split(",")[0].strip().lower() for row in rows if "," in row} - names
         said = answer.lower()
         if any(re.search(rf"(?<!\w){re.escape(other)}(?!\w)", said) for other in others if len(other) > 2):
@@ -192,10 +196,9 @@ def total_left_out(answer: str, request: str, seen: str) -> str | None:
         if found is None:
             continue
         totals = {plain_number(n) for n in NUMBER.findall(found.group("totals"))}
-        start = next((i for i in range(at - 1, max(-1, at - MAX_TABLE_LINES), -1) if lines[i].startswith("--- ")), None)
-        if start is None or said & totals:
+        if said & totals:
             continue
-        cells = {plain_number(cell.strip()) for row in lines[start + 2:at] for cell in row.split(",")
+        cells = {plain_number(cell.strip()) for row in _table_above(lines, at) for cell in row.split(",")
                  if NUMBER.fullmatch(cell.strip())}
         if len(said & cells) >= 2:
             return f"totals over {found.group('over')}: {found.group('totals')}"
@@ -214,15 +217,14 @@ def another_rows_figure(answer: str, request: str, seen: str) -> str | None:
     for at, line in enumerate(lines):
         found = TOTALS_LINE.match(line)
         named = MONTH_ROWS.match(found.group("over")) if found else None
-        start = next((i for i in range(at - 1, max(-1, at - MAX_TABLE_LINES), -1) if lines[i].startswith("--- ")), None)
-        if named is None or start is None or not said:
+        if found is None or named is None or not said:
             continue
         values = {value.strip().lower() for value in named.group("values").split(" and ")}
-        rows = [row.strip() for row in lines[start + 2:at] if "," in row]
+        rows = [row.strip() for row in _table_above(lines, at) if "," in row]
         asked = [row for row in rows if values & {cell.strip().lower() for cell in row.split(",")}]
         figures = {row: {plain_number(n) for n in NUMBER.findall(row)} for row in rows}
         others = [row for row in rows if row not in asked and said & figures[row]]
-        totals = {plain_number(n) for n in NUMBER.findall(found.group("totals"))} if found else set()
+        totals = {plain_number(n) for n in NUMBER.findall(found.group("totals"))}
         if asked and others and not said & (totals | set().union(*(figures[row] for row in asked))):
             return f'"{others[0]}", another row; the row asked about is "{asked[0]}"'
     return None

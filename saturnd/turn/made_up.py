@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from protocol.methods import PassTrace
+from saturnd.tools.word_match import stems
 
 COMPUTE_REQUEST = re.compile(
     r"\b(?:total|sum|add(?:ed)? up|altogether|in all|how much|how long|difference|average|spent|spend|"
@@ -244,7 +245,7 @@ RATE = re.compile(
 def at_a_rate(answer: str, request: str, seen: str, passes: list[PassTrace]) -> str | None:
     """The calculate expression for an answer that gives the files' quantity when the request asks
     for it at a rate, and no calculate call ran: "What's my mileage claim at 45p a mile for
-    November?" answered "89 miles", the log's total: "89 * 0.45"."""
+    November?" answered "89 miles", the log's total: "89 * 45 / 100"."""
     rate = RATE.search(request)
     if rate is None or calculated(passes):
         return None
@@ -288,15 +289,11 @@ def still_to_go(answer: str, request: str, seen: str, passes: list[PassTrace]) -
     shown = {plain_number(n) for n in NUMBER.findall(seen)}
     if len(numbers) != 1 or numbers[0] not in shown:
         return None
-    asked = _request_words(request)
-    lines = [line for line in seen.splitlines() if not line.startswith("[Saturn") and asked & _request_words(line)]
-    best = max(lines, key=lambda line: len(asked & _request_words(line)), default="")
+    asked = stems(request) - stems("how much more need still")
+    lines = [line for line in seen.splitlines() if not line.startswith("[Saturn") and asked & stems(line)]
+    best = max(lines, key=lambda line: len(asked & stems(line)), default="")
     larger = [n for n in map(plain_number, NUMBER.findall(best)) if float(n) > float(numbers[0])]
     return f"{larger[0]} - {numbers[0]}" if larger else None
-
-
-def _request_words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z]{3,}", text.lower())} - {"how", "much", "more", "need", "still", "the", "for"}
 
 
 def _for_more_people(number: str, request: str, seen: str) -> str | None:
