@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from saturnd.testing.fake_model import call
+from saturnd.turn.added_items import item_as_asked, item_edited_as_asked
 from saturnd.turn.look_first import FoundLine
 from saturnd.turn.marks import marked_as_asked, marked_in_edit
 from saturnd.turn.overwrite import (
@@ -18,9 +19,7 @@ from saturnd.turn.overwrite import (
     content_to_write,
     doubled_lines,
     dropped_lines,
-    item_as_asked,
     item_asked,
-    item_edited_as_asked,
     kept_lines,
     line_named_elsewhere,
     list_it_goes_on,

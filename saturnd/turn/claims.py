@@ -84,7 +84,7 @@ comes back again is answered with a note saying so. The kinds:
   people than the recipe serves ("500 * 8 / 4"), or the files' total given as what is left of the
   request's amount ("What's left if I earn 2000?" answered "1595": "2000 - 1595"), or the files'
   quantity given for a request that asks it at a rate ("… mileage claim at 45p a mile" answered "89
-  miles": "89 * 0.45"), or what there is so far given for how much more is needed ("… for the
+  miles": "89 * 45 / 100"), or what there is so far given for how much more is needed ("… for the
   holiday fund?" answered "525", saved so far: "1200 - 525").
 
 A word list always misses some wordings; the request-side rule catches what

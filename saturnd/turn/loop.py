@@ -238,8 +238,10 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     after being sent back, or a trail it did not follow to the end, is prefixed with the truth;
     one that speaks of the person to Saturn after being sent back is replaced by it, one that
     still names what the list marks done by the lines it does not, one that names table rows not
-    asked again by the rows asked, one that leaves out the total asked again by the total, one that gives part of a list again by the whole list, and one that miscounts the days to the one date asked about again by
-    that date's own line."""
+    asked again by the rows asked, one that leaves out the total asked again by the total, one
+    that gives part of a list again by the whole list, one that miscounts the days to the one date
+    asked about again by that date's own line, and one that gives the reply to a question it sent
+    as a fact by the question sent."""
     text = reply_text or turn.last_text
     account = not_done_account(turn.trace)
     if echoes_instructions(text):

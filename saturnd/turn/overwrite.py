@@ -73,10 +73,10 @@ def content_to_write(request: str, path: Path, content: str) -> str:
 def _in_the_users_words(request: str, added: list[str]) -> list[str]:
     """The one line added, as the request words the item when the line drops some of its words:
     asked to "Add call the council to my to-do list", the 1.5B wrote "call council"."""
-    return [_item_line(request, added[0], [])] if len(added) == 1 else added
+    return [item_line(request, added[0], [])] if len(added) == 1 else added
 
 
-def _item_line(request: str, line: str, before: list[str]) -> str:
+def item_line(request: str, line: str, before: list[str]) -> str:
     """`line`, added to a list, as the request words its item when the line drops some of the
     item's words or carries the request's own ("charge the camera to my trip list"), with the
     bullet of the list line `before` it ends with when it has none of its own."""
@@ -92,40 +92,6 @@ def _item_line(request: str, line: str, before: list[str]) -> str:
     if above and ("[" in above.group(1)) > ("[" in mark):  # "- sun cream" on a list of "- [ ] …"
         mark = new_items_bullet(above.group(1))
     return f"{mark}{body}"
-
-
-def item_as_asked(request: str, path: Path, content: str) -> str | None:
-    """The file's own text (its blank lines kept) with the one line an add wrote, in the request's
-    words and the list's style, where the write put it; None when the write needs no such
-    change or is not one line added to the file's lines."""
-    if asked_action(request) not in ADDING or item_asked(request) is None:
-        return None
-    text = file_text(path)
-    old = content_lines(text)
-    written = content_lines(content)
-    added = [line for line in written if line not in old]
-    if not old or len(added) != 1 or any(line not in written for line in old):
-        return None
-    place = written.index(added[0])
-    after = next((line for line in reversed(written[:place]) if line in old), None)
-    lines = text.splitlines()
-    at = max((i for i, line in enumerate(lines) if line.strip() == after), default=len(lines) - 1) + 1
-    new_line = _item_line(request, added[0], [line for line in lines[:at] if line.strip()])
-    fixed = "\n".join([*lines[:at], new_line, *lines[at:]]) + "\n"
-    return None if fixed == content else fixed
-
-
-def item_edited_as_asked(request: str, path: Path, old: str, new: str) -> tuple[str, str] | None:
-    """An add's edit_file (old, new) with its one added line put as item_as_asked puts it."""
-    text = file_text(path)
-    if asked_action(request) not in ADDING or not old or old not in text:
-        return None
-    added = [line for line in content_lines(new) if line not in content_lines(old)]
-    if len(added) != 1:
-        return None
-    before = content_lines(text[:text.index(old)] + new[:new.index(added[0])])
-    line = _item_line(request, added[0], before)
-    return None if line == added[0] else (old, new.replace(added[0], line, 1))
 
 
 def file_text(path: Path) -> str:
@@ -240,9 +206,11 @@ def time_line_asked(request: str, path: Path) -> set[str]:
     """Asked to move the time of what a file is about ("Move book club to 8pm": bookclub.md, its
     heading "# Book club"), the file's one line with a time, though it names no word of the request
     ("Next meeting: Tuesday 15 December, 7:30pm at Hannah's")."""
+    if asked_action(request) not in CHANGING or len(TIME.findall(request)) != 1:
+        return set()
     lines = _file_lines(path)
     about = stems(f"{re.sub(r'[^a-z]+', ' ', path.stem.lower())} {' '.join(filter(HEADING.search, lines))}")
-    if asked_action(request) not in CHANGING or len(TIME.findall(request)) != 1 or not about & stems(request):
+    if not about & stems(request):
         return set()
     timed = {line for line in lines if TIME.search(line) and not HEADING.search(line)}
     return timed if len(timed) == 1 else set()

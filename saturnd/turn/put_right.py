@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from saturnd.gate.provenance import EMAIL, PHONE, labelled_value_left_out
 from saturnd.tools.registry import Tool
 from saturnd.turn import prompts
+from saturnd.turn.added_items import item_as_asked, item_edited_as_asked
 from saturnd.turn.errands import NAMED_FILE, NOT_BY_EMAIL, asked_action, first_sentence
 from saturnd.turn.look_first import (
     FoundLine,
@@ -41,8 +42,6 @@ from saturnd.turn.overwrite import (
     content_to_write,
     doubled_lines,
     dropped_lines,
-    item_as_asked,
-    item_edited_as_asked,
     kept_lines,
     line_named_elsewhere,
     list_it_goes_on,

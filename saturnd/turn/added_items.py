@@ -1,0 +1,45 @@
+"""An add's one new line put as the request words the item and as the list writes its lines: asked
+to "Add charge the camera to my trip list", the 1.5B wrote "charge the camera to my trip list" under
+"- get euros", dropping the file's blank lines. put_right.line_put_right puts the line right in
+place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from saturnd.turn.errands import asked_action
+from saturnd.turn.overwrite import ADDING, content_lines, file_text, item_asked, item_line
+
+
+def item_as_asked(request: str, path: Path, content: str) -> str | None:
+    """The file's own text (its blank lines kept) with the one line an add wrote, in the request's
+    words and the list's style, where the write put it; None when the write needs no such
+    change or is not one line added to the file's lines."""
+    if asked_action(request) not in ADDING or item_asked(request) is None:
+        return None
+    text = file_text(path)
+    old = content_lines(text)
+    written = content_lines(content)
+    added = [line for line in written if line not in old]
+    if not old or len(added) != 1 or any(line not in written for line in old):
+        return None
+    place = written.index(added[0])
+    after = next((line for line in reversed(written[:place]) if line in old), None)
+    lines = text.splitlines()
+    at = max((i for i, line in enumerate(lines) if line.strip() == after), default=len(lines) - 1) + 1
+    new_line = item_line(request, added[0], [line for line in lines[:at] if line.strip()])
+    fixed = "\n".join([*lines[:at], new_line, *lines[at:]]) + "\n"
+    return None if fixed == content else fixed
+
+
+def item_edited_as_asked(request: str, path: Path, old: str, new: str) -> tuple[str, str] | None:
+    """An add's edit_file (old, new) with its one added line put as item_as_asked puts it."""
+    text = file_text(path)
+    if asked_action(request) not in ADDING or not old or old not in text:
+        return None
+    added = [line for line in content_lines(new) if line not in content_lines(old)]
+    if len(added) != 1:
+        return None
+    before = content_lines(text[:text.index(old)] + new[:new.index(added[0])])
+    line = item_line(request, added[0], before)
+    return None if line == added[0] else (old, new.replace(added[0], line, 1))
