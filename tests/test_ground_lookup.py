@@ -464,3 +464,11 @@ def test_a_sub_heading_the_request_names_has_its_lines_listed():
     assert shown.splitlines()[-1] == "[Saturn listed] under the heading 'Supermarket': - bread; - bananas"
     assert "[Saturn listed]" not in render_excerpts([Excerpt("shopping.md", 1, shopping, len(shopping))],
                                                     "What's on my shopping list?")  # the file's own heading
+
+
+def test_a_list_of_who_owes_whom_is_summed_each_way():
+    money = ["# Money", "- Sam owes me £20 for the concert tickets", "- I owe Priya £15 for lunch",
+             "- Hana owes me £8 for the taxi", "- Jo owes me £5 (paid)"]
+    shown = render_excerpts([Excerpt("money-owed.md", 1, money, len(money))], "How much am I owed in total?")
+    assert shown.splitlines()[-1] == (
+        "[Saturn worked out] owed to you: Sam 20, Hana 8 (total 28); you owe: Priya 15 (total 15)")

@@ -10,6 +10,8 @@ short; an item counts as given when every word of it is in the answer.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from decimal import Decimal
 
 from saturnd.tools.word_match import query_terms
 from saturnd.turn.errands import asked_action
@@ -253,3 +255,29 @@ def section_named(lines: list[str], request: str) -> str:
         if under:
             return f"[Saturn listed] under the heading '{heading.group('title')}': " + "; ".join(under[:MAX_NOT_DONE])
     return ""
+
+
+OWES_ME = re.compile(r"^\W*(?P<who>[A-Z][\w' &]*?)\s+owes\s+me\s+[£$€]?(?P<amount>\d+(?:\.\d+)?)")
+I_OWE = re.compile(r"^\W*I\s+owe\s+(?P<who>[A-Z][\w' &]*?)\s+[£$€]?(?P<amount>\d+(?:\.\d+)?)")
+
+
+def who_owes(lines: list[str]) -> str:
+    """Money owed each way on a list of who owes whom ("- Sam owes me £20 …", "- I owe Priya £15 …"),
+    summed: asked "How much am I owed in total?", the 1.5B added all three lines and said "I owe
+    £43". Lines marked done ("(paid)") are settled."""
+    sides: dict[str, list[tuple[str, str]]] = {"owed to you": [], "you owe": []}
+    for line in lines:
+        if DONE_MARK.search(line):
+            continue
+        for side, pattern in (("owed to you", OWES_ME), ("you owe", I_OWE)):
+            if found := pattern.match(line):
+                sides[side].append((found.group("who").strip(), plain_number(found.group("amount"))))
+    if sum(map(len, sides.values())) < 2:
+        return ""
+    said = [f"{side}: " + ", ".join(f"{who} {amount}" for who, amount in debts)
+            + f" (total {_sum(amount for _, amount in debts)})" for side, debts in sides.items() if debts]
+    return "[Saturn worked out] " + "; ".join(said)
+
+
+def _sum(amounts: Iterable[str]) -> str:
+    return plain_number(str(sum(Decimal(amount) for amount in amounts)))

@@ -33,7 +33,7 @@ from saturnd.turn.dates import (
     ways_written,
 )
 from saturnd.turn.errands import asked_action
-from saturnd.turn.listing import not_done, section_named
+from saturnd.turn.listing import not_done, section_named, who_owes
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 
 KB_SOURCE = "kb:"
@@ -181,7 +181,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         else:
             header = f"--- {part.source}:{part.first_line}-{last} (of {part.total_lines} lines)"
         totals = (table_totals(part.source, "\n".join(part.lines), request) or counted(part.lines, request)
-                  or not_done(part.lines, request) or section_named(part.lines, request) if part.whole else "")
+                  or not_done(part.lines, request) or section_named(part.lines, request) or who_owes(part.lines)
+                  if part.whole else "")
         days = (dated(part.lines, request, today) or next_due(part.lines, today)) if today else ""
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day) if line)]))
