@@ -291,12 +291,13 @@ def test_a_line_of_clauses_by_day_shows_the_clause_for_the_day():
 
 def test_a_date_gone_with_a_repeat_gives_the_next_time_it_falls():
     line = "Boiler: Worcester, last serviced 12 January 2026, service due every 12 months"
-    assert next_due([line], TODAY) == (
+    assert next_due([line], "When is the boiler due a service?", TODAY) == (
         "[Saturn dated] Boiler Worcester last serviced, 12 January 2026, every 12 months: next 12 January 2027,"
         " a Tuesday, in 41 days (5 weeks 6 days)")
-    assert next_due(["Window cleaner: every 4 weeks (last came 20 Nov)"], TODAY).endswith(
+    assert next_due(["Window cleaner: every 4 weeks (last came 20 Nov)"], "When's he next due?", TODAY).endswith(
         "every 4 weeks: next 18 December 2026, a Friday, in 16 days (2 weeks 2 days)")
-    assert next_due(["Dentist: 4 December, check-up"], TODAY) == ""  # no repeat
+    assert next_due(["Dentist: 4 December, check-up"], "When's the dentist due?", TODAY) == ""  # no repeat
+    assert next_due([line], "What's the boiler's make?", TODAY) == ""  # not asked when
 
 
 TIMETABLE = ("--- timetable.md (whole file, 4 lines)\n# Maya's school week\nMonday: PE (bring kit)\nThursday: PE (bring kit)\n"

@@ -268,7 +268,8 @@ def test_a_csv_table_gets_its_totals_worked_out():
         " by month and category: October 2026 food 60.5, October 2026 bus 15, November 2026 food 30"
     )
     assert table_totals("expenses.csv", by_month, "What did November cost?") == (
-        "[Saturn worked out] totals over the November 2026 rows (1): amount = 30; amount by category: food 30"
+        "[Saturn worked out] totals over the November 2026 rows (1): amount = 30; the row: date 2026-11-02, category"
+        " food, amount 30; amount by category: food 30"
     )
     assert table_totals("expenses.csv", by_month, "How much did I spend on food in October?") == (
         "[Saturn worked out] totals over the October 2026 food rows (2): amount = 60.5"
@@ -307,7 +308,8 @@ def test_how_many_gets_the_count_of_a_list_under_its_heading():
 def test_a_month_written_short_in_the_table_is_named_by_its_whole_name():
     bills = "month,gas,electric\nSep,38.20,61.10\nOct,52.75,64.30\nNov,71.40,68.90\n"
     assert table_totals("bills.csv", bills, "How much was the electric in October?") == (
-        "[Saturn worked out] totals over the Oct rows (1): gas = 52.75, electric = 64.3"
+        "[Saturn worked out] totals over the Oct rows (1): gas = 52.75, electric = 64.3; the row: month Oct, gas"
+        " 52.75, electric 64.30"
     )
     assert table_totals("bills.csv", bills, "What did I pay for gas altogether?") == (
         "[Saturn worked out] totals over 3 rows: gas = 162.35, electric = 194.3"
@@ -320,7 +322,8 @@ INVOICES = "client,amount,paid\nAcme,450,yes\nBolt Ltd,1200,no\nCrane & Co,300,n
 @pytest.mark.parametrize(("request_text", "said"), [
     ("Who hasn't paid me yet?", "totals over the paid = no rows (2: Bolt Ltd, Crane & Co): amount = 1500"),
     ("How much am I still owed?", "totals over the paid = no rows (2: Bolt Ltd, Crane & Co): amount = 1500"),
-    ("Who has paid?", "totals over the paid = yes rows (1: Acme): amount = 450"),
+    ("Who has paid?", "totals over the paid = yes rows (1: Acme): amount = 450; the row: client Acme, amount 450,"
+                      " paid yes"),
     ("How much have I invoiced?", "totals over 3 rows: amount = 1950; amount by paid: yes 450, no 1500"),
 ])
 def test_a_yes_no_column_asked_about_totals_the_rows_with_the_value_asked(request_text, said):

@@ -87,6 +87,8 @@ def table_totals(name: str, text: str, request: str = "") -> str:
         counted.group(1).lower()[:4] == h.strip().lower()[:4] for h in header) else "")  # "How many runs …?"
     line = (f"[Saturn worked out] {count}totals over {over}: " + ", ".join(parts)
             + _asked_of_rows(header, body, numeric, request))
+    if len(body) == 1 and len(rows) > 2:  # one row asked: its cells by name ("school Oakfield Primary")
+        line += "; the row: " + ", ".join(f"{name.strip()} {cell.strip()}" for name, cell in zip(header, body[0], strict=True))
     if len(numeric) != 1:
         return line
     amount = header[numeric[0]].strip()

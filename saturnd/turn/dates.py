@@ -83,10 +83,15 @@ EVERY = re.compile(r"\bevery\s+(?P<count>\d{1,2}|two|three|four|six)?\s*(?P<unit
 COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "six": 6}
 
 
-def next_due(lines: list[str], today: date) -> str:
+WHEN_ASKED = re.compile(r"\b(?:when|when's|due|next|how\s+long|how\s+many\s+(?:days|weeks))\b", re.IGNORECASE)
+
+
+def next_due(lines: list[str], request: str, today: date) -> str:
     """For a line with one date gone and a repeat ("last serviced 12 January 2026, service due every
-    12 months"), the next time it falls: asked when the boiler is due a service, the 1.5B answered
-    "every 12 months"."""
+    12 months"), the next time it falls, when the request asks when: asked when the boiler is due a
+    service, the 1.5B answered "every 12 months"."""
+    if not WHEN_ASKED.search(request):
+        return ""
     said = []
     for line in lines:
         every = EVERY.search(line)
@@ -98,7 +103,9 @@ def next_due(lines: list[str], today: date) -> str:
         unit, when = every.group("unit").lower(), dates[0][1]
         while when <= today:
             when = _moved(when, count, unit)
-        said.append(f"{dates[0][0]}{dates[0][1].day} {dates[0][1]:%B %Y}, every {count} {unit}{'s' if count > 1 else ''}:"
+        label = " ".join(EVERY.sub(" ", dates[0][0]).replace(",", " ").split())  # "every 12 months" said after
+        label = f"{label}, " if label else ""
+        said.append(f"{label}{dates[0][1].day} {dates[0][1]:%B %Y}, every {count} {unit}{'s' if count > 1 else ''}:"
                     f" next {when.day} {when:%B %Y}, a {when:%A}, {_from_today(when, today)}")
     return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""
 

@@ -183,7 +183,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         totals = (table_totals(part.source, "\n".join(part.lines), request) or counted(part.lines, request)
                   or not_done(part.lines, request) or section_named(part.lines, request) or who_owes(part.lines)
                   if part.whole else "")
-        days = (dated(part.lines, request, today) or next_due(part.lines, today)) if today else ""
+        days = (dated(part.lines, request, today) or next_due(part.lines, request, today)) if today else ""
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day) if line)]))
     return "\n".join(blocks)
