@@ -168,7 +168,8 @@ def test_the_ground_says_which_date_a_day_word_means(request_text, said):
 
 
 def test_a_day_is_searched_for_as_notes_write_it():
-    assert ways_written(date(2026, 12, 4)) == ("friday", "fri", "4 dec", "4 december", "dec 4", "2026-12-04")
+    assert ways_written(date(2026, 12, 4)) == ("friday", "fri", "4 dec", "4 december", "dec 4", "2026-12-04", "4/12",
+                                              "04/12")
     diary = Document("diary.md", "# Diary\n- Thu 3 Dec: school play\n- Fri 4 Dec: Physio 10:30\n")
     meals = Document("meals.md", "Thursday: jacket potatoes\nFriday: pizza\n")
     notes = Document("notes.md", "Call the bank\n")
@@ -313,3 +314,10 @@ TIMETABLE = ("--- timetable.md (whole file, 4 lines)\n# Maya's school week\nMond
 def test_a_yes_or_no_against_the_days_own_line_goes_back_with_it(request_text, answer, kind):
     claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=TIMETABLE)
     assert (claim.kind if claim else None) == kind
+
+
+def test_a_date_written_day_first_with_slashes_is_a_date_and_a_recipes_half_is_not():
+    assert dated(["Library books due back 12/12", "Add 1/2 cup sugar"], "How many days until the library books are due?",
+                 TODAY) == "[Saturn dated] Library books due back, 12 December 2026: a Saturday, in 10 days"
+    assert on_the_days(["Library books due back 12/12"], "What's due on the 12th?", TODAY) == (
+        "[Saturn dated] the 12th, Saturday 12 December: Library books due back 12/12")

@@ -51,6 +51,9 @@ WRITTEN_DATES = (
     re.compile(rf"\b{DAY}\s+(?:of\s+)?{MONTH}\b\.?(?:,?\s+{YEAR}\b)?", re.IGNORECASE),
     re.compile(rf"\b{MONTH}\.?\s+{DAY}\b(?:,?\s+{YEAR}\b)?", re.IGNORECASE),
     re.compile(rf"\b{YEAR}-(?P<month_number>[01]\d)-(?P<day>[0-3]\d)\b"),
+    # day first, as in "Library books due back 12/12" (not a recipe's "1/2 cup")
+    re.compile(r"(?<![\d/])(?P<day>[0-3]?\d)/(?P<month_number>[01]?\d)(?:/(?P<year>(?:20)?\d\d))?(?![\d/])"
+               r"(?!\s*(?:cups?|tsps?|tbsps?|teaspoons?|tablespoons?|inch|pints?|lbs?|kg|oz|g)\b)", re.IGNORECASE),
 )
 MAX_DATES = 6
 LABEL_WORDS = 5
@@ -179,7 +182,8 @@ def _date_of(match: re.Match[str], today: date, gone: bool = False) -> date | No
         n for n, name in enumerate(MONTHS, start=1) if name.startswith(groups["month"].lower()[:3]))
     try:
         if groups.get("year"):
-            return date(int(groups["year"]), month, int(groups["day"]))
+            year = int(groups["year"])
+            return date(year + 2000 if year < 100 else year, month, int(groups["day"]))
         this_year = date(today.year, month, int(groups["day"]))
         if gone:
             return this_year if this_year <= today else date(today.year - 1, month, int(groups["day"]))
@@ -330,11 +334,11 @@ def days_meant(request: str, today: date) -> str:
 
 
 def ways_written(day: date) -> tuple[str, ...]:
-    """How notes write a day: "friday", "fri", "4 dec", "4 december", "dec 4", "2026-12-04"."""
+    """How notes write a day: "friday", "fri", "4 dec", "4 december", "dec 4", "2026-12-04", "4/12"."""
     weekday = day.strftime("%A").lower()
     month = day.strftime("%B").lower()
     return (weekday, weekday[:3], f"{day.day} {month[:3]}", f"{day.day} {month}", f"{month[:3]} {day.day}",
-            day.isoformat())
+            day.isoformat(), f"{day.day}/{day.month}", f"{day:%d/%m}")
 
 
 def on_the_days(lines: list[str], request: str, today: date) -> str:
