@@ -819,3 +819,27 @@ def test_what_there_is_so_far_given_for_how_much_more_goes_to_calculate():
     claim = unbacked_claim("525", [], builtin_registry(), "How much more do I need for the holiday fund?",
                            documents_at_hand=True, seen=seen)
     assert claim == Claim("per_period", "1200 - 525", ("calculate",))
+
+
+GUESTS = ("--- party-guests.csv (whole file, 6 lines)\nname,rsvp,diet\nLeo,yes,\nPriya,,vegetarian\nSam,yes,\nHana,no,\n"
+          "Ines,,\n[Saturn counted] rsvp: yes 2 (Leo, Sam); blank (no answer) 2 (Priya, Ines); no 1 (Hana)")
+
+
+@pytest.mark.parametrize(("request_text", "answer", "rows"), [
+    ("Who hasn't replied about the party?", "Leo, Sam", "the rsvp = blank (no answer) rows: Priya, Ines"),
+    ("Who isn't coming to the party?", "Leo and Sam", "the rsvp = no rows: Hana"),
+    ("Who hasn't replied about the party?", "Priya and Ines", None),
+    ("Who has replied?", "Leo, Sam", None),  # no "not"
+])
+def test_the_yes_rows_given_for_a_question_with_a_not_go_back_with_the_rows_asked(request_text, answer, rows):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=GUESTS)
+    assert (claim.quote if claim and claim.kind == "rows_not_asked" else None) == rows
+
+
+def test_no_figure_for_a_total_over_rows_picked_for_the_request_goes_back_with_it():
+    expenses = ("--- expenses.csv (whole file, 4 lines)\ndate,item,amount,claimed\n2026-11-04,train fare,38.50,yes\n"
+                "2026-11-12,hotel,112.00,no\n2026-11-20,client lunch,26.80,no\n[Saturn worked out] totals over the"
+                " claimed = no rows (2: hotel, client lunch): amount = 138.8")
+    claim = unbacked_claim("You have not claimed any expenses yet.", [], builtin_registry(),
+                           "How much can I still claim on expenses?", documents_at_hand=True, seen=expenses)
+    assert claim == Claim("total_left_out", "totals over the claimed = no rows (2: hotel, client lunch): amount = 138.8")

@@ -694,3 +694,12 @@ def test_what_happened_before_the_comma_says_the_mark(tmp_path):
     invoices.write_text("client,amount,paid\nAcme,450,yes\nCrane & Co,300,no\n")
     assert marked_as_asked("Crane & Co have paid, can you update that?", invoices,
                            "client,amount,paid\nAcme,450,yes\nCrane & Co,300,yes\n") is None  # its own column
+
+
+def test_a_mark_the_request_words_itself_is_kept(tmp_path):
+    todo = tmp_path / "todo.txt"
+    todo.write_text("call the bank\nwater the plants\nbook the dentist\n")
+    request = 'In todo.txt, mark "water the plants" as done by adding " [done]" at the end of that line.'
+    assert content_to_write(request, todo, "water the plants [done]") == (
+        "call the bank\nwater the plants [done]\nbook the dentist\n")
+    assert marked_as_asked(request, todo, "call the bank\nwater the plants [done]\nbook the dentist\n") is None

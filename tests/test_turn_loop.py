@@ -97,8 +97,20 @@ async def test_a_message_to_no_address_goes_back_before_anyone_is_asked(harness)
     assert [e.fate for e in of_type(events, "tool_finished")] == ["invalid"]
     assert harness.sent(1)[-1]["content"] == (
         "tool error: 'Park Lane Surgery, 01632 960333' is not an email address. Send to the one the user's files"
-        " give for them; if they give none, tell the user so.")
+        " give for them; if they give none, tell the user you need it.")
     assert not of_type(events, "approval_requested")
+
+
+async def test_messages_sent_back_for_want_of_an_address_say_so_when_nothing_went(harness):
+    await harness.start()
+    harness.model.enqueue(
+        "I'm on my way.",
+        *[call("send_message", {"to": "your phone number or email", "text": "I'm on my way."})] * 3,
+        "I need to ask the user for their phone number or email address.",
+    )
+    _, events = await harness.turn("Text Jo I'm on my way.")
+    assert of_type(events, "answer")[0].text == (
+        "Not done: nothing was sent, as no phone number or email address for them was found.")
 
 
 async def test_one_request_sends_one_message_to_a_person(harness):

@@ -72,10 +72,12 @@ comes back again is answered with a note saying so. The kinds:
 - rows_not_asked: the ground totalled the rows of a yes/no column the request asks about ("the
   paid = no rows (2: Electric, Water)"), and the answer also names another row of that table
   ("Council tax, Electric, Water" for "Which bills haven't I paid?"); sent back with those rows
-  (listing.py).
+  (listing.py); so is one naming the "yes" rows of a counted yes/no column for a question with a
+  "not" ("Leo, Sam, Tom" for "Who hasn't replied?": the blank rows, Priya and Ines).
 - total_left_out: asked how much in all, the answer gives two or more rows' figures of a table the
   ground totalled, and none of its totals ("You still owe Bolt Ltd $1200 and Crane & Co $300" for
-  "How much am I still owed?", shown "amount = 1500"); sent back with the totals (listing.py).
+  "How much am I still owed?", shown "amount = 1500"), or no figure at all while the totals are
+  over rows picked for the request; sent back with the totals (listing.py).
 - per_period: nothing was worked out, and the answer gives a figure as the user's files give it,
   not for the period the request asks ("What do I pay a year for Spotify?" answered with the
   monthly row "Spotify,11.99"; "… scoops a day?" with "2 scoops morning, 1 evening"); sent back
@@ -121,6 +123,7 @@ from saturnd.turn.listing import (
     marked_done_given,
     part_of_the_list,
     rows_not_asked,
+    rows_of_another_answer,
     shown_file_named,
     total_left_out,
 )
@@ -387,7 +390,7 @@ def unbacked_claim(
         return Claim("part_of_list", part)
     if left := marked_done_given(answer, request, seen):
         return Claim("marked_done", left)
-    if rows := rows_not_asked(answer, request, seen):
+    if rows := rows_not_asked(answer, request, seen) or rows_of_another_answer(answer, request, seen):
         return Claim("rows_not_asked", rows)
     if total := total_left_out(answer, request, seen):
         return Claim("total_left_out", total)

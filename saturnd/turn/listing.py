@@ -88,7 +88,7 @@ def _whole_files(seen: str) -> list[tuple[str, list[str]]]:
 STILL_ASKED = re.compile(
     r"\b(?:still|left|yet|remaining|outstanding|to\s+go|(?:have|has)n't|(?:have|has)\s+not)\b", re.IGNORECASE)
 DONE_MARK = re.compile(
-    r"\((?:bought|done|got|paid|sent|booked|ordered|finished)\)|\[x\]|[✓✔✅]|~~|"
+    r"[(\[](?:bought|done|got|paid|sent|booked|ordered|finished)[)\]]|\[x\]|[✓✔✅]|~~|"
     r"[-:–]\s*(?:bought|done|got|paid|sent|booked|finished)\s*$", re.IGNORECASE)
 MAX_NOT_DONE = 12
 MARKED_AS = re.compile(r"\b(?:as\s+)?(done|bought|got|paid|sent|booked|ordered|finished|packed|complete)d?\b",
@@ -188,7 +188,9 @@ def total_left_out(answer: str, request: str, seen: str) -> str | None:
     """The totals line of a table the answer reads two or more rows' figures of, when the request
     asks how much in all and the answer gives none of the totals: asked "How much am I still
     owed?", shown "the paid = no rows (2: Bolt Ltd, Crane & Co): amount = 1500", the 1.5B
-    answered "You still owe Bolt Ltd $1200 and Crane & Co $300."."""
+    answered "You still owe Bolt Ltd $1200 and Crane & Co $300."; so is one that gives no figure
+    at all while the totals are over rows picked for the request ("You have not claimed any
+    expenses yet." for "How much can I still claim?", shown the claimed = no rows' 180)."""
     if not TOTAL_ASKED.search(request) or ONE_ROW_ASKED.search(request):
         return None
     said = {plain_number(n) for n in NUMBER.findall(answer)}
@@ -200,6 +202,8 @@ def total_left_out(answer: str, request: str, seen: str) -> str | None:
         totals = {plain_number(n) for n in NUMBER.findall(found.group("totals"))}
         if said & totals:
             continue
+        if not said and found.group("over").startswith("the "):
+            return f"totals over {found.group('over')}: {found.group('totals')}"
         cells = {plain_number(cell.strip()) for row in _table_above(lines, at) for cell in row.split(",")
                  if NUMBER.fullmatch(cell.strip())}
         if len(said & cells) >= 2:
@@ -281,3 +285,31 @@ def who_owes(lines: list[str]) -> str:
 
 def _sum(amounts: Iterable[str]) -> str:
     return plain_number(str(sum(Decimal(amount) for amount in amounts)))
+
+
+COUNTED_ANSWERS = re.compile(r"^\[Saturn counted\] (?P<column>[^:|]+): (?P<kinds>[^|]+)$")
+ANSWER_ROWS = re.compile(r"(?P<value>[^;]+?) \d+ \((?P<names>[^)]*)\)")
+NOT_ASKED = re.compile(r"n't\b|\b(?:not|never|yet)\b", re.IGNORECASE)
+REPLYING = re.compile(r"\b(?:repl|answer|respond|rsvp|heard|confirm)", re.IGNORECASE)
+
+
+def rows_of_another_answer(answer: str, request: str, seen: str) -> str | None:
+    """The rows asked about, by a yes/no column's answer, when a negated request is answered with
+    the "yes" rows: asked "Who hasn't replied about the party?", shown "rsvp: yes 3 (Leo, Sam,
+    Tom); blank (no answer) 2 (Priya, Ines); no 1 (Hana)", the 1.5B answered "Leo, Sam, Tom".
+    Who has not replied is the blank rows; who is not coming, the "no" rows."""
+    if not NOT_ASKED.search(request):
+        return None
+    said = answer.lower()
+    for line in seen.splitlines():
+        found = COUNTED_ANSWERS.match(line)
+        if found is None:
+            continue
+        kinds = {kind.group("value").strip(): [n.strip() for n in kind.group("names").split(",") if n.strip()]
+                 for kind in ANSWER_ROWS.finditer(found.group("kinds"))}
+        yes = kinds.get("yes", [])
+        wanted = next((value for value in kinds if value.startswith("blank" if REPLYING.search(request) else "no")), None)
+        if wanted and yes and all(re.search(rf"\b{re.escape(name.lower())}\b", said) for name in yes) and not any(
+                re.search(rf"\b{re.escape(name.lower())}\b", said) for name in kinds[wanted]):
+            return f"the {found.group('column').strip()} = {wanted} rows: {', '.join(kinds[wanted])}"
+    return None

@@ -263,10 +263,10 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         turn.trace[-1].note = join_note(
             turn.trace[-1].note, "the answer spoke of the user to Saturn: replaced with what was not done"
         )
-        return prompts.NOT_DONE
+        return _not_done(turn)
     if claim is not None and misleads_about_action(claim, text):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "prefixed: not done")
-        return f"{prompts.NOT_DONE} {text}"
+        return f"{_not_done(turn)} {text}"
     if claim is not None and claim.kind == "marked_done":  # sent back, the 1.5B named the bought lego again
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the lines not marked done")
         return still_to_do(claim.quote)
@@ -283,6 +283,14 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the date worked out")
         return worked_out  # sent back, the 1.5B gave the bin day's "5" for the dentist again
     return text
+
+
+def _not_done(turn: TurnContext) -> str:
+    """"Not done", with why when every message call went back for want of an address."""
+    messages = [c for p in turn.trace for c in p.calls if c.name in ("send_message", "send_email")]
+    if messages and all(c.fate == "invalid" and prompts.NO_ADDRESS_HINT in c.why for c in messages):
+        return prompts.NOT_DONE_NO_ADDRESS
+    return prompts.NOT_DONE
 
 
 def abort_summary(turn: TurnContext) -> str:

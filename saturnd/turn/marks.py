@@ -21,8 +21,8 @@ def marked_as_asked(request: str, path: Path, content: str) -> str | None:
     added = [line for line in written if line not in old]
     if len(changed) != 1 or len(added) != 1 or changed[0] not in asked_about(request, path):
         return None
-    if DONE_MARK.search(added[0]) and stems(changed[0]) <= stems(added[0]):
-        return None  # marked its own way ("- Dad: book ✓")
+    if stems(changed[0]) < stems(added[0]) or (DONE_MARK.search(added[0]) and stems(changed[0]) <= stems(added[0])):
+        return None  # marked its own way: its words kept, a mark added ("- Dad: book ✓", "water the plants [done]")
     marked = marked_line(changed[0], request)
     return content.replace(added[0], marked, 1) if marked and marked != added[0] else None
 

@@ -113,8 +113,8 @@ def _changed(request: str, old: list[str], written: list[str], path: Path) -> li
     for line in old:
         new = next((w for w in written if w not in lines and w not in old and named(line, w)), None) if (
             named(request, line) or line in asked) else None
-        if new is not None and marks_done(request) and not TABLE.search(path.name) and (
-                marked := marked_line(line, request)):
+        if new is not None and marks_done(request) and not TABLE.search(path.name) and not stems(line) < stems(new) and (
+                marked := marked_line(line, request)):  # the written line lost the line's words: "Mark the Q4 report as done."
             written = [marked if w == new else w for w in written]  # not the request's own words
             new = marked
         lines.append(new or line)

@@ -195,10 +195,12 @@ CONTENT_PUT_RIGHT = (
     "(The same content came back: the call wrote the content the last result gave for {path}.) "
 )
 TIME_PUT_RIGHT = "(The change rewrote more of its line than the time asked: the call wrote only that time anew in {path}.) "
-NO_ADDRESS = (
-    "tool error: {to!r} is not {kind}. Send to the one the user's files give for them; if they give none,"
-    " tell the user so."
-)
+NO_ADDRESS_HINT = "Send to the one the user's files give for them; if they give none, tell the user you need it."
+NO_ADDRESS = "tool error: {to!r} is not {kind}. " + NO_ADDRESS_HINT
+NOT_DONE_NO_ADDRESS = "Not done: nothing was sent, as no phone number or email address for them was found."
+"""What was not done when every message went back for want of an address ("Text Jo I'm on my way",
+Jo in no file): told the user needs to give one, the 1.5B answered "I need to ask the user for
+their phone number" and the plain "Not done" lost why."""
 MARK_PUT_RIGHT = "(The line marked lost its own words: the call wrote it as it was in {path}, marked done.) "
 ITEM_PUT_RIGHT = (
     "(The line added was not as the user worded it or as {path} writes its lines: the call wrote it so, its other"
