@@ -180,7 +180,7 @@ def _rows_by_flag(header: list[str], body: list[list[str]]) -> str:
     """The rows of each answer of a yes/no column, a blank one too ("rsvp: yes 3 (Leo, Sam, Tom);
     blank (no answer) 2 (Priya, Ines)"), for a table without numbers: asked who hasn't replied, a small model
     reads "Priya,,vegetarian" as nothing."""
-    label = next((i for i, name in enumerate(header) if {r[i].strip().lower() for r in body} - FLAGS.keys() - {""}),
+    label = next((i for i in range(len(header)) if {r[i].strip().lower() for r in body} - FLAGS.keys() - {""}),
                  None)
     if label is None:
         return ""

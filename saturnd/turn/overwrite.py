@@ -197,18 +197,18 @@ def asked_about(request: str, path: Path) -> set[str]:
     stays; asked to "Tick off the library books", "return library books" goes and "book car
     service", sharing only "book", stays."""
     words = stems(request) - ERRAND_WORDS - stems(re.sub(r"[^a-z]+", " ", path.stem.lower()))
-    shared = {line: len(stems(line) & words) for line in _file_lines(path) if not HEADING.search(line)}
+    lines = _file_lines(path)
+    shared = {line: len(stems(line) & words) for line in lines if not HEADING.search(line)}
     most = max(shared.values(), default=0)
-    return {line for line, count in shared.items() if count and count == most} or time_line_asked(request, path)
+    return {line for line, count in shared.items() if count and count == most} or time_line_asked(request, path, lines)
 
 
-def time_line_asked(request: str, path: Path) -> set[str]:
+def time_line_asked(request: str, path: Path, lines: list[str]) -> set[str]:
     """Asked to move the time of what a file is about ("Move book club to 8pm": bookclub.md, its
     heading "# Book club"), the file's one line with a time, though it names no word of the request
-    ("Next meeting: Tuesday 15 December, 7:30pm at Hannah's")."""
+    ("Next meeting: Tuesday 15 December, 7:30pm at Hannah's"); `lines` are the file's, read once."""
     if asked_action(request) not in CHANGING or len(TIME.findall(request)) != 1:
         return set()
-    lines = _file_lines(path)
     about = stems(f"{re.sub(r'[^a-z]+', ' ', path.stem.lower())} {' '.join(filter(HEADING.search, lines))}")
     if not about & stems(request):
         return set()

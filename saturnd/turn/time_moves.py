@@ -33,7 +33,7 @@ def time_moved_as_asked(request: str, path: Path, content: str) -> str | None:
     added = [line for line in written if line not in old]
     if len(changed) != 1 or len(added) != 1:
         return None
-    if not named(request, changed[0]) and changed[0] not in time_line_asked(request, path):
+    if not named(request, changed[0]) and changed[0] not in time_line_asked(request, path, old):
         return None
     moved = _time_moved(changed[0], request, times[0].group(0))
     return content.replace(added[0], moved, 1) if moved and moved != added[0] else None
