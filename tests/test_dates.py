@@ -56,7 +56,7 @@ def test_dates_are_counted_from_today_when_the_request_asks_how_far_off(request_
     ("Dentist Friday 9am", "Dentist, 4 December 2026: a Friday, in 2 days"),  # the coming Friday
     ("Bins go out Wed", "Bins go out, 2 December 2026: a Wednesday, today"),
     ("Mon 7 Dec: call Priya", "Mon, 7 December 2026: a Monday, in 5 days"),  # the date, not the weekday again
-    ("Renew by 1 December", "Renew by, 1 December 2027: a Wednesday, in 364 days (52 weeks)"),  # its next one
+    ("Renew by 1 December", "Renew by, 1 December 2026: a Tuesday, yesterday"),  # gone, not next year's
 ])
 def test_each_way_of_writing_a_date(line, said):
     assert dated([line], "How many days until it?", TODAY) == f"[Saturn dated] {said}"
@@ -299,6 +299,22 @@ def test_a_date_gone_with_a_repeat_gives_the_next_time_it_falls():
         "every 4 weeks: next 18 December 2026, a Friday, in 16 days (2 weeks 2 days)")
     assert next_due(["Dentist: 4 December, check-up"], "When's the dentist due?", TODAY) == ""  # no repeat
     assert next_due([line], "What's the boiler's make?", TODAY) == ""  # not asked when
+
+
+def test_a_yearless_date_the_line_says_is_gone_or_that_fell_this_last_month_is_not_next_years():
+    pets = ["- Worming tablet: every 3 months, last given 20 September", "- Flea treatment monthly, last 15 November"]
+    assert next_due(pets, "When is Biscuit's next worming tablet due?", TODAY) == (
+        "[Saturn dated] Worming tablet, 20 September 2026, every 3 months: next 20 December 2026, a Sunday, in 18 days"
+        " (2 weeks 4 days); Flea treatment last, 15 November 2026, every 1 month: next 15 December 2026, a Tuesday,"
+        " in 13 days")
+    prescription = ["Repeat prescription ordered 25 Nov, ready to collect after 1 Dec"]
+    assert dated(prescription, "How many days until I can collect it?", TODAY) == (
+        "[Saturn dated] Repeat prescription ordered, 25 November 2026: a Wednesday, 7 days ago; ready to collect after,"
+        " 1 December 2026: a Tuesday, yesterday")
+    assert dated(["Nan's birthday 30 Nov"], "How many days until Nan's birthday?", TODAY) == (
+        "[Saturn dated] Nan's birthday, 30 November 2027: a Tuesday, in 363 days (51 weeks 6 days)")
+    assert dated(["Tom - 30 November"], "How many days until Tom's birthday?", TODAY).endswith("in 363 days (51 weeks 6 days)")
+    assert dated(["MOT due 14 March"], "How many days until the MOT?", TODAY).endswith("in 102 days (14 weeks 4 days)")
 
 
 TIMETABLE = ("--- timetable.md (whole file, 4 lines)\n# Maya's school week\nMonday: PE (bring kit)\nThursday: PE (bring kit)\n"

@@ -343,6 +343,17 @@ RUNS = "date,km\n2026-11-02,5.2\n2026-11-09,6.0\n2026-11-16,7.5\n2026-11-23,8.1\
 def test_a_table_carries_the_average_or_the_largest_row_the_request_asks_for(request_text, said):
     assert table_totals("runs.csv", RUNS, request_text) == "[Saturn worked out] totals over 4 rows: km = 26.8" + said
 
+FUEL = "date,litres,cost,miles\n2026-10-04,41.2,58.10,412\n2026-10-29,38.5,54.30,398\n2026-11-22,40.1,57.20,405\n"
+
+
+def test_one_column_per_another_is_their_totals_divided_not_an_average_of_either():
+    totals = "[Saturn worked out] totals over 3 rows: litres = 119.8, cost = 169.6, miles = 1215"
+    assert table_totals("fuel.csv", FUEL, "What's my average miles per litre?") == (
+        f"{totals}; miles per litre over 3 rows: miles 1215 / litres 119.8 = 10.14")
+    assert table_totals("fuel.csv", FUEL, "What did I pay a litre?") == totals  # "pay" names no column
+    assert table_totals("fuel.csv", FUEL, "How much did fuel cost per litre?").endswith("cost 169.6 / litres 119.8 = 1.42")
+
+
 def test_how_many_rows_a_table_holds_is_counted_for_the_request():
     assert table_totals("runs.csv", RUNS, "How many runs did I do?") == (
         "[Saturn worked out] 4 runs (a row each); totals over 4 rows: km = 26.8")

@@ -204,11 +204,22 @@ SMALLEST_ASKED = re.compile(
     r"\b(?:shortest|smallest|least|lowest|min(?:imum)?|cheapest|fewest)\b", re.IGNORECASE)
 
 
+PER_ASKED = re.compile(r"\b([a-z]+)\s+(?:per|a|an|each)\s+([a-z]+)\b", re.IGNORECASE)
+
+
 def _asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int], request: str) -> str:
     """What the request asks of the rows besides their totals: their average ("What's the average
-    distance of my runs?": the 1.5B answered 6.75 for 26.8 over 4), or the row with the largest or
-    smallest value of each numeric column ("my longest run")."""
+    distance of my runs?": the 1.5B answered 6.75 for 26.8 over 4), one column's total over
+    another's ("my average miles per litre": miles 1215 / litres 119.8, not the miles' average), or
+    the row with the largest or smallest value of each numeric column ("my longest run")."""
     said = ""
+    for per in PER_ASKED.finditer(request):
+        over, under = (_numeric_named(per.group(n), header, numeric) for n in (1, 2))
+        if over is not None and under is not None and over != under and _column(body, under):
+            ratio = _plain(_column(body, over) / _column(body, under), places=2)
+            said += (f"; {per.group(0)} over {len(body)} rows: {header[over].strip()} {_plain(_column(body, over))}"
+                     f" / {header[under].strip()} {_plain(_column(body, under))} = {ratio}")
+            return said  # its average of each column is no answer to a ratio
     if AVERAGE_ASKED.search(request):
         averages = (f"{header[i].strip()} = {_plain(_column(body, i) / len(body), places=2)}" for i in numeric)
         said += f"; average over {len(body)} rows: " + ", ".join(averages)
@@ -217,6 +228,12 @@ def _asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int],
             rows = {i: sorted(body, key=partial(_value_in, i), reverse=largest)[0] for i in numeric}
             said += "; " + ", ".join(f"{word} {header[i].strip()}: the row {','.join(row)}" for i, row in rows.items())
     return said
+
+
+def _numeric_named(word: str, header: list[str], numeric: list[int]) -> int | None:
+    """The numeric column a word names, plural or not ("litre" for "litres")."""
+    singular = word.lower().removesuffix("s")
+    return next((i for i in numeric if header[i].strip().lower().removesuffix("s") == singular), None)
 
 
 def _value_in(column: int, row: list[str]) -> Decimal:

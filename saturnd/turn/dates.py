@@ -70,7 +70,7 @@ def dated(lines: list[str], request: str, today: date) -> str:
         return ""
     found: dict[tuple[str, date], None] = {}
     for line in lines:
-        for label, when in _dates(line, today, gone=since_asked):
+        for label, when in _dates(line, today, gone=since_asked, yearly=YEARLY.search(request) is not None):
             found.setdefault((label, when))
     if span_asked:
         return _span(sorted({when for _, when in found}))
@@ -82,8 +82,12 @@ def dated(lines: list[str], request: str, today: date) -> str:
     return f"[Saturn dated] {'soonest first: ' if next_asked else ''}{'; '.join(said)}" if said else ""
 
 
-EVERY = re.compile(r"\bevery\s+(?P<count>\d{1,2}|two|three|four|six)?\s*(?P<unit>day|week|month|year)s?\b", re.IGNORECASE)
+EVERY = re.compile(
+    r"\bevery\s+(?P<count>\d{1,2}|two|three|four|six)?\s*(?P<unit>day|week|month|year)s?\b|"
+    r"\b(?P<adverb>daily|weekly|fortnightly|monthly|quarterly|yearly|annually)\b", re.IGNORECASE)
 COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "six": 6}
+ADVERBS = {"daily": (1, "day"), "weekly": (1, "week"), "fortnightly": (2, "week"), "monthly": (1, "month"),
+           "quarterly": (3, "month"), "yearly": (1, "year"), "annually": (1, "year")}
 
 
 WHEN_ASKED = re.compile(r"\b(?:when|when's|due|next|how\s+long|how\s+many\s+(?:days|weeks))\b", re.IGNORECASE)
@@ -101,9 +105,8 @@ def next_due(lines: list[str], request: str, today: date) -> str:
         dates = _dates(line, today, gone=True, weekdays=False) if every else []
         if every is None or len(dates) != 1 or dates[0][1] > today:
             continue
-        written = (every.group("count") or "1").lower()
-        count = COUNT_WORDS.get(written) or int(written)
-        unit, when = every.group("unit").lower(), dates[0][1]
+        count, unit = _repeat(every)
+        when = dates[0][1]
         while when <= today:
             when = _moved(when, count, unit)
         label = " ".join(EVERY.sub(" ", dates[0][0]).replace(",", " ").split())  # "every 12 months" said after
@@ -111,6 +114,14 @@ def next_due(lines: list[str], request: str, today: date) -> str:
         said.append(f"{label}{dates[0][1].day} {dates[0][1]:%B %Y}, every {count} {unit}{'s' if count > 1 else ''}:"
                     f" next {when.day} {when:%B %Y}, a {when:%A}, {_from_today(when, today)}")
     return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""
+
+
+def _repeat(every: re.Match[str]) -> tuple[int, str]:
+    """(count, unit) of "every 3 months" or "monthly"."""
+    if every.group("adverb"):
+        return ADVERBS[every.group("adverb").lower()]
+    written = (every.group("count") or "1").lower()
+    return COUNT_WORDS.get(written) or int(written), every.group("unit").lower()
 
 
 def _moved(day: date, count: int, unit: str) -> date:
@@ -134,16 +145,18 @@ def _span(days: list[date]) -> str:
             f" {nights} night{'s' if nights != 1 else ''}, {nights + 1} days counting both")
 
 
-def _dates(line: str, today: date, gone: bool = False, weekdays: bool = True) -> list[tuple[str, date]]:
+def _dates(line: str, today: date, gone: bool = False, weekdays: bool = True, yearly: bool = False
+           ) -> list[tuple[str, date]]:
     """(what the line says the date is for, the date) of each date in `line`: "Parents evening, "
     for "Parents evening: 4 December 18:00". A date without a year is the next to come, or with
-    `gone` the last gone; with `weekdays`, a line of no date but a weekday is the coming one."""
+    `gone` the last gone (so too where the line says it is gone, or it fell this last month and
+    is not `yearly`, as a birthday is); with `weekdays`, a line of no date but a weekday is the coming one."""
     found: list[tuple[re.Match[str], date]] = []
     for pattern in WRITTEN_DATES:
         for match in pattern.finditer(line):
             if any(match.start() < taken.end() and taken.start() < match.end() for taken, _ in found):
                 continue
-            if (when := _date_of(match, today, gone)) is not None:
+            if (when := _date_of(match, today, gone or _said_gone(line, match, today, yearly))) is not None:
                 found.append((match, when))
     found.sort(key=lambda pair: pair[0].start())
     ends = [0, *(match.end() for match, _ in found)]
@@ -152,6 +165,27 @@ def _dates(line: str, today: date, gone: bool = False, weekdays: bool = True) ->
         wanted = next(n for n, name in enumerate(WEEKDAYS) if name.startswith(day.group(0).lower()[:3]))
         dates.append((_label_of(line, day), today + timedelta(days=(wanted - today.weekday()) % 7)))
     return dates
+
+
+SAID_GONE = re.compile(
+    r"\b(?:last|ordered|given|bought|started|done|since|taken|had|opened|frozen|made|sent|paid)$", re.IGNORECASE)
+LINKING_WORDS = re.compile(r"(?:\b(?:on|in|at|the|was|were|is|it|of)\b|\W)*$", re.IGNORECASE)
+YEARLY = re.compile(r"\b(?:birthday|bday|anniversary|christmas|every\s+year|yearly|annual(?:ly)?)\b", re.IGNORECASE)
+RECENT_DAYS = 31
+
+
+def _said_gone(line: str, date_written: re.Match[str], today: date, yearly: bool) -> bool:
+    """Whether a date without a year is the last one gone: the line says so just before it ("last
+    given 20 September", "ordered on 25 Nov"), or it fell within the last month and the line is no
+    yearly thing ("ready to collect after 2 Dec" the day after is not a date next year; a birthday
+    two days gone is)."""
+    if date_written.groupdict().get("year"):
+        return False
+    if SAID_GONE.search(LINKING_WORDS.sub("", line[:date_written.start()])):
+        return True
+    last_gone = _date_of(date_written, today, gone=True)
+    return (not yearly and not YEARLY.search(line) and last_gone is not None
+            and (today - last_gone).days <= RECENT_DAYS)
 
 
 def _label_of(line: str, date_written: re.Match[str], after: int = 0) -> str:
