@@ -21,6 +21,7 @@ from saturnd.turn.dates import (
 )
 from saturnd.turn.ground import Ground, build_ground
 from saturnd.turn.retrieval import Document, Excerpt, rank, render_excerpts
+from saturnd.turn.worked_lines import scaled_recipe, time_between
 from tests.conftest import of_type
 
 TODAY = date(2026, 12, 2)  # a Wednesday
@@ -337,3 +338,33 @@ def test_a_date_written_day_first_with_slashes_is_a_date_and_a_recipes_half_is_n
                  TODAY) == "[Saturn dated] Library books due back, 12 December 2026: a Saturday, in 10 days"
     assert on_the_days(["Library books due back 12/12"], "What's due on the 12th?", TODAY) == (
         "[Saturn dated] the 12th, Saturday 12 December: Library books due back 12/12")
+
+
+@pytest.mark.parametrize(("lines", "request_text", "said"), [
+    (["Season ticket expires 31 January", "Usual train: 07:42 from Leeds, arrives York 08:10"],
+     "How long is my train journey?", "Usual train, 07:42 to 08:10: 28 minutes"),
+    (["date,start,end", "2026-12-09,08:00,14:00"], "How long is my shift on the 9th?", "2026-12-09, 08:00 to 14:00: 6 hours"),
+    (["Party 7pm till 11.30pm"], "How long is the party?", "Party, 7pm to 11.30pm: 4 hours 30 minutes"),
+    (["Night shift 22:00 - 06:00"], "How long is the night shift?", "Night shift, 22:00 to 06:00: 8 hours"),
+])
+def test_asked_how_long_a_thing_lasts_the_time_between_its_lines_two_clock_times_is_worked_out(lines, request_text, said):
+    assert time_between(lines, request_text) == f"[Saturn worked out] {said}"
+
+
+def test_how_long_until_or_a_line_of_one_time_is_no_span():
+    assert time_between(["Dentist moved to Weds 10th Dec 2.30pm"], "How long until the dentist?") == ""
+    assert time_between(["Hotel: 3 nights, check-in 14:00"], "How long is the hotel?") == ""
+
+
+LASAGNE = ["# Lasagne (serves 6)", "- 500g beef mince", "- 9 lasagne sheets", "- 400ml white sauce",
+           "Oven: 190C for 40 minutes"]
+
+
+def test_a_recipes_amounts_are_scaled_to_the_number_asked_for():
+    assert scaled_recipe(LASAGNE, "How much mince for lasagne for 3?") == (
+        "[Saturn worked out] for 3 of a recipe for 6 (each amount × 0.5): 500g beef mince → 250g;"
+        " 9 lasagne sheets → 4.5; 400ml white sauce → 200ml")
+    assert scaled_recipe(LASAGNE, "How much mince do I need to feed eight?").endswith(
+        "500g beef mince → 667g; 9 lasagne sheets → 12; 400ml white sauce → 533ml")
+    assert scaled_recipe(LASAGNE, "How long does the lasagne take in the oven?") == ""
+    assert scaled_recipe(LASAGNE, "How much mince for 6?") == ""  # as written

@@ -35,6 +35,7 @@ from saturnd.turn.dates import (
 from saturnd.turn.errands import asked_action
 from saturnd.turn.listing import not_done, section_named, who_owes
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
+from saturnd.turn.worked_lines import scaled_recipe, time_between
 
 KB_SOURCE = "kb:"
 MONTH_NAMED = {month: re.compile(r"(?<=\s)May\b") if month == "may" else re.compile(rf"\b{month}\b", re.IGNORECASE)
@@ -172,7 +173,8 @@ def relevant_excerpts(
 def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | None = None) -> str:
     """file:line headers the model can cite and read on from; a whole table's totals (for the
     month the `request` names, where it names one); asked how many days until a thing, its dates
-    counted from `today` (dates.py)."""
+    counted from `today` (dates.py); asked how long a thing lasts or a recipe for more or fewer,
+    that worked out (worked_lines.py)."""
     blocks = []
     for part in excerpts:
         last = part.first_line + len(part.lines) - 1
@@ -185,7 +187,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   if part.whole else "")
         days = (dated(part.lines, request, today) or next_due(part.lines, request, today)) if today else ""
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
-        blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day) if line)]))
+        worked = time_between(part.lines, request) or scaled_recipe(part.lines, request)
+        blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day, worked) if line)]))
     return "\n".join(blocks)
 
 

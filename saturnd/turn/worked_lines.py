@@ -1,0 +1,107 @@
+"""Sums a line of the user's notes asks for where no table holds them, worked out by the harness.
+
+Asked "How long is my train journey?" of "Usual train: 07:42 from Leeds, arrives York 08:10", or
+"How much mince for lasagne for 3?" of a recipe that serves 6, a 1.5B subtracts clock times and
+scales amounts no better than it adds. Like the table's totals and the dates, the answer is
+worked out before the model reads and shown after the excerpt it comes from.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from saturnd.tools.word_match import stems
+
+CLOCK = re.compile(
+    r"\b(?P<hour>2[0-3]|[01]?\d)(?:[:.](?P<minute>[0-5]\d))?\s*(?P<half>[ap]\.?m\b\.?)?", re.IGNORECASE)
+HOW_LONG = re.compile(r"\bhow\s+long\b(?!.*\b(?:until|till|til|ago|since|been|left|before)\b)", re.IGNORECASE)
+MAX_SPANS = 3
+
+
+def time_between(lines: list[str], request: str) -> str:
+    """Asked how long a thing lasts, the time from the first clock time to the second of each line
+    holding two ("07:42 … 08:10": 28 minutes; past midnight it runs on to the next day)."""
+    if not HOW_LONG.search(request):
+        return ""
+    spans = [(line, times) for line in lines if len(times := _clock_times(line)) == 2]
+    if len(spans) > MAX_SPANS:
+        asked = stems(request)
+        spans = [(line, times) for line, times in spans if asked & stems(line)]
+    said = []
+    for line, ((first_written, first), (second_written, second)) in spans[:MAX_SPANS]:
+        minutes = (second - first) % (24 * 60)
+        label = re.sub(r"\s+", " ", line.split(first_written)[0].strip(" -*:,"))
+        said.append(f"{label + ', ' if label else ''}{first_written} to {second_written}: {_duration(minutes)}")
+    return f"[Saturn worked out] {'; '.join(said)}" if said else ""
+
+
+def _clock_times(line: str) -> list[tuple[str, int]]:
+    """(as written, minutes after midnight) of each time of day in `line`: "08:10", "2.30pm",
+    "9am"; a bare number ("3 nights") is none."""
+    found = []
+    for match in CLOCK.finditer(line):
+        if match.group("minute") is None and match.group("half") is None:
+            continue
+        hour, minute = int(match.group("hour")), int(match.group("minute") or 0)
+        half = (match.group("half") or "").lower()[:1]
+        if half and hour > 12:
+            continue
+        hour = hour % 12 + (12 if half == "p" else 0) if half else hour
+        found.append((match.group(0).strip(), hour * 60 + minute))
+    return found
+
+
+def _duration(minutes: int) -> str:
+    hours, minutes = divmod(minutes, 60)
+    parts = [f"{hours} hour{'s' if hours != 1 else ''}"] * bool(hours)
+    parts += [f"{minutes} minute{'s' if minutes != 1 else ''}"] * bool(minutes or not hours)
+    return " ".join(parts)
+
+
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                "ten": 10, "twelve": 12}
+COUNT = r"(\d{1,2}|" + "|".join(NUMBER_WORDS) + r")"
+FOR_HOW_MANY = re.compile(rf"\b(?:for|feeds?|feeding|serves?|serving)\s+{COUNT}\b(?!\s*(?:minutes?|mins?|hours?|days?|weeks?))",
+                          re.IGNORECASE)
+SERVES = re.compile(rf"\b(?:serves|feeds|for|makes)\s+{COUNT}\b(?!\s*(?:minutes?|mins?|hours?|days?|weeks?))",
+                    re.IGNORECASE)
+AMOUNT = re.compile(
+    r"^(?P<lead>\s*(?:[-*•]|\d+[.)])?\s*)(?P<number>\d+(?:\.\d+)?|\d+/\d+)\s*"
+    r"(?P<unit>kg|g|ml|l|tsp|tbsp|cups?|oz|lbs?|cloves?|tins?|cans?)?\b(?P<rest>.*)$", re.IGNORECASE)
+
+
+WHOLE_UNITS = ("g", "ml")
+
+
+def scaled_recipe(lines: list[str], request: str) -> str:
+    """Asked for a recipe's amounts for another number of people than it serves, each amount of
+    its list scaled ("for 3" of a recipe serving 6: 500g beef mince is 250g)."""
+    asked, serves = FOR_HOW_MANY.search(request), next(filter(None, (SERVES.search(line) for line in lines[:3])), None)
+    if asked is None or serves is None:
+        return ""
+    people, written_for = _count(asked.group(1)), _count(serves.group(1))
+    if people == written_for or not written_for:
+        return ""
+    factor = Fraction(people, written_for)
+    scaled = []
+    for line in lines:
+        if (amount := AMOUNT.match(line)) is None or SERVES.search(line):
+            continue
+        unit = amount.group("unit") or ""
+        wanted = Fraction(amount.group("number")) * factor
+        if unit.lower() in WHOLE_UNITS and wanted >= 10:  # 666.67g is 667g
+            wanted = Fraction(round(wanted))
+        scaled.append(f"{line[amount.end('lead'):].strip()} → {_plain(wanted)}{unit}")
+    if not scaled:
+        return ""
+    return (f"[Saturn worked out] for {people} of a recipe for {written_for} (each amount × {_plain(factor)}): "
+            + "; ".join(scaled))
+
+
+def _count(written: str) -> int:
+    return NUMBER_WORDS.get(written.lower()) or int(written)
+
+
+def _plain(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}".rstrip("0").rstrip(".")
