@@ -843,3 +843,15 @@ def test_no_figure_for_a_total_over_rows_picked_for_the_request_goes_back_with_i
     claim = unbacked_claim("You have not claimed any expenses yet.", [], builtin_registry(),
                            "How much can I still claim on expenses?", documents_at_hand=True, seen=expenses)
     assert claim == Claim("total_left_out", "totals over the claimed = no rows (2: hotel, client lunch): amount = 138.8")
+
+
+@pytest.mark.parametrize(("request_text", "answer", "said"), [
+    ("Can Pepper have chicken?", "Yes, Pepper is allergic to chicken.", "Yes, Pepper is allergic to chicken."),
+    ("Can Pepper have chicken?", "No, Pepper is allergic to chicken.", None),
+    ("Can Leo go on the big slide?", "Yes, he is tall enough now.", None),
+    ("What can't Pepper eat?", "Yes, chicken: she is allergic.", None),  # no yes/no question
+])
+def test_a_yes_that_gives_its_own_reason_for_no_goes_back(request_text, answer, said):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True,
+                           seen="- Pepper: allergic to chicken")
+    assert (claim.quote if claim and claim.kind == "yes_then_no" else None) == said

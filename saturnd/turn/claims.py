@@ -88,6 +88,8 @@ comes back again is answered with a note saying so. The kinds:
   quantity given for a request that asks it at a rate ("… mileage claim at 45p a mile" answered "89
   miles": "89 * 45 / 100"), or what there is so far given for how much more is needed ("… for the
   holiday fund?" answered "525", saved so far: "1200 - 525").
+- yes_then_no: a yes/no question answered yes with its own reason for no ("Can Pepper have
+  chicken?" answered "Yes, Pepper is allergic to chicken."); sent back with the answer's words.
 
 A word list always misses some wordings; the request-side rule catches what
 the answer-side one misses. What the request asks done, and what the turn tried of it, is read in
@@ -106,7 +108,7 @@ from typing import Literal
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
 from saturnd.tools.word_match import WORD
-from saturnd.turn.dates import miscounted_days, not_on_that_day
+from saturnd.turn.dates import YES, YES_NO_ASKED, miscounted_days, not_on_that_day
 from saturnd.turn.errands import (
     MAY_PRECEDE_AN_ACTION,
     READ_TOOLS,
@@ -256,7 +258,7 @@ ClaimKind = Literal[
     "done", "not_acted", "restated", "no_access", "uncomputed", "unworked", "unsourced", "not_looked_up", "unread",
     "unfollowed", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
     "not_as_calculated", "conversion", "miscounted_days", "someone_else", "someone_elses_line", "marked_done",
-    "rows_not_asked", "total_left_out", "against_the_day",
+    "rows_not_asked", "total_left_out", "against_the_day", "yes_then_no",
 ]
 
 
@@ -367,6 +369,8 @@ def unbacked_claim(
         return Claim("miscounted_days", dated)
     if day_line := not_on_that_day(answer, request, seen):
         return Claim("against_the_day", day_line)
+    if said := yes_then_no(answer, request):
+        return Claim("yes_then_no", said)
     if CALCULATE in registry.names() and (expression := unit_conversion(answer, request, passes)):
         return Claim("conversion", expression, (CALCULATE,))
     if (documents_at_hand and CALCULATE in registry.names()
@@ -404,6 +408,19 @@ def unbacked_claim(
         if not works_out(request) and (fitting := external_tools_fitting(request, registry)):
             named = tuple(t.name for t in registry if t.name in fitting and named_for_request(request, t))
             return Claim("not_looked_up", value, named) if named else Claim("unsourced", value, fitting)
+    return None
+
+
+REASON_FOR_NO = re.compile(
+    r"\b(?:allergic|intolerant|can(?:no|')t|mustn't|must\s+not|shouldn't|should\s+not|not\s+allowed|avoid|"
+    r"too\s+(?:young|old|small|big))\b", re.IGNORECASE)
+
+
+def yes_then_no(answer: str, request: str) -> str | None:
+    """The first sentence of a yes that gives its own reason for no, to a yes/no question."""
+    said = first_sentence(answer)
+    if YES_NO_ASKED.search(request) and YES.search(said) and REASON_FOR_NO.search(said):
+        return said
     return None
 
 

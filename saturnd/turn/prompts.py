@@ -85,6 +85,10 @@ AGAINST_THE_DAY = (
     "[Saturn check] The user asked about one day, and the harness found its line: {claim}. Answer from that"
     " line as it stands: yes only if it says so."
 )
+YES_THEN_NO = (
+    "[Saturn check] Your answer says yes and then gives a reason for no: \"{claim}\". Answer the user's"
+    " question again from the line that says it: yes or no, and why."
+)
 TOTAL_LEFT_OUT = (
     "[Saturn check] The user asked how much in all, and your answer gives rows' figures without their total."
     " The harness worked out the {claim}. Answer with that total."
@@ -158,6 +162,7 @@ MARKED_DONE_NOTE = "the answer named what the list marks done as still to do"
 SOMEONE_ELSE_NOTE = "the answer's number or address is from a line about someone else"
 ROWS_NOT_ASKED_NOTE = "the answer named rows of the table the user did not ask about"
 AGAINST_THE_DAY_NOTE = "the answer went against the line for the day asked"
+YES_THEN_NO_NOTE = "the answer said yes and gave a reason for no"
 TOTAL_LEFT_OUT_NOTE = "the answer gave rows' figures, not the total asked"
 SOMEONE_ELSES_LINE_NOTE = "the answer is from the line about someone else"
 SEND_BACK = {
@@ -168,7 +173,7 @@ SEND_BACK = {
     "not_as_calculated": NOT_AS_CALCULATED, "conversion": CONVERSION,
     "miscounted_days": MISCOUNTED_DAYS, "someone_else": SOMEONE_ELSE,
     "someone_elses_line": SOMEONE_ELSES_LINE, "marked_done": MARKED_DONE, "rows_not_asked": ROWS_NOT_ASKED,
-    "total_left_out": TOTAL_LEFT_OUT, "against_the_day": AGAINST_THE_DAY,
+    "total_left_out": TOTAL_LEFT_OUT, "against_the_day": AGAINST_THE_DAY, "yes_then_no": YES_THEN_NO,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
@@ -180,7 +185,7 @@ CLAIM_NOTES = {
     "miscounted_days": MISCOUNTED_DAYS_NOTE, "someone_else": SOMEONE_ELSE_NOTE,
     "someone_elses_line": SOMEONE_ELSES_LINE_NOTE, "marked_done": MARKED_DONE_NOTE,
     "rows_not_asked": ROWS_NOT_ASKED_NOTE, "total_left_out": TOTAL_LEFT_OUT_NOTE,
-    "against_the_day": AGAINST_THE_DAY_NOTE,
+    "against_the_day": AGAINST_THE_DAY_NOTE, "yes_then_no": YES_THEN_NO_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"
