@@ -285,6 +285,10 @@ def test_a_message_that_tells_of_sending_it_is_sent_as_what_it_says(request_text
      "I'm sorry to hear that you're running 5 minutes late. Let me know if there's anything I can help with.",
      "I'm running 5 minutes late."),  # Saturn's reply to the user, texted to Ruth
     ("Text Ruth that I'm running 5 minutes late.", "Hi Ruth, I'm running 5 minutes late, sorry!", None),
+    ("Text Tom to feed Pepper while we're in Lisbon.", "Tom, please feed Pepper with 2 scoops of morning and 1 scoop"
+     " of evening. Pepper is allergic to chicken.", "Please feed Pepper while we're in Lisbon."),  # the notes, no Lisbon
+    ("Text Tom to feed Pepper while we're in Lisbon.", "Hi Tom, could you feed Pepper while we're in Lisbon?", None),
+    ("Text Tom to feed her cat.", "Hi Tom!", None),  # her cat is the recipient's
 ])
 def test_a_message_that_leaves_out_what_the_request_says_to_say_says_it(request_text, body, said):
     put_right = with_the_words_asked({"to": "+44 7700 900123", "text": body}, request_text)

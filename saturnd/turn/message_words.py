@@ -139,6 +139,8 @@ def in_the_senders_words(arguments: dict[str, Any], request: str) -> tuple[dict[
 
 
 SAY_THAT = re.compile(r"^\s*(?:that|to\s+say(?:\s+that)?|saying(?:\s+that)?)\s+(?P<said>\S.*?)\s*$", re.IGNORECASE | re.DOTALL)
+ASKED_TO = re.compile(r"^\s*to\s+(?!(?:say|tell|let|ask|know)\b)(?P<said>[a-z]\S*.*?)\s*$", re.IGNORECASE | re.DOTALL)
+"""What the person is asked to do ("Text Tom to feed Pepper while we're in Lisbon"): "Please …"."""
 ABOUT_THEM = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|theirs|he's|she's|they're)\b", re.IGNORECASE)
 HELD_SHARE = 0.5
 NAMED = re.compile(r"(?<![.!?]\s)\b[A-Z][a-z]+\b")
@@ -148,13 +150,15 @@ NAMED = re.compile(r"(?<![.!?]\s)\b[A-Z][a-z]+\b")
 def with_the_words_asked(arguments: dict[str, Any], request: str) -> tuple[dict[str, Any], str] | None:
     """(the arguments, the note) for a message that leaves out most of what the request says to
     say: asked to "Text Dave that the car's making a funny noise", the 1.5B texted Dave to check
-    the tyres. It says the request's words instead, when they speak of no third person (whose
-    "she" would be the recipient's "you")."""
+    the tyres; asked to "Text Tom to feed Pepper while we're in Lisbon", it texted the dog's
+    feeding and worming from the notes, and no Lisbon. It says the request's words instead ("Please
+    feed Pepper while we're in Lisbon."), when they speak of no third person (whose "she" would be
+    the recipient's "you")."""
     field = "body" if "body" in arguments else "text"
     body = str(arguments.get(field, ""))
     for person in people_messaged(request):
         after = re.search(rf"\b{re.escape(person)}\b(?P<rest>.*)$", request, re.IGNORECASE | re.DOTALL)
-        asked = SAY_THAT.match(after.group("rest")) if after else None
+        asked = (SAY_THAT.match(after.group("rest")) or ASKED_TO.match(after.group("rest"))) if after else None
         if asked is None or ABOUT_THEM.search(asked.group("said")):
             continue
         said = asked.group("said")
@@ -164,7 +168,8 @@ def with_the_words_asked(arguments: dict[str, Any], request: str) -> tuple[dict[
         if not words or (len(words & stems(body)) >= HELD_SHARE * len(words) and not lost_name
                          and not _turned_round(said, body)):
             return None  # "Maya is off sick today" sent as "I am off sick today": whose news it is lost
-        said = said[0].upper() + said[1:] + ("" if said[-1] in ".!?" else ".")
+        said = (f"Please {said}" if asked.re is ASKED_TO else said[0].upper() + said[1:]) + (
+            "" if said[-1] in ".!?" else ".")
         return {**arguments, field: said}, prompts.WORDS_ASKED_PUT_RIGHT.format(message=said)
     return None
 
