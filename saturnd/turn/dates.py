@@ -286,16 +286,16 @@ def miscounted_days(answer: str, request: str, seen: str) -> str | None:
         return span if span and numbers and not numbers & set(re.findall(r"(\d+) (?:nights?|days)", span)) else None
     if not COUNT_ASKED.search(request) or not DAYS_ASKED.search(request):
         return None
-    shown = next((line for line in seen.splitlines() if line.startswith("[Saturn dated]")), None)
-    if shown is None or not numbers:
+    shown = [line for line in seen.splitlines() if line.startswith("[Saturn dated]")]
+    if not shown or not numbers:
         return None
-    entries = shown.removeprefix("[Saturn dated]").split(";")
+    entries = [entry for line in shown for entry in line.removeprefix("[Saturn dated]").split(";")]
     asked = _words(request) - {"days", "weeks", "many", "long", "until", "till"}
     named = [entry for entry in entries if asked & _words(entry.split(",")[0])]
     counts = [_counts(entry.split(": ", 1)[-1].split(",", 1)[-1]) for entry in named or entries]
     if any(numbers <= count for count in counts):
         return None
-    return f"[Saturn dated] {named[0].strip()}" if len(named) == 1 else shown  # the one asked about, alone
+    return f"[Saturn dated] {named[0].strip()}" if len(named) == 1 else "\n".join(shown)  # the one asked, alone
 
 
 def worked_out_date(quote: str) -> str:
