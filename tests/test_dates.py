@@ -131,7 +131,7 @@ def test_a_count_of_a_date_in_a_second_files_dated_line_is_no_miscount():
     seen = ("[Saturn dated] Repeat prescription ordered, 25 November 2026: a Wednesday, 8 days ago\n"
             "[Saturn dated] Fly out Fri, 12 February 2027: a Friday, in 71 days (10 weeks 1 day)")
     assert miscounted_days("71 days (10 weeks 1 day)", "How many days until Lisbon?", seen) is None
-    assert miscounted_days("8 weeks", "How many days until Lisbon?", seen) == seen
+    assert miscounted_days("9 weeks", "How many days until Lisbon?", seen) == seen
 
 
 def test_a_miscount_goes_back_with_the_date_asked_about_and_again_is_answered_by_it():
