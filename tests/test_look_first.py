@@ -149,6 +149,18 @@ async def test_where_a_text_goes(harness, contacts, request_text, to, sent_to):
     assert [e.arguments["to"] for e in of_type(events, "tool_proposed")] == [sent_to]
 
 
+async def test_an_email_to_a_name_and_number_goes_to_the_address_beside_that_number(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_email, decision: allow}\n")
+    (harness.env.workdir / "pets.md").write_text("# Biscuit (dog)\n- Vet: Greenway Vets, 01632 960111\n")
+    (harness.env.workdir / "contacts.md").write_text(
+        "- Mum: 07700 900222, mum@example.com\n- Greenway Vets: 01632 960111, reception@greenwayvets.example\n")
+    harness.model.enqueue(call("send_email", {"to": "Greenway Vets, 01632 960111", "subject": "Jabs",
+                                              "body": "Could we book Biscuit in for his jabs?"}), "Sent.")
+    _, events = await harness.turn("Email the vet to book Biscuit in for his jabs.", headless=True)
+    assert [e.arguments["to"] for e in of_type(events, "tool_proposed")] == ["reception@greenwayvets.example"]
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran"]
+
+
 async def test_a_put_right_recipient_still_needs_the_persons_approval(harness):
     await harness.start()
     (harness.env.workdir / "contacts.md").write_text("- Mum: +44 7700 900789\n")

@@ -253,7 +253,9 @@ def labelled_value_left_out(
     a line of what was read or shown gives under that label ("Order: 40 boxes and 10 rolls of
     tape"), and it would go without it: asked to "email the order to the supplier", the 1.5B
     sent "Thank you for your order. We will deliver the items as soon as possible."
-    Carried means every number of the line, or half its longer words when it has none."""
+    Carried means every number of the line, or half its longer words when it has none. A line
+    giving a number or address is who to reach ("Email the vet …" of "Vet: Greenway Vets, 01632
+    960111"), not a thing to carry."""
     addresses = [str(v) for k, v in arguments.items() if k in skip]
     carried = " ".join(v for k, v in arguments.items() if k not in skip and isinstance(v, str)).lower()
     if not carried.strip():
@@ -262,6 +264,8 @@ def labelled_value_left_out(
         label = asked.group(1).split()[-1]
         found = re.search(LABELLED.format(label=re.escape(label)), known, re.IGNORECASE | re.MULTILINE)
         if found is None or any(address.lower() in found.group(1).lower() for address in addresses):
+            continue
+        if EMAIL.search(found.group(1)) or PHONE.search(found.group(1)):  # "Vet: Greenway Vets, 01632 …": who, not what
             continue
         keys = [k.lower() for k in KEY_WORD.findall(found.group(1))]
         numbers = [k for k in keys if k[0].isdigit()]

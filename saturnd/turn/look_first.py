@@ -121,10 +121,11 @@ def render(found: list[FoundLine]) -> str:
 
 
 def lines_naming(name: str, documents: list[Document]) -> list[FoundLine]:
-    """Lines with an address or number that name `name` ("mum", "Petra") as a word."""
+    """Lines with an address or number that name `name` ("mum", "Petra") as a word, or its plural
+    ("the vet" of "Greenway Vets: …")."""
     if not name.strip():
         return []
-    wanted = re.compile(r"(?<!\w)" + re.escape(name.strip()) + r"(?!\w)", re.IGNORECASE)  # "Dave (mechanic)" too
+    wanted = re.compile(r"(?<!\w)" + re.escape(name.strip()) + r"s?(?!\w)", re.IGNORECASE)  # "Dave (mechanic)" too
     return _lines(documents, lambda line: bool(wanted.search(line)))
 
 

@@ -158,8 +158,8 @@ def _paired(line: FoundLine, request: str) -> str:
 def recipient_put_right(tool: Tool, arguments: dict[str, Any], context: GateContext) -> Recipient | None:
     """A recipient the user's files put right without a doubt: a name where the number or
     address goes (to: "mum") when the lines naming it give exactly one of the kind, for a text
-    an email address whose line gives a phone number, and for an email a phone number whose line
-    gives an email address. Sent back with the lines, the 1.5B sent to "mum" five times; it texted
+    an email address whose line gives a phone number, and for an email a phone number (alone or
+    with a name: "Greenway Vets, 01632 960111") whose line gives an email address. Sent back with the lines, the 1.5B sent to "mum" five times; it texted
     Ana's email address though contacts.md has her phone, and emailed Tom's phone number."""
     to = str(arguments.get("to", "")).strip()
     if to and not (EMAIL.search(to) or PHONE.search(to)):
@@ -176,7 +176,8 @@ def recipient_put_right(tool: Tool, arguments: dict[str, Any], context: GateCont
         assert phone is not None  # phone_beside keeps only lines with one
         return Recipient(phone.group(0), beside, prompts.TEXT_PUT_RIGHT.format(
             address=to, phone=phone.group(0), where=where(beside)))
-    if tool.name == SEND_EMAIL and PHONE.fullmatch(to) and (beside := email_beside(to, context.documents)):
+    number = PHONE.search(to) if tool.name == SEND_EMAIL and not EMAIL.search(to) else None
+    if number is not None and (beside := email_beside(number.group(0), context.documents)):  # "Greenway Vets, 01632 960111"
         email = EMAIL.search(beside.text)
         assert email is not None  # email_beside keeps only lines with one
         return Recipient(email.group(0), beside, prompts.EMAIL_PUT_RIGHT.format(
