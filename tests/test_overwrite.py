@@ -194,6 +194,14 @@ def test_a_time_moved_by_an_edit_changes_only_that_time(tmp_path):
     assert time_moved_in_edit("Move Ella's piano to 5pm.", kids, "piano Thursday 4pm", "piano Thursday 5pm") is None
 
 
+def test_a_time_written_with_a_dot_is_moved_whole(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("Bin day: Tues\nDentist moved to Weds 10th Dec 2.30pm\n")
+    old = "Dentist moved to Weds 10th Dec 2.30pm"
+    assert time_moved_in_edit("Move the dentist to 3pm.", notes, old, "Dentist moved to Weds 10th Dec 2.3pm") == (
+        old, "Dentist moved to Weds 10th Dec 3pm")
+
+
 TRIP = "# Trip to Lisbon\n\nHotel: Casa Azul\n\n- book parking\n- get euros\n"
 
 

@@ -168,7 +168,7 @@ _MONTHS = ("january", "february", "march", "april", "june", "july", "august", "s
            "november", "december")  # not "may": a word before it is a month
 _SHORT_DAYS = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday",
                "thur": "thursday", "thurs": "thursday", "fri": "friday"}  # not "sat", "sun": words too
-TIME = re.compile(r"\b(\d{1,2})(?::(\d\d))?\s*([ap])\.?m\b|\b(\d{1,2}):(\d\d)\b", re.IGNORECASE)
+TIME = re.compile(r"\b(\d{1,2})(?:[:.](\d\d))?\s*([ap])\.?m\b|\b(\d{1,2}):(\d\d)\b", re.IGNORECASE)
 CLOCK_NUMBER = re.compile(
     r"\b(\d{1,2})(?:[:.](\d\d)(?:\s*([ap])\.?m\b|\b)|\s*([ap])\.?m\b)"
     r"|(?:\b(?:at|around|about|by|from|until|till|before|after|between|and|to|" + "|".join((*_DAYS, *_SHORT_DAYS))
