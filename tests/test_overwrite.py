@@ -215,6 +215,7 @@ TRIP = "# Trip to Lisbon\n\nHotel: Casa Azul\n\n- book parking\n- get euros\n"
     ("Add charge the camera to my trip list.", TRIP + "- charge the camera\n", None),  # as it should be
     ("Add charge the camera to my trip list.", "- charge the camera\n", None),  # drops lines: another check's
     ("Replace my trip list with a camera.", "camera\n", None),  # no add
+    ("Add milk to my trip list.", TRIP + "Milk added to trip list.\n", TRIP + "- milk\n"),  # the report as the item
 ])
 def test_the_line_an_add_writes_is_put_as_the_user_worded_it_in_the_files_own_text(
         tmp_path, request_text, written, fixed):

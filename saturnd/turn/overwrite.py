@@ -76,17 +76,22 @@ def _in_the_users_words(request: str, added: list[str]) -> list[str]:
     return [item_line(request, added[0], [])] if len(added) == 1 else added
 
 
+REPORTED_ADD = frozenset({"added", "has", "have", "been", "is", "now", "successfully", "your"})
+"""The words of an add's report, written as the item ("Milk added to notes.")."""
+
+
 def item_line(request: str, line: str, before: list[str]) -> str:
     """`line`, added to a list, as the request words its item when the line drops some of the
-    item's words or carries the request's own ("charge the camera to my trip list"), with the
-    bullet of the list line `before` it ends with when it has none of its own."""
+    item's words or carries the request's own ("charge the camera to my trip list", "Milk added to
+    notes."), with the bullet of the list line `before` it ends with when it has none of its own."""
     item = item_asked(request)
     bullet = BULLET.match(line)
     body = line[bullet.end():] if bullet else line
     if item is not None:
         written = _lower_words(body)
-        if written < _lower_words(item) or _lower_words(item) < written <= _lower_words(request):
-            body = item
+        if written < _lower_words(item) or _lower_words(item) < written <= _lower_words(request) | REPORTED_ADD:
+            capital = before and BULLET.sub("", before[-1])[:1].isupper()  # as the list's lines begin
+            body = item[0].upper() + item[1:] if capital else item
     above = BULLET.match(before[-1]) if before else None
     mark = bullet.group(1) if bullet else new_items_bullet(above.group(1)) if above else ""
     if above and ("[" in above.group(1)) > ("[" in mark):  # "- sun cream" on a list of "- [ ] …"
