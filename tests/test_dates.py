@@ -375,3 +375,36 @@ def test_a_recipes_amounts_are_scaled_to_the_number_asked_for():
         "500g beef mince → 667g; 9 lasagne sheets → 12; 400ml white sauce → 533ml")
     assert scaled_recipe(LASAGNE, "How long does the lasagne take in the oven?") == ""
     assert scaled_recipe(LASAGNE, "How much mince for 6?") == ""  # as written
+
+
+NOTES = "--- notes.txt (whole file, 2 lines)\nBin day: Tues (green = garden waste, fortnightly)\nSwimming: Saturdays 9am"
+
+
+@pytest.mark.parametrize(("request_text", "answer", "kind"), [
+    ("Is the bin collection weekly?", "Yes, bin collection is weekly.", "against_the_line"),
+    ("Is the bin collection weekly?", "No, it's fortnightly.", None),
+    ("Is bin day on a Monday?", "Yes.", "against_the_line"),
+    ("Is bin day Tuesday?", "No, it's Wednesday.", "against_the_line"),
+    ("Is bin day Tuesday?", "Yes, Tuesdays.", None),
+    ("Is swimming on Saturday?", "Yes, 9am.", None),
+    ("Is the dentist weekly?", "Yes.", None),  # no line about the dentist
+])
+def test_a_yes_or_no_against_the_line_of_how_often_or_which_day_goes_back(request_text, answer, kind):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=NOTES)
+    assert (claim.kind if claim else None) == kind
+
+
+TRAINS = ("--- trains.txt (whole file, 2 lines)\nSeason ticket expires 31 January\n"
+          "Usual train: 07:42 from Leeds, arrives York 08:10")
+
+
+@pytest.mark.parametrize(("request_text", "answer", "kind"), [
+    ("What time does my train get in?", "Season ticket expires 31 January", "no_time_given"),
+    ("What time does my train get in?", "08:10", None),
+    ("What time does my train get in?", "It arrives in York at 08:10.", None),
+    ("What time is the dentist?", "Friday.", None),  # nothing shown about the dentist
+])
+def test_asked_what_time_an_answer_without_one_goes_back_with_the_timed_lines(request_text, answer, kind):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=TRAINS)
+    assert (claim.kind if claim else None) == kind
+    assert claim is None or claim.quote == "Usual train: 07:42 from Leeds, arrives York 08:10"

@@ -88,6 +88,12 @@ comes back again is answered with a note saying so. The kinds:
   quantity given for a request that asks it at a rate ("… mileage claim at 45p a mile" answered "89
   miles": "89 * 45 / 100"), or what there is so far given for how much more is needed ("… for the
   holiday fund?" answered "525", saved so far: "1200 - 525").
+- against_the_line: a yes/no question of how often or on which weekday ("Is the bin collection
+  weekly?"), answered yes though the line about it gives another ("… fortnightly"), or no though
+  it gives the one asked; sent back with the line (dates.py).
+- no_time_given: asked what time, an answer with no time of day while the shown lines about the
+  thing give one ("Season ticket expires 31 January" for "What time does my train get in?");
+  sent back with those lines (worked_lines.py).
 - yes_then_no: a yes/no question answered yes with its own reason for no ("Can Pepper have
   chicken?" answered "Yes, Pepper is allergic to chicken."); sent back with the answer's words.
 
@@ -108,7 +114,7 @@ from typing import Literal
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
 from saturnd.tools.word_match import WORD
-from saturnd.turn.dates import YES, YES_NO_ASKED, miscounted_days, not_on_that_day
+from saturnd.turn.dates import YES, YES_NO_ASKED, against_its_line, miscounted_days, not_on_that_day
 from saturnd.turn.errands import (
     MAY_PRECEDE_AN_ACTION,
     READ_TOOLS,
@@ -155,6 +161,7 @@ from saturnd.turn.made_up import (
 from saturnd.turn.retrieval import Document
 from saturnd.turn.tool_fit import fits_request, named_for_request
 from saturnd.turn.trails import unfollowed_pointer
+from saturnd.turn.worked_lines import no_time_given
 
 _DONE = (
     r"sent|emailed|e-mailed|texted|messaged|forwarded|replied|posted|saved|written|wrote|created|"
@@ -258,7 +265,8 @@ ClaimKind = Literal[
     "done", "not_acted", "restated", "no_access", "uncomputed", "unworked", "unsourced", "not_looked_up", "unread",
     "unfollowed", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
     "not_as_calculated", "conversion", "miscounted_days", "someone_else", "someone_elses_line", "marked_done",
-    "rows_not_asked", "total_left_out", "against_the_day", "yes_then_no",
+    "rows_not_asked", "total_left_out", "against_the_day", "yes_then_no", "against_the_line",
+    "no_time_given",
 ]
 
 
@@ -371,6 +379,10 @@ def unbacked_claim(
         return Claim("against_the_day", day_line)
     if said := yes_then_no(answer, request):
         return Claim("yes_then_no", said)
+    if line := against_its_line(answer, request, seen):
+        return Claim("against_the_line", line)
+    if lines := no_time_given(answer, request, seen):
+        return Claim("no_time_given", lines)
     if CALCULATE in registry.names() and (expression := unit_conversion(answer, request, passes)):
         return Claim("conversion", expression, (CALCULATE,))
     if (documents_at_hand and CALCULATE in registry.names()

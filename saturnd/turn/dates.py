@@ -273,6 +273,36 @@ def not_on_that_day(answer: str, request: str, seen: str) -> str | None:
     return None
 
 
+HOW_OFTEN = re.compile(r"\b(?:daily|weekly|fortnightly|monthly|quarterly|yearly|annually)\b", re.IGNORECASE)
+
+
+def against_its_line(answer: str, request: str, seen: str) -> str | None:
+    """The line a yes/no answer about how often or on which weekday a thing is goes against:
+    asked "Is the bin collection weekly?" with "Bin day: Tues (green = garden waste,
+    fortnightly)" shown, the 1.5B answered "Yes, bin collection is weekly." A yes where the line
+    gives another, or a no where it gives the one asked; returns the line."""
+    if not YES_NO_ASKED.search(request) or not (YES.search(answer) or NO.search(answer)):
+        return None
+    for written in (HOW_OFTEN, WEEKDAY_WRITTEN):
+        asked = {_as_one_value(found) for found in written.findall(request)}
+        if len(asked) != 1:
+            continue
+        topic = _words(written.sub(" ", request))
+        for line in seen.splitlines():
+            given = {_as_one_value(found) for found in written.findall(line)}
+            if line.startswith("[Saturn") or not given or not topic & _words(written.sub(" ", line)):
+                continue
+            if (YES.search(answer) and not asked & given) or (NO.search(answer) and given == asked):
+                return line.strip()
+    return None
+
+
+def _as_one_value(word: str) -> str:
+    """"Tues" and "Tuesdays" as "tue", "annually" as "yearly"."""
+    word = word.lower()
+    return "yearly" if word == "annually" else word if HOW_OFTEN.fullmatch(word) else word[:3]
+
+
 def miscounted_days(answer: str, request: str, seen: str) -> str | None:
     """The "[Saturn dated]" line shown, when the request asks how many days (or how long) until a
     thing and the answer's numbers are not those of one of its dates (of the one the request

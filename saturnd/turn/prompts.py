@@ -85,6 +85,14 @@ AGAINST_THE_DAY = (
     "[Saturn check] The user asked about one day, and the harness found its line: {claim}. Answer from that"
     " line as it stands: yes only if it says so."
 )
+AGAINST_THE_LINE = (
+    "[Saturn check] The line your files give for what the user asked reads: {claim}. Answer from that line as"
+    " it stands: yes only if it says so."
+)
+NO_TIME_GIVEN = (
+    "[Saturn check] The user asked what time, and your answer gives none. The lines your files give about it:"
+    " {claim}. Answer with the time from the line that fits the question."
+)
 YES_THEN_NO = (
     "[Saturn check] Your answer says yes and then gives a reason for no: \"{claim}\". Answer the user's"
     " question again from the line that says it: yes or no, and why."
@@ -163,6 +171,8 @@ SOMEONE_ELSE_NOTE = "the answer's number or address is from a line about someone
 ROWS_NOT_ASKED_NOTE = "the answer named rows of the table the user did not ask about"
 AGAINST_THE_DAY_NOTE = "the answer went against the line for the day asked"
 YES_THEN_NO_NOTE = "the answer said yes and gave a reason for no"
+AGAINST_THE_LINE_NOTE = "the answer went against the line it was asked about"
+NO_TIME_GIVEN_NOTE = "asked what time, the answer gave none"
 TOTAL_LEFT_OUT_NOTE = "the answer gave rows' figures, not the total asked"
 SOMEONE_ELSES_LINE_NOTE = "the answer is from the line about someone else"
 SEND_BACK = {
@@ -174,6 +184,7 @@ SEND_BACK = {
     "miscounted_days": MISCOUNTED_DAYS, "someone_else": SOMEONE_ELSE,
     "someone_elses_line": SOMEONE_ELSES_LINE, "marked_done": MARKED_DONE, "rows_not_asked": ROWS_NOT_ASKED,
     "total_left_out": TOTAL_LEFT_OUT, "against_the_day": AGAINST_THE_DAY, "yes_then_no": YES_THEN_NO,
+    "against_the_line": AGAINST_THE_LINE, "no_time_given": NO_TIME_GIVEN,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
@@ -186,6 +197,7 @@ CLAIM_NOTES = {
     "someone_elses_line": SOMEONE_ELSES_LINE_NOTE, "marked_done": MARKED_DONE_NOTE,
     "rows_not_asked": ROWS_NOT_ASKED_NOTE, "total_left_out": TOTAL_LEFT_OUT_NOTE,
     "against_the_day": AGAINST_THE_DAY_NOTE, "yes_then_no": YES_THEN_NO_NOTE,
+    "against_the_line": AGAINST_THE_LINE_NOTE, "no_time_given": NO_TIME_GIVEN_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"

@@ -59,6 +59,22 @@ def _duration(minutes: int) -> str:
     return " ".join(parts)
 
 
+WHAT_TIME = re.compile(r"\b(?:what|which)\s+time\b(?!\s+is\s+it\b)|\bwhen\s+does\b.*\b(?:leave|arrive|get\s+in|start|finish|open|close)\b",
+                       re.IGNORECASE)
+
+
+def no_time_given(answer: str, request: str, seen: str) -> str | None:
+    """The shown lines with a time of day about what the request asks, when it asks what time and
+    the answer gives none: asked "What time does my train get in?", the 1.5B answered "Season
+    ticket expires 31 January", the line above "Usual train: 07:42 from Leeds, arrives York 08:10"."""
+    if not WHAT_TIME.search(request) or _clock_times(answer):
+        return None
+    asked = stems(request) - {"time"}
+    timed = [line.strip() for line in seen.splitlines()
+             if not line.startswith(("[Saturn", "---")) and _clock_times(line) and asked & stems(line)]
+    return "\n".join(timed[:MAX_SPANS]) or None
+
+
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                 "ten": 10, "twelve": 12}
 COUNT = r"(\d{1,2}|" + "|".join(NUMBER_WORDS) + r")"
