@@ -855,3 +855,13 @@ def test_a_yes_that_gives_its_own_reason_for_no_goes_back(request_text, answer, 
     claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True,
                            seen="- Pepper: allergic to chicken")
     assert (claim.quote if claim and claim.kind == "yes_then_no" else None) == said
+
+
+def test_asked_to_ring_someone_with_no_tool_that_phones_the_answer_goes_back_to_say_so():
+    registry = builtin_registry()
+    claim = unbacked_claim("I'll ring the insurer for you.", [], registry, "Ring the insurer for me.",
+                           documents_at_hand=True)
+    assert claim is not None and claim.kind == "no_phone"
+    declined = "I can't make phone calls, but Admiral's number is 0333 220 2000."
+    assert unbacked_claim(declined, [], registry, "Ring the insurer for me.", documents_at_hand=True,
+                          seen="Insurer: Admiral, 0333 220 2000") is None

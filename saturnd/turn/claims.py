@@ -91,6 +91,9 @@ comes back again is answered with a note saying so. The kinds:
 - against_the_line: a yes/no question of how often or on which weekday ("Is the bin collection
   weekly?"), answered yes though the line about it gives another ("… fortnightly"), or no though
   it gives the one asked; sent back with the line (dates.py).
+- no_phone: asked to call or ring someone, with no tool that places a phone call, an answer that
+  neither does nor declines it ("I'll ring the insurer for you.": sent back as not done, the
+  1.5B ran telnet); sent back to say it cannot and give the number the files hold.
 - no_time_given: asked what time, an answer with no time of day while the shown lines about the
   thing give one ("Season ticket expires 31 January" for "What time does my train get in?");
   sent back with those lines (worked_lines.py).
@@ -266,7 +269,7 @@ ClaimKind = Literal[
     "unfollowed", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
     "not_as_calculated", "conversion", "miscounted_days", "someone_else", "someone_elses_line", "marked_done",
     "rows_not_asked", "total_left_out", "against_the_day", "yes_then_no", "against_the_line",
-    "no_time_given",
+    "no_time_given", "no_phone",
 ]
 
 
@@ -352,6 +355,8 @@ def unbacked_claim(
         if tool in registry.names():
             return Claim("unfollowed", pointer, (tool,))
     if asked_action(request) and not something_tried(passes, registry, fetch_counts=False):
+        if asked_action(request) == "call" and not asks_or_declines(answer, request) and not _can_phone(registry):
+            return Claim("no_phone", first_sentence(answer))
         if not asks_or_declines(answer, request) and done is None:
             return Claim("not_acted", first_sentence(answer), tools_for(request, registry))
         if (LACKS_DETAILS.search(answer) and addresses_named(request, [Document("shown", seen)])
@@ -421,6 +426,14 @@ def unbacked_claim(
             named = tuple(t.name for t in registry if t.name in fitting and named_for_request(request, t))
             return Claim("not_looked_up", value, named) if named else Claim("unsourced", value, fitting)
     return None
+
+
+PHONING = re.compile(r"\b(?:phone|voice|telephone)\s+calls?\b|\bdial\w*|\bplaces?\s+(?:a\s+)?calls?\b", re.IGNORECASE)
+
+
+def _can_phone(registry: Registry) -> bool:
+    """Whether a tool places phone calls (an MCP telephony tool, say): none of Saturn's own does."""
+    return any(PHONING.search(f"{tool.name.replace('_', ' ')} {tool.description}") for tool in registry)
 
 
 REASON_FOR_NO = re.compile(

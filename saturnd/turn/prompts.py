@@ -89,6 +89,10 @@ AGAINST_THE_LINE = (
     "[Saturn check] The line your files give for what the user asked reads: {claim}. Answer from that line as"
     " it stands: yes only if it says so."
 )
+NO_PHONE = (
+    "[Saturn check] Your answer says \"{claim}\", but none of your tools can make a phone call. Tell the user"
+    " plainly that you cannot ring them, and give the number the user's files hold for them, if any."
+)
 NO_TIME_GIVEN = (
     "[Saturn check] The user asked what time, and your answer gives none. The lines your files give about it:"
     " {claim}. Answer with the time from the line that fits the question."
@@ -173,6 +177,7 @@ AGAINST_THE_DAY_NOTE = "the answer went against the line for the day asked"
 YES_THEN_NO_NOTE = "the answer said yes and gave a reason for no"
 AGAINST_THE_LINE_NOTE = "the answer went against the line it was asked about"
 NO_TIME_GIVEN_NOTE = "asked what time, the answer gave none"
+NO_PHONE_NOTE = "asked to ring someone, with no tool that can"
 TOTAL_LEFT_OUT_NOTE = "the answer gave rows' figures, not the total asked"
 SOMEONE_ELSES_LINE_NOTE = "the answer is from the line about someone else"
 SEND_BACK = {
@@ -185,6 +190,7 @@ SEND_BACK = {
     "someone_elses_line": SOMEONE_ELSES_LINE, "marked_done": MARKED_DONE, "rows_not_asked": ROWS_NOT_ASKED,
     "total_left_out": TOTAL_LEFT_OUT, "against_the_day": AGAINST_THE_DAY, "yes_then_no": YES_THEN_NO,
     "against_the_line": AGAINST_THE_LINE, "no_time_given": NO_TIME_GIVEN,
+    "no_phone": NO_PHONE,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
@@ -198,6 +204,7 @@ CLAIM_NOTES = {
     "rows_not_asked": ROWS_NOT_ASKED_NOTE, "total_left_out": TOTAL_LEFT_OUT_NOTE,
     "against_the_day": AGAINST_THE_DAY_NOTE, "yes_then_no": YES_THEN_NO_NOTE,
     "against_the_line": AGAINST_THE_LINE_NOTE, "no_time_given": NO_TIME_GIVEN_NOTE,
+    "no_phone": NO_PHONE_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"
