@@ -408,3 +408,18 @@ def test_asked_what_time_an_answer_without_one_goes_back_with_the_timed_lines(re
     claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=TRAINS)
     assert (claim.kind if claim else None) == kind
     assert claim is None or claim.quote == "Usual train: 07:42 from Leeds, arrives York 08:10"
+
+
+CAR = ("--- car.md (whole file, 2 lines)\nMOT due 14 March\nService: every 12 months, last done 2 February 2026\n"
+       "[Saturn dated] Service last, 2 February 2026, every 12 months: next 2 February 2027, a Tuesday, in 61 days")
+
+
+@pytest.mark.parametrize(("request_text", "answer", "kind"), [
+    ("When's the car service due?", "The car service is due on 14 March.", "next_due_missed"),
+    ("When's the car service due?", "The service is next due on 2 February 2027.", None),
+    ("When's the car service due?", "Feb 2nd.", None),
+    ("When's the MOT due?", "14 March.", None),  # no repeat worked out for it
+])
+def test_asked_when_a_repeat_is_next_due_another_date_goes_back_with_the_next_one(request_text, answer, kind):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=CAR)
+    assert (claim.kind if claim else None) == kind

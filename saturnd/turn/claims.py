@@ -57,6 +57,9 @@ comes back again is answered with a note saying so. The kinds:
 - miscounted_days: asked how many days until a thing, the answer gives a number none of the
   ground's "[Saturn dated]" counts has ("3 weeks" for "in 91 days (13 weeks)"); sent back with
   that line.
+- next_due_missed: asked when a thing with a repeat is next due, another date than the next one
+  the ground worked out ("14 March" of the MOT for the car service's "next 2 February 2027");
+  sent back with that date's line (dates.py).
 - against_the_day: a yes/no question about a day the ground gave the line of ("Does Maya need her PE
   kit tomorrow?": "tomorrow, Friday 4 December: Friday: packed lunch …"), answered yes though that
   line says nothing of it (other days' lines do), or no though it does; sent back with the line.
@@ -117,7 +120,14 @@ from typing import Literal
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
 from saturnd.tools.word_match import WORD
-from saturnd.turn.dates import YES, YES_NO_ASKED, against_its_line, miscounted_days, not_on_that_day
+from saturnd.turn.dates import (
+    YES,
+    YES_NO_ASKED,
+    against_its_line,
+    miscounted_days,
+    next_due_missed,
+    not_on_that_day,
+)
 from saturnd.turn.errands import (
     MAY_PRECEDE_AN_ACTION,
     READ_TOOLS,
@@ -269,7 +279,7 @@ ClaimKind = Literal[
     "unfollowed", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
     "not_as_calculated", "conversion", "miscounted_days", "someone_else", "someone_elses_line", "marked_done",
     "rows_not_asked", "total_left_out", "against_the_day", "yes_then_no", "against_the_line",
-    "no_time_given", "no_phone",
+    "no_time_given", "no_phone", "next_due_missed",
 ]
 
 
@@ -380,6 +390,8 @@ def unbacked_claim(
         return Claim("someone_elses_line", lines)
     if dated := miscounted_days(answer, request, seen):
         return Claim("miscounted_days", dated)
+    if dated := next_due_missed(answer, request, seen):
+        return Claim("next_due_missed", dated)
     if day_line := not_on_that_day(answer, request, seen):
         return Claim("against_the_day", day_line)
     if said := yes_then_no(answer, request):

@@ -303,6 +303,31 @@ def _as_one_value(word: str) -> str:
     return "yearly" if word == "annually" else word if HOW_OFTEN.fullmatch(word) else word[:3]
 
 
+NEXT_DUE_ENTRY = re.compile(r"^\s*(?P<label>[^,;]*),[^;]*?\bnext (?P<day>\d{1,2}) (?P<month>[A-Z][a-z]+) (?P<year>\d{4})")
+
+
+def next_due_missed(answer: str, request: str, seen: str) -> str | None:
+    """The "[Saturn dated]" next time a repeat falls, for the thing the request asks when of, when
+    the answer gives another date: asked "When's the car service due?" with "Service last, 2
+    February 2026, every 12 months: next 2 February 2027" shown, the 1.5B answered with the MOT's
+    "14 March"."""
+    if not WHEN_ASKED.search(request) or COUNT_ASKED.search(request):
+        return None
+    asked = _words(request) - {"due", "next", "when"}
+    for line in seen.splitlines():
+        if not line.startswith("[Saturn dated]"):
+            continue
+        for entry in line.removeprefix("[Saturn dated]").split(";"):
+            found = NEXT_DUE_ENTRY.match(entry)
+            if found is None or not asked & _words(found.group("label")):
+                continue
+            day, month = found.group("day"), found.group("month")
+            if not any(re.search(rf"\b0?{day}(?:st|nd|rd|th)?\s+(?:of\s+)?{written}\b|\b{written}\s+0?{day}(?:st|nd|rd|th)?\b",
+                                 answer, re.IGNORECASE) for written in (month, month[:3])):
+                return f"[Saturn dated] {entry.strip()}"
+    return None
+
+
 def miscounted_days(answer: str, request: str, seen: str) -> str | None:
     """The "[Saturn dated]" line shown, when the request asks how many days (or how long) until a
     thing and the answer's numbers are not those of one of its dates (of the one the request

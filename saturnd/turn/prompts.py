@@ -68,6 +68,10 @@ MISCOUNTED_DAYS = (
     "[Saturn check] Your answer's count is not one the harness worked out from today's date: {claim}."
     " Answer with the count it gives for what the user asked about."
 )
+NEXT_DUE_MISSED = (
+    "[Saturn check] Your answer's date is not the next one the harness worked out for what the user asked:"
+    " {claim}. Answer with that next date."
+)
 MARKED_DONE = (
     "[Saturn check] The user asked what is still to do, and your answer names what their list marks done."
     " {claim}. Answer again with those lines only."
@@ -178,6 +182,7 @@ YES_THEN_NO_NOTE = "the answer said yes and gave a reason for no"
 AGAINST_THE_LINE_NOTE = "the answer went against the line it was asked about"
 NO_TIME_GIVEN_NOTE = "asked what time, the answer gave none"
 NO_PHONE_NOTE = "asked to ring someone, with no tool that can"
+NEXT_DUE_MISSED_NOTE = "the answer's date is not the next one worked out"
 TOTAL_LEFT_OUT_NOTE = "the answer gave rows' figures, not the total asked"
 SOMEONE_ELSES_LINE_NOTE = "the answer is from the line about someone else"
 SEND_BACK = {
@@ -190,7 +195,7 @@ SEND_BACK = {
     "someone_elses_line": SOMEONE_ELSES_LINE, "marked_done": MARKED_DONE, "rows_not_asked": ROWS_NOT_ASKED,
     "total_left_out": TOTAL_LEFT_OUT, "against_the_day": AGAINST_THE_DAY, "yes_then_no": YES_THEN_NO,
     "against_the_line": AGAINST_THE_LINE, "no_time_given": NO_TIME_GIVEN,
-    "no_phone": NO_PHONE,
+    "no_phone": NO_PHONE, "next_due_missed": NEXT_DUE_MISSED,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
@@ -204,7 +209,7 @@ CLAIM_NOTES = {
     "rows_not_asked": ROWS_NOT_ASKED_NOTE, "total_left_out": TOTAL_LEFT_OUT_NOTE,
     "against_the_day": AGAINST_THE_DAY_NOTE, "yes_then_no": YES_THEN_NO_NOTE,
     "against_the_line": AGAINST_THE_LINE_NOTE, "no_time_given": NO_TIME_GIVEN_NOTE,
-    "no_phone": NO_PHONE_NOTE,
+    "no_phone": NO_PHONE_NOTE, "next_due_missed": NEXT_DUE_MISSED_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"
