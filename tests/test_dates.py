@@ -158,6 +158,7 @@ async def test_a_second_miscount_is_answered_with_the_date_worked_out(harness):
     ("What did I spend last Wednesday?", [("wednesday", date(2026, 11, 25))]),
     ("Anything on this weekend?", [("weekend", date(2026, 12, 5)), ("weekend", date(2026, 12, 6))]),
     ("What's on tonight?", [("tonight", TODAY)]),
+    ("How many hours did I work on Monday?", [("monday", date(2026, 11, 30))]),  # asked in the past: the last one
     ("When is the dentist?", []),
 ])
 def test_the_days_a_request_names_by_words_that_change_with_the_clock(request_text, named):
@@ -423,3 +424,12 @@ CAR = ("--- car.md (whole file, 2 lines)\nMOT due 14 March\nService: every 12 mo
 def test_asked_when_a_repeat_is_next_due_another_date_goes_back_with_the_next_one(request_text, answer, kind):
     claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=CAR)
     assert (claim.kind if claim else None) == kind
+
+
+def test_past_six_dates_the_one_the_request_names_and_written_dates_are_kept_before_weekdays_lines():
+    school = ["Mon: I drop off, Sam picks up", "Tue: Sam drops off, Gran picks up", "Wed: I drop off and pick up",
+              "Thu: Sam drops off, I pick up", "Fri: Gran does both",
+              "Term ends Friday 18 December. INSET day Monday 4 January."]
+    said = dated(school, "How many days until the INSET day?", TODAY)
+    assert said.endswith("INSET day Monday, 4 January 2027: a Monday, in 33 days (4 weeks 5 days)")
+    assert "Term ends Friday, 18 December 2026" in said and "Gran does both" not in said

@@ -354,6 +354,17 @@ def test_one_column_per_another_is_their_totals_divided_not_an_average_of_either
     assert table_totals("fuel.csv", FUEL, "How much did fuel cost per litre?").endswith("cost 169.6 / litres 119.8 = 1.42")
 
 
+TIMESHEET = "date,start,finish,break_mins\n2026-11-30,09:00,17:30,30\n2026-12-01,08:30,16:00,45\n"
+
+
+def test_a_table_of_start_and_end_times_carries_each_rows_hours_less_its_break():
+    assert table_totals("timesheet.csv", TIMESHEET, "How many hours did I work this week?").splitlines()[-1] == (
+        "[Saturn worked out] hours from start to finish less break_mins: 2026-11-30 8 hours, 2026-12-01 6.75 hours"
+        " (6 h 45 min); total 14.75 hours (14 h 45 min)")
+    assert table_totals("rota.csv", "date,start,end\n2026-12-09,08:00,14:00\n2026-12-10,22:00,06:00\n") == (
+        "[Saturn worked out] hours from start to end: 2026-12-09 6 hours, 2026-12-10 8 hours; total 14 hours")
+
+
 def test_how_many_rows_a_table_holds_is_counted_for_the_request():
     assert table_totals("runs.csv", RUNS, "How many runs did I do?") == (
         "[Saturn worked out] 4 runs (a row each); totals over 4 rows: km = 26.8")

@@ -53,6 +53,10 @@ def table_totals(name: str, text: str, request: str = "") -> str:
     if len(rows) < 3 or len(rows) > MAX_ROWS:
         return ""
     header, body = rows[0], [r for r in rows[1:] if len(r) == len(rows[0])]
+    return "\n".join(filter(None, (_totals(name, header, body, rows, request), _hours_between(header, body))))
+
+
+def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list[str]], request: str) -> str:
     numeric = [i for i in range(len(header)) if all(_number(r[i]) is not None for r in body)]
     if not numeric:
         return _rows_by_flag(header, body)
@@ -101,6 +105,40 @@ def table_totals(name: str, text: str, request: str = "") -> str:
             by = _sums(body, numeric[0], lambda r: f"{_month(r[dates])} {r[grouping].strip()}")
             line += f"; by month and {header[grouping].strip()}: {by}"
     return line
+
+
+def _hours_between(header: list[str], body: list[list[str]]) -> str:
+    """For a table with a start and an end time on each row (a timesheet, a rota), each row's
+    hours and their total, less a break column of minutes: asked how many hours they worked, the
+    1.5B subtracts clock times no better than it adds. Not where the table gives its hours itself."""
+    clocks = [i for i in range(len(header)) if body and all(CLOCK_TIME.fullmatch(r[i].strip()) for r in body)]
+    if len(clocks) != 2 or any(name.strip().lower() in ("hours", "hrs", "duration") for name in header):
+        return ""
+    start, end = clocks
+    rest = next((i for i, name in enumerate(header) if "break" in name.lower() and "min" in name.lower()
+                 and all(_number(r[i]) is not None for r in body)), None)
+    label = next((i for i in range(len(header)) if i not in clocks and i != rest), None)
+    spans = []
+    for row in body:
+        minutes = (_minutes(row[end]) - _minutes(row[start])) % (24 * 60) - int(_number(row[rest]) or 0 if rest is not None else 0)
+        spans.append((row[label].strip() if label is not None else "", minutes))
+    less = f" less {header[rest].strip()}" if rest is not None else ""
+    each = ", ".join(f"{name} {_hours(minutes)}".strip() for name, minutes in spans)
+    total = sum(minutes for _, minutes in spans)
+    return (f"[Saturn worked out] hours from {header[start].strip()} to {header[end].strip()}{less}: {each};"
+            f" total {_hours(total)}")
+
+
+def _minutes(cell: str) -> int:
+    hour, minute = re.split(r"[:.]", cell.strip()[:5].rstrip("apm ").strip())[:2]
+    half = cell.strip().lower()[-2:]
+    return (int(hour) % 12 + (12 if half == "pm" else 0) if half in ("am", "pm") else int(hour)) * 60 + int(minute)
+
+
+def _hours(minutes: int) -> str:
+    """"6.75 hours (6 h 45 min)"."""
+    hours, left = divmod(minutes, 60)
+    return f"{_plain(Decimal(minutes) / 60, places=2)} hours" + (f" ({hours} h {left} min)" if left else "")
 
 
 READINGS = re.compile(r"reading|meter|odometer", re.IGNORECASE)
@@ -195,7 +233,7 @@ def _rows_by_flag(header: list[str], body: list[list[str]]) -> str:
     return f"[Saturn counted] {' | '.join(said)}" if said else ""
 
 
-HOW_MANY = re.compile(r"\bhow many\s+([a-z]+)", re.IGNORECASE)
+HOW_MANY = re.compile(r"\bhow many\s+(?!(?:hours|hrs|minutes|mins)\b)([a-z]+)", re.IGNORECASE)
 AVERAGE_ASKED = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
 LARGEST_ASKED = re.compile(
     r"\b(?:longest|biggest|largest|most|highest|max(?:imum)?|furthest|farthest|dearest|priciest|best|top|greatest)\b",

@@ -34,6 +34,7 @@ ALSO_WRITTEN = {
     "money": ("budget", "amount"), "pay": ("paid", "bills"), "eye": ("optician",), "eyes": ("optician",),
     "holiday": ("leave", "annual"), "holidays": ("leave", "annual"), "vacation": ("leave", "holiday"),
     "weigh": ("weight", "kg"), "shift": ("rota", "shifts"), "shifts": ("rota",), "rota": ("shift", "shifts"),
+    "work": ("timesheet", "shift"), "worked": ("timesheet", "shift"), "hours": ("timesheet",),
     "fund": ("savings", "saved"), "savings": ("saved", "fund"), "saved": ("savings",), "save": ("savings", "saved"),
 }
 """How people write these words in their own notes: "What's my doctor's phone number?" must find

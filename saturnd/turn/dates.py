@@ -68,13 +68,19 @@ def dated(lines: list[str], request: str, today: date) -> str:
     since_asked = SINCE_ASKED.search(request) is not None
     if not (DAYS_ASKED.search(request) or next_asked or span_asked or since_asked):
         return ""
-    found: dict[tuple[str, date], None] = {}
+    asked = _words(request) - {"days", "weeks", "many", "long", "until", "till", "next", "when"}
+    found: dict[tuple[str, date], bool] = {}
     for line in lines:
-        for label, when in _dates(line, today, gone=since_asked, yearly=YEARLY.search(request) is not None):
-            found.setdefault((label, when))
+        written = _dates(line, today, gone=since_asked, weekdays=False, yearly=YEARLY.search(request) is not None)
+        for pair in written or _dates(line, today):
+            found.setdefault(pair, bool(written))
     if span_asked:
         return _span(sorted({when for _, when in found}))
     chosen = list(found)
+    if len(chosen) > MAX_DATES:  # kept first: what the request names, then written dates, then weekdays' lines
+        named = [pair for pair in chosen if asked & _words(pair[0])]
+        kept = list(dict.fromkeys([*named, *(pair for pair in chosen if found[pair]), *chosen]))[:MAX_DATES]
+        chosen = [pair for pair in chosen if pair in kept]
     if next_asked:
         chosen = sorted((pair for pair in chosen if pair[1] >= today), key=lambda pair: pair[1])
     said = [f"{label}{when.day} {when:%B %Y}: a {when:%A}, {_from_today(when, today)}"
@@ -377,10 +383,13 @@ DAY_NAMED = re.compile(
 )
 
 
+PAST_ASKED = re.compile(r"\b(?:did|was|were|went|had)\b", re.IGNORECASE)
+
+
 def days_named(request: str, today: date) -> list[tuple[str, date]]:
     """(the request's word, the day it means) for each day the request names by a word that
     changes with the clock: "tomorrow", "tonight", "Friday" (the coming one, today included;
-    "last Friday" the one before), "the weekend" (its Saturday and Sunday), "the 9th" (this
+    "last Friday" the one before, and asked in the past, "did I …", the last one, today included), "the weekend" (its Saturday and Sunday), "the 9th" (this
     month's, or the next month's once it has gone: "What time do I finish on the 9th?" of a rota
     dated 2026-12-09)."""
     named: list[tuple[str, date]] = []
@@ -394,8 +403,11 @@ def days_named(request: str, today: date) -> list[tuple[str, date]]:
             days = [day] if (day := _day_of_month(int(word[:-2]), today)) else []
         else:
             wanted = (5, 6) if word == "weekend" else (WEEKDAYS.index(word),)
-            back = (match.group("which") or "").strip().lower() == "last"
-            days = [today + timedelta(days=-((today.weekday() - n) % 7 or 7) if back else (n - today.weekday()) % 7)
+            which = (match.group("which") or "").strip().lower()
+            back = which == "last"
+            gone = not which and PAST_ASKED.search(request) is not None  # "did I work on Tuesday": the last one
+            days = [today + timedelta(days=-((today.weekday() - n) % 7 or 7) if back
+                                      else -((today.weekday() - n) % 7) if gone else (n - today.weekday()) % 7)
                     for n in wanted]
         named += [(word, day) for day in days if (word, day) not in named]
     return named
