@@ -21,7 +21,7 @@ from saturnd.turn.dates import (
 )
 from saturnd.turn.ground import Ground, build_ground
 from saturnd.turn.retrieval import Document, Excerpt, rank, render_excerpts
-from saturnd.turn.worked_lines import scaled_recipe, time_between
+from saturnd.turn.worked_lines import amounts_by_period, scaled_recipe, time_between
 from tests.conftest import of_type
 
 TODAY = date(2026, 12, 2)  # a Wednesday
@@ -433,3 +433,15 @@ def test_past_six_dates_the_one_the_request_names_and_written_dates_are_kept_bef
     said = dated(school, "How many days until the INSET day?", TODAY)
     assert said.endswith("INSET day Monday, 4 January 2027: a Monday, in 33 days (4 weeks 5 days)")
     assert "Term ends Friday, 18 December 2026" in said and "Gran does both" not in said
+
+
+BILLS = ["Electricity: £85 a month (Octopus), direct debit on the 1st", "Water: £38 a month",
+         "Broadband: £29.99 a month, contract ends 30 April 2027", "TV licence: £169.50 a year, due 1 March"]
+
+
+def test_asked_how_much_in_all_lines_of_amounts_by_the_month_or_year_are_summed_by_period():
+    assert amounts_by_period(BILLS, "How much are my bills a month?") == (
+        "[Saturn worked out] a month: Electricity 85 + Water 38 + Broadband 29.99 = 152.99; a year: TV licence"
+        " 169.50; everything as a month: 167.12")
+    assert amounts_by_period(BILLS, "How much is the TV licence a month?") == ""  # one line's amount
+    assert amounts_by_period(BILLS, "What day is the electricity paid?") == ""

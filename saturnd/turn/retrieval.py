@@ -35,7 +35,7 @@ from saturnd.turn.dates import (
 from saturnd.turn.errands import asked_action
 from saturnd.turn.listing import not_done, section_named, who_owes
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
-from saturnd.turn.worked_lines import scaled_recipe, time_between
+from saturnd.turn.worked_lines import amounts_by_period, scaled_recipe, time_between
 
 KB_SOURCE = "kb:"
 MONTH_NAMED = {month: re.compile(r"(?<=\s)May\b") if month == "may" else re.compile(rf"\b{month}\b", re.IGNORECASE)
@@ -187,7 +187,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   if part.whole else "")
         days = (dated(part.lines, request, today) or next_due(part.lines, request, today)) if today else ""
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
-        worked = time_between(part.lines, request) or scaled_recipe(part.lines, request)
+        worked = (time_between(part.lines, request) or scaled_recipe(part.lines, request)
+                  or amounts_by_period(part.lines, request))
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day, worked) if line)]))
     return "\n".join(blocks)
 

@@ -75,6 +75,42 @@ def no_time_given(answer: str, request: str, seen: str) -> str | None:
     return "\n".join(timed[:MAX_SPANS]) or None
 
 
+MONEY = re.compile(r"[£$€]\s?(\d[\d,]*(?:\.\d+)?)")
+PERIOD = re.compile(r"\b(?:a|an|per|each|every)\s+(month|week|year|day)\b|\b(monthly|weekly|yearly|annually|annual|daily)\b",
+                    re.IGNORECASE)
+PERIOD_OF = {"monthly": "month", "weekly": "week", "yearly": "year", "annually": "year", "annual": "year", "daily": "day"}
+PER_YEAR = {"day": Fraction(365), "week": Fraction(52), "month": Fraction(12), "year": Fraction(1)}
+ALL_ASKED = re.compile(r"\bhow\s+much\b|\btotal\b|\baltogether\b|\bin\s+all\b", re.IGNORECASE)
+
+
+def amounts_by_period(lines: list[str], request: str) -> str:
+    """Asked how much in all of lines that each give an amount by the month, week or year ("Water:
+    £38 a month"), their sums by period, and, where the request names a period, everything in it
+    ("How much are my bills a month?": the yearly TV licence spread over twelve months too)."""
+    if not ALL_ASKED.search(request):
+        return ""
+    by_period: dict[str, list[tuple[str, Fraction]]] = {}
+    for line in lines:
+        amounts, periods = MONEY.findall(line), PERIOD.findall(line)
+        if len(amounts) != 1 or len(periods) != 1:
+            continue
+        period = periods[0][0].lower() or PERIOD_OF[periods[0][1].lower()]
+        label = re.split(r"[:\-–(]|\s[£$€]", line.strip(" -*•"))[0].strip() or "amount"
+        by_period.setdefault(period, []).append((label, Fraction(amounts[0].replace(",", ""))))
+    labels = [label for items in by_period.values() for label, _ in items]
+    if len(labels) < 2 or any(stems(label) & stems(request) for label in labels):  # one line's amount asked
+        return ""
+    said = [f"a {period}: " + " + ".join(f"{label} {_money(amount)}" for label, amount in items)
+            + (f" = {_money(sum(amount for _, amount in items))}" if len(items) > 1 else "")
+            for period, items in by_period.items()]
+    asked = next((found[0].lower() or PERIOD_OF[found[1].lower()] for found in PERIOD.findall(request)), None)
+    if asked in PER_YEAR and len(by_period) > 1:
+        everything = sum(amount * PER_YEAR[period] / PER_YEAR[asked] for period, items in by_period.items()
+                         for _, amount in items)
+        said.append(f"everything as a {asked}: {_money(everything)}")
+    return "[Saturn worked out] " + "; ".join(said)
+
+
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                 "ten": 10, "twelve": 12}
 COUNT = r"(\d{1,2}|" + "|".join(NUMBER_WORDS) + r")"
@@ -113,6 +149,10 @@ def scaled_recipe(lines: list[str], request: str) -> str:
         return ""
     return (f"[Saturn worked out] for {people} of a recipe for {written_for} (each amount × {_plain(factor)}): "
             + "; ".join(scaled))
+
+
+def _money(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}"
 
 
 def _count(written: str) -> int:
