@@ -13,6 +13,7 @@ from saturnd.turn.dates import (
     days_meant,
     days_named,
     miscounted_days,
+    months_meant,
     months_written,
     next_due,
     on_the_days,
@@ -445,3 +446,9 @@ def test_asked_how_much_in_all_lines_of_amounts_by_the_month_or_year_are_summed_
         " 169.50; everything as a month: 167.12")
     assert amounts_by_period(BILLS, "How much is the TV licence a month?") == ""  # one line's amount
     assert amounts_by_period(BILLS, "What day is the electricity paid?") == ""
+
+
+def test_last_month_and_this_month_are_named_for_a_tables_rows():
+    assert months_meant("What did I spend the most on last month?", TODAY) == "What did I spend the most on November?"
+    assert months_meant("How much this month?", TODAY) == "How much December?"
+    assert months_meant("How much last month?", date(2027, 1, 5)) == "How much December?"

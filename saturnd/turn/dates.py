@@ -498,6 +498,19 @@ def _by_weekday(lines: list[str]) -> bool:
                for line in lines) >= 2
 
 
+MONTH_BY_CLOCK = re.compile(r"\b(last|this|previous)\s+month\b", re.IGNORECASE)
+
+
+def months_meant(request: str, today: date) -> str:
+    """The request with "last month" and "this month" named ("What did I spend last month?" on 3
+    December: "… November"), for a table's rows of that month."""
+    def named(found: re.Match[str]) -> str:
+        back = found.group(1).lower() != "this"
+        month = (today.month - 2) % 12 if back else today.month - 1
+        return MONTHS[month].capitalize()
+    return MONTH_BY_CLOCK.sub(named, request)
+
+
 def months_written(month: str, today: date) -> tuple[str, ...]:
     """How notes and tables write a month: "nov", "2026-11" (this year's and last year's)."""
     number = MONTHS.index(month.lower()) + 1

@@ -27,6 +27,7 @@ from saturnd.turn.dates import (
     MONTHS,
     dated,
     days_named,
+    months_meant,
     months_written,
     next_due,
     on_the_days,
@@ -182,7 +183,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
             header = f"--- {part.source} (whole file, {part.total_lines} lines)"
         else:
             header = f"--- {part.source}:{part.first_line}-{last} (of {part.total_lines} lines)"
-        totals = (table_totals(part.source, "\n".join(part.lines), request) or counted(part.lines, request)
+        totals = (table_totals(part.source, "\n".join(part.lines), months_meant(request, today) if today else request)
+                  or counted(part.lines, request)
                   or not_done(part.lines, request) or section_named(part.lines, request) or who_owes(part.lines)
                   if part.whole else "")
         days = (dated(part.lines, request, today) or next_due(part.lines, request, today)) if today else ""
