@@ -22,6 +22,7 @@ from saturnd.turn.errands import (
     forced_call,
 )
 from saturnd.turn.trails import asks_to_follow
+from tests.conftest import of_type
 
 
 @pytest.mark.parametrize(("answer", "claim"), [
@@ -855,6 +856,14 @@ def test_a_yes_that_gives_its_own_reason_for_no_goes_back(request_text, answer, 
     claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True,
                            seen="- Pepper: allergic to chicken")
     assert (claim.quote if claim and claim.kind == "yes_then_no" else None) == said
+
+
+async def test_a_second_yes_with_its_own_reason_for_no_is_answered_no(harness):
+    await harness.start()
+    (harness.env.workdir / "pets.md").write_text("## Pepper (cat)\n- Allergic to chicken\n")
+    harness.model.enqueue("Yes, Pepper is allergic to chicken.", "Yes, Pepper is allergic to chicken.")
+    _, events = await harness.turn("Can Pepper have chicken?", headless=True)
+    assert of_type(events, "answer")[-1].text == "No, Pepper is allergic to chicken."
 
 
 def test_asked_to_ring_someone_with_no_tool_that_phones_the_answer_goes_back_to_say_so():

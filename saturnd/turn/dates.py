@@ -328,7 +328,8 @@ def next_due_missed(answer: str, request: str, seen: str) -> str | None:
             if found is None or not asked & _words(found.group("label")):
                 continue
             day, month = found.group("day"), found.group("month")
-            if not any(re.search(rf"\b0?{day}(?:st|nd|rd|th)?\s+(?:of\s+)?{written}\b|\b{written}\s+0?{day}(?:st|nd|rd|th)?\b",
+            iso = f"{found.group('year')}-{MONTHS.index(month.lower()) + 1:02d}-{int(day):02d}"
+            if iso not in answer and not any(re.search(rf"\b0?{day}(?:st|nd|rd|th)?\s+(?:of\s+)?{written}\b|\b{written}\s+0?{day}(?:st|nd|rd|th)?\b",
                                  answer, re.IGNORECASE) for written in (month, month[:3])):
                 return f"[Saturn dated] {entry.strip()}"
     return None

@@ -31,7 +31,7 @@ from saturnd.turn.claims import (
 )
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
-from saturnd.turn.dates import worked_out_date
+from saturnd.turn.dates import YES, worked_out_date
 from saturnd.turn.echoed_instructions import (
     done_account,
     echoes_instructions,
@@ -279,6 +279,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     if claim is not None and claim.kind == "part_of_list" and (listed := whole_list(claim.quote)):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the whole list")
         return listed  # sent back, the 1.5B gave the wish list's first line again
+    if claim is not None and claim.kind == "yes_then_no":  # sent back, "Yes, Pepper is allergic to chicken." again
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "its yes turned to no: its own reason says no")
+        return YES.sub("No", text, count=1)
     if claim is not None and claim.kind == "miscounted_days" and (worked_out := worked_out_date(claim.quote)):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the date worked out")
         return worked_out  # sent back, the 1.5B gave the bin day's "5" for the dentist again
