@@ -866,6 +866,14 @@ async def test_a_second_yes_with_its_own_reason_for_no_is_answered_no(harness):
     assert of_type(events, "answer")[-1].text == "No, Pepper is allergic to chicken."
 
 
+async def test_a_second_yes_against_the_line_of_how_often_is_answered_from_the_line(harness):
+    await harness.start()
+    (harness.env.workdir / "notes.txt").write_text("Bin day: Tues (green = garden waste, fortnightly)\n")
+    harness.model.enqueue("Yes", "Yes, weekly.")
+    _, events = await harness.turn("Is the bin collection weekly?", headless=True)
+    assert of_type(events, "answer")[-1].text == 'No: your files say "Bin day: Tues (green = garden waste, fortnightly)".'
+
+
 def test_asked_to_ring_someone_with_no_tool_that_phones_the_answer_goes_back_to_say_so():
     registry = builtin_registry()
     claim = unbacked_claim("I'll ring the insurer for you.", [], registry, "Ring the insurer for me.",

@@ -279,6 +279,8 @@ def not_on_that_day(answer: str, request: str, seen: str) -> str | None:
     return None
 
 
+MAP_ENTRY = re.compile(r"^- .+? \(\d[\d.]*\s?[KMG]?i?B\)(?::|$)")
+"""A line of the ground's folder map ("- notes.txt (50 B): Bin day: Tues …"), not the file's own."""
 HOW_OFTEN = re.compile(r"\b(?:daily|weekly|fortnightly|monthly|quarterly|yearly|annually)\b", re.IGNORECASE)
 
 
@@ -296,7 +298,8 @@ def against_its_line(answer: str, request: str, seen: str) -> str | None:
         topic = _words(written.sub(" ", request))
         for line in seen.splitlines():
             given = {_as_one_value(found) for found in written.findall(line)}
-            if line.startswith("[Saturn") or not given or not topic & _words(written.sub(" ", line)):
+            if (line.startswith("[Saturn") or MAP_ENTRY.match(line) or not given
+                    or not topic & _words(written.sub(" ", line))):
                 continue
             if (YES.search(answer) and not asked & given) or (NO.search(answer) and given == asked):
                 return line.strip()

@@ -282,6 +282,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     if claim is not None and claim.kind == "yes_then_no":  # sent back, "Yes, Pepper is allergic to chicken." again
         turn.trace[-1].note = join_note(turn.trace[-1].note, "its yes turned to no: its own reason says no")
         return YES.sub("No", text, count=1)
+    if claim is not None and claim.kind == "against_the_line":  # sent back, "Yes" to weekly again of "fortnightly"
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the line")
+        return prompts.FROM_THE_LINE.format(answer="No" if YES.search(text) else "Yes", line=claim.quote)
     if claim is not None and claim.kind == "miscounted_days" and (worked_out := worked_out_date(claim.quote)):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the date worked out")
         return worked_out  # sent back, the 1.5B gave the bin day's "5" for the dentist again

@@ -101,6 +101,8 @@ NO_TIME_GIVEN = (
     "[Saturn check] The user asked what time, and your answer gives none. The lines your files give about it:"
     " {claim}. Answer with the time from the line that fits the question."
 )
+FROM_THE_LINE = "{answer}: your files say \"{line}\"."
+"""The answer to a yes/no the model twice answered against the line it is about."""
 YES_THEN_NO = (
     "[Saturn check] Your answer says yes and then gives a reason for no: \"{claim}\". Answer the user's"
     " question again from the line that says it: yes or no, and why."
