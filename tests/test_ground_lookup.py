@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 
 import pytest
@@ -363,6 +363,9 @@ def test_a_table_of_start_and_end_times_carries_each_rows_hours_less_its_break()
         " (6 h 45 min); total 14.75 hours (14 h 45 min)")
     assert table_totals("rota.csv", "date,start,end\n2026-12-09,08:00,14:00\n2026-12-10,22:00,06:00\n") == (
         "[Saturn worked out] hours from start to end: 2026-12-09 6 hours, 2026-12-10 8 hours; total 14 hours")
+    assert table_totals("timesheet.csv", TIMESHEET, "How many hours did I work on Tuesday?",
+                        [date(2026, 12, 1)]).splitlines()[-1] == (
+        "[Saturn worked out] hours from start to finish less break_mins: 2026-12-01 6.75 hours (6 h 45 min)")
 
 
 def test_how_many_rows_a_table_holds_is_counted_for_the_request():

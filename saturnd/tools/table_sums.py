@@ -15,7 +15,7 @@ import csv
 import io
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from functools import partial
@@ -41,11 +41,12 @@ def _number(cell: str) -> Decimal | None:
         return None
 
 
-def table_totals(name: str, text: str, request: str = "") -> str:
+def table_totals(name: str, text: str, request: str = "", days: Collection[date] = ()) -> str:
     """One line of totals for a CSV/TSV file with a header row and numeric columns; "" otherwise.
     A `request` naming one month of a table with dates gets that month's rows only: shown every
     month's too, the 1.5B answered October's food with the food of all months. So too a request
-    naming some values of a text column ("food"): those rows only."""
+    naming some values of a text column ("food"): those rows only. The `days` the request names
+    ("did I work on Tuesday") pick a table of start and end times' rows."""
     if not name.lower().endswith(TABLE_SUFFIXES):
         return ""
     dialect = "excel-tab" if name.lower().endswith(".tsv") else "excel"
@@ -53,7 +54,7 @@ def table_totals(name: str, text: str, request: str = "") -> str:
     if len(rows) < 3 or len(rows) > MAX_ROWS:
         return ""
     header, body = rows[0], [r for r in rows[1:] if len(r) == len(rows[0])]
-    return "\n".join(filter(None, (_totals(name, header, body, rows, request), _hours_between(header, body))))
+    return "\n".join(filter(None, (_totals(name, header, body, rows, request), _hours_between(header, body, days))))
 
 
 def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list[str]], request: str) -> str:
@@ -107,7 +108,7 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     return line
 
 
-def _hours_between(header: list[str], body: list[list[str]]) -> str:
+def _hours_between(header: list[str], body: list[list[str]], days: Collection[date] = ()) -> str:
     """For a table with a start and an end time on each row (a timesheet, a rota), each row's
     hours and their total, less a break column of minutes: asked how many hours they worked, the
     1.5B subtracts clock times no better than it adds. Not where the table gives its hours itself."""
@@ -122,11 +123,13 @@ def _hours_between(header: list[str], body: list[list[str]]) -> str:
     for row in body:
         minutes = (_minutes(row[end]) - _minutes(row[start])) % (24 * 60) - int(_number(row[rest]) or 0 if rest is not None else 0)
         spans.append((row[label].strip() if label is not None else "", minutes))
+    on_the_days = {day.isoformat() for day in days}
+    if asked := [span for span in spans if span[0][:10] in on_the_days]:  # the day asked, alone
+        spans = asked
     less = f" less {header[rest].strip()}" if rest is not None else ""
     each = ", ".join(f"{name} {_hours(minutes)}".strip() for name, minutes in spans)
-    total = sum(minutes for _, minutes in spans)
-    return (f"[Saturn worked out] hours from {header[start].strip()} to {header[end].strip()}{less}: {each};"
-            f" total {_hours(total)}")
+    total = f"; total {_hours(sum(minutes for _, minutes in spans))}" if len(spans) > 1 else ""
+    return f"[Saturn worked out] hours from {header[start].strip()} to {header[end].strip()}{less}: {each}{total}"
 
 
 def _minutes(cell: str) -> int:

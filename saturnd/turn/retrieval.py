@@ -183,7 +183,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
             header = f"--- {part.source} (whole file, {part.total_lines} lines)"
         else:
             header = f"--- {part.source}:{part.first_line}-{last} (of {part.total_lines} lines)"
-        totals = (table_totals(part.source, "\n".join(part.lines), months_meant(request, today) if today else request)
+        totals = (table_totals(part.source, "\n".join(part.lines), months_meant(request, today) if today else request,
+                               [day for _, day in days_named(request, today)] if today else [])
                   or counted(part.lines, request)
                   or not_done(part.lines, request) or section_named(part.lines, request) or who_owes(part.lines)
                   if part.whole else "")
