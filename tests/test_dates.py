@@ -16,6 +16,7 @@ from saturnd.turn.dates import (
     months_meant,
     months_written,
     next_due,
+    not_on_that_day,
     on_the_days,
     ways_written,
     worked_out_date,
@@ -453,3 +454,24 @@ def test_last_month_and_this_month_are_named_for_a_tables_rows():
     assert months_meant("What did I spend the most on last month?", TODAY) == "What did I spend the most on November?"
     assert months_meant("How much this month?", TODAY) == "How much December?"
     assert months_meant("How much last month?", date(2027, 1, 5)) == "How much December?"
+
+
+SCHOOL_RUNS = ("--- school.md (whole file, 2 lines)\nThu: Sam drops off, I pick up\nFri: Gran does both\n"
+               "[Saturn dated] tomorrow, Friday 4 December: Fri: Gran does both")
+
+
+@pytest.mark.parametrize(("request_text", "answer", "kind"), [
+    ("Who's doing drop off tomorrow?", "Sam", "against_the_day"),
+    ("Who's doing drop off tomorrow?", "Gran does both.", None),
+    ("Who's doing drop off tomorrow?", "Gran", None),
+])
+def test_a_who_answer_naming_nobody_of_the_days_line_goes_back_with_it(request_text, answer, kind):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=SCHOOL_RUNS)
+    assert (claim.kind if claim else None) == kind
+
+
+def test_a_who_answer_of_you_is_the_users_own_i():
+    seen = "[Saturn dated] today, Thursday 3 December: Thu: Sam drops off, I pick up"
+    assert not_on_that_day("You are.", "Who's picking up today?", seen) is None
+    assert not_on_that_day("Gran", "Who's picking up today?", seen) == (
+        "today, Thursday 3 December: Thu: Sam drops off, I pick up")

@@ -263,7 +263,11 @@ NO = re.compile(r"^\W*(?:no|nope)\b", re.IGNORECASE)
 def not_on_that_day(answer: str, request: str, seen: str) -> str | None:
     """The day's line a yes/no answer goes against: asked "Does Maya need her PE kit tomorrow?"
     with "[Saturn dated] tomorrow, Friday 4 December: Friday: packed lunch, home at 3:15" shown,
-    and PE kit on Monday's and Thursday's lines, the 1.5B answered "Yes"."""
+    and PE kit on Monday's and Thursday's lines, the 1.5B answered "Yes". So too the day's line a
+    "who" answer names nobody of (asked "Who's doing drop off tomorrow?" with "tomorrow, Friday 4
+    December: Fri: Gran does both" shown, it answered "Sam")."""
+    if WHO_ASKED.search(request):
+        return _someone_else_that_day(answer, seen)
     if not YES_NO_ASKED.search(request) or not (YES.search(answer) or NO.search(answer)):
         return None
     day_words = " ".join(found.group("day") for found in DAY_NAMED.finditer(request)) + " " + " ".join(WEEKDAYS)
@@ -275,6 +279,22 @@ def not_on_that_day(answer: str, request: str, seen: str) -> str | None:
     others = [line for line in seen.splitlines() if not line.startswith("[Saturn") and asked & _words(line)]
     on_the_day = bool(asked & _words(found.group("line")))
     if (YES.search(answer) and not on_the_day and others) or (NO.search(answer) and on_the_day):
+        return f"{found.group('day')}: {found.group('line')}"
+    return None
+
+
+WHO_ASKED = re.compile(r"^\W*who(?:'s|’s|\s+is|\s+does|\s+do|\s+will)?\b", re.IGNORECASE)
+PERSON = re.compile(r"\b(?:[A-Z][a-z]+|I|me|you)\b")
+
+
+def _someone_else_that_day(answer: str, seen: str) -> str | None:
+    found = next(DAY_LINE.finditer(seen), None)
+    if found is None or ";" in found.group("line"):
+        return None
+    line = re.sub(r"^\W*[A-Za-z]+\s*:", "", found.group("line"))  # "Fri: Gran does both": its weekday aside
+    said = {word.lower() for word in PERSON.findall(answer)} - {name.lower() for name in WEEKDAYS}
+    given = {word.lower() for word in PERSON.findall(line)}
+    if given and said and not said & (given | ({"you", "i", "me"} if given & {"i", "me"} else set())):
         return f"{found.group('day')}: {found.group('line')}"
     return None
 
