@@ -712,3 +712,14 @@ def test_a_mark_the_request_words_itself_is_kept(tmp_path):
     assert content_to_write(request, todo, "water the plants [done]") == (
         "call the bank\nwater the plants [done]\nbook the dentist\n")
     assert marked_as_asked(request, todo, "call the bank\nwater the plants [done]\nbook the dentist\n") is None
+
+
+def test_a_change_replaces_the_line_the_request_names_most_not_one_sharing_its_verb(tmp_path):
+    plants = tmp_path / "plants.md"
+    plants.write_text("# Plants\n- Fern (bathroom): water twice a week\n"
+                      "- Cactus (kitchen): water every 3 weeks, last watered 20 November\n- Basil: water daily\n")
+    written = ("## Plants\n- Fern (bathroom): water twice a week\n"
+               "- Cactus (kitchen): water every 3 weeks, last watered 20 November\n- Basil: water daily\n"
+               "- Cactus (kitchen): watered 3 December\n- Basil: water daily\n")
+    assert content_to_write("Mark the cactus as watered today.", plants, written) == (
+        "# Plants\n- Fern (bathroom): water twice a week\n- Cactus (kitchen): watered 3 December\n- Basil: water daily\n")

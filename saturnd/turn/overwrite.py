@@ -111,19 +111,26 @@ def _lower_words(text: str) -> set[str]:
 
 
 def _changed(request: str, old: list[str], written: list[str], path: Path) -> list[str]:
-    """The file's lines, each one the request names replaced by the first written line that shares
-    a word with it ("timeout = 30" by "timeout = 45"), then the written lines nothing replaced."""
+    """The file's lines, each one the request names by the most words replaced by the first written
+    line that shares a word with it ("timeout = 30" by "timeout = 45"; asked to "Mark the cactus as
+    watered today", not the fern's "water twice a week"), then the written lines nothing replaced."""
     lines: list[str] = []
     asked = asked_about(request, path)
     for line in old:
         new = next((w for w in written if w not in lines and w not in old and named(line, w)), None) if (
-            named(request, line) or line in asked) else None
+            line in asked) else None
         if new is not None and marks_done(request) and not TABLE.search(path.name) and not stems(line) < stems(new) and (
                 marked := marked_line(line, request)):  # the written line lost the line's words: "Mark the Q4 report as done."
             written = [marked if w == new else w for w in written]  # not the request's own words
             new = marked
         lines.append(new or line)
-    return lines + [w for w in written if w not in lines and w not in old]
+    headings = {_heading_text(line) for line in old if HEADING.search(line)}
+    return lines + [w for w in written if w not in lines and w not in old
+                    and not (HEADING.search(w) and _heading_text(w) in headings)]  # "## Plants" for "# Plants"
+
+
+def _heading_text(line: str) -> str:
+    return line.strip("# ").lower()
 
 
 def doubled_lines(request: str, path: Path, content: str) -> list[str]:

@@ -103,6 +103,8 @@ NO_TIME_GIVEN = (
 )
 FROM_THE_LINE = "{answer}: your files say \"{line}\"."
 """The answer to a yes/no the model twice answered against the line it is about."""
+FROM_THE_DAY = "From your files: {line}."
+"""The answer to a "who" the model twice answered with nobody of the day's line."""
 YES_THEN_NO = (
     "[Saturn check] Your answer says yes and then gives a reason for no: \"{claim}\". Answer the user's"
     " question again from the line that says it: yes or no, and why."
