@@ -197,6 +197,7 @@ def _signed(value: Decimal) -> str:
 
 
 FLAGS = {"yes": True, "y": True, "true": True, "no": False, "n": False, "false": False}
+UNSURE = frozenset({"maybe", "tbc", "unsure", "not sure", "?"})
 NEGATED = re.compile(
     r"n't\b|\b(?:not|never|unpaid|undone|owed?|outstanding|still|yet|left)\b", re.IGNORECASE)
 
@@ -220,7 +221,8 @@ def _flagged(header: list[str], body: list[list[str]], numeric: list[int], reque
 def _rows_by_flag(header: list[str], body: list[list[str]]) -> str:
     """The rows of each answer of a yes/no column, a blank one too ("rsvp: yes 3 (Leo, Sam, Tom);
     blank (no answer) 2 (Priya, Ines)"), for a table without numbers: asked who hasn't replied, a small model
-    reads "Priya,,vegetarian" as nothing."""
+    reads "Priya,,vegetarian" as nothing. So too a column of a few kinds with blanks ("diet: vegetarian
+    1 (Tom); blank 3 (Priya, Ines, Leo); vegan 1 (Sam)")."""
     label = next((i for i in range(len(header)) if {r[i].strip().lower() for r in body} - FLAGS.keys() - {""}),
                  None)
     if label is None:
@@ -228,9 +230,12 @@ def _rows_by_flag(header: list[str], body: list[list[str]]) -> str:
     said = []
     for i, name in enumerate(header):
         values = [r[i].strip().lower() for r in body]
-        if i == label or not set(values) <= FLAGS.keys() | {""} or len(set(values)) < 2 or not any(values):
+        answers = set(values) <= FLAGS.keys() | UNSURE | {""}
+        kinds_of = len(set(values) - {""}) <= max(2, len(body) // 2) and "" in values  # "diet": vegan, blank …
+        if i == label or not (answers or kinds_of) or len(set(values)) < 2 or not any(values):
             continue
-        kinds = {value or "blank (no answer)": [r[label].strip() for r in body if r[i].strip().lower() == value]
+        blank = "blank (no answer)" if answers else "blank"
+        kinds = {value or blank: [r[label].strip() for r in body if r[i].strip().lower() == value]
                  for value in dict.fromkeys(values)}
         said.append(f"{name.strip()}: " + "; ".join(f"{value} {len(rows)} ({', '.join(rows)})" for value, rows in kinds.items()))
     return f"[Saturn counted] {' | '.join(said)}" if said else ""
