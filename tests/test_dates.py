@@ -23,7 +23,13 @@ from saturnd.turn.dates import (
 )
 from saturnd.turn.ground import Ground, build_ground
 from saturnd.turn.retrieval import Document, Excerpt, rank, render_excerpts
-from saturnd.turn.worked_lines import amounts_by_period, scaled_recipe, time_between
+from saturnd.turn.worked_lines import (
+    amounts_by_period,
+    list_amounts,
+    scaled_recipe,
+    shares,
+    time_between,
+)
 from tests.conftest import of_type
 
 TODAY = date(2026, 12, 2)  # a Wednesday
@@ -475,3 +481,26 @@ def test_a_who_answer_of_you_is_the_users_own_i():
     assert not_on_that_day("You are.", "Who's picking up today?", seen) is None
     assert not_on_that_day("Gran", "Who's picking up today?", seen) == (
         "today, Thursday 3 December: Thu: Sam drops off, I pick up")
+
+
+GIFTS = ["# Christmas gifts (budget £300)", "- Mum: scarf £25 (bought)", "- Dad: book £15", "- Ava: lego £45 (bought)",
+         "- Leo: trainers £60"]
+
+
+def test_a_lists_amounts_are_summed_all_marked_and_not_and_against_its_budget():
+    assert list_amounts(GIFTS, "How much have I spent on Christmas presents so far?") == (
+        "[Saturn worked out] all: Mum 25 + Dad 15 + Ava 45 + Leo 60 = 145; marked bought: Mum 25 + Ava 45 = 70;"
+        " not marked: Dad 15 + Leo 60 = 75; budget 300 - all 145 = 155 left")
+    assert list_amounts(GIFTS, "How much is Leo's present?") == ""  # one line's amount
+    assert list_amounts(GIFTS, "Who still needs a present?") == ""
+
+
+def test_a_share_of_an_amount_a_line_splits_is_worked_out():
+    flat = ["Rent £1,450 split 3 ways (me, Jess, Omar)", "Energy £120 a month, split equally",
+            "Jess owes me £35 for the takeaway"]
+    assert shares(flat, "What's my share of the rent?") == (
+        "[Saturn worked out] Rent £1,450 split 3 ways (me, Jess, Omar): 1450 / 3 = 483.33 each;"
+        " Energy £120 a month, split equally: 120 / 3 = 40 each")
+    assert shares(["Petrol £60 split between two"], "How much is my half?") == (
+        "[Saturn worked out] Petrol £60 split between two: 60 / 2 = 30 each")
+    assert shares(flat, "How much is the rent?") == ""

@@ -35,6 +35,8 @@ ALSO_WRITTEN = {
     "holiday": ("leave", "annual"), "holidays": ("leave", "annual"), "vacation": ("leave", "holiday"),
     "weigh": ("weight", "kg"), "shift": ("rota", "shifts"), "shifts": ("rota",), "rota": ("shift", "shifts"),
     "work": ("timesheet", "shift"), "worked": ("timesheet", "shift"), "hours": ("timesheet",),
+    "present": ("gift", "gifts"), "presents": ("gifts", "gift"), "gift": ("present", "presents"),
+    "gifts": ("presents", "present"),
     "fund": ("savings", "saved"), "savings": ("saved", "fund"), "saved": ("savings",), "save": ("savings", "saved"),
 }
 """How people write these words in their own notes: "What's my doctor's phone number?" must find

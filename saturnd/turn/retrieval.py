@@ -36,7 +36,13 @@ from saturnd.turn.dates import (
 from saturnd.turn.errands import asked_action
 from saturnd.turn.listing import not_done, section_named, who_owes
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
-from saturnd.turn.worked_lines import amounts_by_period, scaled_recipe, time_between
+from saturnd.turn.worked_lines import (
+    amounts_by_period,
+    list_amounts,
+    scaled_recipe,
+    shares,
+    time_between,
+)
 
 KB_SOURCE = "kb:"
 MONTH_NAMED = {month: re.compile(r"(?<=\s)May\b") if month == "may" else re.compile(rf"\b{month}\b", re.IGNORECASE)
@@ -190,8 +196,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   if part.whole else "")
         days = (dated(part.lines, request, today) or next_due(part.lines, request, today)) if today else ""
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
-        worked = (time_between(part.lines, request) or scaled_recipe(part.lines, request)
-                  or amounts_by_period(part.lines, request))
+        worked = (time_between(part.lines, request) or scaled_recipe(part.lines, request) or shares(part.lines, request)
+                  or amounts_by_period(part.lines, request) or list_amounts(part.lines, request))
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day, worked) if line)]))
     return "\n".join(blocks)
 
@@ -210,11 +216,16 @@ def _counts_the_list(request: str, headings: list[str]) -> bool:
     return bool(ON_A_LIST.search(request) or said & (LIST_ITEMS | stems(" ".join(headings))))
 
 
+LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d{1,3}[.)])\s")
+
+
 def counted(lines: list[str], request: str) -> str:
     """For "how many", the lines of a list under its heading: asked how many books were on a
     reading list headed "Books to read:", the 1.5B answered the file's 4 lines."""
     headings = [line.strip() for line in lines if HEADING.search(line)]
     items = [line for line in lines if line.strip() and not HEADING.search(line)]
+    if listed := [line for line in items if LIST_MARK.match(line)]:  # "Reading now: …" below "4. …" is none
+        items = listed
     if not COUNT_REQUEST.search(request) or not headings or not items or not _counts_the_list(request, headings):
         return ""
     named = " and ".join(f"'{h}'" for h in headings[:2]) + (" …" if len(headings) > 2 else "")

@@ -12,6 +12,7 @@ import re
 from fractions import Fraction
 
 from saturnd.tools.word_match import stems
+from saturnd.turn.listing import DONE_MARK
 
 CLOCK = re.compile(
     r"\b(?P<hour>2[0-3]|[01]?\d)(?:[:.](?P<minute>[0-5]\d))?\s*(?P<half>[ap]\.?m\b\.?)?", re.IGNORECASE)
@@ -80,6 +81,7 @@ PERIOD = re.compile(r"\b(?:a|an|per|each|every)\s+(month|week|year|day)\b|\b(mon
                     re.IGNORECASE)
 PERIOD_OF = {"monthly": "month", "weekly": "week", "yearly": "year", "annually": "year", "annual": "year", "daily": "day"}
 PER_YEAR = {"day": Fraction(365), "week": Fraction(52), "month": Fraction(12), "year": Fraction(1)}
+SPENT_ASKED = re.compile(r"\b(?:spent|spend|cost|costs|left|budget)\b", re.IGNORECASE)
 ALL_ASKED = re.compile(r"\bhow\s+much\b|\btotal\b|\baltogether\b|\bin\s+all\b", re.IGNORECASE)
 
 
@@ -109,6 +111,74 @@ def amounts_by_period(lines: list[str], request: str) -> str:
                          for _, amount in items)
         said.append(f"everything as a {asked}: {_money(everything)}")
     return "[Saturn worked out] " + "; ".join(said)
+
+
+OWES = re.compile(r"\bowes?\b|\bowed\b", re.IGNORECASE)
+"""A line of who owes whom: listing.who_owes sums those each way."""
+BUDGET = re.compile(r"\bbudget\b[^£$€\d]{0,20}[£$€]\s?(\d[\d,]*(?:\.\d+)?)", re.IGNORECASE)
+
+
+def list_amounts(lines: list[str], request: str) -> str:
+    """Asked how much in all of a list whose lines each give one amount ("- Dad: book £15"), their
+    sum, and where some are marked done ("(bought)") the sums of those and of the rest, and what a
+    budget the list gives leaves: asked "How much have I spent on Christmas presents so far?",
+    a 1.5B adds no better than it subtracts."""
+    if not ALL_ASKED.search(request) and not SPENT_ASKED.search(request):
+        return ""
+    items = []
+    for line in lines:
+        amounts = MONEY.findall(line)
+        if len(amounts) == 1 and not PERIOD.search(line) and not BUDGET.search(line) and not OWES.search(line):
+            label = re.split(r"[:\-–(]|\s[£$€]", line.strip(" -*•"))[0].strip() or "amount"
+            mark = DONE_MARK.search(line)
+            items.append((label, Fraction(amounts[0].replace(",", "")), mark.group(0).strip(" ()[]-:–") if mark else ""))
+    if len(items) < 2 or any(stems(label) & stems(request) for label, _, _ in items):  # one line's amount asked
+        return ""
+    said = [_summed("all", items)]
+    done = [item for item in items if item[2]]
+    if done and len(done) < len(items):
+        said += [_summed(f"marked {done[0][2]}", done), _summed("not marked", [item for item in items if not item[2]])]
+    if budget := next((Fraction(found.group(1).replace(",", "")) for line in lines if (found := BUDGET.search(line))), None):
+        total = sum(amount for _, amount, _ in items)
+        said.append(f"budget {_money(budget)} - all {_money(total)} = {_money(budget - total)} left")
+    return "[Saturn worked out] " + "; ".join(said)
+
+
+def _summed(what: str, items: list[tuple[str, Fraction, str]]) -> str:
+    return (f"{what}: " + " + ".join(f"{label} {_money(amount)}" for label, amount, _ in items)
+            + f" = {_money(sum(amount for _, amount, _ in items))}")
+
+
+SHARE_ASKED = re.compile(r"\b(?:share|each|split|per\s+person|apiece|my\s+(?:part|bit|half|third))\b", re.IGNORECASE)
+SPLIT = re.compile(r"\b(?:split|shared|divided)\b(?:\s+(?P<ways>\d{1,2}|two|three|four|five|six)\s+ways\b|"
+                   r"\s+(?:between|among)\s+(?P<among>\d{1,2}|two|three|four|five|six)\b|(?P<equally>\s+equally\b))?",
+                   re.IGNORECASE)
+BRACKETED_NAMES = re.compile(r"\(([^()]*,[^()]*)\)")
+
+
+def shares(lines: list[str], request: str) -> str:
+    """Asked for a share of an amount a line splits ("Rent £1,450 split 3 ways (me, Jess, Omar)"),
+    the amount over the ways; split "equally" without a number, over the ways another line of the
+    file gives, or the names it brackets."""
+    if not SHARE_ASKED.search(request):
+        return ""
+    splits = [(line, found) for line in lines if len(MONEY.findall(line)) == 1 and (found := SPLIT.search(line))]
+    counted = [_ways(line, found) for line, found in splits]
+    known = next((ways for ways in counted if ways), None)
+    said = []
+    for (line, _), ways in zip(splits, counted, strict=True):
+        ways = ways or known
+        if ways:
+            amount = Fraction(MONEY.findall(line)[0].replace(",", ""))
+            said.append(f"{line.strip(' -*•')}: {_money(amount)} / {ways} = {_money(amount / ways)} each")
+    return "[Saturn worked out] " + "; ".join(said) if said else ""
+
+
+def _ways(line: str, found: re.Match[str]) -> int | None:
+    if written := found.group("ways") or found.group("among"):
+        return _count(written)
+    names = BRACKETED_NAMES.search(line)
+    return len(names.group(1).split(",")) if names else None
 
 
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
