@@ -90,7 +90,8 @@ async def test_a_message_to_no_address_goes_back_before_anyone_is_asked(harness)
     await harness.start()
     (harness.env.workdir / "surgery.md").write_text("# Surgery\nPark Lane Surgery, 01632 960333\n")
     harness.model.enqueue(
-        call("send_email", {"to": "Park Lane Surgery, 01632 960333", "subject": "Prescription", "body": "Hi"}),
+        call("send_email", {"to": "Park Lane Surgery, 01632 960333", "subject": "Prescription",
+                            "body": "Could you order my repeat prescription?"}),
         "The surgery's notes give no email address, only 01632 960333.",
     )
     _, events = await harness.turn("Email the surgery to order my repeat prescription.")
