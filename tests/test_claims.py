@@ -877,7 +877,7 @@ async def test_a_second_yes_against_the_line_of_how_often_is_answered_from_the_l
 async def test_a_second_who_answer_naming_nobody_of_the_days_line_is_answered_by_the_line(harness):
     await harness.start()
     (harness.env.workdir / "school.md").write_text("Mon: I drop off, Sam picks up\nTue: Gran does both\n")
-    harness.model.enqueue("Sam", "Sam")
+    harness.model.enqueue("Sam", "No, Sam does.")
     _, events = await harness.turn("Who's doing drop off on Tuesday?", headless=True)
     answer = of_type(events, "answer")[-1].text
     assert answer.startswith("From your files: ") and answer.endswith("Tue: Gran does both.")

@@ -723,3 +723,9 @@ def test_a_change_replaces_the_line_the_request_names_most_not_one_sharing_its_v
                "- Cactus (kitchen): watered 3 December\n- Basil: water daily\n")
     assert content_to_write("Mark the cactus as watered today.", plants, written) == (
         "# Plants\n- Fern (bathroom): water twice a week\n- Cactus (kitchen): watered 3 December\n- Basil: water daily\n")
+    unbulleted = ("Cactus (kitchen): water every 3 weeks, last watered 20 November\n- Basil: water daily\n"
+                  "- Cactus (kitchen): watered 3 December\n- Fern (bathroom): water twice a week\n")  # the old line, bare
+    assert kept_lines("Mark the cactus as watered today.", plants, unbulleted) == [
+        "- Cactus (kitchen): water every 3 weeks, last watered 20 November"]
+    assert content_to_write("Mark the cactus as watered today.", plants, unbulleted) == (
+        "# Plants\n- Fern (bathroom): water twice a week\n- Cactus (kitchen): watered 3 December\n- Basil: water daily\n")

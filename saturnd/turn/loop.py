@@ -31,7 +31,7 @@ from saturnd.turn.claims import (
 )
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
-from saturnd.turn.dates import NO, YES, worked_out_date
+from saturnd.turn.dates import NO, WHO_ASKED, YES, worked_out_date
 from saturnd.turn.echoed_instructions import (
     done_account,
     echoes_instructions,
@@ -284,7 +284,7 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         return YES.sub("No", text, count=1)
     if claim is not None and claim.kind in ("against_the_line", "against_the_day"):  # "Yes" to weekly again
         turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the line")
-        if not (YES.search(text) or NO.search(text)):  # "Sam" again for who does tomorrow's drop off
+        if WHO_ASKED.search(turn.text) or not (YES.search(text) or NO.search(text)):  # "Sam" again for who …
             return prompts.FROM_THE_DAY.format(line=claim.quote)
         return prompts.FROM_THE_LINE.format(answer="No" if YES.search(text) else "Yes", line=claim.quote)
     if claim is not None and claim.kind == "miscounted_days" and (worked_out := worked_out_date(claim.quote)):

@@ -116,6 +116,7 @@ def _changed(request: str, old: list[str], written: list[str], path: Path) -> li
     watered today", not the fern's "water twice a week"), then the written lines nothing replaced."""
     lines: list[str] = []
     asked = asked_about(request, path)
+    written = _as_the_files(written, old)
     for line in old:
         new = next((w for w in written if w not in lines and w not in old and named(line, w)), None) if (
             line in asked) else None
@@ -127,6 +128,13 @@ def _changed(request: str, old: list[str], written: list[str], path: Path) -> li
     headings = {_heading_text(line) for line in old if HEADING.search(line)}
     return lines + [w for w in written if w not in lines and w not in old
                     and not (HEADING.search(w) and _heading_text(w) in headings)]  # "## Plants" for "# Plants"
+
+
+def _as_the_files(written: list[str], old: list[str]) -> list[str]:
+    """The written lines, each that is a file's line but for its bullet as the file writes it: the
+    1.5B wrote "Cactus (kitchen): …" back for "- Cactus (kitchen): …", a new line to every check."""
+    bare = {BULLET.sub("", line): line for line in old}
+    return [bare.get(BULLET.sub("", line), line) for line in written]
 
 
 def _heading_text(line: str) -> str:
@@ -154,7 +162,7 @@ def kept_lines(request: str, path: Path, content: str) -> list[str]:
     old = _file_lines(path)
     named_lines = asked_about(request, path)
     asked = [line for line in old if line in named_lines]
-    written = content_lines(content)
+    written = _as_the_files(content_lines(content), old)
     if verb in CHANGING:
         added = [line for line in written if line not in old]
         return [line for line in asked if line in written and any(named(line, new) for new in added)]
