@@ -384,6 +384,8 @@ def test_a_recipes_amounts_are_scaled_to_the_number_asked_for():
         "500g beef mince → 667g; 9 lasagne sheets → 12; 400ml white sauce → 533ml")
     assert scaled_recipe(LASAGNE, "How long does the lasagne take in the oven?") == ""
     assert scaled_recipe(LASAGNE, "How much mince for 6?") == ""  # as written
+    assert scaled_recipe(["Pancakes (makes 8)", "- 1 tbsp oil"], "How much oil for 16 pancakes?").endswith(
+        "1 tbsp oil → 2 tbsp")
 
 
 NOTES = "--- notes.txt (whole file, 2 lines)\nBin day: Tues (green = garden waste, fortnightly)\nSwimming: Saturdays 9am"
@@ -504,3 +506,15 @@ def test_a_share_of_an_amount_a_line_splits_is_worked_out():
     assert shares(["Petrol £60 split between two"], "How much is my half?") == (
         "[Saturn worked out] Petrol £60 split between two: 60 / 2 = 30 each")
     assert shares(flat, "How much is the rent?") == ""
+
+
+def test_a_line_of_comma_clauses_each_naming_its_day_shows_the_clause_for_the_day():
+    kids = ["Ava: swimming Tue 5pm, piano Sat 10am", "Leo: football Wed 4:30pm, match Sat 9am"]
+    assert on_the_days(kids, "What's Ava doing on Saturday?", TODAY) == (
+        "[Saturn dated] Saturday 5 December: Ava: piano Sat 10am; Saturday 5 December: Leo: match Sat 9am")
+
+
+def test_asked_what_comes_next_of_a_thing_named_only_its_dates():
+    meetings = ["Tue 14:00 1:1 with Ruth", "Thu 16:00 team retro", "Mon 10:00 standup"]
+    assert dated(meetings, "When's my next one-to-one with Ruth?", TODAY) == (
+        "[Saturn dated] soonest first: with Ruth, 8 December 2026: a Tuesday, in 6 days")

@@ -82,7 +82,8 @@ def dated(lines: list[str], request: str, today: date) -> str:
         kept = list(dict.fromkeys([*named, *(pair for pair in chosen if found[pair]), *chosen]))[:MAX_DATES]
         chosen = [pair for pair in chosen if pair in kept]
     if next_asked:
-        chosen = sorted((pair for pair in chosen if pair[1] >= today), key=lambda pair: pair[1])
+        named = [pair for pair in chosen if asked & _words(pair[0])]  # "my next one-to-one with Ruth": hers
+        chosen = sorted((pair for pair in named or chosen if pair[1] >= today), key=lambda pair: pair[1])
     said = [f"{label}{when.day} {when:%B %Y}: a {when:%A}, {_from_today(when, today)}"
             for label, when in chosen[:MAX_DATES]]
     return f"[Saturn dated] {'soonest first: ' if next_asked else ''}{'; '.join(said)}" if said else ""
@@ -488,12 +489,16 @@ def on_the_days(lines: list[str], request: str, today: date) -> str:
 def _part_for_the_day(line: str, written: re.Pattern[str], day: date, today: date) -> str:
     """The line, or of a line of clauses by day the ones for `day` ("Dishwasher: Leo on Tuesday,
     Thursday" of "Dishwasher: Ava on Monday, Wednesday, Friday; Leo on Tuesday, Thursday": shown
-    the whole line for Thursday, the 1.5B answered Ava); "" for a line not for that day ("Fri 18
+    the whole line for Thursday, the 1.5B answered Ava; "Ava: piano Sat 10am" of "Ava: swimming
+    Tue 5pm, piano Sat 10am"); "" for a line not for that day ("Fri 18
     Dec" is a Friday, not this one)."""
     if not written.search(line) or not all(when == day for _, when in _dates(line, today, weekdays=False)):
         return ""
     head, colon, rest = line.strip().partition(":")
     clauses = [clause.strip() for clause in rest.split(";")] if colon else []
+    if len(clauses) == 1:  # "Ava: swimming Tue 5pm, piano Sat 10am": by comma, where each names its day
+        by_comma = [clause.strip() for clause in rest.split(",")]
+        clauses = by_comma if all(WEEKDAY_WRITTEN.search(clause) for clause in by_comma) else clauses
     kept = [clause for clause in clauses if written.search(clause)]
     return f"{head}: {'; '.join(kept)}" if 0 < len(kept) < len(clauses) else line.strip()
 

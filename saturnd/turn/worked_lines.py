@@ -189,7 +189,7 @@ FOR_HOW_MANY = re.compile(rf"\b(?:for|feeds?|feeding|serves?|serving)\s+{COUNT}\
 SERVES = re.compile(rf"\b(?:serves|feeds|for|makes)\s+{COUNT}\b(?!\s*(?:minutes?|mins?|hours?|days?|weeks?))",
                     re.IGNORECASE)
 AMOUNT = re.compile(
-    r"^(?P<lead>\s*(?:[-*•]|\d+[.)])?\s*)(?P<number>\d+(?:\.\d+)?|\d+/\d+)\s*"
+    r"^(?P<lead>\s*(?:[-*•]|\d+[.)])?\s*)(?P<number>\d+(?:\.\d+)?|\d+/\d+)(?P<space>\s*)"
     r"(?P<unit>kg|g|ml|l|tsp|tbsp|cups?|oz|lbs?|cloves?|tins?|cans?)?\b(?P<rest>.*)$", re.IGNORECASE)
 
 
@@ -214,7 +214,7 @@ def scaled_recipe(lines: list[str], request: str) -> str:
         wanted = Fraction(amount.group("number")) * factor
         if unit.lower() in WHOLE_UNITS and wanted >= 10:  # 666.67g is 667g
             wanted = Fraction(round(wanted))
-        scaled.append(f"{line[amount.end('lead'):].strip()} → {_plain(wanted)}{unit}")
+        scaled.append(f"{line[amount.end('lead'):].strip()} → {_plain(wanted)}{amount.group('space') if unit else ''}{unit}")
     if not scaled:
         return ""
     return (f"[Saturn worked out] for {people} of a recipe for {written_for} (each amount × {_plain(factor)}): "
