@@ -25,6 +25,7 @@ from saturnd.turn.ground import Ground, build_ground
 from saturnd.turn.retrieval import Document, Excerpt, rank, render_excerpts
 from saturnd.turn.worked_lines import (
     amounts_by_period,
+    bracketed_counts,
     list_amounts,
     scaled_recipe,
     shares,
@@ -518,3 +519,10 @@ def test_asked_what_comes_next_of_a_thing_named_only_its_dates():
     meetings = ["Tue 14:00 1:1 with Ruth", "Thu 16:00 team retro", "Mon 10:00 standup"]
     assert dated(meetings, "When's my next one-to-one with Ruth?", TODAY) == (
         "[Saturn dated] soonest first: with Ruth, 8 December 2026: a Tuesday, in 6 days")
+
+
+def test_a_lines_bracketed_counts_are_summed_and_taken_from_the_allowance_another_line_gives():
+    work = ["Annual leave: 25 days a year", "Leave taken: 3-7 March (5 days), 14-18 July (5 days), 27 October (1 day)"]
+    assert bracketed_counts(work, "How many days of holiday have I got left?") == (
+        "[Saturn worked out] Leave taken: 5 + 5 + 1 = 11 days; 25 days a year - 11 = 14 days left")
+    assert bracketed_counts(work, "When did I take leave in July?") == ""

@@ -38,6 +38,7 @@ from saturnd.turn.listing import not_done, section_named, who_owes
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 from saturnd.turn.worked_lines import (
     amounts_by_period,
+    bracketed_counts,
     list_amounts,
     scaled_recipe,
     shares,
@@ -197,7 +198,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         days = (dated(part.lines, request, today) or next_due(part.lines, request, today)) if today else ""
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
         worked = (time_between(part.lines, request) or scaled_recipe(part.lines, request) or shares(part.lines, request)
-                  or amounts_by_period(part.lines, request) or list_amounts(part.lines, request))
+                  or amounts_by_period(part.lines, request) or list_amounts(part.lines, request)
+                  or bracketed_counts(part.lines, request))
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day, worked) if line)]))
     return "\n".join(blocks)
 

@@ -181,6 +181,32 @@ def _ways(line: str, found: re.Match[str]) -> int | None:
     return len(names.group(1).split(",")) if names else None
 
 
+BRACKETED_COUNT = re.compile(r"\((\d+(?:\.\d+)?)\s+(day|hour|night|week|mile|km)s?\)", re.IGNORECASE)
+LEFT_ASKED = re.compile(r"\b(?:left|remaining|still\s+got|still\s+have|how\s+many|total)\b", re.IGNORECASE)
+
+
+def bracketed_counts(lines: list[str], request: str) -> str:
+    """Asked how many in all or left, of a line that counts its parts in brackets ("Leave taken: 3-7
+    March (5 days), 14-18 July (5 days), 27 October (1 day)"), their sum, and what an allowance
+    another line gives ("Annual leave: 25 days a year") leaves: the 1.5B answered the allowance."""
+    if not LEFT_ASKED.search(request):
+        return ""
+    said = []
+    for line in lines:
+        counts = BRACKETED_COUNT.findall(line)
+        if len(counts) < 2 or len({unit.lower() for _, unit in counts}) != 1:
+            continue
+        unit = counts[0][1].lower()
+        total = sum(Fraction(number) for number, _ in counts)
+        label = line.split(":")[0].strip(" -*•") if ":" in line else "in brackets"
+        said.append(f"{label}: {' + '.join(number for number, _ in counts)} = {_plain(total)} {unit}s")
+        allowance = re.compile(rf"(\d+(?:\.\d+)?)\s+{unit}s?\s+(?:a|per|each)\s+year\b", re.IGNORECASE)
+        if found := next((found for other in lines if other != line and (found := allowance.search(other))), None):
+            left = Fraction(found.group(1)) - total
+            said.append(f"{found.group(0)} - {_plain(total)} = {_plain(left)} {unit}s left")
+    return "[Saturn worked out] " + "; ".join(said) if said else ""
+
+
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                 "ten": 10, "twelve": 12}
 COUNT = r"(\d{1,2}|" + "|".join(NUMBER_WORDS) + r")"
