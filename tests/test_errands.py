@@ -130,3 +130,13 @@ def test_an_errand_on_a_named_file_is_the_file_tools(request_text, tools):
 def test_everyday_words_for_an_errand_name_its_tools(request_text, verb, tools):
     assert asked_action(request_text) == verb
     assert tools_for(request_text, builtin_registry()) == tools
+
+
+
+@pytest.mark.parametrize(("request_text", "verb"), [
+    ("Cancel Netflix from my subscriptions.", "remove"),  # its line goes
+    ("Cancel my dentist appointment.", "cancel"),
+    ("Cancel the gym on my calendar.", "cancel"),
+])
+def test_cancelling_a_thing_from_a_list_removes_its_line(request_text, verb):
+    assert asked_action(request_text) == verb

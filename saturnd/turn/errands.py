@@ -35,6 +35,8 @@ ACTION_REQUEST = re.compile(
 SAID_PLAINLY = {"pop": "add", "stick": "add", "chuck": "add", "jot": "note", "scratch": "remove", "get": "remove",
                 "ping": "message", "ring": "call", "ask": "message"}
 """Everyday words for an errand, as the verb that names its tools ("Stick eggs on the list": add)."""
+OFF_A_LIST = re.compile(r"\b(?:from|off)\s+(?:my|our|the)\s+[\w-]+(?:\s+(?:list|file|notes?))?\s*[.!?]?\s*$",
+                        re.IGNORECASE)
 LATER_ACTION = re.compile(
     r"\b(?:and|then)\s+(?:also\s+)?(?P<verb>write|save|put|store|send|email|e-mail|text|add(?!\s+up\b)|append|"
     r"copy|note|record|forward|message|tell(?!\s+(?:me|us)\b))\b",
@@ -123,6 +125,8 @@ def asked_action(request: str) -> str:
             return "email" if "mail" in verb else "message"
         if verb.startswith(("make ", "write ")):  # "Make a note that …", "Write down …"
             return "note"
+        if verb == "cancel" and OFF_A_LIST.search(request):  # "Cancel Netflix from my subscriptions": its line goes
+            return "remove"
         return SAID_PLAINLY.get(verb.split()[0], verb.split()[0])
     later = LATER_ACTION.search(request)
     return later.group("verb").lower() if later else ""
