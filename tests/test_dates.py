@@ -12,6 +12,7 @@ from saturnd.turn.dates import (
     dated,
     days_meant,
     days_named,
+    lasts_until,
     miscounted_days,
     months_meant,
     months_written,
@@ -526,3 +527,11 @@ def test_a_lines_bracketed_counts_are_summed_and_taken_from_the_allowance_anothe
     assert bracketed_counts(work, "How many days of holiday have I got left?") == (
         "[Saturn worked out] Leave taken: 5 + 5 + 1 = 11 days; 25 days a year - 11 = 14 days left")
     assert bracketed_counts(work, "When did I take leave in July?") == ""
+
+
+def test_how_long_a_thing_lasts_from_its_date_gives_the_day_it_ends():
+    house = ["- Fridge (Bosch): bought 12 March 2024, 2 year warranty", "- Laptop: bought 20 November 2025, 1 year warranty"]
+    assert lasts_until(house, "Is the laptop still under warranty?", TODAY) == (
+        "[Saturn dated] Fridge (Bosch): 12 March 2024 + 2 year warranty: ends 12 March 2026, 265 days ago (37 weeks"
+        " 6 days) (ended); Laptop: 20 November 2025 + 1 year warranty: ends 20 November 2026, 12 days ago (ended)")
+    assert lasts_until(house, "What make is the fridge?", TODAY) == ""

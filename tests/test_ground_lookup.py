@@ -368,6 +368,13 @@ def test_a_table_of_start_and_end_times_carries_each_rows_hours_less_its_break()
         "[Saturn worked out] hours from start to finish less break_mins: 2026-12-01 6.75 hours (6 h 45 min)")
 
 
+def test_asked_the_fastest_of_a_table_of_distances_and_times_each_rows_pace_is_worked_out():
+    runs = "date,km,time_mins\n2026-11-22,5.0,28\n2026-11-29,10.1,60\n2026-12-02,5.0,26\n"
+    assert table_totals("runs.csv", runs, "What was my fastest run?") == (
+        "[Saturn worked out] totals over 3 rows: km = 20.1, time_mins = 114; pace, fastest first: 2026-12-02,5.0,26:"
+        " 5.2 min a km, 2026-11-22,5.0,28: 5.6 min a km, 2026-11-29,10.1,60: 5.94 min a km")
+
+
 def test_how_many_rows_a_table_holds_is_counted_for_the_request():
     assert table_totals("runs.csv", RUNS, "How many runs did I do?") == (
         "[Saturn worked out] 4 runs (a row each); totals over 4 rows: km = 26.8")

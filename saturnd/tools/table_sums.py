@@ -266,6 +266,8 @@ def _asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int],
             said += (f"; {per.group(0)} over {len(body)} rows: {header[over].strip()} {_plain(_column(body, over))}"
                      f" / {header[under].strip()} {_plain(_column(body, under))} = {ratio}")
             return said  # its average of each column is no answer to a ratio
+    if PACE_ASKED.search(request) and (pace := _paces(header, body, numeric)):
+        return f"; {pace}"  # "my fastest run": the least time a km, not the shortest or longest
     if AVERAGE_ASKED.search(request):
         averages = (f"{header[i].strip()} = {_plain(_column(body, i) / len(body), places=2)}" for i in numeric)
         said += f"; average over {len(body)} rows: " + ", ".join(averages)
@@ -274,6 +276,23 @@ def _asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int],
             rows = {i: sorted(body, key=partial(_value_in, i), reverse=largest)[0] for i in numeric}
             said += "; " + ", ".join(f"{word} {header[i].strip()}: the row {','.join(row)}" for i, row in rows.items())
     return said
+
+
+PACE_ASKED = re.compile(r"\b(?:fastest|quickest|slowest|pace|speed)\b", re.IGNORECASE)
+DISTANCE = re.compile(r"^(?:km|kms|kilometres|kilometers|miles?|mi|distance)\b", re.IGNORECASE)
+DURATION = re.compile(r"^(?:time|mins?|minutes|duration)\b|_mins?$|\(mins?\)$", re.IGNORECASE)
+
+
+def _paces(header: list[str], body: list[list[str]], numeric: list[int]) -> str:
+    """Each row's minutes per unit of distance, fastest first, for a table of distances and times."""
+    distance = next((i for i in numeric if DISTANCE.search(header[i].strip())), None)
+    duration = next((i for i in numeric if DURATION.search(header[i].strip())), None)
+    if distance is None or duration is None or any(not _value_in(distance, row) for row in body):
+        return ""
+    unit = header[distance].strip()
+    paces = sorted(((_value_in(duration, row) / _value_in(distance, row), row) for row in body), key=lambda pair: pair[0])
+    each = ", ".join(f"{','.join(row)}: {_plain(pace, places=2)} min a {unit}" for pace, row in paces)
+    return f"pace, fastest first: {each}"
 
 
 def _numeric_named(word: str, header: list[str], numeric: list[int]) -> int | None:

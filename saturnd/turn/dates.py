@@ -123,6 +123,36 @@ def next_due(lines: list[str], request: str, today: date) -> str:
     return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""
 
 
+LASTS = re.compile(
+    r"\b(?P<count>\d{1,2}|one|two|three|four|five|six|ten)[\s-]+(?P<unit>year|month)s?'?\s+"
+    r"(?P<what>warranty|guarantee|contract|cover|membership|subscription|lease)\b", re.IGNORECASE)
+LASTS_ASKED = re.compile(r"\b(?:warranty|guarantee|contract|cover|membership|subscription|lease|run\s+out|"
+                         r"expires?|ends?|still|valid|under)\b", re.IGNORECASE)
+SPAN_WORDS = {**COUNT_WORDS, "one": 1, "five": 5, "ten": 10}
+
+
+def lasts_until(lines: list[str], request: str, today: date) -> str:
+    """For a line with one date and how long a thing from it lasts ("Fridge (Bosch): bought 12
+    March 2024, 2 year warranty"), the day it ends and how far that is from today, asked when it
+    ends or whether it still holds."""
+    if not LASTS_ASKED.search(request):
+        return ""
+    said = []
+    for line in lines:
+        lasts = LASTS.search(line)
+        dates = _dates(line, today, gone=True, weekdays=False) if lasts else []
+        if lasts is None or len(dates) != 1:
+            continue
+        written = lasts.group("count").lower()
+        count = SPAN_WORDS.get(written) or int(written)
+        ends = _moved(dates[0][1], count, lasts.group("unit").lower())
+        label = line.strip(" -*•").split(":")[0].strip()
+        state = "ended" if ends < today else "still holds"
+        said.append(f"{label}: {dates[0][1].day} {dates[0][1]:%B %Y} + {lasts.group(0)}: ends {ends.day} {ends:%B %Y},"
+                    f" {_from_today(ends, today)} ({state})")
+    return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""
+
+
 def _repeat(every: re.Match[str]) -> tuple[int, str]:
     """(count, unit) of "every 3 months" or "monthly"."""
     if every.group("adverb"):

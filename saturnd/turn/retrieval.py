@@ -27,6 +27,7 @@ from saturnd.turn.dates import (
     MONTHS,
     dated,
     days_named,
+    lasts_until,
     months_meant,
     months_written,
     next_due,
@@ -195,7 +196,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   or counted(part.lines, request)
                   or not_done(part.lines, request) or section_named(part.lines, request) or who_owes(part.lines)
                   if part.whole else "")
-        days = (dated(part.lines, request, today) or next_due(part.lines, request, today)) if today else ""
+        days = (dated(part.lines, request, today) or next_due(part.lines, request, today)
+                or lasts_until(part.lines, request, today)) if today else ""
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
         worked = (time_between(part.lines, request) or scaled_recipe(part.lines, request) or shares(part.lines, request)
                   or amounts_by_period(part.lines, request) or list_amounts(part.lines, request)
