@@ -535,3 +535,10 @@ def test_how_long_a_thing_lasts_from_its_date_gives_the_day_it_ends():
         "[Saturn dated] Fridge (Bosch): 12 March 2024 + 2 year warranty: ends 12 March 2026, 265 days ago (37 weeks"
         " 6 days) (ended); Laptop: 20 November 2025 + 1 year warranty: ends 20 November 2026, 12 days ago (ended)")
     assert lasts_until(house, "What make is the fridge?", TODAY) == ""
+
+
+def test_a_date_the_request_writes_or_names_by_a_holiday_is_dated_for_the_ground():
+    assert days_meant("How many weeks until Christmas?", TODAY) == (
+        "[Saturn dated] Christmas is Friday 25 December 2026, in 23 days (3 weeks 2 days)")
+    assert days_meant("What day of the week is 14 February 2027?", TODAY) == (
+        "[Saturn dated] 14 February 2027 is Sunday 14 February 2027, in 74 days (10 weeks 4 days)")

@@ -477,10 +477,32 @@ def _day_of_month(number: int, today: date) -> date | None:
     return None
 
 
+HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25), "boxing day": (12, 26),
+            "new year's eve": (12, 31), "new year's day": (1, 1), "new year": (1, 1), "valentine's day": (2, 14),
+            "halloween": (10, 31), "bonfire night": (11, 5)}
+HOLIDAY = re.compile(r"\b(?:" + "|".join(re.escape(name) for name in HOLIDAYS) + r")\b", re.IGNORECASE)
+
+
+def _dates_written(request: str, today: date) -> list[tuple[str, date]]:
+    """The dates the request writes ("14 February 2027") or names by a day everyone keeps
+    ("Christmas"), the next to come where it gives no year."""
+    found = [(match.group(0).strip(), when) for pattern in WRITTEN_DATES for match in pattern.finditer(request)
+             if (when := _date_of(match, today)) is not None]
+    for match in HOLIDAY.finditer(request):
+        month, day = HOLIDAYS[match.group(0).lower()]
+        this_year = date(today.year, month, day)
+        found.append((match.group(0), this_year if this_year >= today else date(today.year + 1, month, day)))
+    return found
+
+
 def days_meant(request: str, today: date) -> str:
     """The dates the request's day words mean, for the ground: asked "What's for dinner
-    tomorrow?" on a Wednesday, the 1.5B gave Wednesday's dinner from a week's meal plan."""
+    tomorrow?" on a Wednesday, the 1.5B gave Wednesday's dinner from a week's meal plan. So too
+    the dates it writes or names by a holiday, with how far they are ("How many weeks until
+    Christmas?")."""
     said: dict[str, list[str]] = {}
+    for label, day in _dates_written(request, today):
+        said.setdefault(label, []).append(f"{day:%A} {day.day} {day:%B %Y}, {_from_today(day, today)}")
     for word, day in days_named(request, today):
         weekday = word in WEEKDAYS
         label = word.capitalize() if weekday else f"the {word}" if word == "weekend" or word[0].isdigit() else word
