@@ -31,6 +31,7 @@ from saturnd.turn.worked_lines import (
     scaled_recipe,
     shares,
     time_between,
+    times_worked_out,
 )
 from tests.conftest import of_type
 
@@ -542,3 +543,21 @@ def test_a_date_the_request_writes_or_names_by_a_holiday_is_dated_for_the_ground
         "[Saturn dated] Christmas is Friday 25 December 2026, in 23 days (3 weeks 2 days)")
     assert days_meant("What day of the week is 14 February 2027?", TODAY) == (
         "[Saturn dated] 14 February 2027 is Sunday 14 February 2027, in 74 days (10 weeks 4 days)")
+
+
+@pytest.mark.parametrize(("request_text", "said"), [
+    ("I'm leaving at 2:15pm and the drive takes three and a half hours. When will I get there?",
+     "2:15pm + 3 hours 30 minutes = 5:45pm"),
+    ("My train is at 17:45 and it's a 25 minute walk. When should I leave?", "17:45 - 25 minutes = 17:20"),
+    ("I need to be there by 9am and it takes 40 mins. What time should I leave?", "9am - 40 minutes = 8:20am"),
+    ("How many minutes is an hour and three quarters?", "105 minutes"),
+    ("How many hours is 210 minutes?", "3.5 hours"),
+])
+def test_a_clock_time_moved_by_a_length_or_a_length_in_other_units_is_worked_out(request_text, said):
+    assert times_worked_out(request_text) == f"[Saturn worked out] {said}"
+
+
+def test_a_clock_time_moved_by_the_length_a_shown_line_gives():
+    assert times_worked_out("If the lasagne goes in at 6:20pm, when does it come out?", LASAGNE) == (
+        "[Saturn worked out] 6:20pm + 40 minutes (Oven: 190C for 40 minutes) = 7:00pm")
+    assert times_worked_out("What's in the lasagne?", LASAGNE) == ""

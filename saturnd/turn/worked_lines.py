@@ -207,6 +207,84 @@ def bracketed_counts(lines: list[str], request: str) -> str:
     return "[Saturn worked out] " + "; ".join(said) if said else ""
 
 
+SPOKEN = (r"\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+          r"twenty-five|thirty|forty|forty-five|fifty|sixty|ninety")
+PART = {"half": Fraction(1, 2), "quarter": Fraction(1, 4), "three quarters": Fraction(3, 4)}
+LENGTH_PIECE = re.compile(
+    rf"\b(?P<n>{SPOKEN})(?:\s+and\s+(?:a\s+)?(?P<pre>half|quarter|three\s+quarters))?[\s-]+"
+    r"(?P<unit>hours?|hrs?|minutes?|mins?)\b(?:\s+and\s+(?:a\s+)?(?P<post>half|quarter|three\s+quarters)\b)?|"
+    r"\b(?P<part>half|(?:a\s+)?quarter|three\s+quarters)\s+(?:of\s+)?an\s+hour\b", re.IGNORECASE)
+LEAVING = re.compile(r"\b(?:when|what\s+time)\s+(?:should|do|must|shall|would|have|need)\s+(?:I|we)\s+(?:to\s+)?"
+                     r"(?:leave|set\s+off|go|start|head|get\s+up)\b|\bby\s+\d", re.IGNORECASE)
+CONVERSION_ASKED = re.compile(r"\bhow\s+many\s+(minutes|hours|mins)\b", re.IGNORECASE)
+WHEN_ASKED = re.compile(r"\b(?:when|what\s+time)\b", re.IGNORECASE)
+
+
+def length_in_minutes(text: str) -> Fraction | None:
+    """The length of time `text` gives, in minutes: "three and a half hours" 210, "an hour and three
+    quarters" 105, "2 hours 15 minutes" 135, "half an hour" 30."""
+    total, found = Fraction(0), False
+    for piece in LENGTH_PIECE.finditer(text):
+        found = True
+        if piece.group("part"):
+            total += 60 * PART[re.sub(r"^a\s+", "", piece.group("part").lower())]
+            continue
+        number = _spoken(piece.group("n")) + sum(PART[" ".join(p.lower().split())] for p in
+                                                 (piece.group("pre"), piece.group("post")) if p)
+        total += number * (60 if piece.group("unit").lower().startswith("h") else 1)
+    return total if found else None
+
+
+def times_worked_out(request: str, lines: list[str] = ()) -> str:
+    """A clock time the request gives moved by a length of time it (or else a shown line, "Oven:
+    190C for 40 minutes") gives, asked when ("I'm leaving at 2:15pm and the drive takes three and a
+    half hours. When will I get there?": 5:45pm; asked when to leave, back); or a length asked in
+    other units ("How many minutes is an hour and three quarters?": 105)."""
+    clocks = _clock_times(request)
+    length = length_in_minutes(CLOCK.sub(lambda m: " " if m.group("minute") or m.group("half") else m.group(0), request))
+    if asked := CONVERSION_ASKED.search(request):
+        if length is None or clocks:
+            return ""
+        minutes = asked.group(1).lower().startswith("min")
+        return f"[Saturn worked out] {_plain(length if minutes else length / 60)} {'minutes' if minutes else 'hours'}"
+    if len(clocks) != 1 or not WHEN_ASKED.search(request):
+        return ""
+    written, at = clocks[0]
+    source = "the request"
+    if length is None:
+        from_lines = [(line, found) for line in lines if (found := length_in_minutes(line)) is not None]
+        if len(from_lines) != 1:
+            return ""
+        source, length = from_lines[0][0].strip(), from_lines[0][1]
+    back = LEAVING.search(request) is not None
+    moved = (at - int(length) if back else at + int(length)) % (24 * 60)
+    said = _written_like(moved, written)
+    length_said = _duration(int(length))
+    from_where = f" ({source})" if source != "the request" else ""
+    return f"[Saturn worked out] {written} {'-' if back else '+'} {length_said}{from_where} = {said}"
+
+
+def _written_like(minutes: int, example: str) -> str:
+    hour, minute = divmod(minutes, 60)
+    if re.search(r"[ap]\.?m", example, re.IGNORECASE):
+        return f"{hour % 12 or 12}:{minute:02d}{'pm' if hour >= 12 else 'am'}"
+    return f"{hour:02d}:{minute:02d}"
+
+
+def _spoken(written: str) -> Fraction:
+    word = written.lower()
+    if word in ("a", "an"):
+        return Fraction(1)
+    if word in SPOKEN_NUMBERS:
+        return Fraction(SPOKEN_NUMBERS[word])
+    return Fraction(word)
+
+
+SPOKEN_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                  "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "twenty-five": 25, "thirty": 30,
+                  "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60, "ninety": 90}
+
+
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                 "ten": 10, "twelve": 12}
 COUNT = r"(\d{1,2}|" + "|".join(NUMBER_WORDS) + r")"
