@@ -457,6 +457,24 @@ async def test_a_message_without_the_thing_a_read_line_gives_goes_back_with_the_
     assert [f.fate for f in of_type(events, "tool_finished")] == ["ran", "invalid", "ran"]
 
 
+async def test_a_message_without_the_sum_asked_goes_back_with_the_sum_the_ground_worked_out(harness):
+    await harness.start()
+    (harness.env.workdir / "budget.csv").write_text("item,amount\nrent,900\nfood,450\ntravel,150\nphone,45\ngym,200\n")
+    (harness.env.workdir / "contacts.md").write_text("- Sam (accountant): sam@numbers.example\n")
+    harness.model.enqueue(
+        call("send_email", {"to": "sam@numbers.example", "subject": "Budget",
+                            "body": "Please find the total of the budget attached."}),
+        call("send_email", {"to": "sam@numbers.example", "subject": "Budget", "body": "The budget totals 1745."}),
+        "Sent.",
+    )
+    _, _, events = await run_with_decisions(harness, "Email my accountant the total of my budget.", decide_with("once"))
+    assert harness.sent(1)[-1]["content"] == (
+        "not run: send_email would go without the total, which the user asked for. The harness worked"
+        " it out from the user's files: totals over 5 rows: amount = 1745. Take it from there, then call send_email"
+        " again with it in.")
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
+
+
 async def test_the_same_message_again_without_the_read_line_carries_it(harness):
     await harness.start()
     (harness.env.workdir / "order.txt").write_text(

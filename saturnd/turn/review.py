@@ -116,6 +116,10 @@ BLANK_LEFT = (
     " call {tool} again."
 )
 WORK_IT_OUT = "Work it out with calculate from what you read"
+WORKED_OUT = "[Saturn worked out]"
+WORKED_OUT_ALREADY = "The harness worked it out from the user's files: {worked}. Take it from there"
+"""Asked to "Email my accountant the total of my budget", the 1.5B sent "the total … in the
+attached file"; told to work it out, it asked the user what the total was."""
 LOOK_OR_ASK = "Take it from what you read, or ask the user for it with ask_user"
 YOUR = re.compile(r"\b(?:my|our)\b", re.IGNORECASE)
 """The request's "my new address" is the person's "your new address"."""
@@ -407,7 +411,10 @@ def _what_it_carries(name: str, arguments: dict[str, Any], skip: frozenset[str],
         return SentBack("refused_guess", GUESSED.format(value=value, name=argument), (question, f"'{value}' was a guess"))
     if phrase := value_left_out(context.request, arguments, skip):
         if COMPUTE_REQUEST.search(context.request):
-            return SentBack("invalid", LEFT_OUT.format(tool=name, phrase=phrase, how=WORK_IT_OUT))
+            worked = next((line.removeprefix(WORKED_OUT).strip() for line in context.seen.splitlines()
+                           if line.startswith(WORKED_OUT)), "")
+            how = WORKED_OUT_ALREADY.format(worked=worked) if worked else WORK_IT_OUT
+            return SentBack("invalid", LEFT_OUT.format(tool=name, phrase=phrase, how=how))
         yours = YOUR.sub(lambda m: "your" if m.group(0).islower() else "Your", phrase)
         question = prompts.WHICH_LEFT_OUT.format(tool=name, phrase=yours)
         return SentBack("invalid", LEFT_OUT.format(tool=name, phrase=phrase, how=LOOK_OR_ASK),
