@@ -486,6 +486,8 @@ HOLIDAY = re.compile(r"\b(?:" + "|".join(re.escape(name) for name in HOLIDAYS) +
 def _dates_written(request: str, today: date) -> list[tuple[str, date]]:
     """The dates the request writes ("14 February 2027") or names by a day everyone keeps
     ("Christmas"), the next to come where it gives no year."""
+    if not DAYS_ASKED.search(request):  # "Where's the Christmas lunch?" asks no day
+        return []
     found = [(match.group(0).strip(), when) for pattern in WRITTEN_DATES for match in pattern.finditer(request)
              if (when := _date_of(match, today)) is not None]
     for match in HOLIDAY.finditer(request):

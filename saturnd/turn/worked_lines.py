@@ -199,6 +199,8 @@ def bracketed_counts(lines: list[str], request: str) -> str:
         unit = counts[0][1].lower()
         total = sum(Fraction(number) for number, _ in counts)
         label = line.split(":")[0].strip(" -*•") if ":" in line else "in brackets"
+        if not re.search(rf"\b{unit}s?\b", request, re.IGNORECASE) and not stems(label) & stems(request):
+            continue  # "How many miles did I drive?" is not about the leave taken
         said.append(f"{label}: {' + '.join(number for number, _ in counts)} = {_plain(total)} {unit}s")
         allowance = re.compile(rf"(\d+(?:\.\d+)?)\s+{unit}s?\s+(?:a|per|each)\s+year\b", re.IGNORECASE)
         if found := next((found for other in lines if other != line and (found := allowance.search(other))), None):
