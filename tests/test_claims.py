@@ -858,29 +858,21 @@ def test_a_yes_that_gives_its_own_reason_for_no_goes_back(request_text, answer, 
     assert (claim.quote if claim and claim.kind == "yes_then_no" else None) == said
 
 
-async def test_a_second_yes_with_its_own_reason_for_no_is_answered_no(harness):
+@pytest.mark.parametrize(("notes", "replies", "request_text", "answer"), [
+    ("## Pepper (cat)\n- Allergic to chicken\n", ["Yes, Pepper is allergic to chicken."] * 2,
+     "Can Pepper have chicken?", "No, Pepper is allergic to chicken."),
+    ("Bin day: Tues (green = garden waste, fortnightly)\n", ["Yes", "Yes, weekly."], "Is the bin collection weekly?",
+     'No: your files say "Bin day: Tues (green = garden waste, fortnightly)".'),
+    ("Mon: I drop off, Sam picks up\nTue: Gran does both\n", ["Sam", "No, Sam does."],
+     "Who's doing drop off on Tuesday?", "Tue: Gran does both."),  # after "From your files: <the day>: "
+])
+async def test_a_second_answer_against_its_own_line_is_answered_from_the_line(harness, notes, replies, request_text,
+                                                                              answer):
     await harness.start()
-    (harness.env.workdir / "pets.md").write_text("## Pepper (cat)\n- Allergic to chicken\n")
-    harness.model.enqueue("Yes, Pepper is allergic to chicken.", "Yes, Pepper is allergic to chicken.")
-    _, events = await harness.turn("Can Pepper have chicken?", headless=True)
-    assert of_type(events, "answer")[-1].text == "No, Pepper is allergic to chicken."
-
-
-async def test_a_second_yes_against_the_line_of_how_often_is_answered_from_the_line(harness):
-    await harness.start()
-    (harness.env.workdir / "notes.txt").write_text("Bin day: Tues (green = garden waste, fortnightly)\n")
-    harness.model.enqueue("Yes", "Yes, weekly.")
-    _, events = await harness.turn("Is the bin collection weekly?", headless=True)
-    assert of_type(events, "answer")[-1].text == 'No: your files say "Bin day: Tues (green = garden waste, fortnightly)".'
-
-
-async def test_a_second_who_answer_naming_nobody_of_the_days_line_is_answered_by_the_line(harness):
-    await harness.start()
-    (harness.env.workdir / "school.md").write_text("Mon: I drop off, Sam picks up\nTue: Gran does both\n")
-    harness.model.enqueue("Sam", "No, Sam does.")
-    _, events = await harness.turn("Who's doing drop off on Tuesday?", headless=True)
-    answer = of_type(events, "answer")[-1].text
-    assert answer.startswith("From your files: ") and answer.endswith("Tue: Gran does both.")
+    (harness.env.workdir / "notes.md").write_text(notes)
+    harness.model.enqueue(*replies)
+    _, events = await harness.turn(request_text, headless=True)
+    assert of_type(events, "answer")[-1].text.endswith(answer)
 
 
 def test_asked_to_ring_someone_with_no_tool_that_phones_the_answer_goes_back_to_say_so():

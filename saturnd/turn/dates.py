@@ -15,6 +15,7 @@ import re
 from datetime import date, timedelta
 
 from saturnd.tools.word_match import STOP_WORDS
+from saturnd.turn.made_up import NUMBER_WORDS
 
 DAYS_ASKED = re.compile(
     r"\bhow\s+(?:many\s+(?:more\s+)?(?:days|weeks|sleeps)(?!\s+(?:of|off)\b)|long|soon)\b"
@@ -92,7 +93,6 @@ def dated(lines: list[str], request: str, today: date) -> str:
 EVERY = re.compile(
     r"\bevery\s+(?P<count>\d{1,2}|two|three|four|six)?\s*(?P<unit>day|week|month|year)s?\b|"
     r"\b(?P<adverb>daily|weekly|fortnightly|monthly|quarterly|yearly|annually)\b", re.IGNORECASE)
-COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "six": 6}
 ADVERBS = {"daily": (1, "day"), "weekly": (1, "week"), "fortnightly": (2, "week"), "monthly": (1, "month"),
            "quarterly": (3, "month"), "yearly": (1, "year"), "annually": (1, "year")}
 
@@ -128,7 +128,6 @@ LASTS = re.compile(
     r"(?P<what>warranty|guarantee|contract|cover|membership|subscription|lease)\b", re.IGNORECASE)
 LASTS_ASKED = re.compile(r"\b(?:warranty|guarantee|contract|cover|membership|subscription|lease|run\s+out|"
                          r"expires?|ends?|still|valid|under)\b", re.IGNORECASE)
-SPAN_WORDS = {**COUNT_WORDS, "one": 1, "five": 5, "ten": 10}
 
 
 def lasts_until(lines: list[str], request: str, today: date) -> str:
@@ -144,7 +143,7 @@ def lasts_until(lines: list[str], request: str, today: date) -> str:
         if lasts is None or len(dates) != 1:
             continue
         written = lasts.group("count").lower()
-        count = SPAN_WORDS.get(written) or int(written)
+        count = NUMBER_WORDS.get(written) or int(written)
         ends = _moved(dates[0][1], count, lasts.group("unit").lower())
         label = line.strip(" -*•").split(":")[0].strip()
         state = "ended" if ends < today else "still holds"
@@ -158,7 +157,7 @@ def _repeat(every: re.Match[str]) -> tuple[int, str]:
     if every.group("adverb"):
         return ADVERBS[every.group("adverb").lower()]
     written = (every.group("count") or "1").lower()
-    return COUNT_WORDS.get(written) or int(written), every.group("unit").lower()
+    return NUMBER_WORDS.get(written) or int(written), every.group("unit").lower()
 
 
 def _moved(day: date, count: int, unit: str) -> date:

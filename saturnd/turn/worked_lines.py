@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from saturnd.tools.word_match import stems
 from saturnd.turn.listing import DONE_MARK
+from saturnd.turn.made_up import NUMBER_WORDS
 
 CLOCK = re.compile(
     r"\b(?P<hour>2[0-3]|[01]?\d)(?:[:.](?P<minute>[0-5]\d))?\s*(?P<half>[ap]\.?m\b\.?)?", re.IGNORECASE)
@@ -209,8 +210,7 @@ def bracketed_counts(lines: list[str], request: str) -> str:
     return "[Saturn worked out] " + "; ".join(said) if said else ""
 
 
-SPOKEN = (r"\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
-          r"twenty-five|thirty|forty|forty-five|fifty|sixty|ninety")
+SPOKEN = r"\d+(?:\.\d+)?|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 PART = {"half": Fraction(1, 2), "quarter": Fraction(1, 4), "three quarters": Fraction(3, 4)}
 LENGTH_PIECE = re.compile(
     rf"\b(?P<n>{SPOKEN})(?:\s+and\s+(?:a\s+)?(?P<pre>half|quarter|three\s+quarters))?[\s-]+"
@@ -274,22 +274,10 @@ def _written_like(minutes: int, example: str) -> str:
 
 
 def _spoken(written: str) -> Fraction:
-    word = written.lower()
-    if word in ("a", "an"):
-        return Fraction(1)
-    if word in SPOKEN_NUMBERS:
-        return Fraction(SPOKEN_NUMBERS[word])
-    return Fraction(word)
+    return Fraction(NUMBER_WORDS.get(written.lower()) or written)
 
 
-SPOKEN_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                  "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "twenty-five": 25, "thirty": 30,
-                  "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60, "ninety": 90}
-
-
-NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                "ten": 10, "twelve": 12}
-COUNT = r"(\d{1,2}|" + "|".join(NUMBER_WORDS) + r")"
+COUNT = r"(\d{1,2}|" + "|".join(sorted((w for w in NUMBER_WORDS if w not in ("a", "an")), key=len, reverse=True)) + r")"
 FOR_HOW_MANY = re.compile(rf"\b(?:for|feeds?|feeding|serves?|serving)\s+{COUNT}\b(?!\s*(?:minutes?|mins?|hours?|days?|weeks?))",
                           re.IGNORECASE)
 SERVES = re.compile(rf"\b(?:serves|feeds|for|makes)\s+{COUNT}\b(?!\s*(?:minutes?|mins?|hours?|days?|weeks?))",
