@@ -850,6 +850,7 @@ def test_no_figure_for_a_total_over_rows_picked_for_the_request_goes_back_with_i
     ("Can Pepper have chicken?", "Yes, Pepper is allergic to chicken.", "Yes, Pepper is allergic to chicken."),
     ("Can Pepper have chicken?", "No, Pepper is allergic to chicken.", None),
     ("Can Leo go on the big slide?", "Yes, he is tall enough now.", None),
+    ("Can I park on the street?", "Yes, but not allowed on Sundays.", None),  # a qualified yes
     ("What can't Pepper eat?", "Yes, chicken: she is allergic.", None),  # no yes/no question
 ])
 def test_a_yes_that_gives_its_own_reason_for_no_goes_back(request_text, answer, said):

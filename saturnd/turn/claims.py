@@ -453,10 +453,14 @@ REASON_FOR_NO = re.compile(
     r"too\s+(?:young|old|small|big))\b", re.IGNORECASE)
 
 
+QUALIFIED = re.compile(r"\b(?:but|except|only|unless|as\s+long\s+as|provided|if)\b", re.IGNORECASE)
+
+
 def yes_then_no(answer: str, request: str) -> str | None:
     """The first sentence of a yes that gives its own reason for no, to a yes/no question."""
     said = first_sentence(answer)
-    if YES_NO_ASKED.search(request) and YES.search(said) and REASON_FOR_NO.search(said):
+    if (YES_NO_ASKED.search(request) and YES.search(said) and REASON_FOR_NO.search(said)
+            and not QUALIFIED.search(said)):  # "Yes, but not on Sundays" is a yes
         return said
     return None
 
