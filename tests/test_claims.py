@@ -239,6 +239,9 @@ def test_a_recipe_serves_its_count_across_its_blank_lines():
     claim = unbacked_claim("500g beef mince", [], builtin_registry(), "How much mince for chilli for 8?",
                            documents_at_hand=True, seen=chilli)
     assert claim == Claim("per_period", "500 * 8 / 4", ("calculate",))
+    scaled = f"{chilli}\n[Saturn worked out] for 8 of a recipe for 4 (each amount × 2): 500g beef mince → 1000g"
+    assert unbacked_claim("You need 1000g of beef mince.", [], builtin_registry(), "How much mince for chilli for 8?",
+                          documents_at_hand=True, seen=scaled) is None  # the ground's own result
 
 
 @pytest.mark.parametrize(("request_text", "answer", "expression"), [

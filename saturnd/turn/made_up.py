@@ -217,6 +217,17 @@ SERVES = re.compile(r"\b(?:serves|makes|feeds|for)\s+(?P<people>\d{1,2})\b", re.
 """A recipe's own count ("Chilli (serves 4)", "Pancakes (makes 8)") in the block the amount is from."""
 
 
+WORKED_RESULT = re.compile(r"(?:→|=)\s*[£$€]?(\d[\d,]*(?:\.\d+)?)")
+
+
+def worked_out_already(answer: str, seen: str) -> bool:
+    """Whether a number the answer gives is a result the harness worked out in the ground ("500g
+    beef mince → 1000g", "amount = 1745"): no file's own figure to be worked on again."""
+    results = {plain_number(n) for line in seen.splitlines() if line.startswith("[Saturn worked out]")
+               for n in WORKED_RESULT.findall(line)}
+    return any(plain_number(n) in results for n in NUMBER.findall(answer))
+
+
 def scaled_amount(answer: str, request: str, seen: str, passes: list[PassTrace]) -> str | None:
     """The calculate expression for an answer that gives an amount as the user's files give it
     when the request asks for it doubled, tripled or halved, or for more people than the recipe
