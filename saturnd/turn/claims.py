@@ -169,7 +169,6 @@ from saturnd.turn.made_up import (
     unit_conversion,
     unsourced_value,
     unworked_length,
-    worked_out_already,
     works_out,
 )
 from saturnd.turn.retrieval import Document
@@ -414,7 +413,6 @@ def unbacked_claim(
     if CALCULATE in registry.names() and (result := not_as_calculated(answer, request, last_result, passes)):
         return Claim("not_as_calculated", result)
     if (CALCULATE in registry.names() and not asks_or_declines(answer, request)
-            and not worked_out_already(answer, seen)
             and (expression := unconverted_amount(answer, request, seen, passes)
                              or scaled_amount(answer, request, seen, passes)
                              or at_a_rate(answer, request, seen, passes)

@@ -222,7 +222,7 @@ WORKED_RESULT = re.compile(r"(?:→|=)\s*[£$€]?(\d[\d,]*(?:\.\d+)?)")
 
 def worked_out_already(answer: str, seen: str) -> bool:
     """Whether a number the answer gives is a result the harness worked out in the ground ("500g
-    beef mince → 1000g", "amount = 1745"): no file's own figure to be worked on again."""
+    beef mince → 1000g" for the chilli for 8): no recipe's own figure to be scaled again."""
     results = {plain_number(n) for line in seen.splitlines() if line.startswith("[Saturn worked out]")
                for n in WORKED_RESULT.findall(line)}
     return any(plain_number(n) in results for n in NUMBER.findall(answer))
@@ -239,7 +239,7 @@ def scaled_amount(answer: str, request: str, seen: str, passes: list[PassTrace])
     if len(numbers) != 1 or calculated(passes):
         return None
     shown = {plain_number(n) for n in NUMBER.findall(seen)} - given
-    if numbers[0] not in shown:
+    if numbers[0] not in shown or worked_out_already(answer, seen):
         return None
     if asked is None:
         return _for_more_people(numbers[0], request, seen)
