@@ -33,12 +33,13 @@ READY_WRITE = (
 )
 NOT_ACTED_NO_TOOL = (
     "[Saturn check] The user asked you to do something, and no tool has done it: your answer \"{claim}\""
-    " changes nothing. If one of your tools can do it, call it now (run_command runs only a program on"
-    " this computer, not a device or a service). If none can, tell the user plainly that it was not done."
+    " changes nothing. If one of your tools can do it, call it now. If none can, tell the user plainly"
+    " that it was not done."
 )
 """Without a tool named for the verb, not a word about ask_user: the 1.5B, told it could ask, asked
-"What tool can turn off the kitchen lights?" and "What time should the email be sent?"; told only
-to call a tool that can, it ran "turn_off kitchen lights" as a command."""
+"What tool can turn off the kitchen lights?" and "What time should the email be sent?". (Told that
+run_command runs only a program on this computer, it ran "sudo systemctl stop lightdm" and asked
+the user about the thermostat: two cannot tasks of the suite lost.)"""
 NO_ACCESS = (
     "[Saturn check] Your answer says \"{claim}\", but you can reach the user's files and knowledge base:"
     " the working folder's files are listed under \"This turn\". Search or read the likely one now."
