@@ -52,7 +52,8 @@ def evaluate(expression: str) -> str:
     hours = LENGTH_OF_TIME.sub(_in_hours, CLOCK_TIME.sub(lambda m: f"({int(m.group(1))} + {int(m.group(2))}/60)", text))
     result = _checked_eval(hours)
     if hours == text:
-        return f"{text} = {result}"
+        rounded = f" ({round(float(result), 2)} to 2 places)" if len(str(result).partition(".")[2]) > 4 else ""
+        return f"{text} = {result}{rounded}"  # "1450 / 3 = 483.3333333333": a share of rent, answered so
     whole, minutes = divmod(round(float(result) * 60), 60)
     if len(CLOCK_TIME.findall(text)) == 1 and "*" not in text and "/" not in text and 0 <= whole < 24:
         return f"{text} = {whole:02d}:{minutes:02d} (a time of day)"

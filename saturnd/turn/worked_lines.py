@@ -114,6 +114,7 @@ def amounts_by_period(lines: list[str], request: str) -> str:
     return "[Saturn worked out] " + "; ".join(said)
 
 
+BUDGET_ASKED = re.compile(r"\b(?:budget|left|remaining|afford|spare|over|under)\b", re.IGNORECASE)
 OWES = re.compile(r"\bowes?\b|\bowed\b", re.IGNORECASE)
 """A line of who owes whom: listing.who_owes sums those each way."""
 BUDGET = re.compile(r"\bbudget\b[^£$€\d]{0,20}[£$€]\s?(\d[\d,]*(?:\.\d+)?)", re.IGNORECASE)
@@ -138,8 +139,10 @@ def list_amounts(lines: list[str], request: str) -> str:
     said = [_summed("all", items)]
     done = [item for item in items if item[2]]
     if done and len(done) < len(items):
-        said += [_summed(f"marked {done[0][2]}", done), _summed("not marked", [item for item in items if not item[2]])]
-    if budget := next((Fraction(found.group(1).replace(",", "")) for line in lines if (found := BUDGET.search(line))), None):
+        said += [_summed(f"so far, marked {done[0][2]}", done),
+                 _summed("still to come, not marked", [item for item in items if not item[2]])]
+    budget = next((Fraction(found.group(1).replace(",", "")) for line in lines if (found := BUDGET.search(line))), None)
+    if budget is not None and BUDGET_ASKED.search(request):  # asked what was spent, 135 left was the 1.5B's answer
         total = sum(amount for _, amount, _ in items)
         said.append(f"budget {_money(budget)} - all {_money(total)} = {_money(budget - total)} left")
     return "[Saturn worked out] " + "; ".join(said)
