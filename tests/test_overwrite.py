@@ -665,6 +665,7 @@ TASKS = "# Tasks\n- [ ] send Q4 report to Ruth (due Friday)\n- [ ] renew parking
      TASKS.replace("- [ ] send Q4", "- [x] send Q4")),  # the request's words in the line's place
     (TASKS.replace("- [ ] send Q4", "- [x] send Q4"), None),  # as it should be
     (TASKS.replace("(due Friday)", "(due Friday) ✓"), None),  # marked its own way
+    (TASKS, TASKS.replace("- [ ] send Q4", "- [x] send Q4")),  # written back as it was
 ])
 def test_a_line_marked_done_keeps_its_words_with_the_mark(tmp_path, written, fixed):
     tasks = tmp_path / "tasks.md"

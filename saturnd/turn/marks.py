@@ -12,14 +12,19 @@ from saturnd.turn.overwrite import TABLE, asked_about, content_lines, file_text
 
 
 def marked_as_asked(request: str, path: Path, content: str) -> str | None:
-    """`content` with the one line the request marks done written as the file's line with its mark;
-    None when the write marks it so already, or is not that one line changed."""
+    """`content` with the one line the request marks done written as the file's line with its mark
+    (written back unchanged, that line marked); None when the write marks it so already, or is not
+    that one line changed."""
     if not marks_done(request) or TABLE.search(path.name):
         return None
     old, written = content_lines(file_text(path)), content_lines(content)
     changed = [line for line in old if line not in written]
     added = [line for line in written if line not in old]
-    if len(changed) != 1 or len(added) != 1 or changed[0] not in asked_about(request, path):
+    asked = asked_about(request, path)
+    if not changed and not added and len(asked) == 1 and not DONE_MARK.search(line := next(iter(asked))):
+        marked = marked_line(line, request)  # the file written back as it was: "Mark Dad's book as bought"
+        return content.replace(line, marked, 1) if marked and line in content else None
+    if len(changed) != 1 or len(added) != 1 or changed[0] not in asked:
         return None
     if stems(changed[0]) < stems(added[0]) or (DONE_MARK.search(added[0]) and stems(changed[0]) <= stems(added[0])):
         return None  # marked its own way: its words kept, a mark added ("- Dad: book ✓", "water the plants [done]")
