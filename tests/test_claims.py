@@ -879,6 +879,16 @@ async def test_a_second_answer_against_its_own_line_is_answered_from_the_line(ha
     assert of_type(events, "answer")[-1].text.endswith(answer)
 
 
+async def test_a_figure_nothing_shown_holds_given_twice_is_replaced_by_the_grounds_worked_out_entry(harness):
+    await harness.start()
+    (harness.env.workdir / "flat.md").write_text("Rent £1,450 split 3 ways (me, Jess, Omar)\nEnergy £120 a month, split"
+                                                 " equally\nJess owes me £35 for the takeaway\n")
+    harness.model.enqueue("£11.67", "£11.67")
+    _, events = await harness.turn("What's my share of the rent?", headless=True)
+    assert of_type(events, "answer")[-1].text == (
+        "Worked out from your files: Rent £1,450 split 3 ways (me, Jess, Omar): 1450 / 3 = 483.33 each.")
+
+
 def test_asked_to_ring_someone_with_no_tool_that_phones_the_answer_goes_back_to_say_so():
     registry = builtin_registry()
     claim = unbacked_claim("I'll ring the insurer for you.", [], registry, "Ring the insurer for me.",

@@ -21,7 +21,7 @@ from decimal import Decimal, InvalidOperation
 from functools import partial
 from itertools import pairwise
 
-from saturnd.tools.word_match import query_terms
+from saturnd.tools.word_match import query_terms, stems
 
 TABLE_SUFFIXES = (".csv", ".tsv")
 MAX_ROWS = 2_000
@@ -60,7 +60,7 @@ def table_totals(name: str, text: str, request: str = "", days: Collection[date]
 def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list[str]], request: str) -> str:
     numeric = [i for i in range(len(header)) if all(_number(r[i]) is not None for r in body)]
     if not numeric:
-        return _rows_by_flag(header, body)
+        return _rows_by_flag(header, body, request)
     if any(_number(header[i]) is not None for i in numeric):  # no header row
         return ""
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
@@ -218,11 +218,12 @@ def _flagged(header: list[str], body: list[list[str]], numeric: list[int], reque
     return None
 
 
-def _rows_by_flag(header: list[str], body: list[list[str]]) -> str:
+def _rows_by_flag(header: list[str], body: list[list[str]], request: str = "") -> str:
     """The rows of each answer of a yes/no column, a blank one too ("rsvp: yes 3 (Leo, Sam, Tom);
     blank (no answer) 2 (Priya, Ines)"), for a table without numbers: asked who hasn't replied, a small model
-    reads "Priya,,vegetarian" as nothing. So too a column of a few kinds with blanks ("diet: vegetarian
-    1 (Tom); blank 3 (Priya, Ines, Leo); vegan 1 (Sam)")."""
+    reads "Priya,,vegetarian" as nothing. So too a column of a few kinds with blanks the request names
+    or names a kind of ("Is anyone vegan?": "diet: vegetarian 1 (Tom); blank 3 (Priya, Ines, Leo);
+    vegan 1 (Sam)"; asked who hasn't replied, its blanks were read as no reply)."""
     label = next((i for i in range(len(header)) if {r[i].strip().lower() for r in body} - FLAGS.keys() - {""}),
                  None)
     if label is None:
@@ -231,7 +232,8 @@ def _rows_by_flag(header: list[str], body: list[list[str]]) -> str:
     for i, name in enumerate(header):
         values = [r[i].strip().lower() for r in body]
         answers = set(values) <= FLAGS.keys() | UNSURE | {""}
-        kinds_of = len(set(values) - {""}) <= max(2, len(body) // 2) and "" in values  # "diet": vegan, blank …
+        kinds_of = (len(set(values) - {""}) <= max(2, len(body) // 2) and "" in values  # "diet": vegan, blank …
+                    and bool(stems(request) & stems(" ".join([name, *values]))))
         if i == label or not (answers or kinds_of) or len(set(values)) < 2 or not any(values):
             continue
         blank = "blank (no answer)" if answers else "blank"

@@ -47,6 +47,7 @@ from saturnd.turn.overwrite import WRITE_FILE, ready_write
 from saturnd.turn.remembering import queue_missed_facts
 from saturnd.turn.thinking import think_plan
 from saturnd.turn.tool_round import tool_round
+from saturnd.turn.worked_lines import worked_entry_for
 
 
 async def run_turn(turn: TurnContext) -> EndStatus:
@@ -140,13 +141,17 @@ async def pass_boundary(turn: TurnContext, messages: list[dict[str, Any]]) -> No
 
 def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer: str) -> Claim | None:
     """What in the answer no tool backs (claims.py), judged against everything the model was shown;
-    not the "could not find it" a send-back for someone else's number asked for."""
+    not the "could not find it" a send-back for someone else's number asked for. The answer sent back,
+    given again word for word and now passing, is the same claim: its figure is in the history now,
+    not a source."""
     claim = unbacked_claim(
         answer, turn.trace, turn.registry, turn.text,
         documents_at_hand=bool(turn.ground.files_mapped or turn.ground.excerpts),
         seen=shown_text(messages),
         last_result=next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "tool"), ""),
     )
+    if claim is None and turn.sent_back is not None and answer.strip() == turn.sent_back[0].strip():
+        return turn.sent_back[1]
     return None if claim and claim.kind == "no_access" and "someone_else" in turn.claims_sent_back else claim
 
 
@@ -287,6 +292,10 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         if WHO_ASKED.search(turn.text) or not (YES.search(text) or NO.search(text)):  # "Sam" again for who …
             return prompts.FROM_THE_DAY.format(line=claim.quote)
         return prompts.FROM_THE_LINE.format(answer="No" if YES.search(text) else "Yes", line=claim.quote)
+    if claim is not None and claim.kind in ("unsourced", "uncomputed") and (
+            entry := worked_entry_for(turn.text, turn.ground_text)):  # "£11.67" twice for the share of the rent
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with what the harness worked out")
+        return prompts.WORKED_OUT_ANSWER.format(entry=entry)
     if claim is not None and claim.kind == "miscounted_days" and (worked_out := worked_out_date(claim.quote)):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the date worked out")
         return worked_out  # sent back, the 1.5B gave the bin day's "5" for the dentist again

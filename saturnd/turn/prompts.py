@@ -106,6 +106,8 @@ NO_TIME_GIVEN = (
 FROM_THE_LINE = "{answer}: your files say \"{line}\"."
 """The answer to a yes/no the model twice answered against the line it is about."""
 FROM_THE_DAY = "From your files: {line}."
+WORKED_OUT_ANSWER = "Worked out from your files: {entry}."
+"""The answer to a question the model twice answered with a figure nothing shown holds."""
 """The answer to a "who" the model twice answered with nobody of the day's line."""
 YES_THEN_NO = (
     "[Saturn check] Your answer says yes and then gives a reason for no: \"{claim}\". Answer the user's"

@@ -269,6 +269,20 @@ def times_worked_out(request: str, lines: list[str] = ()) -> str:
     return f"[Saturn worked out] {written} {'-' if back else '+'} {length_said}{from_where} = {said}"
 
 
+def worked_entry_for(request: str, seen: str) -> str:
+    """The one entry of the ground's worked-out lines whose label names what the request asks
+    about ("Rent £1,450 split 3 ways …: 1450 / 3 = 483.33 each" for "What's my share of the
+    rent?"), or "": the answer when the model twice gave a figure nothing shown holds."""
+    asked = stems(request)
+    entries = [entry.strip() for line in seen.splitlines() if line.startswith(WORKED_OUT)
+               for entry in line.removeprefix(WORKED_OUT).split(";")]
+    named = [entry for entry in entries if "=" in entry and asked & stems(entry.split(":")[0])]
+    return named[0] if len(named) == 1 else ""
+
+
+WORKED_OUT = "[Saturn worked out]"
+
+
 def _written_like(minutes: int, example: str) -> str:
     hour, minute = divmod(minutes, 60)
     if re.search(r"[ap]\.?m", example, re.IGNORECASE):
