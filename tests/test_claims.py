@@ -114,7 +114,7 @@ def test_no_access_is_true_where_there_is_nothing_to_read():
     ("What's the total of my budget?", "The total is 2100.", (("calculate", "ran"),), None),
     ("How long is the train journey?", "About 45 minutes.", (), "uncomputed"),
     ("When is the dentist?", "On the 14th at 9.", (), None),  # no adding up asked for
-    ("How many minutes are there in 3 hours?", "15", (), "conversion"),  # the 1.5B added up a timesheet shown
+    ("How many minutes are there in 3 hours?", "15", (), "not_as_worked_out"),  # the 1.5B added up a timesheet
     ("How many files are in the folder?", "15", (), None),  # a count, not a sum
     ("How long is my flight?", "It leaves at 09:00 and lands at 13:30 local time.", (), "unworked"),
     ("How long is my flight?", "It leaves at 09:00 and lands at 13:30.", (("calculate", "ran"),), None),
@@ -188,20 +188,17 @@ def test_an_answer_not_as_calculated_goes_back_after_an_earlier_send_back():
     assert not may_send_back(claim, {"uncomputed", "not_as_calculated"})
 
 
-@pytest.mark.parametrize(("request_text", "answer", "calls", "expression"), [
-    ("How many minutes are there in 3 hours?", "15", (), "3 * 60"),
+@pytest.mark.parametrize(("request_text", "answer", "calls", "claimed"), [
+    ("How many minutes are there in 3 hours?", "15", (), ("not_as_worked_out", "[Saturn worked out] 180 minutes")),
     ("How many minutes are there in 3 hours?", "There are 180 minutes in 3 hours.", (), None),
-    ("How many hours are in 90 minutes?", "2", (), "90 / 60"),
+    ("How many hours are in 90 minutes?", "2", (), ("not_as_worked_out", "[Saturn worked out] 1.5 hours")),
     ("How many minutes in a week?", "10,080", (), None),
-    ("How many minutes are there in 3 hours?", "15", (("calculate", "ran"),), None),
     ("How many minutes did I work on Monday?", "15", (), None),  # not a conversion
 ])
-def test_a_length_of_time_in_another_unit_that_the_answer_does_not_give(request_text, answer, calls, expression):
+def test_a_length_of_time_in_another_unit_that_the_answer_does_not_give(request_text, answer, calls, claimed):
     claim = unbacked_claim(answer, _passes(*calls), builtin_registry(), request_text, documents_at_hand=True,
                            seen="timesheet.csv\nday,hours\nmon,8\ntue,7\n[Saturn worked out] totals over 2 rows: hours = 15")
-    assert (claim.quote if claim and claim.kind == "conversion" else None) == expression
-    if expression:
-        assert must_call_after(claim, builtin_registry().names()) == ("calculate",)
+    assert ((claim.kind, claim.quote) if claim and claim.kind in ("conversion", "not_as_worked_out") else None) == claimed
 
 
 SUBSCRIPTIONS = "--- subscriptions.csv (whole file, 3 lines)\nservice,monthly\nNetflix,10.99\nSpotify,11.99\n"
@@ -452,15 +449,15 @@ TRAIN = "My train is at 17:45 and it's a 25 minute walk to the station. When sho
 
 
 @pytest.mark.parametrize(("request_text", "answer", "calls", "kind", "quote"), [
-    (TRAIN, "You should leave at 17:10.", (), "time_of_day", '"17:45 - 25 min" or "17:45 + 25 min"'),
+    (TRAIN, "You should leave at 17:10.", (), "not_as_worked_out", "[Saturn worked out] 17:45 - 25 minutes = 17:20"),
     (TRAIN, "You should leave at 17:20.", (("calculate", "ran"),), None, ""),
     ("My flight is at 06:40 and I need to be there two hours before. When should I arrive?", "At 04:50.", (),
-     "time_of_day", '"06:40 - 2 h" or "06:40 + 2 h"'),
+     "not_as_worked_out", "[Saturn worked out] 06:40 - 2 hours = 04:40"),
     ("Dinner is at 19:00 and it takes half an hour to get there. When do I set off?", "18:00", (),
-     "time_of_day", '"19:00 - 0.5 h" or "19:00 + 0.5 h"'),
+     "not_as_worked_out", "[Saturn worked out] 19:00 - 30 minutes = 18:30"),
     ("What time does my train leave?", "At 17:10.", (), "unsourced", "17:10"),  # nothing to work out: look it up
 ])
-def test_a_time_of_day_the_users_clock_time_and_length_come_to_is_sent_to_calculate(
+def test_a_time_of_day_the_users_clock_time_and_length_come_to_goes_back_with_it(
     request_text, answer, calls, kind, quote,
 ):
     claim = unbacked_claim(answer, _passes(*calls), builtin_registry(), request_text, documents_at_hand=True,
@@ -887,6 +884,26 @@ async def test_a_figure_nothing_shown_holds_given_twice_is_replaced_by_the_groun
     _, events = await harness.turn("What's my share of the rent?", headless=True)
     assert of_type(events, "answer")[-1].text == (
         "Worked out from your files: Rent £1,450 split 3 ways (me, Jess, Omar): 1450 / 3 = 483.33 each.")
+
+
+@pytest.mark.parametrize(("request_text", "answer", "quote"), [
+    ("What's 15% off £80?", "£72", "[Saturn worked out] 15% of £80 = £12; £80 - £12 = £68"),
+    ("What's 15% off £80?", "It's £68.", None),
+    ("How many minutes is an hour and three quarters?", "60 minutes", "[Saturn worked out] 105 minutes"),
+    ("I'm leaving at 2:15pm and the drive takes three and a half hours. When will I get there?", "At 5:45 pm.", None),
+    ("What day of the week is 14 February 2027?", "Wednesday", "[Saturn dated] 14 February 2027 is Sunday 14 February 2027"),
+    ("What day of the week is 14 February 2027?", "It's a Sunday.", None),
+])
+def test_an_answer_against_what_the_requests_own_numbers_come_to_goes_back(request_text, answer, quote):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, seen="Now: Thursday 2026-12-03 08:27 UTC")
+    assert (claim.quote if claim and claim.kind == "not_as_worked_out" else None) == quote
+
+
+async def test_a_second_answer_against_what_the_requests_numbers_come_to_is_replaced(harness):
+    await harness.start()
+    harness.model.enqueue("60 minutes", "60 minutes")
+    _, events = await harness.turn("How many minutes is an hour and three quarters?", headless=True)
+    assert of_type(events, "answer")[-1].text == "Worked out: 105 minutes."
 
 
 def test_asked_to_ring_someone_with_no_tool_that_phones_the_answer_goes_back_to_say_so():

@@ -94,6 +94,10 @@ comes back again is answered with a note saying so. The kinds:
 - against_the_line: a yes/no question of how often or on which weekday ("Is the bin collection
   weekly?"), answered yes though the line about it gives another ("… fortnightly"), or no though
   it gives the one asked; sent back with the line (dates.py).
+- not_as_worked_out: the request's own numbers come to what the ground worked out (a time moved
+  by a length, a length in other units, a percentage, the weekday of a date it writes), and the
+  answer gives another ("60 minutes" for "an hour and three quarters"); sent back with the line,
+  and a second time answered by it.
 - no_phone: asked to call or ring someone, with no tool that places a phone call, an answer that
   neither does nor declines it ("I'll ring the insurer for you.": sent back as not done, the
   1.5B ran telnet); sent back to say it cannot and give the number the files hold.
@@ -127,6 +131,8 @@ from saturnd.turn.dates import (
     miscounted_days,
     next_due_missed,
     not_on_that_day,
+    today_shown,
+    wrong_weekday,
 )
 from saturnd.turn.errands import (
     MAY_PRECEDE_AN_ACTION,
@@ -174,7 +180,7 @@ from saturnd.turn.made_up import (
 from saturnd.turn.retrieval import Document
 from saturnd.turn.tool_fit import fits_request, named_for_request
 from saturnd.turn.trails import unfollowed_pointer
-from saturnd.turn.worked_lines import no_time_given
+from saturnd.turn.worked_lines import missed_worked_out, no_time_given
 
 _DONE = (
     r"sent|emailed|e-mailed|texted|messaged|forwarded|replied|posted|saved|written|wrote|created|"
@@ -279,7 +285,7 @@ ClaimKind = Literal[
     "unfollowed", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
     "not_as_calculated", "conversion", "miscounted_days", "someone_else", "someone_elses_line", "marked_done",
     "rows_not_asked", "total_left_out", "against_the_day", "yes_then_no", "against_the_line",
-    "no_time_given", "no_phone", "next_due_missed",
+    "no_time_given", "no_phone", "next_due_missed", "not_as_worked_out",
 ]
 
 
@@ -394,6 +400,8 @@ def unbacked_claim(
         return Claim("next_due_missed", dated)
     if day_line := not_on_that_day(answer, request, seen):
         return Claim("against_the_day", day_line)
+    if worked := missed_worked_out(answer, request) or wrong_weekday(answer, request, today_shown(seen)):
+        return Claim("not_as_worked_out", worked)
     if said := yes_then_no(answer, request):
         return Claim("yes_then_no", said)
     if line := against_its_line(answer, request, seen):

@@ -496,6 +496,29 @@ def _dates_written(request: str, today: date) -> list[tuple[str, date]]:
     return found
 
 
+NOW_SHOWN = re.compile(r"^Now: \w+ (\d{4})-(\d\d)-(\d\d)", re.MULTILINE)
+
+
+def today_shown(seen: str) -> date:
+    """The day the ground's clock line shows the model ("Now: Thursday 2026-12-03 08:27 UTC")."""
+    found = NOW_SHOWN.search(seen)
+    return date(*map(int, found.groups())) if found else date.today()
+
+
+def wrong_weekday(answer: str, request: str, today: date) -> str | None:
+    """The date the request writes with its weekday, when the request asks what day it falls on
+    and the answer names another ("What day of the week is 14 February 2027?" answered
+    "Wednesday", shown "… is Sunday 14 February 2027")."""
+    written = _dates_written(request, today)
+    said = {name for name in WEEKDAYS if re.search(rf"\b{name}\b", answer, re.IGNORECASE)}
+    if len(written) != 1 or not said or not re.search(r"\bwhat\s+day\b|\bwhich\s+day\b", request, re.IGNORECASE):
+        return None
+    label, day = written[0]
+    if f"{day:%A}".lower() in said:
+        return None
+    return f"[Saturn dated] {label} is {day:%A} {day.day} {day:%B %Y}"
+
+
 def days_meant(request: str, today: date) -> str:
     """The dates the request's day words mean, for the ground: asked "What's for dinner
     tomorrow?" on a Wednesday, the 1.5B gave Wednesday's dinner from a week's meal plan. So too

@@ -28,7 +28,7 @@ from saturnd.turn.folder_scan import FolderScan, scan_folder
 from saturnd.turn.look_first import contact_sources
 from saturnd.turn.retrieval import KB_SOURCE, Document, Excerpt, relevant_excerpts, render_excerpts
 from saturnd.turn.trails import asks_to_follow
-from saturnd.turn.worked_lines import times_worked_out
+from saturnd.turn.worked_lines import request_worked_out
 
 INSTRUCTIONS_FILE = "SATURN.md"
 INSTRUCTIONS_CAP = 8_000
@@ -113,7 +113,7 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], list[Do
             files_mapped=min(len(scan.files), MAP_ENTRIES) if ground.folder_map else 0,
             excerpts=[_cite(e) for e in excerpts], scan_cut=scan.cut, scan_ms=scan_ms,
         )
-    if not asked_action(ground.request) and (worked := times_worked_out(ground.request)):
+    if not asked_action(ground.request) and (worked := request_worked_out(ground.request)):
         parts.insert(2, worked)  # "leaving at 2:15pm … three and a half hours": the 1.5B said 45 minutes
     for attachment in ground.attachments:
         parts.append(f"Attached by the user: {attachment.name}\n" + fence(attachment.name, attachment.content))

@@ -292,6 +292,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         if WHO_ASKED.search(turn.text) or not (YES.search(text) or NO.search(text)):  # "Sam" again for who …
             return prompts.FROM_THE_DAY.format(line=claim.quote)
         return prompts.FROM_THE_LINE.format(answer="No" if YES.search(text) else "Yes", line=claim.quote)
+    if claim is not None and claim.kind == "not_as_worked_out":  # "60 minutes" again for 105
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with what the harness worked out")
+        return prompts.WORKED_OUT_FROM_REQUEST.format(entry=claim.quote.partition("] ")[2])
     if claim is not None and claim.kind in ("unsourced", "uncomputed") and (
             entry := worked_entry_for(turn.text, turn.ground_text)):  # "£11.67" twice for the share of the rent
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with what the harness worked out")

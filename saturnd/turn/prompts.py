@@ -106,6 +106,13 @@ NO_TIME_GIVEN = (
 FROM_THE_LINE = "{answer}: your files say \"{line}\"."
 """The answer to a yes/no the model twice answered against the line it is about."""
 FROM_THE_DAY = "From your files: {line}."
+NOT_AS_WORKED_OUT = (
+    "[Saturn check] The harness worked out what the user's numbers come to: {claim}. Your answer gives"
+    " something else. Answer with what it worked out."
+)
+NOT_AS_WORKED_OUT_NOTE = "the answer was not what the user's numbers come to"
+WORKED_OUT_FROM_REQUEST = "Worked out: {entry}."
+"""The answer to a question the model twice answered against what the request's numbers come to."""
 WORKED_OUT_ANSWER = "Worked out from your files: {entry}."
 """The answer to a question the model twice answered with a figure nothing shown holds."""
 """The answer to a "who" the model twice answered with nobody of the day's line."""
@@ -203,7 +210,7 @@ SEND_BACK = {
     "someone_elses_line": SOMEONE_ELSES_LINE, "marked_done": MARKED_DONE, "rows_not_asked": ROWS_NOT_ASKED,
     "total_left_out": TOTAL_LEFT_OUT, "against_the_day": AGAINST_THE_DAY, "yes_then_no": YES_THEN_NO,
     "against_the_line": AGAINST_THE_LINE, "no_time_given": NO_TIME_GIVEN,
-    "no_phone": NO_PHONE, "next_due_missed": NEXT_DUE_MISSED,
+    "no_phone": NO_PHONE, "next_due_missed": NEXT_DUE_MISSED, "not_as_worked_out": NOT_AS_WORKED_OUT,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
@@ -218,6 +225,7 @@ CLAIM_NOTES = {
     "against_the_day": AGAINST_THE_DAY_NOTE, "yes_then_no": YES_THEN_NO_NOTE,
     "against_the_line": AGAINST_THE_LINE_NOTE, "no_time_given": NO_TIME_GIVEN_NOTE,
     "no_phone": NO_PHONE_NOTE, "next_due_missed": NEXT_DUE_MISSED_NOTE,
+    "not_as_worked_out": NOT_AS_WORKED_OUT_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"

@@ -220,7 +220,8 @@ LENGTH_PIECE = re.compile(
     r"(?P<unit>hours?|hrs?|minutes?|mins?)\b(?:\s+and\s+(?:a\s+)?(?P<post>half|quarter|three\s+quarters)\b)?|"
     r"\b(?P<part>half|(?:a\s+)?quarter|three\s+quarters)\s+(?:of\s+)?an\s+hour\b", re.IGNORECASE)
 LEAVING = re.compile(r"\b(?:when|what\s+time)\s+(?:should|do|must|shall|would|have|need)\s+(?:I|we)\s+(?:to\s+)?"
-                     r"(?:leave|set\s+off|go|start|head|get\s+up)\b|\bby\s+\d", re.IGNORECASE)
+                     r"(?:leave|set\s+off|go|start|head|get\s+up)\b|\bby\s+\d|\b(?:before|beforehand|earlier)\b",
+                     re.IGNORECASE)
 CONVERSION_ASKED = re.compile(r"\bhow\s+many\s+(minutes|hours|mins)\b", re.IGNORECASE)
 WHEN_ASKED = re.compile(r"\b(?:when|what\s+time)\b", re.IGNORECASE)
 
@@ -267,6 +268,47 @@ def times_worked_out(request: str, lines: list[str] = ()) -> str:
     length_said = _duration(int(length))
     from_where = f" ({source})" if source != "the request" else ""
     return f"[Saturn worked out] {written} {'-' if back else '+'} {length_said}{from_where} = {said}"
+
+
+PERCENT = re.compile(r"(?P<rate>\d+(?:\.\d+)?)\s*%\s+(?P<how>off|of|on top of|more than|less than)\s+"
+                     r"(?P<money>[£$€])?(?P<amount>\d[\d,]*(?:\.\d+)?)", re.IGNORECASE)
+
+
+def percent_worked_out(request: str) -> str:
+    """A percentage of an amount the request gives, and the amount less or more it ("What's 15% off
+    £80?": 12, 68; the 1.5B answered £72)."""
+    found = PERCENT.search(request)
+    if found is None:
+        return ""
+    rate, amount = Fraction(found.group("rate")), Fraction(found.group("amount").replace(",", ""))
+    part = amount * rate / 100
+    money = found.group("money") or ""
+    how = found.group("how").lower()
+    said = f"{_plain(rate)}% of {money}{_plain(amount)} = {money}{_money(part)}"
+    if how in ("off", "less than"):
+        said += f"; {money}{_plain(amount)} - {money}{_money(part)} = {money}{_money(amount - part)}"
+    elif how in ("on top of", "more than"):
+        said += f"; {money}{_plain(amount)} + {money}{_money(part)} = {money}{_money(amount + part)}"
+    return f"[Saturn worked out] {said}"
+
+
+def request_worked_out(request: str) -> str:
+    """What the request's own numbers come to, worked out for the ground: a time, a length in
+    other units, a percentage."""
+    return times_worked_out(request) or percent_worked_out(request)
+
+
+def missed_worked_out(answer: str, request: str) -> str | None:
+    """The ground's line for what the request's own numbers come to, when the answer does not
+    give its result ("How many minutes is an hour and three quarters?" answered "60 minutes",
+    shown "105 minutes")."""
+    line = request_worked_out(request)
+    if not line:
+        return None
+    result = re.split(r"=\s*", line)[-1].split()[0] if "=" in line else line.removeprefix(WORKED_OUT).split()[0]
+    wanted = re.sub(r"[£$€,]", "", result).lower()
+    said = re.sub(r"[£$€,]|\s+(?=[ap]m\b)", "", answer).lower()
+    return None if re.search(rf"(?<![\d.]){re.escape(wanted)}(?![\d])", said) else line
 
 
 def worked_entry_for(request: str, seen: str) -> str:
