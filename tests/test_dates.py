@@ -562,3 +562,13 @@ def test_a_clock_time_moved_by_the_length_a_shown_line_gives():
     assert times_worked_out("If the lasagne goes in at 6:20pm, when does it come out?", LASAGNE) == (
         "[Saturn worked out] 6:20pm + 40 minutes (Oven: 190C for 40 minutes) = 7:00pm")
     assert times_worked_out("What's in the lasagne?", LASAGNE) == ""
+
+
+def test_a_yes_or_no_against_the_day_a_thing_ends_goes_back_with_it():
+    seen = ("[Saturn dated] Fridge (Bosch): 12 March 2024 + 2 year warranty: ends 12 March 2026, 265 days ago (ended);"
+            " Laptop: 20 November 2025 + 1 year warranty: ends 20 November 2026, 12 days ago (ended)")
+    claim = unbacked_claim("Yes, the laptop is still under warranty.", [], builtin_registry(),
+                           "Is the laptop still under warranty?", documents_at_hand=True, seen=seen)
+    assert claim is not None and claim.kind == "against_the_line" and claim.quote.startswith("Laptop: 20 November 2025")
+    assert unbacked_claim("No, it ended on 20 November.", [], builtin_registry(), "Is the laptop still under warranty?",
+                          documents_at_hand=True, seen=seen) is None

@@ -53,10 +53,14 @@ SCRIPT_SEAM = re.compile(
 )
 
 
+WEEKDAY_WORD = re.compile(r"(?:mon|tue|tues|wed|weds|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day)?s?")
+
+
 def stems(text: str) -> set[str]:
     """The words that say what a line is about, cut to four letters ("meetings" and "meeting" are one;
-    "one-to-one" is also "onetoone")."""
-    return {w[:4] for w in STEM_WORD.findall(_compounds_whole(text).lower()) if w not in STOP_WORDS}
+    "one-to-one" is also "onetoone"), a weekday to three however written ("Wednesday's" is "Wed:")."""
+    return {w[:3] if WEEKDAY_WORD.fullmatch(w) else w[:4]
+            for w in STEM_WORD.findall(_compounds_whole(text).lower()) if w not in STOP_WORDS}
 
 
 def query_terms(request: str) -> list[str]:

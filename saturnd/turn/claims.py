@@ -93,7 +93,9 @@ comes back again is answered with a note saying so. The kinds:
   holiday fund?" answered "525", saved so far: "1200 - 525").
 - against_the_line: a yes/no question of how often or on which weekday ("Is the bin collection
   weekly?"), answered yes though the line about it gives another ("… fortnightly"), or no though
-  it gives the one asked; sent back with the line (dates.py).
+  it gives the one asked, or a yes/no of whether a thing still holds against the day it ends
+  ("Is the laptop still under warranty?" answered "Yes", its warranty "(ended)"); sent back with
+  the line (dates.py).
 - not_as_worked_out: the request's own numbers come to what the ground worked out (a time moved
   by a length, a length in other units, a percentage, the weekday of a date it writes), and the
   answer gives another ("60 minutes" for "an hour and three quarters"); sent back with the line,
@@ -127,6 +129,7 @@ from saturnd.tools.word_match import WORD
 from saturnd.turn.dates import (
     YES,
     YES_NO_ASKED,
+    against_its_end,
     against_its_line,
     miscounted_days,
     next_due_missed,
@@ -404,7 +407,7 @@ def unbacked_claim(
         return Claim("not_as_worked_out", worked)
     if said := yes_then_no(answer, request):
         return Claim("yes_then_no", said)
-    if line := against_its_line(answer, request, seen):
+    if line := against_its_line(answer, request, seen) or against_its_end(answer, request, seen):
         return Claim("against_the_line", line)
     if lines := no_time_given(answer, request, seen):
         return Claim("no_time_given", lines)

@@ -146,9 +146,9 @@ def lasts_until(lines: list[str], request: str, today: date) -> str:
         count = NUMBER_WORDS.get(written) or int(written)
         ends = _moved(dates[0][1], count, lasts.group("unit").lower())
         label = line.strip(" -*•").split(":")[0].strip()
-        state = "ended" if ends < today else "still holds"
+        state = ENDS[0] if ends < today else ENDS[1]
         said.append(f"{label}: {dates[0][1].day} {dates[0][1]:%B %Y} + {lasts.group(0)}: ends {ends.day} {ends:%B %Y},"
-                    f" {_from_today(ends, today)} ({state})")
+                    f" {_from_today(ends, today)} {state}")
     return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""
 
 
@@ -354,6 +354,25 @@ def against_its_line(answer: str, request: str, seen: str) -> str | None:
             if (YES.search(answer) and not asked & given) or (NO.search(answer) and given == asked):
                 return line.strip()
     return None
+
+
+def against_its_end(answer: str, request: str, seen: str) -> str | None:
+    """The dated end of a thing a yes/no answer goes against: asked "Is the laptop still under
+    warranty?" with "Laptop: … ends 20 November 2026, 13 days ago (ended)" shown, the 1.5B answered
+    "Yes"; a yes where it ended, a no where it still holds."""
+    if not YES_NO_ASKED.search(request) or not (YES.search(answer) or NO.search(answer)):
+        return None
+    asked = _words(request) - {"still", "under", "valid"}
+    entries = [entry.strip() for line in seen.splitlines() if line.startswith("[Saturn dated]")
+               for entry in line.removeprefix("[Saturn dated]").split(";") if entry.strip().endswith(ENDS)]
+    named = [entry for entry in entries if asked & _words(entry.split(":")[0])]
+    if len(named) != 1:
+        return None
+    ended = named[0].endswith(ENDS[0])
+    return named[0] if (YES.search(answer) and ended) or (NO.search(answer) and not ended) else None
+
+
+ENDS = ("(ended)", "(still holds)")
 
 
 def _as_one_value(word: str) -> str:
