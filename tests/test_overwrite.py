@@ -224,6 +224,22 @@ def test_the_line_an_add_writes_is_put_as_the_user_worded_it_in_the_files_own_te
     assert item_as_asked(request_text, trip, written) == fixed
 
 
+def test_a_tables_new_row_written_with_spaces_gets_its_commas(tmp_path):
+    runs = tmp_path / "runs.csv"
+    runs.write_text("date,km,time_mins\n2026-11-22,5.0,28\n")
+    assert item_as_asked("Add today's run to my log: 6km in 33 minutes.", runs, runs.read_text() + "2026-12-03 6.0 33\n") == (
+        "date,km,time_mins\n2026-11-22,5.0,28\n2026-12-03,6.0,33\n")
+
+
+def test_an_add_instead_of_a_line_replaces_it(tmp_path):
+    meals = tmp_path / "meals.md"
+    meals.write_text("# Meal plan\nSat: roast chicken\nSun: soup\n")
+    written = "# Meal plan\nSat: roast chicken\nSun: soup\nSun: pasta bake\n"
+    assert kept_lines("Add pasta bake on Sunday instead of soup.", meals, written) == ["Sun: soup"]
+    assert content_to_write("Add pasta bake on Sunday instead of soup.", meals, written) == (
+        "# Meal plan\nSat: roast chicken\nSun: pasta bake\n")
+
+
 def test_the_line_an_add_edits_in_is_put_as_the_user_worded_it(tmp_path):
     trip = tmp_path / "trip.md"
     trip.write_text(TRIP)

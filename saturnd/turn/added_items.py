@@ -8,14 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from saturnd.turn.errands import asked_action
-from saturnd.turn.overwrite import ADDING, content_lines, file_text, item_asked, item_line
+from saturnd.turn.overwrite import ADDING, TABLE, content_lines, file_text, item_asked, item_line
 
 
 def item_as_asked(request: str, path: Path, content: str) -> str | None:
     """The file's own text (its blank lines kept) with the one line an add wrote, in the request's
-    words and the list's style, where the write put it; None when the write needs no such
+    words and the list's style (a table's row with its commas), where the write put it; None when the write needs no such
     change or is not one line added to the file's lines."""
-    if asked_action(request) not in ADDING or item_asked(request) is None:
+    if asked_action(request) not in ADDING or (item_asked(request) is None and not TABLE.search(path.name)):
         return None
     text = file_text(path)
     old = content_lines(text)
@@ -27,7 +27,8 @@ def item_as_asked(request: str, path: Path, content: str) -> str | None:
     after = next((line for line in reversed(written[:place]) if line in old), None)
     lines = text.splitlines()
     at = max((i for i, line in enumerate(lines) if line.strip() == after), default=len(lines) - 1) + 1
-    new_line = item_line(request, added[0], [line for line in lines[:at] if line.strip()])
+    new_line = _as_a_row(added[0], old[0]) if TABLE.search(path.name) else item_line(
+        request, added[0], [line for line in lines[:at] if line.strip()])
     fixed = "\n".join([*lines[:at], new_line, *lines[at:]]) + "\n"
     return None if fixed == content else fixed
 
@@ -43,3 +44,10 @@ def item_edited_as_asked(request: str, path: Path, old: str, new: str) -> tuple[
     before = content_lines(text[:text.index(old)] + new[:new.index(added[0])])
     line = item_line(request, added[0], before)
     return None if line == added[0] else (old, new.replace(added[0], line, 1))
+
+
+def _as_a_row(line: str, header: str) -> str:
+    """A table's new row written with spaces where its header has commas ("2026-12-03 6.0 33" under
+    "date,km,time_mins"): its cells joined with commas."""
+    cells = line.split()
+    return ",".join(cells) if "," not in line and len(cells) == header.count(",") + 1 else line

@@ -35,6 +35,7 @@ ACTION_REQUEST = re.compile(
 SAID_PLAINLY = {"pop": "add", "stick": "add", "chuck": "add", "jot": "note", "scratch": "remove", "get": "remove",
                 "ping": "message", "ring": "call", "ask": "message"}
 """Everyday words for an errand, as the verb that names its tools ("Stick eggs on the list": add)."""
+INSTEAD = re.compile(r"\binstead\s+of\b|\bin\s+place\s+of\b", re.IGNORECASE)
 OFF_A_LIST = re.compile(r"\b(?:from|off)\s+(?:my|our|the)\s+[\w-]+(?:\s+(?:list|file|notes?))?\s*[.!?]?\s*$",
                         re.IGNORECASE)
 LATER_ACTION = re.compile(
@@ -127,6 +128,8 @@ def asked_action(request: str) -> str:
             return "note"
         if verb == "cancel" and OFF_A_LIST.search(request):  # "Cancel Netflix from my subscriptions": its line goes
             return "remove"
+        if verb in ("add", "put") and INSTEAD.search(request):  # "Add pasta bake on Sunday instead of soup"
+            return "swap"
         return SAID_PLAINLY.get(verb.split()[0], verb.split()[0])
     later = LATER_ACTION.search(request)
     return later.group("verb").lower() if later else ""
