@@ -9,7 +9,7 @@ import pytest
 from saturnd.testing.fake_model import call
 from saturnd.turn.added_items import item_as_asked, item_edited_as_asked
 from saturnd.turn.look_first import FoundLine
-from saturnd.turn.marks import marked_as_asked, marked_in_edit
+from saturnd.turn.marks import marked_as_asked, marked_in_edit, ticked_as_asked, ticked_in_edit
 from saturnd.turn.overwrite import (
     LineToRemove,
     ListToWrite,
@@ -222,6 +222,15 @@ def test_the_line_an_add_writes_is_put_as_the_user_worded_it_in_the_files_own_te
     trip = tmp_path / "trip.md"
     trip.write_text(TRIP)
     assert item_as_asked(request_text, trip, written) == fixed
+
+
+def test_ticking_off_a_line_with_a_tick_box_ticks_it(tmp_path):
+    shopping = tmp_path / "shopping.md"
+    shopping.write_text("# Shopping\n- [ ] milk\n- [ ] bread\n- [x] apples\n")
+    assert ticked_as_asked("Tick off milk.", shopping, "# Shopping\n- [ ] bread\n- [x] apples\n") == (
+        "# Shopping\n- [x] milk\n- [ ] bread\n- [x] apples\n")
+    assert ticked_in_edit("Tick off milk.", shopping, "- [ ] milk\n", "") == ("- [ ] milk", "- [x] milk")
+    assert ticked_as_asked("Take milk off the list.", shopping, "# Shopping\n- [ ] bread\n- [x] apples\n") is None
 
 
 def test_a_tables_new_row_written_with_spaces_gets_its_commas(tmp_path):

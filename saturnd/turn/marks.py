@@ -4,9 +4,11 @@ Ruth (due Friday)". put_right.line_put_right puts the line right in place."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from saturnd.tools.word_match import stems
+from saturnd.turn.errands import asked_action
 from saturnd.turn.listing import DONE_MARK, marked_line, marks_done
 from saturnd.turn.overwrite import TABLE, asked_about, content_lines, file_text
 
@@ -39,6 +41,32 @@ def marked_in_edit(request: str, path: Path, old: str, new: str) -> tuple[str, s
         return None
     fixed = marked_as_asked(request, path, text.replace(old, new, 1))
     if fixed is None:
+        return None
+    lost = [line for line in text.splitlines() if line not in fixed.splitlines()]
+    right = [line for line in fixed.splitlines() if line not in text.splitlines()]
+    return (lost[0], right[0]) if len(lost) == len(right) == 1 else None
+
+
+OPEN_BOX = re.compile(r"\[ \]")
+
+
+def ticked_as_asked(request: str, path: Path, content: str) -> str | None:
+    """Asked to tick off a line with an open tick box ("- [ ] milk"), a write that drops the line
+    put as the file with the box ticked ("- [x] milk"): on a list of boxes, ticking is marking."""
+    if asked_action(request) != "tick":
+        return None
+    text = file_text(path)
+    old, written = content_lines(text), content_lines(content)
+    boxed = [line for line in old if line in asked_about(request, path) and OPEN_BOX.search(line)]
+    if len(boxed) != 1 or [line for line in old if line != boxed[0]] != written:
+        return None
+    return text.replace(boxed[0], OPEN_BOX.sub("[x]", boxed[0], count=1), 1)
+
+
+def ticked_in_edit(request: str, path: Path, old: str, new: str) -> tuple[str, str] | None:
+    """An edit_file's (old, new) that deletes the line asked ticked, put as ticked_as_asked puts it."""
+    text = file_text(path)
+    if not old or old not in text or (fixed := ticked_as_asked(request, path, text.replace(old, new, 1))) is None:
         return None
     lost = [line for line in text.splitlines() if line not in fixed.splitlines()]
     right = [line for line in fixed.splitlines() if line not in text.splitlines()]

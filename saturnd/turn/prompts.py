@@ -247,6 +247,7 @@ NOT_DONE_NO_ADDRESS = "Not done: nothing was sent, as no phone number or email a
 Jo in no file): told the user needs to give one, the 1.5B answered "I need to ask the user for
 their phone number" and the plain "Not done" lost why."""
 MARK_PUT_RIGHT = "(The line marked lost its own words: the call wrote it as it was in {path}, marked done.) "
+TICK_PUT_RIGHT = "(A line with a tick box is ticked, not deleted: the call ticked it in {path}.) "
 ITEM_PUT_RIGHT = (
     "(The line added was not as the user worded it or as {path} writes its lines: the call wrote it so, its other"
     " lines as they were.) "

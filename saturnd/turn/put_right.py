@@ -27,7 +27,7 @@ from saturnd.turn.look_first import (
     phone_beside,
 )
 from saturnd.turn.loop_rules import recipient_key
-from saturnd.turn.marks import marked_as_asked, marked_in_edit
+from saturnd.turn.marks import marked_as_asked, marked_in_edit, ticked_as_asked, ticked_in_edit
 from saturnd.turn.message_words import (
     in_the_senders_words,
     message_itself,
@@ -274,9 +274,11 @@ LINE_FIXES = (
     (item_as_asked, item_edited_as_asked, prompts.ITEM_PUT_RIGHT),
     (time_moved_as_asked, time_moved_in_edit, prompts.TIME_PUT_RIGHT),
     (marked_as_asked, marked_in_edit, prompts.MARK_PUT_RIGHT),
+    (ticked_as_asked, ticked_in_edit, prompts.TICK_PUT_RIGHT),
 )
 """(for a write's content, for an edit's old and new text, the note): an add's line as the request words its
-item and the list writes its lines; a time changed alone in its line; a line marked done with its words kept."""
+item and the list writes its lines; a time changed alone in its line; a line marked done with its words kept;
+a line with a tick box ticked, not deleted."""
 
 
 def line_put_right(tool_name: str, arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
