@@ -9,6 +9,7 @@ worked out before the model reads and shown after the excerpt it comes from.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from fractions import Fraction
 
 from saturnd.tools.word_match import stems
@@ -104,12 +105,12 @@ def amounts_by_period(lines: list[str], request: str) -> str:
     if len(labels) < 2 or any(stems(label) & stems(request) for label in labels):  # one line's amount asked
         return ""
     said = [f"a {period}: " + " + ".join(f"{label} {_money(amount)}" for label, amount in items)
-            + (f" = {_money(sum(amount for _, amount in items))}" if len(items) > 1 else "")
+            + (f" = {_money(sum((amount for _, amount in items), Fraction(0)))}" if len(items) > 1 else "")
             for period, items in by_period.items()]
     asked = next((found[0].lower() or PERIOD_OF[found[1].lower()] for found in PERIOD.findall(request)), None)
     if asked in PER_YEAR and len(by_period) > 1:
-        everything = sum(amount * PER_YEAR[period] / PER_YEAR[asked] for period, items in by_period.items()
-                         for _, amount in items)
+        everything = sum((amount * PER_YEAR[period] / PER_YEAR[asked] for period, items in by_period.items()
+                          for _, amount in items), Fraction(0))
         said.append(f"everything as a {asked}: {_money(everything)}")
     return "[Saturn worked out] " + "; ".join(said)
 
@@ -143,14 +144,14 @@ def list_amounts(lines: list[str], request: str) -> str:
                  _summed("still to come, not marked", [item for item in items if not item[2]])]
     budget = next((Fraction(found.group(1).replace(",", "")) for line in lines if (found := BUDGET.search(line))), None)
     if budget is not None and BUDGET_ASKED.search(request):  # asked what was spent, 135 left was the 1.5B's answer
-        total = sum(amount for _, amount, _ in items)
+        total = sum((amount for _, amount, _ in items), Fraction(0))
         said.append(f"budget {_money(budget)} - all {_money(total)} = {_money(budget - total)} left")
     return "[Saturn worked out] " + "; ".join(said)
 
 
 def _summed(what: str, items: list[tuple[str, Fraction, str]]) -> str:
     return (f"{what}: " + " + ".join(f"{label} {_money(amount)}" for label, amount, _ in items)
-            + f" = {_money(sum(amount for _, amount, _ in items))}")
+            + f" = {_money(sum((amount for _, amount, _ in items), Fraction(0)))}")
 
 
 SHARE_ASKED = re.compile(r"\b(?:share|each|split|per\s+person|apiece|my\s+(?:part|bit|half|third))\b", re.IGNORECASE)
@@ -201,7 +202,7 @@ def bracketed_counts(lines: list[str], request: str) -> str:
         if len(counts) < 2 or len({unit.lower() for _, unit in counts}) != 1:
             continue
         unit = counts[0][1].lower()
-        total = sum(Fraction(number) for number, _ in counts)
+        total = sum((Fraction(number) for number, _ in counts), Fraction(0))
         label = line.split(":")[0].strip(" -*•") if ":" in line else "in brackets"
         if not re.search(rf"\b{unit}s?\b", request, re.IGNORECASE) and not stems(label) & stems(request):
             continue  # "How many miles did I drive?" is not about the leave taken
@@ -241,7 +242,7 @@ def length_in_minutes(text: str) -> Fraction | None:
     return total if found else None
 
 
-def times_worked_out(request: str, lines: list[str] = ()) -> str:
+def times_worked_out(request: str, lines: Sequence[str] = ()) -> str:
     """A clock time the request gives moved by a length of time it (or else a shown line, "Oven:
     190C for 40 minutes") gives, asked when ("I'm leaving at 2:15pm and the drive takes three and a
     half hours. When will I get there?": 5:45pm; asked when to leave, back); or a length asked in
