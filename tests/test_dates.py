@@ -572,3 +572,9 @@ def test_a_yes_or_no_against_the_day_a_thing_ends_goes_back_with_it():
     assert claim is not None and claim.kind == "against_the_line" and claim.quote.startswith("Laptop: 20 November 2025")
     assert unbacked_claim("No, it ended on 20 November.", [], builtin_registry(), "Is the laptop still under warranty?",
                           documents_at_hand=True, seen=seen) is None
+
+
+def test_asked_whose_birthday_is_next_a_line_saying_birthday_is_not_the_only_one():
+    birthdays = ["- Mum: 14 January", "- Jo: 9 December", "Jess's birthday is on 4 May."]
+    assert dated(birthdays, "Whose birthday is next?", TODAY).startswith(
+        "[Saturn dated] soonest first: Jo, 9 December 2026")

@@ -83,7 +83,8 @@ def dated(lines: list[str], request: str, today: date) -> str:
         kept = list(dict.fromkeys([*named, *(pair for pair in chosen if found[pair]), *chosen]))[:MAX_DATES]
         chosen = [pair for pair in chosen if pair in kept]
     if next_asked:
-        named = [pair for pair in chosen if asked & _words(pair[0])]  # "my next one-to-one with Ruth": hers
+        names = _words(" ".join(re.findall(r"(?<=\s)[A-Z][a-z]+", request)))  # "… with Ruth", not "birthday"
+        named = [pair for pair in chosen if names & _words(pair[0])]  # "my next one-to-one with Ruth": hers
         chosen = sorted((pair for pair in named or chosen if pair[1] >= today), key=lambda pair: pair[1])
     said = [f"{label}{when.day} {when:%B %Y}: a {when:%A}, {_from_today(when, today)}"
             for label, when in chosen[:MAX_DATES]]
