@@ -906,6 +906,15 @@ async def test_a_second_answer_against_what_the_requests_numbers_come_to_is_repl
     assert of_type(events, "answer")[-1].text == "Worked out: 105 minutes."
 
 
+def test_a_promise_that_says_need_is_no_question_for_a_detail():
+    request = "Email the plumber that Tuesday works for me."
+    promise = "I'll send an email to the plumber on Tuesday to let them know I need their services."
+    claim = unbacked_claim(promise, [], builtin_registry(), request, documents_at_hand=True)
+    assert claim is not None and claim.kind == "not_acted"
+    assert unbacked_claim("I need the plumber's email address.", [], builtin_registry(), request,
+                          documents_at_hand=True) is None  # asks for what it lacks
+
+
 def test_asked_to_ring_someone_with_no_tool_that_phones_the_answer_goes_back_to_say_so():
     registry = builtin_registry()
     claim = unbacked_claim("I'll ring the insurer for you.", [], registry, "Ring the insurer for me.",

@@ -211,7 +211,9 @@ CLAIMS = (
 )
 ASKS_OR_DECLINES = re.compile(
     r"\?|\b(?:can't|cannot|can not|couldn't|could not|unable|not able|won't|will not|don't have|do not have|"
-    r"no tool|not possible|isn't possible|not allowed|(?<!you )(?<!they )need (?:your|the|his|her|their|a|an)|(?<!, )which|"
+    r"no tool|not possible|isn't possible|not allowed|(?<!you )(?<!they )need (?:your|the|his|her|their|a|an)"
+    r"(?=\s+(?:[\w'-]+\s+){0,2}(?:address|number|email|e-mail|phone|details|name|contact|info|information|time|"
+    r"date|day|amount|confirmation|permission|approval)\b)|(?<!, )which|"
     r"do you want|would you like|should I)\b",
     re.IGNORECASE,
 )
