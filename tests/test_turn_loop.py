@@ -475,6 +475,19 @@ async def test_a_message_without_the_sum_asked_goes_back_with_the_sum_the_ground
     assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
 
 
+async def test_the_answer_sent_back_given_again_after_a_write_ran_is_not_prefixed_not_done(harness):
+    await harness.start()
+    harness.model.enqueue(
+        "The meeting is Tuesday at 15:00.",
+        call("write_file", {"path": "meeting.txt", "content": "Tuesday 15:00\n"}),
+        "The meeting is Tuesday at 15:00.",
+    )
+    _, _, events = await run_with_decisions(harness, "Make a file called meeting.txt with my meeting: Tuesday at 15:00.",
+                                            decide_with("once"))
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran"]
+    assert of_type(events, "answer")[-1].text == "The meeting is Tuesday at 15:00."
+
+
 async def test_the_same_message_again_without_the_read_line_carries_it(harness):
     await harness.start()
     (harness.env.workdir / "order.txt").write_text(

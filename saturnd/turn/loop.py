@@ -141,18 +141,28 @@ async def pass_boundary(turn: TurnContext, messages: list[dict[str, Any]]) -> No
 
 def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer: str) -> Claim | None:
     """What in the answer no tool backs (claims.py), judged against everything the model was shown;
-    not the "could not find it" a send-back for someone else's number asked for. The answer sent back,
-    given again word for word and now passing, is the same claim: its figure is in the history now,
-    not a source."""
+    not the "could not find it" a send-back for someone else's number asked for. A figure sent back,
+    given again and now passing, is the same claim: it is in the history now, not a source."""
     claim = unbacked_claim(
         answer, turn.trace, turn.registry, turn.text,
         documents_at_hand=bool(turn.ground.files_mapped or turn.ground.excerpts),
         seen=shown_text(messages),
         last_result=next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "tool"), ""),
     )
-    if claim is None and turn.sent_back is not None and answer.strip() == turn.sent_back[0].strip():
+    if claim is None and turn.sent_back is not None and _same_figure_again(turn, answer, turn.sent_back[1]):
         return turn.sent_back[1]
     return None if claim and claim.kind == "no_access" and "someone_else" in turn.claims_sent_back else claim
+
+
+FIGURE_CLAIMS = frozenset({"unsourced", "uncomputed", "copied", "per_period", "conversion", "unworked",
+                           "time_of_day", "not_as_worked_out"})
+
+
+def _same_figure_again(turn: TurnContext, answer: str, claim: Claim) -> bool:
+    """Whether the answer gives the figure sent back again, with no tool run since: "£11.67" for the
+    share of the rent, twice (a tool that ran since, a write, makes the old claim stale)."""
+    ran_since = any(c.fate == "ran" for p in turn.trace[turn.forced_since:] for c in p.calls)
+    return claim.kind in FIGURE_CLAIMS and not ran_since and claim.quote.strip("\"") in answer
 
 
 def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: str, claim: Claim) -> bool:
