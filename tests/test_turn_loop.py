@@ -475,6 +475,19 @@ async def test_a_message_without_the_sum_asked_goes_back_with_the_sum_the_ground
     assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
 
 
+async def test_a_removal_that_leaves_out_the_line_asked_gone_runs(harness):
+    await harness.start()
+    (harness.env.workdir / "house.md").write_text(
+        "Warranties:\n- Fridge: bought 12 March 2024, 2 year warranty\n- Laptop: bought 20 November 2025, 1 year warranty\n")
+    harness.model.enqueue(
+        call("write_file", {"path": "house.md", "content": "Warranties:\n- Fridge: bought 12 March 2024, 2 year warranty\n"}),
+        "Done.",
+    )
+    _, _, events = await run_with_decisions(harness, "Remove the laptop from my warranties.", decide_with("once"))
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran"]
+    assert "Laptop" not in (harness.env.workdir / "house.md").read_text()
+
+
 async def test_the_answer_sent_back_given_again_after_a_write_ran_is_not_prefixed_not_done(harness):
     await harness.start()
     harness.model.enqueue(

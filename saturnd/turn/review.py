@@ -51,6 +51,7 @@ from saturnd.turn.message_words import BLANK
 from saturnd.turn.overwrite import (
     CHANGING,
     EDIT_FILE,
+    REMOVING,
     WRITE_FILE,
     added_line_lacks_when,
     added_line_off_request,
@@ -409,6 +410,8 @@ def _what_it_carries(name: str, arguments: dict[str, Any], skip: frozenset[str],
         argument, value = guess
         question = prompts.WHICH_VALUE.format(value=value, tool=name, name=argument)
         return SentBack("refused_guess", GUESSED.format(value=value, name=argument), (question, f"'{value}' was a guess"))
+    if asked_action(context.request) in REMOVING:  # "Remove the laptop from my warranties": its line is to go
+        return None
     if phrase := value_left_out(context.request, arguments, skip):
         if COMPUTE_REQUEST.search(context.request):
             worked = next((line.removeprefix(WORKED_OUT).strip() for line in context.seen.splitlines()
