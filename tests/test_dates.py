@@ -8,19 +8,17 @@ import pytest
 
 from saturnd.tools import builtin_registry
 from saturnd.turn.claims import unbacked_claim
+from saturnd.turn.date_checks import miscounted_days, not_on_that_day, worked_out_date
 from saturnd.turn.dates import (
     dated,
     days_meant,
     days_named,
     lasts_until,
-    miscounted_days,
     months_meant,
     months_written,
     next_due,
-    not_on_that_day,
     on_the_days,
     ways_written,
-    worked_out_date,
 )
 from saturnd.turn.ground import Ground, build_ground
 from saturnd.turn.retrieval import Document, Excerpt, rank, render_excerpts

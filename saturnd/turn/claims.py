@@ -126,7 +126,7 @@ from typing import Literal
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
 from saturnd.tools.word_match import WORD
-from saturnd.turn.dates import (
+from saturnd.turn.date_checks import (
     YES,
     YES_NO_ASKED,
     against_its_end,

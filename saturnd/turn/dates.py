@@ -69,7 +69,7 @@ def dated(lines: list[str], request: str, today: date) -> str:
     since_asked = SINCE_ASKED.search(request) is not None
     if not (DAYS_ASKED.search(request) or next_asked or span_asked or since_asked):
         return ""
-    asked = _words(request) - {"days", "weeks", "many", "long", "until", "till", "next", "when"}
+    asked = content_words(request) - {"days", "weeks", "many", "long", "until", "till", "next", "when"}
     found: dict[tuple[str, date], bool] = {}
     for line in lines:
         written = _dates(line, today, gone=since_asked, weekdays=False, yearly=YEARLY.search(request) is not None)
@@ -79,12 +79,12 @@ def dated(lines: list[str], request: str, today: date) -> str:
         return _span(sorted({when for _, when in found}))
     chosen = list(found)
     if len(chosen) > MAX_DATES:  # kept first: what the request names, then written dates, then weekdays' lines
-        named = [pair for pair in chosen if asked & _words(pair[0])]
+        named = [pair for pair in chosen if asked & content_words(pair[0])]
         kept = list(dict.fromkeys([*named, *(pair for pair in chosen if found[pair]), *chosen]))[:MAX_DATES]
         chosen = [pair for pair in chosen if pair in kept]
     if next_asked:
-        names = _words(" ".join(re.findall(r"(?<=\s)[A-Z][a-z]+", request)))  # "… with Ruth", not "birthday"
-        named = [pair for pair in chosen if names & _words(pair[0])]  # "my next one-to-one with Ruth": hers
+        names = content_words(" ".join(re.findall(r"(?<=\s)[A-Z][a-z]+", request)))  # "… with Ruth", not "birthday"
+        named = [pair for pair in chosen if names & content_words(pair[0])]  # "my next one-to-one with Ruth": hers
         chosen = sorted((pair for pair in named or chosen if pair[1] >= today), key=lambda pair: pair[1])
     said = [f"{label}{when.day} {when:%B %Y}: a {when:%A}, {_from_today(when, today)}"
             for label, when in chosen[:MAX_DATES]]
@@ -129,6 +129,9 @@ LASTS = re.compile(
     r"(?P<what>warranty|guarantee|contract|cover|membership|subscription|lease)\b", re.IGNORECASE)
 LASTS_ASKED = re.compile(r"\b(?:warranty|guarantee|contract|cover|membership|subscription|lease|run\s+out|"
                          r"expires?|ends?|still|valid|under)\b", re.IGNORECASE)
+
+
+ENDS = ("(ended)", "(still holds)")
 
 
 def lasts_until(lines: list[str], request: str, today: date) -> str:
@@ -279,174 +282,8 @@ def _and_days(days: int) -> str:
     return "" if not days else " 1 day" if days == 1 else f" {days} days"
 
 
-COUNT_ASKED = re.compile(r"\bhow\s+(?:many|long|soon)\b", re.IGNORECASE)
-
-
-YES_NO_ASKED = re.compile(r"^\W*(?:does|do|is|are|has|have|will|should|am|can|need)\b", re.IGNORECASE)
-DAY_LINE = re.compile(
-    r"^\[Saturn dated\] (?P<day>(?:[\w ]+, )?(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) \d{1,2} "
-    r"[A-Z][a-z]+): (?P<line>.+)$", re.MULTILINE)
-"""on_the_days' line for a day: "[Saturn dated] tomorrow, Friday 4 December: Friday: packed lunch"."""
-YES = re.compile(r"^\W*(?:yes|yeah|yep)\b", re.IGNORECASE)
-NO = re.compile(r"^\W*(?:no|nope)\b", re.IGNORECASE)
-
-
-def not_on_that_day(answer: str, request: str, seen: str) -> str | None:
-    """The day's line a yes/no answer goes against: asked "Does Maya need her PE kit tomorrow?"
-    with "[Saturn dated] tomorrow, Friday 4 December: Friday: packed lunch, home at 3:15" shown,
-    and PE kit on Monday's and Thursday's lines, the 1.5B answered "Yes". So too the day's line a
-    "who" answer names nobody of (asked "Who's doing drop off tomorrow?" with "tomorrow, Friday 4
-    December: Fri: Gran does both" shown, it answered "Sam")."""
-    if WHO_ASKED.search(request):
-        return _someone_else_that_day(answer, seen)
-    if not YES_NO_ASKED.search(request) or not (YES.search(answer) or NO.search(answer)):
-        return None
-    day_words = " ".join(found.group("day") for found in DAY_NAMED.finditer(request)) + " " + " ".join(WEEKDAYS)
-    names = " ".join(re.findall(r"\b[A-Z][a-z]+", request))
-    asked = _words(request) - _words(f"{day_words} {names} need needs got bring take") - {"today", "tomorrow"}
-    found = next(DAY_LINE.finditer(seen), None)
-    if found is None or not asked:
-        return None
-    others = [line for line in seen.splitlines() if not line.startswith("[Saturn") and asked & _words(line)]
-    on_the_day = bool(asked & _words(found.group("line")))
-    if (YES.search(answer) and not on_the_day and others) or (NO.search(answer) and on_the_day):
-        return f"{found.group('day')}: {found.group('line')}"
-    return None
-
-
-WHO_ASKED = re.compile(r"^\W*who(?:'s|’s|\s+is|\s+does|\s+do|\s+will)?\b", re.IGNORECASE)
-PERSON = re.compile(r"\b(?:[A-Z][a-z]+|I|me|you)\b")
-
-
-def _someone_else_that_day(answer: str, seen: str) -> str | None:
-    found = next(DAY_LINE.finditer(seen), None)
-    if found is None or ";" in found.group("line"):
-        return None
-    line = re.sub(r"^\W*[A-Za-z]+\s*:", "", found.group("line"))  # "Fri: Gran does both": its weekday aside
-    said = {word.lower() for word in PERSON.findall(answer)} - {name.lower() for name in WEEKDAYS}
-    given = {word.lower() for word in PERSON.findall(line)}
-    if given and said and not said & (given | ({"you", "i", "me"} if given & {"i", "me"} else set())):
-        return f"{found.group('day')}: {found.group('line')}"
-    return None
-
-
-MAP_ENTRY = re.compile(r"^- .+? \(\d[\d.]*\s?[KMG]?i?B\)(?::|$)")
-"""A line of the ground's folder map ("- notes.txt (50 B): Bin day: Tues …"), not the file's own."""
-HOW_OFTEN = re.compile(r"\b(?:daily|weekly|fortnightly|monthly|quarterly|yearly|annually)\b", re.IGNORECASE)
-
-
-def against_its_line(answer: str, request: str, seen: str) -> str | None:
-    """The line a yes/no answer about how often or on which weekday a thing is goes against:
-    asked "Is the bin collection weekly?" with "Bin day: Tues (green = garden waste,
-    fortnightly)" shown, the 1.5B answered "Yes, bin collection is weekly." A yes where the line
-    gives another, or a no where it gives the one asked; returns the line."""
-    if not YES_NO_ASKED.search(request) or not (YES.search(answer) or NO.search(answer)):
-        return None
-    for written in (HOW_OFTEN, WEEKDAY_WRITTEN):
-        asked = {_as_one_value(found) for found in written.findall(request)}
-        if len(asked) != 1:
-            continue
-        topic = _words(written.sub(" ", request))
-        for line in seen.splitlines():
-            given = {_as_one_value(found) for found in written.findall(line)}
-            if (line.startswith("[Saturn") or MAP_ENTRY.match(line) or not given
-                    or not topic & _words(written.sub(" ", line))):
-                continue
-            if (YES.search(answer) and not asked & given) or (NO.search(answer) and given == asked):
-                return line.strip()
-    return None
-
-
-def against_its_end(answer: str, request: str, seen: str) -> str | None:
-    """The dated end of a thing a yes/no answer goes against: asked "Is the laptop still under
-    warranty?" with "Laptop: … ends 20 November 2026, 13 days ago (ended)" shown, the 1.5B answered
-    "Yes"; a yes where it ended, a no where it still holds."""
-    if not YES_NO_ASKED.search(request) or not (YES.search(answer) or NO.search(answer)):
-        return None
-    asked = _words(request) - {"still", "under", "valid"}
-    entries = [entry.strip() for line in seen.splitlines() if line.startswith("[Saturn dated]")
-               for entry in line.removeprefix("[Saturn dated]").split(";") if entry.strip().endswith(ENDS)]
-    named = [entry for entry in entries if asked & _words(entry.split(":")[0])]
-    if len(named) != 1:
-        return None
-    ended = named[0].endswith(ENDS[0])
-    return named[0] if (YES.search(answer) and ended) or (NO.search(answer) and not ended) else None
-
-
-ENDS = ("(ended)", "(still holds)")
-
-
-def _as_one_value(word: str) -> str:
-    """"Tues" and "Tuesdays" as "tue", "annually" as "yearly"."""
-    word = word.lower()
-    return "yearly" if word == "annually" else word if HOW_OFTEN.fullmatch(word) else word[:3]
-
-
-NEXT_DUE_ENTRY = re.compile(r"^\s*(?P<label>[^,;]*),[^;]*?\bnext (?P<day>\d{1,2}) (?P<month>[A-Z][a-z]+) (?P<year>\d{4})")
-
-
-def next_due_missed(answer: str, request: str, seen: str) -> str | None:
-    """The "[Saturn dated]" next time a repeat falls, for the thing the request asks when of, when
-    the answer gives another date: asked "When's the car service due?" with "Service last, 2
-    February 2026, every 12 months: next 2 February 2027" shown, the 1.5B answered with the MOT's
-    "14 March"."""
-    if not WHEN_ASKED.search(request) or COUNT_ASKED.search(request):
-        return None
-    asked = _words(request) - {"due", "next", "when"}
-    for line in seen.splitlines():
-        if not line.startswith("[Saturn dated]"):
-            continue
-        for entry in line.removeprefix("[Saturn dated]").split(";"):
-            found = NEXT_DUE_ENTRY.match(entry)
-            if found is None or not asked & _words(found.group("label")):
-                continue
-            day, month = found.group("day"), found.group("month")
-            iso = f"{found.group('year')}-{MONTHS.index(month.lower()) + 1:02d}-{int(day):02d}"
-            if iso not in answer and not any(re.search(rf"\b0?{day}(?:st|nd|rd|th)?\s+(?:of\s+)?{written}\b|\b{written}\s+0?{day}(?:st|nd|rd|th)?\b",
-                                 answer, re.IGNORECASE) for written in (month, month[:3])):
-                return f"[Saturn dated] {entry.strip()}"
-    return None
-
-
-def miscounted_days(answer: str, request: str, seen: str) -> str | None:
-    """The "[Saturn dated]" line shown, when the request asks how many days (or how long) until a
-    thing and the answer's numbers are not those of one of its dates (of the one the request
-    names, where it names one): shown "Insurance renews, 3 March 2027: a Wednesday, in 91 days (13
-    weeks)", the 1.5B answered "3 weeks"; shown the MOT "in 90 days (12 weeks 6 days)" beside the
-    insurance "in 43 days (6 weeks 1 day)", it answered "6 weeks 5 days". Returns the dated line, or
-    only its date of the thing asked when the request names one."""
-    numbers = set(re.findall(r"\d+", answer))
-    if SPAN_ASKED.search(request) and not DAYS_ASKED.search(request):
-        span = next((line for line in seen.splitlines() if line.startswith("[Saturn dated]") and " night" in line), None)
-        return span if span and numbers and not numbers & set(re.findall(r"(\d+) (?:nights?|days)", span)) else None
-    if not COUNT_ASKED.search(request) or not DAYS_ASKED.search(request):
-        return None
-    shown = [line for line in seen.splitlines() if line.startswith("[Saturn dated]")]
-    if not shown or not numbers:
-        return None
-    entries = [entry for line in shown for entry in line.removeprefix("[Saturn dated]").split(";")]
-    asked = _words(request) - {"days", "weeks", "many", "long", "until", "till"}
-    named = [entry for entry in entries if asked & _words(entry.split(",")[0])]
-    counts = [_counts(entry.split(": ", 1)[-1].split(",", 1)[-1]) for entry in named or entries]
-    if any(numbers <= count for count in counts):
-        return None
-    return f"[Saturn dated] {named[0].strip()}" if len(named) == 1 else "\n".join(shown)  # the one asked, alone
-
-
-def worked_out_date(quote: str) -> str:
-    """The answer a miscounted_days send-back's one dated thing gives, the model having missed it
-    twice: "Dentist, 4 December 2026: a Friday, tomorrow." ("" for a line of several)."""
-    entry = quote.removeprefix("[Saturn dated]").strip()
-    return "" if ";" in entry or not entry else f"{entry}."
-
-
-def _words(text: str) -> set[str]:
+def content_words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in STOP_WORDS}
-
-
-def _counts(said: str) -> set[str]:
-    """The numbers of "in 90 days (12 weeks 6 days)"; "tomorrow" is 1 day, "today" none."""
-    return set(re.findall(r"\d+", said)) | ({"1"} if "tomorrow" in said else {"0"} if "today" in said else set())
 
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -502,7 +339,7 @@ HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (
 HOLIDAY = re.compile(r"\b(?:" + "|".join(re.escape(name) for name in HOLIDAYS) + r")\b", re.IGNORECASE)
 
 
-def _dates_written(request: str, today: date) -> list[tuple[str, date]]:
+def dates_written(request: str, today: date) -> list[tuple[str, date]]:
     """The dates the request writes ("14 February 2027") or names by a day everyone keeps
     ("Christmas"), the next to come where it gives no year."""
     if not DAYS_ASKED.search(request):  # "Where's the Christmas lunch?" asks no day
@@ -516,36 +353,13 @@ def _dates_written(request: str, today: date) -> list[tuple[str, date]]:
     return found
 
 
-NOW_SHOWN = re.compile(r"^Now: \w+ (\d{4})-(\d\d)-(\d\d)", re.MULTILINE)
-
-
-def today_shown(seen: str) -> date:
-    """The day the ground's clock line shows the model ("Now: Thursday 2026-12-03 08:27 UTC")."""
-    found = NOW_SHOWN.search(seen)
-    return date(*map(int, found.groups())) if found else date.today()
-
-
-def wrong_weekday(answer: str, request: str, today: date) -> str | None:
-    """The date the request writes with its weekday, when the request asks what day it falls on
-    and the answer names another ("What day of the week is 14 February 2027?" answered
-    "Wednesday", shown "… is Sunday 14 February 2027")."""
-    written = _dates_written(request, today)
-    said = {name for name in WEEKDAYS if re.search(rf"\b{name}\b", answer, re.IGNORECASE)}
-    if len(written) != 1 or not said or not re.search(r"\bwhat\s+day\b|\bwhich\s+day\b", request, re.IGNORECASE):
-        return None
-    label, day = written[0]
-    if f"{day:%A}".lower() in said:
-        return None
-    return f"[Saturn dated] {label} is {day:%A} {day.day} {day:%B %Y}"
-
-
 def days_meant(request: str, today: date) -> str:
     """The dates the request's day words mean, for the ground: asked "What's for dinner
     tomorrow?" on a Wednesday, the 1.5B gave Wednesday's dinner from a week's meal plan. So too
     the dates it writes or names by a holiday, with how far they are ("How many weeks until
     Christmas?")."""
     said: dict[str, list[str]] = {}
-    for label, day in _dates_written(request, today):
+    for label, day in dates_written(request, today):
         said.setdefault(label, []).append(f"{day:%A} {day.day} {day:%B %Y}, {_from_today(day, today)}")
     for word, day in days_named(request, today):
         weekday = word in WEEKDAYS

@@ -31,7 +31,7 @@ from saturnd.turn.claims import (
 )
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
-from saturnd.turn.dates import NO, WHO_ASKED, YES, worked_out_date
+from saturnd.turn.date_checks import NO, WHO_ASKED, YES, worked_out_date
 from saturnd.turn.echoed_instructions import (
     done_account,
     echoes_instructions,
