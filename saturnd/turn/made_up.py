@@ -217,13 +217,15 @@ SERVES = re.compile(r"\b(?:serves|makes|feeds|for)\s+(?P<people>\d{1,2})\b", re.
 """A recipe's own count ("Chilli (serves 4)", "Pancakes (makes 8)") in the block the amount is from."""
 
 
+WORKED_OUT = "[Saturn worked out]"
+"""How a line the harness worked out for the ground opens."""
 WORKED_RESULT = re.compile(r"(?:→|=)\s*[£$€]?(\d[\d,]*(?:\.\d+)?)")
 
 
 def worked_out_already(answer: str, seen: str) -> bool:
     """Whether a number the answer gives is a result the harness worked out in the ground ("500g
     beef mince → 1000g" for the chilli for 8): no recipe's own figure to be scaled again."""
-    results = {plain_number(n) for line in seen.splitlines() if line.startswith("[Saturn worked out]")
+    results = {plain_number(n) for line in seen.splitlines() if line.startswith(WORKED_OUT)
                for n in WORKED_RESULT.findall(line)}
     return any(plain_number(n) in results for n in NUMBER.findall(answer))
 

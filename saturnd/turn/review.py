@@ -46,7 +46,7 @@ from saturnd.turn.look_first import (
     render,
 )
 from saturnd.turn.loop_rules import CallLedger, call_signature
-from saturnd.turn.made_up import COMPUTE_REQUEST, uncomputed_number
+from saturnd.turn.made_up import COMPUTE_REQUEST, WORKED_OUT, uncomputed_number
 from saturnd.turn.message_words import BLANK
 from saturnd.turn.overwrite import (
     CHANGING,
@@ -117,7 +117,6 @@ BLANK_LEFT = (
     " call {tool} again."
 )
 WORK_IT_OUT = "Work it out with calculate from what you read"
-WORKED_OUT = "[Saturn worked out]"
 WORKED_OUT_ALREADY = "The harness worked it out from the user's files: {worked}. Take it from there"
 """Asked to "Email my accountant the total of my budget", the 1.5B sent "the total … in the
 attached file"; told to work it out, it asked the user what the total was."""

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from saturnd.tools.word_match import stems
 from saturnd.turn.listing import DONE_MARK
-from saturnd.turn.made_up import NUMBER_WORDS
+from saturnd.turn.made_up import NUMBER_WORDS, WORKED_OUT
 
 CLOCK = re.compile(
     r"\b(?P<hour>2[0-3]|[01]?\d)(?:[:.](?P<minute>[0-5]\d))?\s*(?P<half>[ap]\.?m\b\.?)?", re.IGNORECASE)
@@ -323,7 +323,6 @@ def worked_entry_for(request: str, seen: str) -> str:
     return named[0] if len(named) == 1 else ""
 
 
-WORKED_OUT = "[Saturn worked out]"
 
 
 def _written_like(minutes: int, example: str) -> str:
