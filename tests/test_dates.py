@@ -26,6 +26,7 @@ from saturnd.turn.worked_lines import (
     amounts_by_period,
     bracketed_counts,
     list_amounts,
+    progress,
     scaled_recipe,
     shares,
     time_between,
@@ -527,6 +528,24 @@ def test_a_lines_bracketed_counts_are_summed_and_taken_from_the_allowance_anothe
     assert bracketed_counts(work, "How many days of holiday have I got left?") == (
         "[Saturn worked out] Leave taken: 5 + 5 + 1 = 11 days; 25 days a year - 11 = 14 days left")
     assert bracketed_counts(work, "When did I take leave in July?") == ""
+
+
+def test_an_amount_so_far_against_a_goal_gives_what_is_to_go_and_at_a_lines_rate_how_long():
+    savings = ["# Savings", "Holiday fund: £1,350 of £2,000", "New bike: £180 of £650", "Emergency fund: £5,000 of £5,000",
+               "I put in £150 a month to the holiday fund."]
+    assert progress(savings, "How much more do I need for the holiday?") == (
+        "[Saturn worked out] Holiday fund 1350 of 2000: 650 to go, 67.5% there; New bike 180 of 650: 470 to go, 27.7%"
+        " there; Emergency fund 5000 of 5000: reached; all 6530 of 7650: 1120 to go, 85.4% there; Holiday fund at 150"
+        " a month:"
+        " 650 / 150 = 4.33, so 5 months")
+    assert progress(["Rent £1,450 a month"], "How much is the rent?") == ""
+
+
+def test_a_line_overdue_is_dated_gone_or_to_come():
+    library = ["The Salt Path — due 8 Dec", "Circe — due 1 Dec"]
+    assert dated(library, "Which library book is overdue?", TODAY) == (
+        "[Saturn dated] The Salt Path due, 8 December 2026: a Tuesday, in 6 days; Circe due, 1 December 2026:"
+        " a Tuesday, yesterday")
 
 
 def test_how_long_a_thing_lasts_from_its_date_gives_the_day_it_ends():

@@ -13,7 +13,7 @@ from saturnd.tools import builtin_registry
 from saturnd.tools.calculate import evaluate
 from saturnd.tools.registry import ToolFailure
 from saturnd.tools.table_sums import table_totals
-from saturnd.tools.word_match import query_terms
+from saturnd.tools.word_match import name_as_asked, query_terms
 from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.folder_scan import ScanLimits, scan_folder
 from saturnd.turn.ground import Ground, build_ground, folder_map_text
@@ -498,6 +498,28 @@ def test_a_dated_table_of_levels_shows_its_changes_not_its_totals():
         " -0.9, December 2026 0; lowest 80.2 (2026-12-01), highest 82.4 (2026-10-01)")
     bank = "date,amount,balance\n2026-11-01,40,500\n2026-11-02,30,470\n2026-11-03,50,420\n"
     assert table_totals("bank.csv", bank).startswith("[Saturn worked out] totals over 3 rows: amount = 120")
+
+
+def test_a_dated_table_of_readings_by_their_own_names_is_levels_with_an_average_when_asked():
+    pressure = "date,systolic,diastolic\n2026-11-26,142,88\n2026-12-02,131,82\n"
+    shown = table_totals("bp.csv", pressure, "What's my average blood pressure?")
+    assert shown.startswith("[Saturn worked out] levels over time (not amounts to add): systolic latest 131")
+    assert "; average 136.5 |" in shown and shown.endswith("; average 85")
+
+
+def test_a_column_of_how_often_gives_every_row_as_the_period_asked():
+    subscriptions = "service,cost,billed\nSpotify,11.99,monthly\niCloud,2.99,monthly\nAmazon Prime,95,yearly\n"
+    assert "; everything as a month: 22.90;" in table_totals("subs.csv", subscriptions, "What do they cost a month?")
+    assert "; everything as a year: 274.76;" in table_totals("subs.csv", subscriptions, "And a year?")
+    assert "everything" not in table_totals("subs.csv", subscriptions, "How much is Spotify?")
+
+
+def test_a_short_file_name_is_found_by_the_words_it_stands_for():
+    assert name_as_asked("bp.csv", "What's my average blood pressure?") == "bp.csv blood pressure"
+    assert name_as_asked("subs.csv", "Which subscription costs most?") == "subs.csv subscription"
+    assert name_as_asked("car.md", "Be careful with the cards") == "car.md"  # "car" is too short to stand for more
+    documents = [Document("bp.csv", "date,systolic\n2026-11-26,142\n"), Document("notes.md", "- pressure washer\n")]
+    assert [doc.source for _, doc in rank("Is my blood pressure going down?", documents)][0] == "bp.csv"
 
 
 def test_a_sub_heading_the_request_names_has_its_lines_listed():

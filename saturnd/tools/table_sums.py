@@ -18,9 +18,11 @@ from collections import defaultdict
 from collections.abc import Callable, Collection
 from datetime import date
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from functools import partial
 from itertools import pairwise
 
+from saturnd.tools.periods import PERIOD_OF, TIMES_A_YEAR, period_asked
 from saturnd.tools.word_match import query_terms, stems
 
 TABLE_SUFFIXES = (".csv", ".tsv")
@@ -65,7 +67,7 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         return ""
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
     if dates is not None and (used := _used_between_readings(name, header, body, numeric, dates)
-                              or _levels_over_time(name, header, body, numeric, dates)):
+                              or _levels_over_time(name, header, body, numeric, dates, request)):
         return used  # readings and levels are no amounts: their totals mean nothing
     grouping = _grouping_column(header, body, [*numeric, dates])
     over = ""
@@ -96,6 +98,7 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         line += "; the row: " + ", ".join(f"{name.strip()} {cell.strip()}" for name, cell in zip(header, body[0], strict=True))
     if len(numeric) != 1:
         return line
+    line += _as_one_period(body, numeric[0], request)
     amount = header[numeric[0]].strip()
     if grouping is not None:
         line += f"; {amount} by {header[grouping].strip()}: {_sums(body, numeric[0], lambda r: r[grouping].strip())}"
@@ -166,12 +169,15 @@ def _used_between_readings(name: str, header: list[str], body: list[list[str]], 
     return "[Saturn worked out] used between readings (the readings count up): " + "; ".join(spans[-MAX_GROUPS:])
 
 
-LEVELS = re.compile(r"weigh|\bkg\b|\blbs?\b|balance|temperature|\btemp\b|pressure|\bbp\b|height", re.IGNORECASE)
+LEVELS = re.compile(r"weigh|\bkg\b|\blbs?\b|balance|temperature|\btemp\b|pressure|\bbp\b|systolic|diastolic|pulse|"
+                    r"heart|glucose|sugar|height", re.IGNORECASE)
 
 
-def _levels_over_time(name: str, header: list[str], body: list[list[str]], numeric: list[int], dates: int) -> str:
+def _levels_over_time(name: str, header: list[str], body: list[list[str]], numeric: list[int], dates: int,
+                      request: str = "") -> str:
     """For a dated table of levels (a weight, a balance: its name or header says so), the latest,
-    the change since the first row and since each month's first, the lowest and highest: asked
+    the change since the first row and since each month's first, the lowest and highest, the
+    average when asked: asked
     how much weight was lost since October, shown the total of the kilograms, a small model
     gives that."""
     if not (all(LEVELS.search(header[i]) for i in numeric) or (len(numeric) == 1 and LEVELS.search(name))):
@@ -188,7 +194,8 @@ def _levels_over_time(name: str, header: list[str], body: list[list[str]], numer
         said.append(f"{column} latest {latest[i].strip()} ({latest[dates].strip()}), first {first[i].strip()}"
                     f" ({first[dates].strip()}), change since the first {_signed(_value_in(i, latest) - _value_in(i, first))}"
                     + (f"; change since the start of {since}" if since else "")
-                    + f"; lowest {low[i].strip()} ({low[dates].strip()}), highest {high[i].strip()} ({high[dates].strip()})")
+                    + f"; lowest {low[i].strip()} ({low[dates].strip()}), highest {high[i].strip()} ({high[dates].strip()})"
+                    + (f"; average {_plain(_column(body, i) / len(body), places=2)}" if AVERAGE_ASKED.search(request) else ""))
     return "[Saturn worked out] levels over time (not amounts to add): " + " | ".join(said)
 
 
@@ -199,7 +206,7 @@ def _signed(value: Decimal) -> str:
 FLAGS = {"yes": True, "y": True, "true": True, "no": False, "n": False, "false": False}
 UNSURE = frozenset({"maybe", "tbc", "unsure", "not sure", "?"})
 NEGATED = re.compile(
-    r"n't\b|\b(?:not|never|unpaid|undone|owed?|outstanding|still|yet|left)\b", re.IGNORECASE)
+    r"n't\b|\b(?:not|never|unpaid|undone|ow(?:e|es|ed)|outstanding|overdue|still|yet|left)\b", re.IGNORECASE)
 
 
 def _flagged(header: list[str], body: list[list[str]], numeric: list[int], request: str
@@ -295,6 +302,19 @@ def _paces(header: list[str], body: list[list[str]], numeric: list[int]) -> str:
     paces = sorted(((_value_in(duration, row) / _value_in(distance, row), row) for row in body), key=lambda pair: pair[0])
     each = ", ".join(f"{','.join(row)}: {_plain(pace, places=2)} min a {unit}" for pace, row in paces)
     return f"pace, fastest first: {each}"
+
+
+def _as_one_period(body: list[list[str]], amount: int, request: str) -> str:
+    """Where a column says how often each row's amount comes round ("monthly", "yearly") and the
+    request names a period, every row as that period: asked "What do my subscriptions cost a
+    month?", the 1.5B added the yearly £95 to the monthly ones."""
+    asked = period_asked(request)
+    how_often = next((i for i in range(len(body[0])) if all(r[i].strip().lower() in PERIOD_OF for r in body)), None)
+    if asked is None or how_often is None:
+        return ""
+    total = sum((Fraction(_value_in(amount, r)) * TIMES_A_YEAR[PERIOD_OF[r[how_often].strip().lower()]]
+                 / TIMES_A_YEAR[asked] for r in body), Fraction(0))
+    return f"; everything as a {asked}: {total.numerator if total.denominator == 1 else f'{float(total):.2f}'}"
 
 
 def _numeric_named(word: str, header: list[str], numeric: list[int]) -> int | None:

@@ -31,6 +31,7 @@ ALSO_WRITTEN = {
     "fly": ("flight",), "flying": ("flight",), "todo": ("tasks",), "tasks": ("todo",),
     "rubbish": ("bin", "bins"), "wifi": ("internet", "router"), "dentist": ("dental",),
     "owed": ("unpaid", "paid", "invoices"), "owe": ("unpaid", "paid", "invoices"),
+    "owes": ("unpaid", "paid", "invoices"), "overdue": ("due", "unpaid", "paid"),
     "money": ("budget", "amount"), "pay": ("paid", "bills"), "eye": ("optician",), "eyes": ("optician",),
     "holiday": ("leave", "annual"), "holidays": ("leave", "annual"), "vacation": ("leave", "holiday"),
     "weigh": ("weight", "kg"), "shift": ("rota", "shifts"), "shifts": ("rota",), "rota": ("shift", "shifts"),
@@ -61,6 +62,28 @@ def stems(text: str) -> set[str]:
     "one-to-one" is also "onetoone"), a weekday to three however written ("Wednesday's" is "Wed:")."""
     return {w[:3] if WEEKDAY_WORD.fullmatch(w) else w[:4]
             for w in STEM_WORD.findall(_compounds_whole(text).lower()) if w not in STOP_WORDS}
+
+
+NAME_PART = re.compile(r"[a-z]{2,}")
+TYPE_SUFFIXES = frozenset({"txt", "csv", "tsv", "md", "json", "yaml", "yml", "ini", "log", "org", "rtf"})
+
+
+def name_as_asked(name: str, request: str) -> str:
+    """A document's name with the request's words a short word of it stands for: "bp.csv" holds no
+    word of "What's my average blood pressure?" but its initials, "subs.csv" the start of
+    "subscriptions"."""
+    words = [w.lower() for w in WORD.findall(request)]
+    content = [w for w in words if len(w) >= 3 and w not in STOP_WORDS]
+    meant = []
+    for short in NAME_PART.findall(name.lower()):
+        if short in TYPE_SUFFIXES:
+            continue
+        runs = (words[i:i + len(short)] for i in range(len(words) - len(short) + 1)) if len(short) <= 3 else ()
+        meant += [word for run in runs if "".join(w[0] for w in run) == short and all(w in content for w in run)
+                  for word in run]
+        if len(short) >= 4:
+            meant += [word for word in content if len(word) > len(short) + 1 and word.startswith(short)]
+    return " ".join([name, *dict.fromkeys(meant)])
 
 
 def query_terms(request: str) -> list[str]:

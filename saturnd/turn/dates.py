@@ -41,6 +41,8 @@ SINCE_ASKED = re.compile(
 )
 """How long since a thing ("How long has the chilli been in the freezer?"): a date without a year
 is then the last one gone, not the next to come."""
+OVERDUE_ASKED = re.compile(r"\b(?:overdue|past\s+(?:its\s+|their\s+|the\s+)?due|expired|out\s+of\s+date)\b", re.IGNORECASE)
+"""Which things are late ("Which library book is overdue?"): each date, gone or to come."""
 QUESTION = re.compile(r"\?\s*$|^\W*(?:who|whose|what|what's|which|when|when's)\b", re.IGNORECASE)
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
@@ -67,7 +69,7 @@ def dated(lines: list[str], request: str, today: date) -> str:
     next_asked = NEXT_ASKED.search(request) and QUESTION.search(request)
     span_asked = SPAN_ASKED.search(request) and not DAYS_ASKED.search(request)
     since_asked = SINCE_ASKED.search(request) is not None
-    if not (DAYS_ASKED.search(request) or next_asked or span_asked or since_asked):
+    if not (DAYS_ASKED.search(request) or OVERDUE_ASKED.search(request) or next_asked or span_asked or since_asked):
         return ""
     asked = content_words(request) - {"days", "weeks", "many", "long", "until", "till", "next", "when"}
     found: dict[tuple[str, date], bool] = {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from protocol.methods import PassTrace
+from saturnd.tools.periods import PERIOD, period_named
 from saturnd.tools.word_match import stems
 
 COMPUTE_REQUEST = re.compile(
@@ -160,12 +161,6 @@ def plain_number(text: str) -> str:
     return plain.rstrip("0").rstrip(".") if "." in plain else plain
 
 
-PERIOD = re.compile(
-    r"\b(?:a|per|each|every|one)\s+(day|week|month|year)\b|\b(daily|weekly|monthly|yearly|annual(?:ly)?)\b|"
-    r"/\s*(day|week|month|year)\b",
-    re.IGNORECASE,
-)
-PERIOD_OF = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year", "annually": "year"}
 CONVERSIONS = {("month", "year"): "* 12", ("week", "year"): "* 52", ("year", "month"): "/ 12", ("year", "week"): "/ 52"}
 """(the period a figure is given for, the period asked) -> how to turn one into the other. Not days
 into weeks: dinner money "£2.40 a day" is five days' a week, rent by the day seven."""
@@ -326,8 +321,8 @@ def _for_more_people(number: str, request: str, seen: str) -> str | None:
 
 
 def _periods(text: str) -> set[str]:
-    found = (next(group for group in match.groups() if group).lower() for match in PERIOD.finditer(text))
-    return {PERIOD_OF.get(word, word) for word in found}
+    return {period_named(found) for found in PERIOD.finditer(text)}
+
 
 
 def _blocks(seen: str) -> list[list[str]]:

@@ -20,6 +20,7 @@ from saturnd.tools.word_match import (
     NAME_WEIGHT,
     fts_index,
     fts_query,
+    name_as_asked,
     query_word_groups,
     stems,
 )
@@ -42,6 +43,7 @@ from saturnd.turn.worked_lines import (
     bracketed_counts,
     length_in_minutes,
     list_amounts,
+    progress,
     scaled_recipe,
     shares,
     time_between,
@@ -110,7 +112,7 @@ def _ranked(
     groups = _word_groups(request, today)
     if not groups or not documents:
         return []
-    names = [d.source.removeprefix(KB_SOURCE).replace("/", " ") for d in documents]
+    names = [name_as_asked(d.source.removeprefix(KB_SOURCE).replace("/", " "), request) for d in documents]
     with fts_index(list(zip(names, (d.text for d in documents), strict=True))) as db:
         rows = db.execute(
             "SELECT rowid, -bm25(doc, ?, 1.0) FROM doc WHERE doc MATCH ? ORDER BY 2 DESC, rowid",
@@ -204,6 +206,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         worked = (time_between(part.lines, request) or scaled_recipe(part.lines, request) or shares(part.lines, request)
                   or amounts_by_period(part.lines, request) or list_amounts(part.lines, request)
                   or bracketed_counts(part.lines, request)
+                  or (progress(part.lines, request) if not asked_action(request) else "")
                   or (times_worked_out(request, part.lines) if length_in_minutes(request) is None else ""))
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day, worked) if line)]))
     return "\n".join(blocks)

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from fractions import Fraction
 
+from saturnd.tools.periods import PERIOD, TIMES_A_YEAR, period_asked, period_named
 from saturnd.tools.word_match import stems
 from saturnd.turn.listing import DONE_MARK
 from saturnd.turn.made_up import NUMBER_WORDS, WORKED_OUT
@@ -79,10 +80,6 @@ def no_time_given(answer: str, request: str, seen: str) -> str | None:
 
 
 MONEY = re.compile(r"[£$€]\s?(\d[\d,]*(?:\.\d+)?)")
-PERIOD = re.compile(r"\b(?:a|an|per|each|every)\s+(month|week|year|day)\b|\b(monthly|weekly|yearly|annually|annual|daily)\b",
-                    re.IGNORECASE)
-PERIOD_OF = {"monthly": "month", "weekly": "week", "yearly": "year", "annually": "year", "annual": "year", "daily": "day"}
-PER_YEAR = {"day": Fraction(365), "week": Fraction(52), "month": Fraction(12), "year": Fraction(1)}
 SPENT_ASKED = re.compile(r"\b(?:spent|spend|cost|costs|left|budget)\b", re.IGNORECASE)
 ALL_ASKED = re.compile(r"\bhow\s+much\b|\btotal\b|\baltogether\b|\bin\s+all\b", re.IGNORECASE)
 
@@ -95,10 +92,10 @@ def amounts_by_period(lines: list[str], request: str) -> str:
         return ""
     by_period: dict[str, list[tuple[str, Fraction]]] = {}
     for line in lines:
-        amounts, periods = MONEY.findall(line), PERIOD.findall(line)
+        amounts, periods = MONEY.findall(line), [period_named(found) for found in PERIOD.finditer(line)]
         if len(amounts) != 1 or len(periods) != 1:
             continue
-        period = periods[0][0].lower() or PERIOD_OF[periods[0][1].lower()]
+        period = periods[0]
         label = re.split(r"[:\-–(]|\s[£$€]", line.strip(" -*•"))[0].strip() or "amount"
         by_period.setdefault(period, []).append((label, Fraction(amounts[0].replace(",", ""))))
     labels = [label for items in by_period.values() for label, _ in items]
@@ -107,9 +104,9 @@ def amounts_by_period(lines: list[str], request: str) -> str:
     said = [f"a {period}: " + " + ".join(f"{label} {_money(amount)}" for label, amount in items)
             + (f" = {_money(sum((amount for _, amount in items), Fraction(0)))}" if len(items) > 1 else "")
             for period, items in by_period.items()]
-    asked = next((found[0].lower() or PERIOD_OF[found[1].lower()] for found in PERIOD.findall(request)), None)
-    if asked in PER_YEAR and len(by_period) > 1:
-        everything = sum((amount * PER_YEAR[period] / PER_YEAR[asked] for period, items in by_period.items()
+    asked = period_asked(request)
+    if asked and len(by_period) > 1:
+        everything = sum((amount * TIMES_A_YEAR[period] / TIMES_A_YEAR[asked] for period, items in by_period.items()
                           for _, amount in items), Fraction(0))
         said.append(f"everything as a {asked}: {_money(everything)}")
     return "[Saturn worked out] " + "; ".join(said)
@@ -212,6 +209,47 @@ def bracketed_counts(lines: list[str], request: str) -> str:
             left = Fraction(found.group(1)) - total
             said.append(f"{found.group(0)} - {_plain(total)} = {_plain(left)} {unit}s left")
     return "[Saturn worked out] " + "; ".join(said) if said else ""
+
+
+PROGRESS = re.compile(r"[£$€]\s?(?P<have>\d[\d,]*(?:\.\d+)?)\s+(?:of|out\s+of|towards?|/)\s+[£$€]\s?"
+                      r"(?P<goal>\d[\d,]*(?:\.\d+)?)", re.IGNORECASE)
+
+
+def progress(lines: list[str], request: str) -> str:
+    """Lines of an amount so far against a goal ("Holiday fund: £1,350 of £2,000"), each as what is
+    still to go and the share reached, all of them summed where there are several, and at a rate a
+    line gives for one of them ("I put in £150 a month to the holiday fund") how long the rest
+    takes: asked "How much more do I need for the holiday?", the 1.5B answered the £1,350."""
+    goals = []
+    for line in lines:
+        if len(found := list(PROGRESS.finditer(line))) == 1:
+            label = re.split(r"[:\-–(]|\s[£$€]", line.strip(" -*•#"))[0].strip() or "amount"
+            goals.append((label, Fraction(found[0]["have"].replace(",", "")), Fraction(found[0]["goal"].replace(",", ""))))
+    if not goals:
+        return ""
+    said = [_toward(label, have, goal) for label, have, goal in goals]
+    if len(goals) > 1:
+        said.append(_toward("all", sum((g[1] for g in goals), Fraction(0)), sum((g[2] for g in goals), Fraction(0))))
+    for line in lines:
+        amounts, periods = MONEY.findall(line), [period_named(found) for found in PERIOD.finditer(line)]
+        if PROGRESS.search(line) or len(amounts) != 1 or len(periods) != 1:
+            continue
+        shared = [len(stems(label) & stems(line)) for label, _, _ in goals]
+        if (best := max(shared)) and shared.count(best) == 1:
+            label, have, goal = goals[shared.index(best)]
+            rate = Fraction(amounts[0].replace(",", ""))
+            if have < goal and rate:
+                taken = -(-(goal - have) // rate)
+                said.append(f"{label} at {_money(rate)} a {periods[0]}: {_money(goal - have)} / {_money(rate)}"
+                            f" = {_plain((goal - have) / rate)}, so {taken} {periods[0]}{'s' if taken != 1 else ''}")
+    return "[Saturn worked out] " + "; ".join(said)
+
+
+def _toward(label: str, have: Fraction, goal: Fraction) -> str:
+    if have >= goal:
+        return f"{label} {_money(have)} of {_money(goal)}: reached"
+    return (f"{label} {_money(have)} of {_money(goal)}: {_money(goal - have)} to go,"
+            f" {_plain(Fraction(round(have * 100 / goal, 1)))}% there")
 
 
 SPOKEN = r"\d+(?:\.\d+)?|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
