@@ -24,6 +24,7 @@ from saturnd.turn.ground import Ground, build_ground
 from saturnd.turn.retrieval import Document, Excerpt, rank, render_excerpts
 from saturnd.turn.worked_lines import (
     amounts_by_period,
+    arrival_times,
     bracketed_counts,
     list_amounts,
     progress,
@@ -372,6 +373,14 @@ def test_asked_how_long_a_thing_lasts_the_time_between_its_lines_two_clock_times
 def test_how_long_until_or_a_line_of_one_time_is_no_span():
     assert time_between(["Dentist moved to Weds 10th Dec 2.30pm"], "How long until the dentist?") == ""
     assert time_between(["Hotel: 3 nights, check-in 14:00"], "How long is the hotel?") == ""
+
+
+def test_asked_when_a_journey_gets_in_its_leaving_and_arriving_times_are_named():
+    train = ["Season ticket expires 31 January", "Usual train: 07:42 from Leeds, arrives York 08:10."]
+    assert arrival_times(train, "What time does my train get in?") == (
+        "[Saturn read] Usual train: leaves 07:42, arrives York 08:10")
+    assert arrival_times(train, "What time is my train?") == ""
+    assert arrival_times(["Arrive by 9:00, meeting 9:30-11"], "When do I arrive?") == ""  # no time after arriving
 
 
 LASAGNE = ["# Lasagne (serves 6)", "- 500g beef mince", "- 9 lasagne sheets", "- 400ml white sauce",

@@ -40,6 +40,7 @@ from saturnd.turn.listing import not_done, section_named, who_owes
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 from saturnd.turn.worked_lines import (
     amounts_by_period,
+    arrival_times,
     bracketed_counts,
     length_in_minutes,
     list_amounts,
@@ -203,7 +204,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         days = (dated(part.lines, request, today) or next_due(part.lines, request, today)
                 or lasts_until(part.lines, request, today)) if today else ""
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
-        worked = (time_between(part.lines, request) or scaled_recipe(part.lines, request) or shares(part.lines, request)
+        worked = (time_between(part.lines, request) or arrival_times(part.lines, request) or scaled_recipe(part.lines, request) or shares(part.lines, request)
                   or amounts_by_period(part.lines, request) or list_amounts(part.lines, request)
                   or bracketed_counts(part.lines, request)
                   or (progress(part.lines, request) if not asked_action(request) else "")

@@ -63,6 +63,26 @@ def _duration(minutes: int) -> str:
     return " ".join(parts)
 
 
+ARRIVAL_ASKED = re.compile(r"\b(?:get|gets|getting)\s+(?:in|there|back|home)\b|\b(?:arriv|land|reach)\w*", re.IGNORECASE)
+ARRIVAL = re.compile(r"\b(?:arriv\w*|lands?|landing|gets?\s+in|reach\w*|due\s+in(?:to)?)\b", re.IGNORECASE)
+
+
+def arrival_times(lines: list[str], request: str) -> str:
+    """Asked when a journey gets in, of each line that leaves at one time and arrives at another
+    ("Usual train: 07:42 from Leeds, arrives York 08:10"), both by name: asked "What time does my
+    train get in?", the 1.5B answered the first time, 07:42."""
+    if not ARRIVAL_ASKED.search(request):
+        return ""
+    said = []
+    for line in lines:
+        arrives, times = ARRIVAL.search(line), _clock_times(line)
+        if len(times) != 2 or not arrives or not line.find(times[0][0]) < arrives.start() < line.rfind(times[1][0]):
+            continue
+        label = re.sub(r"\s+", " ", line.split(times[0][0])[0].strip(" -*:,"))
+        said.append(f"{label + ': ' if label else ''}leaves {times[0][0]}, {line[arrives.start():].strip(' .')}")
+    return f"[Saturn read] {'; '.join(said[:MAX_SPANS])}" if said else ""
+
+
 WHAT_TIME = re.compile(r"\b(?:what|which)\s+time\b(?!\s+is\s+it\b)|\bwhen\s+does\b.*\b(?:leave|arrive|get\s+in|start|finish|open|close)\b",
                        re.IGNORECASE)
 
