@@ -13,6 +13,7 @@ from saturnd.turn.dates import (
     dated,
     days_meant,
     days_named,
+    in_the_month,
     lasts_until,
     months_meant,
     months_written,
@@ -548,6 +549,16 @@ def test_an_amount_so_far_against_a_goal_gives_what_is_to_go_and_at_a_lines_rate
         " a month:"
         " 650 / 150 = 4.33, so 5 months")
     assert progress(["Rent £1,450 a month"], "How much is the rent?") == ""
+
+
+def test_asked_what_happened_in_a_month_the_lines_naming_it_are_listed():
+    reading = ["Books read 2026:", "1. The Midnight Library (Jan)", "2. Klara and the Sun (Mar)", "3. Circe (March)"]
+    assert in_the_month(reading, "What did I read in March?", TODAY) == (
+        "[Saturn listed] the lines of March (2): 2. Klara and the Sun (Mar); 3. Circe (March)")
+    assert in_the_month(reading, "What did I read last month?", TODAY) == ""  # November: none
+    assert in_the_month(reading, "What's on 12 March?", TODAY) == ""  # a date, not the month
+    assert in_the_month(["Birthday in May", "Car tax: may need renewing"], "What's in May?", TODAY) == (
+        "[Saturn listed] the lines of May (1): Birthday in May")
 
 
 def test_a_line_overdue_is_dated_gone_or_to_come():
