@@ -859,6 +859,18 @@ def test_a_yes_that_gives_its_own_reason_for_no_goes_back(request_text, answer, 
     assert (claim.quote if claim and claim.kind == "yes_then_no" else None) == said
 
 
+@pytest.mark.parametrize(("request_text", "answer", "said"), [
+    ("How much am I owed in total?", "You owe £3550 in total.", "You owe £3550 in total."),
+    ("Who still owes me money?", "Harper & Co. You still owe them £800.", "You still owe them £800."),
+    ("How much am I owed in total?", "You are owed £3550.", None),
+    ("How much do I owe Sam?", "You owe Sam £20.", None),
+])
+def test_an_answer_that_turns_round_who_owes_goes_back(request_text, answer, said):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True,
+                           seen="INV-103,Harper & Co,800,no\n[Saturn worked out] amount = 3550")
+    assert (claim.quote if claim and claim.kind == "owed_the_wrong_way" else None) == said
+
+
 @pytest.mark.parametrize(("notes", "replies", "request_text", "answer"), [
     ("## Pepper (cat)\n- Allergic to chicken\n", ["Yes, Pepper is allergic to chicken."] * 2,
      "Can Pepper have chicken?", "No, Pepper is allergic to chicken."),
@@ -874,6 +886,14 @@ async def test_a_second_answer_against_its_own_line_is_answered_from_the_line(ha
     harness.model.enqueue(*replies)
     _, events = await harness.turn(request_text, headless=True)
     assert of_type(events, "answer")[-1].text.endswith(answer)
+
+
+async def test_who_owes_turned_round_twice_is_turned_back_the_second_time(harness):
+    await harness.start()
+    (harness.env.workdir / "money.md").write_text("Sam owes me £20 for tickets\nPriya owes me £15\n")
+    harness.model.enqueue("You owe £35 in total.", "You owe £35.")
+    _, events = await harness.turn("How much am I owed?", headless=True)
+    assert of_type(events, "answer")[-1].text == "You are owed £35."
 
 
 async def test_a_figure_nothing_shown_holds_given_twice_is_replaced_by_the_grounds_worked_out_entry(harness):

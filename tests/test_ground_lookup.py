@@ -488,6 +488,9 @@ def test_the_rows_of_a_yes_no_column_are_named_by_a_text_column_not_their_dates(
                "2026-11-20,client lunch,26.80,no\n"
     assert table_totals("expenses.csv", expenses, "How much can I still claim on expenses?").startswith(
         "[Saturn worked out] totals over the claimed = no rows (2: hotel, client lunch): amount = 138.8")
+    invoices = "invoice,client,amount,paid\nINV-101,Harper,1200,yes\nINV-102,Blue Door,450,no\nINV-103,Harper,800,no\n"
+    assert table_totals("invoices.csv", invoices, "Who still owes me money?").startswith(
+        "[Saturn worked out] totals over the paid = no rows (2: Blue Door, Harper)")  # a name, not INV-102
 
 
 def test_a_dated_table_of_levels_shows_its_changes_not_its_totals():

@@ -220,7 +220,9 @@ def _flagged(header: list[str], body: list[list[str]], numeric: list[int], reque
         values = {r[i].strip().lower() for r in body}
         if values <= FLAGS.keys() and len({FLAGS[v] for v in values}) == 2 and name.strip().lower()[:4] in terms:
             texts = [j for j in range(len(header)) if j != i and j not in numeric]
-            label = next((j for j in texts if not all(ISO_DATE.match(r[j]) for r in body)), texts[0] if texts else None)
+            undated = [j for j in texts if not all(ISO_DATE.match(r[j]) for r in body)]
+            named = [j for j in undated if not any(re.search(r"\d", r[j]) for r in body)]  # a client, not INV-102
+            label = next(iter(named + undated + texts), None)
             return i, not NEGATED.search(request), label
     return None
 

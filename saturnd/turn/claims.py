@@ -106,6 +106,8 @@ comes back again is answered with a note saying so. The kinds:
 - no_time_given: asked what time, an answer with no time of day while the shown lines about the
   thing give one ("Season ticket expires 31 January" for "What time does my train get in?");
   sent back with those lines (worked_lines.py).
+- owed_the_wrong_way: asked what is owed to the user ("How much am I owed in total?"), an answer
+  that says the user owes it ("You owe £3550 in total."); sent back, and a second time turned round.
 - yes_then_no: a yes/no question answered yes with its own reason for no ("Can Pepper have
   chicken?" answered "Yes, Pepper is allergic to chicken."); sent back with the answer's words.
 
@@ -290,7 +292,7 @@ ClaimKind = Literal[
     "unfollowed", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
     "not_as_calculated", "conversion", "miscounted_days", "someone_else", "someone_elses_line", "marked_done",
     "rows_not_asked", "total_left_out", "against_the_day", "yes_then_no", "against_the_line",
-    "no_time_given", "no_phone", "next_due_missed", "not_as_worked_out",
+    "no_time_given", "no_phone", "next_due_missed", "not_as_worked_out", "owed_the_wrong_way",
 ]
 
 
@@ -440,6 +442,8 @@ def unbacked_claim(
         return Claim("rows_not_asked", rows)
     if total := total_left_out(answer, request, seen):
         return Claim("total_left_out", total)
+    if said := owed_the_wrong_way(answer, request):
+        return Claim("owed_the_wrong_way", said)
     if (not something_tried(passes, registry, READ_TOOLS | {CALCULATE}) and not asks_or_declines(answer, request)
             and (value := unsourced_value(answer, request, seen))):
         if CALCULATE in registry.names() and (moves := clock_moves(request)):
@@ -476,6 +480,24 @@ def yes_then_no(answer: str, request: str) -> str | None:
             and not QUALIFIED.search(said)):  # "Yes, but not on Sundays" is a yes
         return said
     return None
+
+
+OWED_TO_THE_USER = re.compile(r"\bowes?\s+me\b|\b(?:am\s+I|I'm|I\s+am|I\s+was)\s+(?:still\s+)?owed\b|\bowed\s+to\s+me\b",
+                              re.IGNORECASE)
+USER_OWES = re.compile(r"\b(?P<y>[Yy])ou\s+(?:still\s+)?owe\b")
+
+
+def owed_the_wrong_way(answer: str, request: str) -> str | None:
+    """The sentence of an answer that says the user owes what the request asks is owed to them:
+    asked "How much am I owed in total?", the 1.5B answered "You owe £3550 in total."."""
+    if not OWED_TO_THE_USER.search(request):
+        return None
+    return next((sentence for sentence in re.split(r"(?<=[.!?])\s+", answer) if USER_OWES.search(sentence)), None)
+
+
+def turned_round(answer: str) -> str:
+    """"You owe £3550" as "You are owed £3550"."""
+    return USER_OWES.sub(lambda found: f"{found.group('y')}ou are owed", answer)
 
 
 def restates_request(answer: str, request: str) -> bool:

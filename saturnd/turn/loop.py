@@ -27,6 +27,7 @@ from saturnd.turn.claims import (
     may_send_back,
     misleads_about_action,
     must_call_after,
+    turned_round,
     unbacked_claim,
 )
 from saturnd.turn.context import TurnContext
@@ -297,6 +298,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     if claim is not None and claim.kind == "yes_then_no":  # sent back, "Yes, Pepper is allergic to chicken." again
         turn.trace[-1].note = join_note(turn.trace[-1].note, "its yes turned to no: its own reason says no")
         return YES.sub("No", text, count=1)
+    if claim is not None and claim.kind == "owed_the_wrong_way":  # "You owe £3550" again for what is owed
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "turned round: owed to the user")
+        return turned_round(text)
     if claim is not None and claim.kind in ("against_the_line", "against_the_day"):  # "Yes" to weekly again
         turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the line")
         if WHO_ASKED.search(turn.text) or not (YES.search(text) or NO.search(text)):  # "Sam" again for who …

@@ -116,6 +116,10 @@ WORKED_OUT_FROM_REQUEST = "Worked out: {entry}."
 WORKED_OUT_ANSWER = "Worked out from your files: {entry}."
 """The answer to a question the model twice answered with a figure nothing shown holds."""
 """The answer to a "who" the model twice answered with nobody of the day's line."""
+OWED_THE_WRONG_WAY = (
+    "[Saturn check] The user asked what is owed to them, and your answer says the user owes it: \"{claim}\"."
+    " Answer again: the money is owed to the user."
+)
 YES_THEN_NO = (
     "[Saturn check] Your answer says yes and then gives a reason for no: \"{claim}\". Answer the user's"
     " question again from the line that says it: yes or no, and why."
@@ -194,6 +198,7 @@ SOMEONE_ELSE_NOTE = "the answer's number or address is from a line about someone
 ROWS_NOT_ASKED_NOTE = "the answer named rows of the table the user did not ask about"
 AGAINST_THE_DAY_NOTE = "the answer went against the line for the day asked"
 YES_THEN_NO_NOTE = "the answer said yes and gave a reason for no"
+OWED_THE_WRONG_WAY_NOTE = "asked what the user is owed, the answer said the user owes it"
 AGAINST_THE_LINE_NOTE = "the answer went against the line it was asked about"
 NO_TIME_GIVEN_NOTE = "asked what time, the answer gave none"
 NO_PHONE_NOTE = "asked to ring someone, with no tool that can"
@@ -211,6 +216,7 @@ SEND_BACK = {
     "total_left_out": TOTAL_LEFT_OUT, "against_the_day": AGAINST_THE_DAY, "yes_then_no": YES_THEN_NO,
     "against_the_line": AGAINST_THE_LINE, "no_time_given": NO_TIME_GIVEN,
     "no_phone": NO_PHONE, "next_due_missed": NEXT_DUE_MISSED, "not_as_worked_out": NOT_AS_WORKED_OUT,
+    "owed_the_wrong_way": OWED_THE_WRONG_WAY,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
@@ -225,7 +231,7 @@ CLAIM_NOTES = {
     "against_the_day": AGAINST_THE_DAY_NOTE, "yes_then_no": YES_THEN_NO_NOTE,
     "against_the_line": AGAINST_THE_LINE_NOTE, "no_time_given": NO_TIME_GIVEN_NOTE,
     "no_phone": NO_PHONE_NOTE, "next_due_missed": NEXT_DUE_MISSED_NOTE,
-    "not_as_worked_out": NOT_AS_WORKED_OUT_NOTE,
+    "not_as_worked_out": NOT_AS_WORKED_OUT_NOTE, "owed_the_wrong_way": OWED_THE_WRONG_WAY_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"
