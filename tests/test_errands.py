@@ -126,6 +126,9 @@ def test_an_errand_on_a_named_file_is_the_file_tools(request_text, tools):
     ("Ask Gran if she can pick the kids up on Friday.", "message", ("send_message",)),  # answered "Yes, Gran can"
     ("Ask my sister whether she's coming.", "message", ("send_message",)),
     ("Ask me if you need anything.", "", ()),
+    ("Remind Tom that his invoice is overdue.", "message", ("send_message",)),  # answered with the reminder's words
+    ("Remind my sister about Sunday lunch.", "message", ("send_message",)),
+    ("Remind me to call Mum at six.", "remind", ()),
 ])
 def test_everyday_words_for_an_errand_name_its_tools(request_text, verb, tools):
     assert asked_action(request_text) == verb

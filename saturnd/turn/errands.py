@@ -35,6 +35,8 @@ ACTION_REQUEST = re.compile(
 SAID_PLAINLY = {"pop": "add", "stick": "add", "chuck": "add", "jot": "note", "scratch": "remove", "get": "remove",
                 "ping": "message", "ring": "call", "ask": "message"}
 """Everyday words for an errand, as the verb that names its tools ("Stick eggs on the list": add)."""
+REMIND_SOMEONE = re.compile(r"^\s+(?!(?:me|us|myself)\b)(?:[A-Z][\w'-]*|(?:my|our)\s+\w+|him|her|them)\b")
+"""A reminder for someone else ("Remind Tom that his invoice is overdue") is a message to them."""
 INSTEAD = re.compile(r"\binstead\s+of\b|\bin\s+place\s+of\b", re.IGNORECASE)
 OFF_A_LIST = re.compile(r"\b(?:from|off)\s+(?:my|our|the)\s+[\w-]+(?:\s+(?:list|file|notes?))?\s*[.!?]?\s*$",
                         re.IGNORECASE)
@@ -130,6 +132,8 @@ def asked_action(request: str) -> str:
             return "remove"
         if verb in ("add", "put") and INSTEAD.search(request):  # "Add pasta bake on Sunday instead of soup"
             return "swap"
+        if verb == "remind" and REMIND_SOMEONE.search(request[found.end("verb"):]):  # "Remind Tom that …"
+            return "message"
         return SAID_PLAINLY.get(verb.split()[0], verb.split()[0])
     later = LATER_ACTION.search(request)
     return later.group("verb").lower() if later else ""
