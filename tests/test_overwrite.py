@@ -240,6 +240,13 @@ def test_a_tables_new_row_written_with_spaces_gets_its_commas(tmp_path):
         "date,km,time_mins\n2026-11-22,5.0,28\n2026-12-03,6.0,33\n")
 
 
+def test_a_row_named_by_its_reference_is_the_one_a_change_replaces(tmp_path):
+    invoices = tmp_path / "invoices.csv"
+    invoices.write_text("invoice,client,amount,paid\nINV-101,Harper & Co,1200,yes\nINV-103,Harper & Co,800,no\n")
+    assert content_to_write("Harper paid INV-103, can you mark it?", invoices, "INV-103,Harper & Co,800,yes") == (
+        "invoice,client,amount,paid\nINV-101,Harper & Co,1200,yes\nINV-103,Harper & Co,800,yes\n")  # not INV-101's
+
+
 def test_an_add_instead_of_a_line_replaces_it(tmp_path):
     meals = tmp_path / "meals.md"
     meals.write_text("# Meal plan\nSat: roast chicken\nSun: soup\n")

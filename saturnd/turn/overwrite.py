@@ -211,13 +211,21 @@ def named(request: str, line: str) -> bool:
     return bool(stems(line) & (stems(request) - ERRAND_WORDS))
 
 
+CODE = re.compile(r"(?<![\w-])(?:[A-Za-z]+-?\d+|#\d+)(?![\w-])")
+"""A reference a request names a line by: an invoice's "INV-103", an order's "#4521"."""
+
+
 def asked_about(request: str, path: Path) -> set[str]:
     """The file's lines the request names by the most words that are not the file's own name, no
     heading among them: asked to "Take the lego off the Christmas list", "# Christmas presents"
     stays; asked to "Tick off the library books", "return library books" goes and "book car
-    service", sharing only "book", stays."""
+    service", sharing only "book", stays. A line holding a reference the request names (CODE) is
+    the one asked."""
     words = stems(request) - ERRAND_WORDS - stems(re.sub(r"[^a-z]+", " ", path.stem.lower()))
     lines = _file_lines(path)
+    codes = [re.compile(rf"(?<![\w-]){re.escape(code)}(?![\w-])", re.IGNORECASE) for code in CODE.findall(request)]
+    if coded := {line for line in lines if any(code.search(line) for code in codes)}:
+        return coded  # "Harper paid INV-103": its row, not Harper's other one
     shared = {line: len(stems(line) & words) for line in lines if not HEADING.search(line)}
     most = max(shared.values(), default=0)
     return {line for line, count in shared.items() if count and count == most} or time_line_asked(request, path, lines)
