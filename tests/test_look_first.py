@@ -21,6 +21,7 @@ from saturnd.turn.look_first import (
 from saturnd.turn.message_words import (
     in_the_senders_words,
     message_itself,
+    the_question_asked,
     with_the_document_asked,
     with_the_words_asked,
     without_blank_lines,
@@ -305,6 +306,21 @@ def test_a_message_that_tells_of_sending_it_is_sent_as_what_it_says(request_text
 def test_a_message_that_leaves_out_what_the_request_says_to_say_says_it(request_text, body, said):
     put_right = with_the_words_asked({"to": "+44 7700 900123", "text": body}, request_text)
     assert (put_right[0]["text"] if put_right else None) == said
+
+
+@pytest.mark.parametrize(("request_text", "body", "said"), [
+    ("Email Greg and ask when he needs my receipts.", "I need your receipts. Please send them to me.",
+     "Could you let me know when you need my receipts?"),  # the question turned round, and not asked
+    ("Ask Gran if she can pick the kids up on Friday.", "Gran can pick up the kids on Friday.",
+     "Could you let me know if you can pick the kids up on Friday?"),
+    ("Text Mia to ask whether she has her keys.", "Keys!", "Could you let me know whether you have your keys?"),
+    ("Email Priya to ask if we can move our call.", "Hi Priya!", "Could you let me know if we can move our call?"),
+    ("Email Greg and ask when he needs my receipts.", "Hi Greg, when do you need my receipts?", None),
+    ("Email Greg the receipts.", "Here they are.", None),  # no question asked
+])
+def test_a_message_asked_to_put_a_question_that_asks_none_asks_it(request_text, body, said):
+    put_right = the_question_asked({"to": "greg@example.com", "body": body}, request_text)
+    assert (put_right[0]["body"] if put_right else None) == said
 
 
 @pytest.mark.parametrize(("request_text", "body", "said"), [

@@ -174,6 +174,41 @@ def with_the_words_asked(arguments: dict[str, Any], request: str) -> tuple[dict[
     return None
 
 
+QUESTION_ASKED = re.compile(
+    r"\bask(?:\s+(?:him|her|them|[A-Z][\w'-]*))?\s+(?P<question>(?:when|what|where|whether|if|how|which|who|why)\b[^.!?]*)",
+    re.IGNORECASE)
+TO_THE_RECIPIENT = {"he": "you", "she": "you", "they": "you", "his": "your", "their": "your", "him": "you", "them": "you",
+                    "he's": "you're", "she's": "you're", "they're": "you're", "himself": "yourself", "herself": "yourself"}
+AS_YOU_SAY_IT = {"is": "are", "was": "were", "has": "have", "does": "do", "needs": "need", "wants": "want",
+                 "can": "can", "will": "will", "would": "would", "could": "could", "should": "should"}
+OBJECT_AFTER = frozenset({"to", "for", "at", "on", "about", "with", "up", "back", "in", "know"})
+
+
+def the_question_asked(arguments: dict[str, Any], request: str) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) for a message asked to put a question ("Email Greg and ask when he
+    needs my receipts") that asks none: the 1.5B emailed "I need your receipts. Please send them to
+    me". It asks the request's question, turned to its recipient: "Could you let me know when you
+    need my receipts?"."""
+    field = "body" if "body" in arguments else "text"
+    body = str(arguments.get(field, ""))
+    asked = QUESTION_ASKED.search(request)
+    if asked is None or "?" in body or not people_messaged(request):
+        return None
+    words = asked.group("question").strip().split()
+    for i, word in enumerate(words):
+        lower = word.lower()
+        if lower == "her":
+            words[i] = "you" if i + 1 == len(words) or words[i + 1].lower() in OBJECT_AFTER else "your"
+        elif lower in TO_THE_RECIPIENT:
+            words[i] = TO_THE_RECIPIENT[lower]
+            if lower in ("he", "she") and i + 1 < len(words):
+                after = words[i + 1].lower()
+                words[i + 1] = AS_YOU_SAY_IT.get(after, after[:-1] if after.endswith("s") and not after.endswith("ss")
+                                                 else after)
+    question = f"Could you let me know {' '.join(words)}?"
+    return {**arguments, field: question}, prompts.QUESTION_PUT_RIGHT.format(message=question)
+
+
 TURNED_ROUND = ((r"I(?:'m|’m|\s+am)", r"you(?:'re|’re|\s+are)"), (r"I(?:'ll|’ll|\s+will)", r"you(?:'ll|’ll|\s+will)"),
                 (r"I(?:'ve|’ve|\s+have)", r"you(?:'ve|’ve|\s+have)"), (r"my", r"your"))
 

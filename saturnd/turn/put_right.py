@@ -32,6 +32,7 @@ from saturnd.turn.message_words import (
     in_the_senders_words,
     message_itself,
     with_the_document_asked,
+    the_question_asked,
     with_the_words_asked,
     without_blank_lines,
     without_the_request,
@@ -261,6 +262,8 @@ def content_put_right(
         return own
     if tool.risk == "messaging" and (asked := with_the_words_asked(arguments, context.request)):
         return asked
+    if tool.risk == "messaging" and (question := the_question_asked(arguments, context.request)):
+        return question
     if tool.risk == "messaging" and (carried := with_the_document_asked(arguments, context)):
         return carried
     if tool.risk == "messaging" and (signed := without_blank_lines(arguments)):
