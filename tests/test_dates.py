@@ -26,6 +26,7 @@ from saturnd.turn.retrieval import Document, Excerpt, rank, render_excerpts
 from saturnd.turn.worked_lines import (
     amounts_by_period,
     arrival_times,
+    at_a_rate,
     bracketed_counts,
     list_amounts,
     progress,
@@ -549,6 +550,15 @@ def test_an_amount_so_far_against_a_goal_gives_what_is_to_go_and_at_a_lines_rate
         " a month:"
         " 650 / 150 = 4.33, so 5 months")
     assert progress(["Rent £1,450 a month"], "How much is the rent?") == ""
+
+
+def test_so_many_of_a_thing_the_request_counts_at_the_rate_a_line_gives_is_worked_out():
+    work = ["Day rate: £350", "Tax: put aside 25% of every invoice", "Extra hours: £45 an hour"]
+    assert at_a_rate(work, "How much would 3 days' work come to?") == (
+        "[Saturn worked out] 3 days at Day rate: £350: 3 × 350 = 1050")
+    assert at_a_rate(work, "And two hours on top?") == "[Saturn worked out] two hours at Extra hours: £45 an hour: 2 × 45 = 90"
+    assert at_a_rate(work, "How many days until the tax bill?") == ""
+    assert at_a_rate(work, "What did I earn 3 days ago?") == ""
 
 
 def test_asked_what_happened_in_a_month_the_lines_naming_it_are_listed():

@@ -42,6 +42,7 @@ from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 from saturnd.turn.worked_lines import (
     amounts_by_period,
     arrival_times,
+    at_a_rate,
     bracketed_counts,
     length_in_minutes,
     list_amounts,
@@ -207,7 +208,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
         worked = (time_between(part.lines, request) or arrival_times(part.lines, request) or scaled_recipe(part.lines, request) or shares(part.lines, request)
                   or amounts_by_period(part.lines, request) or list_amounts(part.lines, request)
-                  or bracketed_counts(part.lines, request)
+                  or bracketed_counts(part.lines, request) or at_a_rate(part.lines, request)
                   or (progress(part.lines, request) if not asked_action(request) else "")
                   or (times_worked_out(request, part.lines) if length_in_minutes(request) is None else ""))
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day, worked) if line)]))

@@ -329,6 +329,32 @@ def times_worked_out(request: str, lines: Sequence[str] = ()) -> str:
     return f"[Saturn worked out] {written} {'-' if back else '+'} {length_said}{from_where} = {said}"
 
 
+UNITS = "day|hour|night|week|month|session|lesson|class|visit|ticket|person|people|kid|child"
+HOW_MANY_OF = re.compile(
+    rf"\b(?P<count>\d+(?:\.\d+)?|{'|'.join(w for w in NUMBER_WORDS if w not in ('a', 'an'))})\s+(?:more\s+)?"
+    rf"(?P<unit>{UNITS})(?:s|es|ren)?\b(?!\s+(?:ago|until|till|left|away|before|after|later|since))", re.IGNORECASE)
+PER_UNIT = {"daily": "day", "hourly": "hour", "nightly": "night", "weekly": "week", "monthly": "month", "people": "person",
+            "children": "child"}
+
+
+def at_a_rate(lines: list[str], request: str) -> str:
+    """So many of a thing the request counts ("3 days' work") at the rate a line gives for one of
+    it ("Day rate: £350", "£12 an hour", "Hourly rate £40"): asked "How much would 3 days' work
+    come to?", the 1.5B answered 787.5."""
+    said = []
+    for found in HOW_MANY_OF.finditer(request):
+        unit = PER_UNIT.get(found.group("unit").lower(), found.group("unit").lower())
+        count = Fraction(NUMBER_WORDS.get(found.group("count").lower(), 0) or found.group("count"))
+        for line in lines:
+            amounts = MONEY.findall(line)
+            units = {PER_UNIT.get(word, word.removesuffix("s")) for word in re.findall(r"[a-z]+", line.lower())}
+            if len(amounts) == 1 and unit in units:
+                rate = Fraction(amounts[0].replace(",", ""))
+                said.append(f"{found.group(0)} at {line.strip(' -*•')}: {_plain(count)} × {_money(rate)}"
+                            f" = {_money(count * rate)}")
+    return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
+
+
 PERCENT = re.compile(r"(?P<rate>\d+(?:\.\d+)?)\s*%\s+(?P<how>off|of|on top of|more than|less than)\s+"
                      r"(?P<money>[£$€])?(?P<amount>\d[\d,]*(?:\.\d+)?)", re.IGNORECASE)
 
