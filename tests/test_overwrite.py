@@ -240,6 +240,14 @@ def test_a_tables_new_row_written_with_spaces_gets_its_commas(tmp_path):
         "date,km,time_mins\n2026-11-22,5.0,28\n2026-12-03,6.0,33\n")
 
 
+def test_a_tables_row_an_add_dropped_lines_for_keeps_its_commas(tmp_path):
+    invoices = tmp_path / "invoices.csv"
+    invoices.write_text("invoice,client,amount\nINV-101,Harper & Co,1200\n")
+    assert content_to_write("Add an invoice INV-105 for Blue Door Cafe, 700.", invoices,
+                            "invoice,client,amount\nINV-105,Blue Door Cafe,700") == (
+        "invoice,client,amount\nINV-101,Harper & Co,1200\nINV-105,Blue Door Cafe,700\n")  # not "INV-105 Blue Door …"
+
+
 def test_a_row_named_by_its_reference_is_the_one_a_change_replaces(tmp_path):
     invoices = tmp_path / "invoices.csv"
     invoices.write_text("invoice,client,amount,paid\nINV-101,Harper & Co,1200,yes\nINV-103,Harper & Co,800,no\n")

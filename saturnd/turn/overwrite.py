@@ -64,10 +64,10 @@ def content_to_write(request: str, path: Path, content: str) -> str:
         return "\n".join(_changed(request, old, content_lines(content), path)) + "\n"
     added: list[str] = []
     for line in content_lines(content):
-        item = _new_item(line, old)
+        item = line if TABLE.search(path.name) else _new_item(line, old)  # a row keeps its commas
         if item and item not in old and item not in added:
             added.append(item)
-    return "\n".join(old + _in_the_users_words(request, added)) + "\n"
+    return "\n".join(old + (added if TABLE.search(path.name) else _in_the_users_words(request, added))) + "\n"
 
 
 def _in_the_users_words(request: str, added: list[str]) -> list[str]:
