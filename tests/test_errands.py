@@ -62,6 +62,10 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("Write a poem about autumn.", ""),  # nothing kept: an answer
     ("Crane & Co have paid, can you update that?", "update"),
     ("Ring the surgery for me.", "call"),
+    ("I've packed the charger.", "mark"),  # told it is done: its line is marked
+    ("I've returned Circe.", "mark"),
+    ("I've got a cold.", ""),
+    ("I've paid the gas bill?", ""),
     ("Where's my ring?", ""),
 ])
 def test_the_action_asked_for(request_text, verb):

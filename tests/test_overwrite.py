@@ -284,6 +284,17 @@ async def test_a_time_moved_by_an_edit_of_part_of_its_line_keeps_the_rest(harnes
     assert kids.read_text() == KIDS.replace("Thursday 4pm", "Thursday 5pm")
 
 
+async def test_told_a_thing_is_done_its_tick_box_is_ticked_not_the_words_said_back(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: edit_file, decision: allow}\n")
+    packing = harness.env.workdir / "packing.txt"
+    packing.write_text("- [x] passport\n- [ ] charger\n- [ ] gloves\n")
+    harness.model.enqueue("I've packed the charger.",  # said back: sent back as not done
+                          call("edit_file", {"path": "packing.txt", "old": "- [ ] charger\n", "new": ""}), "Ticked.")
+    _, events = await harness.turn("I've packed the charger.", headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran"]
+    assert packing.read_text() == "- [x] passport\n- [x] charger\n- [ ] gloves\n"
+
+
 async def test_an_add_in_other_words_is_written_as_asked_and_says_so(harness):
     await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
     trip = harness.env.workdir / "trip.md"

@@ -35,6 +35,12 @@ ACTION_REQUEST = re.compile(
 SAID_PLAINLY = {"pop": "add", "stick": "add", "chuck": "add", "jot": "note", "scratch": "remove", "get": "remove",
                 "ping": "message", "ring": "call", "ask": "message"}
 """Everyday words for an errand, as the verb that names its tools ("Stick eggs on the list": add)."""
+TOLD_DONE = re.compile(
+    r"^\s*(?:I(?:'ve|’ve|\s+have)|we(?:'ve|’ve|\s+have))\s+(?:just\s+|already\s+|now\s+|finally\s+)?"
+    r"(?:packed|bought|returned|paid|posted|sent|finished|done|collected|picked\s+up)\s+"
+    r"(?:(?:the|my|our|his|her|their|all\s+the)\b|(?-i:[A-Z]))(?![^.!?]*\?)", re.IGNORECASE)
+"""Told a thing on a list is done ("I've packed the charger."): the list's line is marked. The 1.5B
+said the words back."""
 REMIND_SOMEONE = re.compile(r"^\s+(?!(?:me|us|myself)\b)(?:[A-Z][\w'-]*|(?:my|our)\s+\w+|him|her|them)\b")
 """A reminder for someone else ("Remind Tom that his invoice is overdue") is a message to them."""
 INSTEAD = re.compile(r"\binstead\s+of\b|\bin\s+place\s+of\b", re.IGNORECASE)
@@ -135,6 +141,8 @@ def asked_action(request: str) -> str:
         if verb == "remind" and REMIND_SOMEONE.search(request[found.end("verb"):]):  # "Remind Tom that …"
             return "message"
         return SAID_PLAINLY.get(verb.split()[0], verb.split()[0])
+    if TOLD_DONE.match(request):
+        return "mark"
     later = LATER_ACTION.search(request)
     return later.group("verb").lower() if later else ""
 

@@ -91,7 +91,8 @@ DONE_MARK = re.compile(
     r"[(\[](?:bought|done|got|paid|sent|booked|ordered|finished)[)\]]|\[x\]|[✓✔✅]|~~|"
     r"[-:–]\s*(?:bought|done|got|paid|sent|booked|finished)\s*$", re.IGNORECASE)
 MAX_NOT_DONE = 12
-MARKED_AS = re.compile(r"\b(?:as\s+)?(done|bought|got|paid|sent|booked|ordered|finished|packed|complete)d?\b",
+MARKED_AS = re.compile(r"\b(?:as\s+)?(done|bought|got|paid|sent|booked|ordered|finished|packed|returned|posted|collected|"
+                       r"complete)d?\b",
                        re.IGNORECASE)
 
 

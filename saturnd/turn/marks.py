@@ -52,8 +52,9 @@ OPEN_BOX = re.compile(r"\[ \]")
 
 def ticked_as_asked(request: str, path: Path, content: str) -> str | None:
     """Asked to tick off a line with an open tick box ("- [ ] milk"), a write that drops the line
-    put as the file with the box ticked ("- [x] milk"): on a list of boxes, ticking is marking."""
-    if asked_action(request) != "tick":
+    put as the file with the box ticked ("- [x] milk"): on a list of boxes, ticking is marking, and
+    so is a line marked done ("I've packed the charger.")."""
+    if asked_action(request) != "tick" and not marks_done(request):
         return None
     text = file_text(path)
     old, written = content_lines(text), content_lines(content)
