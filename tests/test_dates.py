@@ -418,6 +418,23 @@ def test_a_yes_or_no_against_the_line_of_how_often_or_which_day_goes_back(reques
     assert (claim.kind if claim else None) == kind
 
 
+TRIP = ("--- trip.md (whole file, 2 lines)\nHotel: The Grange, 2 nights, check-in from 3pm, booking ref GR-88213\n"
+        "Dinner Saturday 7:30pm at Ondine (booked for 4)")
+
+
+@pytest.mark.parametrize(("request_text", "answer", "kind"), [
+    ("Can I check in at 1pm?", "Yes, you can check in at 1pm.", "against_the_line"),  # from 3pm
+    ("Can I check in at 4pm?", "No.", "against_the_line"),
+    ("Can I check in at 4pm?", "Yes, check-in is from 3pm.", None),
+    ("Is dinner booked for 5?", "Yes, dinner is booked for 5.", "against_the_line"),  # for 4
+    ("Is dinner booked for 4?", "Yes.", None),
+    ("Is dinner at 7:30pm?", "Yes.", None),
+])
+def test_a_yes_or_no_against_the_time_a_line_opens_from_or_how_many_it_is_for_goes_back(request_text, answer, kind):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=TRIP)
+    assert (claim.kind if claim else None) == kind
+
+
 TRAINS = ("--- trains.txt (whole file, 2 lines)\nSeason ticket expires 31 January\n"
           "Usual train: 07:42 from Leeds, arrives York 08:10")
 

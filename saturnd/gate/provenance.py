@@ -193,7 +193,7 @@ def guessed_value(arguments: dict[str, Any], record: SessionRecord, skip: frozen
     (`seen`) holds. Asked to "add my meeting with the bank to calendar.txt", the 1.5B wrote a time
     it made up; asked to email Petra a room number nobody gave, it made one up. It almost never asks."""
     known = record.known_text(seen)
-    times, days = _clock_times(known), {_day(d) for d in DAY_OR_MONTH.findall(known)}
+    times, days = clock_times(known), {_day(d) for d in DAY_OR_MONTH.findall(known)}
     numbers = {float(n) for n in NUMBER.findall(known.replace(",", ""))}
     for name, value in arguments.items():
         if name in skip or not isinstance(value, str):
@@ -291,7 +291,7 @@ def _time_of(found: re.Match[str]) -> tuple[int, int]:
     return hour, int(found.group(2) or 0)
 
 
-def _clock_times(text: str) -> set[tuple[int, int]]:
+def clock_times(text: str) -> set[tuple[int, int]]:
     """Every time the text could mean: "11" may be 11:00 or 23:00 ("Thursday at 11")."""
     times = set()
     for hour_text, minute_text, half, bare_half, bare_hour in CLOCK_NUMBER.findall(text):

@@ -91,11 +91,13 @@ comes back again is answered with a note saying so. The kinds:
   quantity given for a request that asks it at a rate ("… mileage claim at 45p a mile" answered "89
   miles": "89 * 45 / 100"), or what there is so far given for how much more is needed ("… for the
   holiday fund?" answered "525", saved so far: "1200 - 525").
-- against_the_line: a yes/no question of how often or on which weekday ("Is the bin collection
-  weekly?"), answered yes though the line about it gives another ("… fortnightly"), or no though
-  it gives the one asked, or a yes/no of whether a thing still holds against the day it ends
-  ("Is the laptop still under warranty?" answered "Yes", its warranty "(ended)"); sent back with
-  the line (dates.py).
+- against_the_line: a yes/no question of how often, on which weekday or for how many ("Is the bin
+  collection weekly?", "Is dinner booked for 5?"), answered yes though the line about it gives
+  another ("… fortnightly", "booked for 4"), or no though it gives the one asked; a yes/no of
+  whether a thing still holds against the day it ends ("Is the laptop still under warranty?"
+  answered "Yes", its warranty "(ended)"), or of a time against the time the line opens from or
+  closes by ("Can I check in at 1pm?" of "check-in from 3pm"); sent back with the line
+  (date_checks.py).
 - not_as_worked_out: the request's own numbers come to what the ground worked out (a time moved
   by a length, a length in other units, a percentage, the weekday of a date it writes), and the
   answer gives another ("60 minutes" for "an hour and three quarters"); sent back with the line,
@@ -133,6 +135,7 @@ from saturnd.turn.date_checks import (
     YES_NO_ASKED,
     against_its_end,
     against_its_line,
+    against_its_time,
     miscounted_days,
     next_due_missed,
     not_on_that_day,
@@ -411,7 +414,8 @@ def unbacked_claim(
         return Claim("not_as_worked_out", worked)
     if said := yes_then_no(answer, request):
         return Claim("yes_then_no", said)
-    if line := against_its_line(answer, request, seen) or against_its_end(answer, request, seen):
+    if line := (against_its_line(answer, request, seen) or against_its_end(answer, request, seen)
+                 or against_its_time(answer, request, seen)):
         return Claim("against_the_line", line)
     if lines := no_time_given(answer, request, seen):
         return Claim("no_time_given", lines)

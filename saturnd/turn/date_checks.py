@@ -19,6 +19,7 @@ from saturnd.turn.dates import (
     content_words,
     dates_written,
 )
+from saturnd.turn.worked_lines import clock_times
 
 COUNT_ASKED = re.compile(r"\bhow\s+(?:many|long|soon)\b", re.IGNORECASE)
 
@@ -74,16 +75,20 @@ def _someone_else_that_day(answer: str, seen: str) -> str | None:
 MAP_ENTRY = re.compile(r"^- .+? \(\d[\d.]*\s?[KMG]?i?B\)(?::|$)")
 """A line of the ground's folder map ("- notes.txt (50 B): Bin day: Tues …"), not the file's own."""
 HOW_OFTEN = re.compile(r"\b(?:daily|weekly|fortnightly|monthly|quarterly|yearly|annually)\b", re.IGNORECASE)
+HOW_MANY_FOR = re.compile(r"\bfor\s+(\d{1,2})\b(?!\s*(?:[ap]\.?m\b|[:.]\d|%|minutes?|mins?|hours?|days?|weeks?|nights?|"
+                          r"months?|years?))", re.IGNORECASE)
+"""How many a thing is for ("booked for 4"), not how long."""
 
 
 def against_its_line(answer: str, request: str, seen: str) -> str | None:
-    """The line a yes/no answer about how often or on which weekday a thing is goes against:
-    asked "Is the bin collection weekly?" with "Bin day: Tues (green = garden waste,
-    fortnightly)" shown, the 1.5B answered "Yes, bin collection is weekly." A yes where the line
-    gives another, or a no where it gives the one asked; returns the line."""
+    """The line a yes/no answer about how often, on which weekday or for how many a thing is goes
+    against: asked "Is the bin collection weekly?" with "Bin day: Tues (green = garden waste,
+    fortnightly)" shown, the 1.5B answered "Yes, bin collection is weekly.", and "Is dinner booked
+    for 5?" yes by "(booked for 4)". A yes where the line gives another, or a no where it gives the
+    one asked; returns the line."""
     if not YES_NO_ASKED.search(request) or not (YES.search(answer) or NO.search(answer)):
         return None
-    for written in (HOW_OFTEN, WEEKDAY_WRITTEN):
+    for written in (HOW_OFTEN, WEEKDAY_WRITTEN, HOW_MANY_FOR):
         asked = {_as_one_value(found) for found in written.findall(request)}
         if len(asked) != 1:
             continue
@@ -95,6 +100,35 @@ def against_its_line(answer: str, request: str, seen: str) -> str | None:
                 continue
             if (YES.search(answer) and not asked & given) or (NO.search(answer) and given == asked):
                 return line.strip()
+    return None
+
+
+NOT_BEFORE = re.compile(r"\b(?:from|after|not\s+before|opens?\s+at|starts?\s+at)\s+(?=\d)", re.IGNORECASE)
+NOT_AFTER = re.compile(r"\b(?:by|before|until|till|closes?\s+at|latest)\s+(?=\d)", re.IGNORECASE)
+
+
+def against_its_time(answer: str, request: str, seen: str) -> str | None:
+    """The line a yes/no answer about a time of day goes against, where the line gives the time
+    a thing opens from or closes by: asked "Can I check in at 1pm?" with "Hotel: The Grange, check-in
+    from 3pm" shown, the 1.5B answered "Yes"."""
+    asked = clock_times(request)
+    if len(asked) != 1 or not YES_NO_ASKED.search(request) or not (YES.search(answer) or NO.search(answer)):
+        return None
+    topic = content_words(request.replace(asked[0][0], " "))
+    for line in seen.splitlines():
+        if line.startswith("[Saturn") or MAP_ENTRY.match(line):
+            continue
+        for bound, earliest in ((NOT_BEFORE, True), (NOT_AFTER, False)):
+            for found in bound.finditer(line):
+                times = clock_times(line[found.end():])
+                if not times or line.find(times[0][0], found.end()) != found.end():
+                    continue
+                near = line[max(0, found.start() - 40):found.start()]  # "check-in from 3pm": what opens then
+                if not topic & content_words(near):
+                    continue
+                fits = asked[0][1] >= times[0][1] if earliest else asked[0][1] <= times[0][1]
+                if (YES.search(answer) and not fits) or (NO.search(answer) and fits):
+                    return line.strip()
     return None
 
 

@@ -28,7 +28,7 @@ def time_between(lines: list[str], request: str) -> str:
     holding two ("07:42 … 08:10": 28 minutes; past midnight it runs on to the next day)."""
     if not HOW_LONG.search(request):
         return ""
-    spans = [(line, times) for line in lines if len(times := _clock_times(line)) == 2]
+    spans = [(line, times) for line in lines if len(times := clock_times(line)) == 2]
     if len(spans) > MAX_SPANS:
         asked = stems(request)
         spans = [(line, times) for line, times in spans if asked & stems(line)]
@@ -40,7 +40,7 @@ def time_between(lines: list[str], request: str) -> str:
     return f"[Saturn worked out] {'; '.join(said)}" if said else ""
 
 
-def _clock_times(line: str) -> list[tuple[str, int]]:
+def clock_times(line: str) -> list[tuple[str, int]]:
     """(as written, minutes after midnight) of each time of day in `line`: "08:10", "2.30pm",
     "9am"; a bare number ("3 nights") is none."""
     found = []
@@ -75,7 +75,7 @@ def arrival_times(lines: list[str], request: str) -> str:
         return ""
     said = []
     for line in lines:
-        arrives, times = ARRIVAL.search(line), _clock_times(line)
+        arrives, times = ARRIVAL.search(line), clock_times(line)
         if len(times) != 2 or not arrives or not line.find(times[0][0]) < arrives.start() < line.rfind(times[1][0]):
             continue
         label = re.sub(r"\s+", " ", line.split(times[0][0])[0].strip(" -*:,"))
@@ -91,11 +91,11 @@ def no_time_given(answer: str, request: str, seen: str) -> str | None:
     """The shown lines with a time of day about what the request asks, when it asks what time and
     the answer gives none: asked "What time does my train get in?", the 1.5B answered "Season
     ticket expires 31 January", the line above "Usual train: 07:42 from Leeds, arrives York 08:10"."""
-    if not WHAT_TIME.search(request) or _clock_times(answer):
+    if not WHAT_TIME.search(request) or clock_times(answer):
         return None
     asked = stems(request) - {"time"}
     timed = [line.strip() for line in seen.splitlines()
-             if not line.startswith(("[Saturn", "---")) and _clock_times(line) and asked & stems(line)]
+             if not line.startswith(("[Saturn", "---")) and clock_times(line) and asked & stems(line)]
     return "\n".join(timed[:MAX_SPANS]) or None
 
 
@@ -305,7 +305,7 @@ def times_worked_out(request: str, lines: Sequence[str] = ()) -> str:
     190C for 40 minutes") gives, asked when ("I'm leaving at 2:15pm and the drive takes three and a
     half hours. When will I get there?": 5:45pm; asked when to leave, back); or a length asked in
     other units ("How many minutes is an hour and three quarters?": 105)."""
-    clocks = _clock_times(request)
+    clocks = clock_times(request)
     length = length_in_minutes(CLOCK.sub(lambda m: " " if m.group("minute") or m.group("half") else m.group(0), request))
     if asked := CONVERSION_ASKED.search(request):
         if length is None or clocks:
