@@ -366,6 +366,8 @@ def test_a_message_that_gives_the_users_words_back_goes_in_their_words(request_t
     ("Hi Ines,\nAre you coming to the party?\nBest regards,\n[Ava]",
      "Hi Ines,\nAre you coming to the party?\nBest regards,"),  # a guessed name in the signature's blank
     ("[Ava] is coming too.\nSee you there", None),  # not the signature
+    ("Dear Dev,<br>The Grange, ref GR-88213.<br>Best regards,<br>[Your Name]",
+     "Dear Dev,\nThe Grange, ref GR-88213.\nBest regards,"),  # lines broken as HTML's
 ])
 def test_a_line_that_is_only_a_blank_to_fill_goes_without_it(body, sent):
     put_right = without_blank_lines({"to": "reception@vets.example", "subject": "Monday", "body": body})

@@ -281,11 +281,15 @@ SIGNED_IN_BRACKETS = re.compile(r"\[[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\]")
 """A name in brackets signing a message ("Best regards,\n[Ava]"): a blank the 1.5B filled with a guess."""
 
 
+HTML_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+
+
 def without_blank_lines(arguments: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
     """(the arguments, the note) for a message with a line that is only a blank ("Best regards,
-    [Your Name]"): it goes without that line."""
+    [Your Name]"): it goes without that line. Lines broken with HTML's "<br>" (the 1.5B's, in a
+    plain-text email) are lines too."""
     field = "body" if "body" in arguments else "text"
-    lines = str(arguments.get(field, "")).splitlines()
+    lines = HTML_BREAK.sub("\n", str(arguments.get(field, ""))).splitlines()
     last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
     blank = [i for i, line in enumerate(lines)
              if BLANK.fullmatch(line.strip()) or (i == last and SIGNED_IN_BRACKETS.fullmatch(line.strip()))]
