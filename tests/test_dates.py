@@ -588,6 +588,13 @@ def test_asked_what_happened_in_a_month_the_lines_naming_it_are_listed():
         "[Saturn listed] the lines of May (1): Birthday in May")
 
 
+def test_a_bare_weekday_in_notes_of_a_few_coming_days_is_within_them():
+    trip = ["Train out: Fri 11 Dec, 08:00", "Train back: Sun 13 Dec, 15:30", "Dinner Saturday 7:30pm at Ondine"]
+    assert dated(trip, "How many days until the trip?", TODAY) == (
+        "[Saturn dated] Train out Fri, 11 December 2026: a Friday, in 9 days; Train back Sun, 13 December 2026:"
+        " a Sunday, in 11 days; Dinner, 12 December 2026: a Saturday, in 10 days")
+
+
 def test_a_line_overdue_is_dated_gone_or_to_come():
     library = ["The Salt Path — due 8 Dec", "Circe — due 1 Dec"]
     assert dated(library, "Which library book is overdue?", TODAY) == (

@@ -62,6 +62,21 @@ MAX_DATES = 6
 LABEL_WORDS = 5
 
 
+TRIP_DAYS = 14
+
+
+def _weekdays_within(found: dict[tuple[str, date], bool], today: date) -> dict[tuple[str, date], bool]:
+    """`found` (a date, and whether the line writes it) with a line's bare weekday put within the
+    coming few days its other lines write, two dates or more (a stay's first and last): in a trip's notes ("Train out: Fri 11 Dec", "Dinner
+    Saturday 7:30pm"), the dinner is the trip's Saturday, not this week's."""
+    written = sorted({when for (_, when), is_written in found.items() if is_written})
+    if len(written) < 2 or written[0] <= today or (written[-1] - written[0]).days > TRIP_DAYS:
+        return found
+    start = written[0]
+    return {(label, when if is_written or when >= start else when + timedelta(weeks=-(-(start - when).days // 7))):
+            is_written for (label, when), is_written in found.items()}
+
+
 def dated(lines: list[str], request: str, today: date) -> str:
     """For a request asking how many days until a thing or what day it falls on, the dates of
     `lines` with their weekday and distance from `today`; asked what comes next, the dates to
@@ -77,6 +92,7 @@ def dated(lines: list[str], request: str, today: date) -> str:
         written = _dates(line, today, gone=since_asked, weekdays=False, yearly=YEARLY.search(request) is not None)
         for pair in written or _dates(line, today):
             found.setdefault(pair, bool(written))
+    found = _weekdays_within(found, today)
     if span_asked:
         return _span(sorted({when for _, when in found}))
     chosen = list(found)
