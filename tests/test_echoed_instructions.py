@@ -21,6 +21,9 @@ from saturnd.turn.tool_round import DECLINED_BY_USER, NOBODY_TO_APPROVE
     ("The line added was not as the user worded it or as todo.txt writes its lines: the call wrote it so, its other"
      " lines as they were.", True),  # a put-right's note (prompts.ITEM_PUT_RIGHT) given back
     ("The change rewrote more of its line than the time asked: the call wrote only that time anew in kids.md.", True),
+    ("The user asked to remind Mia about the bins tonight, but no tool has done it yet. If one of the tools can do it,"
+     " call it now. If none can, tell the user plainly that it was not done.", True),  # the send-back, thought over
+    ("I'll call it a day.", False),
 ])
 def test_echoes_instructions(answer, echoes):
     assert echoes_instructions(answer) is echoes

@@ -40,9 +40,16 @@ PUT_RIGHT_NOTE = re.compile(r"\bthe call (?:wrote|used|went by|says|left it out)
 the last result gave for todo.txt.)"), which the 1.5B gave back as its answer."""
 
 
+SEND_BACK_WORDS = re.compile(r"\bif\s+one\s+of\s+(?:your|the|its)\s+tools\s+can\b|\bcall\s+it\s+now\b|\[saturn\s+check\]",
+                             re.IGNORECASE)
+"""Saturn's send-back to the model ("If one of your tools can do it, call it now."), which the 1.5B
+thought over and gave back as its answer, "the tools" for "your tools"."""
+
+
 def echoes_instructions(answer: str) -> bool:
     text = " ".join(answer.lower().split())
-    return any(instruction in text for instruction in INSTRUCTIONS) or PUT_RIGHT_NOTE.search(text) is not None
+    return (any(instruction in text for instruction in INSTRUCTIONS) or PUT_RIGHT_NOTE.search(text) is not None
+            or SEND_BACK_WORDS.search(text) is not None)
 
 
 def done_account(passes: Iterable[PassTrace], registry: Registry) -> str:
