@@ -200,7 +200,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
             header = f"--- {part.source}:{part.first_line}-{last} (of {part.total_lines} lines)"
         totals = (table_totals(part.source, "\n".join(part.lines), months_meant(request, today) if today else request,
                                [day for _, day in days_named(request, today)] if today else [])
-                  or counted(part.lines, request)
+                  or counted(part.lines, request, part.source)
                   or not_done(part.lines, request) or section_named(part.lines, request) or who_owes(part.lines)
                   if part.whole else "")
         days = (dated(part.lines, request, today) or next_due(part.lines, request, today)
@@ -232,14 +232,21 @@ def _counts_the_list(request: str, headings: list[str]) -> bool:
 LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d{1,3}[.)])\s")
 
 
-def counted(lines: list[str], request: str) -> str:
+def counted(lines: list[str], request: str, source: str = "") -> str:
     """For "how many", the lines of a list under its heading: asked how many books were on a
-    reading list headed "Books to read:", the 1.5B answered the file's 4 lines."""
+    reading list headed "Books to read:", the 1.5B answered the file's 4 lines. A list without a
+    heading, when the request names the file (`source`): asked "How many library books have I got
+    out?" of library.txt, the 1.5B answered its first line."""
     headings = [line.strip() for line in lines if HEADING.search(line)]
     items = [line for line in lines if line.strip() and not HEADING.search(line)]
     if listed := [line for line in items if LIST_MARK.match(line)]:  # "Reading now: …" below "4. …" is none
         items = listed
-    if not COUNT_REQUEST.search(request) or not headings or not items or not _counts_the_list(request, headings):
+    if not COUNT_REQUEST.search(request) or not items:
+        return ""
+    name = re.sub(r"[^a-z]+", " ", source.removeprefix(KB_SOURCE).rsplit(".", 1)[0].lower())
+    if not headings and len(items) > 1 and stems(name) & stems(request) and _counts_the_list(request, [name]):
+        return f"[Saturn counted] {len(items)} lines in {source}"
+    if not headings or not _counts_the_list(request, headings):
         return ""
     named = " and ".join(f"'{h}'" for h in headings[:2]) + (" …" if len(headings) > 2 else "")
     return f"[Saturn counted] {len(items)} lines besides the heading{'s' if len(headings) > 1 else ''} {named}"
