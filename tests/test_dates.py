@@ -30,6 +30,7 @@ from saturnd.turn.worked_lines import (
     bracketed_counts,
     list_amounts,
     progress,
+    quantities_summed,
     scaled_recipe,
     shares,
     time_between,
@@ -593,6 +594,14 @@ def test_a_bare_weekday_in_notes_of_a_few_coming_days_is_within_them():
     assert dated(trip, "How many days until the trip?", TODAY) == (
         "[Saturn dated] Train out Fri, 11 December 2026: a Friday, in 9 days; Train back Sun, 13 December 2026:"
         " a Sunday, in 11 days; Dinner, 12 December 2026: a Saturday, in 10 days")
+
+
+def test_a_lines_quantities_of_one_unit_are_summed_when_asked_in_all():
+    allotment = ["Allotment plot 14, rent £45 a year", "Harvested: potatoes 12kg, onions 4kg, beans 3.5kg"]
+    assert quantities_summed(allotment, "How much did I harvest altogether?") == (
+        "[Saturn worked out] Harvested: 12 + 4 + 3.5 = 19.5kg")
+    assert quantities_summed(allotment, "How many kg of beans?") == ""
+    assert quantities_summed(["Run: 5km in 28 mins"], "How far in total?") == ""  # two units
 
 
 def test_a_line_overdue_is_dated_gone_or_to_come():

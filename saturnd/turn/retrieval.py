@@ -47,6 +47,7 @@ from saturnd.turn.worked_lines import (
     length_in_minutes,
     list_amounts,
     progress,
+    quantities_summed,
     scaled_recipe,
     shares,
     time_between,
@@ -208,6 +209,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
         worked = (time_between(part.lines, request) or arrival_times(part.lines, request) or scaled_recipe(part.lines, request) or shares(part.lines, request)
                   or amounts_by_period(part.lines, request) or list_amounts(part.lines, request)
+                  or quantities_summed(part.lines, request)
                   or bracketed_counts(part.lines, request) or at_a_rate(part.lines, request)
                   or (progress(part.lines, request) if not asked_action(request) else "")
                   or (times_worked_out(request, part.lines) if length_in_minutes(request) is None else ""))

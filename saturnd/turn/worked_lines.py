@@ -132,6 +132,25 @@ def amounts_by_period(lines: list[str], request: str) -> str:
     return "[Saturn worked out] " + "; ".join(said)
 
 
+QUANTITY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(kg|g|km|miles|mi|litres|liters|l|ml|lbs|lb|hours|hrs|mins|minutes)\b",
+                      re.IGNORECASE)
+
+
+def quantities_summed(lines: list[str], request: str) -> str:
+    """Asked how much in all, the sum of a line's quantities of one unit ("Harvested: potatoes
+    12kg, onions 4kg, beans 3.5kg": 19.5kg); the 1.5B answered the last, "3.5kg of beans"."""
+    if not ALL_ASKED.search(request):
+        return ""
+    said = []
+    for line in lines:
+        found = QUANTITY.findall(line)
+        if len(found) >= 2 and len({unit.lower() for _, unit in found}) == 1:
+            label = line.split(":")[0].strip(" -*•") if ":" in line else "the line"
+            total = sum((Fraction(number) for number, _ in found), Fraction(0))
+            said.append(f"{label}: {' + '.join(number for number, _ in found)} = {_plain(total)}{found[0][1]}")
+    return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
+
+
 BUDGET_ASKED = re.compile(r"\b(?:budget|left|remaining|afford|spare|over|under)\b", re.IGNORECASE)
 OWES = re.compile(r"\bowes?\b|\bowed\b", re.IGNORECASE)
 """A line of who owes whom: listing.who_owes sums those each way."""
