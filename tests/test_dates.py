@@ -607,8 +607,8 @@ def test_a_lines_quantities_of_one_unit_are_summed_when_asked_in_all():
 def test_a_line_overdue_is_dated_gone_or_to_come():
     library = ["The Salt Path — due 8 Dec", "Circe — due 1 Dec"]
     assert dated(library, "Which library book is overdue?", TODAY) == (
-        "[Saturn dated] The Salt Path due, 8 December 2026: a Tuesday, in 6 days; Circe due, 1 December 2026:"
-        " a Tuesday, yesterday")
+        "[Saturn dated] Circe due, 1 December 2026: a Tuesday, yesterday (gone: overdue); The Salt Path due, 8 December"
+        " 2026: a Tuesday, in 6 days")  # the gone first
 
 
 def test_how_long_a_thing_lasts_from_its_date_gives_the_day_it_ends():

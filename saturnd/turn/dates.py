@@ -104,7 +104,10 @@ def dated(lines: list[str], request: str, today: date) -> str:
         names = content_words(" ".join(re.findall(r"(?<=\s)[A-Z][a-z]+", request)))  # "… with Ruth", not "birthday"
         named = [pair for pair in chosen if names & content_words(pair[0])]  # "my next one-to-one with Ruth": hers
         chosen = sorted((pair for pair in named or chosen if pair[1] >= today), key=lambda pair: pair[1])
+    if OVERDUE_ASKED.search(request):  # "Which library book is overdue?": the 1.5B named the first line, to come
+        chosen = sorted(chosen, key=lambda pair: pair[1] >= today)
     said = [f"{label}{when.day} {when:%B %Y}: a {when:%A}, {_from_today(when, today)}"
+            + (" (gone: overdue)" if when < today and OVERDUE_ASKED.search(request) else "")
             for label, when in chosen[:MAX_DATES]]
     return f"[Saturn dated] {'soonest first: ' if next_asked else ''}{'; '.join(said)}" if said else ""
 
