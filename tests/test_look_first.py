@@ -22,6 +22,7 @@ from saturnd.turn.message_words import (
     in_the_senders_words,
     message_itself,
     the_question_asked,
+    to_its_recipient,
     with_the_document_asked,
     with_the_words_asked,
     without_blank_lines,
@@ -305,6 +306,17 @@ def test_a_message_that_tells_of_sending_it_is_sent_as_what_it_says(request_text
 ])
 def test_a_message_that_leaves_out_what_the_request_says_to_say_says_it(request_text, body, said):
     put_right = with_the_words_asked({"to": "+44 7700 900123", "text": body}, request_text)
+    assert (put_right[0]["text"] if put_right else None) == said
+
+
+@pytest.mark.parametrize(("request_text", "body", "said"), [
+    ("Text Josh that it's his turn on the bathroom.", "It's his turn on the bathroom.", "It's your turn on the bathroom."),
+    ("Text Jo that she left her keys here.", "She left her keys here.", "You left your keys here."),
+    ("Text Jo that she left her keys here.", "You left your keys here!", None),
+    ("Text Josh that Mia said it's his turn.", "Mia said it's his turn.", None),  # whose "his" is not plain
+])
+def test_a_message_that_speaks_of_its_recipient_as_the_request_did_speaks_to_them(request_text, body, said):
+    put_right = to_its_recipient({"to": "07700 900222", "text": body}, request_text)
     assert (put_right[0]["text"] if put_right else None) == said
 
 

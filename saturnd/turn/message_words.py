@@ -194,19 +194,50 @@ def the_question_asked(arguments: dict[str, Any], request: str) -> tuple[dict[st
     asked = QUESTION_ASKED.search(request)
     if asked is None or "?" in body or not people_messaged(request):
         return None
-    words = asked.group("question").strip().split()
+    question = f"Could you let me know {_to_the_recipient(asked.group('question').strip())}?"
+    return {**arguments, field: question}, prompts.QUESTION_PUT_RIGHT.format(message=question)
+
+
+def _to_the_recipient(said: str) -> str:
+    """The words with the recipient's "he", "his", "her" as "you", "your": "when he needs my
+    receipts" as "when you need my receipts"."""
+    words = said.split()
     for i, word in enumerate(words):
-        lower = word.lower()
+        core = word.rstrip(".,!?;:")
+        lower, tail = core.lower(), word[len(core):]
         if lower == "her":
-            words[i] = "you" if i + 1 == len(words) or words[i + 1].lower() in OBJECT_AFTER else "your"
+            after = words[i + 1].lower().rstrip(".,!?;:") if i + 1 < len(words) else ""
+            turned = "you" if not after or tail or after in OBJECT_AFTER else "your"
         elif lower in TO_THE_RECIPIENT:
-            words[i] = TO_THE_RECIPIENT[lower]
+            turned = TO_THE_RECIPIENT[lower]
             if lower in ("he", "she") and i + 1 < len(words):
                 after = words[i + 1].lower()
                 words[i + 1] = AS_YOU_SAY_IT.get(after, after[:-1] if after.endswith("s") and not after.endswith("ss")
                                                  else after)
-    question = f"Could you let me know {' '.join(words)}?"
-    return {**arguments, field: question}, prompts.QUESTION_PUT_RIGHT.format(message=question)
+        else:
+            continue
+        words[i] = (turned.capitalize() if core[:1].isupper() else turned) + tail
+    return " ".join(words)
+
+
+THIRD_PERSON = re.compile(r"\b(?:he|she|his|him|her|he's|she's)\b", re.IGNORECASE)
+
+
+def to_its_recipient(arguments: dict[str, Any], request: str) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) for a message that says the request's words about its recipient
+    as they were said to Saturn: asked "Text Josh that it's his turn on the bathroom.", the 1.5B
+    texted Josh "It's his turn on the bathroom." It goes as "It's your turn on the bathroom."."""
+    field = "body" if "body" in arguments else "text"
+    body = str(arguments.get(field, ""))
+    people = people_messaged(request)
+    if len(people) != 1 or not THIRD_PERSON.search(body):
+        return None
+    after = re.search(rf"\b{re.escape(people[0])}\b(?P<rest>.*)$", request, re.IGNORECASE | re.DOTALL)
+    asked = SAY_THAT.match(after.group("rest")) if after else None
+    if asked is None or NAMED.search(asked.group("said")) or not THIRD_PERSON.search(asked.group("said")):
+        return None  # "that Jo left her keys": whose keys is not plain
+    turned = _to_the_recipient(body)
+    return ({**arguments, field: turned}, prompts.RECIPIENT_PUT_RIGHT.format(message=turned)) if turned != body else None
 
 
 TURNED_ROUND = ((r"I(?:'m|’m|\s+am)", r"you(?:'re|’re|\s+are)"), (r"I(?:'ll|’ll|\s+will)", r"you(?:'ll|’ll|\s+will)"),

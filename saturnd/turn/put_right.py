@@ -32,6 +32,7 @@ from saturnd.turn.message_words import (
     in_the_senders_words,
     message_itself,
     the_question_asked,
+    to_its_recipient,
     with_the_document_asked,
     with_the_words_asked,
     without_blank_lines,
@@ -264,6 +265,8 @@ def content_put_right(
         return asked
     if tool.risk == "messaging" and (question := the_question_asked(arguments, context.request)):
         return question
+    if tool.risk == "messaging" and (spoken_to := to_its_recipient(arguments, context.request)):
+        return spoken_to
     if tool.risk == "messaging" and (carried := with_the_document_asked(arguments, context)):
         return carried
     if tool.risk == "messaging" and (signed := without_blank_lines(arguments)):
