@@ -237,6 +237,13 @@ def test_a_time_day_month_or_number_nobody_gave_is_a_guess(content, guess):
     assert guessed_value({"path": "calendar.txt", "content": content}, record, frozenset({"path"}), seen) == guess
 
 
+def test_a_month_a_note_writes_short_is_no_guess_written_whole():
+    record = SessionRecord(typed=["Text Lena the time of my GP appointment."],
+                           returned=[Returned("read_file", "c1", "GP review: 14 Dec 10:40, Dr Okafor", fenced=True)], calls=[])
+    assert guessed_value({"text": "Your GP review is on 14 December at 10:40."}, record, frozenset()) is None
+    assert guessed_value({"text": "Your GP review is on 14 January at 10:40."}, record, frozenset()) == ("text", "January")
+
+
 @pytest.mark.parametrize("said", ["Thursday 11", "11", "at 11", "11am", "Thursday, 11:00"])
 def test_an_hour_the_person_gave_is_no_guess(said):
     record = SessionRecord(typed=["Add my meeting with the bank to calendar.txt.", said], returned=[], calls=[])

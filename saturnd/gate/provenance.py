@@ -178,7 +178,10 @@ CLOCK_NUMBER = re.compile(
 """A time the text gives: with its minutes or am/pm, or a bare hour after "at", "until", a day
 ("Thursday 11") and the like, or opening a line (the person's answer "11"). Not any number: "ask-15" in a folder's name
 let the 1.5B's made-up "Mon 15:00" pass."""
-DAY_OR_MONTH = re.compile(r"\b(?:" + "|".join((*_DAYS, *_MONTHS, *_SHORT_DAYS)) + r")\b", re.IGNORECASE)
+_SHORT_MONTHS = {"jan": "january", "feb": "february", "apr": "april", "jun": "june", "jul": "july", "aug": "august",
+                 "sep": "september", "sept": "september", "oct": "october", "nov": "november", "dec": "december"}
+"""Not "mar": a word too. A note's "14 Dec" holds the "December" a message writes."""
+DAY_OR_MONTH = re.compile(r"\b(?:" + "|".join((*_DAYS, *_MONTHS, *_SHORT_DAYS, *_SHORT_MONTHS)) + r")\b", re.IGNORECASE)
 
 
 NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.]*\d)")
@@ -304,7 +307,7 @@ def clock_times(text: str) -> set[tuple[int, int]]:
 
 
 def _day(word: str) -> str:
-    return _SHORT_DAYS.get(word.lower(), word.lower())
+    return _SHORT_DAYS.get(word.lower()) or _SHORT_MONTHS.get(word.lower(), word.lower())
 
 
 def _known(address: str, record: SessionRecord) -> bool:
