@@ -10,6 +10,7 @@ from saturnd.tools import builtin_registry
 from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.date_checks import miscounted_days, not_on_that_day, worked_out_date
 from saturnd.turn.dates import (
+    at_that_time_of_day,
     dated,
     days_meant,
     days_named,
@@ -602,6 +603,16 @@ def test_a_lines_quantities_of_one_unit_are_summed_when_asked_in_all():
         "[Saturn worked out] Harvested: 12 + 4 + 3.5 = 19.5kg")
     assert quantities_summed(allotment, "How many kg of beans?") == ""
     assert quantities_summed(["Run: 5km in 28 mins"], "How far in total?") == ""  # two units
+
+
+def test_asked_what_happens_at_a_part_of_the_day_the_lines_naming_it_are_listed():
+    meds = ["# Medication", "- Ramipril 5mg: one each morning", "- Atorvastatin 20mg: one at night",
+            "- Vitamin D: one a day, with food"]
+    assert at_that_time_of_day(meds, "What do I take in the morning?") == (
+        "[Saturn listed] the lines of the morning (1): - Ramipril 5mg: one each morning")
+    assert at_that_time_of_day(meds, "What do I take tonight?") == (
+        "[Saturn listed] the lines of the night (1): - Atorvastatin 20mg: one at night")
+    assert at_that_time_of_day(meds, "What do I take a day?") == ""
 
 
 def test_a_line_overdue_is_dated_gone_or_to_come():

@@ -493,6 +493,23 @@ def in_the_month(lines: list[str], request: str, today: date) -> str:
     return f"[Saturn listed] the lines of {asked[0].capitalize()} ({len(said)}): " + "; ".join(said)
 
 
+PART_OF_DAY = re.compile(r"\b(?:in\s+the|at|each|every|this|tonight|before|after)\s+(morning|afternoon|evening|night|bedtime|"
+                         r"lunch(?:time)?|breakfast|dinner)s?\b|\b(tonight)\b", re.IGNORECASE)
+
+
+def at_that_time_of_day(lines: list[str], request: str) -> str:
+    """Asked what happens at a part of the day ("What do I take in the morning?"), the lines that
+    name it: the 1.5B listed every medicine, the one taken at night too."""
+    found = PART_OF_DAY.search(request)
+    if found is None:
+        return ""
+    part = (found.group(1) or "night").lower()
+    said = [line.strip() for line in lines if re.search(rf"\b{part}s?\b", line, re.IGNORECASE)]
+    if not said or len(said) == sum(1 for line in lines if line.strip()):
+        return ""
+    return f"[Saturn listed] the lines of the {part} ({len(said)}): " + "; ".join(said)
+
+
 def months_written(month: str, today: date) -> tuple[str, ...]:
     """How notes and tables write a month: "nov", "2026-11" (this year's and last year's)."""
     number = MONTHS.index(month.lower()) + 1

@@ -26,6 +26,7 @@ from saturnd.tools.word_match import (
 )
 from saturnd.turn.dates import (
     MONTHS,
+    at_that_time_of_day,
     dated,
     days_named,
     in_the_month,
@@ -205,7 +206,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   or not_done(part.lines, request) or section_named(part.lines, request) or who_owes(part.lines)
                   if part.whole else "")
         days = (dated(part.lines, request, today) or next_due(part.lines, request, today)
-                or lasts_until(part.lines, request, today) or in_the_month(part.lines, request, today)) if today else ""
+                or lasts_until(part.lines, request, today) or in_the_month(part.lines, request, today)
+                or at_that_time_of_day(part.lines, request)) if today else ""
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
         worked = (time_between(part.lines, request) or arrival_times(part.lines, request) or scaled_recipe(part.lines, request) or shares(part.lines, request)
                   or amounts_by_period(part.lines, request) or list_amounts(part.lines, request)
