@@ -437,6 +437,23 @@ def test_a_yes_or_no_against_the_time_a_line_opens_from_or_how_many_it_is_for_go
     assert (claim.kind if claim else None) == kind
 
 
+LEVELS = ("--- bp.csv (whole file, 3 lines)\n[Saturn worked out] levels over time (not amounts to add): systolic latest 131"
+          " (2026-12-02), first 142 (2026-11-26), change since the first -11; lowest 131 | diastolic latest 82 (2026-12-02),"
+          " first 88 (2026-11-26), change since the first -6; lowest 82")
+
+
+@pytest.mark.parametrize(("request_text", "answer", "quote"), [
+    ("Is my blood pressure going down?", "No, it is not going down.",
+     "levels systolic 142 → 131 (-11), diastolic 88 → 82 (-6)"),
+    ("Is my blood pressure going down?", "Yes, from 142 to 131.", None),
+    ("Is my blood pressure rising?", "Yes.", "levels systolic 142 → 131 (-11), diastolic 88 → 82 (-6)"),
+    ("What's my blood pressure?", "No.", None),
+])
+def test_a_yes_or_no_against_the_levels_trend_goes_back(request_text, answer, quote):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=LEVELS)
+    assert (claim.quote if claim and claim.kind == "against_the_line" else None) == quote
+
+
 TRAINS = ("--- trains.txt (whole file, 2 lines)\nSeason ticket expires 31 January\n"
           "Usual train: 07:42 from Leeds, arrives York 08:10")
 

@@ -96,7 +96,8 @@ comes back again is answered with a note saying so. The kinds:
   another ("… fortnightly", "booked for 4"), or no though it gives the one asked; a yes/no of
   whether a thing still holds against the day it ends ("Is the laptop still under warranty?"
   answered "Yes", its warranty "(ended)"), or of a time against the time the line opens from or
-  closes by ("Can I check in at 1pm?" of "check-in from 3pm"); sent back with the line
+  closes by ("Can I check in at 1pm?" of "check-in from 3pm"), or of levels going up or down against
+  their change since the first reading; sent back with the line
   (date_checks.py).
 - not_as_worked_out: the request's own numbers come to what the ground worked out (a time moved
   by a length, a length in other units, a percentage, the weekday of a date it writes), and the
@@ -136,6 +137,7 @@ from saturnd.turn.date_checks import (
     against_its_end,
     against_its_line,
     against_its_time,
+    against_the_trend,
     miscounted_days,
     next_due_missed,
     not_on_that_day,
@@ -415,7 +417,7 @@ def unbacked_claim(
     if said := yes_then_no(answer, request):
         return Claim("yes_then_no", said)
     if line := (against_its_line(answer, request, seen) or against_its_end(answer, request, seen)
-                 or against_its_time(answer, request, seen)):
+                 or against_its_time(answer, request, seen) or against_the_trend(answer, request, seen)):
         return Claim("against_the_line", line)
     if lines := no_time_given(answer, request, seen):
         return Claim("no_time_given", lines)

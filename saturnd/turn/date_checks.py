@@ -132,6 +132,32 @@ def against_its_time(answer: str, request: str, seen: str) -> str | None:
     return None
 
 
+TREND_ASKED = re.compile(r"\b(?:going|gone|coming|trending|heading)\s+(down|up)\b|\b(falling|dropping|decreasing|"
+                         r"rising|increasing|climbing)\b", re.IGNORECASE)
+DOWN = frozenset({"down", "falling", "dropping", "decreasing"})
+LEVEL_CHANGE = re.compile(r"(?P<column>[\w ]+?) latest (?P<latest>[\d.]+) \([^)]*\), first (?P<first>[\d.]+) \([^)]*\),"
+                          r" change since the first (?P<change>[+-]?[\d.]+)")
+
+
+def against_the_trend(answer: str, request: str, seen: str) -> str | None:
+    """Levels' change since the first reading a yes/no answer about their trend goes against:
+    asked "Is my blood pressure going down?" with systolic 142 → 131 shown, the 1.5B answered "No";
+    returns the levels first to latest."""
+    asked = TREND_ASKED.search(request)
+    if not asked or not YES_NO_ASKED.search(request) or not (YES.search(answer) or NO.search(answer)):
+        return None
+    changes = [found for line in seen.splitlines() if line.startswith("[Saturn worked out] levels over time")
+               for found in LEVEL_CHANGE.finditer(line)]
+    signs = {float(found["change"]) > 0 for found in changes if float(found["change"])}
+    if not changes or len(signs) != 1:
+        return None
+    down_asked, went_down = (asked.group(1) or asked.group(2)).lower() in DOWN, not signs.pop()
+    if bool(YES.search(answer)) == (down_asked == went_down):
+        return None
+    return "levels " + ", ".join(f"{found['column'].strip(' |:')} {found['first']} → {found['latest']} ({found['change']})"
+                                 for found in changes)
+
+
 def against_its_end(answer: str, request: str, seen: str) -> str | None:
     """The dated end of a thing a yes/no answer goes against: asked "Is the laptop still under
     warranty?" with "Laptop: … ends 20 November 2026, 13 days ago (ended)" shown, the 1.5B answered
