@@ -859,6 +859,18 @@ def test_a_yes_that_gives_its_own_reason_for_no_goes_back(request_text, answer, 
     assert (claim.quote if claim and claim.kind == "yes_then_no" else None) == said
 
 
+@pytest.mark.parametrize(("answer", "sent_back"), [
+    ("Your eye test is with Dr Okafor.", True),  # the GP review's
+    ("Specsavers, on 6 Jan at 2:15pm.", False),
+    ("Dr Okafor", True),
+])
+def test_an_answer_from_the_line_of_another_label_than_the_one_asked_goes_back(answer, sent_back):
+    seen = ("--- appointments.txt (whole file, 3 lines)\nGP review: 14 Dec 10:40, Dr Okafor\n"
+            "Eye test: 6 Jan 2:15pm, Specsavers\nPhysio: every Tuesday 5pm until 22 Dec")
+    claim = unbacked_claim(answer, [], builtin_registry(), "Who is my eye test with?", documents_at_hand=True, seen=seen)
+    assert (claim is not None and claim.kind == "someone_elses_line") is sent_back
+
+
 @pytest.mark.parametrize(("request_text", "answer", "said"), [
     ("How much am I owed in total?", "You owe £3550 in total.", "You owe £3550 in total."),
     ("Who still owes me money?", "Harper & Co. You still owe them £800.", "You still owe them £800."),

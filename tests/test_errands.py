@@ -62,6 +62,8 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("Write a poem about autumn.", ""),  # nothing kept: an answer
     ("Crane & Co have paid, can you update that?", "update"),
     ("Ring the surgery for me.", "call"),
+    ("Phone the pharmacy.", "call"),
+    ("Phone number for the vet?", ""),
     ("I've packed the charger.", "mark"),  # told it is done: its line is marked
     ("I've returned Circe.", "mark"),
     ("I've got a cold.", ""),

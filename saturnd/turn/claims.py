@@ -166,6 +166,7 @@ from saturnd.turn.listing import (
 )
 from saturnd.turn.look_first import (
     addresses_named,
+    another_labels_line,
     another_owners_line,
     people_messaged,
     someone_elses_contact,
@@ -421,6 +422,8 @@ def unbacked_claim(
         return Claim("against_the_line", line)
     if lines := no_time_given(answer, request, seen):
         return Claim("no_time_given", lines)
+    if lines := another_labels_line(answer, request, seen):  # after the day's own line: "Tue: Gran does both"
+        return Claim("someone_elses_line", lines)
     if CALCULATE in registry.names() and (expression := unit_conversion(answer, request, passes)):
         return Claim("conversion", expression, (CALCULATE,))
     if (documents_at_hand and CALCULATE in registry.names()

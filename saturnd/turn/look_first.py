@@ -211,6 +211,29 @@ def someone_elses_line(answer: str, request: str, seen: str) -> str | None:
     return None
 
 
+A_LABEL = re.compile(r"^[\s>*+-]*(?P<label>[A-Za-z][\w' ]{1,30}?)\s*:\s*\S")
+
+
+def another_labels_line(answer: str, request: str, seen: str) -> str | None:
+    """Asked about a thing a line is labelled with ("Who is my eye test with?" of "Eye test: 6 Jan
+    2:15pm, Specsavers"), the answer's words come only from another labelled line near it: the 1.5B
+    answered "Dr Okafor", the GP review's. Returns what to say of the two lines."""
+    if not QUESTION.search(request):
+        return None
+    asked = stems(request)
+    said = stems(answer) - asked
+    lines = seen.splitlines()
+    labelled = [(i, stems(found.group("label")), line.strip()) for i, line in enumerate(lines)
+                if not line.startswith("[Saturn") and (found := A_LABEL.match(line))]
+    own = [(i, line) for i, label, line in labelled if label and label <= asked]
+    if len(own) != 1 or not said or said & stems(own[0][1]):
+        return None
+    for i, label, line in labelled:
+        if said & stems(line) and not label <= asked and abs(i - own[0][0]) <= SAME_LIST:
+            return f'"{line}", about something else; the line about it is "{own[0][1]}"'
+    return None
+
+
 OWNER = re.compile(r"\b(?:the|my|our)\s+([a-z]+)['’]s\b", re.IGNORECASE)
 """Whose thing a question asks about: "the dog's insurance", "my car's MOT"."""
 EXCERPT_EDGE = re.compile(r"^(?:--- (\S+).*|</outside>.*)$", re.MULTILINE)
