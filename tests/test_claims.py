@@ -908,6 +908,18 @@ async def test_who_owes_turned_round_twice_is_turned_back_the_second_time(harnes
     assert of_type(events, "answer")[-1].text == "You are owed £35."
 
 
+async def test_a_figure_nothing_shown_holds_goes_back_with_the_grounds_entry_for_the_thing_asked(harness):
+    await harness.start()
+    (harness.env.workdir / "savings.md").write_text("# Savings\nHoliday fund: £1,350 of £2,000\nNew bike: £180 of £650\n"
+                                                    "I put in £150 a month to the holiday fund.\n")
+    harness.model.enqueue("You need £150 more.", "You need £650 more.")
+    _, events = await harness.turn("How much more do I need for the holiday?", headless=True)
+    assert harness.sent(1)[-1]["content"] == (
+        "[Saturn check] Your answer gives a figure nothing shown holds. The harness worked out from the user's files:"
+        " Holiday fund 1350 of 2000: 2000 - 1350 = 650 more to go, 67.5% there. Answer from that.")
+    assert of_type(events, "answer")[-1].text == "You need £650 more."
+
+
 async def test_a_figure_nothing_shown_holds_given_twice_is_replaced_by_the_grounds_worked_out_entry(harness):
     await harness.start()
     (harness.env.workdir / "flat.md").write_text("Rent £1,450 split 3 ways (me, Jess, Omar)\nEnergy £120 a month, split"

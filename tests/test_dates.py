@@ -581,10 +581,9 @@ def test_an_amount_so_far_against_a_goal_gives_what_is_to_go_and_at_a_lines_rate
     savings = ["# Savings", "Holiday fund: £1,350 of £2,000", "New bike: £180 of £650", "Emergency fund: £5,000 of £5,000",
                "I put in £150 a month to the holiday fund."]
     assert progress(savings, "How much more do I need for the holiday?") == (
-        "[Saturn worked out] Holiday fund 1350 of 2000: 650 to go, 67.5% there; New bike 180 of 650: 470 to go, 27.7%"
-        " there; Emergency fund 5000 of 5000: reached; all 6530 of 7650: 1120 to go, 85.4% there; Holiday fund at 150"
-        " a month:"
-        " 650 / 150 = 4.33, so 5 months")
+        "[Saturn worked out] Holiday fund 1350 of 2000: 2000 - 1350 = 650 more to go, 67.5% there; New bike 180 of 650:"
+        " 650 - 180 = 470 more to go, 27.7% there; Emergency fund 5000 of 5000: reached; all 6530 of 7650: 7650 - 6530"
+        " = 1120 more to go, 85.4% there; Holiday fund at 150 a month: 650 / 150 = 4.33, so 5 months")
     assert progress(["Rent £1,450 a month"], "How much is the rent?") == ""
 
 

@@ -177,7 +177,7 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
     turn.trace[-1].note = join_note(turn.trace[-1].note, f'{claim.kind}: "{claim.quote}": sent back')
     messages += [
         {"role": "assistant", "content": answer},
-        {"role": "user", "content": send_back_text(claim) + ready_write_text(turn, claim)},
+        {"role": "user", "content": worked_entry_text(turn, claim) or send_back_text(claim) + ready_write_text(turn, claim)},
     ]
     turn.sent_back = (answer, claim)
     if trail:
@@ -234,6 +234,18 @@ async def put_to_the_person(
     asking = ToolCall(id=f"saturn-ask-{turn.tally.passes}", name=ASK_USER, arguments=json.dumps({"question": question}))
     await tool_round(turn, messages, ModelReply(tool_calls=[asking]))
     return True
+
+
+FIGURE_SENT_BACK = frozenset({"uncomputed", "unsourced", "per_period"})
+
+
+def worked_entry_text(turn: TurnContext, claim: Claim) -> str:
+    """For a figure nothing shown holds, the send-back that gives the ground's worked-out entry for
+    the thing asked, where it has one: sent back for "£150" more for the holiday, the 1.5B
+    calculated 1350 - 1500, the ground's "650 more to go" unread."""
+    if claim.kind not in FIGURE_SENT_BACK or not (entry := worked_entry_for(turn.text, turn.ground_text)):
+        return ""
+    return prompts.WORKED_OUT_ENTRY.format(entry=entry)
 
 
 def send_back_text(claim: Claim) -> str:

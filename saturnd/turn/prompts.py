@@ -49,6 +49,10 @@ UNCOMPUTED = (
     " out with calculate. Call calculate with the numbers the user gave or you read, written as one expression,"
     " then answer."
 )
+WORKED_OUT_ENTRY = (
+    "[Saturn check] Your answer gives a figure nothing shown holds. The harness worked out from the user's files:"
+    " {entry}. Answer from that."
+)
 UNWORKED = (
     "[Saturn check] The user asked how long, and your answer gives the times but not the length between"
     " them. Call calculate with \"{claim}\" (the later time minus the earlier), then answer with that length."

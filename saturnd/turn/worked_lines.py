@@ -287,7 +287,7 @@ def progress(lines: list[str], request: str) -> str:
 def _toward(label: str, have: Fraction, goal: Fraction) -> str:
     if have >= goal:
         return f"{label} {_money(have)} of {_money(goal)}: reached"
-    return (f"{label} {_money(have)} of {_money(goal)}: {_money(goal - have)} to go,"
+    return (f"{label} {_money(have)} of {_money(goal)}: {_money(goal)} - {_money(have)} = {_money(goal - have)} more to go,"
             f" {_plain(Fraction(round(have * 100 / goal, 1)))}% there")
 
 
@@ -418,12 +418,15 @@ def missed_worked_out(answer: str, request: str) -> str | None:
 def worked_entry_for(request: str, seen: str) -> str:
     """The one entry of the ground's worked-out lines whose label names what the request asks
     about ("Rent £1,450 split 3 ways …: 1450 / 3 = 483.33 each" for "What's my share of the
-    rent?"), or "": the answer when the model twice gave a figure nothing shown holds."""
+    rent?"), the one sharing most words with the request where several do, or "": the answer when
+    the model twice gave a figure nothing shown holds."""
     asked = stems(request)
     entries = [entry.strip() for line in seen.splitlines() if line.startswith(WORKED_OUT)
                for entry in line.removeprefix(WORKED_OUT).split(";")]
     named = [entry for entry in entries if "=" in entry and asked & stems(entry.split(":")[0])]
-    return named[0] if len(named) == 1 else ""
+    shared = [len(asked & stems(entry)) for entry in named]
+    best = [entry for entry, count in zip(named, shared, strict=True) if count == max(shared, default=0)]
+    return best[0] if len(best) == 1 else ""  # "How many months until …": the entry "at 150 a month"
 
 
 
