@@ -191,7 +191,7 @@ from saturnd.turn.made_up import (
 from saturnd.turn.retrieval import Document
 from saturnd.turn.tool_fit import fits_request, named_for_request
 from saturnd.turn.trails import unfollowed_pointer
-from saturnd.turn.worked_lines import missed_worked_out, no_time_given
+from saturnd.turn.worked_lines import against_the_worked_entry, missed_worked_out, no_time_given
 
 _DONE = (
     r"sent|emailed|e-mailed|texted|messaged|forwarded|replied|posted|saved|written|wrote|created|"
@@ -413,7 +413,8 @@ def unbacked_claim(
         return Claim("next_due_missed", dated)
     if day_line := not_on_that_day(answer, request, seen):
         return Claim("against_the_day", day_line)
-    if worked := missed_worked_out(answer, request) or wrong_weekday(answer, request, today_shown(seen)):
+    if worked := (missed_worked_out(answer, request) or wrong_weekday(answer, request, today_shown(seen))
+                  or against_the_worked_entry(answer, request, seen)):
         return Claim("not_as_worked_out", worked)
     if said := yes_then_no(answer, request):
         return Claim("yes_then_no", said)

@@ -296,7 +296,9 @@ def still_to_go(answer: str, request: str, seen: str, passes: list[PassTrace]) -
         return None
     numbers = [plain_number(n) for n in NUMBER.findall(answer)]
     shown = {plain_number(n) for n in NUMBER.findall(seen)}
-    if len(numbers) != 1 or numbers[0] not in shown:
+    worked = {plain_number(n) for line in seen.splitlines() if line.startswith(WORKED_OUT)
+              for n in re.findall(r"=\s*(\d[\d,]*(?:\.\d+)?) more to go", line)}  # the answer worked out
+    if len(numbers) != 1 or numbers[0] not in shown or numbers[0] in worked:
         return None
     asked = stems(request) - stems("how much more need still")
     lines = [line for line in seen.splitlines() if not line.startswith("[Saturn") and asked & stems(line)]

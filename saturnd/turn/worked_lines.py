@@ -415,6 +415,29 @@ def missed_worked_out(answer: str, request: str) -> str | None:
     return None if re.search(rf"(?<![\d.]){re.escape(wanted)}(?![\d])", said) else line
 
 
+PERCENT_ASKED = re.compile(r"\b(?:percent|percentage|per\s+cent)\b|%", re.IGNORECASE)
+TO_GO_ASKED = re.compile(r"\bhow\s+much\s+more\b|\b(?:still\s+)?(?:need|to\s+go|short|left\s+to|far\s+off|away\s+from)\b",
+                         re.IGNORECASE)
+PERCENTAGE = re.compile(r"(\d+(?:\.\d+)?)\s*%")
+TO_GO = re.compile(r"=\s*(\d+(?:\.\d+)?) more to go")
+
+
+def against_the_worked_entry(answer: str, request: str, seen: str) -> str | None:
+    """The ground's worked-out entry for the thing asked, when asked a share or what is still to go
+    the answer gives another: asked "What percentage of the bike have I saved?" with "New bike 180
+    of 650: 650 - 180 = 470 more to go, 27.7% there" shown, the 1.5B answered 72.73%."""
+    entry = worked_entry_for(request, seen)
+    if not entry:
+        return None
+    given = re.sub(r"[£$€,]", "", answer)
+    if PERCENT_ASKED.search(request) and (shares := PERCENTAGE.findall(given)):
+        return None if set(shares) & set(PERCENTAGE.findall(entry)) else f"{WORKED_OUT} {entry}"
+    to_go = TO_GO.search(entry)
+    if to_go and (TO_GO_ASKED.search(request) or TO_GO_ASKED.search(answer)) and not re.search(rf"(?<![\d.]){re.escape(to_go.group(1))}(?![\d])", given):
+        return f"{WORKED_OUT} {entry}"
+    return None
+
+
 def worked_entry_for(request: str, seen: str) -> str:
     """The one entry of the ground's worked-out lines whose label names what the request asks
     about ("Rent £1,450 split 3 ways …: 1450 / 3 = 483.33 each" for "What's my share of the
