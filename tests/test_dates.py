@@ -25,6 +25,7 @@ from saturnd.turn.dates import (
 from saturnd.turn.ground import Ground, build_ground
 from saturnd.turn.retrieval import Document, Excerpt, rank, render_excerpts
 from saturnd.turn.worked_lines import (
+    amount_added,
     amounts_by_period,
     arrival_times,
     at_a_rate,
@@ -629,6 +630,16 @@ def test_asked_what_happens_at_a_part_of_the_day_the_lines_naming_it_are_listed(
     assert at_that_time_of_day(meds, "What do I take tonight?") == (
         "[Saturn listed] the lines of the night (1): - Atorvastatin 20mg: one at night")
     assert at_that_time_of_day(meds, "What do I take a day?") == ""
+
+
+def test_told_money_went_into_a_thing_its_line_is_worked_out_so_much_more():
+    savings = ["Holiday fund: £1,350 of £2,000", "Emergency fund: £4,200 of £5,000", "New bike: £180 of £650",
+               "I put in £150 a month to the holiday fund."]
+    assert amount_added(savings, "I added £50 to the bike fund.") == (
+        '[Saturn worked out] 180 + 50 = 230: the line would read "New bike: £230 of £650"')  # one bike, three funds
+    assert amount_added(savings, "I put £100 in the holiday fund") == (
+        '[Saturn worked out] 1,350 + 100 = 1450: the line would read "Holiday fund: £1,450 of £2,000"')
+    assert amount_added(savings, "How much is in the holiday fund?") == ""
 
 
 def test_a_line_overdue_is_dated_gone_or_to_come():

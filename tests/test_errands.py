@@ -67,6 +67,7 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("I've packed the charger.", "mark"),  # told it is done: its line is marked
     ("I've returned Circe.", "mark"),
     ("I've got a cold.", ""),
+    ("I added £50 to the bike fund.", "update"),  # told: its line is updated
     ("I've paid the gas bill?", ""),
     ("Where's my ring?", ""),
 ])

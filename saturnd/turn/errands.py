@@ -42,6 +42,9 @@ TOLD_DONE = re.compile(
     r"(?:(?:the|my|our|his|her|their|all\s+the)\b|(?-i:[A-Z]))(?![^.!?]*\?)", re.IGNORECASE)
 """Told a thing on a list is done ("I've packed the charger."): the list's line is marked. The 1.5B
 said the words back."""
+TOLD_ADDED = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+)?(?:added|put|paid|saved|moved|"
+                        r"transferred)\s+(?:in\s+)?(?:another\s+|an\s+extra\s+)?[£$€]\s?\d", re.IGNORECASE)
+"""Told money went into a thing a line counts ("I added £50 to the bike fund."): the line is updated."""
 REMIND_SOMEONE = re.compile(r"^\s+(?!(?:me|us|myself)\b)(?:[A-Z][\w'-]*|(?:my|our)\s+\w+|him|her|them)\b")
 """A reminder for someone else ("Remind Tom that his invoice is overdue") is a message to them."""
 INSTEAD = re.compile(r"\binstead\s+of\b|\bin\s+place\s+of\b", re.IGNORECASE)
@@ -144,6 +147,8 @@ def asked_action(request: str) -> str:
         return SAID_PLAINLY.get(verb.split()[0], verb.split()[0])
     if TOLD_DONE.match(request):
         return "mark"
+    if TOLD_ADDED.match(request):
+        return "update"
     later = LATER_ACTION.search(request)
     return later.group("verb").lower() if later else ""
 

@@ -41,6 +41,7 @@ from saturnd.turn.errands import asked_action
 from saturnd.turn.listing import not_done, section_named, who_owes
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 from saturnd.turn.worked_lines import (
+    amount_added,
     amounts_by_period,
     arrival_times,
     at_a_rate,
@@ -209,7 +210,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                 or lasts_until(part.lines, request, today) or in_the_month(part.lines, request, today)
                 or at_that_time_of_day(part.lines, request)) if today else ""
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
-        worked = (time_between(part.lines, request) or arrival_times(part.lines, request) or scaled_recipe(part.lines, request) or shares(part.lines, request)
+        worked = (amount_added(part.lines, request) or time_between(part.lines, request) or arrival_times(part.lines, request)
+                  or scaled_recipe(part.lines, request) or shares(part.lines, request)
                   or amounts_by_period(part.lines, request) or list_amounts(part.lines, request)
                   or quantities_summed(part.lines, request)
                   or bracketed_counts(part.lines, request) or at_a_rate(part.lines, request)

@@ -284,6 +284,36 @@ def progress(lines: list[str], request: str) -> str:
     return "[Saturn worked out] " + "; ".join(said)
 
 
+ADDED_AMOUNT = re.compile(r"\b(?:added|put|paid|saved|moved|transferred)\s+(?:in\s+)?(?:another\s+|an\s+extra\s+)?"
+                          r"[£$€]\s?(?P<amount>\d[\d,]*(?:\.\d+)?)\s+(?:to|into|in|towards?|for)\b(?P<to>.*)$",
+                          re.IGNORECASE)
+
+
+def amount_added(lines: list[str], request: str) -> str:
+    """Told money went into a thing ("I added £50 to the bike fund."), the line about it with its
+    first amount so much more: "New bike: £180 of £650" as "New bike: £230 of £650"; the 1.5B wrote
+    nothing and answered with the lines it was shown."""
+    told = ADDED_AMOUNT.search(request)
+    if told is None:
+        return ""
+    about = stems(told.group("to"))
+    money_lines = [line for line in lines if MONEY.search(line) and not PERIOD.search(line)]  # a balance, not a rate
+    lines_with = {stem: sum(1 for line in money_lines if stem in stems(line)) for stem in about}
+    scores = [(sum(Fraction(1, lines_with[stem]) for stem in about & stems(line)), line) for line in money_lines]
+    best = max((score for score, _ in scores), default=Fraction(0))  # "the bike fund": the one bike line, not three funds
+    held = [line for score, line in scores if score == best]
+    if not best or len(held) != 1:
+        return ""
+    line = held[0]
+    first = MONEY.search(line)
+    assert first is not None  # held lines hold money
+    added = Fraction(told.group("amount").replace(",", ""))
+    total = Fraction(first.group(1).replace(",", "")) + added
+    as_written = f"{total.numerator:,}" if "," in first.group(1) and total.denominator == 1 else _money(total)
+    written = line[:first.start(1)] + as_written + line[first.end(1):]
+    return f"{WORKED_OUT} {first.group(1)} + {_money(added)} = {_money(total)}: the line would read \"{written.strip()}\""
+
+
 def _toward(label: str, have: Fraction, goal: Fraction) -> str:
     if have >= goal:
         return f"{label} {_money(have)} of {_money(goal)}: reached"
