@@ -520,6 +520,19 @@ def test_a_column_of_how_often_gives_every_row_as_the_period_asked():
     assert "everything" not in table_totals("subs.csv", subscriptions, "How much is Spotify?")
 
 
+def test_a_column_of_three_kinds_with_blanks_the_request_names_a_kind_of_is_counted():
+    guests = "name,rsvp,dietary\nAnna,yes,vegetarian\nBen,yes,\nCarla,no,\nDan,maybe,vegan\nEve,yes,gluten free\n"
+    assert "dietary: vegetarian 1 (Anna); blank 2 (Ben, Carla); vegan 1 (Dan); gluten free 1 (Eve)" in table_totals(
+        "guests.csv", guests, "Who's vegetarian?")
+
+
+def test_everyday_words_find_how_notes_write_them():
+    documents = [Document("pantry.md", "- Spinach: 1 bag, use by 2 Dec\n"), Document("guests.csv", "name,rsvp\nAnna,yes\n"),
+                 Document("todo.md", "- call the bank\n")]
+    assert [doc.source for _, doc in rank("What's gone out of date?", documents)] == ["pantry.md"]
+    assert [doc.source for _, doc in rank("Who hasn't replied yet?", documents)] == ["guests.csv"]
+
+
 def test_a_short_file_name_is_found_by_the_words_it_stands_for():
     assert name_as_asked("bp.csv", "What's my average blood pressure?") == "bp.csv blood pressure"
     assert name_as_asked("subs.csv", "Which subscription costs most?") == "subs.csv subscription"

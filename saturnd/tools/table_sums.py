@@ -241,7 +241,7 @@ def _rows_by_flag(header: list[str], body: list[list[str]], request: str = "") -
     for i, name in enumerate(header):
         values = [r[i].strip().lower() for r in body]
         answers = set(values) <= FLAGS.keys() | UNSURE | {""}
-        kinds_of = (len(set(values) - {""}) <= max(2, len(body) // 2) and "" in values  # "diet": vegan, blank …
+        kinds_of = (len(set(values) - {""}) <= max(3, len(body) // 2) and "" in values  # "diet": vegan, blank …
                     and bool(stems(request) & stems(" ".join([name, *values]))))
         if i == label or not (answers or kinds_of) or len(set(values)) < 2 or not any(values):
             continue

@@ -38,6 +38,9 @@ ALSO_WRITTEN = {
     "work": ("timesheet", "shift"), "worked": ("timesheet", "shift"), "hours": ("timesheet",),
     "present": ("gift", "gifts"), "presents": ("gifts", "gift"), "gift": ("present", "presents"),
     "gifts": ("presents", "present"),
+    "replied": ("rsvp",), "reply": ("rsvp",), "respond": ("rsvp",), "responded": ("rsvp",),
+    "coming": ("rsvp",), "people": ("guests",), "date": ("use", "before", "expires", "expiry"),
+    "expired": ("use", "before", "expires", "expiry"),
     "fund": ("savings", "saved"), "savings": ("saved", "fund"), "saved": ("savings",), "save": ("savings", "saved"),
 }
 """How people write these words in their own notes: "What's my doctor's phone number?" must find

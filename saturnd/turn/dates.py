@@ -474,6 +474,7 @@ def months_meant(request: str, today: date) -> str:
 MONTH_ASKED = {month: re.compile(r"\b(?:in|during|over|through|for)\s+May\b") if month == "may"
                else re.compile(rf"(?<!\d\s)\b{month}\b(?!\s+\d)", re.IGNORECASE) for month in MONTHS}
 """A month the request names as a whole, not in a date ("12 March")."""
+HOW_MUCH = re.compile(r"\bhow\s+much\b", re.IGNORECASE)
 MONTH_IN_LINE = {month: re.compile(r"\bMay\b") if month == "may"
                  else re.compile(rf"\b(?:{month}|{month[:3]}{'|sept' if month == 'september' else ''})\b", re.IGNORECASE)
                  for month in MONTHS}
@@ -484,6 +485,8 @@ def in_the_month(lines: list[str], request: str, today: date) -> str:
     """Asked what happened in a month ("What did I read in March?"), the lines that name it: the
     1.5B listed every book of the year."""
     named = months_meant(request, today)
+    if HOW_MUCH.search(request):  # "How much gas did we use last month?": the meter's, not a line naming it
+        return ""
     asked = [month for month in MONTHS if MONTH_ASKED[month].search(named)]
     if len(asked) != 1:
         return ""
