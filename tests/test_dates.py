@@ -642,6 +642,17 @@ def test_told_money_went_into_a_thing_its_line_is_worked_out_so_much_more():
     assert amount_added(savings, "How much is in the holiday fund?") == ""
 
 
+@pytest.mark.parametrize(("answer", "sent_back"), [
+    ("There are no overdue books.", True), ("The Salt Path — due 8 Dec", True), ("Circe, due 1 Dec.", False)])
+def test_asked_what_is_overdue_an_answer_naming_none_gone_by_its_date_goes_back(answer, sent_back):
+    library = ["The Salt Path — due 8 Dec", "Circe — due 1 Dec"]
+    seen = "--- library.txt\n" + "\n".join(library) + "\n" + dated(library, "Which library book is overdue?", TODAY)
+    claim = unbacked_claim(answer, [], builtin_registry(), "Which library book is overdue?", documents_at_hand=True,
+                           seen=seen)
+    assert (claim.quote if claim and claim.kind == "against_the_line" else None) == (
+        "Circe due, 1 December 2026: a Tuesday, yesterday (gone: overdue)" if sent_back else None)
+
+
 def test_a_line_overdue_is_dated_gone_or_to_come():
     library = ["The Salt Path — due 8 Dec", "Circe — due 1 Dec"]
     assert dated(library, "Which library book is overdue?", TODAY) == (

@@ -141,6 +141,7 @@ from saturnd.turn.date_checks import (
     miscounted_days,
     next_due_missed,
     not_on_that_day,
+    overdue_missed,
     today_shown,
     wrong_weekday,
 )
@@ -419,7 +420,8 @@ def unbacked_claim(
     if said := yes_then_no(answer, request):
         return Claim("yes_then_no", said)
     if line := (against_its_line(answer, request, seen) or against_its_end(answer, request, seen)
-                 or against_its_time(answer, request, seen) or against_the_trend(answer, request, seen)):
+                 or against_its_time(answer, request, seen) or against_the_trend(answer, request, seen)
+                 or overdue_missed(answer, request, seen)):
         return Claim("against_the_line", line)
     if lines := no_time_given(answer, request, seen):
         return Claim("no_time_given", lines)

@@ -12,6 +12,8 @@ from saturnd.turn.dates import (
     DAYS_ASKED,
     ENDS,
     MONTHS,
+    OVERDUE_ASKED,
+    OVERDUE_MARK,
     SPAN_ASKED,
     WEEKDAY_WRITTEN,
     WEEKDAYS,
@@ -156,6 +158,22 @@ def against_the_trend(answer: str, request: str, seen: str) -> str | None:
         return None
     return "levels " + ", ".join(f"{found['column'].strip(' |:')} {found['first']} → {found['latest']} ({found['change']})"
                                  for found in changes)
+
+
+DATE_WORDS = frozenset({"due", "use", "best", "before", "back", "expires"})
+
+
+def overdue_missed(answer: str, request: str, seen: str) -> str | None:
+    """The dated entries gone by their date, when asked what is overdue and the answer names none of
+    them: asked "Which invoice is overdue?" with "INV 102 Blue Door Cafe, 30 November 2026: …
+    (gone: overdue)" shown, the 1.5B answered "There are no invoices marked as overdue."."""
+    if not OVERDUE_ASKED.search(request):
+        return None
+    gone = [entry.strip() for line in seen.splitlines() if line.startswith("[Saturn dated]")
+            for entry in line.removeprefix("[Saturn dated]").split(";") if entry.strip().endswith(f"({OVERDUE_MARK})")]
+    said = (content_words(answer) | set(re.findall(r"\d+", answer))) - content_words(request) - DATE_WORDS
+    named = [entry for entry in gone if said & (content_words(entry.split(",")[0]) | set(re.findall(r"\d+", entry.split(",")[0])))]
+    return "; ".join(gone) if gone and not named else None
 
 
 def against_its_end(answer: str, request: str, seen: str) -> str | None:

@@ -41,6 +41,7 @@ SINCE_ASKED = re.compile(
 )
 """How long since a thing ("How long has the chilli been in the freezer?"): a date without a year
 is then the last one gone, not the next to come."""
+OVERDUE_MARK = "gone: overdue"
 OVERDUE_ASKED = re.compile(r"\b(?:overdue|past\s+(?:its\s+|their\s+|the\s+)?due|expired|out\s+of\s+date)\b", re.IGNORECASE)
 """Which things are late ("Which library book is overdue?"): each date, gone or to come."""
 QUESTION = re.compile(r"\?\s*$|^\W*(?:who|whose|what|what's|which|when|when's)\b", re.IGNORECASE)
@@ -107,7 +108,7 @@ def dated(lines: list[str], request: str, today: date) -> str:
     if OVERDUE_ASKED.search(request):  # "Which library book is overdue?": the 1.5B named the first line, to come
         chosen = sorted(chosen, key=lambda pair: pair[1] >= today)
     said = [f"{label}{when.day} {when:%B %Y}: a {when:%A}, {_from_today(when, today)}"
-            + (" (gone: overdue)" if when < today and OVERDUE_ASKED.search(request) else "")
+            + (f" ({OVERDUE_MARK})" if when < today and OVERDUE_ASKED.search(request) else "")
             for label, when in chosen[:MAX_DATES]]
     return f"[Saturn dated] {'soonest first: ' if next_asked else ''}{'; '.join(said)}" if said else ""
 
