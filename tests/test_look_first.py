@@ -19,6 +19,7 @@ from saturnd.turn.look_first import (
     someone_elses_line,
 )
 from saturnd.turn.message_words import (
+    as_a_reminder,
     in_the_senders_words,
     message_itself,
     the_question_asked,
@@ -307,6 +308,13 @@ def test_a_message_that_tells_of_sending_it_is_sent_as_what_it_says(request_text
 def test_a_message_that_leaves_out_what_the_request_says_to_say_says_it(request_text, body, said):
     put_right = with_the_words_asked({"to": "+44 7700 900123", "text": body}, request_text)
     assert (put_right[0]["text"] if put_right else None) == said
+
+
+def test_a_reminder_that_tells_its_recipient_to_remind_themselves_is_put_as_a_reminder():
+    put_right = as_a_reminder({"to": "07700 900111", "text": "Mia, please remind you to go out and empty the bins tonight."},
+                              "Remind Mia about the bins tonight.")
+    assert put_right is not None and put_right[0]["text"] == "Just a reminder about the bins tonight."
+    assert as_a_reminder({"to": "1", "text": "Hi Tom, your invoice is overdue."}, "Remind Tom that his invoice is overdue.") is None
 
 
 @pytest.mark.parametrize(("request_text", "body", "said"), [

@@ -220,6 +220,23 @@ def _to_the_recipient(said: str) -> str:
     return " ".join(words)
 
 
+REMINDED = re.compile(r"^\W*(?:please\s+)?remind\s+(?:my\s+|our\s+)?[\w'-]+\s+(?P<how>that|about|to|of)\s+(?P<rest>.+?)\s*[.!]?$",
+                      re.IGNORECASE | re.DOTALL)
+REMIND_GARBLED = re.compile(r"\bremind\s+(?:you|him|her|them)\b", re.IGNORECASE)
+
+
+def as_a_reminder(arguments: dict[str, Any], request: str) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) for a reminder that tells its recipient to remind themselves:
+    asked "Remind Mia about the bins tonight.", the 1.5B texted "Mia, please remind you to go out
+    and empty the bins tonight." It goes as "Just a reminder about the bins tonight."."""
+    field = "body" if "body" in arguments else "text"
+    asked = REMINDED.match(request)
+    if asked is None or not REMIND_GARBLED.search(str(arguments.get(field, ""))):
+        return None
+    message = f"Just a reminder {asked.group('how').lower()} {_to_the_recipient(asked.group('rest'))}."
+    return {**arguments, field: message}, prompts.WORDS_ASKED_PUT_RIGHT.format(message=message)
+
+
 THIRD_PERSON = re.compile(r"\b(?:he|she|his|him|her|he's|she's)\b", re.IGNORECASE)
 
 

@@ -29,6 +29,7 @@ from saturnd.turn.look_first import (
 from saturnd.turn.loop_rules import recipient_key
 from saturnd.turn.marks import marked_as_asked, marked_in_edit, ticked_as_asked, ticked_in_edit
 from saturnd.turn.message_words import (
+    as_a_reminder,
     in_the_senders_words,
     message_itself,
     the_question_asked,
@@ -267,6 +268,8 @@ def content_put_right(
         return question
     if tool.risk == "messaging" and (spoken_to := to_its_recipient(arguments, context.request)):
         return spoken_to
+    if tool.risk == "messaging" and (reminder := as_a_reminder(arguments, context.request)):
+        return reminder
     if tool.risk == "messaging" and (carried := with_the_document_asked(arguments, context)):
         return carried
     if tool.risk == "messaging" and (signed := without_blank_lines(arguments)):
