@@ -859,6 +859,24 @@ def test_a_yes_that_gives_its_own_reason_for_no_goes_back(request_text, answer, 
     assert (claim.quote if claim and claim.kind == "yes_then_no" else None) == said
 
 
+async def test_lines_of_another_part_of_the_day_given_twice_are_replaced_by_the_lines_asked(harness):
+    await harness.start()
+    (harness.env.workdir / "meds.md").write_text("# Medication\n- Ramipril 5mg: one each morning\n"
+                                                 "- Atorvastatin 20mg: one at night\n")
+    harness.model.enqueue("Ramipril 5mg and Atorvastatin 20mg.", "Ramipril and Atorvastatin.")
+    _, events = await harness.turn("What do I take in the morning?", headless=True)
+    assert of_type(events, "answer")[-1].text == "- Ramipril 5mg: one each morning."
+
+
+async def test_another_labels_line_given_twice_is_answered_from_the_line_asked(harness):
+    await harness.start()
+    (harness.env.workdir / "appointments.txt").write_text(
+        "GP review: 14 Dec 10:40, Dr Okafor\nEye test: 6 Jan 2:15pm, Specsavers\n")
+    harness.model.enqueue("Dr Okafor", "Your eye test is with Dr Okafor.")
+    _, events = await harness.turn("Who is my eye test with?", headless=True)
+    assert of_type(events, "answer")[-1].text == "From your files: Eye test: 6 Jan 2:15pm, Specsavers."
+
+
 @pytest.mark.parametrize(("answer", "sent_back"), [
     ("Your eye test is with Dr Okafor.", True),  # the GP review's
     ("Specsavers, on 6 Jan at 2:15pm.", False),

@@ -158,6 +158,7 @@ from saturnd.turn.errands import (
 )
 from saturnd.turn.listing import (
     another_rows_figure,
+    lines_not_asked,
     marked_done_given,
     part_of_the_list,
     rows_not_asked,
@@ -450,7 +451,8 @@ def unbacked_claim(
         return Claim("part_of_list", part)
     if left := marked_done_given(answer, request, seen):
         return Claim("marked_done", left)
-    if rows := rows_not_asked(answer, request, seen) or rows_of_another_answer(answer, request, seen):
+    if rows := (rows_not_asked(answer, request, seen) or rows_of_another_answer(answer, request, seen)
+                or lines_not_asked(answer, request, seen)):
         return Claim("rows_not_asked", rows)
     if total := total_left_out(answer, request, seen):
         return Claim("total_left_out", total)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from decimal import Decimal
 
-from saturnd.tools.word_match import query_terms
+from saturnd.tools.word_match import query_terms, stems
 from saturnd.turn.errands import asked_action
 from saturnd.turn.made_up import HEADING, NUMBER, plain_number
 
@@ -175,6 +175,28 @@ def rows_not_asked(answer: str, request: str, seen: str) -> str | None:
         said = answer.lower()
         if any(re.search(rf"(?<!\w){re.escape(other)}(?!\w)", said) for other in others if len(other) > 2):
             return f"the {found.group('which')}: {found.group('names')}"
+    return None
+
+
+LINES_LISTED = re.compile(r"^\[Saturn listed\] (?P<which>the lines of [^:]*?\(\d+\)): (?P<lines>.+)$")
+
+
+def lines_not_asked(answer: str, request: str, seen: str) -> str | None:
+    """The lines the ground listed for a month or a part of the day ("the lines of the morning (1):
+    - Ramipril 5mg: one each morning"), when the answer also gives a line of the same file it left
+    out: asked "What do I take in the morning?", the 1.5B gave the one taken at night too."""
+    lines = seen.splitlines()
+    for at, line in enumerate(lines):
+        found = LINES_LISTED.match(line)
+        if found is None:
+            continue
+        listed = found.group("lines").split("; ")
+        start = next((i for i in range(at - 1, -1, -1) if lines[i].startswith("--- ")), at)
+        others = [other.strip() for other in lines[start + 1:at] if other.strip() and not other.startswith("[Saturn")
+                  and other.strip() not in listed and not HEADING.search(other)]
+        kept = stems(" ".join(listed)) | stems(request)
+        if any(stems(other) - kept & stems(answer) for other in others):
+            return f"{found.group('which')}: {found.group('lines')}"
     return None
 
 

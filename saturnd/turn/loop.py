@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -239,6 +240,9 @@ async def put_to_the_person(
 FIGURE_SENT_BACK = frozenset({"uncomputed", "unsourced", "per_period"})
 
 
+THE_LINE_ABOUT = re.compile(r'the line about (?:it|them) is "(.*)"$')
+
+
 def worked_entry_text(turn: TurnContext, claim: Claim) -> str:
     """For a figure nothing shown holds, the send-back that gives the ground's worked-out entry for
     the thing asked, where it has one: sent back for "£150" more for the holiday, the 1.5B
@@ -301,6 +305,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     if claim is not None and claim.kind == "rows_not_asked":  # sent back, the 1.5B named the paid council tax again
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the rows asked")
         return claim.quote.partition(": ")[2] + "."
+    if claim is not None and claim.kind == "someone_elses_line" and (own := THE_LINE_ABOUT.search(claim.quote)):
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the line about what was asked")
+        return prompts.FROM_THE_DAY.format(line=own.group(1))  # "Dr Okafor" again for the eye test
     if claim is not None and claim.kind == "total_left_out":  # sent back, the 1.5B named the two unpaid rows again
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the total worked out")
         return f"Worked out from your table: {claim.quote}."
