@@ -284,6 +284,18 @@ async def test_a_time_moved_by_an_edit_of_part_of_its_line_keeps_the_rest(harnes
     assert kids.read_text() == KIDS.replace("Thursday 4pm", "Thursday 5pm")
 
 
+async def test_a_write_copying_the_grounds_line_or_a_bare_heading_writes_the_file_as_it_is_kept(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    savings = harness.env.workdir / "savings.md"
+    savings.write_text("# Savings\nHoliday fund: £1,350 of £2,000\nNew bike: £180 of £650\n")
+    harness.model.enqueue(call("write_file", {"path": "savings.md", "content": (
+        "Savings\nHoliday fund: £1,350 of £2,000\nNew bike: £230 of £650\n[Saturn worked out] 180 + 50 = 230: the line"
+        ' would read "New bike: £230 of £650"')}), "Updated.")
+    _, events = await harness.turn("I added £50 to the bike fund.", headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran"], of_type(events, "tool_finished")
+    assert savings.read_text() == "# Savings\nHoliday fund: £1,350 of £2,000\nNew bike: £230 of £650\n"
+
+
 async def test_told_a_thing_is_done_its_tick_box_is_ticked_not_the_words_said_back(harness):
     await harness.start("gate:\n  rules:\n    - {tool: edit_file, decision: allow}\n")
     packing = harness.env.workdir / "packing.txt"

@@ -133,8 +133,8 @@ def _changed(request: str, old: list[str], written: list[str], path: Path) -> li
 def _as_the_files(written: list[str], old: list[str]) -> list[str]:
     """The written lines, each that is a file's line but for its bullet as the file writes it: the
     1.5B wrote "Cactus (kitchen): …" back for "- Cactus (kitchen): …", a new line to every check."""
-    bare = {BULLET.sub("", line): line for line in old}
-    return [bare.get(BULLET.sub("", line), line) for line in written]
+    bare = {BULLET.sub("", line): line for line in old} | {_heading_text(line): line for line in old if line.startswith("#")}
+    return [bare.get(BULLET.sub("", line), bare.get(_heading_text(line), line)) for line in written]
 
 
 def _heading_text(line: str) -> str:
@@ -169,15 +169,19 @@ def kept_lines(request: str, path: Path, content: str) -> list[str]:
     return [] if len(asked) == len(old) else [line for line in asked if line in written]
 
 
+HARNESS_LINE = re.compile(r"^\[Saturn (?:worked out|dated|counted|listed|read)\]")
+"""A line of the ground's own ("[Saturn worked out] 180 + 50 = 230 …"), which the 1.5B copied into a write."""
+
+
 def content_lines(content: str) -> list[str]:
-    return [line.strip() for line in content.splitlines() if line.strip()]
+    return [line.strip() for line in content.splitlines() if line.strip() and not HARNESS_LINE.match(line.strip())]
 
 
 def _keeps(written_line: str, line: str, old: list[str]) -> bool:
     """Whether a written line keeps one of the file's lines: it is that line, or holds it and no
     other ("Meeting went well. Call Bob." keeps "Meeting went well."; "milk eggs butter" joins two)."""
-    if written_line == line:
-        return True
+    if written_line == line or (line.startswith("#") and _heading_text(line) == _heading_text(written_line)):
+        return True  # "Savings" written back for "# Savings", as the folder map shows it
     return _holds(written_line, line) and not any(_holds(written_line, other) for other in old if other != line)
 
 

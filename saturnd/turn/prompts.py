@@ -283,6 +283,10 @@ MESSAGE_PUT_RIGHT = "(The message told of sending it instead of saying it, so th
 DOCUMENT_PUT_RIGHT = "(The user asked to send {source}, and the message did not hold it, so the call adds it after the message.) "
 REQUEST_PUT_RIGHT = "(The message opened with the user's request to send it, so the call says only the message: {message}) "
 RECIPIENT_PUT_RIGHT = "(The message spoke of its recipient as the user did to Saturn, so the call says it to them: {message}) "
+GROUND_LINES_PUT_RIGHT = (
+    "(The content copied Saturn's own lines or wrote a heading without its #: the call wrote {path} without the one"
+    " and with the other as the file has it.) "
+)
 QUESTION_PUT_RIGHT = "(The user asked the message to put a question, and it asked none, so the call asks it: {message}) "
 WORDS_ASKED_PUT_RIGHT = "(The message left out what the user asked to say, so the call says it in their words: {message}) "
 OWN_WORDS_PUT_RIGHT = "(The message gave the user's words back to the recipient, so the call says them as the user did: {message}) "

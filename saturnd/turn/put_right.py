@@ -41,10 +41,12 @@ from saturnd.turn.message_words import (
 )
 from saturnd.turn.overwrite import (
     EDIT_FILE,
+    HARNESS_LINE,
     WRITE_FILE,
     content_to_write,
     doubled_lines,
     dropped_lines,
+    file_text,
     kept_lines,
     line_named_elsewhere,
     list_it_goes_on,
@@ -248,6 +250,8 @@ def content_put_right(
     what the request names or what a send-back already gave; the call is then reviewed again."""
     if tool.risk == "write" and (named := file_in_folder(tool, arguments, context)):
         return named
+    if tool.name == WRITE_FILE and (cleaned := without_the_grounds_lines(arguments, context)):
+        return cleaned
     if tool.name == WRITE_FILE and (rewritten := overwrite_put_right(arguments, context)):
         return rewritten
     if tool.name == WRITE_FILE and (moved := list_put_right(arguments, context)):
@@ -358,6 +362,23 @@ def overwrite_put_right(arguments: dict[str, Any], context: GateContext) -> tupl
         return None
     return ({**arguments, "content": content_to_write(context.request, target, content)},
             prompts.CONTENT_PUT_RIGHT.format(path=arguments["path"]))
+
+
+def without_the_grounds_lines(arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) for a write of an existing file that copies a line of the ground's
+    own ("[Saturn worked out] 180 + 50 = 230 …") or writes a heading bare, as the folder map shows
+    it ("Savings" for "# Savings"): it goes without the one and with the other as the file has it."""
+    target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
+    old = file_text(target).splitlines()
+    if not old:
+        return None
+    headings = {line.strip("# ").lower(): line for line in old if line.startswith("#")}
+    written = str(arguments.get("content", "")).splitlines()
+    kept = [headings.get(line.strip().lower(), line) for line in written if not HARNESS_LINE.match(line.strip())]
+    if kept == written:
+        return None
+    content = "\n".join(kept) + ("\n" if str(arguments.get("content", "")).endswith("\n") or old else "")
+    return {**arguments, "content": content}, prompts.GROUND_LINES_PUT_RIGHT.format(path=arguments.get("path", ""))
 
 
 def list_put_right(arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:

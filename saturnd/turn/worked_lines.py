@@ -296,13 +296,15 @@ def amount_added(lines: list[str], request: str) -> str:
     told = ADDED_AMOUNT.search(request)
     if told is None:
         return ""
-    about = stems(told.group("to"))
+    words = [stem for stem in dict.fromkeys(sorted(stems(told.group("to")), key=told.group("to").lower().find))]
     money_lines = [line for line in lines if MONEY.search(line) and not PERIOD.search(line)]  # a balance, not a rate
-    lines_with = {stem: sum(1 for line in money_lines if stem in stems(line)) for stem in about}
-    scores = [(sum(Fraction(1, lines_with[stem]) for stem in about & stems(line)), line) for line in money_lines]
-    best = max((score for score, _ in scores), default=Fraction(0))  # "the bike fund": the one bike line, not three funds
+    lines_with = {stem: sum(1 for line in money_lines if stem in stems(line)) for stem in words}
+    scores = [((sum(Fraction(1, lines_with[stem]) for stem in set(words) & stems(line)),  # the rarer word weighs more
+                -min((words.index(stem) for stem in set(words) & stems(line)), default=len(words))), line)
+              for line in money_lines]  # then the first word: "the bike fund" is the bike's, not the holiday fund
+    best = max((score for score, _ in scores), default=(Fraction(0), 0))
     held = [line for score, line in scores if score == best]
-    if not best or len(held) != 1:
+    if not best[0] or len(held) != 1:
         return ""
     line = held[0]
     first = MONEY.search(line)
