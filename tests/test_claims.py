@@ -944,29 +944,23 @@ def test_an_answer_against_the_grounds_entry_for_a_share_or_what_is_to_go_goes_b
     assert (claim is not None and claim.kind in ("not_as_worked_out", "per_period")) is sent_back
 
 
-async def test_a_figure_nothing_shown_holds_goes_back_with_the_grounds_entry_for_the_thing_asked(harness):
+@pytest.mark.parametrize(("request_text", "replies", "sent_back"), [
+    ("How much more do I need for the holiday?", ["You need £150 more.", "You need £650 more."],
+     "[Saturn check] The harness worked out what the user's numbers come to: [Saturn worked out] Holiday fund 1350 of"
+     " 2000: 2000 - 1350 = 650 more to go, 67.5% there. Your answer gives something else. Answer with what it"
+     " worked out."),  # against the entry for the thing asked
+    ("How many months until I hit my holiday target?", ["You have 9 months until your holiday target.", "5 months."],
+     "[Saturn check] Your answer gives a figure nothing shown holds. The harness worked out from the user's files:"
+     " Holiday fund at 150 a month: 650 / 150 = 4.33, so 5 months. Answer from that."),  # made up: the entry given
+])
+async def test_a_figure_goes_back_with_the_grounds_entry_for_the_thing_asked(harness, request_text, replies, sent_back):
     await harness.start()
     (harness.env.workdir / "savings.md").write_text("# Savings\nHoliday fund: £1,350 of £2,000\nNew bike: £180 of £650\n"
                                                     "I put in £150 a month to the holiday fund.\n")
-    harness.model.enqueue("You need £150 more.", "You need £650 more.")
-    _, events = await harness.turn("How much more do I need for the holiday?", headless=True)
-    assert harness.sent(1)[-1]["content"] == (
-        "[Saturn check] The harness worked out what the user's numbers come to: [Saturn worked out] Holiday fund 1350 of"
-        " 2000: 2000 - 1350 = 650 more to go, 67.5% there. Your answer gives something else. Answer with what it"
-        " worked out.")
-    assert of_type(events, "answer")[-1].text == "You need £650 more."
-
-
-async def test_a_made_up_figure_goes_back_with_the_grounds_entry_for_the_thing_asked(harness):
-    await harness.start()
-    (harness.env.workdir / "savings.md").write_text("# Savings\nHoliday fund: £1,350 of £2,000\nNew bike: £180 of £650\n"
-                                                    "I put in £150 a month to the holiday fund.\n")
-    harness.model.enqueue("You have 9 months until your holiday target.", "5 months.")
-    _, events = await harness.turn("How many months until I hit my holiday target?", headless=True)
-    assert harness.sent(1)[-1]["content"] == (
-        "[Saturn check] Your answer gives a figure nothing shown holds. The harness worked out from the user's files:"
-        " Holiday fund at 150 a month: 650 / 150 = 4.33, so 5 months. Answer from that.")
-    assert of_type(events, "answer")[-1].text == "5 months."
+    harness.model.enqueue(*replies)
+    _, events = await harness.turn(request_text, headless=True)
+    assert harness.sent(1)[-1]["content"] == sent_back
+    assert of_type(events, "answer")[-1].text == replies[-1]
 
 
 async def test_a_figure_nothing_shown_holds_given_twice_is_replaced_by_the_grounds_worked_out_entry(harness):

@@ -260,20 +260,9 @@ def content_put_right(
         return kept
     if tool.name in (WRITE_FILE, EDIT_FILE) and (line := line_put_right(tool.name, arguments, context)):
         return line
-    if tool.risk == "messaging" and (said := message_itself(arguments, context.request)):
+    if tool.risk == "messaging" and (said := next((fixed for fix in MESSAGE_FIXES
+                                                   if (fixed := fix(arguments, context.request))), None)):
         return said
-    if tool.risk == "messaging" and (unasked := without_the_request(arguments, context.request)):
-        return unasked
-    if tool.risk == "messaging" and (own := in_the_senders_words(arguments, context.request)):
-        return own
-    if tool.risk == "messaging" and (asked := with_the_words_asked(arguments, context.request)):
-        return asked
-    if tool.risk == "messaging" and (question := the_question_asked(arguments, context.request)):
-        return question
-    if tool.risk == "messaging" and (spoken_to := to_its_recipient(arguments, context.request)):
-        return spoken_to
-    if tool.risk == "messaging" and (reminder := as_a_reminder(arguments, context.request)):
-        return reminder
     if tool.risk == "messaging" and (carried := with_the_document_asked(arguments, context)):
         return carried
     if tool.risk == "messaging" and (signed := without_blank_lines(arguments)):
@@ -283,6 +272,9 @@ def content_put_right(
     return None
 
 
+MESSAGE_FIXES = (message_itself, without_the_request, in_the_senders_words, with_the_words_asked, the_question_asked,
+                 to_its_recipient, as_a_reminder)
+"""What a message says put right from the request's words, the first that applies (message_words.py)."""
 LINE_FIXES = (
     (item_as_asked, item_edited_as_asked, prompts.ITEM_PUT_RIGHT),
     (time_moved_as_asked, time_moved_in_edit, prompts.TIME_PUT_RIGHT),
