@@ -653,6 +653,15 @@ def test_asked_what_is_overdue_an_answer_naming_none_gone_by_its_date_goes_back(
         "Circe due, 1 December 2026: a Tuesday, yesterday (gone: overdue)" if sent_back else None)
 
 
+@pytest.mark.parametrize(("answer", "sent_back"), [
+    ("Spinach, Rice, Tinned tomatoes", True), ("The chicken thighs (600g).", False)])
+def test_a_what_answer_sharing_no_word_with_the_days_line_goes_back(answer, sent_back):
+    seen = ("--- pantry.md (whole file, 2 lines)\n- Spinach: 1 bag, use by 2 Dec\n- Chicken thighs: 600g, use by 3 Dec\n"
+            "[Saturn dated] today, Thursday 3 December: - Chicken thighs: 600g, use by 3 Dec")
+    claim = unbacked_claim(answer, [], builtin_registry(), "What needs using up today?", documents_at_hand=True, seen=seen)
+    assert (claim is not None and claim.kind == "against_the_day") is sent_back
+
+
 def test_a_line_overdue_is_dated_gone_or_to_come():
     library = ["The Salt Path — due 8 Dec", "Circe — due 1 Dec"]
     assert dated(library, "Which library book is overdue?", TODAY) == (

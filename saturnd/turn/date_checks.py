@@ -40,9 +40,12 @@ def not_on_that_day(answer: str, request: str, seen: str) -> str | None:
     with "[Saturn dated] tomorrow, Friday 4 December: Friday: packed lunch, home at 3:15" shown,
     and PE kit on Monday's and Thursday's lines, the 1.5B answered "Yes". So too the day's line a
     "who" answer names nobody of (asked "Who's doing drop off tomorrow?" with "tomorrow, Friday 4
-    December: Fri: Gran does both" shown, it answered "Sam")."""
+    December: Fri: Gran does both" shown, it answered "Sam"), and the day's line a "what" answer
+    shares no word with."""
     if WHO_ASKED.search(request):
         return _someone_else_that_day(answer, seen)
+    if WHAT_ASKED.search(request):
+        return _nothing_of_that_day(answer, request, seen)
     if not YES_NO_ASKED.search(request) or not (YES.search(answer) or NO.search(answer)):
         return None
     day_words = " ".join(found.group("day") for found in DAY_NAMED.finditer(request)) + " " + " ".join(WEEKDAYS)
@@ -56,6 +59,22 @@ def not_on_that_day(answer: str, request: str, seen: str) -> str | None:
     if (YES.search(answer) and not on_the_day and others) or (NO.search(answer) and on_the_day):
         return f"{found.group('day')}: {found.group('line')}"
     return None
+
+
+WHAT_ASKED = re.compile(r"^\W*what(?:'s|’s|s|\s+is|\s+are|\s+do|\s+does|\s+needs?|\s+have)?\b(?!\s+(?:time|day)\b)",
+                        re.IGNORECASE)
+
+
+def _nothing_of_that_day(answer: str, request: str, seen: str) -> str | None:
+    """The day's line a "what" answer shares no word with: asked "What needs using up today?" with
+    "today, Thursday 3 December: - Chicken thighs: 600g, use by 3 Dec" shown, the 1.5B answered
+    "Spinach, Rice, Tinned tomatoes"."""
+    found = next(DAY_LINE.finditer(seen), None)
+    if found is None:
+        return None
+    line_words = content_words(found.group("line")) - content_words(request) - {name.lower() for name in WEEKDAYS}
+    said = content_words(answer) - content_words(request)
+    return f"{found.group('day')}: {found.group('line')}" if line_words and said and not said & line_words else None
 
 
 WHO_ASKED = re.compile(r"^\W*who(?:'s|’s|\s+is|\s+does|\s+do|\s+will)?\b", re.IGNORECASE)
