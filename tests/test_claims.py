@@ -859,6 +859,20 @@ def test_a_yes_that_gives_its_own_reason_for_no_goes_back(request_text, answer, 
     assert (claim.quote if claim and claim.kind == "yes_then_no" else None) == said
 
 
+GUESTS_COUNTED = ("--- guests.csv (whole file, 5 lines)\n[Saturn counted] rsvp: yes 3 (Anna Lee, Ben Cho, Eve Gold); no 1"
+                  " (Carla Diaz) | dietary: vegetarian 1 (Anna Lee); blank 2 (Ben Cho, Carla Diaz); vegan 1 (Dan Frost)")
+
+
+@pytest.mark.parametrize(("request_text", "answer", "rows"), [
+    ("Who's vegetarian?", "Anna Lee, Ben Cho, Eve Gold", "the rows of dietary vegetarian: Anna Lee"),
+    ("Who's vegetarian?", "Only Anna Lee.", None),
+    ("Who has dietary needs?", "Anna Lee, Carla Diaz", "the rows of dietary vegetarian or vegan: Anna Lee, Dan Frost"),
+])
+def test_rows_of_another_kind_than_the_one_asked_go_back(request_text, answer, rows):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=GUESTS_COUNTED)
+    assert (claim.quote if claim and claim.kind == "rows_not_asked" else None) == rows
+
+
 async def test_lines_of_another_part_of_the_day_given_twice_are_replaced_by_the_lines_asked(harness):
     await harness.start()
     (harness.env.workdir / "meds.md").write_text("# Medication\n- Ramipril 5mg: one each morning\n"

@@ -9,6 +9,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from saturnd.testing.fake_model import Reply, call, calls, error
 from tests.conftest import of_type
 from tests.page_server import PageServer
@@ -867,13 +869,17 @@ async def test_rows_not_asked_named_again_are_replaced_by_the_rows_asked(harness
     assert of_type(events, "answer")[0].text == "Electric, Water."
 
 
-async def test_an_answer_that_gives_the_reply_to_a_question_sent_is_replaced_by_the_question(harness):
+@pytest.mark.parametrize(("request_text", "answer"), [
+    ("Ask Gran on 07700 900777 if she can pick the kids up on Friday.", "Gran can pick the kids up on Friday."),
+    ("Text Gran on 07700 900777 to ask if she can pick the kids up on Friday.",
+     "I'll let you know if I can pick the kids up."),  # the question as if the user were asked it
+])
+async def test_an_answer_that_gives_the_reply_to_a_question_sent_is_replaced_by_the_question(harness, request_text,
+                                                                                             answer):
     await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
     harness.model.enqueue(
-        call("send_message", {"to": "07700 900777", "text": "Can you pick the kids up on Friday?"}),
-        "Gran can pick the kids up on Friday.",
-    )
-    _, events = await harness.turn("Ask Gran on 07700 900777 if she can pick the kids up on Friday.")
+        call("send_message", {"to": "07700 900777", "text": "Can you pick the kids up on Friday?"}), answer)
+    _, events = await harness.turn(request_text)
     assert of_type(events, "answer")[0].text == (
         'Asked 07700 900777: "Can you pick the kids up on Friday?" No reply yet.')
 

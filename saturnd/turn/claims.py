@@ -158,6 +158,7 @@ from saturnd.turn.errands import (
 )
 from saturnd.turn.listing import (
     another_rows_figure,
+    kind_rows_not_asked,
     lines_not_asked,
     marked_done_given,
     part_of_the_list,
@@ -452,7 +453,7 @@ def unbacked_claim(
     if left := marked_done_given(answer, request, seen):
         return Claim("marked_done", left)
     if rows := (rows_not_asked(answer, request, seen) or rows_of_another_answer(answer, request, seen)
-                or lines_not_asked(answer, request, seen)):
+                or lines_not_asked(answer, request, seen) or kind_rows_not_asked(answer, request, seen)):
         return Claim("rows_not_asked", rows)
     if total := total_left_out(answer, request, seen):
         return Claim("total_left_out", total)

@@ -67,7 +67,9 @@ def done_account(passes: Iterable[PassTrace], registry: Registry) -> str:
     return f"Done: {', '.join(dict.fromkeys(done))}." if done else ""
 
 
-ASKING_ERRAND = re.compile(r"^\W*(?:please\s+)?ask\b(?!\s+(?:me|us|you)\b)", re.IGNORECASE)
+ASKING_ERRAND = re.compile(r"^\W*(?:please\s+)?ask\b(?!\s+(?:me|us|you)\b)|\b(?:to|and)\s+ask\b(?!\s+(?:me|us|you)\b)",
+                           re.IGNORECASE)
+""""Ask Gran if …", "Text Dan to ask if he's coming", "Email Greg and ask when …": a question to send."""
 TELLS_OF_ASKING = re.compile(r"\b(?:ask(?:ed|ing)?|sent|texted|messaged|e-?mailed|message|text|e-?mail)\b", re.IGNORECASE)
 MESSAGE_FIELDS = {"send_message": "text", "send_email": "body"}
 
@@ -75,7 +77,8 @@ MESSAGE_FIELDS = {"send_message": "text", "send_email": "body"}
 def question_sent(request: str, answer: str, passes: Iterable[PassTrace]) -> str:
     """For "Ask Gran if she can pick the kids up on Friday", once the question was sent, an account
     of it in place of an answer that gives its reply as a fact ("Gran can pick the kids up on
-    Friday.": nobody has answered yet); "" when the answer tells of the asking itself."""
+    Friday.": nobody has answered yet) or the question as if the user were asked it ("I'll let you
+    know if I'm coming to the party."); "" when the answer tells of the asking itself."""
     if not ASKING_ERRAND.search(request) or TELLS_OF_ASKING.search(answer):
         return ""
     for call in (c for p in passes for c in p.calls if c.fate == "ran" and c.name in MESSAGE_FIELDS):

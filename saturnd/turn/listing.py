@@ -178,6 +178,38 @@ def rows_not_asked(answer: str, request: str, seen: str) -> str | None:
     return None
 
 
+COUNTED_COLUMN = re.compile(r"(?P<column>[\w ]+): (?P<kinds>(?:[^|(]+ \d+ \([^)]*\)(?:; )?)+)")
+COUNTED_KIND = re.compile(r"(?P<value>[^;(]+?) \d+ \((?P<names>[^)]*)\)")
+
+
+def kind_rows_not_asked(answer: str, request: str, seen: str) -> str | None:
+    """The rows of a counted column's kind the request names ("Who's vegetarian?": "dietary:
+    vegetarian 1 (Anna Lee)"), or of every kind but blank when it names the column ("Who has
+    dietary needs?"), when the answer names another row: the 1.5B answered "Anna Lee, Ben Cho,
+    Eve Gold"."""
+    said = answer.lower()
+    for line in seen.splitlines():
+        if not line.startswith("[Saturn counted] "):
+            continue
+        for column in line.removeprefix("[Saturn counted] ").split(" | "):
+            found = COUNTED_COLUMN.fullmatch(column.strip())
+            if found is None:
+                continue
+            kinds = {kind["value"].strip(): [n.strip() for n in kind["names"].split(",") if n.strip()]
+                     for kind in COUNTED_KIND.finditer(found["kinds"])}
+            named = [value for value in kinds if not value.startswith("blank") and re.search(
+                rf"\b{re.escape(value)}\b", request, re.IGNORECASE)]
+            if not named and stems(found["column"]) & stems(request):
+                named = [value for value in kinds if not value.startswith("blank")]
+            if not named or len(named) == len(kinds):
+                continue
+            asked = [name for value in named for name in kinds[value]]
+            others = [name for value, names in kinds.items() if value not in named for name in names if name not in asked]
+            if any(re.search(rf"(?<!\w){re.escape(other.lower())}(?!\w)", said) for other in others):
+                return f"the rows of {found['column'].strip()} {' or '.join(named)}: {', '.join(asked)}"
+    return None
+
+
 LINES_LISTED = re.compile(r"^\[Saturn listed\] (?P<which>the lines of [^:]*?\(\d+\)): (?P<lines>.+)$")
 
 
