@@ -620,6 +620,9 @@ def test_a_lines_quantities_of_one_unit_are_summed_when_asked_in_all():
         "[Saturn worked out] Harvested: 12 + 4 + 3.5 = 19.5kg")
     assert quantities_summed(allotment, "How many kg of beans?") == ""
     assert quantities_summed(["Run: 5km in 28 mins"], "How far in total?") == ""  # two units
+    assert quantities_summed(["Deposit: £150 paid, balance £350 due 12 December"], "What's it costing altogether?") == (
+        "[Saturn worked out] Deposit: 150 + 350 = 500")
+    assert quantities_summed(["Holiday fund: £1,350 of £2,000"], "How much have I saved altogether?") == ""
 
 
 def test_asked_what_happens_at_a_part_of_the_day_the_lines_naming_it_are_listed():

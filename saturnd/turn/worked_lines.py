@@ -138,12 +138,16 @@ QUANTITY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(kg|g|km|miles|mi|litres|lit
 
 def quantities_summed(lines: list[str], request: str) -> str:
     """Asked how much in all, the sum of a line's quantities of one unit ("Harvested: potatoes
-    12kg, onions 4kg, beans 3.5kg": 19.5kg); the 1.5B answered the last, "3.5kg of beans"."""
+    12kg, onions 4kg, beans 3.5kg": 19.5kg) or of its amounts of money ("Deposit: £150 paid,
+    balance £350": 500); the 1.5B answered the last, "3.5kg of beans", and "£350"."""
     if not ALL_ASKED.search(request):
         return ""
     said = []
     for line in lines:
         found = QUANTITY.findall(line)
+        money = MONEY.findall(line)
+        if len(money) >= 2 and not (PROGRESS.search(line) or BUDGET.search(line) or OWES.search(line) or PERIOD.search(line)):
+            found = [(amount.replace(",", ""), "") for amount in money]  # "Deposit: £150 paid, balance £350"
         if len(found) >= 2 and len({unit.lower() for _, unit in found}) == 1:
             label = line.split(":")[0].strip(" -*•") if ":" in line else "the line"
             total = sum((Fraction(number) for number, _ in found), Fraction(0))
