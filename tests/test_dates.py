@@ -665,6 +665,18 @@ def test_a_what_answer_sharing_no_word_with_the_days_line_goes_back(answer, sent
     assert (claim is not None and claim.kind == "against_the_day") is sent_back
 
 
+def test_a_repeat_gone_by_since_it_was_last_done_is_overdue_not_the_next_one():
+    house = ["- Smoke alarms — test monthly, last tested 1 Nov", "- Boiler service — last done 15 Jan 2026, due every 12 months"]
+    assert next_due(house, "Are the smoke alarms due a test?", TODAY) == (
+        "[Saturn dated] Smoke alarms test last, 1 November 2026, every 1 month: next 1 December 2026, a Tuesday,"
+        " yesterday (overdue); Boiler service last done, 15 January 2026, every 12 months: next 15 January 2027, a"
+        " Friday, in 44 days (6 weeks 2 days)")
+    seen = "--- house.md\n" + "\n".join(house) + "\n" + next_due(house, "When was the boiler last serviced?", TODAY)
+    claim = unbacked_claim("15 Jan 2026", [], builtin_registry(), "When was the boiler last serviced?",
+                           documents_at_hand=True, seen=seen)
+    assert claim is None  # the date gone is asked, not the next
+
+
 def test_a_line_overdue_is_dated_gone_or_to_come():
     library = ["The Salt Path — due 8 Dec", "Circe — due 1 Dec"]
     assert dated(library, "Which library book is overdue?", TODAY) == (

@@ -337,6 +337,8 @@ def test_a_message_that_speaks_of_its_recipient_as_the_request_did_speaks_to_the
     ("Email Priya to ask if we can move our call.", "Hi Priya!", "Could you let me know if we can move our call?"),
     ("Email Greg and ask when he needs my receipts.", "Hi Greg, when do you need my receipts?", None),
     ("Email Greg the receipts.", "Here they are.", None),  # no question asked
+    ("Text Kev to check he's still OK for Monday.", "Kev, please check for urgent issues on Monday.",
+     "Could you let me know if you're still OK for Monday?"),  # checking he is: whether he is
 ])
 def test_a_message_asked_to_put_a_question_that_asks_none_asks_it(request_text, body, said):
     put_right = the_question_asked({"to": "greg@example.com", "body": body}, request_text)

@@ -222,13 +222,16 @@ def _as_one_value(word: str) -> str:
 NEXT_DUE_ENTRY = re.compile(r"^\s*(?P<label>[^,;]*),[^;]*?\bnext (?P<day>\d{1,2}) (?P<month>[A-Z][a-z]+) (?P<year>\d{4})")
 
 
+WHEN_GONE_ASKED = re.compile(r"\bwhen\s+(?:was|were|did|had)\b", re.IGNORECASE)
+
+
 def next_due_missed(answer: str, request: str, seen: str) -> str | None:
     """The "[Saturn dated]" next time a repeat falls, for the thing the request asks when of, when
     the answer gives another date: asked "When's the car service due?" with "Service last, 2
     February 2026, every 12 months: next 2 February 2027" shown, the 1.5B answered with the MOT's
     "14 March"."""
-    if not WHEN_ASKED.search(request) or COUNT_ASKED.search(request):
-        return None
+    if not WHEN_ASKED.search(request) or COUNT_ASKED.search(request) or WHEN_GONE_ASKED.search(request):
+        return None  # "When was the boiler last serviced?" asks the date gone, not the next
     asked = content_words(request) - {"due", "next", "when"}
     for line in seen.splitlines():
         if not line.startswith("[Saturn dated]"):

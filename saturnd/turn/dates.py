@@ -126,7 +126,8 @@ WHEN_ASKED = re.compile(r"\b(?:when|when's|due|next|how\s+long|how\s+many\s+(?:d
 def next_due(lines: list[str], request: str, today: date) -> str:
     """For a line with one date gone and a repeat ("last serviced 12 January 2026, service due every
     12 months"), the next time it falls, when the request asks when: asked when the boiler is due a
-    service, the 1.5B answered "every 12 months"."""
+    service, the 1.5B answered "every 12 months". Gone already, it is overdue ("test monthly, last
+    tested 1 Nov" on 3 December: 1 December, overdue), not the one after."""
     if not WHEN_ASKED.search(request):
         return ""
     said = []
@@ -136,13 +137,12 @@ def next_due(lines: list[str], request: str, today: date) -> str:
         if every is None or len(dates) != 1 or dates[0][1] > today:
             continue
         count, unit = _repeat(every)
-        when = dates[0][1]
-        while when <= today:
-            when = _moved(when, count, unit)
+        when = _moved(dates[0][1], count, unit)  # gone already, it is overdue, not next month's
         label = " ".join(EVERY.sub(" ", dates[0][0]).replace(",", " ").split())  # "every 12 months" said after
         label = f"{label}, " if label else ""
         said.append(f"{label}{dates[0][1].day} {dates[0][1]:%B %Y}, every {count} {unit}{'s' if count > 1 else ''}:"
-                    f" next {when.day} {when:%B %Y}, a {when:%A}, {_from_today(when, today)}")
+                    f" next {when.day} {when:%B %Y}, a {when:%A}, {_from_today(when, today)}"
+                    + (" (overdue)" if when < today else ""))
     return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""
 
 

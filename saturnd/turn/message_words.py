@@ -175,8 +175,11 @@ def with_the_words_asked(arguments: dict[str, Any], request: str) -> tuple[dict[
 
 
 QUESTION_ASKED = re.compile(
-    r"\bask(?:\s+(?:him|her|them|[A-Z][\w'-]*))?\s+(?P<question>(?:when|what|where|whether|if|how|which|who|why)\b[^.!?]*)",
-    re.IGNORECASE)
+    r"\b(?:ask|check|find\s+out)(?:\s+(?:with\s+)?(?:him|her|them|(?-i:[A-Z])[\w'-]*))?\s+"
+    r"(?P<question>(?:when|what|where|whether|if|how|which|who|why)\b[^.!?]*|"
+    r"(?:that\s+)?(?:he|she|they|he's|she's|they're)\b[^.!?]*)", re.IGNORECASE)
+"""A question for the message to put: "ask when he needs my receipts", "to check he's still OK for
+Monday" (whether he is)."""
 TO_THE_RECIPIENT = {"he": "you", "she": "you", "they": "you", "his": "your", "their": "your", "him": "you", "them": "you",
                     "he's": "you're", "she's": "you're", "they're": "you're", "himself": "yourself", "herself": "yourself"}
 AS_YOU_SAY_IT = {"is": "are", "was": "were", "has": "have", "does": "do", "needs": "need", "wants": "want",
@@ -194,7 +197,10 @@ def the_question_asked(arguments: dict[str, Any], request: str) -> tuple[dict[st
     asked = QUESTION_ASKED.search(request)
     if asked is None or "?" in body or not people_messaged(request):
         return None
-    question = f"Could you let me know {_to_the_recipient(asked.group('question').strip())}?"
+    question = asked.group("question").strip()
+    if not re.match(r"(?:when|what|where|whether|if|how|which|who|why)\b", question, re.IGNORECASE):
+        question = "if " + re.sub(r"^that\s+", "", question)  # "check he's still OK": if he is
+    question = f"Could you let me know {_to_the_recipient(question)}?"
     return {**arguments, field: question}, prompts.QUESTION_PUT_RIGHT.format(message=question)
 
 
