@@ -240,6 +240,14 @@ def test_a_tables_new_row_written_with_spaces_gets_its_commas(tmp_path):
         "date,km,time_mins\n2026-11-22,5.0,28\n2026-12-03,6.0,33\n")
 
 
+def test_a_tables_new_row_with_a_cell_in_another_columns_place_has_it_moved(tmp_path):
+    guests = tmp_path / "guests.csv"
+    guests.write_text("name,rsvp,dietary,plus_one\nAnna Lee,yes,vegetarian,no\nDan Frost,maybe,vegan,no\n")
+    assert item_as_asked("Add Fran Hall to the guest list, vegetarian.", guests,
+                         guests.read_text() + "Fran Hall,vegetarian,yes,no\n") == (
+        guests.read_text() + "Fran Hall,yes,vegetarian,no\n")  # the rsvp and dietary cells the other way round
+
+
 def test_a_tables_row_an_add_dropped_lines_for_keeps_its_commas(tmp_path):
     invoices = tmp_path / "invoices.csv"
     invoices.write_text("invoice,client,amount\nINV-101,Harper & Co,1200\n")

@@ -5,6 +5,7 @@ place."""
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 from saturnd.turn.errands import asked_action
@@ -27,7 +28,7 @@ def item_as_asked(request: str, path: Path, content: str) -> str | None:
     after = next((line for line in reversed(written[:place]) if line in old), None)
     lines = text.splitlines()
     at = max((i for i, line in enumerate(lines) if line.strip() == after), default=len(lines) - 1) + 1
-    new_line = _as_a_row(added[0], old[0]) if TABLE.search(path.name) else item_line(
+    new_line = _as_a_row(added[0], old) if TABLE.search(path.name) else item_line(
         request, added[0], [line for line in lines[:at] if line.strip()])
     fixed = "\n".join([*lines[:at], new_line, *lines[at:]]) + "\n"
     return None if fixed == content else fixed
@@ -46,8 +47,26 @@ def item_edited_as_asked(request: str, path: Path, old: str, new: str) -> tuple[
     return None if line == added[0] else (old, new.replace(added[0], line, 1))
 
 
-def _as_a_row(line: str, header: str) -> str:
-    """A table's new row written with spaces where its header has commas ("2026-12-03 6.0 33" under
-    "date,km,time_mins"): its cells joined with commas."""
+def _as_a_row(line: str, table: list[str]) -> str:
+    """A table's new row as its header has it: written with spaces where the header has commas
+    ("2026-12-03 6.0 33" under "date,km,time_mins"), its cells joined with commas; a cell only one
+    column holds the like of, in that column ("Fran Hall,vegetarian,yes,no" under
+    "name,rsvp,dietary,plus_one": vegetarian is a dietary value), the others in order around it."""
+    header = table[0]
     cells = line.split()
-    return ",".join(cells) if "," not in line and len(cells) == header.count(",") + 1 else line
+    if "," not in line and len(cells) == header.count(",") + 1:
+        return ",".join(cells)
+    written = next(csv.reader([line]))
+    columns = [set(column) - {""} for column in zip(*csv.reader(table[1:]), strict=False)] if len(table) > 1 else []
+    if len(written) != header.count(",") + 1 or len(columns) != len(written):
+        return line
+    placed: dict[int, int] = {}  # column -> the written cell's place
+    for i, cell in enumerate(written):
+        holding = [j for j, values in enumerate(columns) if cell in values]
+        if len(holding) == 1 and holding[0] != i and holding[0] not in placed and cell not in columns[i]:
+            placed[holding[0]] = i
+    if not placed:
+        return line
+    rest = iter(cell for i, cell in enumerate(written) if i not in placed.values())
+    row = [written[placed[j]] if j in placed else next(rest, "") for j in range(len(written))]
+    return ",".join(f'"{cell}"' if "," in cell else cell for cell in row)
