@@ -408,6 +408,14 @@ def test_asked_what_is_left_the_list_names_the_lines_not_marked_done(request_tex
     assert not_done(["- milk", "- eggs"], request_text) == ""  # nothing marked: nothing to tell apart
 
 
+def test_asked_what_still_needs_doing_the_lines_that_say_not_done_in_its_word_are_listed():
+    jobs = ["# House jobs", "- Leaking tap — plumber booked Mon 7 Dec", "- Gutters — quote £120, not booked",
+            "- Smoke alarms — test monthly"]
+    assert not_done(jobs, "What jobs still need booking?") == (
+        "[Saturn counted] 1 not done, as their lines say: - Gutters — quote £120, not booked")
+    assert not_done(jobs, "What jobs still need paying?") == ""
+
+
 def test_a_list_shown_whole_carries_what_is_not_marked_done():
     shown = render_excerpts([Excerpt("todo.md", 1, ["- [x] milk", "- [ ] eggs"], 2)], "What's left on my list?")
     assert shown.splitlines()[-1] == "[Saturn counted] 1 not marked done: - [ ] eggs"

@@ -119,13 +119,28 @@ NOT_DONE_LINE = re.compile(r"^\[Saturn counted\] \d+ not marked done: ")
 def not_done(lines: list[str], request: str) -> str:
     """Asked what is still to do, the lines of a list that no mark says are done, when some are:
     asked "What have I still got to buy for Christmas?" of "- Ella: lego (bought)" and "- Dad:
-    book", the 1.5B answered the lego."""
+    book", the 1.5B answered the lego; when none are, the lines that say so ("not booked")."""
     items = [line.strip() for line in lines if line.strip() and not HEADING.search(line)]
     done = [line for line in items if DONE_MARK.search(line)]
-    if not STILL_ASKED.search(request) or not done or len(done) == len(items):
+    if not STILL_ASKED.search(request):
         return ""
+    if not done or len(done) == len(items):
+        return _said_not_done(items, request)
     left = [line for line in items if line not in done]
     return f"[Saturn counted] {len(left)} not marked done: " + "; ".join(left[:MAX_NOT_DONE])
+
+
+SAID_NOT = re.compile(r"\bnot\s+(?:yet\s+)?([a-z]+)", re.IGNORECASE)
+
+
+def _said_not_done(items: list[str], request: str) -> str:
+    """The lines that say they are not done in the request's own word ("Gutters — quote £120, not
+    booked" for "What jobs still need booking?"): the 1.5B listed every job."""
+    asked = stems(request)
+    said = [line for line in items if any(word[:4].lower() in asked for word in SAID_NOT.findall(line))]
+    if not said or len(said) == len(items):
+        return ""
+    return f"[Saturn counted] {len(said)} not done, as their lines say: " + "; ".join(said[:MAX_NOT_DONE])
 
 
 def marked_done_given(answer: str, request: str, seen: str) -> str | None:
