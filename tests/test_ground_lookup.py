@@ -455,6 +455,8 @@ def test_meter_readings_show_what_was_used_between_readings_not_their_totals():
     assert table_totals("meter-readings.csv", readings, "How much gas did we use in November?") == (
         "[Saturn worked out] used between readings (the readings count up): October 2026 (2026-10-01 to"
         " 2026-11-01): gas 190, electric 190; November 2026 (2026-11-01 to 2026-12-01): gas 270, electric 225")
+    assert table_totals("meter-readings.csv", readings, "How much gas have we used since October?").endswith(
+        "; since October 2026 (2026-10-01 to 2026-12-01): gas 460, electric 415")
     spending = "date,amount\n2026-10-01,40\n2026-11-01,30\n2026-12-01,50\n"  # no reading: totals
     assert table_totals("spending.csv", spending).startswith("[Saturn worked out] totals over 3 rows: amount = 120")
     falling = "date,meter\n2026-10-01,50\n2026-11-01,30\n2026-12-01,10\n"  # does not count up

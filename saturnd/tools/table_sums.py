@@ -66,7 +66,7 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     if any(_number(header[i]) is not None for i in numeric):  # no header row
         return ""
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
-    if dates is not None and (used := _used_between_readings(name, header, body, numeric, dates)
+    if dates is not None and (used := _used_between_readings(name, header, body, numeric, dates, request)
                               or _levels_over_time(name, header, body, numeric, dates, request)):
         return used  # readings and levels are no amounts: their totals mean nothing
     grouping = _grouping_column(header, body, [*numeric, dates])
@@ -147,13 +147,16 @@ def _hours(minutes: int) -> str:
     return f"{_plain(Decimal(minutes) / 60, places=2)} hours" + (f" ({hours} h {left} min)" if left else "")
 
 
+SINCE_MONTH = re.compile(r"\bsince\s+(?:the\s+start\s+of\s+)?(" + "|".join(MONTHS) + r")\b", re.IGNORECASE)
 READINGS = re.compile(r"reading|meter|odometer", re.IGNORECASE)
 
 
-def _used_between_readings(name: str, header: list[str], body: list[list[str]], numeric: list[int], dates: int) -> str:
+def _used_between_readings(name: str, header: list[str], body: list[list[str]], numeric: list[int], dates: int,
+                           request: str = "") -> str:
     """For a table of meter readings (its name or header says so), what was used between each two
     readings of the columns that count up: asked how much gas was used in November, shown the
-    readings' totals, a small model gives the total or the November reading itself."""
+    readings' totals, a small model gives the total or the November reading itself. Asked since a
+    month, from its first reading to the latest too."""
     if not READINGS.search(f"{name} {' '.join(header)}"):
         return ""
     ordered = sorted(body, key=lambda row: row[dates].strip())
@@ -166,7 +169,12 @@ def _used_between_readings(name: str, header: list[str], body: list[list[str]], 
         month = f"{_month(start)} " if start[8:10] == end[8:10] == "01" else ""  # 1st to 1st: that month
         used = ", ".join(f"{header[i].strip()} {_plain(_value_in(i, later) - _value_in(i, earlier))}" for i in counting)
         spans.append(f"{month}({start} to {end}): {used}")
-    return "[Saturn worked out] used between readings (the readings count up): " + "; ".join(spans[-MAX_GROUPS:])
+    since = next((row for row in ordered if (found := SINCE_MONTH.search(request))
+                  and _month(row[dates]).split()[0].lower() == found.group(1).lower()), None)
+    if since is not None and since is not ordered[-1]:  # "since September": from its first reading to the latest
+        used = ", ".join(f"{header[i].strip()} {_plain(_value_in(i, ordered[-1]) - _value_in(i, since))}" for i in counting)
+        spans.append(f"since {_month(since[dates])} ({since[dates].strip()} to {ordered[-1][dates].strip()}): {used}")
+    return "[Saturn worked out] used between readings (the readings count up): " + "; ".join(spans[-MAX_GROUPS - 1:])
 
 
 LEVELS = re.compile(r"weigh|\bkg\b|\blbs?\b|balance|temperature|\btemp\b|pressure|\bbp\b|systolic|diastolic|pulse|"
