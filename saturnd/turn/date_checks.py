@@ -222,6 +222,33 @@ def _as_one_value(word: str) -> str:
 NEXT_DUE_ENTRY = re.compile(r"^\s*(?P<label>[^,;]*),[^;]*?\bnext (?P<day>\d{1,2}) (?P<month>[A-Z][a-z]+) (?P<year>\d{4})")
 
 
+DUE_ASKED = re.compile(r"\bdue\b", re.IGNORECASE)
+IN_DAYS = re.compile(r"\bin (\d+) days\b")
+NOT_YET_DAYS = 14
+"""A repeat next due further off than this is not due yet."""
+
+
+def against_next_due(answer: str, request: str, seen: str) -> str | None:
+    """The next time a repeat falls, when a yes/no answer to whether it is due goes against it:
+    asked "Is the boiler service due?" with "next 15 January 2027, … in 43 days" shown, the 1.5B
+    answered "Yes"; a no where it is overdue."""
+    if not (YES_NO_ASKED.search(request) and DUE_ASKED.search(request)) or not (YES.search(answer) or NO.search(answer)):
+        return None
+    asked = content_words(request) - {"due", "next"}
+    for line in seen.splitlines():
+        if not line.startswith("[Saturn dated]"):
+            continue
+        for entry in line.removeprefix("[Saturn dated]").split(";"):
+            found = NEXT_DUE_ENTRY.match(entry)
+            if found is None or not asked & content_words(found.group("label")):
+                continue
+            days = IN_DAYS.search(entry)
+            if (YES.search(answer) and days and int(days.group(1)) > NOT_YET_DAYS) or (
+                    NO.search(answer) and entry.strip().endswith("(overdue)")):
+                return entry.strip()
+    return None
+
+
 WHEN_GONE_ASKED = re.compile(r"\bwhen\s+(?:was|were|did|had)\b", re.IGNORECASE)
 
 
