@@ -863,6 +863,15 @@ GUESTS_COUNTED = ("--- guests.csv (whole file, 5 lines)\n[Saturn counted] rsvp: 
                   " (Carla Diaz) | dietary: vegetarian 1 (Anna Lee); blank 2 (Ben Cho, Carla Diaz); vegan 1 (Dan Frost)")
 
 
+@pytest.mark.parametrize(("request_text", "answer", "sent_back"), [
+    ("How many are vegan?", "2", True), ("How many are vegan?", "Just 1.", False),
+    ("How many said yes?", "3", False),  # no column named
+])
+def test_a_count_against_the_counted_kind_asked_goes_back(request_text, answer, sent_back):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=GUESTS_COUNTED)
+    assert (claim is not None and claim.kind == "not_as_worked_out") is sent_back
+
+
 @pytest.mark.parametrize(("request_text", "answer", "rows"), [
     ("Who's vegetarian?", "Anna Lee, Ben Cho, Eve Gold", "the rows of dietary vegetarian: Anna Lee"),
     ("Who's vegetarian?", "Only Anna Lee.", None),

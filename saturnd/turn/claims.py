@@ -162,6 +162,7 @@ from saturnd.turn.listing import (
     kind_rows_not_asked,
     lines_not_asked,
     marked_done_given,
+    miscounted_kind,
     part_of_the_list,
     rows_not_asked,
     rows_of_another_answer,
@@ -418,7 +419,7 @@ def unbacked_claim(
     if day_line := not_on_that_day(answer, request, seen):
         return Claim("against_the_day", day_line)
     if worked := (missed_worked_out(answer, request) or wrong_weekday(answer, request, today_shown(seen))
-                  or against_the_worked_entry(answer, request, seen)):
+                  or against_the_worked_entry(answer, request, seen) or miscounted_kind(answer, request, seen)):
         return Claim("not_as_worked_out", worked)
     if said := yes_then_no(answer, request):
         return Claim("yes_then_no", said)

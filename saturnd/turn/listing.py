@@ -225,6 +225,33 @@ def kind_rows_not_asked(answer: str, request: str, seen: str) -> str | None:
     return None
 
 
+YES_VALUES = frozenset({"yes", "y", "true"})
+
+
+def miscounted_kind(answer: str, request: str, seen: str) -> str | None:
+    """The count the ground gave of a counted column's "yes" rows, or of the kind the request names,
+    when asked how many and the answer gives another number: asked "How many guests with plus
+    ones?" with "plus_one: no 3 (…); yes 2 (Ben Cho, Eve Gold)" shown, the 1.5B answered 3."""
+    if not re.search(r"\bhow\s+many\b", request, re.IGNORECASE):
+        return None
+    given = set(re.findall(r"\d+", answer))
+    for line in seen.splitlines():
+        if not line.startswith("[Saturn counted] "):
+            continue
+        for column in line.removeprefix("[Saturn counted] ").split(" | "):
+            found = COUNTED_COLUMN.fullmatch(column.strip())
+            if found is None:
+                continue
+            kinds = {kind["value"].strip(): kind.group(0).strip() for kind in COUNTED_KIND.finditer(found["kinds"])}
+            named = [value for value in kinds if not value.startswith("blank")
+                     and re.search(rf"\b{re.escape(value)}\b", request, re.IGNORECASE)]
+            if not named and stems(found["column"].replace("_", " ")) & stems(request):
+                named = [value for value in kinds if value.lower() in YES_VALUES]
+            if len(named) == 1 and (count := re.search(r" (\d+) \(", kinds[named[0]])) and count.group(1) not in given:
+                return f"[Saturn counted] {found['column'].strip()}: {kinds[named[0]]}"
+    return None
+
+
 LINES_LISTED = re.compile(r"^\[Saturn listed\] (?P<which>the lines of [^:]*?\(\d+\)): (?P<lines>.+)$")
 
 
