@@ -153,6 +153,20 @@ async def test_what_the_users_own_file_holds_may_fill_a_write_in_the_folder(harn
     assert (harness.env.workdir / "todo.txt").read_text().startswith("Call the bank")
 
 
+async def test_an_allowed_email_to_the_person_named_may_carry_a_line_of_the_users_own_files(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_email, decision: allow}\n")
+    (harness.env.workdir / "contacts.md").write_text("- Landlord, Mr Patel: patel@lettings.example\n")
+    (harness.env.workdir / "house.md").write_text("# House jobs\n- Leaking tap in bathroom\n- Gutters: not booked\n")
+    harness.model.enqueue(
+        call("read_file", {"path": "house.md"}),
+        call("send_email", {"to": "patel@lettings.example", "subject": "Leaking tap in bathroom",  # house.md's line
+                            "body": "Dear Mr Patel, the bathroom tap is leaking. Could you arrange a plumber?"}),
+        "Sent.",
+    )
+    _, events = await harness.turn("Email Mr Patel about the leaking tap.", headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran", "ran"]
+
+
 async def test_allowed_text_to_the_person_the_user_named_goes_to_the_number_their_file_gives(harness):
     await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
     (harness.env.workdir / "contacts.md").write_text("- Ana Ruiz: +34 600 111 222\n- Tom Berg: +44 7700 900456\n")

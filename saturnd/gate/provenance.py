@@ -121,7 +121,7 @@ def argument_origins(arguments: dict[str, Any], record: SessionRecord) -> dict[s
 
 def outside_escalation(
     arguments: dict[str, Any], record: SessionRecord, own_place: str | None = None,
-    named: frozenset[str] = frozenset(),
+    named: frozenset[str] = frozenset(), own_files: bool = False,
 ) -> str | None:
     """Why a call must be asked because an argument first appeared in fenced outside content.
     `own_place`: the argument naming a file in the user's own folders; a read of that file puts
@@ -131,8 +131,10 @@ def outside_escalation(
     words still escalate it, and a recipient never comes from a file unasked (recipient_refusal).
     `named`: the addresses the user's files give for the person the request asks to message
     ("Let Ana know I'll be late": Ana's line in contacts.md); under `--allow send_message`
-    the 1.5B's text to her still stopped for an approval nobody was there to give."""
-    if own_place is not None:
+    the 1.5B's text to her still stopped for an approval nobody was there to give.
+    `own_files`: a message to one of those addresses may carry what the user's own files hold
+    too (emailing Mr Patel, the subject "Leaking tap in bathroom" was a line of house.md)."""
+    if own_place is not None or own_files:
         record = record.without_own_files()
     for name, value in arguments.items():
         if not isinstance(value, str) or len(value.strip()) < MIN_ESCALATION_CHARS or name == own_place:

@@ -474,7 +474,9 @@ def _gate(
         return Decision(call, "declined", f"declined by policy: {policy.reason}", reason=policy.reason, **fields)
     own_place = _own_place(tool, arguments, reach)
     named = addresses_named(context.request, context.documents) if tool.risk == "messaging" else frozenset()
-    escalation = outside_escalation(arguments, context.record, own_place, named) if tool.risk != "read_only" else None
+    to_named = tool.risk == "messaging" and str(arguments.get("to", "")).strip().lower() in named
+    escalation = (outside_escalation(arguments, context.record, own_place, named, own_files=to_named)
+                  if tool.risk != "read_only" else None)
     if escalation is None:
         if policy.decision == "allow":
             return Decision(call, "approved", reason=policy.reason, **fields)
