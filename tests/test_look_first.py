@@ -83,6 +83,12 @@ def test_the_addresses_the_users_files_give_for_whom_the_request_messages(reques
     assert addresses_named(request_text, [CONTACTS]) == addresses
 
 
+def test_a_place_named_with_the_is_messaged_by_its_name():
+    contacts = Document("contacts.md", "- The Red Lion: events@redlion.example, 01632 960777\n- Crumbs: 01632 960999\n")
+    assert addresses_named("Email the Red Lion to say we'll be about 12 people.", [contacts]) == {
+        "events@redlion.example", "01632 960777"}
+
+
 async def test_a_question_the_users_files_answer_is_not_put_to_the_person(harness):
     await harness.start()
     (harness.env.workdir / "contacts.md").write_text(CONTACTS.text)

@@ -80,11 +80,13 @@ def contact_lines(question: str, request: str, documents: list[Document]) -> lis
 MESSAGED = re.compile(
     r"\b(?i:text|sms|e-?mail|message|tell|let|remind|ask|ping|send|drop|shoot|write\s+to|reply\s+to)\s+"
     r"(?:(?i:my|our)\s+(?P<role>[a-z]+)"
+    r"|(?i:the)\s+(?P<the_name>[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*)"
     r"|(?i:the)\s+(?P<the_role>[a-z]+)\b(?!\s+(?i:to|for)\s+(?:[A-Z+\d]|(?i:my|our|the|his|her|their)\b|\S+@))"
     r"|(?P<name>[A-Za-z][a-z]+(?:\s+[A-Z][a-z]+)?))"
 )
 """The person a request asks to message: "Let Ana know", "Text mum", "Email my manager", "Email
-the plumber to say …" (not "the report" of "Email the report to Tom": that goes to Tom)."""
+the plumber to say …", "Email the Red Lion" (not "the report" of "Email the report to Tom": that
+goes to Tom)."""
 NOT_A_PERSON = NOT_A_NAME | {
     "that", "me", "us", "him", "them", "it", "this", "back", "know", "everyone", "all", "about", "saying",
 }
@@ -99,7 +101,8 @@ SENT_TO = re.compile(
 
 def people_messaged(request: str) -> list[str]:
     """The people (names or roles, lower-cased) the request asks to message or send something to."""
-    found = {(m.group("role") or m.group("the_role") or m.group("name")).lower() for m in MESSAGED.finditer(request)}
+    found = {(m.group("role") or m.group("the_name") or m.group("the_role") or m.group("name")).lower()
+             for m in MESSAGED.finditer(request)}
     found |= {(m.group("role") or m.group("name")).lower() for m in SENT_TO.finditer(request)}
     return sorted(person for person in found if person.split()[0] not in NOT_A_PERSON)
 
