@@ -607,6 +607,16 @@ def test_asked_what_happened_in_a_month_the_lines_naming_it_are_listed():
         "[Saturn listed] the lines of May (1): Birthday in May")
 
 
+@pytest.mark.parametrize(("answer", "sent_back"), [("10 days", True), ("9 days", False)])
+def test_days_until_a_thing_no_date_is_labelled_with_are_the_soonests(answer, sent_back):
+    trip = ["Train out: Fri 11 Dec, 08:00", "Train back: Sun 13 Dec, 15:30"]
+    seen = "--- trip.md\n" + "\n".join(trip) + "\n" + dated(trip, "How many days until the trip?", TODAY)
+    claim = unbacked_claim(answer, [], builtin_registry(), "How many days until the trip?", documents_at_hand=True,
+                           seen=seen)
+    assert (claim.quote if claim and claim.kind == "miscounted_days" else None) == (
+        "[Saturn dated] Train out Fri, 11 December 2026: a Friday, in 9 days" if sent_back else None)
+
+
 def test_a_bare_weekday_in_notes_of_a_few_coming_days_is_within_them():
     trip = ["Train out: Fri 11 Dec, 08:00", "Train back: Sun 13 Dec, 15:30", "Dinner Saturday 7:30pm at Ondine"]
     assert dated(trip, "How many days until the trip?", TODAY) == (

@@ -280,8 +280,9 @@ def miscounted_days(answer: str, request: str, seen: str) -> str | None:
     thing and the answer's numbers are not those of one of its dates (of the one the request
     names, where it names one): shown "Insurance renews, 3 March 2027: a Wednesday, in 91 days (13
     weeks)", the 1.5B answered "3 weeks"; shown the MOT "in 90 days (12 weeks 6 days)" beside the
-    insurance "in 43 days (6 weeks 1 day)", it answered "6 weeks 5 days". Returns the dated line, or
-    only its date of the thing asked when the request names one."""
+    insurance "in 43 days (6 weeks 1 day)", it answered "6 weeks 5 days". Where the request names
+    none of several, the soonest ("How many days until the trip?": the train out, not back).
+    Returns the dated line, or only its date of the thing asked when the request names one."""
     numbers = set(re.findall(r"\d+", answer))
     if SPAN_ASKED.search(request) and not DAYS_ASKED.search(request):
         span = next((line for line in seen.splitlines() if line.startswith("[Saturn dated]") and " night" in line), None)
@@ -294,10 +295,18 @@ def miscounted_days(answer: str, request: str, seen: str) -> str | None:
     entries = [entry for line in shown for entry in line.removeprefix("[Saturn dated]").split(";")]
     asked = content_words(request) - {"days", "weeks", "many", "long", "until", "till"}
     named = [entry for entry in entries if asked & content_words(entry.split(",")[0])]
+    if not named and (first := _soonest(entries)) is not None:
+        named = [first]  # "How many days until the trip?": its first date, not the train back's
     counts = [_counts(entry.split(": ", 1)[-1].split(",", 1)[-1]) for entry in named or entries]
     if any(numbers <= count for count in counts):
         return None
     return f"[Saturn dated] {named[0].strip()}" if len(named) == 1 else "\n".join(shown)  # the one asked, alone
+
+
+def _soonest(entries: list[str]) -> str | None:
+    """The entry to come soonest, of several none of which the request names."""
+    coming = [(int(found.group(1)), entry) for entry in entries if (found := IN_DAYS.search(entry))]
+    return min(coming)[1] if len(coming) > 1 else None
 
 
 def worked_out_date(quote: str) -> str:
