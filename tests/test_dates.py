@@ -629,6 +629,8 @@ def test_a_lines_quantities_of_one_unit_are_summed_when_asked_in_all():
     assert quantities_summed(allotment, "How much did I harvest altogether?") == (
         "[Saturn worked out] Harvested: 12 + 4 + 3.5 = 19.5kg")
     assert quantities_summed(allotment, "How many kg of beans?") == ""
+    assert quantities_summed(["Week 3: 4 runs - 5k easy, 6k tempo, 5k easy, 12k long"], "How far is week 3 altogether?") == (
+        "[Saturn worked out] Week 3: 5 + 6 + 5 + 12 = 28k")
     assert quantities_summed(["Run: 5km in 28 mins"], "How far in total?") == ""  # two units
     assert quantities_summed(["Deposit: £150 paid, balance £350 due 12 December"], "What's it costing altogether?") == (
         "[Saturn worked out] Deposit: 150 + 350 = 500")

@@ -530,6 +530,12 @@ def test_a_column_of_how_often_gives_every_row_as_the_period_asked():
     assert "everything" not in table_totals("subs.csv", subscriptions, "How much is Spotify?")
 
 
+def test_how_many_days_until_counts_no_rows_of_a_day_column():
+    clubs = "child,club,day,cost\nAva,Brownies,Monday,45\nLeo,Gymnastics,Saturday,72\nLeo,Art,Wednesday,30\n"
+    assert "(a row each)" not in table_totals("clubs.csv", clubs, "How many days until the end of term?")
+    assert table_totals("clubs.csv", clubs, "How many clubs are there?").startswith("[Saturn worked out] 3 clubs (a row each)")
+
+
 def test_a_column_of_three_kinds_with_blanks_the_request_names_a_kind_of_is_counted():
     guests = "name,rsvp,dietary\nAnna,yes,vegetarian\nBen,yes,\nCarla,no,\nDan,maybe,vegan\nEve,yes,gluten free\n"
     assert "dietary: vegetarian 1 (Anna); blank 2 (Ben, Carla); vegan 1 (Dan); gluten free 1 (Eve)" in table_totals(

@@ -260,7 +260,7 @@ def _rows_by_flag(header: list[str], body: list[list[str]], request: str = "") -
     return f"[Saturn counted] {' | '.join(said)}" if said else ""
 
 
-HOW_MANY = re.compile(r"\bhow many\s+(?!(?:hours|hrs|minutes|mins)\b)([a-z]+)", re.IGNORECASE)
+HOW_MANY = re.compile(r"\bhow many\s+(?!(?:hours|hrs|minutes|mins|days|weeks|months|years|nights)\b)([a-z]+)", re.IGNORECASE)
 AVERAGE_ASKED = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
 LARGEST_ASKED = re.compile(
     r"\b(?:longest|biggest|largest|most|highest|max(?:imum)?|furthest|farthest|dearest|priciest|best|top|greatest)\b",

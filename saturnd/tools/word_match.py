@@ -41,6 +41,7 @@ ALSO_WRITTEN = {
     "replied": ("rsvp",), "reply": ("rsvp",), "respond": ("rsvp",), "responded": ("rsvp",),
     "coming": ("rsvp",), "people": ("guests",), "date": ("use", "before", "expires", "expiry"),
     "expired": ("use", "before", "expires", "expiry"),
+    "fastest": ("time", "pace"), "slowest": ("time", "pace"), "quickest": ("time", "pace"), "pace": ("time",),
     "fund": ("savings", "saved"), "savings": ("saved", "fund"), "saved": ("savings",), "save": ("savings", "saved"),
 }
 """How people write these words in their own notes: "What's my doctor's phone number?" must find

@@ -132,7 +132,7 @@ def amounts_by_period(lines: list[str], request: str) -> str:
     return "[Saturn worked out] " + "; ".join(said)
 
 
-QUANTITY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(kg|g|km|miles|mi|litres|liters|l|ml|lbs|lb|hours|hrs|mins|minutes)\b",
+QUANTITY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(kg|g|km|k|miles|mi|litres|liters|l|ml|lbs|lb|hours|hrs|mins|minutes)\b",
                       re.IGNORECASE)
 
 
