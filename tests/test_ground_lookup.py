@@ -533,7 +533,8 @@ def test_a_column_of_how_often_gives_every_row_as_the_period_asked():
 def test_how_many_days_until_counts_no_rows_of_a_day_column():
     clubs = "child,club,day,cost\nAva,Brownies,Monday,45\nLeo,Gymnastics,Saturday,72\nLeo,Art,Wednesday,30\n"
     assert "(a row each)" not in table_totals("clubs.csv", clubs, "How many days until the end of term?")
-    assert table_totals("clubs.csv", clubs, "How many clubs are there?").startswith("[Saturn worked out] 3 clubs (a row each)")
+    assert table_totals("clubs.csv", clubs, "How many sessions are there?").startswith(
+        "[Saturn worked out] 3 sessions (a row each)")
 
 
 def test_a_column_of_three_kinds_with_blanks_the_request_names_a_kind_of_is_counted():
