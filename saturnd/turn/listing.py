@@ -193,8 +193,13 @@ def rows_not_asked(answer: str, request: str, seen: str) -> str | None:
     return None
 
 
-COUNTED_COLUMN = re.compile(r"(?P<column>[\w ]+): (?P<kinds>(?:[^|(]+ \d+ \([^)]*\)(?:; )?)+)")
-COUNTED_KIND = re.compile(r"(?P<value>[^;(]+?) \d+ \((?P<names>[^)]*)\)")
+KIND_VALUE = r"(?:blank \(no answer\)|[^|(;]+?)"
+COUNTED_COLUMN = re.compile(rf"(?P<column>[\w ]+): (?P<kinds>(?:{KIND_VALUE} \d+ \([^)]*\)(?:; )?)+)")
+COUNTED_KIND = re.compile(rf"(?P<value>{KIND_VALUE}) \d+ \((?P<names>[^)]*)\)")
+
+
+NOT_REPLIED = re.compile(r"\b(?:hasn't|haven't|has\s+not|have\s+not|not\s+yet|yet\s+to)\b.*\b(?:repl|answer|respond|rsvp)",
+                         re.IGNORECASE)
 
 
 def kind_rows_not_asked(answer: str, request: str, seen: str) -> str | None:
@@ -214,6 +219,8 @@ def kind_rows_not_asked(answer: str, request: str, seen: str) -> str | None:
                      for kind in COUNTED_KIND.finditer(found["kinds"])}
             named = [value for value in kinds if not value.startswith("blank") and re.search(
                 rf"\b{re.escape(value)}\b", request, re.IGNORECASE)]
+            if not named and NOT_REPLIED.search(request):  # "Who hasn't replied?": the blank answers
+                named = [value for value in kinds if value.startswith("blank (no answer)")]
             if not named and stems(found["column"]) & stems(request):
                 named = [value for value in kinds if not value.startswith("blank")]
             if not named or len(named) == len(kinds):

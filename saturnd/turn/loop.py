@@ -151,7 +151,8 @@ def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer: str)
         seen=shown_text(messages),
         last_result=next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "tool"), ""),
     )
-    if claim is None and turn.sent_back is not None and _same_figure_again(turn, answer, turn.sent_back[1]):
+    if claim is None and turn.sent_back is not None and (_same_figure_again(turn, answer, turn.sent_back[1])
+                                                          or _stalled(turn, answer, turn.sent_back[1])):
         return turn.sent_back[1]
     return None if claim and claim.kind == "no_access" and "someone_else" in turn.claims_sent_back else claim
 
@@ -165,6 +166,18 @@ def _same_figure_again(turn: TurnContext, answer: str, claim: Claim) -> bool:
     share of the rent, twice (a tool that ran since, a write, makes the old claim stale)."""
     ran_since = any(c.fate == "ran" for p in turn.trace[turn.forced_since:] for c in p.calls)
     return claim.kind in FIGURE_CLAIMS and not ran_since and claim.quote.strip("\"") in answer
+
+
+STALLED = re.compile(r"^\W*(?:I\s+(?:need|have|must)\s+to\s+|I(?:'ll|\s+will)\s+|let\s+me\s+)(?:check|look|verify|review|"
+                     r"re-?check|double-?check|go\s+through)\b", re.IGNORECASE)
+ANSWERED_FROM_THE_CLAIM = frozenset({"marked_done", "rows_not_asked", "total_left_out", "part_of_list"})
+
+
+def _stalled(turn: TurnContext, answer: str, claim: Claim) -> bool:
+    """Whether, sent back with the lines that answer it, the model only says it will check again
+    ("I need to check the list again …"), no tool run since: answered from the claim then."""
+    ran_since = any(c.fate == "ran" for p in turn.trace[turn.forced_since:] for c in p.calls)
+    return claim.kind in ANSWERED_FROM_THE_CLAIM and not ran_since and STALLED.search(answer) is not None
 
 
 def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: str, claim: Claim) -> bool:
