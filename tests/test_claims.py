@@ -882,6 +882,12 @@ def test_rows_of_another_kind_than_the_one_asked_go_back(request_text, answer, r
     assert (claim.quote if claim and claim.kind == "rows_not_asked" else None) == rows
 
 
+def test_who_has_not_replied_is_the_blank_answers():
+    seen = "--- guests.csv\n[Saturn counted] rsvp: yes 3 (Leo, Sam, Tom); blank (no answer) 2 (Priya, Ines)"
+    claim = unbacked_claim("Leo, Priya, Ines", [], builtin_registry(), "Who hasn't replied yet?", seen=seen)
+    assert claim == Claim("rows_not_asked", "the rows of rsvp blank (no answer): Priya, Ines")
+
+
 async def test_lines_of_another_part_of_the_day_given_twice_are_replaced_by_the_lines_asked(harness):
     await harness.start()
     (harness.env.workdir / "meds.md").write_text("# Medication\n- Ramipril 5mg: one each morning\n"
