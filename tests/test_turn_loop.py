@@ -884,6 +884,14 @@ async def test_an_answer_that_gives_the_reply_to_a_question_sent_is_replaced_by_
         'Asked 07700 900777: "Can you pick the kids up on Friday?" No reply yet.')
 
 
+async def test_an_errand_no_tool_can_do_answered_without_saying_so_says_it_first(harness):
+    await harness.start()
+    harness.model.enqueue("I can help you order a large pepperoni pizza.",
+                          "I couldn't find any information about ordering a pizza in your files. Could you give more details?")
+    _, events = await harness.turn("Order me a large pepperoni pizza from Domino's for delivery tonight.", headless=True)
+    assert of_type(events, "answer")[-1].text.startswith("I can't do that: none of my tools can. I couldn't find")
+
+
 async def test_rows_given_again_for_a_total_are_replaced_by_the_total(harness):
     await harness.start()
     (harness.env.workdir / "invoices.csv").write_text(

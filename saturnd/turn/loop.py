@@ -41,7 +41,7 @@ from saturnd.turn.echoed_instructions import (
     question_sent,
     speaks_of_the_user,
 )
-from saturnd.turn.errands import ASK_USER, forced_call, something_acted
+from saturnd.turn.errands import ASK_USER, asked_action, forced_call, something_acted, tools_for
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
 from saturnd.turn.listing import still_to_do, whole_list
@@ -348,7 +348,23 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     if claim is not None and claim.kind == "miscounted_days" and (worked_out := worked_out_date(claim.quote)):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the date worked out")
         return worked_out  # sent back, the 1.5B gave the bin day's "5" for the dentist again
+    if _no_tool_for_it(turn, text):  # "Order me a pizza": "I couldn't find any information about ordering …"
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "prefixed: no tool can do what was asked")
+        return f"{prompts.NO_TOOL_FOR_IT} {text}"
     return text
+
+
+SAYS_CANNOT = re.compile(r"\b(?:can(?:no|'|’)?t|unable|not\s+able|no\s+(?:tool|way|ability))\b", re.IGNORECASE)
+
+
+def _no_tool_for_it(turn: TurnContext, text: str) -> bool:
+    """Whether the request asks an errand no tool's name or description names ("Order me a pizza"),
+    nothing but a read or a question ran, and the answer does not say it cannot: asking for more
+    details of it, as the 1.5B did, gets nothing done either."""
+    if not asked_action(turn.text) or tools_for(turn.text, turn.registry) or SAYS_CANNOT.search(text):
+        return False
+    looking = {t.name for t in turn.registry if t.risk == "read_only"} | {ASK_USER}
+    return not any(c.fate == "ran" and c.name not in looking for p in turn.trace for c in p.calls)
 
 
 def _not_done(turn: TurnContext) -> str:

@@ -109,6 +109,9 @@ NO_TIME_GIVEN = (
 )
 FROM_THE_LINE = "{answer}: your files say \"{line}\"."
 """The answer to a yes/no the model twice answered against the line it is about."""
+NO_TOOL_FOR_IT = "I can't do that: none of my tools can."
+"""Before an answer to an errand no tool can do that does not say so ("I couldn't find any
+information about ordering a pizza …")."""
 FROM_THE_DAY = "From your files: {line}."
 NOT_AS_WORKED_OUT = (
     "[Saturn check] The harness worked out what the user's numbers come to: {claim}. Your answer gives"
