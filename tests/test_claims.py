@@ -640,6 +640,8 @@ def test_a_request_to_follow_a_trail_is_told_from_one_that_names_none(request_te
     ("I'm sorry, I can't turn off the kitchen lights: no tool does that.", "Turn off the kitchen lights.", False),
     ("Please provide your sister's number.", "What is my sister's number?", False),  # no errand asked
     ("Please confirm that you want draft.txt overwritten.", "Overwrite draft.txt with 'final'.", False),  # the gate's
+    ("I couldn't find any information about the council. Could you please provide more context?",
+     "Add call the council to my to-do list.", False),  # the item is all an add needs
 ])
 def test_an_answer_that_stops_an_errand_for_a_missing_value_is_told(answer, request_text, put):
     assert asks_for_missing(answer, request_text, [], builtin_registry()) is put

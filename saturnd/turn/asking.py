@@ -12,6 +12,7 @@ import re
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
 from saturnd.turn.errands import ASK_USER, asked_action, first_sentence, something_acted, tools_for
+from saturnd.turn.overwrite import ADDING, item_asked
 
 ASKS_FOR_MISSING = re.compile(
     r"\b(?:please|could you|can you|would you)\s+(?:please\s+)?(?:provide|tell me|give me|share|specify|"
@@ -35,6 +36,7 @@ def asks_for_missing(answer: str, request: str, passes: list[PassTrace], registr
         ASK_USER in registry.names() and bool(asked_action(request)) and ASKS_FOR_MISSING.search(answer) is not None
         and not something_acted(passes, registry)
         and not any(c.name == ASK_USER for p in passes for c in p.calls)
+        and not (asked_action(request) in ADDING and item_asked(request))  # "Add call the council to …": all given
     )
 
 
