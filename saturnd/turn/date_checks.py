@@ -234,19 +234,20 @@ def against_next_due(answer: str, request: str, seen: str) -> str | None:
     answered "Yes"; a no where it is overdue."""
     if not (YES_NO_ASKED.search(request) and DUE_ASKED.search(request)) or not (YES.search(answer) or NO.search(answer)):
         return None
-    asked = content_words(request) - {"due", "next"}
-    for line in seen.splitlines():
-        if not line.startswith("[Saturn dated]"):
-            continue
-        for entry in line.removeprefix("[Saturn dated]").split(";"):
-            found = NEXT_DUE_ENTRY.match(entry)
-            if found is None or not asked & content_words(found.group("label")):
-                continue
-            days = IN_DAYS.search(entry)
-            if (YES.search(answer) and days and int(days.group(1)) > NOT_YET_DAYS) or (
-                    NO.search(answer) and entry.strip().endswith("(overdue)")):
-                return entry.strip()
+    for entry, _ in _next_due_entries(request, seen):
+        days = IN_DAYS.search(entry)
+        if (YES.search(answer) and days and int(days.group(1)) > NOT_YET_DAYS) or (
+                NO.search(answer) and entry.endswith("(overdue)")):
+            return entry
     return None
+
+
+def _next_due_entries(request: str, seen: str) -> list[tuple[str, re.Match[str]]]:
+    """The "[Saturn dated]" entries of when a repeat is next due whose label the request names."""
+    asked = content_words(request) - {"due", "next", "when"}
+    return [(entry.strip(), found) for line in seen.splitlines() if line.startswith("[Saturn dated]")
+            for entry in line.removeprefix("[Saturn dated]").split(";")
+            if (found := NEXT_DUE_ENTRY.match(entry)) and asked & content_words(found.group("label"))]
 
 
 WHEN_GONE_ASKED = re.compile(r"\bwhen\s+(?:was|were|did|had)\b", re.IGNORECASE)
@@ -259,19 +260,12 @@ def next_due_missed(answer: str, request: str, seen: str) -> str | None:
     "14 March"."""
     if not WHEN_ASKED.search(request) or COUNT_ASKED.search(request) or WHEN_GONE_ASKED.search(request):
         return None  # "When was the boiler last serviced?" asks the date gone, not the next
-    asked = content_words(request) - {"due", "next", "when"}
-    for line in seen.splitlines():
-        if not line.startswith("[Saturn dated]"):
-            continue
-        for entry in line.removeprefix("[Saturn dated]").split(";"):
-            found = NEXT_DUE_ENTRY.match(entry)
-            if found is None or not asked & content_words(found.group("label")):
-                continue
-            day, month = found.group("day"), found.group("month")
-            iso = f"{found.group('year')}-{MONTHS.index(month.lower()) + 1:02d}-{int(day):02d}"
-            if iso not in answer and not any(re.search(rf"\b0?{day}(?:st|nd|rd|th)?\s+(?:of\s+)?{written}\b|\b{written}\s+0?{day}(?:st|nd|rd|th)?\b",
-                                 answer, re.IGNORECASE) for written in (month, month[:3])):
-                return f"[Saturn dated] {entry.strip()}"
+    for entry, found in _next_due_entries(request, seen):
+        day, month = found.group("day"), found.group("month")
+        iso = f"{found.group('year')}-{MONTHS.index(month.lower()) + 1:02d}-{int(day):02d}"
+        if iso not in answer and not any(re.search(rf"\b0?{day}(?:st|nd|rd|th)?\s+(?:of\s+)?{written}\b|\b{written}\s+0?{day}(?:st|nd|rd|th)?\b",
+                                                   answer, re.IGNORECASE) for written in (month, month[:3])):
+            return f"[Saturn dated] {entry}"
     return None
 
 

@@ -195,7 +195,26 @@ def rows_not_asked(answer: str, request: str, seen: str) -> str | None:
 
 KIND_VALUE = r"(?:blank \(no answer\)|[^|(;]+?)"
 COUNTED_COLUMN = re.compile(rf"(?P<column>[\w ]+): (?P<kinds>(?:{KIND_VALUE} \d+ \([^)]*\)(?:; )?)+)")
-COUNTED_KIND = re.compile(rf"(?P<value>{KIND_VALUE}) \d+ \((?P<names>[^)]*)\)")
+COUNTED_KIND = re.compile(rf"(?P<value>{KIND_VALUE}) (?P<count>\d+) \((?P<names>[^)]*)\)")
+
+
+def counted_columns(seen: str) -> list[tuple[str, dict[str, tuple[int, list[str]]]]]:
+    """(column, {kind: (count, row names)}) of each column the ground's "[Saturn counted]" lines count."""
+    columns = []
+    for line in seen.splitlines():
+        if not line.startswith("[Saturn counted] "):
+            continue
+        for column in line.removeprefix("[Saturn counted] ").split(" | "):
+            if found := COUNTED_COLUMN.fullmatch(column.strip()):
+                columns.append((found["column"].strip(), {
+                    kind["value"].strip(): (int(kind["count"]), [n.strip() for n in kind["names"].split(",") if n.strip()])
+                    for kind in COUNTED_KIND.finditer(found["kinds"])}))
+    return columns
+
+
+def _kind_named(kinds: dict[str, tuple[int, list[str]]], request: str) -> list[str]:
+    return [value for value in kinds if not value.startswith("blank")
+            and re.search(rf"\b{re.escape(value)}\b", request, re.IGNORECASE)]
 
 
 NOT_REPLIED = re.compile(r"\b(?:hasn't|haven't|has\s+not|have\s+not|not\s+yet|yet\s+to)\b.*\b(?:repl|answer|respond|rsvp)",
@@ -208,27 +227,18 @@ def kind_rows_not_asked(answer: str, request: str, seen: str) -> str | None:
     dietary needs?"), when the answer names another row: the 1.5B answered "Anna Lee, Ben Cho,
     Eve Gold"."""
     said = answer.lower()
-    for line in seen.splitlines():
-        if not line.startswith("[Saturn counted] "):
+    for column, kinds in counted_columns(seen):
+        named = _kind_named(kinds, request)
+        if not named and NOT_REPLIED.search(request):  # "Who hasn't replied?": the blank answers
+            named = [value for value in kinds if value.startswith("blank (no answer)")]
+        if not named and stems(column) & stems(request):
+            named = [value for value in kinds if not value.startswith("blank")]
+        if not named or len(named) == len(kinds):
             continue
-        for column in line.removeprefix("[Saturn counted] ").split(" | "):
-            found = COUNTED_COLUMN.fullmatch(column.strip())
-            if found is None:
-                continue
-            kinds = {kind["value"].strip(): [n.strip() for n in kind["names"].split(",") if n.strip()]
-                     for kind in COUNTED_KIND.finditer(found["kinds"])}
-            named = [value for value in kinds if not value.startswith("blank") and re.search(
-                rf"\b{re.escape(value)}\b", request, re.IGNORECASE)]
-            if not named and NOT_REPLIED.search(request):  # "Who hasn't replied?": the blank answers
-                named = [value for value in kinds if value.startswith("blank (no answer)")]
-            if not named and stems(found["column"]) & stems(request):
-                named = [value for value in kinds if not value.startswith("blank")]
-            if not named or len(named) == len(kinds):
-                continue
-            asked = [name for value in named for name in kinds[value]]
-            others = [name for value, names in kinds.items() if value not in named for name in names if name not in asked]
-            if any(re.search(rf"(?<!\w){re.escape(other.lower())}(?!\w)", said) for other in others):
-                return f"the rows of {found['column'].strip()} {' or '.join(named)}: {', '.join(asked)}"
+        asked = [name for value in named for name in kinds[value][1]]
+        others = [name for value, (_, names) in kinds.items() if value not in named for name in names if name not in asked]
+        if any(re.search(rf"(?<!\w){re.escape(other.lower())}(?!\w)", said) for other in others):
+            return f"the rows of {column} {' or '.join(named)}: {', '.join(asked)}"
     return None
 
 
@@ -242,20 +252,13 @@ def miscounted_kind(answer: str, request: str, seen: str) -> str | None:
     if not re.search(r"\bhow\s+many\b", request, re.IGNORECASE):
         return None
     given = set(re.findall(r"\d+", answer))
-    for line in seen.splitlines():
-        if not line.startswith("[Saturn counted] "):
-            continue
-        for column in line.removeprefix("[Saturn counted] ").split(" | "):
-            found = COUNTED_COLUMN.fullmatch(column.strip())
-            if found is None:
-                continue
-            kinds = {kind["value"].strip(): kind.group(0).strip() for kind in COUNTED_KIND.finditer(found["kinds"])}
-            named = [value for value in kinds if not value.startswith("blank")
-                     and re.search(rf"\b{re.escape(value)}\b", request, re.IGNORECASE)]
-            if not named and stems(found["column"].replace("_", " ")) & stems(request):
-                named = [value for value in kinds if value.lower() in YES_VALUES]
-            if len(named) == 1 and (count := re.search(r" (\d+) \(", kinds[named[0]])) and count.group(1) not in given:
-                return f"[Saturn counted] {found['column'].strip()}: {kinds[named[0]]}"
+    for column, kinds in counted_columns(seen):
+        named = _kind_named(kinds, request)
+        if not named and stems(column.replace("_", " ")) & stems(request):
+            named = [value for value in kinds if value.lower() in YES_VALUES]
+        if len(named) == 1 and str(kinds[named[0]][0]) not in given:
+            count, names = kinds[named[0]]
+            return f"[Saturn counted] {column}: {named[0]} {count} ({', '.join(names)})"
     return None
 
 
