@@ -949,6 +949,15 @@ async def test_a_second_answer_against_its_own_line_is_answered_from_the_line(ha
     assert of_type(events, "answer")[-1].text.endswith(answer)
 
 
+async def test_a_what_answer_against_the_days_line_twice_is_answered_from_the_line(harness):
+    await harness.start()
+    week = "Mon: swimming\nTue: piano\nWed: football\nThu: chess\nFri: drama\nSat: parkrun\nSun: rest\n"
+    (harness.env.workdir / "clubs.md").write_text(week)
+    harness.model.enqueue("Knitting.", "Yes, knitting.")  # no day's word, then a yes to a "what"
+    _, events = await harness.turn("What's on today?", headless=True)
+    assert of_type(events, "answer")[-1].text.startswith("From your files: today, ")
+
+
 async def test_who_owes_turned_round_twice_is_turned_back_the_second_time(harness):
     await harness.start()
     (harness.env.workdir / "money.md").write_text("Sam owes me £20 for tickets\nPriya owes me £15\n")

@@ -68,8 +68,6 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("I've returned Circe.", "mark"),
     ("I've got a cold.", ""),
     ("I added £50 to the bike fund.", "update"),  # told: its line is updated
-    ("I've used the spinach.", "remove"),
-    ("I've used my phone for it.", ""),
     ("I've paid the gas bill?", ""),
     ("Where's my ring?", ""),
 ])

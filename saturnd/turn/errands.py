@@ -45,10 +45,6 @@ said the words back."""
 TOLD_ADDED = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+)?(?:added|put|paid|saved|moved|"
                         r"transferred)\s+(?:in\s+)?(?:another\s+|an\s+extra\s+)?[£$€]\s?\d", re.IGNORECASE)
 """Told money went into a thing a line counts ("I added £50 to the bike fund."): the line is updated."""
-TOLD_GONE = re.compile(
-    r"^\s*(?:I(?:'ve|’ve|\s+have)|we(?:'ve|’ve|\s+have))\s+(?:just\s+|already\s+)?(?:used(?:\s+up)?|eaten|drunk|"
-    r"thrown\s+(?:out|away)|binned)\s+(?:the|all\s+the|the\s+last\s+of\s+the)\b(?![^.!?]*\?)", re.IGNORECASE)
-"""Told a thing a list keeps is gone ("I've used the spinach."): its line goes."""
 REMIND_SOMEONE = re.compile(r"^\s+(?!(?:me|us|myself)\b)(?:[A-Z][\w'-]*|(?:my|our)\s+\w+|him|her|them)\b")
 """A reminder for someone else ("Remind Tom that his invoice is overdue") is a message to them."""
 INSTEAD = re.compile(r"\binstead\s+of\b|\bin\s+place\s+of\b", re.IGNORECASE)
@@ -153,8 +149,6 @@ def asked_action(request: str) -> str:
         return "mark"
     if TOLD_ADDED.match(request):
         return "update"
-    if TOLD_GONE.match(request):
-        return "remove"
     later = LATER_ACTION.search(request)
     return later.group("verb").lower() if later else ""
 

@@ -33,7 +33,7 @@ from saturnd.turn.claims import (
 )
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
-from saturnd.turn.date_checks import NO, WHO_ASKED, YES, worked_out_date
+from saturnd.turn.date_checks import NO, WHAT_ASKED, WHO_ASKED, YES, worked_out_date
 from saturnd.turn.echoed_instructions import (
     done_account,
     echoes_instructions,
@@ -335,7 +335,7 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         return turned_round(text)
     if claim is not None and claim.kind in ("against_the_line", "against_the_day"):  # "Yes" to weekly again
         turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the line")
-        if WHO_ASKED.search(turn.text) or not (YES.search(text) or NO.search(text)):  # "Sam" again for who …
+        if WHO_ASKED.search(turn.text) or WHAT_ASKED.search(turn.text) or not (YES.search(text) or NO.search(text)):
             return prompts.FROM_THE_DAY.format(line=claim.quote)
         return prompts.FROM_THE_LINE.format(answer="No" if YES.search(text) else "Yes", line=claim.quote)
     if claim is not None and claim.kind == "not_as_worked_out":  # "60 minutes" again for 105
