@@ -688,9 +688,10 @@ def test_a_repeat_gone_by_since_it_was_last_done_is_overdue_not_the_next_one():
                            documents_at_hand=True, seen=seen)
     assert claim is None  # the date gone is asked, not the next
     seen = "--- house.md\n" + "\n".join(house) + "\n" + next_due(house, "Is the boiler service due?", TODAY)
-    claim = unbacked_claim("Yes, on 15 January 2027.", [], builtin_registry(), "Is the boiler service due?",
-                           documents_at_hand=True, seen=seen)
-    assert claim is not None and claim.kind == "against_the_line" and claim.quote.startswith("Boiler service last done")
+    for answer in ("Yes, on 15 January 2027.", "Yes"):
+        claim = unbacked_claim(answer, [], builtin_registry(), "Is the boiler service due?", documents_at_hand=True,
+                               seen=seen)
+        assert claim is not None and claim.kind == "against_the_line" and claim.quote.startswith("Boiler service last")
 
 
 def test_a_line_overdue_is_dated_gone_or_to_come():

@@ -260,6 +260,8 @@ def next_due_missed(answer: str, request: str, seen: str) -> str | None:
     "14 March"."""
     if not WHEN_ASKED.search(request) or COUNT_ASKED.search(request) or WHEN_GONE_ASKED.search(request):
         return None  # "When was the boiler last serviced?" asks the date gone, not the next
+    if YES_NO_ASKED.search(request) and (YES.search(answer) or NO.search(answer)):
+        return None  # "Is the boiler service due?" answered yes or no: against_next_due's to judge
     for entry, found in _next_due_entries(request, seen):
         day, month = found.group("day"), found.group("month")
         iso = f"{found.group('year')}-{MONTHS.index(month.lower()) + 1:02d}-{int(day):02d}"
