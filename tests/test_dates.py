@@ -10,11 +10,9 @@ from saturnd.tools import builtin_registry
 from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.date_checks import miscounted_days, not_on_that_day, worked_out_date
 from saturnd.turn.dates import (
-    at_that_time_of_day,
     dated,
     days_meant,
     days_named,
-    in_the_month,
     lasts_until,
     months_meant,
     months_written,
@@ -23,11 +21,11 @@ from saturnd.turn.dates import (
     ways_written,
 )
 from saturnd.turn.ground import Ground, build_ground
+from saturnd.turn.listing import at_that_time_of_day, in_the_month
 from saturnd.turn.retrieval import Document, Excerpt, rank, render_excerpts
 from saturnd.turn.worked_lines import (
     amount_added,
     amounts_by_period,
-    arrival_times,
     at_a_rate,
     bracketed_counts,
     list_amounts,
@@ -35,9 +33,8 @@ from saturnd.turn.worked_lines import (
     quantities_summed,
     scaled_recipe,
     shares,
-    time_between,
-    times_worked_out,
 )
+from saturnd.turn.worked_times import arrival_times, time_between, times_worked_out
 from tests.conftest import of_type
 
 TODAY = date(2026, 12, 2)  # a Wednesday

@@ -108,7 +108,7 @@ comes back again is answered with a note saying so. The kinds:
   1.5B ran telnet); sent back to say it cannot and give the number the files hold.
 - no_time_given: asked what time, an answer with no time of day while the shown lines about the
   thing give one ("Season ticket expires 31 January" for "What time does my train get in?");
-  sent back with those lines (worked_lines.py).
+  sent back with those lines (worked_times.py).
 - owed_the_wrong_way: asked what is owed to the user ("How much am I owed in total?"), an answer
   that says the user owes it ("You owe £3550 in total."); sent back, and a second time turned round.
 - yes_then_no: a yes/no question answered yes with its own reason for no ("Can Pepper have
@@ -196,7 +196,8 @@ from saturnd.turn.made_up import (
 from saturnd.turn.retrieval import Document
 from saturnd.turn.tool_fit import fits_request, named_for_request
 from saturnd.turn.trails import unfollowed_pointer
-from saturnd.turn.worked_lines import against_the_worked_entry, missed_worked_out, no_time_given
+from saturnd.turn.worked_lines import against_the_worked_entry, missed_worked_out
+from saturnd.turn.worked_times import no_time_given
 
 _DONE = (
     r"sent|emailed|e-mailed|texted|messaged|forwarded|replied|posted|saved|written|wrote|created|"

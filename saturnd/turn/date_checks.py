@@ -21,7 +21,7 @@ from saturnd.turn.dates import (
     content_words,
     dates_written,
 )
-from saturnd.turn.worked_lines import clock_times
+from saturnd.turn.worked_times import clock_times
 
 COUNT_ASKED = re.compile(r"\bhow\s+(?:many|long|soon)\b", re.IGNORECASE)
 

@@ -26,10 +26,8 @@ from saturnd.tools.word_match import (
 )
 from saturnd.turn.dates import (
     MONTHS,
-    at_that_time_of_day,
     dated,
     days_named,
-    in_the_month,
     lasts_until,
     months_meant,
     months_written,
@@ -38,20 +36,28 @@ from saturnd.turn.dates import (
     ways_written,
 )
 from saturnd.turn.errands import asked_action
-from saturnd.turn.listing import not_done, section_named, who_owes
+from saturnd.turn.listing import (
+    at_that_time_of_day,
+    in_the_month,
+    not_done,
+    section_named,
+    who_owes,
+)
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 from saturnd.turn.worked_lines import (
     amount_added,
     amounts_by_period,
-    arrival_times,
     at_a_rate,
     bracketed_counts,
-    length_in_minutes,
     list_amounts,
     progress,
     quantities_summed,
     scaled_recipe,
     shares,
+)
+from saturnd.turn.worked_times import (
+    arrival_times,
+    length_in_minutes,
     time_between,
     times_worked_out,
 )
@@ -193,7 +199,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
     """file:line headers the model can cite and read on from; a whole table's totals (for the
     month the `request` names, where it names one); asked how many days until a thing, its dates
     counted from `today` (dates.py); asked how long a thing lasts or a recipe for more or fewer,
-    that worked out (worked_lines.py)."""
+    that worked out (worked_lines.py, worked_times.py)."""
     blocks = []
     for part in excerpts:
         last = part.first_line + len(part.lines) - 1

@@ -1,103 +1,21 @@
 """Sums a line of the user's notes asks for where no table holds them, worked out by the harness.
 
-Asked "How long is my train journey?" of "Usual train: 07:42 from Leeds, arrives York 08:10", or
-"How much mince for lasagne for 3?" of a recipe that serves 6, a 1.5B subtracts clock times and
-scales amounts no better than it adds. Like the table's totals and the dates, the answer is
+Asked "How much mince for lasagne for 3?" of a recipe that serves 6, or "How much more do I need
+for the holiday?" of "Holiday fund: £1,350 of £2,000", a 1.5B scales and subtracts amounts no
+better than it adds (times of day are worked_times.py's). Like the table's totals and the dates, the answer is
 worked out before the model reads and shown after the excerpt it comes from.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from fractions import Fraction
 
 from saturnd.tools.periods import PERIOD, TIMES_A_YEAR, period_asked, period_named
 from saturnd.tools.word_match import stems
 from saturnd.turn.listing import DONE_MARK
 from saturnd.turn.made_up import NUMBER_WORDS, WORKED_OUT
-
-CLOCK = re.compile(
-    r"\b(?P<hour>2[0-3]|[01]?\d)(?:[:.](?P<minute>[0-5]\d))?\s*(?P<half>[ap]\.?m\b\.?)?", re.IGNORECASE)
-HOW_LONG = re.compile(r"\bhow\s+long\b(?!.*\b(?:until|till|til|ago|since|been|left|before)\b)", re.IGNORECASE)
-MAX_SPANS = 3
-
-
-def time_between(lines: list[str], request: str) -> str:
-    """Asked how long a thing lasts, the time from the first clock time to the second of each line
-    holding two ("07:42 … 08:10": 28 minutes; past midnight it runs on to the next day)."""
-    if not HOW_LONG.search(request):
-        return ""
-    spans = [(line, times) for line in lines if len(times := clock_times(line)) == 2]
-    if len(spans) > MAX_SPANS:
-        asked = stems(request)
-        spans = [(line, times) for line, times in spans if asked & stems(line)]
-    said = []
-    for line, ((first_written, first), (second_written, second)) in spans[:MAX_SPANS]:
-        minutes = (second - first) % (24 * 60)
-        label = re.sub(r"\s+", " ", line.split(first_written)[0].strip(" -*:,"))
-        said.append(f"{label + ', ' if label else ''}{first_written} to {second_written}: {_duration(minutes)}")
-    return f"[Saturn worked out] {'; '.join(said)}" if said else ""
-
-
-def clock_times(line: str) -> list[tuple[str, int]]:
-    """(as written, minutes after midnight) of each time of day in `line`: "08:10", "2.30pm",
-    "9am"; a bare number ("3 nights") is none."""
-    found = []
-    for match in CLOCK.finditer(line):
-        if match.group("minute") is None and match.group("half") is None:
-            continue
-        hour, minute = int(match.group("hour")), int(match.group("minute") or 0)
-        half = (match.group("half") or "").lower()[:1]
-        if half and hour > 12:
-            continue
-        hour = hour % 12 + (12 if half == "p" else 0) if half else hour
-        found.append((match.group(0).strip(), hour * 60 + minute))
-    return found
-
-
-def _duration(minutes: int) -> str:
-    hours, minutes = divmod(minutes, 60)
-    parts = [f"{hours} hour{'s' if hours != 1 else ''}"] * bool(hours)
-    parts += [f"{minutes} minute{'s' if minutes != 1 else ''}"] * bool(minutes or not hours)
-    return " ".join(parts)
-
-
-ARRIVAL_ASKED = re.compile(r"\b(?:get|gets|getting)\s+(?:in|there|back|home)\b|\b(?:arriv|land|reach)\w*", re.IGNORECASE)
-ARRIVAL = re.compile(r"\b(?:arriv\w*|lands?|landing|gets?\s+in|reach\w*|due\s+in(?:to)?)\b", re.IGNORECASE)
-
-
-def arrival_times(lines: list[str], request: str) -> str:
-    """Asked when a journey gets in, of each line that leaves at one time and arrives at another
-    ("Usual train: 07:42 from Leeds, arrives York 08:10"), both by name: asked "What time does my
-    train get in?", the 1.5B answered the first time, 07:42."""
-    if not ARRIVAL_ASKED.search(request):
-        return ""
-    said = []
-    for line in lines:
-        arrives, times = ARRIVAL.search(line), clock_times(line)
-        if len(times) != 2 or not arrives or not line.find(times[0][0]) < arrives.start() < line.rfind(times[1][0]):
-            continue
-        label = re.sub(r"\s+", " ", line.split(times[0][0])[0].strip(" -*:,"))
-        said.append(f"{label + ': ' if label else ''}leaves {times[0][0]}, {line[arrives.start():].strip(' .')}")
-    return f"[Saturn read] {'; '.join(said[:MAX_SPANS])}" if said else ""
-
-
-WHAT_TIME = re.compile(r"\b(?:what|which)\s+time\b(?!\s+is\s+it\b)|\bwhen\s+does\b.*\b(?:leave|arrive|get\s+in|start|finish|open|close)\b",
-                       re.IGNORECASE)
-
-
-def no_time_given(answer: str, request: str, seen: str) -> str | None:
-    """The shown lines with a time of day about what the request asks, when it asks what time and
-    the answer gives none: asked "What time does my train get in?", the 1.5B answered "Season
-    ticket expires 31 January", the line above "Usual train: 07:42 from Leeds, arrives York 08:10"."""
-    if not WHAT_TIME.search(request) or clock_times(answer):
-        return None
-    asked = stems(request) - {"time"}
-    timed = [line.strip() for line in seen.splitlines()
-             if not line.startswith(("[Saturn", "---")) and clock_times(line) and asked & stems(line)]
-    return "\n".join(timed[:MAX_SPANS]) or None
-
+from saturnd.turn.worked_times import MAX_SPANS, plain, times_worked_out
 
 MONEY = re.compile(r"[£$€]\s?(\d[\d,]*(?:\.\d+)?)")
 SPENT_ASKED = re.compile(r"\b(?:spent|spend|cost|costs|left|budget)\b", re.IGNORECASE)
@@ -151,7 +69,7 @@ def quantities_summed(lines: list[str], request: str) -> str:
         if len(found) >= 2 and len({unit.lower() for _, unit in found}) == 1:
             label = line.split(":")[0].strip(" -*•") if ":" in line else "the line"
             total = sum((Fraction(number) for number, _ in found), Fraction(0))
-            said.append(f"{label}: {' + '.join(number for number, _ in found)} = {_plain(total)}{found[0][1]}")
+            said.append(f"{label}: {' + '.join(number for number, _ in found)} = {plain(total)}{found[0][1]}")
     return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
 
 
@@ -246,11 +164,11 @@ def bracketed_counts(lines: list[str], request: str) -> str:
         label = line.split(":")[0].strip(" -*•") if ":" in line else "in brackets"
         if not re.search(rf"\b{unit}s?\b", request, re.IGNORECASE) and not stems(label) & stems(request):
             continue  # "How many miles did I drive?" is not about the leave taken
-        said.append(f"{label}: {' + '.join(number for number, _ in counts)} = {_plain(total)} {unit}s")
+        said.append(f"{label}: {' + '.join(number for number, _ in counts)} = {plain(total)} {unit}s")
         allowance = re.compile(rf"(\d+(?:\.\d+)?)\s+{unit}s?\s+(?:a|per|each)\s+year\b", re.IGNORECASE)
         if found := next((found for other in lines if other != line and (found := allowance.search(other))), None):
             left = Fraction(found.group(1)) - total
-            said.append(f"{found.group(0)} - {_plain(total)} = {_plain(left)} {unit}s left")
+            said.append(f"{found.group(0)} - {plain(total)} = {plain(left)} {unit}s left")
     return "[Saturn worked out] " + "; ".join(said) if said else ""
 
 
@@ -284,7 +202,7 @@ def progress(lines: list[str], request: str) -> str:
             if have < goal and rate:
                 taken = -(-(goal - have) // rate)
                 said.append(f"{label} at {_money(rate)} a {periods[0]}: {_money(goal - have)} / {_money(rate)}"
-                            f" = {_plain((goal - have) / rate)}, so {taken} {periods[0]}{'s' if taken != 1 else ''}")
+                            f" = {plain((goal - have) / rate)}, so {taken} {periods[0]}{'s' if taken != 1 else ''}")
     return "[Saturn worked out] " + "; ".join(said)
 
 
@@ -324,64 +242,7 @@ def _toward(label: str, have: Fraction, goal: Fraction) -> str:
     if have >= goal:
         return f"{label} {_money(have)} of {_money(goal)}: reached"
     return (f"{label} {_money(have)} of {_money(goal)}: {_money(goal)} - {_money(have)} = {_money(goal - have)} more to go,"
-            f" {_plain(Fraction(round(have * 100 / goal, 1)))}% there")
-
-
-SPOKEN = r"\d+(?:\.\d+)?|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
-PART = {"half": Fraction(1, 2), "quarter": Fraction(1, 4), "three quarters": Fraction(3, 4)}
-LENGTH_PIECE = re.compile(
-    rf"\b(?P<n>{SPOKEN})(?:\s+and\s+(?:a\s+)?(?P<pre>half|quarter|three\s+quarters))?[\s-]+"
-    r"(?P<unit>hours?|hrs?|minutes?|mins?)\b(?:\s+and\s+(?:a\s+)?(?P<post>half|quarter|three\s+quarters)\b)?|"
-    r"\b(?P<part>half|(?:a\s+)?quarter|three\s+quarters)\s+(?:of\s+)?an\s+hour\b", re.IGNORECASE)
-LEAVING = re.compile(r"\b(?:when|what\s+time)\s+(?:should|do|must|shall|would|have|need)\s+(?:I|we)\s+(?:to\s+)?"
-                     r"(?:leave|set\s+off|go|start|head|get\s+up)\b|\bby\s+\d|\b(?:before|beforehand|earlier)\b",
-                     re.IGNORECASE)
-CONVERSION_ASKED = re.compile(r"\bhow\s+many\s+(minutes|hours|mins)\b", re.IGNORECASE)
-WHEN_ASKED = re.compile(r"\b(?:when|what\s+time)\b", re.IGNORECASE)
-
-
-def length_in_minutes(text: str) -> Fraction | None:
-    """The length of time `text` gives, in minutes: "three and a half hours" 210, "an hour and three
-    quarters" 105, "2 hours 15 minutes" 135, "half an hour" 30."""
-    total, found = Fraction(0), False
-    for piece in LENGTH_PIECE.finditer(text):
-        found = True
-        if piece.group("part"):
-            total += 60 * PART[re.sub(r"^a\s+", "", piece.group("part").lower())]
-            continue
-        number = _spoken(piece.group("n")) + sum(PART[" ".join(p.lower().split())] for p in
-                                                 (piece.group("pre"), piece.group("post")) if p)
-        total += number * (60 if piece.group("unit").lower().startswith("h") else 1)
-    return total if found else None
-
-
-def times_worked_out(request: str, lines: Sequence[str] = ()) -> str:
-    """A clock time the request gives moved by a length of time it (or else a shown line, "Oven:
-    190C for 40 minutes") gives, asked when ("I'm leaving at 2:15pm and the drive takes three and a
-    half hours. When will I get there?": 5:45pm; asked when to leave, back); or a length asked in
-    other units ("How many minutes is an hour and three quarters?": 105)."""
-    clocks = clock_times(request)
-    length = length_in_minutes(CLOCK.sub(lambda m: " " if m.group("minute") or m.group("half") else m.group(0), request))
-    if asked := CONVERSION_ASKED.search(request):
-        if length is None or clocks:
-            return ""
-        minutes = asked.group(1).lower().startswith("min")
-        return f"[Saturn worked out] {_plain(length if minutes else length / 60)} {'minutes' if minutes else 'hours'}"
-    if len(clocks) != 1 or not WHEN_ASKED.search(request):
-        return ""
-    written, at = clocks[0]
-    source = "the request"
-    if length is None:
-        from_lines = [(line, found) for line in lines if (found := length_in_minutes(line)) is not None]
-        if len(from_lines) != 1:
-            return ""
-        source, length = from_lines[0][0].strip(), from_lines[0][1]
-    back = LEAVING.search(request) is not None
-    moved = (at - int(length) if back else at + int(length)) % (24 * 60)
-    said = _written_like(moved, written)
-    length_said = _duration(int(length))
-    from_where = f" ({source})" if source != "the request" else ""
-    return f"[Saturn worked out] {written} {'-' if back else '+'} {length_said}{from_where} = {said}"
+            f" {plain(Fraction(round(have * 100 / goal, 1)))}% there")
 
 
 UNITS = "day|hour|night|week|month|session|lesson|class|visit|ticket|person|people|kid|child"
@@ -405,7 +266,7 @@ def at_a_rate(lines: list[str], request: str) -> str:
             units = {PER_UNIT.get(word, word.removesuffix("s")) for word in re.findall(r"[a-z]+", line.lower())}
             if len(amounts) == 1 and unit in units:
                 rate = Fraction(amounts[0].replace(",", ""))
-                said.append(f"{found.group(0)} at {line.strip(' -*•')}: {_plain(count)} × {_money(rate)}"
+                said.append(f"{found.group(0)} at {line.strip(' -*•')}: {plain(count)} × {_money(rate)}"
                             f" = {_money(count * rate)}")
     return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
 
@@ -424,11 +285,11 @@ def percent_worked_out(request: str) -> str:
     part = amount * rate / 100
     money = found.group("money") or ""
     how = found.group("how").lower()
-    said = f"{_plain(rate)}% of {money}{_plain(amount)} = {money}{_money(part)}"
+    said = f"{plain(rate)}% of {money}{plain(amount)} = {money}{_money(part)}"
     if how in ("off", "less than"):
-        said += f"; {money}{_plain(amount)} - {money}{_money(part)} = {money}{_money(amount - part)}"
+        said += f"; {money}{plain(amount)} - {money}{_money(part)} = {money}{_money(amount - part)}"
     elif how in ("on top of", "more than"):
-        said += f"; {money}{_plain(amount)} + {money}{_money(part)} = {money}{_money(amount + part)}"
+        said += f"; {money}{plain(amount)} + {money}{_money(part)} = {money}{_money(amount + part)}"
     return f"[Saturn worked out] {said}"
 
 
@@ -490,17 +351,6 @@ def worked_entry_for(request: str, seen: str) -> str:
 
 
 
-def _written_like(minutes: int, example: str) -> str:
-    hour, minute = divmod(minutes, 60)
-    if re.search(r"[ap]\.?m", example, re.IGNORECASE):
-        return f"{hour % 12 or 12}:{minute:02d}{'pm' if hour >= 12 else 'am'}"
-    return f"{hour:02d}:{minute:02d}"
-
-
-def _spoken(written: str) -> Fraction:
-    return Fraction(NUMBER_WORDS.get(written.lower()) or written)
-
-
 COUNT = r"(\d{1,2}|" + "|".join(sorted((w for w in NUMBER_WORDS if w not in ("a", "an")), key=len, reverse=True)) + r")"
 FOR_HOW_MANY = re.compile(rf"\b(?:for|feeds?|feeding|serves?|serving)\s+{COUNT}\b(?!\s*(?:minutes?|mins?|hours?|days?|weeks?))",
                           re.IGNORECASE)
@@ -532,10 +382,10 @@ def scaled_recipe(lines: list[str], request: str) -> str:
         wanted = Fraction(amount.group("number")) * factor
         if unit.lower() in WHOLE_UNITS and wanted >= 10:  # 666.67g is 667g
             wanted = Fraction(round(wanted))
-        scaled.append(f"{line[amount.end('lead'):].strip()} → {_plain(wanted)}{amount.group('space') if unit else ''}{unit}")
+        scaled.append(f"{line[amount.end('lead'):].strip()} → {plain(wanted)}{amount.group('space') if unit else ''}{unit}")
     if not scaled:
         return ""
-    return (f"[Saturn worked out] for {people} of a recipe for {written_for} (each amount × {_plain(factor)}): "
+    return (f"[Saturn worked out] for {people} of a recipe for {written_for} (each amount × {plain(factor)}): "
             + "; ".join(scaled))
 
 
@@ -545,7 +395,3 @@ def _money(value: Fraction) -> str:
 
 def _count(written: str) -> int:
     return NUMBER_WORDS.get(written.lower()) or int(written)
-
-
-def _plain(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}".rstrip("0").rstrip(".")
