@@ -323,6 +323,15 @@ def test_a_date_gone_with_a_repeat_gives_the_next_time_it_falls():
     assert next_due([line], "What's the boiler's make?", TODAY) == ""  # not asked when
 
 
+def test_a_repeat_on_a_line_of_no_date_is_for_the_line_of_its_thing_that_has_one():
+    car = ["- MOT due: 14 March 2027", "- Last service: 20 June 2026 at 41,200 miles",
+           "- Service every 10,000 miles or 12 months"]
+    assert next_due(car, "Is the car due a service yet?", TODAY) == (
+        "[Saturn dated] Last service, 20 June 2026, every 12 months: next 20 June 2027, a Sunday, in 200 days"
+        " (28 weeks 4 days)")
+    assert next_due(["- Service every 12 months", "- MOT: 14 March 2026"], "When is the service due?", TODAY) == ""
+
+
 def test_a_yearless_date_the_line_says_is_gone_or_that_fell_this_last_month_is_not_next_years():
     pets = ["- Worming tablet: every 3 months, last given 20 September", "- Flea treatment monthly, last 15 November"]
     assert next_due(pets, "When is Biscuit's next worming tablet due?", TODAY) == (
@@ -745,3 +754,9 @@ def test_asked_whose_birthday_is_next_a_line_saying_birthday_is_not_the_only_one
     birthdays = ["- Mum: 14 January", "- Jo: 9 December", "Jess's birthday is on 4 May."]
     assert dated(birthdays, "Whose birthday is next?", TODAY).startswith(
         "[Saturn dated] soonest first: Jo, 9 December 2026")
+
+
+def test_a_weekday_said_as_every_one_of_it_names_that_day():
+    clubs = ["child,club,day,time", "Maya,Swimming,Mon,16:30", "Maya,Choir,Thu,15:15", "Leo,Football,Tue,16:00"]
+    assert on_the_days(clubs, "What does Maya do on Thursdays?", date(2026, 12, 3)) == (
+        "[Saturn dated] Thursday 3 December: child Maya, club Choir, day Thu, time 15:15")

@@ -416,6 +416,13 @@ def test_asked_what_still_needs_doing_the_lines_that_say_not_done_in_its_word_ar
     assert not_done(jobs, "What jobs still need paying?") == ""
 
 
+def test_asked_what_is_still_to_do_only_a_files_list_is_counted():
+    allotment = ["# Allotment", "Rent: £38 a year, due 1 April", "Water butts: 3", "## To do", "- [x] Dig over bed 2",
+                 "- [ ] Prune the raspberries", "- [ ] Fix the shed door"]
+    assert not_done(allotment, "What still needs doing on the allotment?") == (
+        "[Saturn counted] 2 not marked done: - [ ] Prune the raspberries; - [ ] Fix the shed door")
+
+
 def test_a_list_shown_whole_carries_what_is_not_marked_done():
     shown = render_excerpts([Excerpt("todo.md", 1, ["- [x] milk", "- [ ] eggs"], 2)], "What's left on my list?")
     assert shown.splitlines()[-1] == "[Saturn counted] 1 not marked done: - [ ] eggs"
@@ -515,6 +522,9 @@ def test_a_dated_table_of_levels_shows_its_changes_not_its_totals():
         " -0.9, December 2026 0; lowest 80.2 (2026-12-01), highest 82.4 (2026-10-01)")
     bank = "date,amount,balance\n2026-11-01,40,500\n2026-11-02,30,470\n2026-11-03,50,420\n"
     assert table_totals("bank.csv", bank).startswith("[Saturn worked out] totals over 3 rows: amount = 120")
+    harvest = "date,crop,kg\n2026-08-03,courgettes,2.4\n2026-08-10,beans,1.1\n2026-09-02,potatoes,6.5\n2026-10-05,potatoes,5.0\n"
+    assert table_totals("harvest.csv", harvest, "What was my biggest harvest?").startswith(
+        "[Saturn worked out] totals over 4 rows: kg = 15; largest kg: the row 2026-09-02,potatoes,6.5")  # picked, not a weight
 
 
 def test_a_dated_table_of_readings_by_their_own_names_is_levels_with_an_average_when_asked():

@@ -177,6 +177,8 @@ def _used_between_readings(name: str, header: list[str], body: list[list[str]], 
     return "[Saturn worked out] used between readings (the readings count up): " + "; ".join(spans[-MAX_GROUPS - 1:])
 
 
+WEIGHED = re.compile(r"kg|kgs|kilos?|lbs?|pounds|grams|g", re.IGNORECASE)
+"""A column named only by the unit it is weighed in."""
 LEVELS = re.compile(r"weigh|\bkg\b|\blbs?\b|balance|temperature|\btemp\b|pressure|\bbp\b|systolic|diastolic|pulse|"
                     r"heart|glucose|sugar|height", re.IGNORECASE)
 
@@ -190,6 +192,8 @@ def _levels_over_time(name: str, header: list[str], body: list[list[str]], numer
     gives that."""
     if not (all(LEVELS.search(header[i]) for i in numeric) or (len(numeric) == 1 and LEVELS.search(name))):
         return ""  # a bank's amount,balance: the amounts still add up
+    if all(WEIGHED.fullmatch(header[i].strip()) for i in numeric) and _grouping_column(header, body, [*numeric, dates]) is not None:
+        return ""  # "date,crop,kg": what was picked of each crop, amounts; one "date,kg" is a weight
     ordered = sorted(body, key=lambda row: row[dates].strip())
     said = []
     for i in numeric:

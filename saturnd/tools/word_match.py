@@ -42,6 +42,8 @@ ALSO_WRITTEN = {
     "coming": ("rsvp",), "people": ("guests",), "date": ("use", "before", "expires", "expiry"),
     "expired": ("use", "before", "expires", "expiry"),
     "fastest": ("time", "pace"), "slowest": ("time", "pace"), "quickest": ("time", "pace"), "pace": ("time",),
+    "tank": ("fuel", "litres"), "petrol": ("fuel",), "diesel": ("fuel",), "mileage": ("miles",),
+    "kilos": ("kg",), "kilo": ("kg",), "kilograms": ("kg",),
     "fund": ("savings", "saved"), "savings": ("saved", "fund"), "saved": ("savings",), "save": ("savings", "saved"),
 }
 """How people write these words in their own notes: "What's my doctor's phone number?" must find

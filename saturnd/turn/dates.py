@@ -14,7 +14,7 @@ import contextlib
 import re
 from datetime import date, timedelta
 
-from saturnd.tools.word_match import STOP_WORDS
+from saturnd.tools.word_match import STOP_WORDS, stems
 from saturnd.turn.made_up import NUMBER_WORDS
 
 DAYS_ASKED = re.compile(
@@ -114,7 +114,7 @@ def dated(lines: list[str], request: str, today: date) -> str:
 
 
 EVERY = re.compile(
-    r"\bevery\s+(?P<count>\d{1,2}|two|three|four|six)?\s*(?P<unit>day|week|month|year)s?\b|"
+    r"\bevery\s+(?:[\d,.]+k?\s+[a-z]+\s+or\s+)?(?P<count>\d{1,2}|two|three|four|six)?\s*(?P<unit>day|week|month|year)s?\b|"
     r"\b(?P<adverb>daily|weekly|fortnightly|monthly|quarterly|yearly|annually)\b", re.IGNORECASE)
 ADVERBS = {"daily": (1, "day"), "weekly": (1, "week"), "fortnightly": (2, "week"), "monthly": (1, "month"),
            "quarterly": (3, "month"), "yearly": (1, "year"), "annually": (1, "year")}
@@ -131,10 +131,9 @@ def next_due(lines: list[str], request: str, today: date) -> str:
     if not WHEN_ASKED.search(request):
         return ""
     said = []
-    for line in lines:
-        every = EVERY.search(line)
-        dates = _dates(line, today, gone=True, weekdays=False) if every else []
-        if every is None or len(dates) != 1 or dates[0][1] > today:
+    for line, every in _repeats(lines, today):
+        dates = _dates(line, today, gone=True, weekdays=False)
+        if len(dates) != 1 or dates[0][1] > today:
             continue
         count, unit = _repeat(every)
         when = _moved(dates[0][1], count, unit)  # gone already, it is overdue, not next month's
@@ -144,6 +143,23 @@ def next_due(lines: list[str], request: str, today: date) -> str:
                     f" next {when.day} {when:%B %Y}, a {when:%A}, {_from_today(when, today)}"
                     + (" (overdue)" if when < today else ""))
     return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""
+
+
+def _repeats(lines: list[str], today: date) -> list[tuple[str, re.Match[str]]]:
+    """Each line with a repeat, and for a repeat on a line of no date, the lines of its thing
+    that have one ("Service every 10,000 miles or 12 months" is for "Last service: 20 June 2026"):
+    told only of the repeat, the 1.5B said a car serviced in June was due a service now."""
+    found = []
+    for line in lines:
+        if (every := EVERY.search(line)) is None:
+            continue
+        if _dates(line, today, weekdays=False):
+            found.append((line, every))
+            continue
+        thing = stems(line[: every.start()])
+        found += [(other, every) for other in lines if not EVERY.search(other) and thing & stems(other)
+                  and _dates(other, today, weekdays=False)]
+    return found
 
 
 LASTS = re.compile(
@@ -311,7 +327,7 @@ def content_words(text: str) -> set[str]:
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 DAY_NAMED = re.compile(
     r"\b(?P<which>last\s+|this\s+|next\s+)?(?P<day>today|tonight|tomorrow|yesterday|weekend|"
-    + "|".join(WEEKDAYS) + r"|(?<=the\s)(?:[12]?\d|3[01])(?:st|nd|rd|th))\b(?!\s+(?:of\s+)?[A-Z])",
+    + "|".join(WEEKDAYS) + r"|(?<=the\s)(?:[12]?\d|3[01])(?:st|nd|rd|th))(?:(?<=day)s)?\b(?!\s+(?:of\s+)?[A-Z])",
     re.IGNORECASE,
 )
 

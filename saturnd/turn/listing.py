@@ -122,7 +122,7 @@ def not_done(lines: list[str], request: str) -> str:
     """Asked what is still to do, the lines of a list that no mark says are done, when some are:
     asked "What have I still got to buy for Christmas?" of "- Ella: lego (bought)" and "- Dad:
     book", the 1.5B answered the lego; when none are, the lines that say so ("not booked")."""
-    items = [line.strip() for line in lines if line.strip() and not HEADING.search(line)]
+    items = _list_items([line.strip() for line in lines if line.strip() and not HEADING.search(line)])
     done = [line for line in items if DONE_MARK.search(line)]
     if not STILL_ASKED.search(request):
         return ""
@@ -130,6 +130,19 @@ def not_done(lines: list[str], request: str) -> str:
         return _said_not_done(items, request)
     left = [line for line in items if line not in done]
     return f"[Saturn counted] {len(left)} not marked done: " + "; ".join(left[:MAX_NOT_DONE])
+
+
+TICK_BOX = re.compile(r"\[[ xX]\]")
+BULLET = re.compile(r"^[-*•]\s|^\d+[.)]\s")
+
+
+def _list_items(lines: list[str]) -> list[str]:
+    """The lines of a list among a file's other lines: its tick boxes where it has some, else its
+    bullets ("Rent: £38 a year" above "## To do" is no job still to do)."""
+    for kind in (TICK_BOX, BULLET):
+        if listed := [line for line in lines if kind.search(line)]:
+            return listed
+    return lines
 
 
 SAID_NOT = re.compile(r"\bnot\s+(?:yet\s+)?([a-z]+)", re.IGNORECASE)
