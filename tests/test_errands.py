@@ -66,6 +66,8 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("Phone number for the vet?", ""),
     ("I've packed the charger.", "mark"),  # told it is done: its line is marked
     ("I've returned Circe.", "mark"),
+    ("I've pruned the raspberries.", "mark"),  # any thing done to a thing of the list
+    ("I've moved the meeting to 3pm.", ""),  # a change, not a mark
     ("I've got a cold.", ""),
     ("I added £50 to the bike fund.", "update"),  # told: its line is updated
     ("I've paid the gas bill?", ""),

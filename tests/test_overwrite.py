@@ -224,6 +224,14 @@ def test_the_line_an_add_writes_is_put_as_the_user_worded_it_in_the_files_own_te
     assert item_as_asked(request_text, trip, written) == fixed
 
 
+def test_an_item_written_among_a_files_other_lines_goes_on_its_list(tmp_path):
+    allotment = tmp_path / "allotment.md"
+    allotment.write_text("# Allotment\nRent: £38 a year\n\n## To do\n- [x] Dig over bed 2\n- [ ] Fix the shed door\n")
+    written = "# Allotment\nRent: £38 a year\nBuy netting\n## To do\n- [x] Dig over bed 2\n- [ ] Fix the shed door\n"
+    assert item_as_asked('Add "Buy netting" to the allotment to do list.', allotment, written) == (
+        allotment.read_text() + "- [ ] Buy netting\n")
+
+
 def test_ticking_off_a_line_with_a_tick_box_ticks_it(tmp_path):
     shopping = tmp_path / "shopping.md"
     shopping.write_text("# Shopping\n- [ ] milk\n- [ ] bread\n- [x] apples\n")

@@ -38,10 +38,11 @@ SAID_PLAINLY = {"pop": "add", "stick": "add", "chuck": "add", "jot": "note", "sc
 """Everyday words for an errand, as the verb that names its tools ("Stick eggs on the list": add)."""
 TOLD_DONE = re.compile(
     r"^\s*(?:I(?:'ve|’ve|\s+have)|we(?:'ve|’ve|\s+have))\s+(?:just\s+|already\s+|now\s+|finally\s+)?"
-    r"(?:packed|bought|returned|paid|posted|sent|finished|done|collected|picked\s+up)\s+"
-    r"(?:(?:the|my|our|his|her|their|all\s+the)\b|(?-i:[A-Z]))(?![^.!?]*\?)", re.IGNORECASE)
-"""Told a thing on a list is done ("I've packed the charger."): the list's line is marked. The 1.5B
-said the words back."""
+    r"(?:(?:packed|bought|returned|paid|posted|sent|finished|done|collected|picked\s+up)\s+"
+    r"(?:(?:the|my|our|his|her|their|all\s+the)\b|(?-i:[A-Z]))|[a-z]{3,}ed\s+(?:all\s+)?the\b(?![^.!?]*\b(?:to|from|for|into)\b))"
+    r"(?![^.!?]*\?)", re.IGNORECASE)
+"""Told a thing on a list is done ("I've packed the charger.", "I've pruned the raspberries."): the
+list's line is marked. The 1.5B said the words back. Not "I've moved the meeting to 3pm": a change."""
 TOLD_ADDED = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+)?(?:added|put|paid|saved|moved|"
                         r"transferred)\s+(?:in\s+)?(?:another\s+|an\s+extra\s+)?[£$€]\s?\d", re.IGNORECASE)
 """Told money went into a thing a line counts ("I added £50 to the bike fund."): the line is updated."""

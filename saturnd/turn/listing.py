@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from saturnd.tools.word_match import query_terms, stems
 from saturnd.turn.dates import MONTHS, months_meant
-from saturnd.turn.errands import asked_action
+from saturnd.turn.errands import TOLD_DONE, asked_action
 from saturnd.turn.made_up import HEADING, NUMBER, plain_number
 
 LISTING_REQUEST = re.compile(
@@ -110,11 +110,11 @@ def marked_line(line: str, request: str) -> str | None:
     ticked ("- [x] send Q4 report to Ruth"), else the word asked after it ("- Dad: book (bought)");
     None when the request marks nothing, or the line is marked already."""
     asked = MARKED_AS.search(request)
-    if asked is None or DONE_MARK.search(line):
+    if DONE_MARK.search(line) or (asked is None and not TOLD_DONE.match(request)):
         return None
     if re.search(r"\[ \]", line):
         return re.sub(r"\[ \]", "[x]", line, count=1)
-    return f"{line} ({asked.group(1).lower()})"
+    return f"{line} ({asked.group(1).lower() if asked else 'done'})"
 NOT_DONE_LINE = re.compile(r"^\[Saturn counted\] \d+ not marked done: ")
 
 

@@ -375,7 +375,7 @@ def nothing_there_refusal(path: str, found: LineToRemove) -> str:
 ITEM_ASKED = re.compile(
     r"^\W*(?:please\s+)?(?:add|put|pop|stick|chuck|jot(?:\s+down)?|append|insert)\s+(?P<item>.+?)\s+"
     r"(?:to|on|onto|in|into)\s+(?:my|the|our)\s+"
-    r"(?:(?:[\w'-]+\s+){0,2}?(?:list|file|notes?)\b|[\w'-]+(?:\s+[\w'-]+){0,2}\s*[.!]?\s*$)",
+    r"(?:(?:[\w'-]+\s+){0,3}?(?:list|file|notes?)\b|[\w'-]+(?:\s+[\w'-]+){0,2}\s*[.!]?\s*$)",
     re.IGNORECASE,
 )
 """"Add call the council to my to-do list": the item is "call the council"; "Pop mulch on my garden
@@ -404,7 +404,8 @@ def item_asked(request: str) -> str | None:
     if asked is None:
         return None
     after = request[asked.end():].strip(" .!")  # "… to my wish list for £20": the price is the item's
-    return f"{asked.group('item').strip()} {after}" if re.search(r"\d", after) else asked.group("item").strip()
+    item = asked.group("item").strip().strip("\"'“”‘’")  # Add "Buy netting" to …: the words, not their quotes
+    return f"{item} {after}" if re.search(r"\d", after) else item
 
 
 def _notes(documents: list[Document]) -> Document | None:
