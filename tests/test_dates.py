@@ -10,6 +10,7 @@ from saturnd.tools import builtin_registry
 from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.date_checks import miscounted_days, not_on_that_day, worked_out_date
 from saturnd.turn.dates import (
+    age,
     dated,
     days_meant,
     days_named,
@@ -493,6 +494,20 @@ def test_asked_when_a_repeat_is_next_due_another_date_goes_back_with_the_next_on
     assert (claim.kind if claim else None) == kind
 
 
+PET = ("--- pet.md (whole file, 1 lines)\nFlea and worm: monthly, last done 8 November\n[Saturn dated] Flea and worm last,"
+       " 8 November 2026, every 1 month: next 8 December 2026, a Tuesday, in 5 days")
+
+
+@pytest.mark.parametrize(("request_text", "answer", "kind"), [
+    ("Is he due his flea treatment?", "Yes, he is due his flea treatment.", "against_the_line"),  # in 5 days: not yet
+    ("Is he due his flea treatment?", "No, not until 8 December.", None),
+    ("Is his flea treatment due this week?", "Yes, on Tuesday.", None),  # asked of a time to come: it falls in it
+])
+def test_a_yes_to_whether_a_repeat_is_due_goes_back_while_it_is_still_to_come(request_text, answer, kind):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=PET)
+    assert (claim.kind if claim else None) == kind
+
+
 def test_past_six_dates_the_one_the_request_names_and_written_dates_are_kept_before_weekdays_lines():
     school = ["Mon: I drop off, Sam picks up", "Tue: Sam drops off, Gran picks up", "Wed: I drop off and pick up",
               "Thu: Sam drops off, I pick up", "Fri: Gran does both",
@@ -760,3 +775,12 @@ def test_a_weekday_said_as_every_one_of_it_names_that_day():
     clubs = ["child,club,day,time", "Maya,Swimming,Mon,16:30", "Maya,Choir,Thu,15:15", "Leo,Football,Tue,16:00"]
     assert on_the_days(clubs, "What does Maya do on Thursdays?", date(2026, 12, 3)) == (
         "[Saturn dated] Thursday 3 December: child Maya, club Choir, day Thu, time 15:15")
+
+
+def test_asked_how_old_a_birth_date_gives_the_years_to_today():
+    assert age(["Born: 12 May 2022", "Vet: Riverside Vets"], "How old is Biscuit?", TODAY) == (
+        "[Saturn dated] Born, 12 May 2022: 4 years 6 months old today; 5 on 12 May 2027, in 161 days (23 weeks)")
+    assert age(["- Dad: born 3 December 1960"], "How old is Dad?", TODAY).startswith(
+        "[Saturn dated] Dad born, 3 December 1960: 65 years 11 months old today; 66 on 3 December 2026, tomorrow")
+    assert age(["- Mum: birthday 14 Feb"], "How old is Mum?", TODAY) == ""  # no year, no age
+    assert age(["Born: 12 May 2022"], "When was Biscuit born?", TODAY) == ""

@@ -225,7 +225,8 @@ NEXT_DUE_ENTRY = re.compile(r"^\s*(?P<label>[^,;]*),[^;]*?\bnext (?P<day>\d{1,2}
 DUE_ASKED = re.compile(r"\bdue\b", re.IGNORECASE)
 IN_DAYS = re.compile(r"\bin (\d+) days\b")
 NOT_YET_DAYS = 14
-"""A repeat next due further off than this is not due yet."""
+"""Asked whether a repeat is due soon ("this week", "soon"), one next due further off than this is not."""
+SOON_ASKED = re.compile(r"\b(?:soon|this|next|coming|week|month|fortnight)\b", re.IGNORECASE)
 
 
 def against_next_due(answer: str, request: str, seen: str) -> str | None:
@@ -236,7 +237,7 @@ def against_next_due(answer: str, request: str, seen: str) -> str | None:
         return None
     for entry, _ in _next_due_entries(request, seen):
         days = IN_DAYS.search(entry)
-        if (YES.search(answer) and days and int(days.group(1)) > NOT_YET_DAYS) or (
+        if (YES.search(answer) and days and int(days.group(1)) > (NOT_YET_DAYS if SOON_ASKED.search(request) else 0)) or (
                 NO.search(answer) and entry.endswith("(overdue)")):
             return entry
     return None

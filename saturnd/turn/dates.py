@@ -50,7 +50,7 @@ MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augus
 MONTH = r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|" \
         r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
-YEAR = r"(?P<year>20\d\d)"
+YEAR = r"(?P<year>(?:19|20)\d\d)"
 WRITTEN_DATES = (
     re.compile(rf"\b{DAY}\s+(?:of\s+)?{MONTH}\b\.?(?:,?\s+{YEAR}\b)?", re.IGNORECASE),
     re.compile(rf"\b{MONTH}\.?\s+{DAY}\b(?:,?\s+{YEAR}\b)?", re.IGNORECASE),
@@ -160,6 +160,31 @@ def _repeats(lines: list[str], today: date) -> list[tuple[str, re.Match[str]]]:
         found += [(other, every) for other in lines if not EVERY.search(other) and thing & stems(other)
                   and _dates(other, today, weekdays=False)]
     return found
+
+
+AGE_ASKED = re.compile(r"\bhow\s+old\b|\bage\b|\bturns?\b|\bturning\b", re.IGNORECASE)
+BORN = re.compile(r"\b(?:born|birthday|bday|dob|date\s+of\s+birth|b\.)\b", re.IGNORECASE)
+
+
+def age(lines: list[str], request: str, today: date) -> str:
+    """Asked how old someone is, each birth date's years (and months) to today and the birthday
+    next: of "Born: 12 May 2022", the 1.5B answered "12 May 2022"."""
+    if not AGE_ASKED.search(request):
+        return ""
+    said = []
+    for line in lines:
+        if not BORN.search(line):
+            continue
+        for label, born in _dates(line, today, gone=True, weekdays=False):
+            if born.year == today.year and not re.search(r"\b20\d\d\b", line):
+                continue  # a birthday with no year gives no age
+            months = (today.year - born.year) * 12 + today.month - born.month - (today.day < born.day)
+            years, left = divmod(months, 12)
+            turns = _moved(born, years + 1, "year")
+            said.append(f"{label}{born.day} {born:%B %Y}: {years} year{'s' if years != 1 else ''}"
+                        + (f" {left} month{'s' if left != 1 else ''}" if left else "")
+                        + f" old today; {years + 1} on {turns.day} {turns:%B %Y}, {_from_today(turns, today)}")
+    return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""
 
 
 LASTS = re.compile(

@@ -26,6 +26,7 @@ from saturnd.tools.word_match import (
 )
 from saturnd.turn.dates import (
     MONTHS,
+    age,
     dated,
     days_named,
     lasts_until,
@@ -212,7 +213,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   or counted(part.lines, request, part.source)
                   or not_done(part.lines, request) or section_named(part.lines, request) or who_owes(part.lines)
                   if part.whole else "")
-        days = (dated(part.lines, request, today) or next_due(part.lines, request, today)
+        days = (age(part.lines, request, today) or dated(part.lines, request, today) or next_due(part.lines, request, today)
                 or lasts_until(part.lines, request, today) or in_the_month(part.lines, request, today)
                 or at_that_time_of_day(part.lines, request)) if today else ""
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
