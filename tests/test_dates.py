@@ -35,7 +35,7 @@ from saturnd.turn.worked_lines import (
     scaled_recipe,
     shares,
 )
-from saturnd.turn.worked_times import arrival_times, time_between, times_worked_out
+from saturnd.turn.worked_times import arrival_times, lengths_summed, time_between, times_worked_out
 from tests.conftest import of_type
 
 TODAY = date(2026, 12, 2)  # a Wednesday
@@ -784,3 +784,11 @@ def test_asked_how_old_a_birth_date_gives_the_years_to_today():
         "[Saturn dated] Dad born, 3 December 1960: 65 years 11 months old today; 66 on 3 December 2026, tomorrow")
     assert age(["- Mum: birthday 14 Feb"], "How old is Mum?", TODAY) == ""  # no year, no age
     assert age(["Born: 12 May 2022"], "When was Biscuit born?", TODAY) == ""
+
+
+def test_asked_how_long_in_all_the_lines_lengths_of_time_are_summed():
+    walks = ["Mon: park, 40 min", "Tue: canal, 1 hour", "Thu: woods, 1 hour 15 min", "Sun: rest"]
+    assert lengths_summed(walks, "How long do we walk him in a week?") == (
+        "[Saturn worked out] lengths of time over 3 lines: 40 minutes + 1 hour + 1 hour 15 minutes = 2 hours 55 minutes")
+    assert lengths_summed(walks, "How long is the walk on Tuesday?") == ""  # one line asked
+    assert lengths_summed(["Train 07:42, arrives 08:10", "Bus 09:00 for 20 min"], "How long in total?") == ""

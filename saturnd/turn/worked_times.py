@@ -125,6 +125,24 @@ def length_in_minutes(text: str) -> Fraction | None:
     return total if found else None
 
 
+LENGTHS_IN_ALL = re.compile(
+    r"\b(?:how\s+long|how\s+much\s+time|how\s+many\s+(?:hours|minutes|mins))\b.*\b(?:week|altogether|in\s+all|total)\b|"
+    r"\btotal\s+(?:time|hours|minutes)\b", re.IGNORECASE)
+
+
+def lengths_summed(lines: Sequence[str], request: str) -> str:
+    """Asked how long in all (or in a week), the lengths of time the lines give summed ("Mon: park,
+    40 min", "Thu: woods, 1 hour 15 min" …: 6 hours 5 minutes); the 1.5B gave one line's."""
+    if not LENGTHS_IN_ALL.search(request):
+        return ""
+    found = [minutes for line in lines if not line.startswith("[Saturn") and not clock_times(line)
+             and (minutes := length_in_minutes(line)) is not None]
+    if len(found) < 2:
+        return ""
+    return (f"[Saturn worked out] lengths of time over {len(found)} lines: "
+            f"{' + '.join(_duration(int(m)) for m in found)} = {_duration(int(sum(found)))}")
+
+
 def times_worked_out(request: str, lines: Sequence[str] = ()) -> str:
     """A clock time the request gives moved by a length of time it (or else a shown line, "Oven:
     190C for 40 minutes") gives, asked when ("I'm leaving at 2:15pm and the drive takes three and a
