@@ -23,7 +23,7 @@ from saturnd.turn.dates import (
 )
 from saturnd.turn.ground import Ground, build_ground
 from saturnd.turn.listing import at_that_time_of_day, in_the_month
-from saturnd.turn.retrieval import Document, Excerpt, rank, render_excerpts
+from saturnd.turn.retrieval import Document, Excerpt, rank, relevant_excerpts, render_excerpts
 from saturnd.turn.worked_lines import (
     amount_added,
     amounts_by_period,
@@ -32,6 +32,7 @@ from saturnd.turn.worked_lines import (
     list_amounts,
     progress,
     quantities_summed,
+    ratings,
     scaled_recipe,
     shares,
 )
@@ -792,3 +793,15 @@ def test_asked_how_long_in_all_the_lines_lengths_of_time_are_summed():
         "[Saturn worked out] lengths of time over 3 lines: 40 minutes + 1 hour + 1 hour 15 minutes = 2 hours 55 minutes")
     assert lengths_summed(walks, "How long is the walk on Tuesday?") == ""  # one line asked
     assert lengths_summed(["Train 07:42, arrives 08:10", "Bus 09:00 for 20 min"], "How long in total?") == ""
+
+
+def test_asked_about_ratings_the_lines_that_give_one_show_the_highest_lowest_and_average():
+    books = ["## Books", "- September: The Bee Sting (done, 4/5)", "- October: Tomorrow x3 (done, 3/5)",
+             "- November: Orbital (done, 5/5)", "- December: Prophet Song (reading)"]
+    assert ratings(books, "Which book did I rate highest?") == (
+        "[Saturn worked out] ratings over 3 lines: highest 5/5: November: Orbital (done, 5/5); lowest 3/5: October:"
+        " Tomorrow x3 (done, 3/5); average 4/5")
+    assert ratings(books, "Which book was best?") == ""  # no rating asked
+    assert ratings(["Train 12/12", "Bus 3/5 stops"], "How did I rate them?") == ""  # one a date, not out of 5 or 10
+    docs = [Document("bookclub.md", "\n".join(books)), Document("notes.txt", "Average week: busy")]
+    assert [e.source for e in relevant_excerpts("What's my average rating?", docs)] == ["notes.txt", "bookclub.md"]

@@ -8,10 +8,18 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from saturnd.turn.errands import asked_action
 from saturnd.tools.word_match import stems
+from saturnd.turn.errands import asked_action
 from saturnd.turn.made_up import HEADING
-from saturnd.turn.overwrite import ADDING, BULLET, TABLE, content_lines, file_text, item_asked, item_line
+from saturnd.turn.overwrite import (
+    ADDING,
+    BULLET,
+    TABLE,
+    content_lines,
+    file_text,
+    item_asked,
+    item_line,
+)
 
 
 def item_as_asked(request: str, path: Path, content: str) -> str | None:

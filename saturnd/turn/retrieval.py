@@ -46,6 +46,7 @@ from saturnd.turn.listing import (
 )
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 from saturnd.turn.worked_lines import (
+    RATING_ASKED,
     amount_added,
     amounts_by_period,
     at_a_rate,
@@ -53,6 +54,8 @@ from saturnd.turn.worked_lines import (
     list_amounts,
     progress,
     quantities_summed,
+    rated_lines,
+    ratings,
     scaled_recipe,
     shares,
 )
@@ -175,6 +178,10 @@ def relevant_excerpts(
     `wanted` sources (where the person to message has a number: "Text Leo that the party starts at
     7" found the party's guest list, Leo and party, and left out contacts.md's "- Leo: 07700 …")."""
     ranked = _ranked(request, documents, today)
+    if RATING_ASKED.search(request):  # "What's my average rating?" holds no word of "Orbital (done, 5/5)"
+        rated = [doc for doc in documents if len(rated_lines(doc.text.splitlines())) >= 2]
+        ranked += [(0.0, doc, frozenset()) for doc in rated if all(doc is not d for _, d, _ in ranked)]
+        wanted = {*wanted, *(doc.source for doc in rated)}
     if not ranked:
         return []
     floor = ranked[0][0] * limits.relative_floor
@@ -222,7 +229,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   or arrival_times(part.lines, request)
                   or scaled_recipe(part.lines, request) or shares(part.lines, request)
                   or amounts_by_period(part.lines, request) or list_amounts(part.lines, request)
-                  or quantities_summed(part.lines, request)
+                  or quantities_summed(part.lines, request) or ratings(part.lines, request)
                   or bracketed_counts(part.lines, request) or at_a_rate(part.lines, request)
                   or (progress(part.lines, request) if not asked_action(request) else "")
                   or (times_worked_out(request, part.lines) if length_in_minutes(request) is None else ""))

@@ -50,6 +50,37 @@ def amounts_by_period(lines: list[str], request: str) -> str:
     return "[Saturn worked out] " + "; ".join(said)
 
 
+RATING = re.compile(r"(?<![\d/.])(\d+(?:\.\d)?)\s*/\s*(5|10|100)(?![\d/])|\b(\d(?:\.\d)?)\s+stars?\b", re.IGNORECASE)
+RATING_ASKED = re.compile(r"\brat(?:e|ed|ing|ings)\b|\bscored?\b|\bstars?\b", re.IGNORECASE)
+
+
+def rated_lines(lines: list[str]) -> list[tuple[str, Fraction, str]]:
+    """(line, rating, out of) for each line giving one rating ("Orbital (done, 5/5)", "4 stars")."""
+    rated = []
+    for line in lines:
+        found = RATING.findall(line)
+        if len(found) == 1 and (score := Fraction(found[0][0] or found[0][2])) <= int(found[0][1] or 5):
+            rated.append((line.strip(" -*•"), score, found[0][1] or "5"))
+    return rated
+
+
+def ratings(lines: list[str], request: str) -> str:
+    """Asked about ratings, the lines that give one: the highest, the lowest and the average (out of
+    the same number): asked which book it rated highest of "4/5", "3/5" and "5/5", the 1.5B named the
+    first line's; asked the average, it found none."""
+    rated = rated_lines(lines) if RATING_ASKED.search(request) else []
+    if len(rated) < 2 or len({out_of for *_, out_of in rated}) != 1:
+        return ""
+    out_of = rated[0][2]
+    top = max(score for _, score, _ in rated)
+    low = min(score for _, score, _ in rated)
+    average = sum((score for _, score, _ in rated), Fraction(0)) / len(rated)
+    return (f"{WORKED_OUT} ratings over {len(rated)} lines: highest {plain(top)}/{out_of}: "
+            + "; ".join(line for line, score, _ in rated if score == top)
+            + f"; lowest {plain(low)}/{out_of}: " + "; ".join(line for line, score, _ in rated if score == low)
+            + f"; average {plain(average)}/{out_of}")
+
+
 QUANTITY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(kg|g|km|k|miles|mi|litres|liters|l|ml|lbs|lb|hours|hrs|mins|minutes)\b",
                       re.IGNORECASE)
 
