@@ -103,6 +103,19 @@ async def test_a_question_the_users_files_answer_is_not_put_to_the_person(harnes
     assert [c.fate for c in trace.passes[0].calls] == ["asked"]
 
 
+async def test_an_address_made_up_for_the_sender_is_left_out_of_a_message_to_several(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_email, decision: allow}\n")
+    (harness.env.workdir / "club.csv").write_text("name,email\nSara,sara@example.com\nTom,tom.r@example.com\n")
+    harness.model.enqueue(call("send_email", {"to": "sara@example.com,tom.r@example.com,me@example.com",
+                                              "subject": "Prophet Song", "body": "We're reading Prophet Song."}), "Sent.")
+    _, _, events = await run_with_decisions(harness, "Email everyone in club.csv that we're reading Prophet Song.",
+                                            decide_with("once"))
+    assert harness.sent(1)[-1]["content"].startswith(
+        "(me@example.com stands for you, who send it: the message went to the others.) ")
+    sent = [json.loads(p.read_text()) for p in (harness.env.data_dir / "outbox").iterdir()]
+    assert [m["to"] for m in sent] == ["sara@example.com, tom.r@example.com"]
+
+
 async def test_a_name_the_files_give_one_number_for_is_put_right_in_place(harness):
     await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
     (harness.env.workdir / "contacts.md").write_text("- Mum: +44 7700 900789\n- Tom: tom@mail.example\n")

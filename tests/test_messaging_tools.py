@@ -78,11 +78,17 @@ async def test_messages_into_the_outbox(env: ToolEnv) -> None:
     assert all("subject" not in r for r in records)
 
 
-@pytest.mark.parametrize("to", ["bob", "a@b", "a@b.com, c@d.com", "Bob <a@b.com>", "+1 555 1234", ""])
+@pytest.mark.parametrize("to", ["bob", "a@b", "a@b.com, c@d", "Bob <a@b.com>", "+1 555 1234", "", ","])
 async def test_bad_email_recipients_refused(env: ToolEnv, to: str) -> None:
-    with pytest.raises(ToolFailure, match="give one email address"):
+    with pytest.raises(ToolFailure, match="give an email address"):
         await SEND_EMAIL.run(SendEmailParams(to=to, subject="s", body="b"), env)
     assert outbox(env) == []
+
+
+async def test_one_email_to_several_addresses(env: ToolEnv) -> None:
+    out = await SEND_EMAIL.run(SendEmailParams(to="a@b.com,c@d.com; e@f.org", subject="Hi", body="All"), env)
+    assert out.startswith("sent email to a@b.com, c@d.com, e@f.org (outbox: ")
+    assert [r["to"] for r in outbox(env)] == ["a@b.com, c@d.com, e@f.org"]
 
 
 @pytest.mark.parametrize("to", ["12345", "hello", "+1-555-CALL-NOW", "a@b", "1234567890123456"])
@@ -135,9 +141,11 @@ async def test_osascript_backend(tmp_path: Path, fake_osascript: Path) -> None:
     assert argv[2:] == ["+15551234567", text]  # data as arguments, never in the script
     out = await SEND_EMAIL.run(SendEmailParams(to="a@b.com", subject="S", body="B"), env)
     assert out == "sent email to a@b.com (Mail)"
-    assert logged(fake_osascript)[2:] == ["a@b.com", "S", "B"]
+    assert logged(fake_osascript)[2:] == ["S", "B", "a@b.com"]
+    await SEND_EMAIL.run(SendEmailParams(to="a@b.com, c@d.com", subject="S", body="B"), env)
+    assert logged(fake_osascript)[2:] == ["S", "B", "a@b.com", "c@d.com"]  # each a recipient of one email
     assert [(r.host, r.method, r.status) for r in EGRESS.drain()] == [
-        ("Messages", "osascript", "sent"), ("Mail", "osascript", "sent"),
+        ("Messages", "osascript", "sent"), ("Mail", "osascript", "sent"), ("Mail", "osascript", "sent"),
     ]
 
 

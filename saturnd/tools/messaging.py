@@ -36,8 +36,10 @@ _MESSAGES_SCRIPT = """on run argv
 end run"""
 _MAIL_SCRIPT = """on run argv
   tell application "Mail"
-    set m to make new outgoing message with properties {subject:(item 2 of argv), content:(item 3 of argv), visible:false}
-    tell m to make new to recipient at end of to recipients with properties {address:(item 1 of argv)}
+    set m to make new outgoing message with properties {subject:(item 1 of argv), content:(item 2 of argv), visible:false}
+    repeat with i from 4 to count of argv
+      tell m to make new to recipient at end of to recipients with properties {address:(item i of argv)}
+    end repeat
     send m
   end tell
 end run"""
@@ -45,6 +47,13 @@ end run"""
 
 def is_email(to: str) -> bool:
     return EMAIL.fullmatch(to) is not None
+
+
+def email_addresses(to: str) -> list[str] | None:
+    """The addresses of an email's `to`: one, or several separated by commas or semicolons
+    ("Email everyone" of a club's list is one email to all of them)."""
+    addresses = [a.strip() for a in re.split(r"[,;]", to) if a.strip()]
+    return addresses if addresses and all(is_email(a) for a in addresses) else None
 
 
 def is_phone(to: str) -> bool:
@@ -158,19 +167,20 @@ SEND_MESSAGE = Tool(
 
 
 class SendEmailParams(msgspec.Struct, forbid_unknown_fields=True):
-    to: Annotated[str, msgspec.Meta(description="one email address")]
+    to: Annotated[str, msgspec.Meta(description="an email address, or several separated by commas")]
     subject: str
     body: str
 
 
 async def _send_email(params: SendEmailParams, env: ToolEnv) -> str:
-    to = params.to.strip()
-    if not is_email(to):
-        raise ToolFailure(f"cannot email {params.to!r}: give one email address, like a@b.com")
+    addresses = email_addresses(params.to)
+    if addresses is None:
+        raise ToolFailure(f"cannot email {params.to!r}: give an email address, like a@b.com")
+    to = ", ".join(addresses)
     if "\n" in params.subject or "\r" in params.subject:
         raise ToolFailure("the subject must be one line")
     if _use_osascript(env):
-        await _osascript("Mail", _MAIL_SCRIPT, to, params.subject, params.body)
+        await _osascript("Mail", _MAIL_SCRIPT, params.subject, params.body, *addresses)
         return f"sent email to {to} (Mail)"
     assert env.outbox_dir is not None
     fields = {"to": to, "subject": params.subject, "body": params.body}
@@ -180,7 +190,7 @@ async def _send_email(params: SendEmailParams, env: ToolEnv) -> str:
 
 SEND_EMAIL = Tool(
     name="send_email",
-    description="Send an email to one address.",
+    description="Send an email to one address or several.",
     params=SendEmailParams,
     run=_send_email,
     risk="messaging",

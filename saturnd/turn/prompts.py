@@ -275,6 +275,7 @@ LINE_PUT_RIGHT = (
 )
 KIND_PUT_RIGHT = "({names} is not a {suffix} file, and the user asked for the {suffix} files, so the call left it out.) "
 PATH_PUT_RIGHT = "('{given}' is a folder and the user named {name}, so the call wrote {path}.) "
+SENDER_LEFT_OUT = "({address} stands for you, who send it: the message went to the others.) "
 NAME_PUT_RIGHT = "('{to}' is a name: the user's files give {address} for it ({where}), so the call used that.) "
 EMAIL_PUT_RIGHT = "(An email goes to an email address: {where} gives {number} the address {email}, so the call used that.) "
 ONLY_AN_EMAIL = "({address} is an email address, and {where} gives no number beside it, so the call went by {tool}.) "

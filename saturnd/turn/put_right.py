@@ -243,6 +243,24 @@ def _addresses(text: str) -> list[str]:
     return [*EMAIL.findall(text), *PHONE.findall(text)]
 
 
+SENDERS_OWN = frozenset({"me", "myself", "my", "i", "you", "user", "yourself", "sender"})
+"""An address's name part that stands for the one sending: "me@example.com" for the "me" of
+"Members: Sara, Imran, Beth, Tom, me"."""
+
+
+def sender_left_out(arguments: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+    """A message to several addresses without one made up for the sender: asked to "Email everyone"
+    of a club whose members end with "me", the 1.5B added me@example.com, and the gate refused the
+    whole email for it."""
+    to = str(arguments.get("to", ""))
+    addresses = EMAIL.findall(to)
+    own = [a for a in addresses if a.split("@")[0].lower() in SENDERS_OWN]
+    if not own or len(own) == len(addresses):
+        return None
+    others = ", ".join(a for a in addresses if a not in own)
+    return {**arguments, "to": others}, prompts.SENDER_LEFT_OUT.format(address=", ".join(own))
+
+
 def content_put_right(
     tool: Tool, arguments: dict[str, Any], context: GateContext
 ) -> tuple[dict[str, Any], str] | None:

@@ -34,7 +34,7 @@ from saturnd.gate.provenance import (
 from saturnd.gate.reach import Reach
 from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, decide_remember
 from saturnd.model.types import ToolCall
-from saturnd.tools.messaging import is_email, is_phone
+from saturnd.tools.messaging import email_addresses, is_email, is_phone
 from saturnd.tools.registry import Registry, Tool
 from saturnd.turn import prompts
 from saturnd.turn.asking import asks_leave
@@ -81,6 +81,7 @@ from saturnd.turn.put_right import (
     content_put_right,
     edit_where_the_text_is,
     recipient_put_right,
+    sender_left_out,
     where,
 )
 from saturnd.turn.retrieval import Document
@@ -284,6 +285,10 @@ def _review_one(
         other, to, message = switched
         patched = replace(call, name=other, arguments=json.dumps(message))
         return _review_put_right(patched, message, to, registry, ledger, context)
+    if tool.risk == "messaging" and (left_out := sender_left_out(arguments)):
+        patched_arguments, note = left_out
+        return replace(_review_one(replace(call, arguments=json.dumps(patched_arguments)), registry, ledger, context),
+                       put_right=note)
     if tool.risk == "messaging" and (recipient := recipient_put_right(tool, arguments, context)):
         return _review_put_right(call, arguments, recipient, registry, ledger, context)
     if put_right := content_put_right(tool, arguments, context):
@@ -334,7 +339,7 @@ def no_address(tool_name: str, to: str) -> str | None:
     it: asked to "Email the surgery", whose notes give a phone number alone, the 1.5B emailed "Park
     Lane Surgery, 01632 960333"."""
     to = to.strip()
-    if tool_name == "send_email" and not is_email(to):
+    if tool_name == "send_email" and email_addresses(to) is None:
         return prompts.NO_ADDRESS.format(to=to, kind="an email address")
     if tool_name == "send_message" and not (is_phone(to) or is_email(to)):
         return prompts.NO_ADDRESS.format(to=to, kind="a phone number or email address")
