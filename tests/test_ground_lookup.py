@@ -304,6 +304,9 @@ def test_how_many_gets_the_count_of_a_list_under_its_heading():
     trip = ["# Trip to Lisbon", "Out: Saturday 12 December", "Back: Wednesday 16 December", "- get euros"]
     assert counted(trip, "How many nights am I away in Lisbon?") == ""  # nights are no line of it
     assert counted(["# Pancakes (makes 8)", "- 2 eggs", "- 300ml milk"], "How many eggs for a double batch?") == ""
+    books = ["## Books", "- October: Tomorrow x3 (done, 3/5)", "- November: Orbital (done, 5/5)", "- December: Prophet Song"]
+    assert counted(books, "How many books have we finished?") == (
+        "[Saturn counted] 2 of the 3 lines marked done: October: Tomorrow x3 (done, 3/5); November: Orbital (done, 5/5)")
     assert counted(["# Jobs", "- gutters", "- shed"], "How many jobs have I got?").startswith("[Saturn counted] 2")
     assert counted(["# Christmas presents", "- Dad: book"], "How many presents left?").startswith("[Saturn counted] 1")
 

@@ -38,6 +38,8 @@ from saturnd.turn.dates import (
 )
 from saturnd.turn.errands import asked_action
 from saturnd.turn.listing import (
+    DONE_MARK,
+    MAX_NOT_DONE,
     at_that_time_of_day,
     in_the_month,
     not_done,
@@ -254,6 +256,9 @@ def _counts_the_list(request: str, headings: list[str]) -> bool:
 LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d{1,3}[.)])\s")
 
 
+DONE_ASKED = re.compile(r"\b(?:finished|done|completed|bought|paid|booked|read|sent|ticked)\b", re.IGNORECASE)
+
+
 def counted(lines: list[str], request: str, source: str = "") -> str:
     """For "how many", the lines of a list under its heading: asked how many books were on a
     reading list headed "Books to read:", the 1.5B answered the file's 4 lines. A list without a
@@ -265,6 +270,10 @@ def counted(lines: list[str], request: str, source: str = "") -> str:
         items = listed
     if not COUNT_REQUEST.search(request) or not items:
         return ""
+    done = [line for line in items if DONE_MARK.search(line)]
+    if DONE_ASKED.search(request) and 0 < len(done) < len(items):  # "How many books have we finished?": 3 of 5
+        return f"[Saturn counted] {len(done)} of the {len(items)} lines marked done: " + "; ".join(
+            line.strip(" -*•") for line in done[:MAX_NOT_DONE])
     name = re.sub(r"[^a-z]+", " ", source.removeprefix(KB_SOURCE).rsplit(".", 1)[0].lower())
     if not headings and len(items) > 1 and stems(name) & stems(request) and _counts_the_list(request, [name]):
         return f"[Saturn counted] {len(items)} lines in {source}"
