@@ -244,6 +244,15 @@ def test_a_month_a_note_writes_short_is_no_guess_written_whole():
     assert guessed_value({"text": "Your GP review is on 14 January at 10:40."}, record, frozenset()) == ("text", "January")
 
 
+def test_a_tables_cell_after_a_time_is_no_guess_but_a_thousands_comma_still_joins():
+    clubs = "Leo,Football,Tue,16:00,45\nLeo,Chess,Fri,12:30,20\nFees: £1,200"
+    record = SessionRecord(typed=["Add Maya's new club: Drama, Wed, 16:00, 35."],
+                           returned=[Returned("read_file", "c1", clubs, fenced=True)], calls=[])
+    assert guessed_value({"content": clubs + "\nMaya,Drama,Wed,16:00,35\n"}, record, frozenset()) is None
+    assert guessed_value({"content": "Fees: £1200"}, record, frozenset()) is None
+    assert guessed_value({"content": "Leo,Chess,Fri,12:30,25"}, record, frozenset()) == ("content", "25")
+
+
 @pytest.mark.parametrize("said", ["Thursday 11", "11", "at 11", "11am", "Thursday, 11:00"])
 def test_an_hour_the_person_gave_is_no_guess(said):
     record = SessionRecord(typed=["Add my meeting with the bank to calendar.txt.", said], returned=[], calls=[])

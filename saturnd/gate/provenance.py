@@ -187,6 +187,8 @@ DAY_OR_MONTH = re.compile(r"\b(?:" + "|".join((*_DAYS, *_MONTHS, *_SHORT_DAYS, *
 
 
 NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.]*\d)")
+THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+"""The comma of "1,200"; not a table's "12:30,20", whose 20 a write of the table keeps."""
 GUESS_DIGITS = 2
 """A number of one digit is a count or a list's numbering more often than a value."""
 
@@ -199,7 +201,7 @@ def guessed_value(arguments: dict[str, Any], record: SessionRecord, skip: frozen
     it made up; asked to email Petra a room number nobody gave, it made one up. It almost never asks."""
     known = record.known_text(seen)
     times, days = clock_times(known), {_day(d) for d in DAY_OR_MONTH.findall(known)}
-    numbers = {float(n) for n in NUMBER.findall(known.replace(",", ""))}
+    numbers = {float(n) for n in NUMBER.findall(THOUSANDS.sub("", known))}
     for name, value in arguments.items():
         if name in skip or not isinstance(value, str):
             continue
@@ -209,7 +211,7 @@ def guessed_value(arguments: dict[str, Any], record: SessionRecord, skip: frozen
         for day in DAY_OR_MONTH.findall(value):
             if _day(day) not in days:
                 return name, day
-        for number in NUMBER.findall(TIME.sub(" ", value).replace(",", "")):
+        for number in NUMBER.findall(THOUSANDS.sub("", TIME.sub(" ", value))):
             if len(number.replace(".", "")) >= GUESS_DIGITS and float(number) not in numbers:
                 return name, number
     return None
