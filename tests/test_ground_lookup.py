@@ -586,3 +586,10 @@ def test_a_list_of_who_owes_whom_is_summed_each_way():
     shown = render_excerpts([Excerpt("money-owed.md", 1, money, len(money))], "How much am I owed in total?")
     assert shown.splitlines()[-1] == (
         "[Saturn worked out] owed to you: Sam 20, Hana 8 (total 28); you owe: Priya 15 (total 15)")
+
+
+def test_asked_of_the_last_one_a_dated_tables_latest_row_is_named():
+    fuel = "date,litres,miles\n2026-11-24,40.1,440\n2026-10-02,38.5,412\n2026-11-05,36.2,398\n"
+    assert table_totals("fuel.csv", fuel, "How many miles did I do on the last tank?").endswith(
+        "; the latest row: 2026-11-24,40.1,440")
+    assert "latest row" not in table_totals("fuel.csv", fuel, "How many miles did I do last month?")

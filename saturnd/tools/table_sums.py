@@ -273,6 +273,7 @@ SMALLEST_ASKED = re.compile(
     r"\b(?:shortest|smallest|least|lowest|min(?:imum)?|cheapest|fewest)\b", re.IGNORECASE)
 
 
+LATEST_ASKED = re.compile(r"\b(?:last|latest|most\s+recent)\b(?!\s+(?:week|month|year|time|weekend|night)s?\b)", re.IGNORECASE)
 PER_ASKED = re.compile(r"\b([a-z]+)\s+(?:per|a|an|each)\s+([a-z]+)\b", re.IGNORECASE)
 
 
@@ -294,6 +295,9 @@ def _asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int],
     if AVERAGE_ASKED.search(request):
         averages = (f"{header[i].strip()} = {_plain(_column(body, i) / len(body), places=2)}" for i in numeric)
         said += f"; average over {len(body)} rows: " + ", ".join(averages)
+    dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
+    if dates is not None and LATEST_ASKED.search(request):  # "How many miles did I do on the last tank?"
+        said += "; the latest row: " + ",".join(max(body, key=lambda row: row[dates].strip()))
     for asked, word, largest in ((LARGEST_ASKED, "largest", True), (SMALLEST_ASKED, "smallest", False)):
         if asked.search(request):
             rows = {i: sorted(body, key=partial(_value_in, i), reverse=largest)[0] for i in numeric}
