@@ -35,6 +35,7 @@ from saturnd.turn.worked_lines import (
     ratings,
     scaled_recipe,
     shares,
+    still_to_pay,
 )
 from saturnd.turn.worked_times import arrival_times, lengths_summed, time_between, times_worked_out
 from tests.conftest import of_type
@@ -805,3 +806,12 @@ def test_asked_about_ratings_the_lines_that_give_one_show_the_highest_lowest_and
     assert ratings(["Train 12/12", "Bus 3/5 stops"], "How did I rate them?") == ""  # one a date, not out of 5 or 10
     docs = [Document("bookclub.md", "\n".join(books)), Document("notes.txt", "Average week: busy")]
     assert [e.source for e in relevant_excerpts("What's my average rating?", docs)] == ["notes.txt", "bookclub.md"]
+
+
+def test_asked_what_is_still_owed_a_whole_less_the_part_paid():
+    removals = ["Removals: Swift Movers, quote £850, deposit £200 paid, 01632 960444"]
+    assert still_to_pay(removals, "How much do I still owe the removals company?") == (
+        "[Saturn worked out] Removals: 850 - 200 paid = 650 still to pay")
+    assert quantities_summed(removals, "How much altogether?") == ""  # no sum of a whole and its part
+    assert still_to_pay(removals, "When are the removals coming?") == ""
+    assert quantities_summed(["Deposit: £150 paid, balance £350"], "How much is it altogether?").endswith("150 + 350 = 500")

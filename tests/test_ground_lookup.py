@@ -593,3 +593,11 @@ def test_asked_of_the_last_one_a_dated_tables_latest_row_is_named():
     assert table_totals("fuel.csv", fuel, "How many miles did I do on the last tank?").endswith(
         "; the latest row: 2026-11-24,40.1,440")
     assert "latest row" not in table_totals("fuel.csv", fuel, "How many miles did I do last month?")
+
+
+def test_asked_what_is_still_to_go_a_column_part_of_another_gives_each_rows_rest():
+    boxes = "room,boxes,packed\nkitchen,12,8\nbedroom,10,10\nliving room,8,3\n"
+    assert table_totals("boxes.csv", boxes, "Which room has the most boxes left?") == (
+        "[Saturn worked out] totals over 3 rows: boxes = 30, packed = 21; still to go (boxes - packed), the most first:"
+        " living room 5, kitchen 4, bedroom 0; in all 9")
+    assert "still to go" not in table_totals("boxes.csv", boxes, "How many boxes have I packed?")

@@ -273,6 +273,25 @@ SMALLEST_ASKED = re.compile(
     r"\b(?:shortest|smallest|least|lowest|min(?:imum)?|cheapest|fewest)\b", re.IGNORECASE)
 
 
+LEFT_ASKED = re.compile(r"\b(?:still|left|remaining|to\s+go|outstanding|not\s+yet|unpacked|unpaid|undone)\b", re.IGNORECASE)
+
+
+def _still_to_go(header: list[str], body: list[list[str]], numeric: list[int], request: str) -> str:
+    """Asked what is still to go of a table whose one numeric column is part of the other in every
+    row ("room,boxes,packed"), each row's rest and theirs in all, the most first: asked "How many
+    boxes are still to pack?", the 1.5B had only each column's total."""
+    if len(numeric) != 2 or not LEFT_ASKED.search(request):
+        return ""
+    whole, part = numeric if all(_value_in(numeric[0], r) >= _value_in(numeric[1], r) for r in body) else numeric[::-1]
+    if any(_value_in(whole, r) < _value_in(part, r) for r in body):
+        return ""
+    label = next((i for i in range(len(header)) if i not in numeric), None)
+    rest = sorted(((_value_in(whole, r) - _value_in(part, r), r) for r in body), key=lambda pair: -pair[0])
+    each = ", ".join(f"{r[label].strip() if label is not None else ','.join(r)} {_plain(left)}" for left, r in rest)
+    total = _plain(sum((left for left, _ in rest), Decimal(0)))
+    return f"; still to go ({header[whole].strip()} - {header[part].strip()}), the most first: {each}; in all {total}"
+
+
 LATEST_ASKED = re.compile(r"\b(?:last|latest|most\s+recent)\b(?!\s+(?:week|month|year|time|weekend|night)s?\b)", re.IGNORECASE)
 PER_ASKED = re.compile(r"\b([a-z]+)\s+(?:per|a|an|each)\s+([a-z]+)\b", re.IGNORECASE)
 
@@ -295,6 +314,8 @@ def _asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int],
     if AVERAGE_ASKED.search(request):
         averages = (f"{header[i].strip()} = {_plain(_column(body, i) / len(body), places=2)}" for i in numeric)
         said += f"; average over {len(body)} rows: " + ", ".join(averages)
+    if still := _still_to_go(header, body, numeric, request):
+        return said + still  # "the most boxes left": the rest's most, not the column's largest
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
     if dates is not None and LATEST_ASKED.search(request):  # "How many miles did I do on the last tank?"
         said += "; the latest row: " + ",".join(max(body, key=lambda row: row[dates].strip()))

@@ -60,6 +60,7 @@ from saturnd.turn.worked_lines import (
     ratings,
     scaled_recipe,
     shares,
+    still_to_pay,
 )
 from saturnd.turn.worked_times import (
     arrival_times,
@@ -227,7 +228,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                 or lasts_until(part.lines, request, today) or in_the_month(part.lines, request, today)
                 or at_that_time_of_day(part.lines, request)) if today else ""
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
-        worked = (amount_added(part.lines, request) or time_between(part.lines, request) or lengths_summed(part.lines, request)
+        worked = (amount_added(part.lines, request) or still_to_pay(part.lines, request) or time_between(part.lines, request) or lengths_summed(part.lines, request)
                   or arrival_times(part.lines, request)
                   or scaled_recipe(part.lines, request) or shares(part.lines, request)
                   or amounts_by_period(part.lines, request) or list_amounts(part.lines, request)

@@ -85,6 +85,29 @@ QUANTITY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(kg|g|km|k|miles|mi|litres|l
                       re.IGNORECASE)
 
 
+AMOUNT = r"[£$€]\s?(\d+(?:,\d{3})*(?:\.\d+)?)"
+WHOLE_AMOUNT = re.compile(r"\b(?:quote[ds]?|total|price|cost|costs|fee|bill)\b\W{0,3}(?:of\s+|at\s+|is\s+)?" + AMOUNT,
+                          re.IGNORECASE)
+PART_PAID = re.compile(r"\b(?:deposit|paid|down\s+payment)\b\W{0,3}(?:of\s+)?" + AMOUNT
+                       + r"|" + AMOUNT + r"\s+(?:deposit\s+)?(?:paid|deposit)\b", re.IGNORECASE)
+STILL_TO_PAY_ASKED = re.compile(r"\b(?:owe|owing|owed|pay|paying|outstanding|balance)\b", re.IGNORECASE)
+
+
+def still_to_pay(lines: list[str], request: str) -> str:
+    """Asked what is still owed of a line that gives a whole and a part paid ("quote £850, deposit
+    £200 paid"): the whole less the part; the line's amounts were summed (1050)."""
+    if not STILL_TO_PAY_ASKED.search(request):
+        return ""
+    said = []
+    for line in lines:
+        whole, paid = WHOLE_AMOUNT.findall(line), PART_PAID.findall(line)
+        if len(whole) == 1 and len(paid) == 1:
+            total, part = (Fraction(x.replace(",", "")) for x in (whole[0], paid[0][0] or paid[0][1]))
+            label = line.split(":")[0].strip(" -*•") if ":" in line else "the line"
+            said.append(f"{label}: {plain(total)} - {plain(part)} paid = {plain(total - part)} still to pay")
+    return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
+
+
 def quantities_summed(lines: list[str], request: str) -> str:
     """Asked how much in all, the sum of a line's quantities of one unit ("Harvested: potatoes
     12kg, onions 4kg, beans 3.5kg": 19.5kg) or of its amounts of money ("Deposit: £150 paid,
@@ -95,7 +118,8 @@ def quantities_summed(lines: list[str], request: str) -> str:
     for line in lines:
         found = QUANTITY.findall(line)
         money = MONEY.findall(line)
-        if len(money) >= 2 and not (PROGRESS.search(line) or BUDGET.search(line) or OWES.search(line) or PERIOD.search(line)):
+        if len(money) >= 2 and not (PROGRESS.search(line) or BUDGET.search(line) or OWES.search(line) or PERIOD.search(line)
+                                    or (WHOLE_AMOUNT.search(line) and PART_PAID.search(line))):
             found = [(amount.replace(",", ""), "") for amount in money]  # "Deposit: £150 paid, balance £350"
         if len(found) >= 2 and len({unit.lower() for _, unit in found}) == 1:
             label = line.split(":")[0].strip(" -*•") if ":" in line else "the line"
