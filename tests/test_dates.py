@@ -8,7 +8,7 @@ import pytest
 
 from saturnd.tools import builtin_registry
 from saturnd.turn.claims import unbacked_claim
-from saturnd.turn.date_checks import miscounted_days, not_on_that_day, worked_out_date
+from saturnd.turn.date_checks import against_its_line, miscounted_days, not_on_that_day, worked_out_date
 from saturnd.turn.dates import (
     age,
     dated,
@@ -815,3 +815,10 @@ def test_asked_what_is_still_owed_a_whole_less_the_part_paid():
     assert quantities_summed(removals, "How much altogether?") == ""  # no sum of a whole and its part
     assert still_to_pay(removals, "When are the removals coming?") == ""
     assert quantities_summed(["Deposit: £150 paid, balance £350"], "How much is it altogether?").endswith("150 + 350 = 500")
+
+
+def test_the_line_a_yes_or_no_goes_against_is_never_the_request_quoted_back():
+    request = "Does Leo have anything on Tuesday?"
+    seen = f"--- clubs.csv (whole file, 2 lines)\nLeo,Football,Tue,16:00,45\nThe user asked: {request}"
+    assert against_its_line("No, nothing.", request, seen) == "Leo,Football,Tue,16:00,45"
+    assert against_its_line("No, nothing.", request, f"The user asked: {request}") is None

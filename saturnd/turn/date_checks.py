@@ -116,8 +116,8 @@ def against_its_line(answer: str, request: str, seen: str) -> str | None:
         topic = content_words(written.sub(" ", request))
         for line in seen.splitlines():
             given = {_as_one_value(found) for found in written.findall(line)}
-            if (line.startswith("[Saturn") or MAP_ENTRY.match(line) or not given
-                    or not topic & content_words(written.sub(" ", line))):
+            if (line.startswith("[Saturn") or MAP_ENTRY.match(line) or not given or request.strip() in line
+                    or not topic & content_words(written.sub(" ", line))):  # the request's words, quoted back
                 continue
             if (YES.search(answer) and not asked & given) or (NO.search(answer) and given == asked):
                 return line.strip()
@@ -137,7 +137,7 @@ def against_its_time(answer: str, request: str, seen: str) -> str | None:
         return None
     topic = content_words(request.replace(asked[0][0], " "))
     for line in seen.splitlines():
-        if line.startswith("[Saturn") or MAP_ENTRY.match(line):
+        if line.startswith("[Saturn") or MAP_ENTRY.match(line) or request.strip() in line:
             continue
         for bound, earliest in ((NOT_BEFORE, True), (NOT_AFTER, False)):
             for found in bound.finditer(line):
