@@ -527,7 +527,8 @@ def test_asked_how_much_in_all_lines_of_amounts_by_the_month_or_year_are_summed_
     assert amounts_by_period(BILLS, "How much are my bills a month?") == (
         "[Saturn worked out] a month: Electricity 85 + Water 38 + Broadband 29.99 = 152.99; a year: TV licence"
         " 169.50; everything as a month: 167.12")
-    assert amounts_by_period(BILLS, "How much is the TV licence a month?") == ""  # one line's amount
+    assert amounts_by_period(BILLS, "How much is the TV licence a month?") == (
+        "[Saturn worked out] TV licence: 169.50 a year = 14.12 a month")  # one line's amount, as the period asked
     assert amounts_by_period(BILLS, "What day is the electricity paid?") == ""
 
 
@@ -822,3 +823,19 @@ def test_the_line_a_yes_or_no_goes_against_is_never_the_request_quoted_back():
     seen = f"--- clubs.csv (whole file, 2 lines)\nLeo,Football,Tue,16:00,45\nThe user asked: {request}"
     assert against_its_line("No, nothing.", request, seen) == "Leo,Football,Tue,16:00,45"
     assert against_its_line("No, nothing.", request, f"The user asked: {request}") is None
+
+
+def test_asked_one_lines_amount_by_another_period_it_is_converted():
+    assert amounts_by_period(["Rent: £38 a year, due 1 April", "Water butts: 3"], "How much is the rent a month?") == (
+        "[Saturn worked out] Rent: 38 a year = 3.17 a month")
+    assert amounts_by_period(["Rent: £38 a year"], "How much is the rent a year?") == ""  # as written
+
+
+def test_asked_whether_a_thing_can_be_done_now_the_lines_of_this_month_are_listed():
+    seeds = ["Garlic - plant October/November", "Carrots - sow April to June", "Kale - Nov to Feb"]
+    assert in_the_month(seeds, "Can I plant garlic now?", date(2026, 12, 3)) == (
+        "[Saturn listed] now is December: the lines of December (1): Kale - Nov to Feb")
+    assert in_the_month(seeds[:2], "Can I plant garlic now?", date(2026, 12, 3)) == (
+        "[Saturn listed] now is December: no line here names December")
+    assert in_the_month(seeds, "Can I plant garlic now?", date(2026, 5, 3)) == (
+        "[Saturn listed] now is May: the lines of May (1): Carrots - sow April to June")

@@ -37,12 +37,18 @@ def amounts_by_period(lines: list[str], request: str) -> str:
         label = re.split(r"[:\-–(]|\s[£$€]", line.strip(" -*•"))[0].strip() or "amount"
         by_period.setdefault(period, []).append((label, Fraction(amounts[0].replace(",", ""))))
     labels = [label for items in by_period.values() for label, _ in items]
-    if len(labels) < 2 or any(stems(label) & stems(request) for label in labels):  # one line's amount asked
+    asked = period_asked(request)
+    named = [(label, amount, period) for period, items in by_period.items() for label, amount in items
+             if stems(label) & stems(request)]
+    if asked and len(named) == 1 and named[0][2] != asked:  # "How much is the rent a month?" of "£38 a year"
+        label, amount, period = named[0]
+        return (f"[Saturn worked out] {label}: {_money(amount)} a {period} = "
+                f"{_money(amount * TIMES_A_YEAR[period] / TIMES_A_YEAR[asked])} a {asked}")
+    if len(labels) < 2 or named:  # one line's amount asked
         return ""
     said = [f"a {period}: " + " + ".join(f"{label} {_money(amount)}" for label, amount in items)
             + (f" = {_money(sum((amount for _, amount in items), Fraction(0)))}" if len(items) > 1 else "")
             for period, items in by_period.items()]
-    asked = period_asked(request)
     if asked and len(by_period) > 1:
         everything = sum((amount * TIMES_A_YEAR[period] / TIMES_A_YEAR[asked] for period, items in by_period.items()
                           for _, amount in items), Fraction(0))
