@@ -8,7 +8,12 @@ import pytest
 
 from saturnd.tools import builtin_registry
 from saturnd.turn.claims import unbacked_claim
-from saturnd.turn.date_checks import against_its_line, miscounted_days, not_on_that_day, worked_out_date
+from saturnd.turn.date_checks import (
+    against_its_line,
+    miscounted_days,
+    not_on_that_day,
+    worked_out_date,
+)
 from saturnd.turn.dates import (
     age,
     dated,

@@ -91,11 +91,11 @@ QUANTITY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(kg|g|km|k|miles|mi|litres|l
                       re.IGNORECASE)
 
 
-AMOUNT = r"[£$€]\s?(\d+(?:,\d{3})*(?:\.\d+)?)"
-WHOLE_AMOUNT = re.compile(r"\b(?:quote[ds]?|total|price|cost|costs|fee|bill)\b\W{0,3}(?:of\s+|at\s+|is\s+)?" + AMOUNT,
+MONEY_AMOUNT = r"[£$€]\s?(\d+(?:,\d{3})*(?:\.\d+)?)"
+WHOLE_AMOUNT = re.compile(r"\b(?:quote[ds]?|total|price|cost|costs|fee|bill)\b\W{0,3}(?:of\s+|at\s+|is\s+)?" + MONEY_AMOUNT,
                           re.IGNORECASE)
-PART_PAID = re.compile(r"\b(?:deposit|paid|down\s+payment)\b\W{0,3}(?:of\s+)?" + AMOUNT
-                       + r"|" + AMOUNT + r"\s+(?:deposit\s+)?(?:paid|deposit)\b", re.IGNORECASE)
+PART_PAID = re.compile(r"\b(?:deposit|paid|down\s+payment)\b\W{0,3}(?:of\s+)?" + MONEY_AMOUNT
+                       + r"|" + MONEY_AMOUNT + r"\s+(?:deposit\s+)?(?:paid|deposit)\b", re.IGNORECASE)
 STILL_TO_PAY_ASKED = re.compile(r"\b(?:owe|owing|owed|pay|paying|outstanding|balance)\b", re.IGNORECASE)
 
 
