@@ -20,8 +20,8 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import partial
-from operator import itemgetter
 from itertools import pairwise
+from operator import itemgetter
 
 from saturnd.tools.periods import PERIOD_OF, TIMES_A_YEAR, period_asked
 from saturnd.tools.word_match import query_terms, stems
@@ -319,7 +319,8 @@ def _asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int],
         return said + still  # "the most boxes left": the rest's most, not the column's largest
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
     if dates is not None and LATEST_ASKED.search(request):  # "How many miles did I do on the last tank?"
-        said += "; the latest row: " + ",".join(max(body, key=itemgetter(dates)))
+        latest: list[str] = max(body, key=itemgetter(dates))
+        said += "; the latest row: " + ",".join(latest)
     for asked, word, largest in ((LARGEST_ASKED, "largest", True), (SMALLEST_ASKED, "smallest", False)):
         if asked.search(request):
             rows = {i: sorted(body, key=partial(_value_in, i), reverse=largest)[0] for i in numeric}
