@@ -787,8 +787,8 @@ def test_a_weekday_said_as_every_one_of_it_names_that_day():
 
 def test_asked_how_old_a_birth_date_gives_the_years_to_today():
     assert age(["Born: 12 May 2022", "Vet: Riverside Vets"], "How old is Biscuit?", TODAY) == (
-        "[Saturn dated] Born, 12 May 2022: 4 years 6 months old today; 5 on 12 May 2027, in 161 days (23 weeks)")
-    assert age(["- Dad: born 3 December 1960"], "How old is Dad?", TODAY).startswith(
+        "[Saturn dated] Born, 12 May 2022: 4 years 6 months old today")
+    assert age(["- Dad: born 3 December 1960"], "How old is Dad turning?", TODAY).startswith(
         "[Saturn dated] Dad born, 3 December 1960: 65 years 11 months old today; 66 on 3 December 2026, tomorrow")
     assert age(["- Mum: birthday 14 Feb"], "How old is Mum?", TODAY) == ""  # no year, no age
     assert age(["Born: 12 May 2022"], "When was Biscuit born?", TODAY) == ""

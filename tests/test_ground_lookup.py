@@ -601,3 +601,9 @@ def test_asked_what_is_still_to_go_a_column_part_of_another_gives_each_rows_rest
         "[Saturn worked out] totals over 3 rows: boxes = 30, packed = 21; still to go (boxes - packed), the most first:"
         " living room 5, kitchen 4, bedroom 0; in all 9")
     assert "still to go" not in table_totals("boxes.csv", boxes, "How many boxes have I packed?")
+
+
+def test_asked_how_many_times_a_tables_rows_are_counted_by_kind():
+    harvest = "date,crop,kg\n2026-08-03,courgettes,2.4\n2026-08-10,beans,1.1\n2026-08-17,courgettes,3.0\n"
+    assert "; rows by crop: courgettes 2, beans 1" in table_totals("harvest.csv", harvest, "Which crops did I pick more than once?")
+    assert "rows by crop" not in table_totals("harvest.csv", harvest, "How much did I pick?")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Collection
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -103,6 +103,9 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     amount = header[numeric[0]].strip()
     if grouping is not None:
         line += f"; {amount} by {header[grouping].strip()}: {_sums(body, numeric[0], lambda r: r[grouping].strip())}"
+        if TIMES_ASKED.search(request):  # "Which crops did I harvest more than once?": the 1.5B named one picked once
+            counts = Counter(r[grouping].strip() for r in body)
+            line += f"; rows by {header[grouping].strip()}: " + ", ".join(f"{kind} {n}" for kind, n in counts.items())
     if dates is not None and 1 < len({_month(r[dates]) for r in body}) <= MAX_GROUPS:
         line += f"; {amount} by month: {_sums(body, numeric[0], lambda r: _month(r[dates]))}"
         pairs = {(_month(r[dates]), r[grouping].strip()) for r in body} if grouping is not None else set()
@@ -293,6 +296,7 @@ def _still_to_go(header: list[str], body: list[list[str]], numeric: list[int], r
     return f"; still to go ({header[whole].strip()} - {header[part].strip()}), the most first: {each}; in all {total}"
 
 
+TIMES_ASKED = re.compile(r"\b(?:more\s+than\s+once|once|twice|how\s+many\s+times|how\s+often)\b", re.IGNORECASE)
 LATEST_ASKED = re.compile(r"\b(?:last|latest|most\s+recent)\b(?!\s+(?:week|month|year|time|weekend|night)s?\b)", re.IGNORECASE)
 PER_ASKED = re.compile(r"\b([a-z]+)\s+(?:per|a|an|each)\s+([a-z]+)\b", re.IGNORECASE)
 

@@ -163,6 +163,7 @@ def _repeats(lines: list[str], today: date) -> list[tuple[str, re.Match[str]]]:
 
 
 AGE_ASKED = re.compile(r"\bhow\s+old\b|\bage\b|\bturns?\b|\bturning\b", re.IGNORECASE)
+TURNS_ASKED = re.compile(r"\b(?:turns?|turning|birthday|next)\b", re.IGNORECASE)
 BORN = re.compile(r"\b(?:born|birthday|bday|dob|date\s+of\s+birth|b\.)\b", re.IGNORECASE)
 
 
@@ -182,8 +183,10 @@ def age(lines: list[str], request: str, today: date) -> str:
             years, left = divmod(months, 12)
             turns = _moved(born, years + 1, "year")
             said.append(f"{label}{born.day} {born:%B %Y}: {years} year{'s' if years != 1 else ''}"
-                        + (f" {left} month{'s' if left != 1 else ''}" if left else "")
-                        + f" old today; {years + 1} on {turns.day} {turns:%B %Y}, {_from_today(turns, today)}")
+                        + (f" {left} month{'s' if left != 1 else ''}" if left else "") + " old today"
+                        # the age to come only when asked: shown "4 … old today; 5 on 12 May", the 1.5B said 5
+                        + (f"; {years + 1} on {turns.day} {turns:%B %Y}, {_from_today(turns, today)}"
+                           if TURNS_ASKED.search(request) else ""))
     return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""
 
 
