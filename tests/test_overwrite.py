@@ -432,6 +432,14 @@ def test_a_line_only_the_knowledge_base_holds_is_not_written_over():
      "(The same call came back: council.txt does not exist and the list the user named is todo.txt, so the call"
      " wrote todo.txt as the last result gave it.) ",
      {"todo.txt": "renew passport\nbook dentist\nfix bike light\ncall the council\n"}),
+    ('Add "Change address at the bank" to the list.',
+     {"move.md": "# Move\n- [ ] Redirect post\n", "boxes.csv": "room,boxes\nkitchen,12\n"},
+     {"path": "boxes.csv", "content": "room,boxes\nkitchen,12\nChange address at the bank\n"},
+     "tool error: boxes.csv is a table, and the list the user named is move.md. Call write_file again with"
+     " path move.md and this content:\n# Move\n- [ ] Redirect post\n- [ ] Change address at the bank\n",
+     "(The same call came back: boxes.csv is a table and the list the user named is move.md, so the call"
+     " wrote move.md as the last result gave it.) ",
+     {"move.md": "# Move\n- [ ] Redirect post\n- [ ] Change address at the bank\n", "boxes.csv": "room,boxes\nkitchen,12\n"}),
 ])
 async def test_a_removal_sent_back_then_proposed_again_writes_what_it_was_given(
     harness, request_text, files, wrong, refusal, note, after,

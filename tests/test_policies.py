@@ -192,7 +192,9 @@ def test_a_refusal_is_no_source_but_the_persons_answer_in_it_is_theirs():
     given = prompts.VALUE_GIVEN.format(why="'10:00' was a guess", answer="Thursday at 11:00", tool="write_file")
     rows = [MessageRow("user", "Add the bank meeting", "t", 0.0, [], "", ""),
             MessageRow("tool", "not run: 100 is in nothing you were shown.", "t", 0.0, [], "c1", "write_file"),
-            MessageRow("tool", given, "t", 0.0, [], "c2", "write_file")]
+            MessageRow("tool", given, "t", 0.0, [], "c2", "write_file"),
+            MessageRow("tool", "(The line added was not as the user worded it.) not run: 'Saturn check: 33' has nothing"
+                       " of what the user asked to add", "t", 0.0, [], "c3", "write_file")]
     record = SessionRecord.from_messages(rows)
     assert record.returned == [] and record.typed == ["Add the bank meeting", "Thursday at 11:00"]
 

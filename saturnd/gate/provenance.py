@@ -27,6 +27,16 @@ REFUSALS = ("refused", "not run")
 """Saturn's own words for a call it did not run: they repeat the guessed number or the unknown
 address they refuse, so they are no place a value came from (the 1.5B proposed the same made-up
 total again, and the refusal's "100 is in nothing you were shown" let it through)."""
+PUT_RIGHT_NOTE = re.compile(r"^\((?:[^()]|\([^()]*\))*\)\s*")
+"""What a put-right result opens with ("(The line added was not as the user worded it …) ")."""
+
+
+def _refusal(result: str) -> bool:
+    """Saturn's refusal, after any put-right note: "(The line added …) not run: 'Saturn check: …'
+    has nothing of what the user asked" let the 1.5B's made-up line through the second time."""
+    return PUT_RIGHT_NOTE.sub("", result, count=1).startswith(REFUSALS)
+
+
 PERSON_SAID = re.compile(r"The user says: (.*)\. Call \w+ again with what the user said\.", re.DOTALL)
 """What the person answered when a guess was put to them (prompts.VALUE_GIVEN): theirs, typed."""
 OWN_FILE_READERS = frozenset({"read_file", "search_files", "list_dir", "kb_search", "kb_read", "ground"})
@@ -58,18 +68,19 @@ class SessionRecord:
     def from_messages(cls, rows: list[MessageRow]) -> SessionRecord:
         typed = [r.content for r in rows if r.role == "user"]
         results = {r.tool_call_id: r for r in rows if r.role == "tool"}
-        refusals = [r.content for r in results.values() if r.content.startswith(REFUSALS)]
+        refusals = [r.content for r in results.values() if _refusal(r.content)]
         typed += [said for text in refusals for said in PERSON_SAID.findall(text)]
         returned = [
             Returned(r.name, r.tool_call_id, r.content, r.content.startswith("<outside"))
-            for r in results.values() if not r.content.startswith(REFUSALS)
+            for r in results.values() if not _refusal(r.content)
         ]
         calls = []
         for row in rows:
             for call in row.tool_calls if row.role == "assistant" else []:
                 function = call.get("function", {})
                 result = results.get(call.get("id", ""))
-                succeeded = result is not None and not result.content.startswith(FAILED_PREFIXES)
+                succeeded = result is not None and not PUT_RIGHT_NOTE.sub("", result.content, count=1).startswith(
+                    FAILED_PREFIXES)
                 calls.append(PastCall(function.get("name", ""), _arguments(function), succeeded))
         return cls(typed, returned, calls)
 

@@ -423,11 +423,14 @@ class ListToWrite:
 def list_it_goes_on(request: str, path: Path, documents: list[Document]) -> ListToWrite | None:
     """Asked to add an item to a list the folder holds, a write to a new file adds nothing to it:
     the file whose name the request names ("my to-do list": todo.txt), with the item added (the
-    1.5B wrote council.txt holding "Add the council to my to-do list." beside todo.txt). Not
-    when the request names a file of its own."""
-    if path.exists() or NAMED_FILE.search(request):
+    1.5B wrote council.txt holding "Add the council to my to-do list." beside todo.txt); nor does
+    one to a table when the item is no row. Not when the request names a file of its own."""
+    if NAMED_FILE.search(request) or (path.exists() and not TABLE.search(path.name)):
         return None
-    return _with_the_item(request, documents)
+    found = _with_the_item(request, documents)
+    if found is None or (path.exists() and (Path(found.source).name == path.name or "," in (item_asked(request) or ","))):
+        return None
+    return found  # or a list's item written as a table's row: "Add … to the list" went into boxes.csv
 
 
 def _with_the_item(request: str, documents: list[Document]) -> ListToWrite | None:
@@ -465,10 +468,14 @@ def _without_the_line(request: str, documents: list[Document]) -> ListToWrite | 
 def _list_named(request: str, documents: list[Document]) -> Document | None:
     """The working folder's document whose name the request names ("my to-do list": todo.txt),
     else whose heading it names ("my trip list": travel.md, headed "# Trip to Lisbon")."""
-    words = {term[:4] for term in query_terms(request)} - stems(f"{' '.join(ADDING | REMOVING)} {CONTAINERS}")
+    named = request.replace(item, " ") if (item := item_asked(request)) else request  # the list's words, not the item's
+    words = {term[:4] for term in query_terms(named)} - stems(f"{' '.join(ADDING | REMOVING)} {CONTAINERS}")
     own = [d for d in documents if not d.source.startswith(KB_SOURCE)]
     by_name = (d for d in own if words & stems(re.sub(r"[^a-z]", " ", Path(d.source).stem.lower())))
     by_heading = (d for d in own if words & stems(" ".join(line for line in d.text.splitlines()[:1] if HEADING.search(line))))
+    if not words:  # "Add … to the list": the one file with a list, where there is one
+        lists = [d for d in own if any(BULLET.match(line) for line in d.text.splitlines())]
+        return lists[0] if len(lists) == 1 else None
     return next(by_name, None) or next(by_heading, None)
 
 
@@ -480,9 +487,10 @@ def ready_write(request: str, documents: list[Document]) -> ListToWrite | None:
     return _with_the_item(request, documents) or _without_the_line(request, documents)
 
 
-def new_list_refusal(path: str, found: ListToWrite) -> str:
+def new_list_refusal(path: str, found: ListToWrite, table: bool = False) -> str:
     return (
-        f"tool error: {path} is a new file, and the list the user named is {found.source}. Call write_file"
+        f"tool error: {path} is {'a table' if table else 'a new file'}, and the list the user named is {found.source}."
+        f" Call write_file"
         f" again with path {found.source} and this content:\n{found.content}"
     )
 

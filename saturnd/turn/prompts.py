@@ -267,7 +267,7 @@ ITEM_PUT_RIGHT = (
 )
 EDIT_PUT_RIGHT = "(The text to replace is not in {path}; {source} holds it, so the call edits {source}.) "
 LIST_PUT_RIGHT = (
-    "(The same call came back: {path} does not exist and the list the user named is {source}, so the call"
+    "(The same call came back: {path} {what} and the list the user named is {source}, so the call"
     " wrote {source} as the last result gave it.) "
 )
 LINE_PUT_RIGHT = (

@@ -403,7 +403,8 @@ def list_put_right(arguments: dict[str, Any], context: GateContext) -> tuple[dic
     if written is None or not _proposed_before(WRITE_FILE, "content", arguments["content"], context):
         return None
     source, content = written
-    return {"path": source, "content": content}, prompts.LIST_PUT_RIGHT.format(path=arguments["path"], source=source)
+    what = "is a table" if target.exists() else "does not exist"
+    return {"path": source, "content": content}, prompts.LIST_PUT_RIGHT.format(path=arguments["path"], what=what, source=source)
 
 
 MIN_EDIT_CHARS = 4

@@ -378,7 +378,7 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
     if tool.name == WRITE_FILE and (found := where_it_is(context.request, target, context.documents)):
         return SentBack("invalid", nothing_there_refusal(arguments["path"], found))
     if tool.name == WRITE_FILE and (named := list_it_goes_on(context.request, target, context.documents)):
-        return SentBack("invalid", new_list_refusal(arguments["path"], named))
+        return SentBack("invalid", new_list_refusal(arguments["path"], named, table=target.exists()))
     if tool.name == EDIT_FILE and (dropped := lines_an_add_edit_drops(
         context.request, str(arguments.get("old", "")), str(arguments.get("new", ""))
     )) and target.is_file():
