@@ -7,6 +7,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from saturnd.tools import builtin_registry
+from saturnd.tools.table_sums import table_totals
 from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.date_checks import (
     against_its_line,
@@ -34,6 +35,7 @@ from saturnd.turn.worked_lines import (
     amounts_by_period,
     at_a_rate,
     bracketed_counts,
+    count_by_period,
     list_amounts,
     progress,
     quantities_summed,
@@ -844,3 +846,15 @@ def test_asked_whether_a_thing_can_be_done_now_the_lines_of_this_month_are_liste
         "[Saturn listed] now is December: no line here names December")
     assert in_the_month(seeds, "Can I plant garlic now?", date(2026, 5, 3)) == (
         "[Saturn listed] now is May: the lines of May (1): Carrots - sow April to June")
+
+
+def test_asked_how_many_by_another_period_a_lines_count_is_converted():
+    assert count_by_period(["Formula: 150ml a feed", "Nappies: size 2, about 8 a day"],
+                           "How many nappies does she use a week?") == "[Saturn worked out] Nappies: 8 a day = 56 a week"
+    assert count_by_period(["Insurance: £23.50 a month"], "How much is the insurance a year?") == ""  # money: by period
+    assert count_by_period(["Nappies: 8 a day"], "How many nappies a day?") == ""  # as written
+
+
+def test_asked_of_the_last_one_a_days_table_by_its_times_names_the_latest():
+    assert table_totals("feeds.csv", "time,ml\n06:10,150\n9:30,120\n19:20,150\n", "When was her last feed?").endswith(
+        "; the latest row: 19:20,150")

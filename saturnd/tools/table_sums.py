@@ -21,7 +21,6 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import partial
 from itertools import pairwise
-from operator import itemgetter
 
 from saturnd.tools.periods import PERIOD_OF, TIMES_A_YEAR, period_asked
 from saturnd.tools.word_match import query_terms, stems
@@ -277,6 +276,16 @@ SMALLEST_ASKED = re.compile(
     r"\b(?:shortest|smallest|least|lowest|min(?:imum)?|cheapest|fewest)\b", re.IGNORECASE)
 
 
+def _in_order(cell: str) -> str:
+    """A date or clock time as it sorts: "9:30" before "19:20"."""
+    clock = re.match(r"\s*(\d{1,2})[:.](\d\d)\s*([ap]m)?", cell, re.IGNORECASE)
+    if clock is None or ISO_DATE.match(cell):
+        return cell.strip()
+    hour = int(clock.group(1)) % 12 + (12 if (clock.group(3) or "").lower() == "pm" else 0) if clock.group(3) else int(
+        clock.group(1))
+    return f"{hour:02d}:{clock.group(2)}"
+
+
 LEFT_ASKED = re.compile(r"\b(?:still|left|remaining|to\s+go|outstanding|not\s+yet|unpacked|unpaid|undone)\b", re.IGNORECASE)
 
 
@@ -321,9 +330,10 @@ def _asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int],
         said += f"; average over {len(body)} rows: " + ", ".join(averages)
     if still := _still_to_go(header, body, numeric, request):
         return said + still  # "the most boxes left": the rest's most, not the column's largest
-    dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
+    dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) or CLOCK_TIME.fullmatch(r[i].strip())
+                                                       for r in body)), None)  # a day's table by its times too
     if dates is not None and LATEST_ASKED.search(request):  # "How many miles did I do on the last tank?"
-        latest: list[str] = max(body, key=itemgetter(dates))
+        latest: list[str] = max(body, key=lambda row: _in_order(row[dates]))
         said += "; the latest row: " + ",".join(latest)
     for asked, word, largest in ((LARGEST_ASKED, "largest", True), (SMALLEST_ASKED, "smallest", False)):
         if asked.search(request):

@@ -43,6 +43,7 @@ ALSO_WRITTEN = {
     "expired": ("use", "before", "expires", "expiry"),
     "fastest": ("time", "pace"), "slowest": ("time", "pace"), "quickest": ("time", "pace"), "pace": ("time",),
     "tank": ("fuel", "litres"), "petrol": ("fuel",), "diesel": ("fuel",), "mileage": ("miles",),
+    "drunk": ("ml", "feed", "feeds"), "drank": ("ml", "feed", "feeds"), "drink": ("ml",),
     "kilos": ("kg",), "kilo": ("kg",), "kilograms": ("kg",),
     "fund": ("savings", "saved"), "savings": ("saved", "fund"), "saved": ("savings",), "save": ("savings", "saved"),
 }

@@ -53,6 +53,7 @@ from saturnd.turn.worked_lines import (
     amounts_by_period,
     at_a_rate,
     bracketed_counts,
+    count_by_period,
     list_amounts,
     progress,
     quantities_summed,
@@ -228,7 +229,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                 or lasts_until(part.lines, request, today) or in_the_month(part.lines, request, today)
                 or at_that_time_of_day(part.lines, request)) if today else ""
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
-        worked = (amount_added(part.lines, request) or still_to_pay(part.lines, request) or time_between(part.lines, request) or lengths_summed(part.lines, request)
+        worked = (amount_added(part.lines, request) or still_to_pay(part.lines, request) or count_by_period(part.lines, request) or time_between(part.lines, request) or lengths_summed(part.lines, request)
                   or arrival_times(part.lines, request)
                   or scaled_recipe(part.lines, request) or shares(part.lines, request)
                   or amounts_by_period(part.lines, request) or list_amounts(part.lines, request)

@@ -87,6 +87,33 @@ def ratings(lines: list[str], request: str) -> str:
             + f"; average {plain(average)}/{out_of}")
 
 
+COUNT_A_PERIOD = re.compile(r"(?<![£$€\d.,])(\d+(?:\.\d+)?)\s*(?:[a-z]+\s+)?(?=(?:a|per|each|every)\s+(?:day|week|month|quarter|year)\b)",
+                            re.IGNORECASE)
+DAYS_IN = {"day": Fraction(1), "week": Fraction(7), "month": Fraction(365, 12), "quarter": Fraction(365, 4),
+           "year": Fraction(365)}
+"""A week is 7 days, not 365/52: "8 a day" is 56 a week."""
+HOW_MANY_ASKED = re.compile(r"\bhow\s+(?:many|much)\b", re.IGNORECASE)
+
+
+def count_by_period(lines: list[str], request: str) -> str:
+    """Asked how many of a thing a line counts by one period in another ("about 8 a day", asked
+    a week: 56); the 1.5B answered "8 a day"."""
+    asked = period_asked(request)
+    if not HOW_MANY_ASKED.search(request) or asked is None:
+        return ""
+    said = []
+    for line in lines:
+        found = COUNT_A_PERIOD.findall(line)
+        periods = [period_named(p) for p in PERIOD.finditer(line)]
+        if len(found) != 1 or len(periods) != 1 or periods[0] == asked or MONEY.search(line) or not stems(line) & stems(request):
+            continue
+        count = Fraction(found[0])
+        label = line.split(":")[0].strip(" -*•") if ":" in line else "the line"
+        said.append(f"{label}: {plain(count)} a {periods[0]} = {plain(count * DAYS_IN[asked] / DAYS_IN[periods[0]])}"
+                    f" a {asked}")
+    return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
+
+
 QUANTITY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(kg|g|km|k|miles|mi|litres|liters|l|ml|lbs|lb|hours|hrs|mins|minutes)\b",
                       re.IGNORECASE)
 
