@@ -27,6 +27,7 @@ from saturnd.turn.retrieval import (
     relevant_excerpts,
     render_excerpts,
 )
+from saturnd.turn.worked_lines import against_the_worked_entry
 from tests.conftest import of_type
 from tests.test_gate import decide_with, run_with_decisions
 
@@ -598,8 +599,8 @@ def test_asked_of_the_last_one_a_dated_tables_latest_row_is_named():
 def test_asked_what_is_still_to_go_a_column_part_of_another_gives_each_rows_rest():
     boxes = "room,boxes,packed\nkitchen,12,8\nbedroom,10,10\nliving room,8,3\n"
     assert table_totals("boxes.csv", boxes, "Which room has the most boxes left?") == (
-        "[Saturn worked out] totals over 3 rows: boxes = 30, packed = 21; still to go (boxes - packed), the most first:"
-        " living room 5, kitchen 4, bedroom 0; in all 9")
+        "[Saturn worked out] totals over 3 rows: boxes = 30, packed = 21; still to go, boxes - packed, the most first:"
+        " living room 5, kitchen 4, bedroom 0 = 9 in all")
     assert "still to go" not in table_totals("boxes.csv", boxes, "How many boxes have I packed?")
 
 
@@ -607,3 +608,12 @@ def test_asked_how_many_times_a_tables_rows_are_counted_by_kind():
     harvest = "date,crop,kg\n2026-08-03,courgettes,2.4\n2026-08-10,beans,1.1\n2026-08-17,courgettes,3.0\n"
     assert "; rows by crop: courgettes 2, beans 1" in table_totals("harvest.csv", harvest, "Which crops did I pick more than once?")
     assert "rows by crop" not in table_totals("harvest.csv", harvest, "How much did I pick?")
+
+
+def test_a_figure_for_what_is_still_to_go_goes_back_against_the_worked_entry():
+    boxes = "--- boxes.csv\n" + table_totals("boxes.csv", "room,boxes,packed\nkitchen,12,8\nstudy,6,1\n", "How many boxes are still to pack?")
+    assert against_the_worked_entry("21", "How many boxes are still to pack?", boxes) == (
+        "[Saturn worked out] still to go, boxes - packed, the most first: study 5, kitchen 4 = 9 in all")
+    assert against_the_worked_entry("9 boxes", "How many boxes are still to pack?", boxes) is None
+    removals = "[Saturn worked out] Removals: 850 - 200 paid = 650 still to pay"
+    assert against_the_worked_entry("1050", "How much do I still owe the removals?", removals) == removals

@@ -302,7 +302,7 @@ def _still_to_go(header: list[str], body: list[list[str]], numeric: list[int], r
     rest = sorted(((_value_in(whole, r) - _value_in(part, r), r) for r in body), key=lambda pair: -pair[0])
     each = ", ".join(f"{r[label].strip() if label is not None else ','.join(r)} {_plain(left)}" for left, r in rest)
     total = _plain(sum((left for left, _ in rest), Decimal(0)))
-    return f"; still to go ({header[whole].strip()} - {header[part].strip()}), the most first: {each}; in all {total}"
+    return f"; still to go, {header[whole].strip()} - {header[part].strip()}, the most first: {each} = {total} in all"
 
 
 TIMES_ASKED = re.compile(r"\b(?:more\s+than\s+once|once|twice|how\s+many\s+times|how\s+often)\b", re.IGNORECASE)

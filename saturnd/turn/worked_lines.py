@@ -401,10 +401,10 @@ def missed_worked_out(answer: str, request: str) -> str | None:
 
 
 PERCENT_ASKED = re.compile(r"\b(?:percent|percentage|per\s+cent)\b|%", re.IGNORECASE)
-TO_GO_ASKED = re.compile(r"\bhow\s+much\s+more\b|\b(?:still\s+)?(?:need|to\s+go|short|left\s+to|far\s+off|away\s+from)\b",
+TO_GO_ASKED = re.compile(r"\bhow\s+much\s+more\b|\b(?:still|need|to\s+go|short|left|owe|far\s+off|away\s+from)\b",
                          re.IGNORECASE)
 PERCENTAGE = re.compile(r"(\d+(?:\.\d+)?)\s*%")
-TO_GO = re.compile(r"=\s*(\d+(?:\.\d+)?) more to go")
+TO_GO = re.compile(r"=\s*(\d+(?:\.\d+)?) (?:more to go|still to pay|in all)")
 
 
 def against_the_worked_entry(answer: str, request: str, seen: str) -> str | None:
