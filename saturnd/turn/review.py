@@ -363,6 +363,9 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
     nothing of the request, a sum
     nobody worked out, a time, day or number nobody gave, a value asked for and left out."""
     target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
+    # first: the drop guard would keep a table's rows around the list it was given
+    if tool.name == WRITE_FILE and (named := list_it_goes_on(context.request, target, context.documents)):
+        return SentBack("invalid", new_list_refusal(arguments["path"], named, table=target.exists()))
     if tool.name == WRITE_FILE and (dropped := dropped_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
         return SentBack("invalid", overwrite_refusal(arguments["path"], dropped, suggested))
@@ -377,8 +380,6 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
         return SentBack("invalid", adds_nothing_refusal(arguments["path"], context.request))
     if tool.name == WRITE_FILE and (found := where_it_is(context.request, target, context.documents)):
         return SentBack("invalid", nothing_there_refusal(arguments["path"], found))
-    if tool.name == WRITE_FILE and (named := list_it_goes_on(context.request, target, context.documents)):
-        return SentBack("invalid", new_list_refusal(arguments["path"], named, table=target.exists()))
     if tool.name == EDIT_FILE and (dropped := lines_an_add_edit_drops(
         context.request, str(arguments.get("old", "")), str(arguments.get("new", ""))
     )) and target.is_file():
