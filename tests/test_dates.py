@@ -858,3 +858,14 @@ def test_asked_how_many_by_another_period_a_lines_count_is_converted():
 def test_asked_of_the_last_one_a_days_table_by_its_times_names_the_latest():
     assert table_totals("feeds.csv", "time,ml\n06:10,150\n9:30,120\n19:20,150\n", "When was her last feed?").endswith(
         "; the latest row: 19:20,150")
+
+
+def test_a_yes_to_whether_a_thing_can_be_done_now_goes_back_when_no_line_names_this_month():
+    seen = ("--- seeds.txt (whole file, 1 lines)\nGarlic - plant October/November\n"
+            "[Saturn listed] now is December: no line here names December")
+    claim = unbacked_claim("Yes, you can plant garlic now.", [], builtin_registry(), "Can I plant garlic now?",
+                           documents_at_hand=True, seen=seen)
+    assert claim is not None and claim.kind == "against_the_line"
+    assert claim.quote == "now is December: no line here names December"
+    assert unbacked_claim("No, garlic goes in October or November.", [], builtin_registry(), "Can I plant garlic now?",
+                          documents_at_hand=True, seen=seen) is None

@@ -139,6 +139,7 @@ from saturnd.turn.date_checks import (
     against_its_time,
     against_next_due,
     against_the_trend,
+    against_this_month,
     miscounted_days,
     next_due_missed,
     not_on_that_day,
@@ -426,7 +427,8 @@ def unbacked_claim(
         return Claim("yes_then_no", said)
     if line := (against_its_line(answer, request, seen) or against_its_end(answer, request, seen)
                  or against_its_time(answer, request, seen) or against_the_trend(answer, request, seen)
-                 or overdue_missed(answer, request, seen) or against_next_due(answer, request, seen)):
+                 or overdue_missed(answer, request, seen) or against_next_due(answer, request, seen)
+                 or against_this_month(answer, request, seen)):
         return Claim("against_the_line", line)
     if lines := no_time_given(answer, request, seen):
         return Claim("no_time_given", lines)

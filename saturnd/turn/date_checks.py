@@ -339,3 +339,16 @@ def wrong_weekday(answer: str, request: str, today: date) -> str | None:
     if f"{day:%A}".lower() in said:
         return None
     return f"[Saturn dated] {label} is {day:%A} {day.day} {day:%B %Y}"
+
+
+NONE_THIS_MONTH = re.compile(r"^\[Saturn listed\] now is (\w+): no line here names \1$", re.MULTILINE)
+
+
+def against_this_month(answer: str, request: str, seen: str) -> str | None:
+    """The ground's "now is December: no line here names December", when a yes answers whether a
+    thing can be done now: asked "Can I plant garlic now?" of "Garlic - plant October/November",
+    the 1.5B said yes."""
+    found = NONE_THIS_MONTH.search(seen)
+    if found is None or not YES_NO_ASKED.search(request) or not YES.search(answer):
+        return None
+    return found.group(0).removeprefix("[Saturn listed] ")
