@@ -792,7 +792,7 @@ def test_asked_how_old_a_birth_date_gives_the_years_to_today():
         "[Saturn dated] Born, 12 May 2022: 4 years 6 months old today")
     assert age(["- Dad: born 3 December 1960"], "How old is Dad turning?", TODAY).startswith(
         "[Saturn dated] Dad born, 3 December 1960: 65 years 11 months old today; 66 on 3 December 2026, tomorrow")
-    assert age(["- Mum: birthday 14 Feb"], "How old is Mum?", TODAY) == ""  # no year, no age
+    assert age(["- Mum: birthday 14 Feb", "- Jo: birthday 14 Dec"], "How old is Mum?", TODAY) == ""  # no year, no age
     assert age(["Born: 12 May 2022"], "When was Biscuit born?", TODAY) == ""
 
 
@@ -869,3 +869,8 @@ def test_a_yes_to_whether_a_thing_can_be_done_now_goes_back_when_no_line_names_t
     assert claim.quote == "now is December: no line here names December"
     assert unbacked_claim("No, garlic goes in October or November.", [], builtin_registry(), "Can I plant garlic now?",
                           documents_at_hand=True, seen=seen) is None
+
+
+def test_a_car_notes_dates_are_no_months_of_the_year_to_judge_now_by():
+    car = ["- MOT due: 14 March 2027", "- Insurance renews: 2 January 2027"]
+    assert in_the_month(car, "Is the car due a service yet?", date(2026, 12, 3)) == ""

@@ -168,8 +168,8 @@ BORN = re.compile(r"\b(?:born|birthday|bday|dob|date\s+of\s+birth|b\.)\b", re.IG
 
 
 def age(lines: list[str], request: str, today: date) -> str:
-    """Asked how old someone is, each birth date's years (and months) to today and the birthday
-    next: of "Born: 12 May 2022", the 1.5B answered "12 May 2022"."""
+    """Asked how old someone is, each birth date's years (and months) to today, and asked what they
+    turn, the next birthday: of "Born: 12 May 2022", the 1.5B answered "12 May 2022"."""
     if not AGE_ASKED.search(request):
         return ""
     said = []
@@ -177,7 +177,7 @@ def age(lines: list[str], request: str, today: date) -> str:
         if not BORN.search(line):
             continue
         for label, born in _dates(line, today, gone=True, weekdays=False):
-            if born.year == today.year and not re.search(r"\b20\d\d\b", line):
+            if not re.search(r"\b(?:19|20)\d\d\b", line):
                 continue  # a birthday with no year gives no age
             months = (today.year - born.year) * 12 + today.month - born.month - (today.day < born.day)
             years, left = divmod(months, 12)

@@ -484,7 +484,7 @@ def _this_month(lines: list[str], today: date) -> str:
     """Asked whether a thing can be done now, of lines that each name the months for it ("Garlic -
     plant October/November"), those of this month, or that none is: on 3 December the 1.5B said
     garlic could be planted now."""
-    monthly = [line.strip() for line in lines if _months_of(line)]
+    monthly = [line.strip() for line in lines if _months_of(line) and not re.search(r"\d", line)]  # months, no dates
     if len(monthly) < 2:
         return ""
     month = MONTHS[today.month - 1].capitalize()
