@@ -281,8 +281,9 @@ def _in_order(cell: str) -> str:
     clock = re.match(r"\s*(\d{1,2})[:.](\d\d)\s*([ap]m)?", cell, re.IGNORECASE)
     if clock is None or ISO_DATE.match(cell):
         return cell.strip()
-    hour = int(clock.group(1)) % 12 + (12 if (clock.group(3) or "").lower() == "pm" else 0) if clock.group(3) else int(
-        clock.group(1))
+    hour = int(clock.group(1))
+    if clock.group(3):
+        hour = hour % 12 + (12 if clock.group(3).lower() == "pm" else 0)
     return f"{hour:02d}:{clock.group(2)}"
 
 

@@ -428,9 +428,10 @@ def list_it_goes_on(request: str, path: Path, documents: list[Document]) -> List
     if NAMED_FILE.search(request) or (path.exists() and not TABLE.search(path.name)):
         return None
     found = _with_the_item(request, documents)
-    if found is None or (path.exists() and (Path(found.source).name == path.name or "," in (item_asked(request) or ","))):
-        return None
-    return found  # or a list's item written as a table's row: "Add … to the list" went into boxes.csv
+    if found is None or not path.exists():
+        return found
+    # a table: "Add … to the list" went into boxes.csv; an item with commas may be its row
+    return None if Path(found.source).name == path.name or "," in (item_asked(request) or "") else found
 
 
 def _with_the_item(request: str, documents: list[Document]) -> ListToWrite | None:
