@@ -617,3 +617,11 @@ def test_a_figure_for_what_is_still_to_go_goes_back_against_the_worked_entry():
     assert against_the_worked_entry("9 boxes", "How many boxes are still to pack?", boxes) is None
     removals = "[Saturn worked out] Removals: 850 - 200 paid = 650 still to pay"
     assert against_the_worked_entry("1050", "How much do I still owe the removals?", removals) == removals
+
+
+def test_a_column_named_by_its_period_is_given_as_the_period_asked():
+    subscriptions = "service,monthly\nNetflix,10.99\nSpotify,11.99\n"
+    assert table_totals("subscriptions.csv", subscriptions, "What do I pay a year for Spotify?").endswith(
+        "; monthly as a year: 143.88")
+    assert "as a" not in table_totals("subscriptions.csv", subscriptions, "What do I pay a month for Spotify?")
+    assert table_totals("subs.csv", "service,cost_per_month\nA,2\nB,3\n", "And a year?").endswith("cost_per_month as a year: 60")

@@ -98,7 +98,7 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         line += "; the row: " + ", ".join(f"{name.strip()} {cell.strip()}" for name, cell in zip(header, body[0], strict=True))
     if len(numeric) != 1:
         return line
-    line += _as_one_period(body, numeric[0], request)
+    line += _as_one_period(body, numeric[0], request) or _column_as_period(header[numeric[0]], body, numeric[0], request)
     amount = header[numeric[0]].strip()
     if grouping is not None:
         line += f"; {amount} by {header[grouping].strip()}: {_sums(body, numeric[0], lambda r: r[grouping].strip())}"
@@ -371,6 +371,17 @@ def _as_one_period(body: list[list[str]], amount: int, request: str) -> str:
     total = sum((Fraction(_value_in(amount, r)) * TIMES_A_YEAR[PERIOD_OF[r[how_often].strip().lower()]]
                  / TIMES_A_YEAR[asked] for r in body), Fraction(0))
     return f"; everything as a {asked}: {total.numerator if total.denominator == 1 else f'{float(total):.2f}'}"
+
+
+def _column_as_period(name: str, body: list[list[str]], amount: int, request: str) -> str:
+    """Where the amount's column is named by how often it comes round ("service,monthly") and the
+    request names another period, its total as that period: asked "What do I pay a year for
+    Spotify?", the 1.5B gave the month's 11.99."""
+    asked, written = period_asked(request), period_asked(name.replace("_", " "))
+    if asked is None or written is None or written == asked:
+        return ""
+    total = Fraction(_column(body, amount)) * TIMES_A_YEAR[written] / TIMES_A_YEAR[asked]
+    return f"; {name.strip()} as a {asked}: {total.numerator if total.denominator == 1 else f'{float(total):.2f}'}"
 
 
 def _numeric_named(word: str, header: list[str], numeric: list[int]) -> int | None:
