@@ -180,6 +180,9 @@ QUESTION_ASKED = re.compile(
     r"(?:that\s+)?(?:he|she|they|he's|she's|they're)\b[^.!?]*)", re.IGNORECASE)
 """A question for the message to put: "ask when he needs my receipts", "to check he's still OK for
 Monday" (whether he is)."""
+MESSAGING_BEFORE = re.compile(r"\b(?:text|e-?mail|message|ring|call|phone|write\s+to|drop|remind)\b", re.IGNORECASE)
+"""A check or a finding out the message is to do comes after its errand: "Text Kev to check he's
+still OK"."""
 TO_THE_RECIPIENT = {"he": "you", "she": "you", "they": "you", "his": "your", "their": "your", "him": "you", "them": "you",
                     "he's": "you're", "she's": "you're", "they're": "you're", "himself": "yourself", "herself": "yourself"}
 AS_YOU_SAY_IT = {"is": "are", "was": "were", "has": "have", "does": "do", "needs": "need", "wants": "want",
@@ -197,6 +200,8 @@ def the_question_asked(arguments: dict[str, Any], request: str) -> tuple[dict[st
     asked = QUESTION_ASKED.search(request)
     if asked is None or "?" in body or not people_messaged(request):
         return None
+    if not asked.group(0).lower().startswith("ask") and not MESSAGING_BEFORE.search(request[:asked.start()]):
+        return None  # "Find out when the kickoff is … and email the time to Petra": Saturn finds out, Petra is told
     question = asked.group("question").strip()
     if not re.match(r"(?:when|what|where|whether|if|how|which|who|why)\b", question, re.IGNORECASE):
         question = "if " + re.sub(r"^that\s+", "", question)  # "check he's still OK": if he is
