@@ -51,6 +51,7 @@ MONTH = r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|j
         r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 YEAR = r"(?P<year>(?:19|20)\d\d)"
+YEAR_WRITTEN = re.compile(rf"\b{YEAR}\b")
 WRITTEN_DATES = (
     re.compile(rf"\b{DAY}\s+(?:of\s+)?{MONTH}\b\.?(?:,?\s+{YEAR}\b)?", re.IGNORECASE),
     re.compile(rf"\b{MONTH}\.?\s+{DAY}\b(?:,?\s+{YEAR}\b)?", re.IGNORECASE),
@@ -177,7 +178,7 @@ def age(lines: list[str], request: str, today: date) -> str:
         if not BORN.search(line):
             continue
         for label, born in _dates(line, today, gone=True, weekdays=False):
-            if not re.search(r"\b(?:19|20)\d\d\b", line):
+            if not YEAR_WRITTEN.search(line):
                 continue  # a birthday with no year gives no age
             months = (today.year - born.year) * 12 + today.month - born.month - (today.day < born.day)
             years, left = divmod(months, 12)

@@ -133,13 +133,14 @@ def not_done(lines: list[str], request: str) -> str:
 
 
 TICK_BOX = re.compile(r"\[[ xX]\]")
-BULLET = re.compile(r"^[-*•]\s|^\d+[.)]\s")
+LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d{1,3}[.)])\s")
+"""A list line's bullet or number ("- milk", "4. Piranesi")."""
 
 
 def _list_items(lines: list[str]) -> list[str]:
     """The lines of a list among a file's other lines: its tick boxes where it has some, else its
     bullets ("Rent: £38 a year" above "## To do" is no job still to do)."""
-    for kind in (TICK_BOX, BULLET):
+    for kind in (TICK_BOX, LIST_MARK):
         if listed := [line for line in lines if kind.search(line)]:
             return listed
     return lines

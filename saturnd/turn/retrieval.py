@@ -39,6 +39,7 @@ from saturnd.turn.dates import (
 from saturnd.turn.errands import asked_action
 from saturnd.turn.listing import (
     DONE_MARK,
+    LIST_MARK,
     MAX_NOT_DONE,
     at_that_time_of_day,
     in_the_month,
@@ -255,7 +256,6 @@ def _counts_the_list(request: str, headings: list[str]) -> bool:
     return bool(ON_A_LIST.search(request) or said & (LIST_ITEMS | stems(" ".join(headings))))
 
 
-LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d{1,3}[.)])\s")
 
 
 DONE_ASKED = re.compile(r"\b(?:finished|done|completed|bought|paid|booked|read|sent|ticked)\b", re.IGNORECASE)
