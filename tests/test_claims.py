@@ -1050,3 +1050,15 @@ def test_asked_to_ring_someone_with_no_tool_that_phones_the_answer_goes_back_to_
     declined = "I can't make phone calls, but Admiral's number is 0333 220 2000."
     assert unbacked_claim(declined, [], registry, "Ring the insurer for me.", documents_at_hand=True,
                           seen="Insurer: Admiral, 0333 220 2000") is None
+
+
+def test_once_the_message_asked_for_is_sent_its_report_is_not_checked_against_the_tables_totals():
+    runs = ("--- runs.csv (whole file, 3 lines)\ndate,km\n2026-11-01,5.0\n2026-11-08,12.0\n"
+            "[Saturn worked out] totals over the November 2026 rows (2): km = 17")
+    request_text = "Email Coach Dave my November total."
+    sent = unbacked_claim("I've emailed Coach Dave.", _passes(("send_email", "ran")), builtin_registry(),
+                          request_text, documents_at_hand=True, seen=runs)
+    assert sent is None
+    unsent = unbacked_claim("You ran 5 km and 12 km.", [], builtin_registry(), "What was my November total?",
+                            documents_at_hand=True, seen=runs)
+    assert unsent is not None and unsent.kind == "total_left_out"

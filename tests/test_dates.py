@@ -26,6 +26,7 @@ from saturnd.turn.dates import (
     next_due,
     on_the_days,
     ways_written,
+    week_named,
 )
 from saturnd.turn.ground import Ground, build_ground
 from saturnd.turn.listing import at_that_time_of_day, in_the_month
@@ -857,7 +858,7 @@ def test_asked_how_many_by_another_period_a_lines_count_is_converted():
 
 def test_asked_of_the_last_one_a_days_table_by_its_times_names_the_latest():
     assert table_totals("feeds.csv", "time,ml\n06:10,150\n9:30,120\n19:20,150\n", "When was her last feed?").endswith(
-        "; the latest row: 19:20,150")
+        "; the latest row: (time 19:20, ml 150)")
 
 
 def test_a_yes_to_whether_a_thing_can_be_done_now_goes_back_when_no_line_names_this_month():
@@ -874,3 +875,43 @@ def test_a_yes_to_whether_a_thing_can_be_done_now_goes_back_when_no_line_names_t
 def test_a_car_notes_dates_are_no_months_of_the_year_to_judge_now_by():
     car = ["- MOT due: 14 March 2027", "- Insurance renews: 2 January 2027"]
     assert in_the_month(car, "Is the car due a service yet?", date(2026, 12, 3)) == ""
+
+
+def test_a_week_named_is_its_days_monday_to_sunday():
+    today = date(2026, 12, 3)  # a Thursday
+    assert week_named("How far did I run last week?", today) == [date(2026, 11, 23 + n) for n in range(7)]
+    assert week_named("Who's on tea next week?", today)[0] == date(2026, 12, 7)
+    assert week_named("What am I doing this week?", today)[-1] == date(2026, 12, 6)
+    assert week_named("How many weeks until the race?", today) == []
+
+
+def test_a_weekly_day_is_its_next_one_not_moved_into_the_dates_other_lines_write():
+    choir = ["Rehearsals: Wednesdays 7:30pm to 9pm", "No rehearsal on 23 December or 30 December.",
+             "Christmas concert: Saturday 19 December 2026, 7pm"]
+    assert dated(choir, "When's the next rehearsal?", date(2026, 12, 3)).startswith(
+        "[Saturn dated] soonest first: Rehearsals, 9 December 2026: a Wednesday, in 6 days;")
+    trip = ["Train out: Fri 11 Dec", "Dinner Saturday 7:30pm", "Back: Mon 14 Dec"]
+    assert "Dinner, 12 December 2026" in dated(trip, "How many days until dinner?", date(2026, 12, 3))
+
+
+def test_a_file_of_several_recipes_scales_the_one_the_request_names():
+    recipes = ["## Lasagne (serves 4)", "- 500g beef mince", "", "## Pancakes (makes 8)", "- 100g plain flour",
+               "- 2 eggs"]
+    assert scaled_recipe(recipes, "How much flour for 16 pancakes?") == (
+        "[Saturn worked out] for 16 of a recipe for 8 (each amount × 2): 100g plain flour → 200g; 2 eggs → 4")
+    assert scaled_recipe(recipes, "How much do I need for 8?") == ""  # which recipe is not said
+
+
+def test_the_price_of_one_is_no_sum_of_a_lines_prices():
+    tickets = ["Tickets £12, under 16s £6."]
+    assert quantities_summed(tickets, "How much is a ticket for a child?") == ""
+    assert quantities_summed(["Deposit: £150 paid, balance £350"], "How much is the holiday in total?").endswith("= 500")
+
+
+def test_a_message_sent_tonight_lists_no_lines_of_the_night():
+    choir = ["Concert songs:", "1. O Holy Night", "2. Hallelujah"]
+    shown = render_excerpts([Excerpt("choir.md", 1, choir, 3)], "Text Joan that rehearsal is cancelled tonight.",
+                            date(2026, 12, 3))
+    assert "[Saturn listed]" not in shown
+    assert at_that_time_of_day(["Ibuprofen at night", "Vitamin D morning"], "What do I take tonight?") == (
+        "[Saturn listed] the lines of the night (1): Ibuprofen at night")

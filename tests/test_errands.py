@@ -70,6 +70,9 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("I've moved the meeting to 3pm.", ""),  # a change, not a mark
     ("I've got a cold.", ""),
     ("I added £50 to the bike fund.", "update"),  # told: its line is updated
+    ("Log a run: 7 km today in 40 minutes.", "add"),  # a row for the table
+    ("Record my weight: 71.2kg", "add"),
+    ("Log in to the bank.", ""),
     ("I've paid the gas bill?", ""),
     ("Where's my ring?", ""),
 ])

@@ -310,6 +310,8 @@ def test_how_many_gets_the_count_of_a_list_under_its_heading():
         "[Saturn counted] 2 of the 3 lines marked done: October: Tomorrow x3 (done, 3/5); November: Orbital (done, 5/5)")
     assert counted(["# Jobs", "- gutters", "- shed"], "How many jobs have I got?").startswith("[Saturn counted] 2")
     assert counted(["# Christmas presents", "- Dad: book"], "How many presents left?").startswith("[Saturn counted] 1")
+    plan = ["# Half marathon plan", "Race: Sunday 14 March 2027", "## Each week", "- Tuesday: easy 6-8 km"]
+    assert counted(plan, "How many weeks until the race?") == ""  # weeks are no line under "## Each week"
 
 
 def test_a_month_written_short_in_the_table_is_named_by_its_whole_name():
@@ -342,9 +344,9 @@ RUNS = "date,km\n2026-11-02,5.2\n2026-11-09,6.0\n2026-11-16,7.5\n2026-11-23,8.1\
 
 @pytest.mark.parametrize(("request_text", "said"), [
     ("What's the average distance of my runs?", "; average over 4 rows: km = 6.7"),
-    ("What was my longest run?", "; largest km: the row 2026-11-23,8.1"),
-    ("Which was my shortest run?", "; smallest km: the row 2026-11-02,5.2"),
-    ("Which was my best week for running?", "; largest km: the row 2026-11-23,8.1"),
+    ("What was my longest run?", "; largest km: (date 2026-11-23, km 8.1)"),
+    ("Which was my shortest run?", "; smallest km: (date 2026-11-02, km 5.2)"),
+    ("Which was my best week for running?", "; largest km: (date 2026-11-23, km 8.1)"),
     ("How far did I run?", ""),
 ])
 def test_a_table_carries_the_average_or_the_largest_row_the_request_asks_for(request_text, said):
@@ -528,7 +530,7 @@ def test_a_dated_table_of_levels_shows_its_changes_not_its_totals():
     assert table_totals("bank.csv", bank).startswith("[Saturn worked out] totals over 3 rows: amount = 120")
     harvest = "date,crop,kg\n2026-08-03,courgettes,2.4\n2026-08-10,beans,1.1\n2026-09-02,potatoes,6.5\n2026-10-05,potatoes,5.0\n"
     assert table_totals("harvest.csv", harvest, "What was my biggest harvest?").startswith(
-        "[Saturn worked out] totals over 4 rows: kg = 15; largest kg: the row 2026-09-02,potatoes,6.5")  # picked, not a weight
+        "[Saturn worked out] totals over 4 rows: kg = 15; largest kg: (date 2026-09-02, crop potatoes, kg 6.5)")  # picked, not a weight
 
 
 def test_a_dated_table_of_readings_by_their_own_names_is_levels_with_an_average_when_asked():
@@ -592,7 +594,7 @@ def test_a_list_of_who_owes_whom_is_summed_each_way():
 def test_asked_of_the_last_one_a_dated_tables_latest_row_is_named():
     fuel = "date,litres,miles\n2026-11-24,40.1,440\n2026-10-02,38.5,412\n2026-11-05,36.2,398\n"
     assert table_totals("fuel.csv", fuel, "How many miles did I do on the last tank?").endswith(
-        "; the latest row: 2026-11-24,40.1,440")
+        "; the latest row: (date 2026-11-24, litres 40.1, miles 440)")
     assert "latest row" not in table_totals("fuel.csv", fuel, "How many miles did I do last month?")
 
 
@@ -625,3 +627,73 @@ def test_a_column_named_by_its_period_is_given_as_the_period_asked():
         "; monthly as a year: 143.88")
     assert "as a" not in table_totals("subscriptions.csv", subscriptions, "What do I pay a month for Spotify?")
     assert table_totals("subs.csv", "service,cost_per_month\nA,2\nB,3\n", "And a year?").endswith("cost_per_month as a year: 60")
+
+
+BILLS = ("month,bill,amount,paid_by\n2026-10,electricity,91.75,Ana\n2026-10,gas,58.30,Ben\n"
+         "2026-11,electricity,102.40,Ana\n2026-11,gas,76.90,Chris\n2026-11,internet,32.00,Chris\n")
+
+
+def test_a_month_column_written_year_month_picks_the_month_asked():
+    assert table_totals("bills.csv", BILLS, "How much was the electricity in October?") == (
+        "[Saturn worked out] totals over the October 2026 electricity rows (1): amount = 91.75; the row: month"
+        " 2026-10, bill electricity, amount 91.75, paid_by Ana")
+    assert table_totals("bills.csv", BILLS, "Email Ben the November bills total.").startswith(
+        "[Saturn worked out] totals over the November 2026 rows (3): amount = 211.3")  # Ben is who it goes to
+    assert table_totals("bills.csv", BILLS, "How many bills has Ana paid?").startswith(
+        "[Saturn worked out] 2 bills (a row each); totals over the Ana rows (2)")  # "bill" is a column of kinds
+
+
+ORDERS = ("order,date,customer,item,qty,price,status\n1038,2026-11-20,Priya Shah,mug,2,14.00,shipped\n"
+          "1039,2026-11-22,Lee Grant,candle,1,18.50,shipped\n1040,2026-11-24,Ola Bakare,tote bag,3,12.50,shipped\n"
+          "1041,2026-11-27,Priya Shah,candle,2,18.50,shipped\n1042,2026-11-30,Mark Dunn,mug,1,14.00,packed\n"
+          "1043,2026-12-01,Ruth Ellis,print,1,25.00,not shipped\n1044,2026-12-02,Lee Grant,mug,4,14.00,not shipped\n")
+
+
+def test_an_orders_numbers_are_no_amount_and_its_quantities_at_a_price_are_what_it_came_to():
+    assert table_totals("orders.csv", ORDERS, "How much did I take in November?").startswith(
+        "[Saturn worked out] totals over the November 2026 rows (5): qty = 9, price = 77.5, qty × price = 135")
+    assert table_totals("orders.csv", ORDERS, "What was the biggest order?").endswith(
+        "; largest qty × price: (order 1044, date 2026-12-02, customer Lee Grant, item mug, qty 4, price 14.00,"
+        " status not shipped, qty × price 56)")
+    best = table_totals("orders.csv", ORDERS, "Which item sells best?")
+    assert "; qty × price by item: mug 98, candle 55.5, tote bag 37.5, print 25; qty by item: mug 7, candle 3," in best
+
+
+def test_a_person_named_by_first_name_picks_their_rows_and_repeats_are_counted():
+    assert table_totals("orders.csv", ORDERS, "What did Priya order?").endswith(
+        "; the rows: order 1038, date 2026-11-20, customer Priya Shah, item mug, qty 2, price 14.00, status shipped,"
+        " qty × price 28 | order 1041, date 2026-11-27, customer Priya Shah, item candle, qty 2, price 18.50,"
+        " status shipped, qty × price 37")
+    assert "; more than one row: customer Priya Shah 2, Lee Grant 2; item mug 3, candle 2" in table_totals(
+        "orders.csv", ORDERS, "Who has ordered more than once?")
+    assert "; rows by status: shipped 4, packed 1, not shipped 2" in table_totals(
+        "orders.csv", ORDERS, "How many orders still need shipping?")
+
+
+def test_asked_what_is_out_of_stock_the_smallest_row_is_named():
+    stock = "item,in_stock\nmug,6\ncandle,0\ntote bag,11\n"
+    assert table_totals("stock.csv", stock, "Is anything out of stock?") == (
+        "[Saturn worked out] totals over 3 rows: in_stock = 17; smallest in_stock: (item candle, in_stock 0)")
+    assert table_totals("stock.csv", stock, "How many mugs have I got left?").startswith(
+        "[Saturn worked out] totals over the mug rows (1)")  # not "1 mugs (a row each)"
+
+
+def test_the_days_the_request_names_pick_a_dated_tables_rows():
+    runs = "date,km\n2026-11-22,15.5\n2026-11-25,8.0\n2026-11-29,16.0\n2026-12-01,6.5\n"
+    last_week = [date(2026, 11, 23 + n) for n in range(7)]
+    assert table_totals("runs.csv", runs, "How far did I run last week?", last_week).startswith(
+        "[Saturn worked out] totals over the 2026-11-23 to 2026-11-29 rows (2): km = 24")
+    rota = "date,tea,chairs\n2026-12-02,Lucy,Greg\n2026-12-09,Hannah,Tomasz\n2026-12-16,Joan,Greg\n"
+    next_week = [date(2026, 12, 7 + n) for n in range(7)]
+    assert table_totals("rota.csv", rota, "Who's doing tea next week?", next_week) == (
+        "[Saturn worked out] the rows dated 2026-12-07 to 2026-12-13 (1): date 2026-12-09, tea Hannah, chairs Tomasz")
+    assert table_totals("rota.csv", rota, "Who's doing tea?") == ""
+
+
+def test_how_many_of_a_kind_in_a_table_without_numbers_is_counted_by_kind():
+    members = "name,part\nHannah,alto\nGreg,bass\nLucy,soprano\nMei,soprano\nJoan,alto\n"
+    assert table_totals("members.csv", members, "How many sopranos are there?") == (
+        "[Saturn counted] part: alto 2 (Hannah, Joan); bass 1 (Greg); soprano 2 (Lucy, Mei)")
+    assert table_totals("members.csv", members, "Who sings soprano?") == ""  # not a count: the table says
+    assert table_totals("runs.csv", "date,km,notes\n2026-11-01,5,parkrun\n2026-11-04,7,\n2026-11-08,5,parkrun\n") == (
+        "[Saturn worked out] totals over 3 rows: km = 17; km by notes: parkrun 10, (blank) 7")

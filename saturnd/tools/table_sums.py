@@ -29,7 +29,8 @@ TABLE_SUFFIXES = (".csv", ".tsv")
 MAX_ROWS = 2_000
 MAX_GROUPS = 12
 CLOCK_TIME = re.compile(r"(?:[01]?\d|2[0-3])[:.][0-5]\d(?:\s*[ap]m)?", re.IGNORECASE)
-ISO_DATE = re.compile(r"\s*(\d{4})-(\d{2})-\d{2}\b")
+ISO_DATE = re.compile(r"\s*(\d{4})-(\d{2})(?:-(\d{2}))?\b")
+"""A day, or a month written "2026-10" (a bills table's month column)."""
 MONTHS = [date(2000, n, 1).strftime("%B").lower() for n in range(1, 13)]
 
 
@@ -56,25 +57,34 @@ def table_totals(name: str, text: str, request: str = "", days: Collection[date]
     if len(rows) < 3 or len(rows) > MAX_ROWS:
         return ""
     header, body = rows[0], [r for r in rows[1:] if len(r) == len(rows[0])]
-    return "\n".join(filter(None, (_totals(name, header, body, rows, request), _hours_between(header, body, days))))
+    return "\n".join(filter(None, (_totals(name, header, body, rows, request, days), _hours_between(header, body, days))))
 
 
-def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list[str]], request: str) -> str:
+def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list[str]], request: str,
+            days: Collection[date] = ()) -> str:
     numeric = [i for i in range(len(header)) if all(_number(r[i]) is not None for r in body)]
-    if not numeric:
-        return _rows_by_flag(header, body, request)
     if any(_number(header[i]) is not None for i in numeric):  # no header row
         return ""
+    numeric = [i for i in numeric if not _identifies_rows(header[i], body, i)]
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
+    over = ""
+    if dates is not None and (picked := [r for r in body if _day(r[dates]) in days]):  # "last week", "on Friday"
+        body, over = picked, " to ".join(dict.fromkeys([min(days).isoformat(), max(days).isoformat()])) + " "
+    if not numeric:
+        cells = " | ".join(_named_cells(header, r) for r in body) if over else ""
+        return "\n".join(filter(None, (cells and f"[Saturn worked out] the rows dated {over}({len(body)}): {cells}",
+                                        _rows_by_flag(header, body, request))))
+    if (product := _quantity_by_price(header, body, numeric)) is not None:  # an order's qty,price: what it came to
+        header, body = [*header, product[0]], [[*r, value] for r, value in zip(body, product[2], strict=True)]
+        numeric.append(len(header) - 1)
     if dates is not None and (used := _used_between_readings(name, header, body, numeric, dates, request)
                               or _levels_over_time(name, header, body, numeric, dates, request)):
         return used  # readings and levels are no amounts: their totals mean nothing
-    grouping = _grouping_column(header, body, [*numeric, dates])
-    over = ""
+    grouping = _grouping_column(header, body, [*numeric, dates], request)
     if dates is not None and len(asked := {m for r in body if _month_named(m := _month(r[dates]), request)}) == 1:
         month = asked.pop()
         body, dates = [r for r in body if _month(r[dates]) == month], None
-        over = f"{month} "
+        over += f"{month} "
     if named := _named_values(header, body, [*numeric, dates], request):
         column, values = named
         body = [r for r in body if r[column].strip() in values]
@@ -90,28 +100,109 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     over = f"the {over}rows ({len(body)}{names})" if over else f"{len(body)} rows"
     parts = [f"{header[i].strip() or f'column {i + 1}'} = {_plain(_column(body, i))}" for i in numeric]
     counted = HOW_MANY.search(request)
-    count = (f"{len(body)} {counted.group(1)} (a row each); " if counted and not any(
-        counted.group(1).lower()[:4] == h.strip().lower()[:4] for h in header) else "")  # "How many runs …?"
-    line = (f"[Saturn worked out] {count}totals over {over}: " + ", ".join(parts)
-            + _asked_of_rows(header, body, numeric, request))
+    count = f"{len(body)} {counted.group(1)} (a row each); " if counted and _rows_counted(
+        counted.group(1), header, numeric, named[1] if named else set(), product is not None) else ""
+    of_rows = _asked_of_rows(header, body, numeric, request)
+    line = f"[Saturn worked out] {count}totals over {over}: " + ", ".join(parts) + of_rows
     if len(body) == 1 and len(rows) > 2:  # one row asked: its cells by name ("school Oakfield Primary")
-        line += "; the row: " + ", ".join(f"{name.strip()} {cell.strip()}" for name, cell in zip(header, body[0], strict=True))
-    if len(numeric) != 1:
+        line += "; the row: " + _named_cells(header, body[0])
+    elif len(body) <= FEW_ROWS and len(rows) > 2 * FEW_ROWS:  # "What did Priya order?": her two rows of eight
+        line += "; the rows: " + " | ".join(_named_cells(header, r) for r in body)
+    if len(numeric) != 1 and product is None:
         return line
-    line += _as_one_period(body, numeric[0], request) or _column_as_period(header[numeric[0]], body, numeric[0], request)
-    amount = header[numeric[0]].strip()
+    amount = numeric[-1]
+    line += _as_one_period(body, amount, request) or _column_as_period(header[amount], body, amount, request)
+    if of_rows and not (grouping is not None and _stems_named(header[grouping], request)):
+        return line  # "my longest run": its row, not each month's and kind's sums besides
     if grouping is not None:
-        line += f"; {amount} by {header[grouping].strip()}: {_sums(body, numeric[0], lambda r: r[grouping].strip())}"
-        if TIMES_ASKED.search(request):  # "Which crops did I harvest more than once?": the 1.5B named one picked once
-            counts = Counter(r[grouping].strip() for r in body)
-            line += f"; rows by {header[grouping].strip()}: " + ", ".join(f"{kind} {n}" for kind, n in counts.items())
+        kind = header[grouping].strip()
+        line += f"; {header[amount].strip()} by {kind}: {_sums(body, amount, lambda r: r[grouping].strip())}"
+        if product is not None:  # "Which item sells best?": how many of each too
+            line += f"; {header[product[1]].strip()} by {kind}: {_sums(body, product[1], lambda r: r[grouping].strip())}"
+        if TIMES_ASKED.search(request) or counted:  # "Which crops did I harvest more than once?": the 1.5B named one picked once
+            counts = Counter(r[grouping].strip() or BLANK for r in body)
+            line += f"; rows by {kind}: " + ", ".join(f"{value} {n}" for value, n in counts.items())
+    if TIMES_ASKED.search(request) and (repeats := _repeated(header, body, [*numeric, dates, grouping])):
+        line += f"; more than one row: {repeats}"  # "Who has ordered more than once?"
     if dates is not None and 1 < len({_month(r[dates]) for r in body}) <= MAX_GROUPS:
-        line += f"; {amount} by month: {_sums(body, numeric[0], lambda r: _month(r[dates]))}"
+        line += f"; {header[amount].strip()} by month: {_sums(body, amount, lambda r: _month(r[dates]))}"
         pairs = {(_month(r[dates]), r[grouping].strip()) for r in body} if grouping is not None else set()
         if grouping is not None and len(pairs) <= 2 * MAX_GROUPS:
-            by = _sums(body, numeric[0], lambda r: f"{_month(r[dates])} {r[grouping].strip()}")
+            by = _sums(body, amount, lambda r: f"{_month(r[dates])} {r[grouping].strip()}")
             line += f"; by month and {header[grouping].strip()}: {by}"
     return line
+
+
+def _rows_counted(thing: str, header: list[str], numeric: list[int], named: set[str], quantities: bool) -> bool:
+    """Whether "how many <thing>" counts the rows: "How many runs?", "How many bills has Ana paid?"
+    (a "bill" column of kinds); not "How many km?" (a column to sum), "How many mugs are left?" (the
+    mug row's number), nor "How many candles have I sold?" of a table with quantities."""
+    names = [i for i in range(len(header)) if header[i].strip().lower()[:4] == thing.lower()[:4]]
+    if any(i in numeric for i in names) or any(_value_named(value, thing) for value in named):
+        return False
+    return not quantities or bool(names)
+
+
+BLANK = "(blank)"
+FEW_ROWS = 3
+ROW_NAMES = re.compile(r"(?:id|no\.?|number|ref(?:erence)?|#|(?:order|invoice|receipt|item|booking)(?:[\s_]*(?:no\.?|id|number|#))?)",
+                       re.IGNORECASE)
+QUANTITY = re.compile(r"qty|quantity|quantities|units|count|how\s+many|number(?:\s+of\s+\w+)?", re.IGNORECASE)
+UNIT_PRICE = re.compile(r"(?:unit[\s_]*)?(?:price|cost)(?:[\s_]*(?:each|per[\s_]*unit))?|each|rate", re.IGNORECASE)
+TOTALLED = re.compile(r"total|amount|subtotal|line[\s_]*total|sum", re.IGNORECASE)
+
+
+def _identifies_rows(name: str, body: list[list[str]], column: int) -> bool:
+    """A column of whole numbers that names its rows ("order": 1038, 1039 …; a week's number) is
+    no amount: the orders' numbers had been summed to 8332."""
+    values = [_value_in(column, r) for r in body]
+    if any(v != v.to_integral_value() for v in values) or len(set(values)) != len(values):
+        return False
+    ordered = sorted(values)
+    return bool(ROW_NAMES.fullmatch(name.strip())) or (
+        len(values) >= 3 and all(b - a == 1 for a, b in pairwise(ordered)) and not QUANTITY.fullmatch(name.strip()))
+
+
+def _quantity_by_price(header: list[str], body: list[list[str]], numeric: list[int]
+                       ) -> tuple[str, int, list[str]] | None:
+    """("qty × price", the quantity's column, each row's product) for a table of quantities at a price each and no total of
+    its own: asked what November's orders took, the 1.5B had only the prices' sum (77.5 for 135)."""
+    quantity = next((i for i in numeric if QUANTITY.fullmatch(header[i].strip())), None)
+    price = next((i for i in numeric if UNIT_PRICE.fullmatch(header[i].strip())), None)
+    if quantity is None or price is None or any(TOTALLED.fullmatch(header[i].strip()) for i in numeric):
+        return None
+    name = f"{header[quantity].strip()} × {header[price].strip()}"
+    return name, quantity, [_plain(_value_in(quantity, r) * _value_in(price, r)) for r in body]
+
+
+def _repeated(header: list[str], body: list[list[str]], skip: list[int | None]) -> str:
+    """The values of each text column found on more than one row, with how many."""
+    said = []
+    for i in range(len(header)):
+        counts = Counter(r[i].strip() for r in body)
+        if i not in skip and (again := [f"{value} {n}" for value, n in counts.items() if n > 1 and value]):
+            said.append(f"{header[i].strip()} " + ", ".join(again))
+    return "; ".join(said)
+
+
+def _named_cells(header: list[str], row: list[str]) -> str:
+    """A row as its cells by name ("date 2026-11-29, km 16.0"): a bare "2026-11-29,16.0,97:45,long
+    run" had the 1.5B give the first number it saw."""
+    return ", ".join(f"{name.strip()} {cell.strip()}" for name, cell in zip(header, row, strict=True) if cell.strip())
+
+
+def _stems_named(name: str, request: str) -> bool:
+    return bool(stems(name.replace("_", " ")) & stems(request))
+
+
+def _day(cell: str) -> date | None:
+    found = ISO_DATE.match(cell)
+    if found is None or found.group(3) is None:
+        return None
+    try:
+        return date(int(found.group(1)), int(found.group(2)), int(found.group(3)))
+    except ValueError:
+        return None
 
 
 def _hours_between(header: list[str], body: list[list[str]], days: Collection[date] = ()) -> str:
@@ -257,7 +348,9 @@ def _rows_by_flag(header: list[str], body: list[list[str]], request: str = "") -
         values = [r[i].strip().lower() for r in body]
         answers = set(values) <= FLAGS.keys() | UNSURE | {""}
         kinds_of = (len(set(values) - {""}) <= max(3, len(body) // 2) and "" in values  # "diet": vegan, blank …
-                    and bool(stems(request) & stems(" ".join([name, *values]))))
+                    and bool(stems(request) & stems(" ".join([name, *values])))
+                    or len(set(values)) < len(body) and HOW_MANY.search(request) is not None
+                    and bool(stems(request) & stems(" ".join(values))))  # "How many sopranos are there?"
         if i == label or not (answers or kinds_of) or len(set(values)) < 2 or not any(values):
             continue
         blank = "blank (no answer)" if answers else "blank"
@@ -273,7 +366,8 @@ LARGEST_ASKED = re.compile(
     r"\b(?:longest|biggest|largest|most|highest|max(?:imum)?|furthest|farthest|dearest|priciest|best|top|greatest)\b",
     re.IGNORECASE)
 SMALLEST_ASKED = re.compile(
-    r"\b(?:shortest|smallest|least|lowest|min(?:imum)?|cheapest|fewest)\b", re.IGNORECASE)
+    r"\b(?:shortest|smallest|least|lowest|min(?:imum)?|cheapest|fewest|out\s+of\s+stock|sold\s+out|run(?:ning)?\s+(?:out|low)|none\s+left)\b",
+    re.IGNORECASE)
 
 
 def _in_order(cell: str) -> str:
@@ -335,11 +429,13 @@ def _asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int],
                                                        for r in body)), None)  # a day's table by its times too
     if dates is not None and LATEST_ASKED.search(request):  # "How many miles did I do on the last tank?"
         latest: list[str] = max(body, key=lambda row: _in_order(row[dates]))
-        said += "; the latest row: " + ",".join(latest)
+        said += f"; the latest row: ({_named_cells(header, latest)})"
+    ranked = ([i for i in numeric if _stems_named(header[i], request)]  # "the biggest order": what it came to
+              or [i for i in numeric if "×" in header[i]] or numeric)
     for asked, word, largest in ((LARGEST_ASKED, "largest", True), (SMALLEST_ASKED, "smallest", False)):
         if asked.search(request):
-            rows = {i: sorted(body, key=partial(_value_in, i), reverse=largest)[0] for i in numeric}
-            said += "; " + ", ".join(f"{word} {header[i].strip()}: the row {','.join(row)}" for i, row in rows.items())
+            rows = {i: sorted(body, key=partial(_value_in, i), reverse=largest)[0] for i in ranked}
+            said += "; " + ", ".join(f"{word} {header[i].strip()}: ({_named_cells(header, row)})" for i, row in rows.items())
     return said
 
 
@@ -402,7 +498,7 @@ def _sums(body: list[list[str]], column: int, key: Callable[[list[str]], str]) -
     sums: dict[str, Decimal] = defaultdict(Decimal)
     for row in body:
         sums[key(row)] += _number(row[column]) or Decimal(0)
-    return ", ".join(f"{name} {_plain(value)}" for name, value in sums.items())
+    return ", ".join(f"{name.strip() or BLANK} {_plain(value)}" for name, value in sums.items())
 
 
 def _month(cell: str) -> str:
@@ -420,14 +516,21 @@ def _named_values(header: list[str], body: list[list[str]], skip: list[int | Non
                   ) -> tuple[int, set[str]] | None:
     """A text column some of whose values (not all) the request names, with those values: asked
     what November's food cost, the 1.5B gave the whole month's spending, shown it by shop."""
+    request = MESSAGED.sub("", request)  # "Email Ben the November total": Ben's rows are not asked
     for i in range(len(header)):
         if i in skip:
             continue
         values = {r[i].strip() for r in body}
-        named = {v for v in values if len(v) >= 2 and _value_named(v, request)}
+        named = ({v for v in values if len(v) >= 2 and _value_named(v, request)}
+                 or {v for v in values if (first := v.split()[0] if v.split() else "")[:1].isupper() and len(first) >= 3
+                     and v != first and re.search(rf"(?<!^)\b{re.escape(first)}\b", request.strip())})  # "Priya" of "Priya Shah"
         if named and len(named) < len(values):
             return i, named
     return None
+
+
+MESSAGED = re.compile(r"^\s*(?:please\s+)?(?:e-?mail|text|message|tell|remind|ask|send|ring|phone|call|whatsapp)\s+[A-Z][\w'-]*",
+                      re.IGNORECASE)
 
 
 def _value_named(value: str, request: str) -> bool:
@@ -439,13 +542,14 @@ def _value_named(value: str, request: str) -> bool:
     return month is not None and re.search(rf"\b{month}\b", request, re.IGNORECASE) is not None
 
 
-def _grouping_column(header: list[str], body: list[list[str]], skip: list[int | None]) -> int | None:
-    """The text column whose values repeat most (a category rather than a shop), or None; a column
-    of clock times is no category ("hours by start: 09:00 12")."""
+def _grouping_column(header: list[str], body: list[list[str]], skip: list[int | None], request: str = "") -> int | None:
+    """The text column the request names ("Which item sells best?"), else whose values repeat most
+    (a category rather than a shop), or None; a column of clock times is no category ("hours by
+    start: 09:00 12")."""
     kinds = {i: len({r[i].strip() for r in body}) for i in range(len(header))
              if i not in skip and not all(CLOCK_TIME.fullmatch(r[i].strip()) for r in body)}
     repeating = [i for i, count in kinds.items() if count < len(body) and count <= MAX_GROUPS]
-    return min(repeating, key=lambda i: (kinds[i], i), default=None)
+    return min(repeating, key=lambda i: (not _stems_named(header[i], request), kinds[i], i), default=None)
 
 
 def _plain(value: Decimal, places: int | None = None) -> str:

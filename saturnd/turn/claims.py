@@ -114,6 +114,10 @@ comes back again is answered with a note saying so. The kinds:
 - yes_then_no: a yes/no question answered yes with its own reason for no ("Can Pepper have
   chicken?" answered "Yes, Pepper is allergic to chicken."); sent back with the answer's words.
 
+Once a message the request asks for has been sent, the answer only reports it: the checks of what an
+answer says of the files stop there ("Email Dave my November total" had its sent email's report
+replaced by the table's totals).
+
 A word list always misses some wordings; the request-side rule catches what
 the answer-side one misses. What the request asks done, and what the turn tried of it, is read in
 errands.py.
@@ -406,6 +410,8 @@ def unbacked_claim(
             return Claim("not_acted", first_sentence(answer), fitting)
     if (undone := undone_errand(request, passes, registry)) and not asks_or_declines(answer, request):
         return Claim("half_done", undone[0], undone[1])
+    if VERB_TOOL_WORDS.get(asked_action(request)) in ("email", "message") and something_acted(passes, registry):
+        return None  # the answer reports what was sent ("Email Dave my November total"): no figure of it to check
     if (documents_at_hand and (found := NO_ACCESS.search(answer))
             and not something_tried(passes, registry, READ_TOOLS) and READ_TOOLS & set(registry.names())):
         return Claim("no_access", found.group(0))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Collection
 from datetime import date, timedelta
 
 from saturnd.tools.word_match import STOP_WORDS, stems
@@ -67,16 +68,23 @@ LABEL_WORDS = 5
 TRIP_DAYS = 14
 
 
-def _weekdays_within(found: dict[tuple[str, date], bool], today: date) -> dict[tuple[str, date], bool]:
+def _weekdays_within(found: dict[tuple[str, date], bool], today: date,
+                     weekly: Collection[tuple[str, date]] = ()) -> dict[tuple[str, date], bool]:
     """`found` (a date, and whether the line writes it) with a line's bare weekday put within the
     coming few days its other lines write, two dates or more (a stay's first and last): in a trip's notes ("Train out: Fri 11 Dec", "Dinner
-    Saturday 7:30pm"), the dinner is the trip's Saturday, not this week's."""
+    Saturday 7:30pm"), the dinner is the trip's Saturday, not this week's. Not a `weekly` one
+    ("Rehearsals: Wednesdays" is this coming Wednesday, though the concert is on the 19th)."""
     written = sorted({when for (_, when), is_written in found.items() if is_written})
     if len(written) < 2 or written[0] <= today or (written[-1] - written[0]).days > TRIP_DAYS:
         return found
     start = written[0]
-    return {(label, when if is_written or when >= start else when + timedelta(weeks=-(-(start - when).days // 7))):
+    return {(label, when if is_written or when >= start or (label, when) in weekly
+             else when + timedelta(weeks=-(-(start - when).days // 7))):
             is_written for (label, when), is_written in found.items()}
+
+
+WEEKLY_DAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\bevery\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\b",
+                        re.IGNORECASE)
 
 
 def dated(lines: list[str], request: str, today: date) -> str:
@@ -90,11 +98,14 @@ def dated(lines: list[str], request: str, today: date) -> str:
         return ""
     asked = content_words(request) - {"days", "weeks", "many", "long", "until", "till", "next", "when"}
     found: dict[tuple[str, date], bool] = {}
+    weekly: set[tuple[str, date]] = set()
     for line in lines:
         written = _dates(line, today, gone=since_asked, weekdays=False, yearly=YEARLY.search(request) is not None)
         for pair in written or _dates(line, today):
             found.setdefault(pair, bool(written))
-    found = _weekdays_within(found, today)
+            if not written and WEEKLY_DAY.search(line):
+                weekly.add(pair)
+    found = _weekdays_within(found, today, weekly)
     if span_asked:
         return _span(sorted({when for _, when in found}))
     chosen = list(found)
@@ -389,6 +400,20 @@ def days_named(request: str, today: date) -> list[tuple[str, date]]:
                     for n in wanted]
         named += [(word, day) for day in days if (word, day) not in named]
     return named
+
+
+WEEK_NAMED = re.compile(r"\b(last|this|next)\s+week\b", re.IGNORECASE)
+WEEKS_ON = {"last": -1, "this": 0, "next": 1}
+
+
+def week_named(request: str, today: date) -> list[date]:
+    """The days, Monday to Sunday, of the week the request names ("How far did I run last week?"):
+    a table's rows of those days are the ones asked."""
+    found = WEEK_NAMED.search(request)
+    if found is None:
+        return []
+    monday = today - timedelta(days=today.weekday(), weeks=-WEEKS_ON[found.group(1).lower()])
+    return [monday + timedelta(days=n) for n in range(7)]
 
 
 def _day_of_month(number: int, today: date) -> date | None:

@@ -27,12 +27,13 @@ ACTION_REQUEST = re.compile(
     r"(?:write|make|create)\b(?=.*(?:\bfiles?\b|\bfolder\b|\.[a-z]{2,4}\b))|"
     r"book|order|schedule|cancel|set|turn|switch|change|update|rename|move|copy|edit|fix|replace|overwrite|swap|"
     r"remind(?!\s+me\b[,:]?\s*(?:when|what|where|who|which|how|of)\b)|pay|call|ring|phone(?=\s+(?:the|my|our|(?-i:[A-Z])))|install|run|unlock|lock|start(?!\s+(?:at|from|with|on)\b)|stop|play|dim|print|buy|water|heat|charge|"
-    r"pop|stick|chuck|jot|scratch|get\s+rid\s+of|ping|(?:drop|shoot)\s+\w+\s+an?\s+(?:line|note|text|message|e-?mail)|"
+    r"pop|stick|chuck|jot|log(?!\s+(?:in|on|out|off)\b)|record|scratch|get\s+rid\s+of|ping|(?:drop|shoot)\s+\w+\s+an?\s+(?:line|note|text|message|e-?mail)|"
     r"ask(?!\s+around\b)(?=\s+(?:(?:my|our|the)\s+)?[A-Za-z]+\s+(?:if|whether|to|for|about|when|what|where|how)\b)(?!\s+(?:me|us|you)\b))\b",
     re.IGNORECASE,
 )
 """A request whose first word (after please / can you) asks for something to be done."""
-SAID_PLAINLY = {"pop": "add", "stick": "add", "chuck": "add", "jot": "note", "scratch": "remove", "get": "remove",
+SAID_PLAINLY = {"pop": "add", "stick": "add", "chuck": "add", "log": "add", "record": "add", "jot": "note",
+                "scratch": "remove", "get": "remove",
                 "ping": "message", "ring": "call", "phone": "call",
                 "ask": "message"}
 """Everyday words for an errand, as the verb that names its tools ("Stick eggs on the list": add)."""

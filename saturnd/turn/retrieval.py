@@ -35,6 +35,7 @@ from saturnd.turn.dates import (
     next_due,
     on_the_days,
     ways_written,
+    week_named,
 )
 from saturnd.turn.errands import asked_action
 from saturnd.turn.listing import (
@@ -118,12 +119,14 @@ def _word_groups(request: str, today: date | None) -> list[tuple[str, ...]]:
     "Friday") also as notes write that day: asked "Have I got anything on Friday?", the diary's
     "Fri 4 Dec: Physio" held no word of the request, and the meal plan's "Friday: pizza" won. A month
     also as a table's dates write it ("2026-11-03" for November: money.csv held no word of "What
-    was my biggest spend in November?" and was not shown)."""
+    was my biggest spend in November?" and was not shown), and "last week" its days'."""
     days: dict[str, tuple[str, ...]] = {}
     for word, day in days_named(request, today) if today else []:
         days[word] = days.get(word, ()) + ways_written(day)
     if today:
         days |= {month: months_written(month, today) for month in MONTHS if MONTH_NAMED[month].search(request)}
+        if week := week_named(request, today):  # "last week" as a table's dates of it
+            days["week"] = tuple(day.isoformat() for day in week)
     return [group + tuple(t for t in days.get(group[0], ()) if t not in group) for group in query_word_groups(request)]
 
 
@@ -222,13 +225,13 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         else:
             header = f"--- {part.source}:{part.first_line}-{last} (of {part.total_lines} lines)"
         totals = (table_totals(part.source, "\n".join(part.lines), months_meant(request, today) if today else request,
-                               [day for _, day in days_named(request, today)] if today else [])
+                               [*(day for _, day in days_named(request, today)), *week_named(request, today)] if today else [])
                   or counted(part.lines, request, part.source)
                   or not_done(part.lines, request) or section_named(part.lines, request) or who_owes(part.lines)
                   if part.whole else "")
         days = (age(part.lines, request, today) or dated(part.lines, request, today) or next_due(part.lines, request, today)
                 or lasts_until(part.lines, request, today) or in_the_month(part.lines, request, today)
-                or at_that_time_of_day(part.lines, request)) if today else ""
+                or (at_that_time_of_day(part.lines, request) if not asked_action(request) else "")) if today else ""
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
         worked = (amount_added(part.lines, request) or still_to_pay(part.lines, request) or count_by_period(part.lines, request) or time_between(part.lines, request) or lengths_summed(part.lines, request)
                   or arrival_times(part.lines, request)
@@ -242,7 +245,9 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
     return "\n".join(blocks)
 
 
-COUNTED_THING = re.compile(r"\b(?:how many|number of)\s+([a-z]+)", re.IGNORECASE)
+COUNTED_THING = re.compile(
+    r"\b(?:how many|number of)\s+(?!(?:hours|minutes|days|weeks|months|years|nights)\b)([a-z]+)", re.IGNORECASE)
+""""How many weeks until the race?" counts no line under "## Each week"."""
 ON_A_LIST = re.compile(r"\b(?:on|in)\s+(?:my|our|the)\b[^.?!]*\blist\b", re.IGNORECASE)
 LIST_ITEMS = frozenset({"thin", "item", "job", "jobs", "task", "entr", "line"})
 """Four-letter stems (word_match.stems) of what any list holds: "things", "items", "jobs" …"""

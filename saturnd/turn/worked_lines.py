@@ -141,11 +141,15 @@ def still_to_pay(lines: list[str], request: str) -> str:
     return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
 
 
+ONE_ASKED = re.compile(r"\bhow\s+much\s+(?:is|are|does|do|would|will|for)\s+(?:a|an|one|each)\b", re.IGNORECASE)
+
+
 def quantities_summed(lines: list[str], request: str) -> str:
     """Asked how much in all, the sum of a line's quantities of one unit ("Harvested: potatoes
     12kg, onions 4kg, beans 3.5kg": 19.5kg) or of its amounts of money ("Deposit: £150 paid,
-    balance £350": 500); the 1.5B answered the last, "3.5kg of beans", and "£350"."""
-    if not ALL_ASKED.search(request):
+    balance £350": 500); the 1.5B answered the last, "3.5kg of beans", and "£350". Not asked the
+    price of one ("How much is a ticket for a child?" of "Tickets £12, under 16s £6": not 18)."""
+    if not ALL_ASKED.search(request) or ONE_ASKED.search(request):
         return ""
     said = []
     for line in lines:
@@ -454,7 +458,10 @@ WHOLE_UNITS = ("g", "ml")
 
 def scaled_recipe(lines: list[str], request: str) -> str:
     """Asked for a recipe's amounts for another number of people than it serves, each amount of
-    its list scaled ("for 3" of a recipe serving 6: 500g beef mince is 250g)."""
+    its list scaled ("for 3" of a recipe serving 6: 500g beef mince is 250g); of a file of several
+    recipes, the one the request names ("How much flour for 16 pancakes?": not every recipe × 4, by
+    the lasagne's "serves 4")."""
+    lines = _recipe_asked(lines, request)
     asked, serves = FOR_HOW_MANY.search(request), next(filter(None, (SERVES.search(line) for line in lines[:3])), None)
     if asked is None or serves is None:
         return ""
@@ -475,6 +482,17 @@ def scaled_recipe(lines: list[str], request: str) -> str:
         return ""
     return (f"[Saturn worked out] for {people} of a recipe for {written_for} (each amount × {plain(factor)}): "
             + "; ".join(scaled))
+
+
+def _recipe_asked(lines: list[str], request: str) -> list[str]:
+    """The lines of the recipe the request names, where each of several opens with its own count
+    ("## Pancakes (makes 8)"); none where it names none of them; else all the lines."""
+    starts = [i for i, line in enumerate(lines) if SERVES.search(line) and AMOUNT.match(line) is None]
+    if len(starts) < 2:
+        return lines
+    named = [lines[start:end] for start, end in zip(starts, [*starts[1:], len(lines)], strict=True)
+             if stems(SERVES.sub("", lines[start])) & stems(request)]
+    return named[0] if len(named) == 1 else []
 
 
 def _money(value: Fraction) -> str:
