@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from protocol.methods import CallTrace, PassTrace
 from saturnd.testing.fake_model import call
-from saturnd.turn.added_items import item_as_asked, item_edited_as_asked
+from saturnd.turn.added_items import item_as_asked, item_edited_as_asked, listed_not_written
 from saturnd.turn.look_first import FoundLine
 from saturnd.turn.marks import marked_as_asked, marked_in_edit, ticked_as_asked, ticked_in_edit
 from saturnd.turn.overwrite import (
@@ -817,3 +818,17 @@ def test_a_change_replaces_the_line_the_request_names_most_not_one_sharing_its_v
         "- Cactus (kitchen): water every 3 weeks, last watered 20 November"]
     assert content_to_write("Mark the cactus as watered today.", plants, unbulleted) == (
         "# Plants\n- Fern (bathroom): water twice a week\n- Cactus (kitchen): watered 3 December\n- Basil: water daily\n")
+
+
+def test_an_answer_listing_lines_an_adds_file_does_not_hold_is_replaced_by_what_was_added(tmp_path):
+    (tmp_path / "shopping.txt").write_text("milk\nbread\nspinach\ngarlic\n")
+    wrote = [PassTrace(index=1, step="first_move", calls=[CallTrace(
+        call_id="c1", name="write_file", arguments='{"path": "shopping.txt", "content": "milk\\nbread\\nspinach\\ngarlic\\n"}',
+        fate="ran")])]
+    request_text = "Add garlic to the shopping list."
+    assert listed_not_written(request_text, "The updated shopping list is: milk, bread, spinach, garlic, lasagne sheets",
+                              wrote, str(tmp_path)) == "Added garlic to shopping.txt."
+    assert listed_not_written(request_text, "Your shopping list is now: milk, bread, spinach and garlic.",
+                              wrote, str(tmp_path)) == ""
+    assert listed_not_written(request_text, "Added garlic.", wrote, str(tmp_path)) == ""
+    assert listed_not_written(request_text, "It is: milk, bread, spinach, garlic, eggs", [], str(tmp_path)) == ""

@@ -5,9 +5,15 @@ place."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import json
+import os
+import re
+from collections.abc import Iterable
 from pathlib import Path
 
+from protocol.methods import PassTrace
 from saturnd.tools.word_match import stems
 from saturnd.turn.errands import asked_action
 from saturnd.turn.made_up import HEADING
@@ -101,3 +107,27 @@ def _as_a_row(line: str, table: list[str]) -> str:
     rest = iter(cell for i, cell in enumerate(written) if i not in placed.values())
     row = [written[placed[j]] if j in placed else next(rest, "") for j in range(len(written))]
     return ",".join(f'"{cell}"' if "," in cell else cell for cell in row)
+
+
+LISTED = re.compile(r":\s*(?P<items>[^:.\n]+(?:,[^:.\n]+){2,})\.?\s*$")
+"""An answer that ends listing the list: "The updated shopping list is: milk, bread, garlic"."""
+
+
+def listed_not_written(request: str, answer: str, passes: Iterable[PassTrace], cwd: str) -> str:
+    """For an add that was written, an account of it in place of an answer whose list of the file's
+    lines holds one the file does not: the 1.5B added garlic, then answered "The updated shopping
+    list is: milk, bread, coconut milk, spinach, garlic, lasagne sheets, 500ml white sauce" (the
+    lasagne's ingredients, from the recipes shown). "" when the answer's list is the file's."""
+    found = LISTED.search(answer)
+    if asked_action(request) not in ADDING or found is None or (item := item_asked(request)) is None:
+        return ""
+    written = [c for p in passes for c in p.calls if c.fate == "ran" and c.name in ("write_file", "edit_file")]
+    for call in reversed(written):
+        with contextlib.suppress(ValueError, AttributeError):
+            path = str(json.loads(call.arguments).get("path", ""))
+            text = file_text(Path(cwd, os.path.expanduser(path))).lower()
+            listed = [part.strip(" '\"") for part in re.split(r",\s*(?:and\s+)?|\s+and\s+", found.group("items"))]
+            if text and any(part and part.lower() not in text for part in listed):
+                return f"Added {item} to {path}."
+            return ""
+    return ""

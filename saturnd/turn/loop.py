@@ -19,6 +19,7 @@ from saturnd.memory.remember import memory_block
 from saturnd.model.caller import Unreadable
 from saturnd.model.types import ModelReply, ToolCall
 from saturnd.turn import prompts
+from saturnd.turn.added_items import listed_not_written
 from saturnd.turn.agent import Answered, CallsProposed, ModelFailed, PassPlan, agent_pass, join_note
 from saturnd.turn.asking import asks_for_missing, only_the_person_knows
 from saturnd.turn.bounds import BoundReached
@@ -285,8 +286,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     still names what the list marks done by the lines it does not, one that names table rows not
     asked again by the rows asked, one that leaves out the total asked again by the total, one
     that gives part of a list again by the whole list, one that miscounts the days to the one date
-    asked about again by that date's own line, and one that gives the reply to a question it sent
-    as a fact by the question sent."""
+    asked about again by that date's own line, one that gives the reply to a question it sent
+    as a fact by the question sent, and one that lists what an add's file holds with lines it does
+    not by what was added."""
     text = reply_text or turn.last_text
     account = not_done_account(turn.trace)
     if echoes_instructions(text):
@@ -300,6 +302,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     if asked := question_sent(turn.text, text, turn.trace):  # "Gran can pick the kids up": nobody replied yet
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the question sent")
         return asked
+    if added := listed_not_written(turn.text, text, turn.trace, turn.cwd):  # "…, garlic, lasagne sheets"
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "the answer listed lines the file does not hold: replaced with what was added")
+        return added
     if claim is not None and claim.kind == "unfollowed":
         turn.trace[-1].note = join_note(turn.trace[-1].note, "prefixed: trail not finished")
         return f"{prompts.TRAIL_NOT_FOLLOWED.format(pointer=claim.quote)} {text}"
