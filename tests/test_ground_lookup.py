@@ -17,6 +17,7 @@ from saturnd.tools.word_match import name_as_asked, query_terms
 from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.folder_scan import ScanLimits, scan_folder
 from saturnd.turn.ground import Ground, build_ground, folder_map_text
+from saturnd.turn.listing import section_named
 from saturnd.turn.retrieval import (
     Document,
     Excerpt,
@@ -578,9 +579,17 @@ def test_a_short_file_name_is_found_by_the_words_it_stands_for():
 def test_a_sub_heading_the_request_names_has_its_lines_listed():
     shopping = ["# Shopping", "## Supermarket", "- bread", "- bananas", "## Chemist", "- plasters", "- Calpol"]
     shown = render_excerpts([Excerpt("shopping.md", 1, shopping, len(shopping))], "What's on the supermarket list?")
-    assert shown.splitlines()[-1] == "[Saturn listed] under the heading 'Supermarket': - bread; - bananas"
+    assert shown.splitlines()[-1] == "[Saturn listed] under the heading 'Supermarket': bread; bananas"
     assert "[Saturn listed]" not in render_excerpts([Excerpt("shopping.md", 1, shopping, len(shopping))],
                                                     "What's on my shopping list?")  # the file's own heading
+    recipes = ["# Recipes", "## Lasagne (serves 4)", "- 1 onion", "- 9 lasagne sheets", "## Pancakes (makes 8)",
+               "- 100g plain flour", "- 2 eggs", "## Chickpea curry (serves 4)", "- 2 onions"]
+    assert section_named(recipes, "How many eggs do I need for pancakes?") == (
+        "[Saturn listed] under the heading 'Pancakes (makes 8)': 100g plain flour; 2 eggs")
+    assert section_named(recipes, "Which recipes use onions?") == (
+        "[Saturn listed] the sections holding onions (2 of 3): Lasagne (serves 4): 1 onion;"
+        " Chickpea curry (serves 4): 2 onions")
+    assert section_named(recipes, "Which recipes are quick?") == ""
 
 
 def test_a_list_of_who_owes_whom_is_summed_each_way():

@@ -364,12 +364,36 @@ MARKDOWN_HEADING = re.compile(r"^(?P<level>#{1,6})\s+(?P<title>\S.*?)\s*#*\s*$")
 
 def section_named(lines: list[str], request: str) -> str:
     """The lines under a sub-heading the request names ("What's on the supermarket list?" of
-    "## Supermarket" in shopping.md), for the ground: shown the whole file, the 1.5B answered with
-    the chemist's section too."""
-    words = {w.lower() for w in query_terms(request)}
+    "## Supermarket" in shopping.md; "How many eggs for pancakes?" of "## Pancakes (makes 8)"), for
+    the ground: shown the whole file, the 1.5B answered with the chemist's section too, and
+    "100g plain flour" for the eggs; asked which sections hold a thing ("Which recipes use
+    onions?"), their lines that hold it."""
+    words = stems(request)
+    sections = _sections(lines)
+    for title, under in sections:
+        if stems(re.sub(r"\(.*?\)", "", title)) <= words and under:
+            return f"[Saturn listed] under the heading '{title}': " + "; ".join(
+                line.strip(" -*•") for line in under[:MAX_NOT_DONE])
+    asked = WHICH_SECTIONS.match(request)
+    thing = words - stems(asked.group("kind")) - SECTION_VERBS if asked else set()
+    holding = [(title, [line for line in under if stems(line) & thing]) for title, under in sections]
+    if len(sections) < 2 or not thing or not (held := [(t, found) for t, found in holding if found]):
+        return ""
+    named = " ".join(term for term in query_terms(request) if stems(term) & thing)
+    return (f"[Saturn listed] the sections holding {named} ({len(held)} of {len(sections)}): "
+            + "; ".join(f"{title}: {', '.join(line.strip(' -*•') for line in found)}" for title, found in held))
+
+
+WHICH_SECTIONS = re.compile(r"^\W*(?:which|what)\s+(?P<kind>[a-z]+s)\b", re.IGNORECASE)
+SECTION_VERBS = frozenset(stems("use uses need needs have has contain contains got take takes include includes"))
+
+
+def _sections(lines: list[str]) -> list[tuple[str, list[str]]]:
+    """(title, its lines) of each sub-heading below the file's first line."""
+    sections: list[tuple[str, list[str]]] = []
     for at, line in enumerate(lines):
         heading = MARKDOWN_HEADING.match(line)
-        if heading is None or at == 0 or not {w.lower() for w in ITEM_WORD.findall(heading.group("title"))} <= words:
+        if heading is None or at == 0:
             continue
         level = len(heading.group("level"))
         under = []
@@ -379,9 +403,8 @@ def section_named(lines: list[str], request: str) -> str:
                 break
             if below.strip():
                 under.append(below.strip())
-        if under:
-            return f"[Saturn listed] under the heading '{heading.group('title')}': " + "; ".join(under[:MAX_NOT_DONE])
-    return ""
+        sections.append((heading.group("title"), under))
+    return sections
 
 
 OWES_ME = re.compile(r"^\W*(?P<who>[A-Z][\w' &]*?)\s+owes\s+me\s+[£$€]?(?P<amount>\d+(?:\.\d+)?)")
