@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from saturnd.testing.fake_model import Reply, call, calls, error
+from saturnd.turn import prompts
 from tests.conftest import of_type
 from tests.page_server import PageServer
 from tests.test_gate import decide_with, run_with_decisions
@@ -1143,3 +1144,16 @@ async def test_no_access_in_an_empty_folder_is_left_alone(harness):
     harness.model.enqueue("I don't have access to your shopping list.")
     _, events = await harness.turn("What's on my shopping list?")
     assert len(harness.model.requests) == 1 and of_type(events, "answer")[0].note == ""
+
+
+async def test_an_answer_that_gives_the_users_reply_back_is_replaced_by_what_was_not_done(harness):
+    await harness.start()
+    harness.model.enqueue(
+        call("send_message", {"to": "mia@example.com", "text": "What's for dinner on Sunday?"}),
+        call("ask_user", {"question": "What's Mia's email address?"}),
+        "I don't know, do what you can.",
+    )
+    seen = await run_answering(harness, "Text Mia what's for dinner on Sunday.", "I don't know, do what you can.")
+    assert [f.fate for f in of_type(seen, "tool_finished")] == ["refused_recipient", "asked"]
+    answer = of_type(seen, "answer")[-1]
+    assert answer.text == prompts.NOT_DONE_NO_ADDRESS

@@ -52,6 +52,14 @@ def echoes_instructions(answer: str) -> bool:
             or SEND_BACK_WORDS.search(text) is not None)
 
 
+def repeats_the_reply(answer: str, replies: Iterable[str]) -> bool:
+    """Whether the answer is the user's own reply to a question the turn asked them: told "I don't
+    know, do what you can." when asked for Mia's address, the 1.5B answered just that."""
+    def plain(text: str) -> str:
+        return " ".join(text.lower().split()).strip(" .!")
+    return bool(plain(answer)) and any(plain(reply) == plain(answer) for reply in replies)
+
+
 def done_account(passes: Iterable[PassTrace], registry: Registry) -> str:
     """What the calls that changed something did: "Done: write_file todo.txt."."""
     done = []

@@ -40,6 +40,7 @@ from saturnd.turn.echoed_instructions import (
     echoes_instructions,
     not_done_account,
     question_sent,
+    repeats_the_reply,
     speaks_of_the_user,
 )
 from saturnd.turn.errands import ASK_USER, asked_action, forced_call, something_acted, tools_for
@@ -287,8 +288,8 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     asked again by the rows asked, one that leaves out the total asked again by the total, one
     that gives part of a list again by the whole list, one that miscounts the days to the one date
     asked about again by that date's own line, one that gives the reply to a question it sent
-    as a fact by the question sent, and one that lists what an add's file holds with lines it does
-    not by what was added."""
+    as a fact by the question sent, one that lists what an add's file holds with lines it does
+    not by what was added, and one that gives the user's own reply back by what was (not) done."""
     text = reply_text or turn.last_text
     account = not_done_account(turn.trace)
     if echoes_instructions(text):
@@ -299,6 +300,11 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     if account and not SAYS_NOT_DONE.search(text) and not something_acted(turn.trace, turn.registry):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "prefixed: what was not done")
         return f"{account} {text}"
+    if repeats_the_reply(text, turn.ledger.replies()):  # the user's "I don't know, do what you can." given back as the answer
+        acted = something_acted(turn.trace, turn.registry)
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "the answer repeated the user's reply: replaced with "
+                                        + ("what was done" if acted else "what was not done"))
+        return done_account(turn.trace, turn.registry) if acted else _not_done(turn)
     if asked := question_sent(turn.text, text, turn.trace):  # "Gran can pick the kids up": nobody replied yet
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the question sent")
         return asked
@@ -375,7 +381,8 @@ def _no_tool_for_it(turn: TurnContext, text: str) -> bool:
 def _not_done(turn: TurnContext) -> str:
     """"Not done", with why when every message call went back for want of an address."""
     messages = [c for p in turn.trace for c in p.calls if c.name in ("send_message", "send_email")]
-    if messages and all(c.fate == "invalid" and prompts.NO_ADDRESS_HINT in c.why for c in messages):
+    if messages and all(c.fate == "invalid" and prompts.NO_ADDRESS_HINT in c.why or c.fate == "refused_recipient"
+                        for c in messages):
         return prompts.NOT_DONE_NO_ADDRESS
     return prompts.NOT_DONE
 

@@ -74,6 +74,10 @@ class CallLedger:
     def record_answer(self, signature: str, answer: str) -> None:
         self._answers[signature] = answer
 
+    def replies(self) -> list[str]:
+        """What the user answered the questions asked this turn."""
+        return list(self._answers.values())
+
     def record_ran(self, signature: str, risk: str) -> None:
         if risk in CHANGING_RISKS:
             # Something outside may differ now: earlier reads may be legitimately repeated.
