@@ -915,3 +915,11 @@ def test_a_message_sent_tonight_lists_no_lines_of_the_night():
     assert "[Saturn listed]" not in shown
     assert at_that_time_of_day(["Ibuprofen at night", "Vitamin D morning"], "What do I take tonight?") == (
         "[Saturn listed] the lines of the night (1): Ibuprofen at night")
+
+
+def test_the_lines_dated_within_the_week_asked_are_its_lines():
+    rota = ["Cleaning rota (week starting Monday)", "30 Nov: Ana - kitchen, Chris - hoovering",
+            "7 Dec: Ben - kitchen, Ana - hoovering"]
+    assert on_the_days(rota, "What am I cleaning this week?", date(2026, 12, 3)) == (
+        "[Saturn dated] this week (30 November to 6 December): 30 Nov: Ana - kitchen, Chris - hoovering")
+    assert on_the_days(rota, "Who's on the kitchen next week?", date(2026, 12, 3)).endswith(": 7 Dec: Ben - kitchen, Ana - hoovering")

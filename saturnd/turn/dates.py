@@ -472,7 +472,8 @@ def ways_written(day: date) -> tuple[str, ...]:
 def on_the_days(lines: list[str], request: str, today: date) -> str:
     """For a question naming a day by a word that changes with the clock, the lines of `lines`
     written for that day: told "tomorrow is Thursday 3 December 2026" above a week's meal plan,
-    the 1.5B still answered "What's for dinner tomorrow?" with Wednesday's "leftovers"."""
+    the 1.5B still answered "What's for dinner tomorrow?" with Wednesday's "leftovers". So too
+    the lines dated within the week the request names ("this week": a rota's "30 Nov: …")."""
     said = []
     for word, day in days_named(request, today):
         forms = "|".join(re.escape(form) for form in ways_written(day))
@@ -480,6 +481,9 @@ def on_the_days(lines: list[str], request: str, today: date) -> str:
         # "Fri 18 Dec" is a Friday, not this one
         said += [f"{_label(word, day)}: {_with_its_header(part, lines)}" for line in lines
                  if (part := _part_for_the_day(line, written, day, today))]
+    if (week := week_named(request, today)) and (which := WEEK_NAMED.search(request)):  # a rota's "30 Nov: …"
+        said += [f"{which.group(0).lower()} ({week[0]:%-d %B} to {week[-1]:%-d %B}): {line.strip()}"
+                 for line in lines if (on := _dates(line, today, weekdays=False)) and all(when in week for _, when in on)]
     if said:
         return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}"
     # asked "Does Ella need anything for school tomorrow?" (a Thursday) of a list by weekday
