@@ -28,6 +28,7 @@ from saturnd.turn.retrieval import (
     relevant_excerpts,
     render_excerpts,
 )
+from saturnd.turn.the_user import the_user_named
 from saturnd.turn.worked_lines import against_the_worked_entry
 from tests.conftest import of_type
 from tests.test_gate import decide_with, run_with_decisions
@@ -706,3 +707,16 @@ def test_how_many_of_a_kind_in_a_table_without_numbers_is_counted_by_kind():
     assert table_totals("members.csv", members, "Who sings soprano?") == ""  # not a count: the table says
     assert table_totals("runs.csv", "date,km,notes\n2026-11-01,5,parkrun\n2026-11-04,7,\n2026-11-08,5,parkrun\n") == (
         "[Saturn worked out] totals over 3 rows: km = 17; km by notes: parkrun 10, (blank) 7")
+
+
+def test_who_the_user_is_is_noted_where_a_file_says_and_a_line_shown_names_them():
+    flat = Document("flat.md", "Flatmates: Ana, Ben and me (Chris).\nRent: £1,650 a month\n")
+    rota = Document("chores.txt", "30 Nov: Ana - kitchen, Chris - hoovering\n")
+    shown = [Excerpt("chores.txt", 1, ["30 Nov: Ana - kitchen, Chris - hoovering"], 1)]
+    assert the_user_named("What am I cleaning this week?", [flat, rota], shown) == (
+        '[Saturn noted] the user is Chris (flat.md: "Flatmates: Ana, Ben and me (Chris).")')
+    assert the_user_named("What is Ana cleaning this week?", [flat, rota], shown) == ""  # not in the first person
+    assert the_user_named("How much rent do I pay?", [flat], [Excerpt("flat.md", 1, flat.text.splitlines(), 2)]) == ""
+    choir = Document("choir.md", "I'm Hannah (alto).\n")
+    assert the_user_named("When am I on the rota?", [choir], [Excerpt("rota.csv", 1, ["2026-12-09,Hannah"], 1)]) == (
+        '[Saturn noted] the user is Hannah (choir.md: "I\'m Hannah (alto).")')

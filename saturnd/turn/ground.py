@@ -27,6 +27,7 @@ from saturnd.turn.fencing import fence
 from saturnd.turn.folder_scan import FolderScan, scan_folder
 from saturnd.turn.look_first import contact_sources
 from saturnd.turn.retrieval import KB_SOURCE, Document, Excerpt, relevant_excerpts, render_excerpts
+from saturnd.turn.the_user import the_user_named
 from saturnd.turn.trails import asks_to_follow
 from saturnd.turn.worked_lines import request_worked_out
 
@@ -102,7 +103,9 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], list[Do
         if ground.folder_map and (map_text := folder_map_text(scan, first_lines=not trail)):
             parts.append(map_text)
         if excerpts:
-            parts.append(prompts.EXCERPTS_INTRO + "\n" + fence("your files", render_excerpts(excerpts, ground.request, today)))
+            shown = "\n".join(filter(None, (render_excerpts(excerpts, ground.request, today),
+                                            the_user_named(ground.request, documents, excerpts))))
+            parts.append(prompts.EXCERPTS_INTRO + "\n" + fence("your files", shown))
         # an errand's own words stay the person's: "Text Tom I'll see him tomorrow" is not to gain a
         # date; and a day the excerpts name lines for is said there (told "the weekend is Saturday 5
         # and Sunday 6 December" first, the 1.5B answered "What's on this weekend?" with that)

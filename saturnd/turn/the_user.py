@@ -1,0 +1,31 @@
+"""Who "I" is, where the user's files say so: a flat's notes write "Flatmates: Ana, Ben and me
+(Chris)", a choir's "I'm Hannah (alto)", and its rota only "30 Nov: … Chris - hoovering". Asked
+"What am I cleaning this week?", the 1.5B answered the rota's heading: it could not tell which of
+the names was the user's."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from saturnd.turn.retrieval import Document, Excerpt
+
+SELF_NAMED = re.compile(
+    r"\b[Mm]e\s*\((?P<bracketed>[A-Z][a-z]+)\)|\bI(?:'m|’m|\s+am)\s+(?P<said>[A-Z][a-z]+)\b|"
+    r"^\W*(?:[Mm]e|[Mm]y\s+name(?:\s+is)?)\s*[:=-]?\s*(?P<given>[A-Z][a-z]+)\b", re.MULTILINE)
+FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine)\b|\bam\s+I\b", re.IGNORECASE)
+
+
+def the_user_named(request: str, documents: Iterable[Document], excerpts: Iterable[Excerpt]) -> str:
+    """"[Saturn noted] you are Chris (flat.md: …)" for a request in the first person, where a file
+    names the user and a line shown for the request holds that name; "" otherwise."""
+    if not FIRST_PERSON.search(request):
+        return ""
+    shown = "\n".join(line for part in excerpts for line in part.lines)
+    for doc in documents:
+        for line in doc.text.splitlines():
+            found = SELF_NAMED.search(line)
+            name = found and (found.group("bracketed") or found.group("said") or found.group("given"))
+            if name and name not in request and re.search(rf"\b{name}\b", SELF_NAMED.sub("", shown)):
+                return f'[Saturn noted] the user is {name} ({doc.source}: "{line.strip()}")'
+    return ""
