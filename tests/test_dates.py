@@ -44,6 +44,7 @@ from saturnd.turn.worked_lines import (
     scaled_recipe,
     shares,
     still_to_pay,
+    table_share,
 )
 from saturnd.turn.worked_times import arrival_times, lengths_summed, time_between, times_worked_out
 from tests.conftest import of_type
@@ -923,3 +924,12 @@ def test_the_lines_dated_within_the_week_asked_are_its_lines():
     assert on_the_days(rota, "What am I cleaning this week?", date(2026, 12, 3)) == (
         "[Saturn dated] this week (30 November to 6 December): 30 Nov: Ana - kitchen, Chris - hoovering")
     assert on_the_days(rota, "Who's on the kitchen next week?", date(2026, 12, 3)).endswith(": 7 Dec: Ben - kitchen, Ana - hoovering")
+
+
+def test_a_share_of_a_tables_total_is_over_the_ways_another_file_splits_it():
+    shown = "[Saturn worked out] totals over the November 2026 rows (3): amount = 211.3; amount by bill: gas 76.9"
+    flat = "Flatmates: Ana, Ben and me (Chris). Bills are split three ways.\nRent: £1,650 a month"
+    assert table_share("What's my share of November's bills?", shown, [flat]) == (
+        "[Saturn worked out] a share of amount over the November 2026 rows (3), split 3 ways: 211.3 / 3 = 70.43")
+    assert table_share("What did November's bills come to?", shown, [flat]) == ""  # no share asked
+    assert table_share("What's my share of the petrol?", shown, [flat]) == ""  # the split is the bills'

@@ -29,7 +29,7 @@ from saturnd.turn.look_first import contact_sources
 from saturnd.turn.retrieval import KB_SOURCE, Document, Excerpt, relevant_excerpts, render_excerpts
 from saturnd.turn.the_user import the_user_named
 from saturnd.turn.trails import asks_to_follow
-from saturnd.turn.worked_lines import request_worked_out
+from saturnd.turn.worked_lines import request_worked_out, table_share
 
 INSTRUCTIONS_FILE = "SATURN.md"
 INSTRUCTIONS_CAP = 8_000
@@ -103,7 +103,8 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], list[Do
         if ground.folder_map and (map_text := folder_map_text(scan, first_lines=not trail)):
             parts.append(map_text)
         if excerpts:
-            shown = "\n".join(filter(None, (render_excerpts(excerpts, ground.request, today),
+            rendered = render_excerpts(excerpts, ground.request, today)
+            shown = "\n".join(filter(None, (rendered, table_share(ground.request, rendered, (d.text for d in documents)),
                                             the_user_named(ground.request, documents, excerpts))))
             parts.append(prompts.EXCERPTS_INTRO + "\n" + fence("your files", shown))
         # an errand's own words stay the person's: "Text Tom I'll see him tomorrow" is not to gain a

@@ -8,12 +8,14 @@ worked out before the model reads and shown after the excerpt it comes from.
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterable
 from fractions import Fraction
 
 from saturnd.tools.periods import PERIOD, TIMES_A_YEAR, period_asked, period_named
 from saturnd.tools.word_match import stems
-from saturnd.turn.listing import DONE_MARK
+from saturnd.turn.listing import DONE_MARK, TOTALS_LINE
 from saturnd.turn.made_up import NUMBER_WORDS, WORKED_OUT
 from saturnd.turn.worked_times import MAX_SPANS, plain, times_worked_out
 
@@ -227,6 +229,27 @@ def shares(lines: list[str], request: str) -> str:
             amount = Fraction(MONEY.findall(line)[0].replace(",", ""))
             said.append(f"{line.strip(' -*•')}: {_money(amount)} / {ways} = {_money(amount / ways)} each")
     return "[Saturn worked out] " + "; ".join(said) if said else ""
+
+
+def table_share(request: str, shown: str, texts: Iterable[str] = ()) -> str:
+    """Asked for a share of a table's total where a line of the `texts` about the same things says
+    how it is split ("Bills are split three ways."), the total over the ways: asked "What's my
+    share of November's bills?", the 1.5B gave every month's total."""
+    if not SHARE_ASKED.search(request):
+        return ""
+    asked = stems(SHARE_ASKED.sub("", request))
+    ways = next((_count(w) for text in texts for line in text.splitlines()
+                 if not MONEY.search(line) and (found := SPLIT.search(line))
+                 and (w := found.group("ways") or found.group("among")) and stems(line) & asked), None)
+    said = []
+    for line in shown.splitlines():
+        if ways and (totals := TOTALS_LINE.match(line)):
+            column, _, total = totals.group("totals").split(", ")[-1].rpartition(" = ")
+            with contextlib.suppress(ValueError, ZeroDivisionError):
+                amount = Fraction(total)
+                said.append(f"a share of {column} over {totals.group('over')}, split {ways} ways: "
+                            f"{plain(amount)} / {ways} = {_money(amount / ways)}")
+    return f"{WORKED_OUT} {'; '.join(said)}" if said else ""
 
 
 def _ways(line: str, found: re.Match[str]) -> int | None:
