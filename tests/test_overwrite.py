@@ -10,7 +10,14 @@ from protocol.methods import CallTrace, PassTrace
 from saturnd.testing.fake_model import call
 from saturnd.turn.added_items import item_as_asked, item_edited_as_asked, listed_not_written
 from saturnd.turn.look_first import FoundLine
-from saturnd.turn.marks import marked_as_asked, marked_in_edit, ticked_as_asked, ticked_in_edit
+from saturnd.turn.marks import (
+    marked_as_asked,
+    marked_in_edit,
+    row_marked_as_asked,
+    row_marked_in_edit,
+    ticked_as_asked,
+    ticked_in_edit,
+)
 from saturnd.turn.overwrite import (
     LineToRemove,
     ListToWrite,
@@ -832,3 +839,21 @@ def test_an_answer_listing_lines_an_adds_file_does_not_hold_is_replaced_by_what_
                               wrote, str(tmp_path)) == ""
     assert listed_not_written(request_text, "Added garlic.", wrote, str(tmp_path)) == ""
     assert listed_not_written(request_text, "It is: milk, bread, spinach, garlic, eggs", [], str(tmp_path)) == ""
+
+
+def test_a_tables_row_marked_as_a_value_has_that_cell_set_and_nothing_else(tmp_path):
+    orders = tmp_path / "orders.csv"
+    orders.write_text("order,customer,status\n1042,Mark Dunn,packed\n1043,Ruth Ellis,not shipped\n"
+                      "1045,Sara Kim,not shipped\n")
+    made_up = orders.read_text() + "1043,Sara Kim,shipped\n"
+    assert row_marked_as_asked("Mark order 1043 as shipped.", orders, made_up) == (
+        "order,customer,status\n1042,Mark Dunn,packed\n1043,Ruth Ellis,shipped\n1045,Sara Kim,not shipped\n")
+    assert row_marked_in_edit("Mark order 1043 as shipped.", orders, "1043,Ruth Ellis,not shipped",
+                              "1043,Ruth Ellis,shipped") is None  # as asked
+    assert row_marked_in_edit("Mark order 1043 as shipped.", orders, "1045,Sara Kim,not shipped",
+                              "1045,Sara Kim,shipped") == ("1043,Ruth Ellis,not shipped", "1043,Ruth Ellis,shipped")
+    invoices = tmp_path / "invoices.csv"
+    invoices.write_text("invoice,client,paid\nINV-101,Acme,Yes\nINV-103,Harper,No\n")
+    assert row_marked_as_asked("Mark INV-103 as paid", invoices, invoices.read_text()) == (
+        "invoice,client,paid\nINV-101,Acme,Yes\nINV-103,Harper,Yes\n")
+    assert row_marked_as_asked("Mark the shed as painted", invoices, invoices.read_text()) is None

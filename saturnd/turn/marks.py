@@ -4,6 +4,8 @@ Ruth (due Friday)". put_right.line_put_right puts the line right in place."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from pathlib import Path
 
@@ -68,6 +70,63 @@ def ticked_in_edit(request: str, path: Path, old: str, new: str) -> tuple[str, s
     """An edit_file's (old, new) that deletes the line asked ticked, put as ticked_as_asked puts it."""
     text = file_text(path)
     if not old or old not in text or (fixed := ticked_as_asked(request, path, text.replace(old, new, 1))) is None:
+        return None
+    lost = [line for line in text.splitlines() if line not in fixed.splitlines()]
+    right = [line for line in fixed.splitlines() if line not in text.splitlines()]
+    return (lost[0], right[0]) if len(lost) == len(right) == 1 else None
+
+
+MARK_AS = re.compile(r"^\W*(?:please\s+)?mark\s+(?P<what>.+?)\s+as\s+(?P<value>[a-z][\w -]*?)\s*[.!]?\s*$", re.IGNORECASE)
+YES_FORMS = ("yes", "y", "true")
+
+
+def row_marked_as_asked(request: str, path: Path, content: str) -> str | None:
+    """Asked to mark a table's row as a value ("Mark order 1043 as shipped" of a status column of
+    "shipped" and "not shipped"; "Mark INV-103 as paid" of a "paid" column of yes and no), the file
+    with that row's cell so and nothing else changed: the 1.5B added a made-up row
+    "1043,2026-12-03,Sara Kim,candle,1,18.50,shipped" and kept the order's own. None when the write
+    is that already, or the row or its column is not clear."""
+    found = MARK_AS.match(request)
+    if found is None or not TABLE.search(path.name) or len(asked := asked_about(request, path)) != 1:
+        return None
+    text = file_text(path)
+    rows = [row for row in csv.reader(io.StringIO(text)) if row]
+    line = asked.pop()
+    cells = next(csv.reader([line]))
+    if not rows or len(cells) != len(header := rows[0]):
+        return None
+    marked = _cell_marked(header, [r for r in rows[1:] if len(r) == len(header)], found.group("value").strip().lower())
+    if marked is None or cells[marked[0]].strip() == marked[1]:
+        return None
+    cells[marked[0]] = marked[1]
+    written = io.StringIO()
+    csv.writer(written, lineterminator="").writerow(cells)
+    lines = text.splitlines()
+    at = next(i for i, row in enumerate(lines) if row.strip() == line)
+    fixed = "\n".join([*lines[:at], written.getvalue(), *lines[at + 1:]]) + ("\n" if text.endswith("\n") else "")
+    return None if fixed == content else fixed
+
+
+def _cell_marked(header: list[str], body: list[list[str]], value: str) -> tuple[int, str] | None:
+    """(the column, the cell as the table writes it) for a row marked `value`: the column holding
+    that value or "not <value>", else the yes/no column named it."""
+    for column in range(len(header)):
+        cells = {r[column].strip() for r in body}
+        if written := next((cell for cell in cells if cell.lower() == value), None):
+            return column, written
+        if f"not {value}" in {cell.lower() for cell in cells}:
+            return column, value
+    for column, name in enumerate(header):
+        cells = {r[column].strip() for r in body}
+        if name.strip().lower() == value and {cell.lower() for cell in cells} <= {*YES_FORMS, "no", "n", "false", ""}:
+            return column, next((cell for cell in cells if cell.lower() in YES_FORMS), "yes")
+    return None
+
+
+def row_marked_in_edit(request: str, path: Path, old: str, new: str) -> tuple[str, str] | None:
+    """An edit_file's (old, new) as the row marked_as_asked changes: its line and that line marked."""
+    text = file_text(path)
+    if not old or old not in text or (fixed := row_marked_as_asked(request, path, text.replace(old, new, 1))) is None:
         return None
     lost = [line for line in text.splitlines() if line not in fixed.splitlines()]
     right = [line for line in fixed.splitlines() if line not in text.splitlines()]

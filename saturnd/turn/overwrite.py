@@ -215,8 +215,10 @@ def named(request: str, line: str) -> bool:
     return bool(stems(line) & (stems(request) - ERRAND_WORDS))
 
 
-CODE = re.compile(r"(?<![\w-])(?:[A-Za-z]+-?\d+|#\d+)(?![\w-])")
-"""A reference a request names a line by: an invoice's "INV-103", an order's "#4521"."""
+CODE = re.compile(r"(?<![\w-])(?:[A-Za-z]+-?\d+|#\d+)(?![\w-])|(?:"
+                  + "|".join(rf"(?<=\b(?i:{word})\s)" for word in ("order", "ticket", "number", "invoice", "booking", "receipt"))
+                  + r")\d{2,}\b")
+"""A reference a request names a line by: an invoice's "INV-103", an order's "#4521", "order 1043"."""
 
 
 def asked_about(request: str, path: Path) -> set[str]:

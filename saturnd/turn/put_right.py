@@ -27,7 +27,14 @@ from saturnd.turn.look_first import (
     phone_beside,
 )
 from saturnd.turn.loop_rules import recipient_key
-from saturnd.turn.marks import marked_as_asked, marked_in_edit, ticked_as_asked, ticked_in_edit
+from saturnd.turn.marks import (
+    marked_as_asked,
+    marked_in_edit,
+    row_marked_as_asked,
+    row_marked_in_edit,
+    ticked_as_asked,
+    ticked_in_edit,
+)
 from saturnd.turn.message_words import (
     as_a_reminder,
     in_the_senders_words,
@@ -297,6 +304,7 @@ LINE_FIXES = (
     (item_as_asked, item_edited_as_asked, prompts.ITEM_PUT_RIGHT),
     (time_moved_as_asked, time_moved_in_edit, prompts.TIME_PUT_RIGHT),
     (marked_as_asked, marked_in_edit, prompts.MARK_PUT_RIGHT),
+    (row_marked_as_asked, row_marked_in_edit, prompts.MARK_PUT_RIGHT),
     (ticked_as_asked, ticked_in_edit, prompts.TICK_PUT_RIGHT),
 )
 """(for a write's content, for an edit's old and new text, the note): an add's line as the request words its
