@@ -5,7 +5,11 @@ from __future__ import annotations
 import json
 
 from protocol.client import Client
+from saturnd.model.types import ToolCall
 from saturnd.testing.fake_model import call, calls
+from saturnd.tools import builtin_registry
+from saturnd.turn import review
+from saturnd.turn.loop_rules import CallLedger
 from tests.conftest import of_type
 
 
@@ -346,3 +350,14 @@ async def test_a_custom_judge_entry_point(harness):
     assert results[0] == "tool error: blocked by policy: the custom judge saw a forbidden path"
     assert "this is [gone]" in results[1]
     assert [f.fate for f in of_type(events, "tool_finished")] == ["blocked", "ran"]
+
+
+def test_two_put_rights_that_undo_each_other_end_instead_of_going_round(monkeypatch, tmp_path):
+    def undo_the_other(tool, arguments, context):
+        if tool.name != "write_file":
+            return None
+        return {**arguments, "content": "b\n" if arguments["content"] == "a\n" else "a\n"}, "(put right)"
+    monkeypatch.setattr(review, "content_put_right", undo_the_other)
+    proposed = ToolCall(id="c1", name="write_file", arguments=json.dumps({"path": "notes.txt", "content": "a\n"}))
+    decision = review.review_calls([proposed], builtin_registry(), CallLedger(), 4, review.GateContext(cwd=str(tmp_path)))[0]
+    assert decision.put_right == "(put right)" and json.loads(decision.call.arguments)["content"] in ("a\n", "b\n")

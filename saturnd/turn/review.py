@@ -234,8 +234,11 @@ def review_calls(
 
 
 def _review_one(
-    call: ToolCall, registry: Registry, ledger: CallLedger, context: GateContext
+    call: ToolCall, registry: Registry, ledger: CallLedger, context: GateContext, put_right_from: frozenset[str] = frozenset()
 ) -> Decision:
+    """How the gate decides one call; `put_right_from` holds the arguments this call was already put
+    right from, so two put-rights that undo each other end (the 1.5B's write of orders.csv went from
+    one to the other until Python's recursion limit)."""
     checked = validate_call(call, registry)
     if isinstance(checked, Invalid):
         return Decision(call, "invalid", f"tool error: {checked.message}")
@@ -291,10 +294,10 @@ def _review_one(
                        put_right=note)
     if tool.risk == "messaging" and (recipient := recipient_put_right(tool, arguments, context)):
         return _review_put_right(call, arguments, recipient, registry, ledger, context)
-    if put_right := content_put_right(tool, arguments, context):
+    if call.arguments not in put_right_from and (put_right := content_put_right(tool, arguments, context)):
         patched_arguments, note = put_right
         patched = replace(call, arguments=json.dumps(patched_arguments))
-        return replace(_review_one(patched, registry, ledger, context), put_right=note)
+        return replace(_review_one(patched, registry, ledger, context, put_right_from | {call.arguments}), put_right=note)
     if tool.risk == "messaging" and (looked_up := recipient_from_files(tool, arguments, context)):
         return Decision(call, "invalid", looked_up, **fields)
     if tool.risk == "messaging":
