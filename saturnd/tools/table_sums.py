@@ -97,8 +97,15 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         over += f"{header[column].strip()} = {body[0][column].strip()} "
         names = f": {', '.join(r[label].strip() for r in body)}" if label is not None else ""
         grouping = None if grouping == column else grouping
+    elif (status := _status_asked(header, body, request)) and 0 < len(
+            picked := [r for r in body if (r[status[0]].strip().lower() == status[1]) is status[2]]) < len(body):
+        column, done, wanted = status  # "How many orders still need shipping?": those not "shipped"
+        body = picked
+        over += f"{header[column].strip()} {'' if wanted else 'not '}{done} "
+        grouping = None if grouping == column and wanted else grouping
     over = f"the {over}rows ({len(body)}{names})" if over else f"{len(body)} rows"
-    parts = [f"{header[i].strip() or f'column {i + 1}'} = {_plain(_column(body, i))}" for i in numeric]
+    summed = [i for i in numeric if product is None or not UNIT_PRICE.fullmatch(header[i].strip())]  # prices don't add
+    parts = [f"{header[i].strip() or f'column {i + 1}'} = {_plain(_column(body, i))}" for i in summed]
     counted = HOW_MANY.search(request)
     count = f"{len(body)} {counted.group(1)} (a row each); " if counted and _rows_counted(
         counted.group(1), header, numeric, named[1] if named else set(), product is not None) else ""
@@ -333,6 +340,19 @@ def _flagged(header: list[str], body: list[list[str]], numeric: list[int], reque
     return None
 
 
+def _status_asked(header: list[str], body: list[list[str]], request: str) -> tuple[int, str, bool] | None:
+    """(the column, its done value, whether rows with it are asked) for a column of states one of
+    which is another's "not" ("shipped", "not shipped", "packed") that the request names: asked "How
+    many orders still need shipping?", the rows not shipped, the packed one too."""
+    asked = stems(request)
+    for i in range(len(header)):
+        values = {r[i].strip().lower() for r in body}
+        done = next((v for v in values if f"not {v}" in values and stems(v) & asked), None)
+        if done is not None:
+            return i, done, not NEGATED.search(request) and not re.search(r"\bneeds?\b|\bto\s+be\b", request, re.IGNORECASE)
+    return None
+
+
 def _rows_by_flag(header: list[str], body: list[list[str]], request: str = "") -> str:
     """The rows of each answer of a yes/no column, a blank one too ("rsvp: yes 3 (Leo, Sam, Tom);
     blank (no answer) 2 (Priya, Ines)"), for a table without numbers: asked who hasn't replied, a small model
@@ -420,8 +440,10 @@ def _asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int],
             return said  # its average of each column is no answer to a ratio
     if PACE_ASKED.search(request) and (pace := _paces(header, body, numeric)):
         return f"; {pace}"  # "my fastest run": the least time a km, not the shortest or longest
+    ranked = ([i for i in numeric if _stems_named(header[i], request)]  # "the biggest order": what it came to
+              or [i for i in numeric if "×" in header[i]] or numeric)
     if AVERAGE_ASKED.search(request):
-        averages = (f"{header[i].strip()} = {_plain(_column(body, i) / len(body), places=2)}" for i in numeric)
+        averages = (f"{header[i].strip()} = {_plain(_column(body, i) / len(body), places=2)}" for i in ranked)
         said += f"; average over {len(body)} rows: " + ", ".join(averages)
     if still := _still_to_go(header, body, numeric, request):
         return said + still  # "the most boxes left": the rest's most, not the column's largest
@@ -430,8 +452,6 @@ def _asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int],
     if dates is not None and LATEST_ASKED.search(request):  # "How many miles did I do on the last tank?"
         latest: list[str] = max(body, key=lambda row: _in_order(row[dates]))
         said += f"; the latest row: ({_named_cells(header, latest)})"
-    ranked = ([i for i in numeric if _stems_named(header[i], request)]  # "the biggest order": what it came to
-              or [i for i in numeric if "×" in header[i]] or numeric)
     for asked, word, largest in ((LARGEST_ASKED, "largest", True), (SMALLEST_ASKED, "smallest", False)):
         if asked.search(request):
             rows = {i: sorted(body, key=partial(_value_in, i), reverse=largest)[0] for i in ranked}
