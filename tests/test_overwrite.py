@@ -238,6 +238,10 @@ def test_an_item_written_among_a_files_other_lines_goes_on_its_list(tmp_path):
     written = "# Allotment\nRent: £38 a year\nBuy netting\n## To do\n- [x] Dig over bed 2\n- [ ] Fix the shed door\n"
     assert item_as_asked('Add "Buy netting" to the allotment to do list.', allotment, written) == (
         allotment.read_text() + "- [ ] Buy netting\n")
+    choir = tmp_path / "choir.md"
+    choir.write_text("# Choir\n\nConcert songs:\n1. O Holy Night\n2. Hallelujah\n\nI'm Hannah (alto).\n")
+    assert item_as_asked("Add Silent Night to the concert songs.", choir, choir.read_text() + "3. Silent Night\n") == (
+        "# Choir\n\nConcert songs:\n1. O Holy Night\n2. Hallelujah\n3. Silent Night\n\nI'm Hannah (alto).\n")
 
 
 def test_ticking_off_a_line_with_a_tick_box_ticks_it(tmp_path):

@@ -16,10 +16,10 @@ from pathlib import Path
 from protocol.methods import PassTrace
 from saturnd.tools.word_match import stems
 from saturnd.turn.errands import asked_action
+from saturnd.turn.listing import LIST_MARK
 from saturnd.turn.made_up import HEADING
 from saturnd.turn.overwrite import (
     ADDING,
-    BULLET,
     TABLE,
     content_lines,
     file_text,
@@ -68,11 +68,11 @@ def _into_its_list(lines: list[str], at: int, request: str) -> int:
     """Where an item goes that the write put among a file's other lines: after the last item of its
     list, the one whose heading shares a word with the request where the file has more ("Add "Buy
     netting" to the allotment to do list": the 1.5B wrote it under "Rent: £38 a year", above "## To do")."""
-    if at > 0 and BULLET.match(lines[at - 1]):
+    if at > 0 and LIST_MARK.match(lines[at - 1]):
         return at
     blocks: list[list[int]] = []
     for i, line in enumerate(lines):
-        if BULLET.match(line):
+        if LIST_MARK.match(line):  # "- netting" or "4. Fairytale of New York"
             if blocks and blocks[-1][-1] == i - 1:
                 blocks[-1].append(i)
             else:
