@@ -393,6 +393,8 @@ MO_SHOWN = "--- people.csv (whole file, 2 lines)\nname,mobile,email\nMo Farouk,+
 @pytest.mark.parametrize(("answer", "seen", "kind"), [
     (LACKING, MO_SHOWN, "not_acted"),
     ("I need Mo's email address to send it.", MO_SHOWN, "not_acted"),
+    ("I'm sorry, but I don't have Mo's email in my knowledge base. Can you please ask the user for it directly?",
+     MO_SHOWN, "not_acted"),
     (LACKING, "--- notes.txt\nMo lent me a book", None),  # nothing shown gives Mo an address: asking is right
     ("What is Mo's email address?", MO_SHOWN, None),  # a question is the person's to answer
 ])
@@ -1062,3 +1064,11 @@ def test_once_the_message_asked_for_is_sent_its_report_is_not_checked_against_th
     unsent = unbacked_claim("You ran 5 km and 12 km.", [], builtin_registry(), "What was my November total?",
                             documents_at_hand=True, seen=runs)
     assert unsent is not None and unsent.kind == "total_left_out"
+
+
+def test_an_answer_a_line_about_the_thing_asked_backs_is_not_another_labels():
+    seen = ("--- choir.md (whole file, 3 lines)\nRehearsals: Wednesdays 7:30pm to 9pm\nNo rehearsal on 23 December.\n"
+            "Christmas concert: Saturday 19 December 2026, 7pm")
+    claim = unbacked_claim("No, there is no rehearsal on 23 December.", [], builtin_registry(),
+                           "Is there rehearsal on the 23rd?", documents_at_hand=True, seen=seen)
+    assert claim is None

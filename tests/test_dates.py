@@ -10,6 +10,7 @@ from saturnd.tools import builtin_registry
 from saturnd.tools.table_sums import table_totals
 from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.date_checks import (
+    against_a_none_line,
     against_its_line,
     miscounted_days,
     not_on_that_day,
@@ -933,3 +934,12 @@ def test_a_share_of_a_tables_total_is_over_the_ways_another_file_splits_it():
         "[Saturn worked out] a share of amount over the November 2026 rows (3), split 3 ways: 211.3 / 3 = 70.43")
     assert table_share("What did November's bills come to?", shown, [flat]) == ""  # no share asked
     assert table_share("What's my share of the petrol?", shown, [flat]) == ""  # the split is the bills'
+
+
+def test_a_yes_to_a_thing_on_a_day_a_line_says_it_is_not_goes_back_with_that_line():
+    seen = ("Now: Thursday 2026-12-03 17:19 UTC\n--- choir.md (whole file, 2 lines)\nRehearsals: Wednesdays 7:30pm\n"
+            "No rehearsal on 23 December or 30 December.")
+    request_text = "Is there rehearsal on the 23rd?"
+    assert against_a_none_line("Yes, there is.", request_text, seen) == "No rehearsal on 23 December or 30 December."
+    assert against_a_none_line("No.", request_text, seen) is None
+    assert against_a_none_line("Yes.", "Is there rehearsal on the 16th?", seen) is None

@@ -97,7 +97,8 @@ comes back again is answered with a note saying so. The kinds:
   whether a thing still holds against the day it ends ("Is the laptop still under warranty?"
   answered "Yes", its warranty "(ended)"), or of a time against the time the line opens from or
   closes by ("Can I check in at 1pm?" of "check-in from 3pm"), or of levels going up or down against
-  their change since the first reading; sent back with the line
+  their change since the first reading, or a yes to whether a thing is on a day a line says it is
+  not ("No rehearsal on 23 December"); sent back with the line
   (date_checks.py).
 - not_as_worked_out: the request's own numbers come to what the ground worked out (a time moved
   by a length, a length in other units, a percentage, the weekday of a date it writes), and the
@@ -138,6 +139,7 @@ from saturnd.tools.word_match import WORD
 from saturnd.turn.date_checks import (
     YES,
     YES_NO_ASKED,
+    against_a_none_line,
     against_its_end,
     against_its_line,
     against_its_time,
@@ -290,7 +292,8 @@ NO_ACCESS = re.compile(
 )
 LACKS_DETAILS = re.compile(
     r"\b(?:don't|do not)\s+have\s+(?:enough|sufficient|the\s+(?:necessary|required))\s+(?:information|info|details)|"
-    r"\bneed\s+(?:the|their|his|her|\w+'s)\s+(?:\w+'s\s+)?(?:e-?mail|phone|mobile|number|address|contact)",
+    r"\b(?:need|(?:don't|do\s+not)\s+have)\s+(?:the|their|his|her|an?|\w+'s)\s+(?:\w+'s\s+)?"
+    r"(?:e-?mail|phone|mobile|number|address|contact)",
     re.IGNORECASE,
 )
 """An errand stopped for a detail ("I don't have enough information to send an email. I need the
@@ -431,7 +434,8 @@ def unbacked_claim(
         return Claim("not_as_worked_out", worked)
     if said := yes_then_no(answer, request):
         return Claim("yes_then_no", said)
-    if line := (against_its_line(answer, request, seen) or against_its_end(answer, request, seen)
+    if line := (against_its_line(answer, request, seen) or against_a_none_line(answer, request, seen)
+                 or against_its_end(answer, request, seen)
                  or against_its_time(answer, request, seen) or against_the_trend(answer, request, seen)
                  or overdue_missed(answer, request, seen) or against_next_due(answer, request, seen)
                  or against_this_month(answer, request, seen)):

@@ -20,6 +20,8 @@ from saturnd.turn.dates import (
     WHEN_ASKED,
     content_words,
     dates_written,
+    days_named,
+    days_of,
 )
 from saturnd.turn.worked_times import clock_times
 
@@ -121,6 +123,27 @@ def against_its_line(answer: str, request: str, seen: str) -> str | None:
                 continue
             if (YES.search(answer) and not asked & given) or (NO.search(answer) and given == asked):
                 return line.strip()
+    return None
+
+
+NONE_ON = re.compile(r"^\W*(?:no|none)\b|\b(?:cancell?ed|called\s+off)\b", re.IGNORECASE)
+
+
+def against_a_none_line(answer: str, request: str, seen: str) -> str | None:
+    """The line a yes to whether a thing is on a day goes against, where the line says there is none
+    that day: asked "Is there rehearsal on the 23rd?" with "No rehearsal on 23 December or 30
+    December." shown, the 1.5B answered "Yes"."""
+    if not YES_NO_ASKED.search(request) or not YES.search(answer):
+        return None
+    today = today_shown(seen)
+    days = {day for _, day in [*days_named(request, today), *dates_written(request, today)]}
+    topic = content_words(request)
+    for line in seen.splitlines():
+        if (line.startswith("[Saturn") or MAP_ENTRY.match(line) or request.strip() in line or not NONE_ON.search(line)
+                or not topic & content_words(line)):
+            continue
+        if days & days_of(line, today):
+            return line.strip()
     return None
 
 

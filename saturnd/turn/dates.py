@@ -292,6 +292,11 @@ YEARLY = re.compile(r"\b(?:birthday|bday|anniversary|christmas|every\s+year|year
 RECENT_DAYS = 31
 
 
+def days_of(line: str, today: date) -> set[date]:
+    """The dates a line writes (not its bare weekdays)."""
+    return {when for _, when in _dates(line, today, weekdays=False)}
+
+
 def _said_gone(line: str, date_written: re.Match[str], today: date, yearly: bool) -> bool:
     """Whether a date without a year is the last one gone: the line says so just before it ("last
     given 20 September", "ordered on 25 Nov"), or it fell within the last month and the line is no

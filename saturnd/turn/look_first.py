@@ -231,6 +231,8 @@ def another_labels_line(answer: str, request: str, seen: str) -> str | None:
     own = [(i, line) for i, label, line in labelled if label and label <= asked]
     if len(own) != 1 or not said or said & stems(own[0][1]):
         return None
+    if any(stems(line) & asked and said & stems(line) for line in lines if not line.startswith("[Saturn")):
+        return None  # "No rehearsal on 23 December." backs "No, there is no rehearsal on 23 December."
     for i, label, line in labelled:
         if said & stems(line) and not label <= asked and abs(i - own[0][0]) <= SAME_LIST:
             return f'"{line}", about something else; the line about it is "{own[0][1]}"'
