@@ -722,3 +722,7 @@ def test_who_the_user_is_is_noted_where_a_file_says_and_a_line_shown_names_them(
     choir = Document("choir.md", "I'm Hannah (alto).\n")
     assert the_user_named("When am I on the rota?", [choir], [Excerpt("rota.csv", 1, ["2026-12-09,Hannah"], 1)]) == (
         '[Saturn noted] the user is Hannah (choir.md: "I\'m Hannah (alto).")')
+    rota = Excerpt("rota.csv", 1, ["week_of,cooking,washing_up", "2026-11-16,Tom,Ria", "2026-11-23,Ria,Sam"], 3)
+    house = Document("house.md", "Housemates: Sam, Tom and me (Ria).\n")
+    assert the_user_named("Which week am I on washing up?", [house], [rota]).endswith(
+        "; their rows of rota.csv: week_of 2026-11-16, washing_up Ria | week_of 2026-11-23, cooking Ria")

@@ -5,6 +5,7 @@ the names was the user's."""
 
 from __future__ import annotations
 
+import csv
 import re
 from collections.abc import Iterable
 
@@ -13,6 +14,7 @@ from saturnd.turn.retrieval import Document, Excerpt
 SELF_NAMED = re.compile(
     r"\b[Mm]e\s*\((?P<bracketed>[A-Z][a-z]+)\)|\bI(?:'m|’m|\s+am)\s+(?P<said>[A-Z][a-z]+)\b|"
     r"^\W*(?:[Mm]e|[Mm]y\s+name(?:\s+is)?)\s*[:=-]?\s*(?P<given>[A-Z][a-z]+)\b", re.MULTILINE)
+MAX_ROWS = 8
 FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine)\b|\bam\s+I\b", re.IGNORECASE)
 
 
@@ -27,5 +29,22 @@ def the_user_named(request: str, documents: Iterable[Document], excerpts: Iterab
             found = SELF_NAMED.search(line)
             name = found and (found.group("bracketed") or found.group("said") or found.group("given"))
             if name and name not in request and re.search(rf"\b{name}\b", SELF_NAMED.sub("", shown)):
-                return f'[Saturn noted] the user is {name} ({doc.source}: "{line.strip()}")'
+                return f'[Saturn noted] the user is {name} ({doc.source}: "{line.strip()}")' + _their_rows(name, excerpts)
     return ""
+
+
+def _their_rows(name: str, excerpts: Iterable[Excerpt]) -> str:
+    """A table's rows with the name as a cell, by its columns' names: "; their rows of rota.csv:
+    week_of 2026-11-16, washing_up Ria"."""
+    said = []
+    for part in excerpts:
+        if not part.source.lower().endswith((".csv", ".tsv")) or len(part.lines) < 2:
+            continue
+        rows = list(csv.reader(part.lines, "excel-tab" if part.source.lower().endswith(".tsv") else "excel"))
+        header = rows[0]
+        theirs = [", ".join(f"{header[i].strip()} {cell.strip()}" for i, cell in enumerate(row)
+                            if i < len(header) and (i == 0 or cell.strip() == name))
+                  for row in rows[1:] if name in (cell.strip() for cell in row)]
+        if theirs:
+            said.append(f"; their rows of {part.source}: " + " | ".join(theirs[:MAX_ROWS]))
+    return "".join(said)
