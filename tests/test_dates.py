@@ -30,8 +30,8 @@ from saturnd.turn.dates import (
     week_named,
 )
 from saturnd.turn.ground import Ground, build_ground
-from saturnd.turn.listing import at_that_time_of_day, in_the_month
 from saturnd.turn.retrieval import Document, Excerpt, rank, relevant_excerpts, render_excerpts
+from saturnd.turn.time_lines import at_that_time_of_day, in_the_month
 from saturnd.turn.worked_lines import (
     amount_added,
     amounts_by_period,

@@ -42,13 +42,12 @@ from saturnd.turn.listing import (
     DONE_MARK,
     LIST_MARK,
     MAX_NOT_DONE,
-    at_that_time_of_day,
-    in_the_month,
     not_done,
     section_named,
     who_owes,
 )
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
+from saturnd.turn.time_lines import at_that_time_of_day, in_the_month
 from saturnd.turn.worked_lines import (
     RATING_ASKED,
     amount_added,

@@ -1,0 +1,82 @@
+"""The lines of a month or of a part of the day, for the ground: asked "What did I read in
+March?", the lines that name March; "Can I plant garlic now?", the lines of this month; "What do I
+take in the morning?", the morning's lines."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from saturnd.turn.dates import MONTHS, months_meant
+
+MONTH_ASKED = {month: re.compile(r"\b(?:in|during|over|through|for)\s+May\b") if month == "may"
+               else re.compile(rf"(?<!\d\s)\b{month}\b(?!\s+\d)", re.IGNORECASE) for month in MONTHS}
+"""A month the request names as a whole, not in a date ("12 March")."""
+HOW_MUCH = re.compile(r"\bhow\s+much\b", re.IGNORECASE)
+MONTH_IN_LINE = {month: re.compile(r"\bMay\b") if month == "may"
+                 else re.compile(rf"\b(?:{month}|{month[:3]}{'|sept' if month == 'september' else ''})\b", re.IGNORECASE)
+                 for month in MONTHS}
+"""A month as a line writes it, whole or short ("Klara and the Sun (Mar)"); "may" only as "May"."""
+
+
+def in_the_month(lines: list[str], request: str, today: date) -> str:
+    """Asked what happened in a month ("What did I read in March?"), the lines that name it: the
+    1.5B listed every book of the year."""
+    named = months_meant(request, today)
+    if HOW_MUCH.search(request):  # "How much gas did we use last month?": the meter's, not a line naming it
+        return ""
+    asked = [month for month in MONTHS if MONTH_ASKED[month].search(named)]
+    if not asked and NOW_ASKED.search(request):
+        return _this_month(lines, today)
+    if len(asked) != 1:
+        return ""
+    said = [line.strip() for line in lines if MONTH_IN_LINE[asked[0]].search(line)]
+    if not said or len(said) == sum(1 for line in lines if line.strip()):
+        return ""
+    return f"[Saturn listed] the lines of {asked[0].capitalize()} ({len(said)}): " + "; ".join(said)
+
+
+NOW_ASKED = re.compile(r"\b(?:now|yet|at\s+the\s+moment|right\s+now|currently)\b", re.IGNORECASE)
+MONTH_RANGE = re.compile(r"(?=\b([A-Za-z]{3,9})\s*(?:to|-|–|until|till)\s*([A-Za-z]{3,9})\b)")
+"""Overlapping, so "Kale - Nov to Feb" finds "Nov to Feb" past "Kale - Nov"."""
+
+
+def _months_of(line: str) -> set[int]:
+    """The months a line names, a range's between ("sow April to June": 4, 5, 6)."""
+    months = {n for n, month in enumerate(MONTHS) if MONTH_IN_LINE[month].search(line)}
+    for start, end in MONTH_RANGE.findall(line):
+        first = next((n for n, month in enumerate(MONTHS) if MONTH_IN_LINE[month].fullmatch(start)), None)
+        last = next((n for n, month in enumerate(MONTHS) if MONTH_IN_LINE[month].fullmatch(end)), None)
+        if first is not None and last is not None:
+            months |= {(first + k) % 12 for k in range((last - first) % 12 + 1)}
+    return months
+
+
+def _this_month(lines: list[str], today: date) -> str:
+    """Asked whether a thing can be done now, of lines that each name the months for it ("Garlic -
+    plant October/November"), those of this month, or that none is: on 3 December the 1.5B said
+    garlic could be planted now."""
+    monthly = [line.strip() for line in lines if _months_of(line) and not re.search(r"\d", line)]  # months, no dates
+    if len(monthly) < 2:
+        return ""
+    month = MONTHS[today.month - 1].capitalize()
+    said = [line for line in monthly if today.month - 1 in _months_of(line)]
+    return (f"[Saturn listed] now is {month}: the lines of {month} ({len(said)}): " + "; ".join(said) if said
+            else f"[Saturn listed] now is {month}: no line here names {month}")
+
+
+PART_OF_DAY = re.compile(r"\b(?:in\s+the|at|each|every|this|tonight|before|after)\s+(morning|afternoon|evening|night|bedtime|"
+                         r"lunch(?:time)?|breakfast|dinner)s?\b|\b(tonight)\b", re.IGNORECASE)
+
+
+def at_that_time_of_day(lines: list[str], request: str) -> str:
+    """Asked what happens at a part of the day ("What do I take in the morning?"), the lines that
+    name it: the 1.5B listed every medicine, the one taken at night too."""
+    found = PART_OF_DAY.search(request)
+    if found is None:
+        return ""
+    part = (found.group(1) or "night").lower()
+    said = [line.strip() for line in lines if re.search(rf"\b{part}s?\b", line, re.IGNORECASE)]
+    if not said or len(said) == sum(1 for line in lines if line.strip()):
+        return ""
+    return f"[Saturn listed] the lines of the {part} ({len(said)}): " + "; ".join(said)
