@@ -279,7 +279,8 @@ INVOICES = ("--- invoices.csv (whole file, 4 lines)\nclient,amount,sent,paid\nAc
     ("How much am I still owed?", "You still owe Bolt Ltd $1200 and Crane & Co $300.",
      "totals over the paid = no rows (2: Bolt Ltd, Crane & Co): amount = 1500"),
     ("How much am I still owed?", "1500: Bolt Ltd 1200 and Crane & Co 300.", None),  # the total given
-    ("How much am I still owed?", "Bolt Ltd owes you 1,200.", None),  # one row: another check's
+    ("How much am I still owed?", "Bolt Ltd owes you 1,200.",  # one row of the two picked
+     "totals over the paid = no rows (2: Bolt Ltd, Crane & Co): amount = 1500"),
     ("How much does each client still owe me?", "Bolt Ltd 1200, Crane & Co 300", None),  # rows asked
     ("Who still owes me money?", "Bolt Ltd (1200) and Crane & Co (300)", None),  # no amount asked
 ])
@@ -1072,3 +1073,13 @@ def test_an_answer_a_line_about_the_thing_asked_backs_is_not_another_labels():
     claim = unbacked_claim("No, there is no rehearsal on 23 December.", [], builtin_registry(),
                            "Is there rehearsal on the 23rd?", documents_at_hand=True, seen=seen)
     assert claim is None
+
+
+def test_one_rows_figure_of_several_picked_for_a_total_goes_back_with_the_total():
+    runs = ("--- runs.csv (whole file, 4 lines)\ndate,km\n2026-11-25,8.0\n2026-11-28,5.0\n2026-11-29,16.0\n"
+            "[Saturn worked out] totals over the 2026-11-23 to 2026-11-29 rows (3): km = 29")
+    claim = unbacked_claim("You ran 16.0 km last week.", [], builtin_registry(), "How far did I run last week?",
+                           documents_at_hand=True, seen=runs)
+    assert claim == Claim("total_left_out", "totals over the 2026-11-23 to 2026-11-29 rows (3): km = 29")
+    assert unbacked_claim("29 km.", [], builtin_registry(), "How far did I run last week?", documents_at_hand=True,
+                          seen=runs) is None

@@ -298,11 +298,15 @@ def lines_not_asked(answer: str, request: str, seen: str) -> str | None:
     return None
 
 
-TOTAL_ASKED = re.compile(r"\bhow\s+much\b|\btotal\b|\baltogether\b|\bin\s+all\b|\badd(?:s|ed)?\s+up\b", re.IGNORECASE)
+TOTAL_ASKED = re.compile(r"\bhow\s+(?:much|far)\b|\btotal\b|\baltogether\b|\bin\s+all\b|\badd(?:s|ed)?\s+up\b",
+                         re.IGNORECASE)
 TOTALS_LINE = re.compile(
     r"^\[Saturn worked out\] (?:[^;]*?; )?totals over (?P<over>(?:[^:(]|\([^)]*\))*): (?P<totals>[^;]*)")
 ONE_ROW_ASKED = re.compile(r"\b(?:average|mean|each|per|biggest|largest|smallest|cheapest|dearest|most|least)\b",
                            re.IGNORECASE)
+
+
+PICKED_ROWS = re.compile(r"^the .+ rows \((?P<count>\d+)")
 
 
 def total_left_out(answer: str, request: str, seen: str) -> str | None:
@@ -311,7 +315,8 @@ def total_left_out(answer: str, request: str, seen: str) -> str | None:
     owed?", shown "the paid = no rows (2: Bolt Ltd, Crane & Co): amount = 1500", the 1.5B
     answered "You still owe Bolt Ltd $1200 and Crane & Co $300."; so is one that gives no figure
     at all while the totals are over rows picked for the request ("You have not claimed any
-    expenses yet." for "How much can I still claim?", shown the claimed = no rows' 180)."""
+    expenses yet." for "How much can I still claim?", shown the claimed = no rows' 180), or one
+    row's figure of several picked ("You ran 16.0 km last week." of last week's three runs)."""
     if not TOTAL_ASKED.search(request) or ONE_ROW_ASKED.search(request):
         return None
     said = {plain_number(n) for n in NUMBER.findall(answer)}
@@ -327,8 +332,9 @@ def total_left_out(answer: str, request: str, seen: str) -> str | None:
             return f"totals over {found.group('over')}: {found.group('totals')}"
         cells = {plain_number(cell.strip()) for row in _table_above(lines, at) for cell in row.split(",")
                  if NUMBER.fullmatch(cell.strip())}
-        if len(said & cells) >= 2:
-            return f"totals over {found.group('over')}: {found.group('totals')}"
+        picked = PICKED_ROWS.match(found.group("over"))
+        if len(said & cells) >= 2 or (said & cells and picked and int(picked.group("count")) > 1):
+            return f"totals over {found.group('over')}: {found.group('totals')}"  # "16.0" of last week's three runs
     return None
 
 
