@@ -134,6 +134,12 @@ async def test_edit_file_replaces_exactly_once(env: ToolEnv) -> None:
     assert (env.cwd / "f.py").read_bytes() == b"a = 1\r\nb = 3\r\n"  # line endings kept
 
 
+async def test_edit_file_takes_the_one_whole_line_of_text_found_more_than_once(env: ToolEnv) -> None:
+    (env.cwd / "shopping.txt").write_bytes(b"coconut milk\r\nmilk\r\nbread\r\n")
+    await EDIT_FILE.run(EditFileParams(path="shopping.txt", old="milk", new="milk\r\ngarlic"), env)
+    assert (env.cwd / "shopping.txt").read_bytes() == b"coconut milk\r\nmilk\r\ngarlic\r\nbread\r\n"
+
+
 async def test_edit_file_refusals(env: ToolEnv) -> None:
     (env.cwd / "f.txt").write_text("x x x\n")
     with pytest.raises(ToolFailure, match="^old text not found in f.txt$"):

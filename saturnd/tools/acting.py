@@ -117,10 +117,14 @@ def _edit(path: Path, display: str, old: str, new: str) -> str:
     count = text.count(old)
     if count == 0:
         raise ToolFailure(f"old text not found in {display}")
+    at = text.index(old)
     if count > 1:
-        raise ToolFailure(f"old text occurs {count} times in {display}; include more context")
+        lines = [found.start() for found in re.finditer(rf"(?m)^{re.escape(old)}(?=\r?$)", text)] if "\n" not in old else []
+        if len(lines) != 1:  # "milk" of "milk" and "coconut milk": the line that is it, alone
+            raise ToolFailure(f"old text occurs {count} times in {display}; include more context")
+        at = lines[0]
     try:
-        path.write_bytes(text.replace(old, new, 1).encode("utf-8"))
+        path.write_bytes((text[:at] + new + text[at + len(old):]).encode("utf-8"))
     except OSError as e:
         raise ToolFailure(f"cannot write {display}: {e.strerror or e}") from e
     return f"edited {display}: replaced 1 occurrence"
