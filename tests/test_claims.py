@@ -1083,3 +1083,15 @@ def test_one_rows_figure_of_several_picked_for_a_total_goes_back_with_the_total(
     assert claim == Claim("total_left_out", "totals over the 2026-11-23 to 2026-11-29 rows (3): km = 29")
     assert unbacked_claim("29 km.", [], builtin_registry(), "How far did I run last week?", documents_at_hand=True,
                           seen=runs) is None
+
+
+def test_an_answer_that_is_only_a_files_heading_goes_back_with_what_the_ground_found():
+    seen = ("--- chores.txt (whole file, 3 lines)\nCleaning rota (week starting Monday)\n"
+            "30 Nov: Ana - kitchen, Chris - hoovering\n7 Dec: Chris - kitchen, Ana - hoovering\n"
+            "[Saturn dated] this week (30 November to 6 December): 30 Nov: Ana - kitchen, Chris - hoovering\n</outside>")
+    claim = unbacked_claim("Cleaning rota (week starting Monday)", [], builtin_registry(), "What am I cleaning this week?",
+                           documents_at_hand=True, seen=seen)
+    assert claim == Claim("heading_only", "[Saturn dated] this week (30 November to 6 December): 30 Nov: Ana - kitchen,"
+                                          " Chris - hoovering")
+    assert unbacked_claim("Hoovering.", [], builtin_registry(), "What am I cleaning this week?",
+                          documents_at_hand=True, seen=seen) is None

@@ -114,6 +114,8 @@ comes back again is answered with a note saying so. The kinds:
   that says the user owes it ("You owe £3550 in total."); sent back, and a second time turned round.
 - yes_then_no: a yes/no question answered yes with its own reason for no ("Can Pepper have
   chicken?" answered "Yes, Pepper is allergic to chicken."); sent back with the answer's words.
+- heading_only: the answer is only a shown file's first line ("Cleaning rota (week starting
+  Monday)" for "What am I cleaning this week?"); sent back with what the ground worked out for it.
 
 Once a message the request asks for has been sent, the answer only reports it: the checks of what an
 answer says of the files stop there ("Email Dave my November total" had its sent email's report
@@ -131,6 +133,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import takewhile
 from typing import Literal
 
 from protocol.methods import PassTrace
@@ -312,7 +315,7 @@ ClaimKind = Literal[
     "unfollowed", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
     "not_as_calculated", "conversion", "miscounted_days", "someone_else", "someone_elses_line", "marked_done",
     "rows_not_asked", "total_left_out", "against_the_day", "yes_then_no", "against_the_line",
-    "no_time_given", "no_phone", "next_due_missed", "not_as_worked_out", "owed_the_wrong_way",
+    "no_time_given", "no_phone", "next_due_missed", "not_as_worked_out", "owed_the_wrong_way", "heading_only",
 ]
 
 
@@ -442,6 +445,8 @@ def unbacked_claim(
         return Claim("against_the_line", line)
     if lines := no_time_given(answer, request, seen):
         return Claim("no_time_given", lines)
+    if worked := heading_only(answer, seen):
+        return Claim("heading_only", worked)
     if lines := another_labels_line(answer, request, seen):  # after the day's own line: "Tue: Gran does both"
         return Claim("someone_elses_line", lines)
     if CALCULATE in registry.names() and (expression := unit_conversion(answer, request, passes)):
@@ -501,6 +506,21 @@ REASON_FOR_NO = re.compile(
 
 
 QUALIFIED = re.compile(r"\b(?:but|except|only|unless|as\s+long\s+as|provided|if)\b", re.IGNORECASE)
+
+
+def heading_only(answer: str, seen: str) -> str | None:
+    """What the ground worked out for a file whose first line the answer only repeats, with nothing
+    of its own: asked "What am I cleaning this week?", shown the week's line and who the user is,
+    the 1.5B answered "Cleaning rota (week starting Monday)"."""
+    said = " ".join(answer.split()).strip(" .!").lower()
+    lines = seen.splitlines()
+    for at, line in enumerate(lines):
+        if not line.startswith("--- ") or at + 1 >= len(lines) or " ".join(lines[at + 1].split()).strip(" .!#").lower() != said:
+            continue
+        block = list(takewhile(lambda below: not below.startswith(("--- ", "</outside>")), lines[at + 1:]))
+        worked = [below for below in block if below.startswith("[Saturn")]
+        return " ".join(worked) or None
+    return None
 
 
 def yes_then_no(answer: str, request: str) -> str | None:
