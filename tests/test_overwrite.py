@@ -861,3 +861,11 @@ def test_a_tables_row_marked_as_a_value_has_that_cell_set_and_nothing_else(tmp_p
     assert row_marked_as_asked("Mark INV-103 as paid", invoices, invoices.read_text()) == (
         "invoice,client,paid\nINV-101,Acme,Yes\nINV-103,Harper,Yes\n")
     assert row_marked_as_asked("Mark the shed as painted", invoices, invoices.read_text()) is None
+
+
+def test_an_add_written_to_a_new_file_goes_on_the_list_a_heading_in_a_file_names(tmp_path):
+    choir = "# Choir\n\nConcert songs:\n1. O Holy Night\n2. Hallelujah\n\nI'm Hannah (alto).\n"
+    found = list_it_goes_on("Add Silent Night to the concert songs.", tmp_path / "concert_songs.md",
+                            [Document("choir.md", choir)])
+    assert found is not None and (found.source, found.content) == (
+        "choir.md", "# Choir\n\nConcert songs:\n1. O Holy Night\n2. Hallelujah\n3. Silent Night\n\nI'm Hannah (alto).\n")

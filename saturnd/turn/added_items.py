@@ -14,15 +14,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from protocol.methods import PassTrace
-from saturnd.tools.word_match import stems
 from saturnd.turn.errands import asked_action
-from saturnd.turn.listing import LIST_MARK
-from saturnd.turn.made_up import HEADING
 from saturnd.turn.overwrite import (
     ADDING,
     TABLE,
     content_lines,
     file_text,
+    into_its_list,
     item_asked,
     item_line,
 )
@@ -44,7 +42,7 @@ def item_as_asked(request: str, path: Path, content: str) -> str | None:
     after = next((line for line in reversed(written[:place]) if line in old), None)
     lines = text.splitlines()
     at = max((i for i, line in enumerate(lines) if line.strip() == after), default=len(lines) - 1) + 1
-    at = at if TABLE.search(path.name) else _into_its_list(lines, at, request)
+    at = at if TABLE.search(path.name) else into_its_list(lines, at, request)
     new_line = _as_a_row(added[0], old) if TABLE.search(path.name) else item_line(
         request, added[0], [line for line in lines[:at] if line.strip()])
     fixed = "\n".join([*lines[:at], new_line, *lines[at:]]) + "\n"
@@ -62,26 +60,6 @@ def item_edited_as_asked(request: str, path: Path, old: str, new: str) -> tuple[
     before = content_lines(text[:text.index(old)] + new[:new.index(added[0])])
     line = item_line(request, added[0], before)
     return None if line == added[0] else (old, new.replace(added[0], line, 1))
-
-
-def _into_its_list(lines: list[str], at: int, request: str) -> int:
-    """Where an item goes that the write put among a file's other lines: after the last item of its
-    list, the one whose heading shares a word with the request where the file has more ("Add "Buy
-    netting" to the allotment to do list": the 1.5B wrote it under "Rent: £38 a year", above "## To do")."""
-    if at > 0 and LIST_MARK.match(lines[at - 1]):
-        return at
-    blocks: list[list[int]] = []
-    for i, line in enumerate(lines):
-        if LIST_MARK.match(line):  # "- netting" or "4. Fairytale of New York"
-            if blocks and blocks[-1][-1] == i - 1:
-                blocks[-1].append(i)
-            else:
-                blocks.append([i])
-    asked = stems(request)
-    headed = [block for block in blocks if (heading := next(
-        (line for line in reversed(lines[:block[0]]) if HEADING.search(line)), None)) and stems(heading) & asked]
-    chosen = blocks if len(blocks) == 1 else headed if len(headed) == 1 else []
-    return chosen[0][-1] + 1 if chosen else at
 
 
 def _as_a_row(line: str, table: list[str]) -> str:

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 from saturnd.gate.provenance import DAY_OR_MONTH, TIME
 from saturnd.tools.word_match import query_terms, stems
 from saturnd.turn.errands import NAMED_FILE, asked_action
-from saturnd.turn.listing import marked_line, marks_done
+from saturnd.turn.listing import LIST_MARK, marked_line, marks_done
 from saturnd.turn.look_first import FoundLine
 from saturnd.turn.made_up import HEADING
 from saturnd.turn.retrieval import KB_SOURCE, Document
@@ -444,11 +445,35 @@ def _with_the_item(request: str, documents: list[Document]) -> ListToWrite | Non
     if item is None or asked_action(request) not in ADDING or document is None:
         return None
     lines = [line for line in document.text.splitlines() if line.strip()]
-    bullet = BULLET.match(lines[-1]) if lines else None
     if any(_lower_words(item) <= _lower_words(line) for line in lines):
         return None
-    kept = document.text.rstrip("\n") + "\n" if lines else ""  # its blank lines too
-    return ListToWrite(document.source, f"{kept}{new_items_bullet(bullet.group(1)) if bullet else ''}{item}\n")
+    every = document.text.rstrip("\n").splitlines()  # its blank lines too
+    at = into_its_list(every, len(every), request)
+    mark = LIST_MARK.match(every[at - 1]) if at else None
+    number = re.match(r"\s*(\d+)([.)])", mark.group(0)) if mark else None
+    bullet = BULLET.match(every[at - 1]) if at else None
+    lead = f"{int(number.group(1)) + 1}{number.group(2)} " if number else new_items_bullet(bullet.group(1)) if bullet else ""
+    return ListToWrite(document.source, "\n".join([*every[:at], f"{lead}{item}", *every[at:]]) + "\n")
+
+
+def into_its_list(lines: list[str], at: int, request: str) -> int:
+    """Where an item goes that the write put among a file's other lines: after the last item of its
+    list, the one whose heading shares a word with the request where the file has more ("Add "Buy
+    netting" to the allotment to do list": the 1.5B wrote it under "Rent: £38 a year", above "## To do")."""
+    if at > 0 and LIST_MARK.match(lines[at - 1]):
+        return at
+    blocks: list[list[int]] = []
+    for i, line in enumerate(lines):
+        if LIST_MARK.match(line):  # "- netting" or "4. Fairytale of New York"
+            if blocks and blocks[-1][-1] == i - 1:
+                blocks[-1].append(i)
+            else:
+                blocks.append([i])
+    asked = stems(request)
+    headed = [block for block in blocks if (heading := next(
+        (line for line in reversed(lines[:block[0]]) if HEADING.search(line)), None)) and stems(heading) & asked]
+    chosen = blocks if len(blocks) == 1 else headed if len(headed) == 1 else []
+    return chosen[0][-1] + 1 if chosen else at
 
 
 def _without_the_line(request: str, documents: list[Document]) -> ListToWrite | None:
@@ -470,16 +495,19 @@ def _without_the_line(request: str, documents: list[Document]) -> ListToWrite | 
 
 def _list_named(request: str, documents: list[Document]) -> Document | None:
     """The working folder's document whose name the request names ("my to-do list": todo.txt),
-    else whose heading it names ("my trip list": travel.md, headed "# Trip to Lisbon")."""
+    else whose heading it names ("my trip list": travel.md, headed "# Trip to Lisbon"), or the
+    heading of a list in it ("the concert songs": choir.md's "Concert songs:" over "1. O Holy Night")."""
     named = request.replace(item, " ") if (item := item_asked(request)) else request  # the list's words, not the item's
     words = {term[:4] for term in query_terms(named)} - stems(f"{' '.join(ADDING | REMOVING)} {CONTAINERS}")
     own = [d for d in documents if not d.source.startswith(KB_SOURCE)]
     by_name = (d for d in own if words & stems(re.sub(r"[^a-z]", " ", Path(d.source).stem.lower())))
     by_heading = (d for d in own if words & stems(" ".join(line for line in d.text.splitlines()[:1] if HEADING.search(line))))
+    by_list = (d for d in own if any(HEADING.search(line) and words <= stems(line) and LIST_MARK.match(below)
+                                     for line, below in pairwise(d.text.splitlines())))  # "Concert songs:" over "1. …"
     if not words:  # "Add … to the list": the one file with a list, where there is one
         lists = [d for d in own if any(BULLET.match(line) for line in d.text.splitlines())]
         return lists[0] if len(lists) == 1 else None
-    return next(by_name, None) or next(by_heading, None)
+    return next(by_name, None) or next(by_heading, None) or next(by_list, None)
 
 
 def ready_write(request: str, documents: list[Document]) -> ListToWrite | None:
