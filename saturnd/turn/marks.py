@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from saturnd.tools.word_match import stems
@@ -38,11 +39,15 @@ def marked_as_asked(request: str, path: Path, content: str) -> str | None:
 
 def marked_in_edit(request: str, path: Path, old: str, new: str) -> tuple[str, str] | None:
     """An edit_file's (old, new) with the line it marks put as marked_as_asked puts it."""
+    return _as_an_edit(marked_as_asked, request, path, old, new)
+
+
+def _as_an_edit(in_write: Callable[[str, Path, str], str | None], request: str, path: Path, old: str, new: str
+                ) -> tuple[str, str] | None:
+    """An edit_file's (old, new) as `in_write` puts the file that edit makes right: the one line it
+    changes, and that line put right."""
     text = file_text(path)
-    if not old or old not in text:
-        return None
-    fixed = marked_as_asked(request, path, text.replace(old, new, 1))
-    if fixed is None:
+    if not old or old not in text or (fixed := in_write(request, path, text.replace(old, new, 1))) is None:
         return None
     lost = [line for line in text.splitlines() if line not in fixed.splitlines()]
     right = [line for line in fixed.splitlines() if line not in text.splitlines()]
@@ -68,12 +73,7 @@ def ticked_as_asked(request: str, path: Path, content: str) -> str | None:
 
 def ticked_in_edit(request: str, path: Path, old: str, new: str) -> tuple[str, str] | None:
     """An edit_file's (old, new) that deletes the line asked ticked, put as ticked_as_asked puts it."""
-    text = file_text(path)
-    if not old or old not in text or (fixed := ticked_as_asked(request, path, text.replace(old, new, 1))) is None:
-        return None
-    lost = [line for line in text.splitlines() if line not in fixed.splitlines()]
-    right = [line for line in fixed.splitlines() if line not in text.splitlines()]
-    return (lost[0], right[0]) if len(lost) == len(right) == 1 else None
+    return _as_an_edit(ticked_as_asked, request, path, old, new)
 
 
 MARK_AS = re.compile(r"^\W*(?:please\s+)?mark\s+(?P<what>.+?)\s+as\s+(?P<value>[a-z][\w -]*?)\s*[.!]?\s*$", re.IGNORECASE)
@@ -125,9 +125,4 @@ def _cell_marked(header: list[str], body: list[list[str]], value: str) -> tuple[
 
 def row_marked_in_edit(request: str, path: Path, old: str, new: str) -> tuple[str, str] | None:
     """An edit_file's (old, new) as the row marked_as_asked changes: its line and that line marked."""
-    text = file_text(path)
-    if not old or old not in text or (fixed := row_marked_as_asked(request, path, text.replace(old, new, 1))) is None:
-        return None
-    lost = [line for line in text.splitlines() if line not in fixed.splitlines()]
-    right = [line for line in fixed.splitlines() if line not in text.splitlines()]
-    return (lost[0], right[0]) if len(lost) == len(right) == 1 else None
+    return _as_an_edit(row_marked_as_asked, request, path, old, new)
