@@ -6,7 +6,9 @@ with its numeric columns' totals, the totals by category where one column
 groups the rows (food, rent, travel), and by month where a column holds dates
 (asked what October's food cost, the 1.5B gave the total of every month's), and of the rows
 whose category (or any text column's value) the request names; for a request that asks for an
-average, or the largest or smallest, that too.
+average, or the largest or smallest, that too. An orders table's numbers that name its rows are no
+amount, and its quantities at a price each are what each row came to ("qty × price"); the days a
+request names ("last week") pick a dated table's rows, and a first name the rows it begins.
 """
 
 from __future__ import annotations
@@ -152,8 +154,9 @@ def _rows_counted(thing: str, header: list[str], numeric: list[int], named: set[
 
 BLANK = "(blank)"
 FEW_ROWS = 3
-ROW_NAMES = re.compile(r"(?:id|no\.?|number|ref(?:erence)?|#|(?:order|invoice|receipt|item|booking)(?:[\s_]*(?:no\.?|id|number|#))?)",
+ROW_NAMES = re.compile(r"(?:id|no\.?|ref(?:erence)?|#|(?:order|invoice|receipt|item|booking)(?:[\s_]*(?:no\.?|id|number|#))?)",
                        re.IGNORECASE)
+"""A column's name that says its numbers name the rows; "number" alone may count ("number" of guests)."""
 QUANTITY = re.compile(r"qty|quantity|quantities|units|count|how\s+many|number(?:\s+of\s+\w+)?", re.IGNORECASE)
 UNIT_PRICE = re.compile(r"(?:unit[\s_]*)?(?:price|cost)(?:[\s_]*(?:each|per[\s_]*unit))?|each|rate", re.IGNORECASE)
 TOTALLED = re.compile(r"total|amount|subtotal|line[\s_]*total|sum", re.IGNORECASE)
