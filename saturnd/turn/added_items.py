@@ -100,12 +100,10 @@ def listed_not_written(request: str, answer: str, passes: Iterable[PassTrace], c
     if asked_action(request) not in ADDING or found is None or (item := item_asked(request)) is None:
         return ""
     written = [c for p in passes for c in p.calls if c.fate == "ran" and c.name in ("write_file", "edit_file")]
-    for call in reversed(written):
-        with contextlib.suppress(ValueError, AttributeError):
-            path = str(json.loads(call.arguments).get("path", ""))
-            text = file_text(Path(cwd, os.path.expanduser(path))).lower()
-            listed = [part.strip(" '\"") for part in re.split(r",\s*(?:and\s+)?|\s+and\s+", found.group("items"))]
-            if text and any(part and part.lower() not in text for part in listed):
-                return f"Added {item} to {path}."
-            return ""
+    with contextlib.suppress(IndexError, ValueError, AttributeError):
+        path = str(json.loads(written[-1].arguments).get("path", ""))
+        text = file_text(Path(cwd, os.path.expanduser(path))).lower()
+        listed = [part.strip(" '\"") for part in re.split(r",\s*(?:and\s+)?|\s+and\s+", found.group("items"))]
+        if text and any(part and part.lower() not in text for part in listed):
+            return f"Added {item} to {path}."
     return ""
