@@ -15,12 +15,13 @@ SELF_NAMED = re.compile(
     r"\b[Mm]e\s*\((?P<bracketed>[A-Z][a-z]+)\)|\bI(?:'m|’m|\s+am)\s+(?P<said>[A-Z][a-z]+)\b|"
     r"^\W*(?:[Mm]e|[Mm]y\s+name(?:\s+is)?)\s*[:=-]?\s*(?P<given>[A-Z][a-z]+)\b", re.MULTILINE)
 MAX_ROWS = 8
+"""Of a table, the user's rows named at most."""
 FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine)\b|\bam\s+I\b", re.IGNORECASE)
 
 
-def the_user_named(request: str, documents: Iterable[Document], excerpts: Iterable[Excerpt]) -> str:
-    """"[Saturn noted] you are Chris (flat.md: …)" for a request in the first person, where a file
-    names the user and a line shown for the request holds that name; "" otherwise."""
+def the_user_named(request: str, documents: Iterable[Document], excerpts: list[Excerpt]) -> str:
+    """"[Saturn noted] the user is Chris (flat.md: …)" for a request in the first person, where a
+    file names the user and a line shown for the request holds that name; "" otherwise."""
     if not FIRST_PERSON.search(request):
         return ""
     shown = "\n".join(line for part in excerpts for line in part.lines)
@@ -33,7 +34,7 @@ def the_user_named(request: str, documents: Iterable[Document], excerpts: Iterab
     return ""
 
 
-def _their_rows(name: str, excerpts: Iterable[Excerpt]) -> str:
+def _their_rows(name: str, excerpts: list[Excerpt]) -> str:
     """A table's rows with the name as a cell, by its columns' names: "; their rows of rota.csv:
     week_of 2026-11-16, washing_up Ria"."""
     said = []
