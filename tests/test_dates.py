@@ -943,3 +943,15 @@ def test_a_yes_to_a_thing_on_a_day_a_line_says_it_is_not_goes_back_with_that_lin
     assert against_a_none_line("Yes, there is.", request_text, seen) == "No rehearsal on 23 December or 30 December."
     assert against_a_none_line("No.", request_text, seen) is None
     assert against_a_none_line("Yes.", "Is there rehearsal on the 16th?", seen) is None
+
+
+def test_an_amount_the_request_names_the_owner_of_is_not_summed_with_the_others():
+    pocket = ["Pocket money every Saturday: Leo £5, Maya £3."]
+    assert quantities_summed(pocket, "How much has Leo got?") == ""
+    assert quantities_summed(pocket, "How much pocket money do I give altogether?").endswith("5 + 3 = 8")
+
+
+def test_a_tables_rows_with_a_repeat_note_are_no_repeats_to_come():
+    rows = ["date,child,amount,note", "2026-11-01,Leo,5.00,weekly", "2026-11-08,Leo,5.00,weekly"]
+    shown = render_excerpts([Excerpt("pocket.csv", 1, rows, 3)], "When's pocket money next?", date(2026, 12, 3))
+    assert "every 1 week" not in shown and "overdue" not in shown

@@ -158,13 +158,19 @@ def quantities_summed(lines: list[str], request: str) -> str:
         found = QUANTITY.findall(line)
         money = MONEY.findall(line)
         if len(money) >= 2 and not (PROGRESS.search(line) or BUDGET.search(line) or OWES.search(line) or PERIOD.search(line)
-                                    or (WHOLE_AMOUNT.search(line) and PART_PAID.search(line))):
+                                    or (WHOLE_AMOUNT.search(line) and PART_PAID.search(line)) or _one_named(line, request)):
             found = [(amount.replace(",", ""), "") for amount in money]  # "Deposit: £150 paid, balance £350"
         if len(found) >= 2 and len({unit.lower() for _, unit in found}) == 1:
             label = line.split(":")[0].strip(" -*•") if ":" in line else "the line"
             total = sum((Fraction(number) for number, _ in found), Fraction(0))
             said.append(f"{label}: {' + '.join(number for number, _ in found)} = {plain(total)}{found[0][1]}")
     return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
+
+
+def _one_named(line: str, request: str) -> bool:
+    """Whether the request names the word an amount of the line is for ("How much has Leo got?" of
+    "Pocket money every Saturday: Leo £5, Maya £3": Leo's, not 8)."""
+    return any(stems(label) & stems(request) for label in re.findall(r"([A-Za-z][\w'-]*)\s*[:=-]?\s*[£$€]\s?\d", line))
 
 
 BUDGET_ASKED = re.compile(r"\b(?:budget|left|remaining|afford|spare|over|under)\b", re.IGNORECASE)
