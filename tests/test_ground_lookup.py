@@ -726,3 +726,13 @@ def test_who_the_user_is_is_noted_where_a_file_says_and_a_line_shown_names_them(
     house = Document("house.md", "Housemates: Sam, Tom and me (Ria).\n")
     assert the_user_named("Which week am I on washing up?", [house], [rota]).endswith(
         "; their rows of rota.csv: week_of 2026-11-16, washing_up Ria | week_of 2026-11-23, cooking Ria")
+
+
+def test_a_table_of_stays_counts_each_rows_nights():
+    bookings = ("guest,arrive,leave,price\nMorgan family,2026-12-18,2026-12-22,560\nEllie Shaw,2026-12-23,2026-12-27,620\n"
+                "Dev Patel,2026-12-28,2027-01-02,700\n")
+    assert "; nights from arrive to leave: Ellie Shaw 4;" in table_totals(
+        "bookings.csv", bookings, "How many nights is Ellie staying?")
+    assert table_totals("bookings.csv", bookings, "How many nights have I got booked?").endswith(
+        "; nights from arrive to leave: Morgan family 4, Ellie Shaw 4, Dev Patel 5; total 13")
+    assert "nights" not in table_totals("bookings.csv", bookings, "How much have I taken?")

@@ -443,6 +443,8 @@ def _asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int],
             return said  # its average of each column is no answer to a ratio
     if PACE_ASKED.search(request) and (pace := _paces(header, body, numeric)):
         return f"; {pace}"  # "my fastest run": the least time a km, not the shortest or longest
+    if SPAN_ASKED.search(request) and (spans := _days_between(header, body, SPAN_ASKED.search(request))):
+        said += f"; {spans}"
     ranked = ([i for i in numeric if _stems_named(header[i], request)]  # "the biggest order": what it came to
               or [i for i in numeric if "×" in header[i]] or numeric)
     if AVERAGE_ASKED.search(request):
@@ -460,6 +462,24 @@ def _asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int],
             rows = {i: sorted(body, key=partial(_value_in, i), reverse=largest)[0] for i in ranked}
             said += "; " + ", ".join(f"{word} {header[i].strip()}: ({_named_cells(header, row)})" for i, row in rows.items())
     return said
+
+
+SPAN_ASKED = re.compile(r"\bhow\s+many\s+(nights|days)\b|\bhow\s+long\b", re.IGNORECASE)
+
+
+def _days_between(header: list[str], body: list[list[str]], asked: re.Match[str] | None) -> str:
+    """Each row's days (or nights) from its first date column to its second, for a table of stays
+    ("guest,arrive,leave"): asked "How many nights is Ellie staying?", nothing had counted them."""
+    dated = [i for i in range(len(header)) if all(_day(r[i]) for r in body)]
+    label = next((i for i in range(len(header)) if i not in dated and not all(_number(r[i]) is not None for r in body)), None)
+    if len(dated) != 2 or asked is None:
+        return ""
+    start, end = dated
+    unit = (asked.group(1) or "days").lower()
+    spans = [(row[label].strip() if label is not None else row[start].strip(), (until - since).days)
+             for row in body if (since := _day(row[start])) and (until := _day(row[end]))]
+    total = f"; total {sum(n for _, n in spans)}" if len(spans) > 1 else ""
+    return f"{unit} from {header[start].strip()} to {header[end].strip()}: " + ", ".join(f"{name} {n}" for name, n in spans) + total
 
 
 PACE_ASKED = re.compile(r"\b(?:fastest|quickest|slowest|pace|speed)\b", re.IGNORECASE)

@@ -45,6 +45,8 @@ ALSO_WRITTEN = {
     "tank": ("fuel", "litres"), "petrol": ("fuel",), "diesel": ("fuel",), "mileage": ("miles",),
     "drunk": ("ml", "feed", "feeds"), "drank": ("ml", "feed", "feeds"), "drink": ("ml",),
     "kilos": ("kg",), "kilo": ("kg",), "kilograms": ("kg",),
+    "check": ("arrivals", "arrive", "arrival"), "checkout": ("leave", "departure"),
+    "arriving": ("arrive", "arrivals"), "staying": ("arrive", "leave", "nights"), "nights": ("arrive", "leave"),
     "fund": ("savings", "saved"), "savings": ("saved", "fund"), "saved": ("savings",), "save": ("savings", "saved"),
 }
 """How people write these words in their own notes: "What's my doctor's phone number?" must find
