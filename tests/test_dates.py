@@ -21,6 +21,7 @@ from saturnd.turn.dates import (
     dated,
     days_meant,
     days_named,
+    holidays_named,
     lasts_until,
     months_meant,
     months_written,
@@ -955,3 +956,12 @@ def test_a_tables_rows_with_a_repeat_note_are_no_repeats_to_come():
     rows = ["date,child,amount,note", "2026-11-01,Leo,5.00,weekly", "2026-11-08,Leo,5.00,weekly"]
     shown = render_excerpts([Excerpt("pocket.csv", 1, rows, 3)], "When's pocket money next?", date(2026, 12, 3))
     assert "every 1 week" not in shown and "overdue" not in shown
+
+
+def test_a_holiday_named_is_its_next_day_and_finds_a_table_of_that_month():
+    assert holidays_named("Is the cottage free on New Year's Eve?", date(2026, 12, 3)) == [
+        ("New Year's Eve", date(2026, 12, 31))]
+    bookings = Document("bookings.csv", "guest,arrive,leave\nDev Patel,2026-12-28,2027-01-02\n")
+    notes = Document("cottage.md", "# Seaview Cottage\nKey safe code: 4412\n")
+    found = relevant_excerpts("Is the cottage free on New Year's Eve?", [notes, bookings], today=date(2026, 12, 3))
+    assert "bookings.csv" in [part.source for part in found]

@@ -736,3 +736,5 @@ def test_a_table_of_stays_counts_each_rows_nights():
     assert table_totals("bookings.csv", bookings, "How many nights have I got booked?").endswith(
         "; nights from arrive to leave: Morgan family 4, Ellie Shaw 4, Dev Patel 5; total 13")
     assert "nights" not in table_totals("bookings.csv", bookings, "How much have I taken?")
+    assert table_totals("bookings.csv", bookings, "Is the cottage free on New Year's Eve?", [date(2026, 12, 31)]).startswith(
+        "[Saturn worked out] totals over the covering 2026-12-31 rows (1): price = 700")  # Dev Patel's stay holds it

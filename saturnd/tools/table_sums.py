@@ -70,7 +70,10 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     numeric = [i for i in numeric if not _identifies_rows(header[i], body, i)]
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
     over = ""
-    if dates is not None and (picked := [r for r in body if _day(r[dates]) in days]):  # "last week", "on Friday"
+    stays = [i for i in range(len(header)) if all(_day(r[i]) for r in body)]
+    if len(stays) == 2 and days and (picked := [r for r in body if any(_stayed(r, stays, day) for day in days)]):
+        body, over = picked, f"covering {' and '.join(sorted({day.isoformat() for day in days}))} "  # "free on New Year's Eve?"
+    elif dates is not None and (picked := [r for r in body if _day(r[dates]) in days]):  # "last week", "on Friday"
         body, over = picked, " to ".join(dict.fromkeys([min(days).isoformat(), max(days).isoformat()])) + " "
     if not numeric:
         cells = " | ".join(_named_cells(header, r) for r in body) if over else ""
@@ -203,6 +206,12 @@ def _named_cells(header: list[str], row: list[str]) -> str:
 
 def _stems_named(name: str, request: str) -> bool:
     return bool(stems(name.replace("_", " ")) & stems(request))
+
+
+def _stayed(row: list[str], stay: list[int], day: date) -> bool:
+    """Whether a row from one date to another ("arrive,leave") holds the day: from its first day to before its last."""
+    since, until = _day(row[stay[0]]), _day(row[stay[1]])
+    return since is not None and until is not None and since <= day < until
 
 
 def _day(cell: str) -> date | None:

@@ -443,6 +443,12 @@ def dates_written(request: str, today: date) -> list[tuple[str, date]]:
         return []
     found = [(match.group(0).strip(), when) for pattern in WRITTEN_DATES for match in pattern.finditer(request)
              if (when := _date_of(match, today)) is not None]
+    return found + holidays_named(request, today)
+
+
+def holidays_named(request: str, today: date) -> list[tuple[str, date]]:
+    """(the words, the day) of each day everyone keeps the request names ("New Year's Eve"), the next to come."""
+    found = []
     for match in HOLIDAY.finditer(request):
         month, day = HOLIDAYS[match.group(0).lower()]
         this_year = date(today.year, month, day)

@@ -29,6 +29,7 @@ from saturnd.turn.dates import (
     age,
     dated,
     days_named,
+    holidays_named,
     lasts_until,
     months_meant,
     months_written,
@@ -122,6 +123,8 @@ def _word_groups(request: str, today: date | None) -> list[tuple[str, ...]]:
     days: dict[str, tuple[str, ...]] = {}
     for word, day in days_named(request, today) if today else []:
         days[word] = days.get(word, ()) + ways_written(day)
+    for words, day in holidays_named(request, today) if today else []:  # a stay's dates hold no "2026-12-31"
+        days[words.split()[0].lower()] = (*ways_written(day), f"{day:%Y-%m}")
     if today:
         days |= {month: months_written(month, today) for month in MONTHS if MONTH_NAMED[month].search(request)}
         if week := week_named(request, today):  # "last week" as a table's dates of it
@@ -224,7 +227,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         else:
             header = f"--- {part.source}:{part.first_line}-{last} (of {part.total_lines} lines)"
         totals = (table_totals(part.source, "\n".join(part.lines), months_meant(request, today) if today else request,
-                               [*(day for _, day in days_named(request, today)), *week_named(request, today)] if today else [])
+                               [*(day for _, day in [*days_named(request, today), *holidays_named(request, today)]),
+                                *week_named(request, today)] if today else [])
                   or counted(part.lines, request, part.source)
                   or not_done(part.lines, request) or section_named(part.lines, request) or who_owes(part.lines)
                   if part.whole else "")
