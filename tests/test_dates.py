@@ -840,6 +840,8 @@ def test_asked_one_lines_amount_by_another_period_it_is_converted():
     assert amounts_by_period(["Rent: £38 a year, due 1 April", "Water butts: 3"], "How much is the rent a month?") == (
         "[Saturn worked out] Rent: 38 a year = 3.17 a month")
     assert amounts_by_period(["Rent: £38 a year"], "How much is the rent a year?") == ""  # as written
+    assert amounts_by_period(["# Gym", "Membership: £32 a month, renews on the 15th"], "How much is the gym a year?") == (
+        "[Saturn worked out] Membership: 32 a month = 384 a year")  # the file's one amount by a period
 
 
 def test_asked_whether_a_thing_can_be_done_now_the_lines_of_this_month_are_listed():

@@ -40,10 +40,11 @@ def amounts_by_period(lines: list[str], request: str) -> str:
         by_period.setdefault(period, []).append((label, Fraction(amounts[0].replace(",", ""))))
     labels = [label for items in by_period.values() for label, _ in items]
     asked = period_asked(request)
-    named = [(label, amount, period) for period, items in by_period.items() for label, amount in items
-             if stems(label) & stems(request)]
-    if asked and len(named) == 1 and named[0][2] != asked:  # "How much is the rent a month?" of "£38 a year"
-        label, amount, period = named[0]
+    every = [(label, amount, period) for period, items in by_period.items() for label, amount in items]
+    named = [(label, amount, period) for label, amount, period in every if stems(label) & stems(request)]
+    one = named or (every if len(every) == 1 else [])  # "How much is the gym a year?" of its one "£32 a month"
+    if asked and len(one) == 1 and one[0][2] != asked:  # "How much is the rent a month?" of "£38 a year"
+        label, amount, period = one[0]
         return (f"[Saturn worked out] {label}: {_money(amount)} a {period} = "
                 f"{_money(amount * TIMES_A_YEAR[period] / TIMES_A_YEAR[asked])} a {asked}")
     if len(labels) < 2 or named:  # one line's amount asked
