@@ -869,3 +869,12 @@ def test_an_add_written_to_a_new_file_goes_on_the_list_a_heading_in_a_file_names
                             [Document("choir.md", choir)])
     assert found is not None and (found.source, found.content) == (
         "choir.md", "# Choir\n\nConcert songs:\n1. O Holy Night\n2. Hallelujah\n3. Silent Night\n\nI'm Hannah (alto).\n")
+
+
+def test_a_reference_the_request_names_says_which_line_elsewhere_is_asked(tmp_path):
+    deliveries = "order,customer,status\n304,Ann Rowe,delivered\n305,Jo Pike,out for delivery\n306,Kim Ng,not delivered\n"
+    customers = "- Jo Pike: jo.pike@example.com\n- Kim Ng: kim@example.com\n"
+    (tmp_path / "customers.md").write_text(customers)
+    documents = [Document("deliveries.csv", deliveries), Document("customers.md", customers)]
+    assert line_named_elsewhere("Mark order 305 as delivered.", tmp_path / "customers.md", documents) == (
+        FoundLine("deliveries.csv", 3, "305,Jo Pike,out for delivery"))

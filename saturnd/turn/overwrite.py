@@ -332,7 +332,8 @@ def line_named_elsewhere(request: str, path: Path, documents: list[Document]) ->
     the line of another of the working folder's files that shares the most words with the request
     (one line alone), or, asked to change, a write to a new file; not when the request names the
     file to change. Asked to "Mark Dad's present as bought", the 1.5B wrote "Reg: AB12 CDE, Dad:
-    book" over car.txt; "- Dad: book" is in christmas.md."""
+    book" over car.txt; "- Dad: book" is in christmas.md. A reference the request names ("order
+    305") says which line most."""
     verb = asked_action(request)
     if verb not in CHANGING | REMOVING or NAMED_FILE.search(request):
         return None
@@ -345,13 +346,15 @@ def line_named_elsewhere(request: str, path: Path, documents: list[Document]) ->
     words = stems(NAMED_FILE.sub(" ", request)) - ERRAND_WORDS
     # a name counts twice: "Dad" says which line more than "bought", the value it is to get
     names = {w[:4].lower() for w in re.findall(r"(?<=\s)[A-Z][a-z]{2,}", request)} & words
+    codes = [re.compile(rf"(?<![\w-]){re.escape(code)}(?![\w-])", re.IGNORECASE) for code in CODE.findall(request)]
     best: list[tuple[int, FoundLine]] = []
     for document in (d for d in documents if not d.source.startswith(KB_SOURCE)):
         if Path(document.source).name == path.name:
             continue
         for number, line in enumerate(document.text.splitlines(), start=1):
             about = stems(line)
-            if (shared := len(words & about) + len(names & about)) and not HEADING.search(line):
+            held = 2 * sum(1 for code in codes if code.search(line))  # "order 305": its row, by the number
+            if (shared := len(words & about) + len(names & about) + held) and not HEADING.search(line):
                 best.append((shared, FoundLine(document.source, number, line.strip())))
     most = max((shared for shared, _ in best), default=0)
     top = [found for shared, found in best if shared == most]
