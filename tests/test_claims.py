@@ -827,6 +827,15 @@ def test_what_there_is_so_far_given_for_how_much_more_goes_to_calculate():
     assert claim == Claim("per_period", "1200 - 525", ("calculate",))
 
 
+def test_the_rest_already_worked_out_for_how_much_more_is_no_claim():
+    seen = ("--- kids.md (whole file, 2 lines)\nLeo is saving for a bike (£120).\n--- pocket.csv (whole file, 3 lines)\n"
+            "date,child,amount\n2026-11-01,Leo,5.00\n[Saturn worked out] totals over the Leo rows (6): amount = 22.5\n"
+            "Saturn check: 97.50 is in no line shown")  # a send-back that quoted it makes it "shown"
+    claim = unbacked_claim("Leo needs £97.50 more for the bike.", [], builtin_registry(),
+                           "How much more does Leo need for the bike?", documents_at_hand=True, seen=seen)
+    assert claim is None or claim.kind != "per_period"
+
+
 GUESTS = ("--- party-guests.csv (whole file, 6 lines)\nname,rsvp,diet\nLeo,yes,\nPriya,,vegetarian\nSam,yes,\nHana,no,\n"
           "Ines,,\n[Saturn counted] rsvp: yes 2 (Leo, Sam); blank (no answer) 2 (Priya, Ines); no 1 (Hana)")
 
@@ -1095,3 +1104,23 @@ def test_an_answer_that_is_only_a_files_heading_goes_back_with_what_the_ground_f
                                           " Chris - hoovering")
     assert unbacked_claim("Hoovering.", [], builtin_registry(), "What am I cleaning this week?",
                           documents_at_hand=True, seen=seen) is None
+
+
+TIMETABLE = ("--- timetable.csv (whole file, 5 lines)\nday,time,class,instructor\nMonday,07:00,Spin,Kat\n"
+             "Thursday,18:30,Yoga,Ravi\nFriday,17:30,HIIT,Dom\nSaturday,09:00,Spin,Dom\n")
+
+
+@pytest.mark.parametrize(("request_text", "picked", "answer", "sent_back"), [
+    ("What classes are on tomorrow?", "[Saturn dated] tomorrow, Friday 4 December: day Friday, time 17:30, class HIIT, "
+     "instructor Dom", "Yoga, HIIT", True),
+    ("What classes are on tomorrow?", "[Saturn dated] tomorrow, Friday 4 December: day Friday, time 17:30, class HIIT, "
+     "instructor Dom", "HIIT at 17:30 with Dom", False),
+    ("What's on Saturday morning?", "[Saturn listed] the rows with day Saturday (1 of 4): day Saturday, time 09:00, "
+     "class Spin, instructor Dom", "Yoga at 09:00", True),
+    ("Who teaches spin?", "[Saturn listed] the rows with class Spin (2 of 4): day Monday, time 07:00, class Spin, "
+     "instructor Kat | day Saturday, time 09:00, class Spin, instructor Dom", "Kat and Dom", False),
+])
+def test_an_answer_giving_a_cell_only_rows_left_out_hold_goes_back(request_text, picked, answer, sent_back):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True,
+                           seen=TIMETABLE + picked)
+    assert (claim is not None and claim.kind == "rows_not_asked") is sent_back

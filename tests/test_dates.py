@@ -7,6 +7,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from saturnd.tools import builtin_registry
+from saturnd.tools.table_dates import dates_by_column
 from saturnd.tools.table_sums import table_totals
 from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.date_checks import (
@@ -967,3 +968,35 @@ def test_a_holiday_named_is_its_next_day_and_finds_a_table_of_that_month():
     notes = Document("cottage.md", "# Seaview Cottage\nKey safe code: 4412\n")
     found = relevant_excerpts("Is the cottage free on New Year's Eve?", [notes, bookings], today=date(2026, 12, 3))
     assert "bookings.csv" in [part.source for part in found]
+
+
+def test_a_tables_dates_are_told_by_their_column_and_row():
+    stays = ["guest,arrive,leave,paid", "Morgan family,2026-12-18,2026-12-22,yes", "Ellie Shaw,2026-12-23,2026-12-27,no"]
+    assert dates_by_column("bookings.csv", stays, "Who's arriving next?") == [
+        "Morgan family, arrive: 2026-12-18", "Ellie Shaw, arrive: 2026-12-23"]
+    assert dates_by_column("bookings.csv", stays, "What's on next?") == [
+        "Morgan family, arrive: 2026-12-18", "Morgan family, leave: 2026-12-22",
+        "Ellie Shaw, arrive: 2026-12-23", "Ellie Shaw, leave: 2026-12-27"]
+    assert dated(dates_by_column("bookings.csv", stays, "Who's arriving next?"), "Who's arriving next?",
+                 date(2026, 12, 3)).startswith("[Saturn dated] soonest first: Morgan family arrive, 18 December 2026")
+
+
+def test_a_price_is_no_part_of_a_dates_label():
+    lines = ["service,cost,billed,next_payment", "Netflix,10.99,monthly,2026-12-07"]
+    assert dated(lines, "What's the next payment?", date(2026, 12, 3)) == (
+        "[Saturn dated] soonest first: Netflix monthly, 7 December 2026: a Monday, in 4 days")
+
+
+def test_a_day_of_the_month_without_its_month_is_the_next_to_come():
+    lines = ["Membership: £32 a month, renews on the 15th"]
+    assert next_due(lines, "When does my membership renew?", date(2026, 12, 3)) == (
+        "[Saturn dated] Membership a month renews, the 15th: next 15 December 2026, a Tuesday, in 12 days")
+    assert next_due(lines, "When does my membership renew?", date(2026, 12, 16)).endswith("next 15 January 2027, "
+                                                                                           "a Friday, in 30 days (4 weeks 2 days)")
+
+
+def test_an_answer_but_no_to_a_day_no_line_is_for_goes_back():
+    seen = ("--- timetable.csv (whole file, 3 lines)\nday,time,class\nMonday,07:00,Spin\nThursday,18:30,Yoga\n"
+            "[Saturn dated] Sunday 6 December: no line here is for that day")
+    assert not_on_that_day("Yoga", "Is there a class on Sunday?", seen) == "Sunday 6 December: no line here is for that day"
+    assert not_on_that_day("No, there is no class on Sunday.", "Is there a class on Sunday?", seen) is None

@@ -706,7 +706,8 @@ def test_how_many_of_a_kind_in_a_table_without_numbers_is_counted_by_kind():
     members = "name,part\nHannah,alto\nGreg,bass\nLucy,soprano\nMei,soprano\nJoan,alto\n"
     assert table_totals("members.csv", members, "How many sopranos are there?") == (
         "[Saturn counted] part: alto 2 (Hannah, Joan); bass 1 (Greg); soprano 2 (Lucy, Mei)")
-    assert table_totals("members.csv", members, "Who sings soprano?") == ""  # not a count: the table says
+    assert table_totals("members.csv", members, "Who sings soprano?") == (  # not a count: the rows
+        "[Saturn listed] the rows with part soprano (2 of 5): name Lucy, part soprano | name Mei, part soprano")
     assert table_totals("runs.csv", "date,km,notes\n2026-11-01,5,parkrun\n2026-11-04,7,\n2026-11-08,5,parkrun\n") == (
         "[Saturn worked out] totals over 3 rows: km = 17; km by notes: parkrun 10, (blank) 7")
 
@@ -738,3 +739,27 @@ def test_a_table_of_stays_counts_each_rows_nights():
     assert "nights" not in table_totals("bookings.csv", bookings, "How much have I taken?")
     assert table_totals("bookings.csv", bookings, "Is the cottage free on New Year's Eve?", [date(2026, 12, 31)]).startswith(
         "[Saturn worked out] totals over the covering 2026-12-31 rows (1): price = 700")  # Dev Patel's stay holds it
+
+
+EXAMS = ("subject,paper,date,time,room\nMaths,Paper 1,2027-01-11,09:00,Hall\nMaths,Paper 2,2027-01-13,09:00,Hall\n"
+         "English,Language,2027-01-12,13:30,Room 4\nBiology,Paper 1,2027-01-14,09:00,Hall\n")
+
+
+def test_how_many_of_a_table_without_amounts_counts_its_rows_not_its_header():
+    assert table_totals("exams.csv", EXAMS, "How many exams do I have?") == "[Saturn counted] 4 exams (a row each)"
+
+
+def test_a_value_a_table_without_amounts_holds_picks_its_rows():
+    assert table_totals("exams.csv", EXAMS, "How many Maths papers are there?") == (
+        "[Saturn listed] the rows with subject Maths (2 of 4): subject Maths, paper Paper 1, date 2027-01-11, "
+        "time 09:00, room Hall | subject Maths, paper Paper 2, date 2027-01-13, time 09:00, room Hall")
+    assert table_totals("exams.csv", EXAMS, "Which exams are in the Hall?").startswith(
+        "[Saturn listed] the rows with room Hall (3 of 4): subject Maths")
+
+
+def test_amounts_in_and_out_are_summed_apart_with_the_rows_taken_out():
+    pocket = ("date,child,amount,note\n2026-11-01,Maya,3.00,weekly\n2026-11-08,Maya,3.00,weekly\n"
+              "2026-11-20,Maya,-8.00,book\n2026-11-22,Maya,3.00,weekly\n")
+    assert table_totals("pocket.csv", pocket, "What did Maya spend her money on?").startswith(
+        "[Saturn worked out] totals over 4 rows: amount = 1; amount in 9 (3 rows), amount out -8 "
+        "(1 row: date 2026-11-20, child Maya, amount -8.00, note book);")

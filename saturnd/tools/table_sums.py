@@ -76,9 +76,7 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     elif dates is not None and (picked := [r for r in body if _day(r[dates]) in days]):  # "last week", "on Friday"
         body, over = picked, " to ".join(dict.fromkeys([min(days).isoformat(), max(days).isoformat()])) + " "
     if not numeric:
-        cells = " | ".join(_named_cells(header, r) for r in body) if over else ""
-        return "\n".join(filter(None, (cells and f"[Saturn worked out] the rows dated {over}({len(body)}): {cells}",
-                                        _rows_by_flag(header, body, request))))
+        return _rows_without_amounts(header, body, request, over, dates)
     if (product := _quantity_by_price(header, body, numeric)) is not None:  # an order's qty,price: what it came to
         header, body = [*header, product[0]], [[*r, value] for r, value in zip(body, product[2], strict=True)]
         numeric.append(len(header) - 1)
@@ -115,7 +113,7 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     count = f"{len(body)} {counted.group(1)} (a row each); " if counted and _rows_counted(
         counted.group(1), header, numeric, named[1] if named else set(), product is not None) else ""
     of_rows = _asked_of_rows(header, body, numeric, request)
-    line = f"[Saturn worked out] {count}totals over {over}: " + ", ".join(parts) + of_rows
+    line = f"[Saturn worked out] {count}totals over {over}: " + ", ".join(parts) + of_rows + _in_and_out(header, body, summed)
     if len(body) == 1 and len(rows) > 2:  # one row asked: its cells by name ("school Oakfield Primary")
         line += "; the row: " + _named_cells(header, body[0])
     elif len(body) <= FEW_ROWS and len(rows) > 2 * FEW_ROWS:  # "What did Priya order?": her two rows of eight
@@ -143,6 +141,50 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
             by = _sums(body, amount, lambda r: f"{_month(r[dates])} {r[grouping].strip()}")
             line += f"; by month and {header[grouping].strip()}: {by}"
     return line
+
+
+MAX_ROWS_LISTED = 8
+
+
+def _in_and_out(header: list[str], body: list[list[str]], summed: list[int]) -> str:
+    """A column of amounts in and out, each side's sum and the rows taken out: asked what Maya got
+    in November and what she spent it on, the 1.5B gave the net 7 and a line of the notes, where
+    the table had 15 in and a book for -8 out."""
+    said = []
+    for i in summed:
+        values = [_value_in(i, r) for r in body]
+        spent = [r for r, value in zip(body, values, strict=True) if value < 0]
+        if not spent or len(spent) == len(body):
+            continue
+        rows = f": {' | '.join(_named_cells(header, r) for r in spent)}" if len(spent) <= FEW_ROWS else ""
+        name = header[i].strip()
+        kept = len(body) - len(spent)
+        said.append(f"{name} in {_plain(sum(v for v in values if v > 0))} ({kept} row{'s' * (kept > 1)}), "
+                    f"{name} out {_plain(sum(v for v in values if v < 0))} ({len(spent)} row{'s' * (len(spent) > 1)}{rows})")
+    return "".join(f"; {part}" for part in said)
+
+
+def _rows_without_amounts(header: list[str], body: list[list[str]], request: str, over: str, dates: int | None) -> str:
+    """A table without amounts: the rows of the days asked; else the rows holding a value the
+    request names ("Which exams are in the Hall?", "How many Maths papers?": asked that, the 1.5B
+    counted the "paper" column's kinds); else, asked how many of a thing, its rows ("How many exams
+    do I have?": the 1.5B gave the file's 7 lines, its header too); with each yes/no column's rows."""
+    if over:
+        cells = " | ".join(_named_cells(header, r) for r in body)
+        return "\n".join(filter(None, (f"[Saturn worked out] the rows dated {over}({len(body)}): {cells}",
+                                        _rows_by_flag(header, body, request))))
+    named = _named_values(header, body, [dates], request)
+    by_flag = _rows_by_flag(header, body, request)
+    if named and not re.search(rf"(?:^|\| ){re.escape(header[named[0]].strip())}: ", by_flag.removeprefix("[Saturn counted] ")):
+        column, values = named  # not "said yes", "sopranos": counted by their column's kinds below
+        picked = [r for r in body if r[column].strip() in values]
+        if len(picked) <= MAX_ROWS_LISTED:
+            return (f"[Saturn listed] the rows with {header[column].strip()} {' or '.join(sorted(values))} "
+                    f"({len(picked)} of {len(body)}): " + " | ".join(_named_cells(header, r) for r in picked))
+    counted = HOW_MANY.search(request)
+    rows = (f"[Saturn counted] {len(body)} {counted.group(1)} (a row each)"
+            if counted and not named and _rows_counted(counted.group(1), header, [], set(), False) else "")
+    return "\n".join(filter(None, (rows, by_flag)))
 
 
 def _rows_counted(thing: str, header: list[str], numeric: list[int], named: set[str], quantities: bool) -> bool:

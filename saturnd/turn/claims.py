@@ -174,6 +174,7 @@ from saturnd.turn.listing import (
     marked_done_given,
     miscounted_kind,
     part_of_the_list,
+    picked_rows_not_asked,
     rows_not_asked,
     rows_of_another_answer,
     shown_file_named,
@@ -473,7 +474,8 @@ def unbacked_claim(
     if left := marked_done_given(answer, request, seen):
         return Claim("marked_done", left)
     if rows := (rows_not_asked(answer, request, seen) or rows_of_another_answer(answer, request, seen)
-                or lines_not_asked(answer, request, seen) or kind_rows_not_asked(answer, request, seen)):
+                or lines_not_asked(answer, request, seen) or kind_rows_not_asked(answer, request, seen)
+                or (picked_rows_not_asked(answer, request, seen) if not asked_action(request) else None)):
         return Claim("rows_not_asked", rows)
     if total := total_left_out(answer, request, seen):
         return Claim("total_left_out", total)

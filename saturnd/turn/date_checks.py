@@ -12,6 +12,7 @@ from saturnd.turn.dates import (
     DAYS_ASKED,
     ENDS,
     MONTHS,
+    NO_LINE_THAT_DAY,
     OVERDUE_ASKED,
     OVERDUE_MARK,
     SPAN_ASKED,
@@ -44,16 +45,18 @@ def not_on_that_day(answer: str, request: str, seen: str) -> str | None:
     "who" answer names nobody of (asked "Who's doing drop off tomorrow?" with "tomorrow, Friday 4
     December: Fri: Gran does both" shown, it answered "Sam"), and the day's line a "what" answer
     shares no word with."""
+    found = next(DAY_LINE.finditer(seen), None)
+    if found and found["line"] == NO_LINE_THAT_DAY and YES_NO_ASKED.search(request) and not NO.search(answer):
+        return f"{found['day']}: {found['line']}"  # "Is there a class on Sunday?" answered "Yoga"
     if WHO_ASKED.search(request):
         return _someone_else_that_day(answer, seen)
     if WHAT_ASKED.search(request):
         return _nothing_of_that_day(answer, request, seen)
     if not YES_NO_ASKED.search(request) or not (YES.search(answer) or NO.search(answer)):
         return None
-    day_words = " ".join(found.group("day") for found in DAY_NAMED.finditer(request)) + " " + " ".join(WEEKDAYS)
+    day_words = " ".join(named.group("day") for named in DAY_NAMED.finditer(request)) + " " + " ".join(WEEKDAYS)
     names = " ".join(re.findall(r"\b[A-Z][a-z]+", request))
     asked = content_words(request) - content_words(f"{day_words} {names} need needs got bring take") - {"today", "tomorrow"}
-    found = next(DAY_LINE.finditer(seen), None)
     if found is None or not asked:
         return None
     others = [line for line in seen.splitlines() if not line.startswith("[Saturn") and asked & content_words(line)]

@@ -154,7 +154,26 @@ def next_due(lines: list[str], request: str, today: date) -> str:
         said.append(f"{label}{dates[0][1].day} {dates[0][1]:%B %Y}, every {count} {unit}{'s' if count > 1 else ''}:"
                     f" next {when.day} {when:%B %Y}, a {when:%A}, {_from_today(when, today)}"
                     + (" (overdue)" if when < today else ""))
+    said += _monthly_days(lines, today)
     return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""
+
+
+MONTHLY_DAY = re.compile(r"\bon\s+the\s+([12]?\d|3[01])(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?[A-Z])", re.IGNORECASE)
+
+
+def _monthly_days(lines: list[str], today: date) -> list[str]:
+    """A day of the month a line gives without its month ("Membership: £32 a month, renews on the
+    15th"), the next to come: asked when it renews, the 1.5B gave back "renews on the 15th"."""
+    said = []
+    for line in lines:
+        found = MONTHLY_DAY.search(line)
+        if found is None or _dates(line, today, weekdays=False):
+            continue
+        if when := _day_of_month(int(found.group(1)), today):
+            label = _label_of(line, found)
+            said.append(f"{label}the {found.group(0).split()[-1]}: next {when.day} {when:%B %Y}, a {when:%A}, "
+                        f"{_from_today(when, today)}")
+    return said
 
 
 def _repeats(lines: list[str], today: date) -> list[tuple[str, re.Match[str]]]:
@@ -315,7 +334,7 @@ def _label_of(line: str, date_written: re.Match[str], after: int = 0) -> str:
     """What a line says its date is for: the words before the date (since the date before it:
     "Passports: mine expires 14 May 2027, Ava's expires 2 February 2027"), or after it where the
     line opens with it ("Wednesday: swimming, after school club" is the swimming's)."""
-    words = re.sub(r"[^\w' ]+", " ", line[after:date_written.start()]).split()
+    words = re.sub(r"[^\w' ]+", " ", AMOUNT.sub(" ", line[after:date_written.start()])).split()
     if not words:
         words = [w for w in re.sub(r"[^\w' ]+", " ", line[date_written.end():]).split() if not w[0].isdigit()]
     topic = TOPIC.match(line)
@@ -325,6 +344,8 @@ def _label_of(line: str, date_written: re.Match[str], after: int = 0) -> str:
     return f"{label}, " if label else ""
 
 
+AMOUNT = re.compile(r"[£$€]\s?\d[\d,]*(?:\.\d+)?|\b\d+\.\d+\b")
+"""A price in a date's label is no part of its name: "Netflix,10.99,monthly,2026-12-07" is Netflix's."""
 TOPIC = re.compile(r"^\W*([A-Za-z][\w' ]{0,30}?):\s")
 """What a whole line is about, before its colon ("Passports: mine expires …")."""
 
@@ -480,6 +501,9 @@ def ways_written(day: date) -> tuple[str, ...]:
             day.isoformat(), f"{day.day}/{day.month}", f"{day:%d/%m}")
 
 
+NO_LINE_THAT_DAY = "no line here is for that day"
+
+
 def on_the_days(lines: list[str], request: str, today: date) -> str:
     """For a question naming a day by a word that changes with the clock, the lines of `lines`
     written for that day: told "tomorrow is Thursday 3 December 2026" above a week's meal plan,
@@ -500,7 +524,7 @@ def on_the_days(lines: list[str], request: str, today: date) -> str:
     # asked "Does Ella need anything for school tomorrow?" (a Thursday) of a list by weekday
     # without one, the 1.5B gave Friday's swimming kit
     named = days_named(request, today)
-    return f"[Saturn dated] {_label(*named[0])}: no line here is for that day" if named and _by_weekday(lines) else ""
+    return f"[Saturn dated] {_label(*named[0])}: {NO_LINE_THAT_DAY}" if named and _by_weekday(lines) else ""
 
 
 def _part_for_the_day(line: str, written: re.Pattern[str], day: date, today: date) -> str:

@@ -207,6 +207,29 @@ def rows_not_asked(answer: str, request: str, seen: str) -> str | None:
     return None
 
 
+ROWS_PICKED = re.compile(r"^\[Saturn (?:listed|dated)\] (?P<which>the rows with [^:]+?|[^:;]*?\d+ [A-Z][a-z]+): (?P<rows>.+)$")
+
+
+def picked_rows_not_asked(answer: str, request: str, seen: str) -> str | None:
+    """The rows of a table the ground picked by a value or a day ("the rows with class Spin (3 of
+    7): …", "tomorrow, Friday 4 December: day Friday, time 17:30, class HIIT …"), when the answer
+    gives a cell only rows left out hold: asked what classes are on tomorrow, the 1.5B answered
+    "Yoga, HIIT", the yoga on Thursdays."""
+    lines = seen.splitlines()
+    said = answer.lower()
+    for at, line in enumerate(lines):
+        found = ROWS_PICKED.match(line)
+        rows = [row.split(",") for row in _table_above(lines, at) if "," in row and not row.startswith("[Saturn")]
+        if found is None or not rows:
+            continue
+        picked = [row for row in rows if all(cell.strip() in found["rows"] for cell in row if cell.strip())]
+        kept = {cell.strip().lower() for row in picked for cell in row}
+        others = {cell.strip().lower() for row in rows if row not in picked for cell in row} - kept
+        if picked and any(len(other) > 2 and re.search(rf"(?<!\w){re.escape(other)}(?!\w)", said) for other in others):
+            return f"{found['which']}: {found['rows']}"
+    return None
+
+
 KIND_VALUE = r"(?:blank \(no answer\)|[^|(;]+?)"
 COUNTED_COLUMN = re.compile(rf"(?P<column>[\w ]+): (?P<kinds>(?:{KIND_VALUE} \d+ \([^)]*\)(?:; )?)+)")
 COUNTED_KIND = re.compile(rf"(?P<value>{KIND_VALUE}) (?P<count>\d+) \((?P<names>[^)]*)\)")

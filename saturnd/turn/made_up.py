@@ -304,7 +304,9 @@ def still_to_go(answer: str, request: str, seen: str, passes: list[PassTrace]) -
     lines = [line for line in seen.splitlines() if not line.startswith("[Saturn") and asked & stems(line)]
     best = max(lines, key=lambda line: len(asked & stems(line)), default="")
     larger = [n for n in map(plain_number, NUMBER.findall(best)) if float(n) > float(numbers[0])]
-    return f"{larger[0]} - {numbers[0]}" if larger else None
+    if not larger or any(abs(float(larger[0]) - float(n) - float(numbers[0])) < 0.005 for n in shown):
+        return None  # "£97.50 more" of a £120 bike and £22.50 saved is the rest already
+    return f"{larger[0]} - {numbers[0]}"
 
 
 def _for_more_people(number: str, request: str, seen: str) -> str | None:

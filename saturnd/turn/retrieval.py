@@ -15,6 +15,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date
 
+from saturnd.tools.table_dates import dates_by_column
 from saturnd.tools.table_sums import TABLE_SUFFIXES, table_totals
 from saturnd.tools.word_match import (
     NAME_WEIGHT,
@@ -233,7 +234,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   or not_done(part.lines, request) or section_named(part.lines, request) or who_owes(part.lines)
                   if part.whole else "")
         table = part.source.lower().endswith(TABLE_SUFFIXES)  # its rows' "weekly" notes are no repeats to come
-        days = (age(part.lines, request, today) or dated(part.lines, request, today)
+        days = (age(part.lines, request, today)
+                or dated(dates_by_column(part.source, part.lines, request), request, today)
                 or (next_due(part.lines, request, today) if not table else "")
                 or lasts_until(part.lines, request, today) or in_the_month(part.lines, request, today)
                 or (at_that_time_of_day(part.lines, request) if not asked_action(request) else "")) if today else ""
