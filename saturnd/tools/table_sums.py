@@ -159,8 +159,8 @@ def _in_and_out(header: list[str], body: list[list[str]], summed: list[int]) -> 
         rows = f": {' | '.join(_named_cells(header, r) for r in spent)}" if len(spent) <= FEW_ROWS else ""
         name = header[i].strip()
         kept = len(body) - len(spent)
-        said.append(f"{name} in {_plain(sum(v for v in values if v > 0))} ({kept} row{'s' * (kept > 1)}), "
-                    f"{name} out {_plain(sum(v for v in values if v < 0))} ({len(spent)} row{'s' * (len(spent) > 1)}{rows})")
+        said.append(f"{name} in {_plain(sum((v for v in values if v > 0), Decimal(0)))} ({kept} row{'s' * (kept > 1)}), "
+                    f"{name} out {_plain(sum((v for v in values if v < 0), Decimal(0)))} ({len(spent)} row{'s' * (len(spent) > 1)}{rows})")
     return "".join(f"; {part}" for part in said)
 
 
