@@ -1119,6 +1119,10 @@ TIMETABLE = ("--- timetable.csv (whole file, 5 lines)\nday,time,class,instructor
      "class Spin, instructor Dom", "Yoga at 09:00", True),
     ("Who teaches spin?", "[Saturn listed] the rows with class Spin (2 of 4): day Monday, time 07:00, class Spin, "
      "instructor Kat | day Saturday, time 09:00, class Spin, instructor Dom", "Kat and Dom", False),
+    ("Who teaches spin?", "[Saturn listed] the rows with class Spin (2 of 4): day Monday, time 07:00, class Spin, "
+     "instructor Kat | day Saturday, time 09:00, class Spin, instructor Dom", "Kat teaches Spin.", True),
+    ("When's the next spin class?", "[Saturn listed] the rows with class Spin (2 of 4): day Monday, time 07:00, class "
+     "Spin, instructor Kat | day Saturday, time 09:00, class Spin, instructor Dom", "Saturday at 09:00 with Dom", False),
 ])
 def test_an_answer_giving_a_cell_only_rows_left_out_hold_goes_back(request_text, picked, answer, sent_back):
     claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True,

@@ -14,6 +14,7 @@ from saturnd.turn.date_checks import (
     against_a_none_line,
     against_its_line,
     miscounted_days,
+    next_due_missed,
     not_on_that_day,
     worked_out_date,
 )
@@ -1000,3 +1001,24 @@ def test_an_answer_but_no_to_a_day_no_line_is_for_goes_back():
             "[Saturn dated] Sunday 6 December: no line here is for that day")
     assert not_on_that_day("Yoga", "Is there a class on Sunday?", seen) == "Sunday 6 December: no line here is for that day"
     assert not_on_that_day("No, there is no class on Sunday.", "Is there a class on Sunday?", seen) is None
+
+
+def test_asked_when_a_thing_is_next_an_answer_without_the_soonest_date_goes_back():
+    seen = ("--- kids.md (whole file, 2 lines)\nPocket money every Saturday: Leo £5, Maya £3.\n"
+            "[Saturn dated] soonest first: Pocket money every, 5 December 2026: a Saturday, in 2 days\n--- pocket.csv")
+    request = "When's pocket money next?"
+    assert next_due_missed("Pocket money every Saturday: Leo £5, Maya £3.", request, seen) == (
+        "[Saturn dated] Pocket money every, 5 December 2026: a Saturday, in 2 days")
+    assert next_due_missed("This Saturday, 5 December.", request, seen) is None
+    assert next_due_missed("Every Saturday.", "When's the next bin day?", seen) is None  # another thing's dates
+
+
+def test_asked_what_is_next_an_answer_with_a_later_date_goes_back_to_the_soonest():
+    seen = ("--- appointments.csv (whole file, 3 lines)\ndate,time,who,what\n2026-12-08,10:30,Dr Okafor,blood test\n"
+            "2026-12-15,14:00,Nurse Kim,diabetes check\n[Saturn dated] soonest first: Dr Okafor blood test, 8 December"
+            " 2026: a Tuesday, in 5 days; Nurse Kim diabetes check, 15 December 2026: a Tuesday, in 12 days")
+    request = "When's Dad's next appointment?"
+    assert next_due_missed("On 15 December 2026 at 14:00.", request, seen) == (
+        "[Saturn dated] Dr Okafor blood test, 8 December 2026: a Tuesday, in 5 days")
+    assert next_due_missed("Tuesday 8 December, the blood test.", request, seen) is None
+    assert next_due_missed("I can't tell.", request, seen) is None  # no date given: no other one picked

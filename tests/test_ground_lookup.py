@@ -17,6 +17,7 @@ from saturnd.tools.word_match import name_as_asked, query_terms
 from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.folder_scan import ScanLimits, scan_folder
 from saturnd.turn.ground import Ground, build_ground, folder_map_text
+from saturnd.turn.headcount import cost_a_head
 from saturnd.turn.listing import section_named
 from saturnd.turn.retrieval import (
     Document,
@@ -763,3 +764,12 @@ def test_amounts_in_and_out_are_summed_apart_with_the_rows_taken_out():
     assert table_totals("pocket.csv", pocket, "What did Maya spend her money on?").startswith(
         "[Saturn worked out] totals over 4 rows: amount = 1; amount in 9 (3 rows), amount out -8 "
         "(1 row: date 2026-11-20, child Maya, amount -8.00, note book);")
+
+
+def test_a_price_a_head_is_times_the_guests_coming():
+    shown = ("--- guests.csv (whole file, 4 lines)\nname,rsvp\nJo,yes\nTom,yes\nPriya,no\n"
+             "[Saturn counted] rsvp: yes 2 (Jo, Tom); no 1 (Priya)\n--- wedding.md (whole file, 1 lines)\n"
+             "Caterer: Green Fork, £65 a head")
+    assert cost_a_head("How much will the caterer cost for everyone coming?", shown) == (
+        "[Saturn worked out] Caterer: £65 a head × 2 (rsvp yes) = 130")
+    assert cost_a_head("How much is the caterer?", shown) == ""  # no headcount asked

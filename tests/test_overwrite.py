@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -256,8 +257,17 @@ def test_ticking_off_a_line_with_a_tick_box_ticks_it(tmp_path):
 def test_a_tables_new_row_written_with_spaces_gets_its_commas(tmp_path):
     runs = tmp_path / "runs.csv"
     runs.write_text("date,km,time_mins\n2026-11-22,5.0,28\n")
+    today = date.today().isoformat()  # "today's run": the clock's date, whatever the model wrote
     assert item_as_asked("Add today's run to my log: 6km in 33 minutes.", runs, runs.read_text() + "2026-12-03 6.0 33\n") == (
-        "date,km,time_mins\n2026-11-22,5.0,28\n2026-12-03,6.0,33\n")
+        f"date,km,time_mins\n2026-11-22,5.0,28\n{today},6.0,33\n")
+
+
+def test_a_tables_new_row_has_the_date_and_time_asked_and_no_made_up_cell(tmp_path):
+    visits = tmp_path / "appointments.csv"
+    visits.write_text("date,time,who,what,where\n2027-01-11,09:15,Mr Shah,eye clinic,City Hospital\n")
+    made_up = visits.read_text() + "2027-01-11,15:00,Dentist,oral hygiene,City Hospital\n"
+    assert item_as_asked("Add a dentist appointment on 20 January 2027 at 3pm.", visits, made_up) == (
+        visits.read_text() + "2027-01-20,15:00,Dentist,,City Hospital\n")  # the column's own value may stay
 
 
 def test_a_tables_new_row_with_a_cell_in_another_columns_place_has_it_moved(tmp_path):
@@ -400,6 +410,8 @@ GARDEN = Document("garden.md", "# Garden jobs\n- prune the roses\n- plant garlic
     ("Take the thing off my to-do list.", None),  # no line shares a word
     ("Add milk to my grocery list.", None),  # no list of the folder is named
     ("What's on my to-do list?", None),
+    ("Cross the roses off the list, they're done.", None),  # "prune the roses": not every word said
+    ("Cross prune the roses off the list, done it.", ListToWrite("garden.md", "# Garden jobs\n- plant garlic\n")),
 ])
 def test_the_write_that_does_a_list_errand_answered_instead_of_done(request_text, ready):
     assert ready_write(request_text, [TODO, SUBSCRIPTIONS, GARDEN]) == ready
@@ -861,6 +873,16 @@ def test_a_tables_row_marked_as_a_value_has_that_cell_set_and_nothing_else(tmp_p
     assert row_marked_as_asked("Mark INV-103 as paid", invoices, invoices.read_text()) == (
         "invoice,client,paid\nINV-101,Acme,Yes\nINV-103,Harper,Yes\n")
     assert row_marked_as_asked("Mark the shed as painted", invoices, invoices.read_text()) is None
+
+
+def test_a_row_added_as_a_value_the_table_has_already_is_that_row_marked(tmp_path):
+    guests = tmp_path / "guests.csv"
+    guests.write_text("name,side,rsvp\nPriya Nair,Alex,no\nRuth Moss,Alex,\nBen Moss,Alex,yes\n")
+    made_up = guests.read_text() + "Ruth Moss,Alex,yes\n"
+    assert row_marked_as_asked("Add Ruth Moss as a yes.", guests, made_up) == (
+        "name,side,rsvp\nPriya Nair,Alex,no\nRuth Moss,Alex,yes\nBen Moss,Alex,yes\n")
+    assert row_marked_as_asked("Put Priya down as a yes", guests, guests.read_text()) == (
+        "name,side,rsvp\nPriya Nair,Alex,yes\nRuth Moss,Alex,\nBen Moss,Alex,yes\n")
 
 
 def test_an_add_written_to_a_new_file_goes_on_the_list_a_heading_in_a_file_names(tmp_path):

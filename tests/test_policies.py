@@ -484,3 +484,12 @@ def test_a_date_in_a_message_is_no_number_nobody_gave(body, refused):
     record = SessionRecord(typed=["Email the plumber that Tuesday works. fix@pipes.example"], returned=[], calls=[])
     assert recipient_refusal({"to": "fix@pipes.example", "body": body}, record) == refused
 
+
+
+def test_the_month_and_weekday_of_a_date_a_table_writes_iso_are_no_guess():
+    record = SessionRecord(typed=["Text Anna the time of Dad's blood test."],
+                           returned=[Returned("read_file", "c1", "2026-12-08,10:30,Dr Okafor,blood test", fenced=True)],
+                           calls=[])
+    assert guessed_value({"text": "Dad's blood test is on Tuesday, December 8 at 10:30."}, record, frozenset()) is None
+    assert guessed_value({"text": "Dad's blood test is on Wednesday at 10:30."}, record, frozenset()) == (
+        "text", "Wednesday")

@@ -7,10 +7,12 @@ that carry outside content, the messaging recipient check and the dependency gat
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from saturnd.store import MessageRow
@@ -211,7 +213,7 @@ def guessed_value(arguments: dict[str, Any], record: SessionRecord, skip: frozen
     (`seen`) holds. Asked to "add my meeting with the bank to calendar.txt", the 1.5B wrote a time
     it made up; asked to email Petra a room number nobody gave, it made one up. It almost never asks."""
     known = record.known_text(seen)
-    times, days = clock_times(known), {_day(d) for d in DAY_OR_MONTH.findall(known)}
+    times, days = clock_times(known), {_day(d) for d in DAY_OR_MONTH.findall(known)} | _days_of_iso_dates(known)
     numbers = {float(n) for n in NUMBER.findall(THOUSANDS.sub("", known))}
     for name, value in arguments.items():
         if name in skip or not isinstance(value, str):
@@ -319,6 +321,20 @@ def clock_times(text: str) -> set[tuple[int, int]]:
         else:
             times |= {(hour % 24, minute), ((hour + 12) % 24, minute)}
     return times
+
+
+ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+
+
+def _days_of_iso_dates(text: str) -> set[str]:
+    """The month and weekday of each date written "2026-12-08": a text giving it as "Tuesday 8
+    December" guesses neither (the 1.5B's text to Anna of Dad's blood test had been refused)."""
+    said = set()
+    for found in ISO_DAY.finditer(text):
+        with contextlib.suppress(ValueError):
+            day = date(*map(int, found.groups()))
+            said |= {f"{day:%B}".lower(), f"{day:%A}".lower()}
+    return said
 
 
 def _day(word: str) -> str:

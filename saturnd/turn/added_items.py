@@ -7,13 +7,18 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import io
 import json
 import os
 import re
 from collections.abc import Iterable
+from datetime import date
 from pathlib import Path
 
 from protocol.methods import PassTrace
+from saturnd.tools.table_sums import ISO_DATE
+from saturnd.tools.word_match import stems
+from saturnd.turn.dates import days_named, days_of
 from saturnd.turn.errands import asked_action
 from saturnd.turn.overwrite import (
     ADDING,
@@ -24,6 +29,7 @@ from saturnd.turn.overwrite import (
     item_asked,
     item_line,
 )
+from saturnd.turn.worked_times import clock_times
 
 
 def item_as_asked(request: str, path: Path, content: str) -> str | None:
@@ -43,7 +49,7 @@ def item_as_asked(request: str, path: Path, content: str) -> str | None:
     lines = text.splitlines()
     at = max((i for i, line in enumerate(lines) if line.strip() == after), default=len(lines) - 1) + 1
     at = at if TABLE.search(path.name) else into_its_list(lines, at, request)
-    new_line = _as_a_row(added[0], old) if TABLE.search(path.name) else item_line(
+    new_line = _cells_as_asked(_as_a_row(added[0], old), old, request) if TABLE.search(path.name) else item_line(
         request, added[0], [line for line in lines[:at] if line.strip()])
     fixed = "\n".join([*lines[:at], new_line, *lines[at:]]) + "\n"
     return None if fixed == content else fixed
@@ -85,6 +91,36 @@ def _as_a_row(line: str, table: list[str]) -> str:
     rest = iter(cell for i, cell in enumerate(written) if i not in placed.values())
     row = [written[placed[j]] if j in placed else next(rest, "") for j in range(len(written))]
     return ",".join(f'"{cell}"' if "," in cell else cell for cell in row)
+
+
+CLOCK_CELL = re.compile(r"\d{1,2}:\d{2}")
+
+
+def _cells_as_asked(line: str, table: list[str], request: str, today: date | None = None) -> str:
+    """A table's new row with the one date and time the request gives in the table's date and time
+    columns, and a text cell of words neither the request says nor its column holds left blank:
+    asked to "Add a dentist appointment on 20 January at 3pm", the 1.5B copied the row above's
+    date and made up "oral hygiene" for what it was."""
+    rows = list(csv.reader(table[1:]))
+    cells = next(csv.reader([line]))
+    if not rows or any(len(row) != len(cells) for row in rows):
+        return line
+    today = today or date.today()
+    days = sorted(days_of(request, today) | {day for _, day in days_named(request, today)})
+    times = clock_times(request)
+    said = stems(request)
+    for i, cell in enumerate(cells):
+        column = [row[i].strip() for row in rows]
+        if len(days) == 1 and all(ISO_DATE.fullmatch(c) for c in column):
+            cells[i] = days[0].isoformat()
+        elif len(times) == 1 and all(CLOCK_CELL.fullmatch(c) for c in column):
+            hour, minute = divmod(times[0][1], 60)
+            cells[i] = f"{hour:02d}:{minute:02d}" if all(len(c) == 5 for c in column) else f"{hour}:{minute:02d}"
+        elif cell.strip() and not any(ch.isdigit() for ch in cell) and cell.strip() not in column and not stems(cell) & said:
+            cells[i] = ""
+    written = io.StringIO()
+    csv.writer(written, lineterminator="").writerow(cells)
+    return written.getvalue()
 
 
 LISTED = re.compile(r":\s*(?P<items>[^:.\n]+(?:,[^:.\n]+){2,})\.?\s*$")

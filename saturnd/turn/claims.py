@@ -174,7 +174,6 @@ from saturnd.turn.listing import (
     marked_done_given,
     miscounted_kind,
     part_of_the_list,
-    picked_rows_not_asked,
     rows_not_asked,
     rows_of_another_answer,
     shown_file_named,
@@ -204,6 +203,7 @@ from saturnd.turn.made_up import (
     unworked_length,
     works_out,
 )
+from saturnd.turn.picked_rows import picked_rows_left_out, picked_rows_not_asked
 from saturnd.turn.retrieval import Document
 from saturnd.turn.tool_fit import fits_request, named_for_request
 from saturnd.turn.trails import unfollowed_pointer
@@ -475,7 +475,8 @@ def unbacked_claim(
         return Claim("marked_done", left)
     if rows := (rows_not_asked(answer, request, seen) or rows_of_another_answer(answer, request, seen)
                 or lines_not_asked(answer, request, seen) or kind_rows_not_asked(answer, request, seen)
-                or (picked_rows_not_asked(answer, request, seen) if not asked_action(request) else None)):
+                or (picked_rows_not_asked(answer, request, seen) or picked_rows_left_out(answer, request, seen)
+                    if not asked_action(request) else None)):
         return Claim("rows_not_asked", rows)
     if total := total_left_out(answer, request, seen):
         return Claim("total_left_out", total)

@@ -12,6 +12,7 @@ from saturnd.turn.dates import (
     DAYS_ASKED,
     ENDS,
     MONTHS,
+    NEXT_ASKED,
     NO_LINE_THAT_DAY,
     OVERDUE_ASKED,
     OVERDUE_MARK,
@@ -290,12 +291,39 @@ def next_due_missed(answer: str, request: str, seen: str) -> str | None:
     if YES_NO_ASKED.search(request) and (YES.search(answer) or NO.search(answer)):
         return None  # "Is the boiler service due?" answered yes or no: against_next_due's to judge
     for entry, found in _next_due_entries(request, seen):
-        day, month = found.group("day"), found.group("month")
-        iso = f"{found.group('year')}-{MONTHS.index(month.lower()) + 1:02d}-{int(day):02d}"
-        if iso not in answer and not any(re.search(rf"\b0?{day}(?:st|nd|rd|th)?\s+(?:of\s+)?{written}\b|\b{written}\s+0?{day}(?:st|nd|rd|th)?\b",
-                                                   answer, re.IGNORECASE) for written in (month, month[:3])):
+        if not _date_given(answer, found.group("day"), found.group("month"), found.group("year")):
             return f"[Saturn dated] {entry}"
+    return _not_the_soonest(answer, request, seen)
+
+
+def _not_the_soonest(answer: str, request: str, seen: str) -> str | None:
+    """The soonest "[Saturn dated]" entry of those to come, asked what is next: where the request
+    names its thing and the answer gives no date for it ("When's pocket money next?": "every
+    Saturday"), or names none of them and the answer gives a later one's date ("When's Dad's next
+    appointment?": the 15th's diabetes check, before it the 8th's blood test)."""
+    line = SOONEST_LINE.search(seen)
+    if line is None or not NEXT_ASKED.search(request) or re.search(r"\b(?:today|tonight|tomorrow)\b", answer, re.IGNORECASE):
+        return None
+    entries = [found for entry in line["entries"].split("; ") if (found := DATED_ENTRY.match(entry))]
+    if not entries or _date_given(answer, entries[0]["day"], entries[0]["month"], entries[0]["year"]):
+        return None
+    asked = content_words(request) - {"next", "when"}
+    named = asked & content_words(entries[0]["label"])
+    later = any(_date_given(answer, e["day"], e["month"], e["year"]) for e in entries[1:])
+    if named or (later and not any(asked & content_words(e["label"]) for e in entries)):
+        return f"[Saturn dated] {entries[0].group(0)}"
     return None
+
+
+SOONEST_LINE = re.compile(r"^\[Saturn dated\] soonest first: (?P<entries>.+)$", re.MULTILINE)
+DATED_ENTRY = re.compile(r"(?P<label>[^,;]*), (?P<day>\d{1,2}) (?P<month>[A-Z][a-z]+) (?P<year>\d{4})[^;]*")
+
+
+def _date_given(answer: str, day: str, month: str, year: str) -> bool:
+    iso = f"{year}-{MONTHS.index(month.lower()) + 1:02d}-{int(day):02d}"
+    return iso in answer or any(
+        re.search(rf"\b0?{day}(?:st|nd|rd|th)?\s+(?:of\s+)?{written}\b|\b{written}\s+0?{day}(?:st|nd|rd|th)?\b",
+                  answer, re.IGNORECASE) for written in (month, month[:3]))
 
 
 def miscounted_days(answer: str, request: str, seen: str) -> str | None:

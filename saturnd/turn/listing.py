@@ -182,7 +182,7 @@ MAX_TABLE_LINES = 60
 ROWS_ASKED = re.compile(r"^\[Saturn worked out\] totals over the (?P<which>[^()]+? rows) \(\d+: (?P<names>[^)]*)\)")
 
 
-def _table_above(lines: list[str], at: int) -> list[str]:
+def table_rows_above(lines: list[str], at: int) -> list[str]:
     """The rows of the table whose "[Saturn worked out]" line is `lines[at]`: past its file's header
     line and the table's header row; none where no file's header is near."""
     start = next((i for i in range(at - 1, max(-1, at - MAX_TABLE_LINES), -1) if lines[i].startswith("--- ")), None)
@@ -199,34 +199,11 @@ def rows_not_asked(answer: str, request: str, seen: str) -> str | None:
         if found is None:
             continue
         names = {name.strip().lower() for name in found.group("names").split(",")}
-        rows = _table_above(lines, at)
+        rows = table_rows_above(lines, at)
         others = {row.split(",")[0].strip().lower() for row in rows if "," in row} - names
         said = answer.lower()
         if any(re.search(rf"(?<!\w){re.escape(other)}(?!\w)", said) for other in others if len(other) > 2):
             return f"the {found.group('which')}: {found.group('names')}"
-    return None
-
-
-ROWS_PICKED = re.compile(r"^\[Saturn (?:listed|dated)\] (?P<which>the rows with [^:]+?|[^:;]*?\d+ [A-Z][a-z]+): (?P<rows>.+)$")
-
-
-def picked_rows_not_asked(answer: str, request: str, seen: str) -> str | None:
-    """The rows of a table the ground picked by a value or a day ("the rows with class Spin (3 of
-    7): …", "tomorrow, Friday 4 December: day Friday, time 17:30, class HIIT …"), when the answer
-    gives a cell only rows left out hold: asked what classes are on tomorrow, the 1.5B answered
-    "Yoga, HIIT", the yoga on Thursdays."""
-    lines = seen.splitlines()
-    said = answer.lower()
-    for at, line in enumerate(lines):
-        found = ROWS_PICKED.match(line)
-        rows = [row.split(",") for row in _table_above(lines, at) if "," in row and not row.startswith("[Saturn")]
-        if found is None or not rows:
-            continue
-        picked = [row for row in rows if all(cell.strip() in found["rows"] for cell in row if cell.strip())]
-        kept = {cell.strip().lower() for row in picked for cell in row}
-        others = {cell.strip().lower() for row in rows if row not in picked for cell in row} - kept
-        if picked and any(len(other) > 2 and re.search(rf"(?<!\w){re.escape(other)}(?!\w)", said) for other in others):
-            return f"{found['which']}: {found['rows']}"
     return None
 
 
@@ -353,7 +330,7 @@ def total_left_out(answer: str, request: str, seen: str) -> str | None:
             continue
         if not said and found.group("over").startswith("the "):
             return f"totals over {found.group('over')}: {found.group('totals')}"
-        cells = {plain_number(cell.strip()) for row in _table_above(lines, at) for cell in row.split(",")
+        cells = {plain_number(cell.strip()) for row in table_rows_above(lines, at) for cell in row.split(",")
                  if NUMBER.fullmatch(cell.strip())}
         picked = PICKED_ROWS.match(found.group("over"))
         if len(said & cells) >= 2 or (said & cells and picked and int(picked.group("count")) > 1):
@@ -376,7 +353,7 @@ def another_rows_figure(answer: str, request: str, seen: str) -> str | None:
         if found is None or named is None or not said:
             continue
         values = {value.strip().lower() for value in named.group("values").split(" and ")}
-        rows = [row.strip() for row in _table_above(lines, at) if "," in row]
+        rows = [row.strip() for row in table_rows_above(lines, at) if "," in row]
         asked = [row for row in rows if values & {cell.strip().lower() for cell in row.split(",")}]
         figures = {row: {plain_number(n) for n in NUMBER.findall(row)} for row in rows}
         others = [row for row in rows if row not in asked and said & figures[row]]

@@ -76,7 +76,9 @@ def ticked_in_edit(request: str, path: Path, old: str, new: str) -> tuple[str, s
     return _as_an_edit(ticked_as_asked, request, path, old, new)
 
 
-MARK_AS = re.compile(r"^\W*(?:please\s+)?mark\s+(?P<what>.+?)\s+as\s+(?P<value>[a-z][\w -]*?)\s*[.!]?\s*$", re.IGNORECASE)
+MARK_AS = re.compile(r"^\W*(?:please\s+)?(?:mark|add|put|set)\s+(?P<what>.+?)\s+(?:down\s+)?as\s+(?:an?\s+)?"
+                     r"(?P<value>[a-z][\w -]*?)\s*[.!]?\s*$", re.IGNORECASE)
+""""Mark order 1043 as shipped"; "Add Ruth Moss as a yes" of a guest list that has her row."""
 YES_FORMS = ("yes", "y", "true")
 
 
@@ -87,7 +89,7 @@ def row_marked_as_asked(request: str, path: Path, content: str) -> str | None:
     "1043,2026-12-03,Sara Kim,candle,1,18.50,shipped" and kept the order's own. None when the write
     is that already, or the row or its column is not clear."""
     found = MARK_AS.match(request)
-    if found is None or not TABLE.search(path.name) or len(asked := asked_about(request, path)) != 1:
+    if found is None or not TABLE.search(path.name) or len(asked := asked_about(found.group("what"), path)) != 1:
         return None
     text = file_text(path)
     rows = [row for row in csv.reader(io.StringIO(text)) if row]

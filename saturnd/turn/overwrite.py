@@ -483,17 +483,33 @@ def _without_the_line(request: str, documents: list[Document]) -> ListToWrite | 
     """The list of the folder the request names, without the line that shares the most words with
     the request ("I've cancelled iCloud, take it off my subscriptions": "iCloud,2.99"); None when
     no line shares one, or several share the most."""
-    if asked_action(request) not in REMOVING or (document := _list_named(request, documents)) is None:
+    if asked_action(request) not in REMOVING:
+        return None
+    if (document := _list_named(request, documents) or _holding_the_item(request, documents)) is None:
         return None
     file_words = stems(re.sub(r"[^a-z]", " ", Path(document.source).stem.lower()))
     words = stems(NAMED_FILE.sub(" ", request)) - file_words - stems(f"{' '.join(REMOVING)} off {CONTAINERS}")
     lines = document.text.splitlines()
     shared = [len(words & stems(line)) for line in lines]
     most = max(shared, default=0)
-    if not most or shared.count(most) > 1:
+    items = [n for n, line in enumerate(lines) if _item_said(line, request)]  # "- cake", not "Still to book:"
+    if len(items) != 1 and (not most or shared.count(most) > 1):
         return None
-    gone = shared.index(most)
+    gone = items[0] if len(items) == 1 else shared.index(most)
     return ListToWrite(document.source, "".join(f"{line}\n" for n, line in enumerate(lines) if n != gone))
+
+
+def _holding_the_item(request: str, documents: list[Document]) -> Document | None:
+    """The one document with a list item all of whose words the request says ("Cross the cake off
+    the list, we've booked it": wedding.md's "- cake"), for a list the request does not name."""
+    holding = [d for d in documents if not d.source.startswith(KB_SOURCE)
+               for line in d.text.splitlines() if _item_said(line, request)]
+    return holding[0] if len(holding) == 1 else None
+
+
+def _item_said(line: str, request: str) -> bool:
+    """Whether `line` is a list item all of whose words the request says."""
+    return BULLET.match(line) is not None and bool(words := stems(BULLET.sub("", line))) and words <= stems(request)
 
 
 def _list_named(request: str, documents: list[Document]) -> Document | None:

@@ -1,0 +1,63 @@
+"""Checks of an answer against the rows of a table the ground picked.
+
+The ground lists the rows a value or a day picks ("the rows with class Spin (2 of 7): …",
+"tomorrow, Friday 4 December: day Friday, time 17:30, class HIIT …"). The 1.5B still answered
+with a cell of a row left out, or named one picked row of two; each check returns the ground's
+line to send the answer back with, or None.
+"""
+
+from __future__ import annotations
+
+import re
+
+from saturnd.turn.listing import table_rows_above
+
+ROWS_PICKED = re.compile(r"^\[Saturn (?:listed|dated)\] (?P<which>the rows with [^:]+?|[^:;]*?\d+ [A-Z][a-z]+): (?P<rows>.+)$")
+
+
+def picked_rows_not_asked(answer: str, request: str, seen: str) -> str | None:
+    """The rows of a table the ground picked by a value or a day ("the rows with class Spin (3 of
+    7): …", "tomorrow, Friday 4 December: day Friday, time 17:30, class HIIT …"), when the answer
+    gives a cell only rows left out hold: asked what classes are on tomorrow, the 1.5B answered
+    "Yoga, HIIT", the yoga on Thursdays."""
+    lines = seen.splitlines()
+    said = answer.lower()
+    for at, line in enumerate(lines):
+        if (found := ROWS_PICKED.match(line)) is None:
+            continue
+        rows, picked = _rows_picked(lines, at, found)
+        kept = {cell.strip().lower() for row in picked for cell in row}
+        others = {cell.strip().lower() for row in rows if row not in picked for cell in row} - kept
+        if picked and any(len(other) > 2 and re.search(rf"(?<!\w){re.escape(other)}(?!\w)", said) for other in others):
+            return f"{found['which']}: {found['rows']}"
+    return None
+
+
+WHO_OR_WHICH = re.compile(r"^\W*(?:who|which)\b", re.IGNORECASE)
+ONE_ASKED = re.compile(r"\b(?:next|first|last|earliest|latest|soonest|one)\b", re.IGNORECASE)
+
+
+def picked_rows_left_out(answer: str, request: str, seen: str) -> str | None:
+    """The rows the ground picked, when asked who or which and the answer names one picked row's
+    value of a column but not another's: asked "Who teaches spin?" with Kat's and Dom's rows picked,
+    the 1.5B answered "Kat teaches Spin."."""
+    if not WHO_OR_WHICH.search(request) or ONE_ASKED.search(request):
+        return None
+    lines = seen.splitlines()
+    said = answer.lower()
+    for at, line in enumerate(lines):
+        if (found := ROWS_PICKED.match(line)) is None:
+            continue
+        _, picked = _rows_picked(lines, at, found)
+        for column in range(min((len(row) for row in picked), default=0)):
+            values = {row[column].strip().lower() for row in picked} - {""}
+            named = {value for value in values if len(value) > 2 and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", said)}
+            if named and named != values:
+                return f"{found['which']}: {found['rows']}"
+    return None
+
+
+def _rows_picked(lines: list[str], at: int, found: re.Match[str]) -> tuple[list[list[str]], list[list[str]]]:
+    """The table's rows above the ground's line `lines[at]`, and those of them it picked."""
+    rows = [row.split(",") for row in table_rows_above(lines, at) if "," in row and not row.startswith("[Saturn")]
+    return rows, [row for row in rows if all(cell.strip() in found["rows"] for cell in row if cell.strip())]
