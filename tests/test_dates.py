@@ -34,7 +34,7 @@ from saturnd.turn.dates import (
 )
 from saturnd.turn.ground import Ground, build_ground
 from saturnd.turn.retrieval import Document, Excerpt, rank, relevant_excerpts, render_excerpts
-from saturnd.turn.time_lines import at_that_time_of_day, in_the_month
+from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, just_gone
 from saturnd.turn.worked_lines import (
     amount_added,
     amounts_by_period,
@@ -1022,3 +1022,12 @@ def test_asked_what_is_next_an_answer_with_a_later_date_goes_back_to_the_soonest
         "[Saturn dated] Dr Okafor blood test, 8 December 2026: a Tuesday, in 5 days")
     assert next_due_missed("Tuesday 8 December, the blood test.", request, seen) is None
     assert next_due_missed("I can't tell.", request, seen) is None  # no date given: no other one picked
+
+
+def test_asked_what_was_missed_the_dates_of_the_last_month_gone():
+    lines = ["# Birthdays", "- Mum: 14 January", "- Jack (nephew): 2 December, turns 8", "- Olivia: 21 December",
+             "- Sophie (work): 30 November", "- Sam: 1 October"]
+    assert just_gone(lines, "Did I miss anyone's birthday?", date(2026, 12, 3)) == (
+        "[Saturn dated] gone in the last 31 days: Jack nephew, 2 December 2026, 1 day ago; "
+        "Sophie work, 30 November 2026, 3 days ago")
+    assert just_gone(lines, "Whose birthday is next?", date(2026, 12, 3)) == ""

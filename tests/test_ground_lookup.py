@@ -773,3 +773,18 @@ def test_a_price_a_head_is_times_the_guests_coming():
     assert cost_a_head("How much will the caterer cost for everyone coming?", shown) == (
         "[Saturn worked out] Caterer: £65 a head × 2 (rsvp yes) = 130")
     assert cost_a_head("How much is the caterer?", shown) == ""  # no headcount asked
+
+
+GIFTS = ("person,gift,price,bought\nMum,scarf,35,yes\nJack,lego set,40,no\nOlivia,book,12,yes\nOlivia,candle,18,no\n"
+         "Grandad,photo album,25,no\n")
+
+
+@pytest.mark.parametrize(("request_text", "over"), [
+    ("How much have I spent on presents so far?", "the bought = yes rows (2: Mum, Olivia): price = 47"),
+    ("Which presents do I still need to buy?", "the bought = no rows (3: Jack, Olivia, Grandad): price = 83"),
+    ("How much more do I need to spend?", "the bought = no rows (3: Jack, Olivia, Grandad): price = 83"),
+    ("What am I getting Olivia?", "the Olivia rows (2): price = 30; the rows: person Olivia, gift book, price 12, "
+     "bought yes | person Olivia, gift candle, price 18, bought no"),
+])
+def test_a_yes_no_column_is_asked_of_by_its_verbs_other_forms(request_text, over):
+    assert table_totals("gifts.csv", GIFTS, request_text).startswith(f"[Saturn worked out] totals over {over}")

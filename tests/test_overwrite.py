@@ -503,6 +503,17 @@ async def test_write_file_that_would_lose_the_list_is_sent_back(harness):
     assert shopping.read_text() == "milk\neggs\nflour\nrice\nbutter\n"
 
 
+async def test_a_made_up_number_in_a_write_that_drops_lines_is_no_part_of_the_file_offered(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    contacts = harness.env.workdir / "contacts.txt"
+    contacts.write_text("Olivia - 07700 900311\nMum - 07700 900322\n")
+    harness.model.enqueue(call("write_file", {"path": "contacts.txt", "content": "Leo - 07700 900312"}), "I need Leo's number.")
+    await harness.turn("Add a birthday for Leo on 9 February.", headless=True)
+    refusal = harness.sent(1)[-1]["content"]
+    assert "900312" in refusal and "a guess" in refusal and "Call write_file again" not in refusal
+    assert contacts.read_text() == "Olivia - 07700 900311\nMum - 07700 900322\n"
+
+
 @pytest.mark.parametrize(("request_text", "content", "suggested"), [
     ("Add butter to my shopping list.", "butter\n", "milk\neggs\nflour\nbutter\n"),
     ("Take eggs off my shopping list, I bought some.", "milk\neggs\n", "milk\nflour\n"),

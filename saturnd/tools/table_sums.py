@@ -116,7 +116,8 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     line = f"[Saturn worked out] {count}totals over {over}: " + ", ".join(parts) + of_rows + _in_and_out(header, body, summed)
     if len(body) == 1 and len(rows) > 2:  # one row asked: its cells by name ("school Oakfield Primary")
         line += "; the row: " + _named_cells(header, body[0])
-    elif len(body) <= FEW_ROWS and len(rows) > 2 * FEW_ROWS:  # "What did Priya order?": her two rows of eight
+    elif len(body) <= FEW_ROWS and (len(rows) > 2 * FEW_ROWS or len(rows) > len(body) + 2 and not SUM_ASKED.search(
+            request)):  # "What did Priya order?": her two rows of eight; "What am I getting Olivia?": two of five
         line += "; the rows: " + " | ".join(_named_cells(header, r) for r in body)
     if len(numeric) != 1 and product is None:
         return line
@@ -372,8 +373,10 @@ def _signed(value: Decimal) -> str:
 
 FLAGS = {"yes": True, "y": True, "true": True, "no": False, "n": False, "false": False}
 UNSURE = frozenset({"maybe", "tbc", "unsure", "not sure", "?"})
-NEGATED = re.compile(
-    r"n't\b|\b(?:not|never|unpaid|undone|ow(?:e|es|ed)|outstanding|overdue|still|yet|left)\b", re.IGNORECASE)
+NEGATED = re.compile(r"n't\b|\b(?:not|never|unpaid|undone|ow(?:e|es|ed)|outstanding|overdue|still|yet|left)\b|"
+                     r"\bneeds?\s+to\b|\bhow\s+much\s+more\b", re.IGNORECASE)
+FLAG_FORMS = {"boug": {"buy", "spen"}, "paid": {"pay", "spen"}, "sent": {"send"}, "done": {"do", "did"}}
+"""A yes/no column's name by the request's other forms of its verb: "spent" and "buy" ask of "bought"."""
 
 
 def _flagged(header: list[str], body: list[list[str]], numeric: list[int], request: str
@@ -385,7 +388,8 @@ def _flagged(header: list[str], body: list[list[str]], numeric: list[int], reque
     terms = {term[:4] for term in query_terms(request)}
     for i, name in enumerate(header):
         values = {r[i].strip().lower() for r in body}
-        if values <= FLAGS.keys() and len({FLAGS[v] for v in values}) == 2 and name.strip().lower()[:4] in terms:
+        verb = name.strip().lower()[:4]
+        if values <= FLAGS.keys() and len({FLAGS[v] for v in values}) == 2 and (verb in terms or FLAG_FORMS.get(verb, set()) & terms):
             texts = [j for j in range(len(header)) if j != i and j not in numeric]
             undated = [j for j in texts if not all(ISO_DATE.match(r[j]) for r in body)]
             named = [j for j in undated if not any(re.search(r"\d", r[j]) for r in body)]  # a client, not INV-102
@@ -435,6 +439,7 @@ def _rows_by_flag(header: list[str], body: list[list[str]], request: str = "") -
 
 
 HOW_MANY = re.compile(r"\bhow many\s+(?!(?:hours|hrs|minutes|mins|days|weeks|months|years|nights)\b)([a-z]+)", re.IGNORECASE)
+SUM_ASKED = re.compile(r"\bhow\s+(?:much|many|far)\b|\btotal\b|\bsum\b|\baltogether\b|\bc[oa]me\s+to\b", re.IGNORECASE)
 AVERAGE_ASKED = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
 LARGEST_ASKED = re.compile(
     r"\b(?:longest|biggest|largest|most|highest|max(?:imum)?|furthest|farthest|dearest|priciest|best|top|greatest)\b",

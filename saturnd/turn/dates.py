@@ -311,6 +311,11 @@ YEARLY = re.compile(r"\b(?:birthday|bday|anniversary|christmas|every\s+year|year
 RECENT_DAYS = 31
 
 
+def dates_gone(line: str, today: date) -> list[tuple[str, date]]:
+    """(label, date) of each date `line` writes, the last one gone where it gives no year."""
+    return _dates(line, today, gone=True, weekdays=False)
+
+
 def days_of(line: str, today: date) -> set[date]:
     """The dates a line writes (not its bare weekdays)."""
     return {when for _, when in _dates(line, today, weekdays=False)}

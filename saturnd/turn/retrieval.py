@@ -49,7 +49,7 @@ from saturnd.turn.listing import (
     who_owes,
 )
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
-from saturnd.turn.time_lines import at_that_time_of_day, in_the_month
+from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, just_gone
 from saturnd.turn.worked_lines import (
     RATING_ASKED,
     amount_added,
@@ -238,6 +238,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                 or dated(dates_by_column(part.source, part.lines, request), request, today)
                 or (next_due(part.lines, request, today) if not table else "")
                 or lasts_until(part.lines, request, today) or in_the_month(part.lines, request, today)
+                or just_gone(part.lines, request, today)
                 or (at_that_time_of_day(part.lines, request) if not asked_action(request) else "")) if today else ""
         on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
         worked = (amount_added(part.lines, request) or still_to_pay(part.lines, request) or count_by_period(part.lines, request) or time_between(part.lines, request) or lengths_summed(part.lines, request)

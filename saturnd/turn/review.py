@@ -62,6 +62,7 @@ from saturnd.turn.overwrite import (
     doubled_refusal,
     dropped_lines,
     elsewhere_refusal,
+    file_text,
     kept_lines,
     kept_refusal,
     line_named_elsewhere,
@@ -371,14 +372,16 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
         return SentBack("invalid", new_list_refusal(arguments["path"], named, table=target.exists()))
     if tool.name == WRITE_FILE and (dropped := dropped_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
-        return SentBack("invalid", overwrite_refusal(arguments["path"], dropped, suggested))
+        return _new_lines_guessed(target, arguments, context) or SentBack(
+            "invalid", overwrite_refusal(arguments["path"], dropped, suggested))
     if tool.name == WRITE_FILE and (doubled := doubled_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
-        return SentBack("invalid", doubled_refusal(arguments["path"], doubled, suggested))
+        return _new_lines_guessed(target, arguments, context) or SentBack(
+            "invalid", doubled_refusal(arguments["path"], doubled, suggested))
     if tool.name == WRITE_FILE and (kept := kept_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
-        return SentBack("invalid", kept_refusal(arguments["path"], kept, suggested,
-                                                changing=asked_action(context.request) in CHANGING))
+        return _new_lines_guessed(target, arguments, context) or SentBack("invalid", kept_refusal(
+            arguments["path"], kept, suggested, changing=asked_action(context.request) in CHANGING))
     if tool.name == WRITE_FILE and adds_nothing(context.request, target, arguments["content"]):
         return SentBack("invalid", adds_nothing_refusal(arguments["path"], context.request))
     if tool.name == WRITE_FILE and (found := where_it_is(context.request, target, context.documents)):
@@ -405,6 +408,23 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
     return _what_it_carries(tool.name, arguments, addresses_of(tool), context)
 
 
+def _new_lines_guessed(target: Path, arguments: dict[str, Any], context: GateContext) -> SentBack | None:
+    """A guess in the lines a write adds, sent back before a refusal that would offer the file to
+    write with them: offered "Leo - 07700 900312" (a number the 1.5B made up) as contacts.txt's
+    line, it wrote it, the number now "known" from the refusal."""
+    held = set(file_text(target).splitlines())
+    added = "\n".join(line for line in str(arguments.get("content", "")).splitlines() if line not in held)
+    return _guess_sent_back(WRITE_FILE, {"content": added}, frozenset(), context)
+
+
+def _guess_sent_back(name: str, arguments: dict[str, Any], skip: frozenset[str], context: GateContext) -> SentBack | None:
+    if guess := guessed_value(arguments, context.record, skip, context.seen):
+        argument, value = guess
+        question = prompts.WHICH_VALUE.format(value=value, tool=name, name=argument)
+        return SentBack("refused_guess", GUESSED.format(value=value, name=argument), (question, f"'{value}' was a guess"))
+    return None
+
+
 def _what_it_carries(name: str, arguments: dict[str, Any], skip: frozenset[str], context: GateContext
                      ) -> SentBack | None:
     """A sum nobody worked out (calculate's business, before the guess), then a value nobody gave
@@ -414,10 +434,8 @@ def _what_it_carries(name: str, arguments: dict[str, Any], skip: frozenset[str],
     values = (v for k, v in arguments.items() if k not in skip and isinstance(v, str))
     if number := next((n for v in values if (n := uncomputed_number(v, context.request, known, []))), None):
         return SentBack("refused_guess", NOT_WORKED_OUT.format(number=number, tool=name))
-    if guess := guessed_value(arguments, context.record, skip, context.seen):
-        argument, value = guess
-        question = prompts.WHICH_VALUE.format(value=value, tool=name, name=argument)
-        return SentBack("refused_guess", GUESSED.format(value=value, name=argument), (question, f"'{value}' was a guess"))
+    if guessed := _guess_sent_back(name, arguments, skip, context):
+        return guessed
     if asked_action(context.request) in REMOVING:  # "Remove the laptop from my warranties": its line is to go
         return None
     if phrase := value_left_out(context.request, arguments, skip):

@@ -1,13 +1,13 @@
 """The lines of a month or of a part of the day, for the ground: asked "What did I read in
 March?", the lines that name March; "Can I plant garlic now?", the lines of this month; "What do I
-take in the morning?", the morning's lines."""
+take in the morning?", the morning's lines; "Did I miss anyone's birthday?", the dates just gone."""
 
 from __future__ import annotations
 
 import re
 from datetime import date
 
-from saturnd.turn.dates import MONTHS, months_meant
+from saturnd.turn.dates import MONTHS, dates_gone, months_meant
 
 MONTH_ASKED = {month: re.compile(r"\b(?:in|during|over|through|for)\s+May\b") if month == "may"
                else re.compile(rf"(?<!\d\s)\b{month}\b(?!\s+\d)", re.IGNORECASE) for month in MONTHS}
@@ -80,3 +80,20 @@ def at_that_time_of_day(lines: list[str], request: str) -> str:
     if not said or len(said) == sum(1 for line in lines if line.strip()):
         return ""
     return f"[Saturn listed] the lines of the {part} ({len(said)}): " + "; ".join(said)
+
+
+MISSED_ASKED = re.compile(r"\b(?:miss(?:ed)?|forg[oe]t(?:ten)?|just\s+(?:gone|been|passed)|recent(?:ly)?)\b", re.IGNORECASE)
+JUST_GONE_DAYS = 31
+
+
+def just_gone(lines: list[str], request: str, today: date) -> str:
+    """Asked what was missed, the dates of the last month gone: asked "Did I miss anyone's
+    birthday?" on 3 December, the 1.5B named the 21st's to come, where the 2nd and 30 November's
+    had gone."""
+    if not MISSED_ASKED.search(request):
+        return ""
+    gone = sorted(((when, label) for line in lines for label, when in dates_gone(line, today)
+                   if 0 < (today - when).days <= JUST_GONE_DAYS), reverse=True)
+    said = [f"{label}{when.day} {when:%B %Y}, {(today - when).days} day{'s' * ((today - when).days > 1)} ago"
+            for when, label in gone]
+    return f"[Saturn dated] gone in the last {JUST_GONE_DAYS} days: {'; '.join(said)}" if said else ""
