@@ -911,3 +911,12 @@ def test_a_reference_the_request_names_says_which_line_elsewhere_is_asked(tmp_pa
     documents = [Document("deliveries.csv", deliveries), Document("customers.md", customers)]
     assert line_named_elsewhere("Mark order 305 as delivered.", tmp_path / "customers.md", documents) == (
         FoundLine("deliveries.csv", 3, "305,Jo Pike,out for delivery"))
+
+
+def test_a_line_asked_gone_written_back_reworded_is_kept(tmp_path):
+    subscriptions = tmp_path / "subscriptions.csv"
+    subscriptions.write_text("service,cost\nNetflix,10.99\nThe Guardian,12.00\n")
+    assert kept_lines("Cancel the Guardian from my list.", subscriptions,
+                      "service,cost\nNetflix,10.99\nGuardian,12.00\n") == ["The Guardian,12.00"]
+    assert kept_lines("Cancel the Guardian from my list.", subscriptions,
+                      "service,cost\nNetflix,10.99\nDisney,7.99\n") == []  # another thing added: not the line kept

@@ -621,8 +621,9 @@ def _named_values(header: list[str], body: list[list[str]], skip: list[int | Non
             continue
         values = {r[i].strip() for r in body}
         named = ({v for v in values if len(v) >= 2 and _value_named(v, request)}
-                 or {v for v in values if (first := v.split()[0] if v.split() else "")[:1].isupper() and len(first) >= 3
-                     and v != first and re.search(rf"(?<!^)\b{re.escape(first)}\b", request.strip())})  # "Priya" of "Priya Shah"
+                 or {v for v in values if len(words := v.split()) > 1 and any(
+                     word[:1].isupper() and len(word) >= 3 and re.search(rf"(?<!^)\b{re.escape(word)}\b", request.strip())
+                     for word in words)})  # "Priya" of "Priya Shah", "Prime" of "Amazon Prime"
         if named and len(named) < len(values):
             return i, named
     return None

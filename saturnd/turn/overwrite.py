@@ -164,10 +164,12 @@ def kept_lines(request: str, path: Path, content: str) -> list[str]:
     named_lines = asked_about(request, path)
     asked = [line for line in old if line in named_lines]
     written = _as_the_files(content_lines(content), old)
+    added = [line for line in written if line not in old]
     if verb in CHANGING:
-        added = [line for line in written if line not in old]
         return [line for line in asked if line in written and any(named(line, new) for new in added)]
-    return [] if len(asked) == len(old) else [line for line in asked if line in written]
+    # "Guardian,12.00,…" written for the "The Guardian,12.00,…" asked gone is the line kept
+    return [] if len(asked) == len(old) else [line for line in asked if line in written
+                                               or any(named(line, new) and named(request, new) for new in added)]
 
 
 HARNESS_LINE = re.compile(r"^\[Saturn (?:worked out|dated|counted|listed|read)\]")
