@@ -1031,3 +1031,19 @@ def test_asked_what_was_missed_the_dates_of_the_last_month_gone():
         "[Saturn dated] gone in the last 31 days: Jack nephew, 2 December 2026, 1 day ago; "
         "Sophie work, 30 November 2026, 3 days ago")
     assert just_gone(lines, "Whose birthday is next?", date(2026, 12, 3)) == ""
+
+
+def test_a_part_of_the_day_no_line_names_is_told_by_the_lines_clock_times():
+    exams = ["subject,date,time", "Maths,2027-01-11,09:00", "English,2027-01-12,13:30", "Chemistry,2027-01-15,13:30"]
+    assert at_that_time_of_day(exams, "Which exams are in the afternoon?") == (
+        "[Saturn listed] the lines of the afternoon (2): English,2027-01-12,13:30; Chemistry,2027-01-15,13:30")
+    assert at_that_time_of_day(exams, "Which exams are in the evening?") == ""
+
+
+def test_days_until_a_thing_are_checked_against_the_dates_of_the_file_it_names():
+    seen = ("--- exams.csv (whole file, 3 lines)\nsubject,date\nMaths,2027-01-11\n"
+            "[Saturn dated] Maths, 11 January 2027: a Monday, in 39 days (5 weeks 4 days)\n"
+            "--- revision.md (whole file, 1 lines)\nTutor: Mr Green, Tuesdays 5pm\n"
+            "[Saturn dated] Tutor Mr Green, 8 December 2026: a Tuesday, in 5 days")
+    assert miscounted_days("In 5 days, on Tuesday.", "How many days until my exams start?", seen) == (
+        "[Saturn dated] Maths, 11 January 2027: a Monday, in 39 days (5 weeks 4 days)")

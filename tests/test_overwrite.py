@@ -10,6 +10,11 @@ import pytest
 from protocol.methods import CallTrace, PassTrace
 from saturnd.testing.fake_model import call
 from saturnd.turn.added_items import item_as_asked, item_edited_as_asked, listed_not_written
+from saturnd.turn.lists_named import (
+    ListToWrite,
+    list_it_goes_on,
+    ready_write,
+)
 from saturnd.turn.look_first import FoundLine
 from saturnd.turn.marks import (
     marked_as_asked,
@@ -21,7 +26,6 @@ from saturnd.turn.marks import (
 )
 from saturnd.turn.overwrite import (
     LineToRemove,
-    ListToWrite,
     added_line_lacks_when,
     added_line_off_request,
     adds_nothing,
@@ -31,8 +35,6 @@ from saturnd.turn.overwrite import (
     item_asked,
     kept_lines,
     line_named_elsewhere,
-    list_it_goes_on,
-    ready_write,
     where_it_is,
 )
 from saturnd.turn.put_right import names_of_the_kind_asked
@@ -920,3 +922,16 @@ def test_a_line_asked_gone_written_back_reworded_is_kept(tmp_path):
                       "service,cost\nNetflix,10.99\nGuardian,12.00\n") == ["The Guardian,12.00"]
     assert kept_lines("Cancel the Guardian from my list.", subscriptions,
                       "service,cost\nNetflix,10.99\nDisney,7.99\n") == []  # another thing added: not the line kept
+
+
+REVISION = "# Revision plan\n\nWeak topics: algebra, organic chemistry\nDone: cells, poetry\n"
+
+
+def test_an_add_to_a_list_written_on_its_labels_line_goes_on_that_line(tmp_path):
+    revision = tmp_path / "revision.md"
+    revision.write_text(REVISION)
+    wanted = "# Revision plan\n\nWeak topics: algebra, organic chemistry, genetics\nDone: cells, poetry\n"
+    assert list_it_goes_on("Add genetics to my weak topics.", tmp_path / "weak_topics.txt",
+                           [Document("revision.md", REVISION)]) == ListToWrite("revision.md", wanted)
+    assert item_as_asked("Add genetics to my weak topics.", revision, REVISION + "genetics\n") == wanted
+    assert item_as_asked("Add genetics to my weak topics.", revision, wanted) is None  # written so already

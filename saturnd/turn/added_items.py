@@ -20,12 +20,16 @@ from saturnd.tools.table_sums import ISO_DATE
 from saturnd.tools.word_match import stems
 from saturnd.turn.dates import days_named, days_of
 from saturnd.turn.errands import asked_action
+from saturnd.turn.lists_named import (
+    inline_list_at,
+    into_its_list,
+    list_words,
+)
 from saturnd.turn.overwrite import (
     ADDING,
     TABLE,
     content_lines,
     file_text,
-    into_its_list,
     item_asked,
     item_line,
 )
@@ -47,6 +51,9 @@ def item_as_asked(request: str, path: Path, content: str) -> str | None:
     place = written.index(added[0])
     after = next((line for line in reversed(written[:place]) if line in old), None)
     lines = text.splitlines()
+    if (inline := inline_list_at(lines, list_words(request))) is not None and (item := item_asked(request)):
+        lines[inline] = f"{lines[inline].rstrip(' .')}, {item}"  # "Weak topics: algebra, …, genetics"
+        return "\n".join(lines) + "\n"
     at = max((i for i, line in enumerate(lines) if line.strip() == after), default=len(lines) - 1) + 1
     at = at if TABLE.search(path.name) else into_its_list(lines, at, request)
     new_line = _cells_as_asked(_as_a_row(added[0], old), old, request) if TABLE.search(path.name) else item_line(

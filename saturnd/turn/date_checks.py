@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from saturnd.tools.word_match import stems
 from saturnd.turn.dates import (
     DAY_NAMED,
     DAYS_ASKED,
@@ -340,7 +341,7 @@ def miscounted_days(answer: str, request: str, seen: str) -> str | None:
         return span if span and numbers and not numbers & set(re.findall(r"(\d+) (?:nights?|days)", span)) else None
     if not COUNT_ASKED.search(request) or not DAYS_ASKED.search(request):
         return None
-    shown = [line for line in seen.splitlines() if line.startswith("[Saturn dated]")]
+    shown = _dated_lines_of_the_file_named(seen, request)
     if not shown or not numbers:
         return None
     entries = [entry for line in shown for entry in line.removeprefix("[Saturn dated]").split(";")]
@@ -348,10 +349,23 @@ def miscounted_days(answer: str, request: str, seen: str) -> str | None:
     named = [entry for entry in entries if asked & content_words(entry.split(",")[0])]
     if not named and (first := _soonest(entries)) is not None:
         named = [first]  # "How many days until the trip?": its first date, not the train back's
-    counts = [_counts(entry.split(": ", 1)[-1].split(",", 1)[-1]) for entry in named or entries]
-    if any(numbers <= count for count in counts):
+    if any(_gives_the_count(numbers, entry.split(": ", 1)[-1].split(",", 1)[-1]) for entry in named or entries):
         return None
     return f"[Saturn dated] {named[0].strip()}" if len(named) == 1 else "\n".join(shown)  # the one asked, alone
+
+
+def _dated_lines_of_the_file_named(seen: str, request: str) -> list[str]:
+    """The "[Saturn dated]" lines shown; only those of the files the request names where it names
+    any ("How many days until my exams start?": exams.csv's, not the tutor's Tuesday in revision.md)."""
+    source, dated = "", []
+    for line in seen.splitlines():
+        if line.startswith("--- "):
+            source = line.removeprefix("--- ").split(" ", 1)[0].rsplit(".", 1)[0]
+        elif line.startswith("[Saturn dated]"):
+            dated.append((source, line))
+    asked = stems(request)
+    named = [line for source, line in dated if asked & stems(re.sub(r"[^a-z]+", " ", source.lower()))]
+    return named or [line for _, line in dated]
 
 
 def _soonest(entries: list[str]) -> str | None:
@@ -367,9 +381,16 @@ def worked_out_date(quote: str) -> str:
     return "" if ";" in entry or not entry else f"{entry}."
 
 
-def _counts(said: str) -> set[str]:
-    """The numbers of "in 90 days (12 weeks 6 days)"; "tomorrow" is 1 day, "today" none."""
-    return set(re.findall(r"\d+", said)) | ({"1"} if "tomorrow" in said else {"0"} if "today" in said else set())
+def _gives_the_count(numbers: set[str], said: str) -> bool:
+    """Whether an answer's `numbers` are those of "in 90 days (12 weeks 6 days)": the days, or the
+    weeks with their days ("5 days" is not "in 39 days (5 weeks 4 days)"); "tomorrow" is 1 day, "today" none."""
+    counts = set(re.findall(r"\d+", said)) | ({"1"} if "tomorrow" in said else {"0"} if "today" in said else set())
+    days = re.search(r"(\d+) days?\b(?!\))", said)
+    weeks = re.search(r"\((\d+) weeks?(?: (\d+) days?)?\)", said)
+    if not numbers <= counts:
+        return False
+    return days is None or days.group(1) in numbers or (weeks is not None and weeks.group(1) in numbers
+                                                         and (weeks.group(2) is None or weeks.group(2) in numbers))
 
 
 NOW_SHOWN = re.compile(r"^Now: \w+ (\d{4})-(\d\d)-(\d\d)", re.MULTILINE)

@@ -47,7 +47,12 @@ from saturnd.turn.errands import ASK_USER, asked_action, forced_call, something_
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
 from saturnd.turn.listing import still_to_do, whole_list
-from saturnd.turn.overwrite import WRITE_FILE, ready_write
+from saturnd.turn.lists_named import (
+    ready_write,
+)
+from saturnd.turn.overwrite import (
+    WRITE_FILE,
+)
 from saturnd.turn.remembering import queue_missed_facts
 from saturnd.turn.thinking import think_plan
 from saturnd.turn.tool_round import tool_round
@@ -218,7 +223,7 @@ def earlier_text(turn: TurnContext, nothing_yet: str) -> str:
 
 
 def ready_write_text(turn: TurnContext, claim: Claim) -> str:
-    """For a list errand answered instead of done, the write that does it (overwrite.ready_write)."""
+    """For a list errand answered instead of done, the write that does it (lists_named.ready_write)."""
     if claim.kind not in ("done", "not_acted") or WRITE_FILE not in claim.tools:
         return ""
     ready = ready_write(turn.text, turn.documents)

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import pairwise
 from pathlib import Path
 
 from saturnd.gate.provenance import DAY_OR_MONTH, TIME
-from saturnd.tools.word_match import query_terms, stems
+from saturnd.tools.word_match import stems
 from saturnd.turn.errands import NAMED_FILE, asked_action
-from saturnd.turn.listing import LIST_MARK, marked_line, marks_done
+from saturnd.turn.listing import marked_line, marks_done
 from saturnd.turn.look_first import FoundLine
 from saturnd.turn.made_up import HEADING
 from saturnd.turn.retrieval import KB_SOURCE, Document
@@ -89,8 +88,8 @@ def item_line(request: str, line: str, before: list[str]) -> str:
     bullet = BULLET.match(line)
     body = line[bullet.end():] if bullet else line
     if item is not None:
-        written = _lower_words(body)
-        if written < _lower_words(item) or _lower_words(item) < written <= _lower_words(request) | REPORTED_ADD:
+        written = lower_words(body)
+        if written < lower_words(item) or lower_words(item) < written <= lower_words(request) | REPORTED_ADD:
             capital = before and BULLET.sub("", before[-1])[:1].isupper()  # as the list's lines begin
             body = item[0].upper() + item[1:] if capital else item
     above = BULLET.match(before[-1]) if before else None
@@ -107,7 +106,7 @@ def file_text(path: Path) -> str:
         return ""
 
 
-def _lower_words(text: str) -> set[str]:
+def lower_words(text: str) -> set[str]:
     return set(re.findall(r"\w+", text.lower()))
 
 
@@ -414,137 +413,6 @@ def item_asked(request: str) -> str | None:
     after = request[asked.end():].strip(" .!")  # "… to my wish list for £20": the price is the item's
     item = asked.group("item").strip().strip("\"'“”‘’")  # Add "Buy netting" to …: the words, not their quotes
     return f"{item} {after}" if re.search(r"\d", after) else item
-
-
-def _notes(documents: list[Document]) -> Document | None:
-    return next((d for d in documents if not d.source.startswith(KB_SOURCE)
-                 and Path(d.source).stem.lower().startswith("note")), None)
-
-
-@dataclass(frozen=True)
-class ListToWrite:
-    source: str
-    content: str
-    """The list's lines with the item added (written as its lines are), or without the line taken off."""
-
-
-def list_it_goes_on(request: str, path: Path, documents: list[Document]) -> ListToWrite | None:
-    """Asked to add an item to a list the folder holds, a write to a new file adds nothing to it:
-    the file whose name the request names ("my to-do list": todo.txt), with the item added (the
-    1.5B wrote council.txt holding "Add the council to my to-do list." beside todo.txt); nor does
-    one to a table when the item is no row. Not when the request names a file of its own."""
-    if NAMED_FILE.search(request) or (path.exists() and not TABLE.search(path.name)):
-        return None
-    found = _with_the_item(request, documents)
-    if found is None or not path.exists():
-        return found
-    # a table: "Add … to the list" went into boxes.csv; an item with commas may be its row
-    return None if Path(found.source).name == path.name or "," in (item_asked(request) or "") else found
-
-
-def _with_the_item(request: str, documents: list[Document]) -> ListToWrite | None:
-    """The list of the folder the request names, with the item the request adds; None when the
-    request adds no item or the list already holds it."""
-    item = item_asked(request)
-    document = _list_named(request, documents) or (_notes(documents) if NOTE_ASKED.match(request) else None)
-    if item is None or asked_action(request) not in ADDING or document is None:
-        return None
-    lines = [line for line in document.text.splitlines() if line.strip()]
-    if any(_lower_words(item) <= _lower_words(line) for line in lines):
-        return None
-    every = document.text.rstrip("\n").splitlines()  # its blank lines too
-    at = into_its_list(every, len(every), request)
-    mark = LIST_MARK.match(every[at - 1]) if at else None
-    number = re.match(r"\s*(\d+)([.)])", mark.group(0)) if mark else None
-    bullet = BULLET.match(every[at - 1]) if at else None
-    lead = f"{int(number.group(1)) + 1}{number.group(2)} " if number else new_items_bullet(bullet.group(1)) if bullet else ""
-    return ListToWrite(document.source, "\n".join([*every[:at], f"{lead}{item}", *every[at:]]) + "\n")
-
-
-def into_its_list(lines: list[str], at: int, request: str) -> int:
-    """Where an item goes that the write put among a file's other lines: after the last item of its
-    list, the one whose heading shares a word with the request where the file has more ("Add "Buy
-    netting" to the allotment to do list": the 1.5B wrote it under "Rent: £38 a year", above "## To do")."""
-    if at > 0 and LIST_MARK.match(lines[at - 1]):
-        return at
-    blocks: list[list[int]] = []
-    for i, line in enumerate(lines):
-        if LIST_MARK.match(line):  # "- netting" or "4. Fairytale of New York"
-            if blocks and blocks[-1][-1] == i - 1:
-                blocks[-1].append(i)
-            else:
-                blocks.append([i])
-    asked = stems(request)
-    headed = [block for block in blocks if (heading := next(
-        (line for line in reversed(lines[:block[0]]) if HEADING.search(line)), None)) and stems(heading) & asked]
-    chosen = blocks if len(blocks) == 1 else headed if len(headed) == 1 else []
-    return chosen[0][-1] + 1 if chosen else at
-
-
-def _without_the_line(request: str, documents: list[Document]) -> ListToWrite | None:
-    """The list of the folder the request names, without the line that shares the most words with
-    the request ("I've cancelled iCloud, take it off my subscriptions": "iCloud,2.99"); None when
-    no line shares one, or several share the most."""
-    if asked_action(request) not in REMOVING:
-        return None
-    if (document := _list_named(request, documents) or _holding_the_item(request, documents)) is None:
-        return None
-    file_words = stems(re.sub(r"[^a-z]", " ", Path(document.source).stem.lower()))
-    words = stems(NAMED_FILE.sub(" ", request)) - file_words - stems(f"{' '.join(REMOVING)} off {CONTAINERS}")
-    lines = document.text.splitlines()
-    shared = [len(words & stems(line)) for line in lines]
-    most = max(shared, default=0)
-    items = [n for n, line in enumerate(lines) if _item_said(line, request)]  # "- cake", not "Still to book:"
-    if len(items) != 1 and (not most or shared.count(most) > 1):
-        return None
-    gone = items[0] if len(items) == 1 else shared.index(most)
-    return ListToWrite(document.source, "".join(f"{line}\n" for n, line in enumerate(lines) if n != gone))
-
-
-def _holding_the_item(request: str, documents: list[Document]) -> Document | None:
-    """The one document with a list item all of whose words the request says ("Cross the cake off
-    the list, we've booked it": wedding.md's "- cake"), for a list the request does not name."""
-    holding = [d for d in documents if not d.source.startswith(KB_SOURCE)
-               for line in d.text.splitlines() if _item_said(line, request)]
-    return holding[0] if len(holding) == 1 else None
-
-
-def _item_said(line: str, request: str) -> bool:
-    """Whether `line` is a list item all of whose words the request says."""
-    return BULLET.match(line) is not None and bool(words := stems(BULLET.sub("", line))) and words <= stems(request)
-
-
-def _list_named(request: str, documents: list[Document]) -> Document | None:
-    """The working folder's document whose name the request names ("my to-do list": todo.txt),
-    else whose heading it names ("my trip list": travel.md, headed "# Trip to Lisbon"), or the
-    heading of a list in it ("the concert songs": choir.md's "Concert songs:" over "1. O Holy Night")."""
-    named = request.replace(item, " ") if (item := item_asked(request)) else request  # the list's words, not the item's
-    words = {term[:4] for term in query_terms(named)} - stems(f"{' '.join(ADDING | REMOVING)} {CONTAINERS}")
-    own = [d for d in documents if not d.source.startswith(KB_SOURCE)]
-    by_name = (d for d in own if words & stems(re.sub(r"[^a-z]", " ", Path(d.source).stem.lower())))
-    by_heading = (d for d in own if words & stems(" ".join(line for line in d.text.splitlines()[:1] if HEADING.search(line))))
-    by_list = (d for d in own if any(HEADING.search(line) and words <= stems(line) and LIST_MARK.match(below)
-                                     for line, below in pairwise(d.text.splitlines())))  # "Concert songs:" over "1. …"
-    if not words:  # "Add … to the list": the one file with a list, where there is one
-        lists = [d for d in own if any(BULLET.match(line) for line in d.text.splitlines())]
-        return lists[0] if len(lists) == 1 else None
-    return next(by_name, None) or next(by_heading, None) or next(by_list, None)
-
-
-def ready_write(request: str, documents: list[Document]) -> ListToWrite | None:
-    """The write that does a list errand the answer did not: the list the request names with the
-    item added, or without the line it takes off. Sent back for "I've cancelled iCloud, take it off
-    my subscriptions", the 1.5B searched the empty knowledge base for "subscriptions.csv" five
-    times, though the ground had shown the file whole."""
-    return _with_the_item(request, documents) or _without_the_line(request, documents)
-
-
-def new_list_refusal(path: str, found: ListToWrite, table: bool = False) -> str:
-    return (
-        f"tool error: {path} is {'a table' if table else 'a new file'}, and the list the user named is {found.source}."
-        f" Call write_file"
-        f" again with path {found.source} and this content:\n{found.content}"
-    )
 
 
 def lines_an_add_edit_drops(request: str, old: str, new: str) -> list[str]:

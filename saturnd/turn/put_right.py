@@ -19,6 +19,9 @@ from saturnd.tools.registry import Tool
 from saturnd.turn import prompts
 from saturnd.turn.added_items import item_as_asked, item_edited_as_asked
 from saturnd.turn.errands import NAMED_FILE, NOT_BY_EMAIL, asked_action, first_sentence
+from saturnd.turn.lists_named import (
+    list_it_goes_on,
+)
 from saturnd.turn.look_first import (
     FoundLine,
     email_beside,
@@ -56,7 +59,6 @@ from saturnd.turn.overwrite import (
     file_text,
     kept_lines,
     line_named_elsewhere,
-    list_it_goes_on,
     where_it_is,
 )
 from saturnd.turn.retrieval import KB_SOURCE, Document

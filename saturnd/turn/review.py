@@ -40,6 +40,10 @@ from saturnd.turn import prompts
 from saturnd.turn.asking import asks_leave
 from saturnd.turn.errands import READ_TOOLS, asked_action, only_messages_asked
 from saturnd.turn.fencing import fence
+from saturnd.turn.lists_named import (
+    list_it_goes_on,
+    new_list_refusal,
+)
 from saturnd.turn.look_first import (
     addresses_named,
     lines_naming,
@@ -67,8 +71,6 @@ from saturnd.turn.overwrite import (
     kept_refusal,
     line_named_elsewhere,
     lines_an_add_edit_drops,
-    list_it_goes_on,
-    new_list_refusal,
     nothing_there_refusal,
     overwrite_refusal,
     where_it_is,

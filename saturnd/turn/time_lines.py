@@ -8,6 +8,7 @@ import re
 from datetime import date
 
 from saturnd.turn.dates import MONTHS, dates_gone, months_meant
+from saturnd.turn.worked_times import clock_times
 
 MONTH_ASKED = {month: re.compile(r"\b(?:in|during|over|through|for)\s+May\b") if month == "may"
                else re.compile(rf"(?<!\d\s)\b{month}\b(?!\s+\d)", re.IGNORECASE) for month in MONTHS}
@@ -69,6 +70,9 @@ PART_OF_DAY = re.compile(r"\b(?:in\s+the|at|each|every|this|tonight|before|after
                          r"lunch(?:time)?|breakfast|dinner)s?\b|\b(tonight)\b", re.IGNORECASE)
 
 
+HOURS_OF = {"morning": (5, 12), "afternoon": (12, 17), "evening": (17, 22)}
+
+
 def at_that_time_of_day(lines: list[str], request: str) -> str:
     """Asked what happens at a part of the day ("What do I take in the morning?"), the lines that
     name it: the 1.5B listed every medicine, the one taken at night too."""
@@ -77,6 +81,10 @@ def at_that_time_of_day(lines: list[str], request: str) -> str:
         return ""
     part = (found.group(1) or "night").lower()
     said = [line.strip() for line in lines if re.search(rf"\b{part}s?\b", line, re.IGNORECASE)]
+    if not said and part in HOURS_OF:  # "Which exams are in the afternoon?" of a table's "13:30"
+        start, end = HOURS_OF[part]
+        said = [line.strip() for line in lines if (times := clock_times(line))
+                and all(start * 60 <= minutes < end * 60 for _, minutes in times)]
     if not said or len(said) == sum(1 for line in lines if line.strip()):
         return ""
     return f"[Saturn listed] the lines of the {part} ({len(said)}): " + "; ".join(said)
