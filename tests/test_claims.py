@@ -1128,3 +1128,14 @@ def test_an_answer_giving_a_cell_only_rows_left_out_hold_goes_back(request_text,
     claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True,
                            seen=TIMETABLE + picked)
     assert (claim is not None and claim.kind == "rows_not_asked") is sent_back
+
+
+def test_an_answer_naming_a_row_a_yes_no_column_left_out_goes_back():
+    seen = ("--- gifts.csv (whole file, 4 lines)\nperson,gift,price,bought\nMum,scarf,35,yes\nJack,lego set,40,no\n"
+            "Olivia,candle,18,no\n[Saturn worked out] totals over the bought = no rows (2: Jack, Olivia): price = 58; "
+            "the rows: person Jack, gift lego set, price 40, bought no | person Olivia, gift candle, price 18, bought no")
+    request = "Which presents do I still need to buy?"
+    claim = unbacked_claim("scarf, lego set, candle", [], builtin_registry(), request, documents_at_hand=True, seen=seen)
+    assert claim is not None and claim.kind == "rows_not_asked"
+    assert unbacked_claim("The lego set and the candle.", [], builtin_registry(), request, documents_at_hand=True,
+                          seen=seen) is None

@@ -788,3 +788,37 @@ GIFTS = ("person,gift,price,bought\nMum,scarf,35,yes\nJack,lego set,40,no\nOlivi
 ])
 def test_a_yes_no_column_is_asked_of_by_its_verbs_other_forms(request_text, over):
     assert table_totals("gifts.csv", GIFTS, request_text).startswith(f"[Saturn worked out] totals over {over}")
+
+
+RIDES = ("date,route,km,leader,riders\n2026-11-08,Lakes loop,64,Gav,9\n2026-11-22,Coast road,80,Gav,11\n"
+         "2026-11-29,Lakes loop,64,Mo,7\n2026-12-13,Coast road,80,Mo,\n")
+
+
+def test_a_column_of_numbers_with_blanks_is_summed_and_averaged_over_its_numbers():
+    assert table_totals("rides.csv", RIDES, "What was the average number of riders?").startswith(
+        "[Saturn worked out] totals over 4 rows: km = 288, riders = 27; average over 4 rows: riders = 9 (over the 3 rows with one)")
+
+
+def test_how_many_of_a_thing_no_column_nor_the_file_names_counts_no_picked_rows():
+    said = table_totals("rides.csv", RIDES, "How many people came on the Coast road ride?")
+    assert said.startswith("[Saturn worked out] totals over the Coast road rows (2): km = 160, riders = 11")
+    assert "(a row each)" not in said
+    assert table_totals("rides.csv", RIDES, "How many rides has Gav led?").startswith(
+        "[Saturn worked out] 2 rides (a row each); totals over the Gav rows (2)")
+
+
+def test_a_value_of_several_words_is_named_by_one_no_other_value_holds():
+    quotes = ("job,company,quote\nboiler service,HeatRight,85\nnew fence,Fencecraft,1200\nnew fence,Garden Guys,950\n"
+              "gutter clean,ClearFlow,60\n")
+    assert table_totals("quotes.csv", quotes, "What's the cheapest quote for the fence?").startswith(
+        "[Saturn worked out] totals over the new fence rows (2): quote = 2150; smallest quote: (job new fence, "
+        "company Garden Guys, quote 950)")
+
+
+def test_a_date_column_with_blanks_is_told_dated_or_not_and_ratings_are_not_summed():
+    books = ("title,started,finished,pages,rating\nThe Salt Path,2026-09-02,2026-09-20,288,4\n"
+             "Klara and the Sun,2026-11-05,2026-11-19,320,5\nDemon Copperhead,2026-11-21,,560,\n")
+    assert table_totals("books.csv", books, "How many books have I finished?") == (
+        "[Saturn worked out] totals over 3 rows: pages = 1168\n"
+        "[Saturn counted] finished: dated 2 (The Salt Path, Klara and the Sun); blank 1 (Demon Copperhead)")
+    assert "largest rating: (title Klara and the Sun" in table_totals("books.csv", books, "What was my favourite book?")

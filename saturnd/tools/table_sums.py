@@ -59,12 +59,14 @@ def table_totals(name: str, text: str, request: str = "", days: Collection[date]
     if len(rows) < 3 or len(rows) > MAX_ROWS:
         return ""
     header, body = rows[0], [r for r in rows[1:] if len(r) == len(rows[0])]
-    return "\n".join(filter(None, (_totals(name, header, body, rows, request, days), _hours_between(header, body, days))))
+    return "\n".join(filter(None, (_totals(name, header, body, rows, request, days), _hours_between(header, body, days),
+                                    _dated_or_not(header, body))))
 
 
 def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list[str]], request: str,
             days: Collection[date] = ()) -> str:
-    numeric = [i for i in range(len(header)) if all(_number(r[i]) is not None for r in body)]
+    numeric = [i for i in range(len(header)) if all(_number(r[i]) is not None or not r[i].strip() for r in body)
+               and 2 * sum(_number(r[i]) is not None for r in body) > len(body)]  # "riders" not yet known for rides to come
     if any(_number(header[i]) is not None for i in numeric):  # no header row
         return ""
     numeric = [i for i in numeric if not _identifies_rows(header[i], body, i)]
@@ -76,7 +78,7 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     elif dates is not None and (picked := [r for r in body if _day(r[dates]) in days]):  # "last week", "on Friday"
         body, over = picked, " to ".join(dict.fromkeys([min(days).isoformat(), max(days).isoformat()])) + " "
     if not numeric:
-        return _rows_without_amounts(header, body, request, over, dates)
+        return _rows_without_amounts(name, header, body, request, over, dates)
     if (product := _quantity_by_price(header, body, numeric)) is not None:  # an order's qty,price: what it came to
         header, body = [*header, product[0]], [[*r, value] for r, value in zip(body, product[2], strict=True)]
         numeric.append(len(header) - 1)
@@ -107,11 +109,12 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         over += f"{header[column].strip()} {'' if wanted else 'not '}{done} "
         grouping = None if grouping == column and wanted else grouping
     over = f"the {over}rows ({len(body)}{names})" if over else f"{len(body)} rows"
-    summed = [i for i in numeric if product is None or not UNIT_PRICE.fullmatch(header[i].strip())]  # prices don't add
+    summed = [i for i in numeric if (product is None or not UNIT_PRICE.fullmatch(header[i].strip()))  # prices don't add
+              and not RATED.fullmatch(header[i].strip())]  # nor ratings
     parts = [f"{header[i].strip() or f'column {i + 1}'} = {_plain(_column(body, i))}" for i in summed]
     counted = HOW_MANY.search(request)
-    count = f"{len(body)} {counted.group(1)} (a row each); " if counted and _rows_counted(
-        counted.group(1), header, numeric, named[1] if named else set(), product is not None) else ""
+    count = f"{len(body)} {counted.group(1)} (a row each); " if counted and not _blank_date_named(header, body, request) and _rows_counted(
+        counted.group(1), name, header, numeric, named[1] if named else set(), product is not None) else ""
     of_rows = _asked_of_rows(header, body, numeric, request)
     line = f"[Saturn worked out] {count}totals over {over}: " + ", ".join(parts) + of_rows + _in_and_out(header, body, summed)
     if len(body) == 1 and len(rows) > 2:  # one row asked: its cells by name ("school Oakfield Primary")
@@ -144,6 +147,32 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     return line
 
 
+LIKED_ASKED = re.compile(r"\b(?:favou?rite|best|worst|liked?|enjoyed|loved|hated)\b", re.IGNORECASE)
+RATED = re.compile(r"ratings?|score|stars?|grade|rank(?:ing)?|out\s+of\s+\d+", re.IGNORECASE)
+
+
+def _blank_date_named(header: list[str], body: list[list[str]], request: str) -> bool:
+    """Whether the request names a date column some of whose cells are blank ("How many books have I
+    finished?"): its dated rows are the count, not every row."""
+    return any(_stems_named(name, request) and any(not r[i].strip() for r in body)
+               and all(not r[i].strip() or ISO_DATE.fullmatch(r[i].strip()) for r in body) for i, name in enumerate(header))
+
+
+def _dated_or_not(header: list[str], body: list[list[str]]) -> str:
+    """The rows of a date column some of whose cells are blank, dated or not ("finished: dated 4
+    (…); blank 1 (Demon Copperhead)"): asked what they are reading now, or how many books they
+    have finished, a small model reads a row's ",,560," as nothing."""
+    label = next((i for i in range(len(header)) if not any(ISO_DATE.match(r[i]) or _number(r[i]) is not None for r in body)), None)
+    said = []
+    for i, name in enumerate(header):
+        cells = [r[i].strip() for r in body]
+        if label is None or not all(not c or ISO_DATE.fullmatch(c) for c in cells) or all(cells) or not any(cells):
+            continue
+        dated, blank = ([r[label].strip() for r, c in zip(body, cells, strict=True) if bool(c) is filled] for filled in (True, False))
+        said.append(f"{name.strip()}: dated {len(dated)} ({', '.join(dated)}); blank {len(blank)} ({', '.join(blank)})")
+    return f"[Saturn counted] {' | '.join(said)}" if said else ""
+
+
 MAX_ROWS_LISTED = 8
 
 
@@ -165,7 +194,8 @@ def _in_and_out(header: list[str], body: list[list[str]], summed: list[int]) -> 
     return "".join(f"; {part}" for part in said)
 
 
-def _rows_without_amounts(header: list[str], body: list[list[str]], request: str, over: str, dates: int | None) -> str:
+def _rows_without_amounts(name: str, header: list[str], body: list[list[str]], request: str, over: str,
+                          dates: int | None) -> str:
     """A table without amounts: the rows of the days asked; else the rows holding a value the
     request names ("Which exams are in the Hall?", "How many Maths papers?": asked that, the 1.5B
     counted the "paper" column's kinds); else, asked how many of a thing, its rows ("How many exams
@@ -184,17 +214,27 @@ def _rows_without_amounts(header: list[str], body: list[list[str]], request: str
                     f"({len(picked)} of {len(body)}): " + " | ".join(_named_cells(header, r) for r in picked))
     counted = HOW_MANY.search(request)
     rows = (f"[Saturn counted] {len(body)} {counted.group(1)} (a row each)"
-            if counted and not named and _rows_counted(counted.group(1), header, [], set(), False) else "")
+            if counted and not named and _rows_counted(counted.group(1), name, header, [], set(), False) else "")
     return "\n".join(filter(None, (rows, by_flag)))
 
 
-def _rows_counted(thing: str, header: list[str], numeric: list[int], named: set[str], quantities: bool) -> bool:
-    """Whether "how many <thing>" counts the rows: "How many runs?", "How many bills has Ana paid?"
-    (a "bill" column of kinds); not "How many km?" (a column to sum), "How many mugs are left?" (the
-    mug row's number), nor "How many candles have I sold?" of a table with quantities."""
-    names = [i for i in range(len(header)) if header[i].strip().lower()[:4] == thing.lower()[:4]]
+def _forms(word: str) -> set[str]:
+    """A word and what it is without a plural's "s" or "es" ("boxes": box, boxe)."""
+    word = word.strip().lower()
+    return {word, *(word[:-len(end)] for end in ("s", "es") if word.endswith(end) and len(word) > len(end) + 1)}
+
+
+def _rows_counted(thing: str, name: str, header: list[str], numeric: list[int], named: set[str], quantities: bool) -> bool:
+    """Whether "how many <thing>" counts the rows: "How many runs?" of runs.csv, "How many bills has
+    Ana paid?" (a "bill" column of kinds); not "How many km?" (a column to sum), "How many mugs are
+    left?" (the mug row's number), "How many candles have I sold?" of a table with quantities, nor,
+    of the rows a value picks, a thing neither the file nor a column names ("How many people came
+    on the Coast road ride?" of rides.csv: its "riders", not its two Coast road rows)."""
+    names = [i for i in range(len(header)) if _forms(header[i]) & _forms(thing)]  # "rides" is no "riders"
     if any(i in numeric for i in names) or any(_value_named(value, thing) for value in named):
         return False
+    if named and not names and not stems(thing) & stems(re.sub(r"[^a-z]+", " ", name.lower().rsplit(".", 1)[0])):
+        return False  # of the rows a value picks, a thing of its own: a column's, not theirs
     return not quantities or bool(names)
 
 
@@ -438,11 +478,13 @@ def _rows_by_flag(header: list[str], body: list[list[str]], request: str = "") -
     return f"[Saturn counted] {' | '.join(said)}" if said else ""
 
 
-HOW_MANY = re.compile(r"\bhow many\s+(?!(?:hours|hrs|minutes|mins|days|weeks|months|years|nights)\b)([a-z]+)", re.IGNORECASE)
+HOW_MANY = re.compile(r"\bhow many\s+(?:more\s+)?(?!(?:hours|hrs|minutes|mins|days|weeks|months|years|nights|more)\b)([a-z]+)",
+                      re.IGNORECASE)
 SUM_ASKED = re.compile(r"\bhow\s+(?:much|many|far)\b|\btotal\b|\bsum\b|\baltogether\b|\bc[oa]me\s+to\b", re.IGNORECASE)
 AVERAGE_ASKED = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
 LARGEST_ASKED = re.compile(
-    r"\b(?:longest|biggest|largest|most|highest|max(?:imum)?|furthest|farthest|dearest|priciest|best|top|greatest)\b",
+    r"\b(?:longest|biggest|largest|most|highest|max(?:imum)?|furthest|farthest|dearest|priciest|best|top|greatest|"
+    r"favou?rite)\b",
     re.IGNORECASE)
 SMALLEST_ASKED = re.compile(
     r"\b(?:shortest|smallest|least|lowest|min(?:imum)?|cheapest|fewest|out\s+of\s+stock|sold\s+out|run(?:ning)?\s+(?:out|low)|none\s+left)\b",
@@ -502,9 +544,12 @@ def _asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int],
     if SPAN_ASKED.search(request) and (spans := _days_between(header, body, SPAN_ASKED.search(request))):
         said += f"; {spans}"
     ranked = ([i for i in numeric if _stems_named(header[i], request)]  # "the biggest order": what it came to
-              or [i for i in numeric if "×" in header[i]] or numeric)
+              or [i for i in numeric if "×" in header[i]]
+              or [i for i in numeric if RATED.fullmatch(header[i].strip()) and LIKED_ASKED.search(request)] or numeric)
     if AVERAGE_ASKED.search(request):
-        averages = (f"{header[i].strip()} = {_plain(_column(body, i) / len(body), places=2)}" for i in ranked)
+        counts = {i: sum(_number(r[i]) is not None for r in body) for i in ranked}
+        averages = (f"{header[i].strip()} = {_plain(_column(body, i) / counts[i], places=2)}"
+                    + (f" (over the {counts[i]} rows with one)" if counts[i] < len(body) else "") for i in ranked if counts[i])
         said += f"; average over {len(body)} rows: " + ", ".join(averages)
     if still := _still_to_go(header, body, numeric, request):
         return said + still  # "the most boxes left": the rest's most, not the column's largest
@@ -616,6 +661,7 @@ def _named_values(header: list[str], body: list[list[str]], skip: list[int | Non
     """A text column some of whose values (not all) the request names, with those values: asked
     what November's food cost, the 1.5B gave the whole month's spending, shown it by shop."""
     request = MESSAGED.sub("", request)  # "Email Ben the November total": Ben's rows are not asked
+    asked = stems(request) - stems(" ".join(header))
     for i in range(len(header)):
         if i in skip:
             continue
@@ -623,10 +669,18 @@ def _named_values(header: list[str], body: list[list[str]], skip: list[int | Non
         named = ({v for v in values if len(v) >= 2 and _value_named(v, request)}
                  or {v for v in values if len(words := v.split()) > 1 and any(
                      word[:1].isupper() and len(word) >= 3 and re.search(rf"(?<!^)\b{re.escape(word)}\b", request.strip())
-                     for word in words)})  # "Priya" of "Priya Shah", "Prime" of "Amazon Prime"
+                     for word in words)}  # "Priya" of "Priya Shah", "Prime" of "Amazon Prime"
+                 or _values_by_a_word(values, asked))
         if named and len(named) < len(values):
             return i, named
     return None
+
+
+def _values_by_a_word(values: set[str], asked: set[str]) -> set[str]:
+    """The values of several words one of which the request says and no other value holds ("the
+    fence": "new fence"; not "shipping": "not shipped" beside "shipped")."""
+    said = {v: words for v in values if len(v.split()) > 1 and (words := {w for w in stems(v) & asked if len(w) >= 4})}
+    return {v for v, words in said.items() if not any(words & stems(other) for other in values - said.keys())}
 
 
 MESSAGED = re.compile(r"^\s*(?:please\s+)?(?:e-?mail|text|message|tell|remind|ask|send|ring|phone|call|whatsapp)\s+[A-Z][\w'-]*",

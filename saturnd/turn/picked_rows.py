@@ -12,7 +12,9 @@ import re
 
 from saturnd.turn.listing import table_rows_above
 
-ROWS_PICKED = re.compile(r"^\[Saturn (?:listed|dated)\] (?P<which>the rows with [^:]+?|[^:;]*?\d+ [A-Z][a-z]+): (?P<rows>.+)$")
+ROWS_PICKED = re.compile(r"^\[Saturn (?:listed|dated)\] (?P<which>the rows with [^:]+?|[^:;]*?\d+ [A-Z][a-z]+): (?P<rows>.+)$"
+                         r"|^\[Saturn worked out\] (?:[^;]*?; )?totals over (?P<over>the [^;]*? rows \([^)]*\)): [^;]*; "
+                         r"the rows?: (?P<listed>[^;]+)")
 
 
 def picked_rows_not_asked(answer: str, request: str, seen: str) -> str | None:
@@ -29,7 +31,7 @@ def picked_rows_not_asked(answer: str, request: str, seen: str) -> str | None:
         kept = {cell.strip().lower() for row in picked for cell in row}
         others = {cell.strip().lower() for row in rows if row not in picked for cell in row} - kept
         if picked and any(len(other) > 2 and re.search(rf"(?<!\w){re.escape(other)}(?!\w)", said) for other in others):
-            return f"{found['which']}: {found['rows']}"
+            return _quoted(found)
     return None
 
 
@@ -53,11 +55,16 @@ def picked_rows_left_out(answer: str, request: str, seen: str) -> str | None:
             values = {row[column].strip().lower() for row in picked} - {""}
             named = {value for value in values if len(value) > 2 and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", said)}
             if named and named != values:
-                return f"{found['which']}: {found['rows']}"
+                return _quoted(found)
     return None
 
 
 def _rows_picked(lines: list[str], at: int, found: re.Match[str]) -> tuple[list[list[str]], list[list[str]]]:
     """The table's rows above the ground's line `lines[at]`, and those of them it picked."""
     rows = [row.split(",") for row in table_rows_above(lines, at) if "," in row and not row.startswith("[Saturn")]
-    return rows, [row for row in rows if all(cell.strip() in found["rows"] for cell in row if cell.strip())]
+    picked = found["rows"] or found["listed"]
+    return rows, [row for row in rows if all(cell.strip() in picked for cell in row if cell.strip())]
+
+
+def _quoted(found: re.Match[str]) -> str:
+    return f"{found['which'] or found['over']}: {found['rows'] or found['listed']}"
