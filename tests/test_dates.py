@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
@@ -178,6 +178,17 @@ async def test_a_second_miscount_is_answered_with_the_date_worked_out(harness):
     _, events = await harness.turn("How long until my dentist appointment?", headless=True)
     answer = of_type(events, "answer")[-1].text
     assert answer.startswith("Dentist, ") and ": a Friday, " in answer and answer.endswith(".")  # not "5"
+
+
+async def test_sent_back_for_the_next_date_an_answer_still_without_it_is_answered_with_it(harness):
+    await harness.start()
+    soon, later = date.today() + timedelta(days=5), date.today() + timedelta(days=12)
+    (harness.env.workdir / "appointments.csv").write_text(
+        f"date,time,who,what\n{soon},10:30,Dr Okafor,blood test\n{later},14:00,Nurse Kim,diabetes check\n")
+    harness.model.enqueue(f"On {later.day} {later:%B %Y} at 14:00.", "I couldn't find any appointments.")
+    _, events = await harness.turn("When's Dad's next appointment?", headless=True)
+    answer = of_type(events, "answer")[-1].text
+    assert answer.startswith(f"From your files: Dr Okafor blood test, {soon.day} {soon:%B %Y}: a {soon:%A}")
 
 
 @pytest.mark.parametrize(("request_text", "named"), [

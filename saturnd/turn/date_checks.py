@@ -320,6 +320,13 @@ SOONEST_LINE = re.compile(r"^\[Saturn dated\] soonest first: (?P<entries>.+)$", 
 DATED_ENTRY = re.compile(r"(?P<label>[^,;]*), (?P<day>\d{1,2}) (?P<month>[A-Z][a-z]+) (?P<year>\d{4})[^;]*")
 
 
+def gives_the_date(answer: str, dated: str) -> bool:
+    """Whether the answer gives the date of a "[Saturn dated]" entry ("Dr Okafor blood test, 8
+    December 2026: …"), or the entry has none to give."""
+    found = DATED_ENTRY.search(dated.removeprefix("[Saturn dated]"))
+    return found is None or _date_given(answer, found["day"], found["month"], found["year"])
+
+
 def _date_given(answer: str, day: str, month: str, year: str) -> bool:
     iso = f"{year}-{MONTHS.index(month.lower()) + 1:02d}-{int(day):02d}"
     return iso in answer or any(

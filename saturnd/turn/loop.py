@@ -34,7 +34,7 @@ from saturnd.turn.claims import (
 )
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
-from saturnd.turn.date_checks import NO, WHAT_ASKED, WHO_ASKED, YES, worked_out_date
+from saturnd.turn.date_checks import NO, WHAT_ASKED, WHO_ASKED, YES, gives_the_date, worked_out_date
 from saturnd.turn.echoed_instructions import (
     done_account,
     echoes_instructions,
@@ -158,6 +158,8 @@ def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer: str)
         seen=shown_text(messages),
         last_result=next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "tool"), ""),
     )
+    if turn.sent_back is not None and _next_date_still_missed(answer, turn.sent_back[1]):
+        return turn.sent_back[1]  # whatever else the answer says: "I couldn't find any appointments"
     if claim is None and turn.sent_back is not None and (_same_figure_again(turn, answer, turn.sent_back[1])
                                                           or _stalled(turn, answer, turn.sent_back[1])):
         return turn.sent_back[1]
@@ -178,6 +180,12 @@ def _same_figure_again(turn: TurnContext, answer: str, claim: Claim) -> bool:
 STALLED = re.compile(r"^\W*(?:I\s+(?:need|have|must)\s+to\s+|I(?:'ll|\s+will)\s+|let\s+me\s+)(?:check|look|verify|review|"
                      r"re-?check|double-?check|go\s+through)\b", re.IGNORECASE)
 ANSWERED_FROM_THE_CLAIM = frozenset({"marked_done", "rows_not_asked", "total_left_out", "part_of_list"})
+
+
+def _next_date_still_missed(answer: str, claim: Claim) -> bool:
+    """Sent back with the next date, an answer that still gives none: asked "When's Dad's next
+    appointment?", the 1.5B searched for "Dad's medicines" and said it found no appointment."""
+    return claim.kind == "next_due_missed" and not gives_the_date(answer, claim.quote)
 
 
 def _stalled(turn: TurnContext, answer: str, claim: Claim) -> bool:
@@ -361,6 +369,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
             entry := worked_entry_for(turn.text, turn.ground_text)):  # "£11.67" twice for the share of the rent
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with what the harness worked out")
         return prompts.WORKED_OUT_ANSWER.format(entry=entry)
+    if claim is not None and claim.kind == "next_due_missed" and not gives_the_date(text, claim.quote):
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the next date worked out")
+        return prompts.FROM_THE_DAY.format(line=claim.quote.removeprefix("[Saturn dated]").strip())
     if claim is not None and claim.kind == "miscounted_days" and (worked_out := worked_out_date(claim.quote)):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the date worked out")
         return worked_out  # sent back, the 1.5B gave the bin day's "5" for the dentist again
