@@ -16,7 +16,8 @@ import msgspec
 
 from saturnd.gate.reach import Reach
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
-from saturnd.tools.table_sums import TABLE_SUFFIXES, table_totals
+from saturnd.tools.table_cells import TABLE_SUFFIXES
+from saturnd.tools.table_sums import table_totals
 from saturnd.tools.word_match import NAME_WEIGHT, fts_index, fts_query, query_terms
 
 OUTPUT_CAP = 16_000  # characters of file text one read returns (~16 KB)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 
-from saturnd.tools.table_sums import ISO_DATE, TABLE_SUFFIXES
+from saturnd.tools.table_cells import ISO_DATE, TABLE_SUFFIXES
 from saturnd.tools.word_match import stems
 
 

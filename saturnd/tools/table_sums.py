@@ -16,34 +16,40 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections import Counter, defaultdict
-from collections.abc import Callable, Collection
+from collections import Counter
+from collections.abc import Collection
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 from functools import partial
 from itertools import pairwise
 
 from saturnd.tools.periods import PERIOD_OF, TIMES_A_YEAR, period_asked
+from saturnd.tools.table_asked import (
+    AVERAGE_ASKED,
+    RATED,
+    asked_of_rows,
+)
+from saturnd.tools.table_cells import (
+    BLANK,
+    CLOCK_TIME,
+    ISO_DATE,
+    MONTHS,
+    TABLE_SUFFIXES,
+    column_total,
+    day_of,
+    month_of,
+    named_cells,
+    number,
+    plain,
+    stems_named,
+    sums_by,
+    value_in,
+)
 from saturnd.tools.word_match import query_terms, stems
 
-TABLE_SUFFIXES = (".csv", ".tsv")
 MAX_ROWS = 2_000
 MAX_GROUPS = 12
-CLOCK_TIME = re.compile(r"(?:[01]?\d|2[0-3])[:.][0-5]\d(?:\s*[ap]m)?", re.IGNORECASE)
-ISO_DATE = re.compile(r"\s*(\d{4})-(\d{2})(?:-(\d{2}))?\b")
-"""A day, or a month written "2026-10" (a bills table's month column)."""
-MONTHS = [date(2000, n, 1).strftime("%B").lower() for n in range(1, 13)]
-
-
-def _number(cell: str) -> Decimal | None:
-    text = cell.strip().replace(",", "").replace("€", "").replace("$", "").replace("£", "")
-    if not text:
-        return None
-    try:
-        return Decimal(text)
-    except InvalidOperation:
-        return None
 
 
 def table_totals(name: str, text: str, request: str = "", days: Collection[date] = ()) -> str:
@@ -65,17 +71,17 @@ def table_totals(name: str, text: str, request: str = "", days: Collection[date]
 
 def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list[str]], request: str,
             days: Collection[date] = ()) -> str:
-    numeric = [i for i in range(len(header)) if all(_number(r[i]) is not None or not r[i].strip() for r in body)
-               and 2 * sum(_number(r[i]) is not None for r in body) > len(body)]  # "riders" not yet known for rides to come
-    if any(_number(header[i]) is not None for i in numeric):  # no header row
+    numeric = [i for i in range(len(header)) if all(number(r[i]) is not None or not r[i].strip() for r in body)
+               and 2 * sum(number(r[i]) is not None for r in body) > len(body)]  # "riders" not yet known for rides to come
+    if any(number(header[i]) is not None for i in numeric):  # no header row
         return ""
     numeric = [i for i in numeric if not _identifies_rows(header[i], body, i)]
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
     over = ""
-    stays = [i for i in range(len(header)) if all(_day(r[i]) for r in body)]
+    stays = [i for i in range(len(header)) if all(day_of(r[i]) for r in body)]
     if len(stays) == 2 and days and (picked := [r for r in body if any(_stayed(r, stays, day) for day in days)]):
         body, over = picked, f"covering {' and '.join(sorted({day.isoformat() for day in days}))} "  # "free on New Year's Eve?"
-    elif dates is not None and (picked := [r for r in body if _day(r[dates]) in days]):  # "last week", "on Friday"
+    elif dates is not None and (picked := [r for r in body if day_of(r[dates]) in days]):  # "last week", "on Friday"
         body, over = picked, " to ".join(dict.fromkeys([min(days).isoformat(), max(days).isoformat()])) + " "
     if not numeric:
         return _rows_without_amounts(name, header, body, request, over, dates)
@@ -86,9 +92,9 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
                               or _levels_over_time(name, header, body, numeric, dates, request)):
         return used  # readings and levels are no amounts: their totals mean nothing
     grouping = _grouping_column(header, body, [*numeric, dates], request)
-    if dates is not None and len(asked := {m for r in body if _month_named(m := _month(r[dates]), request)}) == 1:
+    if dates is not None and len(asked := {m for r in body if _month_named(m := month_of(r[dates]), request)}) == 1:
         month = asked.pop()
-        body, dates = [r for r in body if _month(r[dates]) == month], None
+        body, dates = [r for r in body if month_of(r[dates]) == month], None
         over += f"{month} "
     if named := _named_values(header, body, [*numeric, dates], request):
         column, values = named
@@ -111,50 +117,46 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     over = f"the {over}rows ({len(body)}{names})" if over else f"{len(body)} rows"
     summed = [i for i in numeric if (product is None or not UNIT_PRICE.fullmatch(header[i].strip()))  # prices don't add
               and not RATED.fullmatch(header[i].strip())]  # nor ratings
-    parts = [f"{header[i].strip() or f'column {i + 1}'} = {_plain(_column(body, i))}" for i in summed]
+    parts = [f"{header[i].strip() or f'column {i + 1}'} = {plain(column_total(body, i))}" for i in summed]
     counted = HOW_MANY.search(request)
     count = f"{len(body)} {counted.group(1)} (a row each); " if counted and not _blank_date_named(header, body, request) and _rows_counted(
         counted.group(1), name, header, numeric, named[1] if named else set(), product is not None) else ""
-    of_rows = _asked_of_rows(header, body, numeric, request)
+    of_rows = asked_of_rows(header, body, numeric, request)
     line = f"[Saturn worked out] {count}totals over {over}: " + ", ".join(parts) + of_rows + _in_and_out(header, body, summed)
     if len(body) == 1 and len(rows) > 2:  # one row asked: its cells by name ("school Oakfield Primary")
-        line += "; the row: " + _named_cells(header, body[0])
+        line += "; the row: " + named_cells(header, body[0])
     elif len(body) <= FEW_ROWS and (len(rows) > 2 * FEW_ROWS or len(rows) > len(body) + 2 and not SUM_ASKED.search(
             request)):  # "What did Priya order?": her two rows of eight; "What am I getting Olivia?": two of five
-        line += "; the rows: " + " | ".join(_named_cells(header, r) for r in body)
+        line += "; the rows: " + " | ".join(named_cells(header, r) for r in body)
     if len(numeric) != 1 and product is None:
         return line
     amount = numeric[-1]
     line += _as_one_period(body, amount, request) or _column_as_period(header[amount], body, amount, request)
-    if of_rows and not (grouping is not None and _stems_named(header[grouping], request)):
+    if of_rows and not (grouping is not None and stems_named(header[grouping], request)):
         return line  # "my longest run": its row, not each month's and kind's sums besides
     if grouping is not None:
         kind = header[grouping].strip()
-        line += f"; {header[amount].strip()} by {kind}: {_sums(body, amount, lambda r: r[grouping].strip())}"
+        line += f"; {header[amount].strip()} by {kind}: {sums_by(body, amount, lambda r: r[grouping].strip())}"
         if product is not None:  # "Which item sells best?": how many of each too
-            line += f"; {header[product[1]].strip()} by {kind}: {_sums(body, product[1], lambda r: r[grouping].strip())}"
+            line += f"; {header[product[1]].strip()} by {kind}: {sums_by(body, product[1], lambda r: r[grouping].strip())}"
         if TIMES_ASKED.search(request) or counted:  # "Which crops did I harvest more than once?": the 1.5B named one picked once
             counts = Counter(r[grouping].strip() or BLANK for r in body)
             line += f"; rows by {kind}: " + ", ".join(f"{value} {n}" for value, n in counts.items())
     if TIMES_ASKED.search(request) and (repeats := _repeated(header, body, [*numeric, dates, grouping])):
         line += f"; more than one row: {repeats}"  # "Who has ordered more than once?"
-    if dates is not None and 1 < len({_month(r[dates]) for r in body}) <= MAX_GROUPS:
-        line += f"; {header[amount].strip()} by month: {_sums(body, amount, lambda r: _month(r[dates]))}"
-        pairs = {(_month(r[dates]), r[grouping].strip()) for r in body} if grouping is not None else set()
+    if dates is not None and 1 < len({month_of(r[dates]) for r in body}) <= MAX_GROUPS:
+        line += f"; {header[amount].strip()} by month: {sums_by(body, amount, lambda r: month_of(r[dates]))}"
+        pairs = {(month_of(r[dates]), r[grouping].strip()) for r in body} if grouping is not None else set()
         if grouping is not None and len(pairs) <= 2 * MAX_GROUPS:
-            by = _sums(body, amount, lambda r: f"{_month(r[dates])} {r[grouping].strip()}")
+            by = sums_by(body, amount, lambda r: f"{month_of(r[dates])} {r[grouping].strip()}")
             line += f"; by month and {header[grouping].strip()}: {by}"
     return line
-
-
-LIKED_ASKED = re.compile(r"\b(?:favou?rite|best|worst|liked?|enjoyed|loved|hated)\b", re.IGNORECASE)
-RATED = re.compile(r"ratings?|score|stars?|grade|rank(?:ing)?|out\s+of\s+\d+", re.IGNORECASE)
 
 
 def _blank_date_named(header: list[str], body: list[list[str]], request: str) -> bool:
     """Whether the request names a date column some of whose cells are blank ("How many books have I
     finished?"): its dated rows are the count, not every row."""
-    return any(_stems_named(name, request) and any(not r[i].strip() for r in body)
+    return any(stems_named(name, request) and any(not r[i].strip() for r in body)
                and all(not r[i].strip() or ISO_DATE.fullmatch(r[i].strip()) for r in body) for i, name in enumerate(header))
 
 
@@ -162,7 +164,7 @@ def _dated_or_not(header: list[str], body: list[list[str]]) -> str:
     """The rows of a date column some of whose cells are blank, dated or not ("finished: dated 4
     (…); blank 1 (Demon Copperhead)"): asked what they are reading now, or how many books they
     have finished, a small model reads a row's ",,560," as nothing."""
-    label = next((i for i in range(len(header)) if not any(ISO_DATE.match(r[i]) or _number(r[i]) is not None for r in body)), None)
+    label = next((i for i in range(len(header)) if not any(ISO_DATE.match(r[i]) or number(r[i]) is not None for r in body)), None)
     said = []
     for i, name in enumerate(header):
         cells = [r[i].strip() for r in body]
@@ -182,15 +184,15 @@ def _in_and_out(header: list[str], body: list[list[str]], summed: list[int]) -> 
     the table had 15 in and a book for -8 out."""
     said = []
     for i in summed:
-        values = [_value_in(i, r) for r in body]
+        values = [value_in(i, r) for r in body]
         spent = [r for r, value in zip(body, values, strict=True) if value < 0]
         if not spent or len(spent) == len(body):
             continue
-        rows = f": {' | '.join(_named_cells(header, r) for r in spent)}" if len(spent) <= FEW_ROWS else ""
+        rows = f": {' | '.join(named_cells(header, r) for r in spent)}" if len(spent) <= FEW_ROWS else ""
         name = header[i].strip()
         kept = len(body) - len(spent)
-        said.append(f"{name} in {_plain(sum((v for v in values if v > 0), Decimal(0)))} ({kept} row{'s' * (kept > 1)}), "
-                    f"{name} out {_plain(sum((v for v in values if v < 0), Decimal(0)))} ({len(spent)} row{'s' * (len(spent) > 1)}{rows})")
+        said.append(f"{name} in {plain(sum((v for v in values if v > 0), Decimal(0)))} ({kept} row{'s' * (kept > 1)}), "
+                    f"{name} out {plain(sum((v for v in values if v < 0), Decimal(0)))} ({len(spent)} row{'s' * (len(spent) > 1)}{rows})")
     return "".join(f"; {part}" for part in said)
 
 
@@ -201,7 +203,7 @@ def _rows_without_amounts(name: str, header: list[str], body: list[list[str]], r
     counted the "paper" column's kinds); else, asked how many of a thing, its rows ("How many exams
     do I have?": the 1.5B gave the file's 7 lines, its header too); with each yes/no column's rows."""
     if over:
-        cells = " | ".join(_named_cells(header, r) for r in body)
+        cells = " | ".join(named_cells(header, r) for r in body)
         return "\n".join(filter(None, (f"[Saturn worked out] the rows dated {over}({len(body)}): {cells}",
                                         _rows_by_flag(header, body, request))))
     named = _named_values(header, body, [dates], request)
@@ -211,7 +213,7 @@ def _rows_without_amounts(name: str, header: list[str], body: list[list[str]], r
         picked = [r for r in body if r[column].strip() in values]
         if len(picked) <= MAX_ROWS_LISTED:
             return (f"[Saturn listed] the rows with {header[column].strip()} {' or '.join(sorted(values))} "
-                    f"({len(picked)} of {len(body)}): " + " | ".join(_named_cells(header, r) for r in picked))
+                    f"({len(picked)} of {len(body)}): " + " | ".join(named_cells(header, r) for r in picked))
     counted = HOW_MANY.search(request)
     rows = (f"[Saturn counted] {len(body)} {counted.group(1)} (a row each)"
             if counted and not named and _rows_counted(counted.group(1), name, header, [], set(), False) else "")
@@ -238,7 +240,6 @@ def _rows_counted(thing: str, name: str, header: list[str], numeric: list[int], 
     return not quantities or bool(names)
 
 
-BLANK = "(blank)"
 FEW_ROWS = 3
 ROW_NAMES = re.compile(r"(?:id|no\.?|ref(?:erence)?|#|(?:order|invoice|receipt|item|booking)(?:[\s_]*(?:no\.?|id|number|#))?)",
                        re.IGNORECASE)
@@ -251,7 +252,7 @@ TOTALLED = re.compile(r"total|amount|subtotal|line[\s_]*total|sum", re.IGNORECAS
 def _identifies_rows(name: str, body: list[list[str]], column: int) -> bool:
     """A column of whole numbers that names its rows ("order": 1038, 1039 …; a week's number) is
     no amount: the orders' numbers had been summed to 8332."""
-    values = [_value_in(column, r) for r in body]
+    values = [value_in(column, r) for r in body]
     if any(v != v.to_integral_value() for v in values) or len(set(values)) != len(values):
         return False
     ordered = sorted(values)
@@ -268,7 +269,7 @@ def _quantity_by_price(header: list[str], body: list[list[str]], numeric: list[i
     if quantity is None or price is None or any(TOTALLED.fullmatch(header[i].strip()) for i in numeric):
         return None
     name = f"{header[quantity].strip()} × {header[price].strip()}"
-    return name, quantity, [_plain(_value_in(quantity, r) * _value_in(price, r)) for r in body]
+    return name, quantity, [plain(value_in(quantity, r) * value_in(price, r)) for r in body]
 
 
 def _repeated(header: list[str], body: list[list[str]], skip: list[int | None]) -> str:
@@ -281,30 +282,10 @@ def _repeated(header: list[str], body: list[list[str]], skip: list[int | None]) 
     return "; ".join(said)
 
 
-def _named_cells(header: list[str], row: list[str]) -> str:
-    """A row as its cells by name ("date 2026-11-29, km 16.0"): a bare "2026-11-29,16.0,97:45,long
-    run" had the 1.5B give the first number it saw."""
-    return ", ".join(f"{name.strip()} {cell.strip()}" for name, cell in zip(header, row, strict=True) if cell.strip())
-
-
-def _stems_named(name: str, request: str) -> bool:
-    return bool(stems(name.replace("_", " ")) & stems(request))
-
-
 def _stayed(row: list[str], stay: list[int], day: date) -> bool:
     """Whether a row from one date to another ("arrive,leave") holds the day: from its first day to before its last."""
-    since, until = _day(row[stay[0]]), _day(row[stay[1]])
+    since, until = day_of(row[stay[0]]), day_of(row[stay[1]])
     return since is not None and until is not None and since <= day < until
-
-
-def _day(cell: str) -> date | None:
-    found = ISO_DATE.match(cell)
-    if found is None or found.group(3) is None:
-        return None
-    try:
-        return date(int(found.group(1)), int(found.group(2)), int(found.group(3)))
-    except ValueError:
-        return None
 
 
 def _hours_between(header: list[str], body: list[list[str]], days: Collection[date] = ()) -> str:
@@ -316,11 +297,11 @@ def _hours_between(header: list[str], body: list[list[str]], days: Collection[da
         return ""
     start, end = clocks
     rest = next((i for i, name in enumerate(header) if "break" in name.lower() and "min" in name.lower()
-                 and all(_number(r[i]) is not None for r in body)), None)
+                 and all(number(r[i]) is not None for r in body)), None)
     label = next((i for i in range(len(header)) if i not in clocks and i != rest), None)
     spans = []
     for row in body:
-        minutes = (_minutes(row[end]) - _minutes(row[start])) % (24 * 60) - int(_number(row[rest]) or 0 if rest is not None else 0)
+        minutes = (_minutes(row[end]) - _minutes(row[start])) % (24 * 60) - int(number(row[rest]) or 0 if rest is not None else 0)
         spans.append((row[label].strip() if label is not None else "", minutes))
     on_the_days = {day.isoformat() for day in days}
     if asked := [span for span in spans if span[0][:10] in on_the_days]:  # the day asked, alone
@@ -340,7 +321,7 @@ def _minutes(cell: str) -> int:
 def _hours(minutes: int) -> str:
     """"6.75 hours (6 h 45 min)"."""
     hours, left = divmod(minutes, 60)
-    return f"{_plain(Decimal(minutes) / 60, places=2)} hours" + (f" ({hours} h {left} min)" if left else "")
+    return f"{plain(Decimal(minutes) / 60, places=2)} hours" + (f" ({hours} h {left} min)" if left else "")
 
 
 SINCE_MONTH = re.compile(r"\bsince\s+(?:the\s+start\s+of\s+)?(" + "|".join(MONTHS) + r")\b", re.IGNORECASE)
@@ -356,20 +337,20 @@ def _used_between_readings(name: str, header: list[str], body: list[list[str]], 
     if not READINGS.search(f"{name} {' '.join(header)}"):
         return ""
     ordered = sorted(body, key=lambda row: row[dates].strip())
-    counting = [i for i in numeric if all(_value_in(i, a) <= _value_in(i, b) for a, b in pairwise(ordered))]
+    counting = [i for i in numeric if all(value_in(i, a) <= value_in(i, b) for a, b in pairwise(ordered))]
     if not counting:
         return ""
     spans = []
     for earlier, later in pairwise(ordered):
         start, end = earlier[dates].strip(), later[dates].strip()
-        month = f"{_month(start)} " if start[8:10] == end[8:10] == "01" else ""  # 1st to 1st: that month
-        used = ", ".join(f"{header[i].strip()} {_plain(_value_in(i, later) - _value_in(i, earlier))}" for i in counting)
+        month = f"{month_of(start)} " if start[8:10] == end[8:10] == "01" else ""  # 1st to 1st: that month
+        used = ", ".join(f"{header[i].strip()} {plain(value_in(i, later) - value_in(i, earlier))}" for i in counting)
         spans.append(f"{month}({start} to {end}): {used}")
     since = next((row for row in ordered if (found := SINCE_MONTH.search(request))
-                  and _month(row[dates]).split()[0].lower() == found.group(1).lower()), None)
+                  and month_of(row[dates]).split()[0].lower() == found.group(1).lower()), None)
     if since is not None and since is not ordered[-1]:  # "since September": from its first reading to the latest
-        used = ", ".join(f"{header[i].strip()} {_plain(_value_in(i, ordered[-1]) - _value_in(i, since))}" for i in counting)
-        spans.append(f"since {_month(since[dates])} ({since[dates].strip()} to {ordered[-1][dates].strip()}): {used}")
+        used = ", ".join(f"{header[i].strip()} {plain(value_in(i, ordered[-1]) - value_in(i, since))}" for i in counting)
+        spans.append(f"since {month_of(since[dates])} ({since[dates].strip()} to {ordered[-1][dates].strip()}): {used}")
     return "[Saturn worked out] used between readings (the readings count up): " + "; ".join(spans[-MAX_GROUPS - 1:])
 
 
@@ -394,21 +375,21 @@ def _levels_over_time(name: str, header: list[str], body: list[list[str]], numer
     said = []
     for i in numeric:
         first, latest = ordered[0], ordered[-1]
-        months = {_month(row[dates]): row for row in reversed(ordered)}  # each month's first row
-        since = ", ".join(f"{month} {_signed(_value_in(i, latest) - _value_in(i, row))}"
+        months = {month_of(row[dates]): row for row in reversed(ordered)}  # each month's first row
+        since = ", ".join(f"{month} {_signed(value_in(i, latest) - value_in(i, row))}"
                           for month, row in reversed(list(months.items()))) if len(months) <= MAX_GROUPS else ""
-        low, high = min(ordered, key=partial(_value_in, i)), max(ordered, key=partial(_value_in, i))
+        low, high = min(ordered, key=partial(value_in, i)), max(ordered, key=partial(value_in, i))
         column = header[i].strip()
         said.append(f"{column} latest {latest[i].strip()} ({latest[dates].strip()}), first {first[i].strip()}"
-                    f" ({first[dates].strip()}), change since the first {_signed(_value_in(i, latest) - _value_in(i, first))}"
+                    f" ({first[dates].strip()}), change since the first {_signed(value_in(i, latest) - value_in(i, first))}"
                     + (f"; change since the start of {since}" if since else "")
                     + f"; lowest {low[i].strip()} ({low[dates].strip()}), highest {high[i].strip()} ({high[dates].strip()})"
-                    + (f"; average {_plain(_column(body, i) / len(body), places=2)}" if AVERAGE_ASKED.search(request) else ""))
+                    + (f"; average {plain(column_total(body, i) / len(body), places=2)}" if AVERAGE_ASKED.search(request) else ""))
     return "[Saturn worked out] levels over time (not amounts to add): " + " | ".join(said)
 
 
 def _signed(value: Decimal) -> str:
-    return ("+" if value > 0 else "") + _plain(value)
+    return ("+" if value > 0 else "") + plain(value)
 
 
 FLAGS = {"yes": True, "y": True, "true": True, "no": False, "n": False, "false": False}
@@ -481,125 +462,7 @@ def _rows_by_flag(header: list[str], body: list[list[str]], request: str = "") -
 HOW_MANY = re.compile(r"\bhow many\s+(?:more\s+)?(?!(?:hours|hrs|minutes|mins|days|weeks|months|years|nights|more)\b)([a-z]+)",
                       re.IGNORECASE)
 SUM_ASKED = re.compile(r"\bhow\s+(?:much|many|far)\b|\btotal\b|\bsum\b|\baltogether\b|\bc[oa]me\s+to\b", re.IGNORECASE)
-AVERAGE_ASKED = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
-LARGEST_ASKED = re.compile(
-    r"\b(?:longest|biggest|largest|most|highest|max(?:imum)?|furthest|farthest|dearest|priciest|best|top|greatest|"
-    r"favou?rite)\b",
-    re.IGNORECASE)
-SMALLEST_ASKED = re.compile(
-    r"\b(?:shortest|smallest|least|lowest|min(?:imum)?|cheapest|fewest|out\s+of\s+stock|sold\s+out|run(?:ning)?\s+(?:out|low)|none\s+left)\b",
-    re.IGNORECASE)
-
-
-def _in_order(cell: str) -> str:
-    """A date or clock time as it sorts: "9:30" before "19:20"."""
-    clock = re.match(r"\s*(\d{1,2})[:.](\d\d)\s*([ap]m)?", cell, re.IGNORECASE)
-    if clock is None or ISO_DATE.match(cell):
-        return cell.strip()
-    hour = int(clock.group(1))
-    if clock.group(3):
-        hour = hour % 12 + (12 if clock.group(3).lower() == "pm" else 0)
-    return f"{hour:02d}:{clock.group(2)}"
-
-
-LEFT_ASKED = re.compile(r"\b(?:still|left|remaining|to\s+go|outstanding|not\s+yet|unpacked|unpaid|undone)\b", re.IGNORECASE)
-
-
-def _still_to_go(header: list[str], body: list[list[str]], numeric: list[int], request: str) -> str:
-    """Asked what is still to go of a table whose one numeric column is part of the other in every
-    row ("room,boxes,packed"), each row's rest and theirs in all, the most first: asked "How many
-    boxes are still to pack?", the 1.5B had only each column's total."""
-    if len(numeric) != 2 or not LEFT_ASKED.search(request):
-        return ""
-    whole, part = numeric if all(_value_in(numeric[0], r) >= _value_in(numeric[1], r) for r in body) else numeric[::-1]
-    if any(_value_in(whole, r) < _value_in(part, r) for r in body):
-        return ""
-    label = next((i for i in range(len(header)) if i not in numeric), None)
-    rest = sorted(((_value_in(whole, r) - _value_in(part, r), r) for r in body), key=lambda pair: -pair[0])
-    each = ", ".join(f"{r[label].strip() if label is not None else ','.join(r)} {_plain(left)}" for left, r in rest)
-    total = _plain(sum((left for left, _ in rest), Decimal(0)))
-    return f"; still to go, {header[whole].strip()} - {header[part].strip()}, the most first: {each} = {total} in all"
-
-
 TIMES_ASKED = re.compile(r"\b(?:more\s+than\s+once|once|twice|how\s+many\s+times|how\s+often)\b", re.IGNORECASE)
-LATEST_ASKED = re.compile(r"\b(?:last|latest|most\s+recent)\b(?!\s+(?:week|month|year|time|weekend|night)s?\b)", re.IGNORECASE)
-PER_ASKED = re.compile(r"\b([a-z]+)\s+(?:per|a|an|each)\s+([a-z]+)\b", re.IGNORECASE)
-
-
-def _asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int], request: str) -> str:
-    """What the request asks of the rows besides their totals: their average ("What's the average
-    distance of my runs?": the 1.5B answered 6.75 for 26.8 over 4), one column's total over
-    another's ("my average miles per litre": miles 1215 / litres 119.8, not the miles' average), or
-    the row with the largest or smallest value of each numeric column ("my longest run")."""
-    said = ""
-    for per in PER_ASKED.finditer(request):
-        over, under = (_numeric_named(per.group(n), header, numeric) for n in (1, 2))
-        if over is not None and under is not None and over != under and _column(body, under):
-            ratio = _plain(_column(body, over) / _column(body, under), places=2)
-            said += (f"; {per.group(0)} over {len(body)} rows: {header[over].strip()} {_plain(_column(body, over))}"
-                     f" / {header[under].strip()} {_plain(_column(body, under))} = {ratio}")
-            return said  # its average of each column is no answer to a ratio
-    if PACE_ASKED.search(request) and (pace := _paces(header, body, numeric)):
-        return f"; {pace}"  # "my fastest run": the least time a km, not the shortest or longest
-    if SPAN_ASKED.search(request) and (spans := _days_between(header, body, SPAN_ASKED.search(request))):
-        said += f"; {spans}"
-    ranked = ([i for i in numeric if _stems_named(header[i], request)]  # "the biggest order": what it came to
-              or [i for i in numeric if "×" in header[i]]
-              or [i for i in numeric if RATED.fullmatch(header[i].strip()) and LIKED_ASKED.search(request)] or numeric)
-    if AVERAGE_ASKED.search(request):
-        counts = {i: sum(_number(r[i]) is not None for r in body) for i in ranked}
-        averages = (f"{header[i].strip()} = {_plain(_column(body, i) / counts[i], places=2)}"
-                    + (f" (over the {counts[i]} rows with one)" if counts[i] < len(body) else "") for i in ranked if counts[i])
-        said += f"; average over {len(body)} rows: " + ", ".join(averages)
-    if still := _still_to_go(header, body, numeric, request):
-        return said + still  # "the most boxes left": the rest's most, not the column's largest
-    dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) or CLOCK_TIME.fullmatch(r[i].strip())
-                                                       for r in body)), None)  # a day's table by its times too
-    if dates is not None and LATEST_ASKED.search(request):  # "How many miles did I do on the last tank?"
-        latest: list[str] = max(body, key=lambda row: _in_order(row[dates]))
-        said += f"; the latest row: ({_named_cells(header, latest)})"
-    for asked, word, largest in ((LARGEST_ASKED, "largest", True), (SMALLEST_ASKED, "smallest", False)):
-        if asked.search(request):
-            rows = {i: sorted(body, key=partial(_value_in, i), reverse=largest)[0] for i in ranked}
-            said += "; " + ", ".join(f"{word} {header[i].strip()}: ({_named_cells(header, row)})" for i, row in rows.items())
-    return said
-
-
-SPAN_ASKED = re.compile(r"\bhow\s+many\s+(nights|days)\b|\bhow\s+long\b", re.IGNORECASE)
-
-
-def _days_between(header: list[str], body: list[list[str]], asked: re.Match[str] | None) -> str:
-    """Each row's days (or nights) from its first date column to its second, for a table of stays
-    ("guest,arrive,leave"): asked "How many nights is Ellie staying?", nothing had counted them."""
-    dated = [i for i in range(len(header)) if all(_day(r[i]) for r in body)]
-    label = next((i for i in range(len(header)) if i not in dated and not all(_number(r[i]) is not None for r in body)), None)
-    if len(dated) != 2 or asked is None:
-        return ""
-    start, end = dated
-    unit = (asked.group(1) or "days").lower()
-    spans = [(row[label].strip() if label is not None else row[start].strip(), (until - since).days)
-             for row in body if (since := _day(row[start])) and (until := _day(row[end]))]
-    total = f"; total {sum(n for _, n in spans)}" if len(spans) > 1 else ""
-    return f"{unit} from {header[start].strip()} to {header[end].strip()}: " + ", ".join(f"{name} {n}" for name, n in spans) + total
-
-
-PACE_ASKED = re.compile(r"\b(?:fastest|quickest|slowest|pace|speed)\b", re.IGNORECASE)
-DISTANCE = re.compile(r"^(?:km|kms|kilometres|kilometers|miles?|mi|distance)\b", re.IGNORECASE)
-DURATION = re.compile(r"^(?:time|mins?|minutes|duration)\b|_mins?$|\(mins?\)$", re.IGNORECASE)
-
-
-def _paces(header: list[str], body: list[list[str]], numeric: list[int]) -> str:
-    """Each row's minutes per unit of distance, fastest first, for a table of distances and times."""
-    distance = next((i for i in numeric if DISTANCE.search(header[i].strip())), None)
-    duration = next((i for i in numeric if DURATION.search(header[i].strip())), None)
-    if distance is None or duration is None or any(not _value_in(distance, row) for row in body):
-        return ""
-    unit = header[distance].strip()
-    paces = sorted(((_value_in(duration, row) / _value_in(distance, row), row) for row in body), key=lambda pair: pair[0])
-    each = ", ".join(f"{','.join(row)}: {_plain(pace, places=2)} min a {unit}" for pace, row in paces)
-    return f"pace, fastest first: {each}"
-
-
 def _as_one_period(body: list[list[str]], amount: int, request: str) -> str:
     """Where a column says how often each row's amount comes round ("monthly", "yearly") and the
     request names a period, every row as that period: asked "What do my subscriptions cost a
@@ -608,7 +471,7 @@ def _as_one_period(body: list[list[str]], amount: int, request: str) -> str:
     how_often = next((i for i in range(len(body[0])) if all(r[i].strip().lower() in PERIOD_OF for r in body)), None)
     if asked is None or how_often is None:
         return ""
-    total = sum((Fraction(_value_in(amount, r)) * TIMES_A_YEAR[PERIOD_OF[r[how_often].strip().lower()]]
+    total = sum((Fraction(value_in(amount, r)) * TIMES_A_YEAR[PERIOD_OF[r[how_often].strip().lower()]]
                  / TIMES_A_YEAR[asked] for r in body), Fraction(0))
     return f"; everything as a {asked}: {total.numerator if total.denominator == 1 else f'{float(total):.2f}'}"
 
@@ -620,36 +483,8 @@ def _column_as_period(name: str, body: list[list[str]], amount: int, request: st
     asked, written = period_asked(request), period_asked(name.replace("_", " "))
     if asked is None or written is None or written == asked:
         return ""
-    total = Fraction(_column(body, amount)) * TIMES_A_YEAR[written] / TIMES_A_YEAR[asked]
+    total = Fraction(column_total(body, amount)) * TIMES_A_YEAR[written] / TIMES_A_YEAR[asked]
     return f"; {name.strip()} as a {asked}: {total.numerator if total.denominator == 1 else f'{float(total):.2f}'}"
-
-
-def _numeric_named(word: str, header: list[str], numeric: list[int]) -> int | None:
-    """The numeric column a word names, plural or not ("litre" for "litres")."""
-    singular = word.lower().removesuffix("s")
-    return next((i for i in numeric if header[i].strip().lower().removesuffix("s") == singular), None)
-
-
-def _value_in(column: int, row: list[str]) -> Decimal:
-    return _number(row[column]) or Decimal(0)
-
-
-def _column(body: list[list[str]], column: int) -> Decimal:
-    return sum((_number(r[column]) or Decimal(0) for r in body), Decimal(0))
-
-
-def _sums(body: list[list[str]], column: int, key: Callable[[list[str]], str]) -> str:
-    sums: dict[str, Decimal] = defaultdict(Decimal)
-    for row in body:
-        sums[key(row)] += _number(row[column]) or Decimal(0)
-    return ", ".join(f"{name.strip() or BLANK} {_plain(value)}" for name, value in sums.items())
-
-
-def _month(cell: str) -> str:
-    """ "2026-10-03" as "October 2026", the words a request uses."""
-    found = ISO_DATE.match(cell)
-    assert found is not None  # a date column's cells all match
-    return date(int(found.group(1)), int(found.group(2)), 1).strftime("%B %Y")
 
 
 def _month_named(month: str, request: str) -> bool:
@@ -703,10 +538,5 @@ def _grouping_column(header: list[str], body: list[list[str]], skip: list[int | 
     kinds = {i: len({r[i].strip() for r in body}) for i in range(len(header))
              if i not in skip and not all(CLOCK_TIME.fullmatch(r[i].strip()) for r in body)}
     repeating = [i for i, count in kinds.items() if count < len(body) and count <= MAX_GROUPS]
-    return min(repeating, key=lambda i: (not _stems_named(header[i], request), kinds[i], i), default=None)
+    return min(repeating, key=lambda i: (not stems_named(header[i], request), kinds[i], i), default=None)
 
-
-def _plain(value: Decimal, places: int | None = None) -> str:
-    if places is not None:
-        value = value.quantize(Decimal(1).scaleb(-places))
-    return format(value.normalize(), "f")

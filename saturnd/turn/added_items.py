@@ -16,7 +16,7 @@ from datetime import date
 from pathlib import Path
 
 from protocol.methods import PassTrace
-from saturnd.tools.table_sums import ISO_DATE
+from saturnd.tools.table_cells import ISO_DATE
 from saturnd.tools.word_match import stems
 from saturnd.turn.dates import days_named, days_of
 from saturnd.turn.errands import asked_action

@@ -15,8 +15,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date
 
+from saturnd.tools.table_cells import TABLE_SUFFIXES
 from saturnd.tools.table_dates import dates_by_column
-from saturnd.tools.table_sums import TABLE_SUFFIXES, table_totals
+from saturnd.tools.table_sums import table_totals
 from saturnd.tools.word_match import (
     NAME_WEIGHT,
     fts_index,

@@ -1,0 +1,136 @@
+"""What a request asks of a table's rows besides their totals: an average, one column over
+another, the largest or smallest row, the latest, a pace, the days a stay spans, what is still to go."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from functools import partial
+
+from saturnd.tools.table_cells import (
+    CLOCK_TIME,
+    ISO_DATE,
+    column_total,
+    day_of,
+    in_order,
+    named_cells,
+    number,
+    numeric_named,
+    plain,
+    stems_named,
+    value_in,
+)
+
+LIKED_ASKED = re.compile(r"\b(?:favou?rite|best|worst|liked?|enjoyed|loved|hated)\b", re.IGNORECASE)
+RATED = re.compile(r"ratings?|score|stars?|grade|rank(?:ing)?|out\s+of\s+\d+", re.IGNORECASE)
+
+
+AVERAGE_ASKED = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
+LARGEST_ASKED = re.compile(
+    r"\b(?:longest|biggest|largest|most|highest|max(?:imum)?|furthest|farthest|dearest|priciest|best|top|greatest|"
+    r"favou?rite)\b",
+    re.IGNORECASE)
+
+
+SMALLEST_ASKED = re.compile(
+    r"\b(?:shortest|smallest|least|lowest|min(?:imum)?|cheapest|fewest|out\s+of\s+stock|sold\s+out|run(?:ning)?\s+(?:out|low)|none\s+left)\b",
+    re.IGNORECASE)
+
+
+LEFT_ASKED = re.compile(r"\b(?:still|left|remaining|to\s+go|outstanding|not\s+yet|unpacked|unpaid|undone)\b", re.IGNORECASE)
+
+
+def _still_to_go(header: list[str], body: list[list[str]], numeric: list[int], request: str) -> str:
+    """Asked what is still to go of a table whose one numeric column is part of the other in every
+    row ("room,boxes,packed"), each row's rest and theirs in all, the most first: asked "How many
+    boxes are still to pack?", the 1.5B had only each column's total."""
+    if len(numeric) != 2 or not LEFT_ASKED.search(request):
+        return ""
+    whole, part = numeric if all(value_in(numeric[0], r) >= value_in(numeric[1], r) for r in body) else numeric[::-1]
+    if any(value_in(whole, r) < value_in(part, r) for r in body):
+        return ""
+    label = next((i for i in range(len(header)) if i not in numeric), None)
+    rest = sorted(((value_in(whole, r) - value_in(part, r), r) for r in body), key=lambda pair: -pair[0])
+    each = ", ".join(f"{r[label].strip() if label is not None else ','.join(r)} {plain(left)}" for left, r in rest)
+    total = plain(sum((left for left, _ in rest), Decimal(0)))
+    return f"; still to go, {header[whole].strip()} - {header[part].strip()}, the most first: {each} = {total} in all"
+
+
+LATEST_ASKED = re.compile(r"\b(?:last|latest|most\s+recent)\b(?!\s+(?:week|month|year|time|weekend|night)s?\b)", re.IGNORECASE)
+PER_ASKED = re.compile(r"\b([a-z]+)\s+(?:per|a|an|each)\s+([a-z]+)\b", re.IGNORECASE)
+
+
+def asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int], request: str) -> str:
+    """What the request asks of the rows besides their totals: their average ("What's the average
+    distance of my runs?": the 1.5B answered 6.75 for 26.8 over 4), one column's total over
+    another's ("my average miles per litre": miles 1215 / litres 119.8, not the miles' average), or
+    the row with the largest or smallest value of each numeric column ("my longest run")."""
+    said = ""
+    for per in PER_ASKED.finditer(request):
+        over, under = (numeric_named(per.group(n), header, numeric) for n in (1, 2))
+        if over is not None and under is not None and over != under and column_total(body, under):
+            ratio = plain(column_total(body, over) / column_total(body, under), places=2)
+            said += (f"; {per.group(0)} over {len(body)} rows: {header[over].strip()} {plain(column_total(body, over))}"
+                     f" / {header[under].strip()} {plain(column_total(body, under))} = {ratio}")
+            return said  # its average of each column is no answer to a ratio
+    if PACE_ASKED.search(request) and (pace := _paces(header, body, numeric)):
+        return f"; {pace}"  # "my fastest run": the least time a km, not the shortest or longest
+    if SPAN_ASKED.search(request) and (spans := days_between(header, body, SPAN_ASKED.search(request))):
+        said += f"; {spans}"
+    ranked = ([i for i in numeric if stems_named(header[i], request)]  # "the biggest order": what it came to
+              or [i for i in numeric if "×" in header[i]]
+              or [i for i in numeric if RATED.fullmatch(header[i].strip()) and LIKED_ASKED.search(request)] or numeric)
+    if AVERAGE_ASKED.search(request):
+        counts = {i: sum(number(r[i]) is not None for r in body) for i in ranked}
+        averages = (f"{header[i].strip()} = {plain(column_total(body, i) / counts[i], places=2)}"
+                    + (f" (over the {counts[i]} rows with one)" if counts[i] < len(body) else "") for i in ranked if counts[i])
+        said += f"; average over {len(body)} rows: " + ", ".join(averages)
+    if still := _still_to_go(header, body, numeric, request):
+        return said + still  # "the most boxes left": the rest's most, not the column's largest
+    dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) or CLOCK_TIME.fullmatch(r[i].strip())
+                                                       for r in body)), None)  # a day's table by its times too
+    if dates is not None and LATEST_ASKED.search(request):  # "How many miles did I do on the last tank?"
+        latest: list[str] = max(body, key=lambda row: in_order(row[dates]))
+        said += f"; the latest row: ({named_cells(header, latest)})"
+    for asked, word, largest in ((LARGEST_ASKED, "largest", True), (SMALLEST_ASKED, "smallest", False)):
+        if asked.search(request):
+            rows = {i: sorted(body, key=partial(value_in, i), reverse=largest)[0] for i in ranked}
+            said += "; " + ", ".join(f"{word} {header[i].strip()}: ({named_cells(header, row)})" for i, row in rows.items())
+    return said
+
+
+SPAN_ASKED = re.compile(r"\bhow\s+many\s+(nights|days)\b|\bhow\s+long\b", re.IGNORECASE)
+
+
+def days_between(header: list[str], body: list[list[str]], asked: re.Match[str] | None) -> str:
+    """Each row's days (or nights) from its first date column to its second, for a table of stays
+    ("guest,arrive,leave"): asked "How many nights is Ellie staying?", nothing had counted them."""
+    dated = [i for i in range(len(header)) if all(day_of(r[i]) for r in body)]
+    label = next((i for i in range(len(header)) if i not in dated and not all(number(r[i]) is not None for r in body)), None)
+    if len(dated) != 2 or asked is None:
+        return ""
+    start, end = dated
+    unit = (asked.group(1) or "days").lower()
+    spans = [(row[label].strip() if label is not None else row[start].strip(), (until - since).days)
+             for row in body if (since := day_of(row[start])) and (until := day_of(row[end]))]
+    total = f"; total {sum(n for _, n in spans)}" if len(spans) > 1 else ""
+    return f"{unit} from {header[start].strip()} to {header[end].strip()}: " + ", ".join(f"{name} {n}" for name, n in spans) + total
+
+
+PACE_ASKED = re.compile(r"\b(?:fastest|quickest|slowest|pace|speed)\b", re.IGNORECASE)
+DISTANCE = re.compile(r"^(?:km|kms|kilometres|kilometers|miles?|mi|distance)\b", re.IGNORECASE)
+
+
+DURATION = re.compile(r"^(?:time|mins?|minutes|duration)\b|_mins?$|\(mins?\)$", re.IGNORECASE)
+
+
+def _paces(header: list[str], body: list[list[str]], numeric: list[int]) -> str:
+    """Each row's minutes per unit of distance, fastest first, for a table of distances and times."""
+    distance = next((i for i in numeric if DISTANCE.search(header[i].strip())), None)
+    duration = next((i for i in numeric if DURATION.search(header[i].strip())), None)
+    if distance is None or duration is None or any(not value_in(distance, row) for row in body):
+        return ""
+    unit = header[distance].strip()
+    paces = sorted(((value_in(duration, row) / value_in(distance, row), row) for row in body), key=lambda pair: pair[0])
+    each = ", ".join(f"{','.join(row)}: {plain(pace, places=2)} min a {unit}" for pace, row in paces)
+    return f"pace, fastest first: {each}"
