@@ -822,3 +822,19 @@ def test_a_date_column_with_blanks_is_told_dated_or_not_and_ratings_are_not_summ
         "[Saturn worked out] totals over 3 rows: pages = 1168\n"
         "[Saturn counted] finished: dated 2 (The Salt Path, Klara and the Sun); blank 1 (Demon Copperhead)")
     assert "largest rating: (title Klara and the Sun" in table_totals("books.csv", books, "What was my favourite book?")
+
+
+BOOKS = ("title,started,finished,pages,rating\nThe Salt Path,2026-08-02,2026-08-20,288,4\n"
+         "Klara and the Sun,2026-09-05,2026-09-30,320,5\nDemon Copperhead,2026-11-21,,560,\n")
+
+
+def test_asked_which_took_longest_the_days_between_two_date_columns_not_the_largest_number():
+    said = table_totals("books.csv", BOOKS, "Which book took me longest to read?")
+    assert said.startswith("[Saturn worked out] totals over 3 rows: pages = 1168; days from started to finished: "
+                           "The Salt Path 18, Klara and the Sun 25; total 43; the most: Klara and the Sun 25")
+    assert "largest pages" not in said
+
+
+def test_since_a_month_takes_the_rows_from_it_on():
+    assert table_totals("books.csv", BOOKS, "How many pages have I read since September?").startswith(
+        "[Saturn worked out] totals over the since September 2026 rows (2): pages = 880")

@@ -77,6 +77,8 @@ def asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int], 
         return f"; {pace}"  # "my fastest run": the least time a km, not the shortest or longest
     if SPAN_ASKED.search(request) and (spans := days_between(header, body, SPAN_ASKED.search(request))):
         said += f"; {spans}"
+        if "; the most: " in spans:
+            return said  # "Which book took me longest to read?": its days, not its pages
     ranked = ([i for i in numeric if stems_named(header[i], request)]  # "the biggest order": what it came to
               or [i for i in numeric if "×" in header[i]]
               or [i for i in numeric if RATED.fullmatch(header[i].strip()) and LIKED_ASKED.search(request)] or numeric)
@@ -99,13 +101,15 @@ def asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int], 
     return said
 
 
-SPAN_ASKED = re.compile(r"\bhow\s+many\s+(nights|days)\b|\bhow\s+long\b", re.IGNORECASE)
+SPAN_ASKED = re.compile(r"\bhow\s+many\s+(nights|days)\b|\bhow\s+long\b|\btook\b.*\b(?:longest|shortest|quickest)\b|"
+                        r"\blongest\s+to\b", re.IGNORECASE)
 
 
 def days_between(header: list[str], body: list[list[str]], asked: re.Match[str] | None) -> str:
     """Each row's days (or nights) from its first date column to its second, for a table of stays
     ("guest,arrive,leave"): asked "How many nights is Ellie staying?", nothing had counted them."""
-    dated = [i for i in range(len(header)) if all(day_of(r[i]) for r in body)]
+    dated = [i for i in range(len(header)) if all(day_of(r[i]) or not r[i].strip() for r in body)
+             and any(day_of(r[i]) for r in body)]  # a book not finished yet: no span
     label = next((i for i in range(len(header)) if i not in dated and not all(number(r[i]) is not None for r in body)), None)
     if len(dated) != 2 or asked is None:
         return ""
@@ -114,7 +118,9 @@ def days_between(header: list[str], body: list[list[str]], asked: re.Match[str] 
     spans = [(row[label].strip() if label is not None else row[start].strip(), (until - since).days)
              for row in body if (since := day_of(row[start])) and (until := day_of(row[end]))]
     total = f"; total {sum(n for _, n in spans)}" if len(spans) > 1 else ""
-    return f"{unit} from {header[start].strip()} to {header[end].strip()}: " + ", ".join(f"{name} {n}" for name, n in spans) + total
+    longest = max(spans, key=lambda span: span[1]) if len(spans) > 1 and LARGEST_ASKED.search(asked.string) else None
+    return (f"{unit} from {header[start].strip()} to {header[end].strip()}: " + ", ".join(f"{name} {n}" for name, n in spans)
+            + total + (f"; the most: {longest[0]} {longest[1]}" if longest else ""))
 
 
 PACE_ASKED = re.compile(r"\b(?:fastest|quickest|slowest|pace|speed)\b", re.IGNORECASE)

@@ -92,7 +92,11 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
                               or _levels_over_time(name, header, body, numeric, dates, request)):
         return used  # readings and levels are no amounts: their totals mean nothing
     grouping = _grouping_column(header, body, [*numeric, dates], request)
-    if dates is not None and len(asked := {m for r in body if _month_named(m := month_of(r[dates]), request)}) == 1:
+    since = SINCE_MONTH.search(request)
+    if dates is not None and since and (start := _month_started(body, dates, since.group(1))):
+        body = [r for r in body if (d := day_of(r[dates])) is not None and d >= start]  # "since September": on from it
+        over += f"since {start:%B %Y} "
+    elif dates is not None and len(asked := {m for r in body if _month_named(m := month_of(r[dates]), request)}) == 1:
         month = asked.pop()
         body, dates = [r for r in body if month_of(r[dates]) == month], None
         over += f"{month} "
@@ -485,6 +489,15 @@ def _column_as_period(name: str, body: list[list[str]], amount: int, request: st
         return ""
     total = Fraction(column_total(body, amount)) * TIMES_A_YEAR[written] / TIMES_A_YEAR[asked]
     return f"; {name.strip()} as a {asked}: {total.numerator if total.denominator == 1 else f'{float(total):.2f}'}"
+
+
+def _month_started(body: list[list[str]], dates: int, month: str) -> date | None:
+    """The first day of the last `month` the table's dates reach ("since September" of rows from
+    2026-09-02 to 2026-11-21: 1 September 2026)."""
+    days = [d for r in body if (d := day_of(r[dates])) is not None]
+    wanted = MONTHS.index(month.lower()) + 1
+    starts = [date(year, wanted, 1) for year in {d.year for d in days}]
+    return max((s for s in starts if s <= max(days)), default=None) if days else None
 
 
 def _month_named(month: str, request: str) -> bool:
