@@ -1058,3 +1058,13 @@ def test_days_until_a_thing_are_checked_against_the_dates_of_the_file_it_names()
             "[Saturn dated] Tutor Mr Green, 8 December 2026: a Tuesday, in 5 days")
     assert miscounted_days("In 5 days, on Tuesday.", "How many days until my exams start?", seen) == (
         "[Saturn dated] Maths, 11 January 2027: a Monday, in 39 days (5 weeks 4 days)")
+
+
+def test_a_weekday_followed_by_a_part_of_the_day_is_named():
+    assert days_named("Who's on the till this Saturday morning?", TODAY) == [("saturday", date(2026, 12, 5))]
+    assert days_named("What have I got on the 12th March?", TODAY) == []  # a date, not the 12th of this month
+
+
+def test_my_next_of_a_rota_whose_rows_say_me_is_mine():
+    rota = ["date,shift,volunteer", "2026-12-05,morning,Alice", "2026-12-12,afternoon,Me"]
+    assert dated(rota, "When's my next shift?", TODAY).startswith("[Saturn dated] soonest first: afternoon Me, 12 December")

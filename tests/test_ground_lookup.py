@@ -17,8 +17,8 @@ from saturnd.tools.word_match import name_as_asked, query_terms
 from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.folder_scan import ScanLimits, scan_folder
 from saturnd.turn.ground import Ground, build_ground, folder_map_text
-from saturnd.turn.headcount import cost_a_head
 from saturnd.turn.listing import section_named
+from saturnd.turn.rated import cost_a_head, hours_at_their_rates
 from saturnd.turn.retrieval import (
     Document,
     Excerpt,
@@ -30,7 +30,7 @@ from saturnd.turn.retrieval import (
     render_excerpts,
 )
 from saturnd.turn.the_user import the_user_named
-from saturnd.turn.worked_lines import against_the_worked_entry
+from saturnd.turn.worked_lines import against_the_worked_entry, bracketed_counts
 from tests.conftest import of_type
 from tests.test_gate import decide_with, run_with_decisions
 
@@ -838,3 +838,35 @@ def test_asked_which_took_longest_the_days_between_two_date_columns_not_the_larg
 def test_since_a_month_takes_the_rows_from_it_on():
     assert table_totals("books.csv", BOOKS, "How many pages have I read since September?").startswith(
         "[Saturn worked out] totals over the since September 2026 rows (2): pages = 880")
+
+
+def test_hours_totalled_are_times_the_rate_an_hour_a_line_gives_their_name():
+    shown = ("--- hours.csv (whole file, 4 lines)\ndate,client,hours\n2026-11-04,Oakwell,2\n2026-11-10,Brightside,4\n"
+             "2026-11-17,Oakwell,5.5\n[Saturn worked out] totals over the November 2026 Oakwell rows (2): hours = 7.5\n"
+             "--- work.md (whole file, 1 lines)\nRates: Brightside £40 an hour, Oakwell £35 an hour.")
+    assert hours_at_their_rates("How much should I invoice Oakwell for November?", shown) == (
+        "[Saturn worked out] Oakwell: 7.5 hours × £35 an hour = 262.5")
+    by_client = shown.replace("the November 2026 Oakwell rows (2): hours = 7.5",
+                              "3 rows: hours = 11.5; hours by client: Oakwell 7.5, Brightside 4")
+    assert hours_at_their_rates("How much did I earn?", by_client) == (
+        "[Saturn worked out] at each one's rate an hour: Oakwell 7.5 × £35 = 262.5, Brightside 4 × £40 = 160; in all 422.5")
+    assert hours_at_their_rates("How many hours did I work?", shown) == ""
+
+
+def test_asked_what_still_needs_someone_the_rows_with_a_blank_cell():
+    shifts = "date,shift,volunteer,role\n2026-12-05,morning,Alice,till\n2026-12-19,morning,,till\n"
+    assert table_totals("shifts.csv", shifts, "Which shifts still need someone?") == (
+        "[Saturn counted] no volunteer in 1: date 2026-12-19, shift morning, role till")
+
+
+def test_a_tables_rows_that_say_me_are_noted_as_the_users():
+    rows = ["date,shift,volunteer", "2026-12-05,morning,Alice", "2026-12-12,afternoon,Me"]
+    assert the_user_named("When's my next shift?", [], [Excerpt("shifts.csv", 1, rows, 3)]) == (
+        "[Saturn noted] the rows that say \"Me\" are the user's: shifts.csv: date 2026-12-12, shift afternoon, volunteer Me")
+
+
+def test_counts_in_brackets_down_a_list_are_summed_unless_one_is_asked():
+    freezer = ["# Freezer", "- Chilli (2 portions) - frozen 12 Oct", "- Bolognese (4 portions)", "- Peas (big bag)"]
+    assert bracketed_counts(freezer, "How many portions of food do I have?") == (
+        "[Saturn worked out] Chilli 2 + Bolognese 4 = 6 portions")
+    assert bracketed_counts(freezer, "How many portions of bolognese are left?") == ""

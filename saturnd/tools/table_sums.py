@@ -66,7 +66,7 @@ def table_totals(name: str, text: str, request: str = "", days: Collection[date]
         return ""
     header, body = rows[0], [r for r in rows[1:] if len(r) == len(rows[0])]
     return "\n".join(filter(None, (_totals(name, header, body, rows, request, days), _hours_between(header, body, days),
-                                    _dated_or_not(header, body))))
+                                    _dated_or_not(header, body), _blanks_asked(header, body, request))))
 
 
 def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list[str]], request: str,
@@ -162,6 +162,24 @@ def _blank_date_named(header: list[str], body: list[list[str]], request: str) ->
     finished?"): its dated rows are the count, not every row."""
     return any(stems_named(name, request) and any(not r[i].strip() for r in body)
                and all(not r[i].strip() or ISO_DATE.fullmatch(r[i].strip()) for r in body) for i, name in enumerate(header))
+
+
+UNFILLED_ASKED = re.compile(r"\bneed(?:s|ing)?\s+(?:someone|somebody|anyone|a\s+volunteer|cover(?:ing)?)\b|"
+                            r"\b(?:no\s*one|nobody|unfilled|uncovered|empty|gaps?)\b|\bfree\s+(?:slots?|shifts?|spaces?|spots?)\b",
+                            re.IGNORECASE)
+
+
+def _blanks_asked(header: list[str], body: list[list[str]], request: str) -> str:
+    """Asked what still needs someone, the rows with a blank cell, whole: "Which shifts still need
+    someone?" of a rota whose 19th morning has no volunteer; a small model reads ",,till" as nothing."""
+    if not UNFILLED_ASKED.search(request):
+        return ""
+    said = []
+    for i, name in enumerate(header):
+        blank = [r for r in body if not r[i].strip()]
+        if blank and len(blank) < len(body):
+            said.append(f"no {name.strip()} in {len(blank)}: " + " | ".join(named_cells(header, r) for r in blank))
+    return f"[Saturn counted] {'; '.join(said)}" if said else ""
 
 
 def _dated_or_not(header: list[str], body: list[list[str]]) -> str:

@@ -25,6 +25,7 @@ DAYS_ASKED = re.compile(
     r"\bwhat\s+day(?:\s+of\s+the\s+week)?\s+(?:is|was|will|does|do|falls?)\b|\bwhich\s+day\s+of\s+the\s+week\b",
     re.IGNORECASE,
 )
+MINE = re.compile(r"\b(?:my|I|I'm|I’m|am\s+I)\b")
 NEXT_ASKED = re.compile(
     r"\bnext\b(?!\s+(?:week|weekend|month|year|time|mon|tue|wed|thu|fri|sat|sun)\w*)|\b(?:coming up|upcoming|soonest|earliest)\b|\bfirst\W*$",
     re.IGNORECASE,
@@ -115,7 +116,8 @@ def dated(lines: list[str], request: str, today: date) -> str:
         chosen = [pair for pair in chosen if pair in kept]
     if next_asked:
         names = content_words(" ".join(re.findall(r"(?<=\s)[A-Z][a-z]+", request)))  # "… with Ruth", not "birthday"
-        named = [pair for pair in chosen if names & content_words(pair[0])]  # "my next one-to-one with Ruth": hers
+        named = [pair for pair in chosen if names & content_words(pair[0])  # "my next one-to-one with Ruth": hers
+                 or MINE.search(request) and re.search(r"\bMe\b", pair[0])]  # "my next shift": a rota's "Me" rows
         chosen = sorted((pair for pair in named or chosen if pair[1] >= today), key=lambda pair: pair[1])
     if OVERDUE_ASKED.search(request):  # "Which library book is overdue?": the 1.5B named the first line, to come
         chosen = sorted(chosen, key=lambda pair: pair[1] >= today)
@@ -158,7 +160,7 @@ def next_due(lines: list[str], request: str, today: date) -> str:
     return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""
 
 
-MONTHLY_DAY = re.compile(r"\bon\s+the\s+([12]?\d|3[01])(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?[A-Z])", re.IGNORECASE)
+MONTHLY_DAY = re.compile(r"\bon\s+the\s+([12]?\d|3[01])(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?-i:[A-Z]))", re.IGNORECASE)
 
 
 def _monthly_days(lines: list[str], today: date) -> list[str]:
@@ -398,7 +400,7 @@ def content_words(text: str) -> set[str]:
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 DAY_NAMED = re.compile(
     r"\b(?P<which>last\s+|this\s+|next\s+)?(?P<day>today|tonight|tomorrow|yesterday|weekend|"
-    + "|".join(WEEKDAYS) + r"|(?<=the\s)(?:[12]?\d|3[01])(?:st|nd|rd|th))(?:(?<=day)s)?\b(?!\s+(?:of\s+)?[A-Z])",
+    + "|".join(WEEKDAYS) + r"|(?<=the\s)(?:[12]?\d|3[01])(?:st|nd|rd|th))(?:(?<=day)s)?\b(?!\s+(?:of\s+)?(?-i:[A-Z]))",
     re.IGNORECASE,
 )
 

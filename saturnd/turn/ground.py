@@ -25,8 +25,8 @@ from saturnd.turn.dates import days_meant, on_the_days
 from saturnd.turn.errands import asked_action
 from saturnd.turn.fencing import fence
 from saturnd.turn.folder_scan import FolderScan, scan_folder
-from saturnd.turn.headcount import cost_a_head
 from saturnd.turn.look_first import contact_sources
+from saturnd.turn.rated import cost_a_head, hours_at_their_rates
 from saturnd.turn.retrieval import KB_SOURCE, Document, Excerpt, relevant_excerpts, render_excerpts
 from saturnd.turn.the_user import the_user_named
 from saturnd.turn.trails import asks_to_follow
@@ -106,7 +106,7 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], list[Do
         if excerpts:
             rendered = render_excerpts(excerpts, ground.request, today)
             shown = "\n".join(filter(None, (rendered, table_share(ground.request, rendered, (d.text for d in documents)),
-                                            cost_a_head(ground.request, rendered),
+                                            cost_a_head(ground.request, rendered), hours_at_their_rates(ground.request, rendered),
                                             the_user_named(ground.request, documents, excerpts))))
             parts.append(prompts.EXCERPTS_INTRO + "\n" + fence("your files", shown))
         # an errand's own words stay the person's: "Text Tom I'll see him tomorrow" is not to gain a

@@ -31,7 +31,23 @@ def the_user_named(request: str, documents: Iterable[Document], excerpts: list[E
             name = found and (found.group("bracketed") or found.group("said") or found.group("given"))
             if name and name not in request and re.search(rf"\b{name}\b", SELF_NAMED.sub("", shown)):
                 return f'[Saturn noted] the user is {name} ({doc.source}: "{line.strip()}")' + _their_rows(name, excerpts)
-    return ""
+    return _rows_saying_me(excerpts)
+
+
+def _rows_saying_me(excerpts: list[Excerpt]) -> str:
+    """A table's rows with "Me" as a cell, whole: asked "When's my next shift?" of a volunteers'
+    rota, the 1.5B gave the first row's, Alice's."""
+    said = []
+    for part in excerpts:
+        if not part.source.lower().endswith((".csv", ".tsv")) or len(part.lines) < 2:
+            continue
+        rows = list(csv.reader(part.lines, "excel-tab" if part.source.lower().endswith(".tsv") else "excel"))
+        header = rows[0]
+        mine = [", ".join(f"{header[i].strip()} {cell.strip()}" for i, cell in enumerate(row) if i < len(header) and cell.strip())
+                for row in rows[1:] if any(cell.strip().lower() in ("me", "myself") for cell in row)]
+        if mine:
+            said.append(f"{part.source}: " + " | ".join(mine[:MAX_ROWS]))
+    return f'[Saturn noted] the rows that say "Me" are the user\'s: {"; ".join(said)}' if said else ""
 
 
 def _their_rows(name: str, excerpts: list[Excerpt]) -> str:

@@ -144,6 +144,8 @@ def still_to_pay(lines: list[str], request: str) -> str:
     return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
 
 
+A_RATE = re.compile(r"\b(?:an?|per|each)\s+(?:hour|hr|session|lesson|night|head|person|guest|kg|km|mile|litre)\b",
+                    re.IGNORECASE)
 ONE_ASKED = re.compile(r"\bhow\s+much\s+(?:is|are|does|do|would|will|for)\s+(?:a|an|one|each)\b", re.IGNORECASE)
 
 
@@ -159,6 +161,7 @@ def quantities_summed(lines: list[str], request: str) -> str:
         found = QUANTITY.findall(line)
         money = MONEY.findall(line)
         if len(money) >= 2 and not (PROGRESS.search(line) or BUDGET.search(line) or OWES.search(line) or PERIOD.search(line)
+                                    or A_RATE.search(line)  # "Brightside £40 an hour, Oakwell £35 an hour": no sum
                                     or (WHOLE_AMOUNT.search(line) and PART_PAID.search(line)) or _one_named(line, request)):
             found = [(amount.replace(",", ""), "") for amount in money]  # "Deposit: £150 paid, balance £350"
         if len(found) >= 2 and len({unit.lower() for _, unit in found}) == 1:
@@ -266,7 +269,8 @@ def _ways(line: str, found: re.Match[str]) -> int | None:
     return len(names.group(1).split(",")) if names else None
 
 
-BRACKETED_COUNT = re.compile(r"\((\d+(?:\.\d+)?)\s+(day|hour|night|week|mile|km)s?\)", re.IGNORECASE)
+BRACKETED_COUNT = re.compile(r"\((\d+(?:\.\d+)?)\s+(day|hour|night|week|mile|km|portion|serving|bottle|tin|jar|pack)s?\)",
+                             re.IGNORECASE)
 LEFT_ASKED = re.compile(r"\b(?:left|remaining|still\s+got|still\s+have|how\s+many|total)\b", re.IGNORECASE)
 
 
@@ -291,7 +295,21 @@ def bracketed_counts(lines: list[str], request: str) -> str:
         if found := next((found for other in lines if other != line and (found := allowance.search(other))), None):
             left = Fraction(found.group(1)) - total
             said.append(f"{found.group(0)} - {plain(total)} = {plain(left)} {unit}s left")
+    said = said or _counted_down_a_list(lines, request)
     return "[Saturn worked out] " + "; ".join(said) if said else ""
+
+
+def _counted_down_a_list(lines: list[str], request: str) -> list[str]:
+    """The counts in brackets of a list's lines, one a line, summed where the request names their
+    unit ("How many portions of food do I have?": chilli 2 + bolognese 4 + soup 3 = 9 portions)."""
+    items = [(re.split(r"[(\-–:]", line.strip(" -*•"))[0].strip(), counts[0]) for line in lines
+             if len(counts := BRACKETED_COUNT.findall(line)) == 1]
+    units = {unit.lower() for _, (_, unit) in items}
+    if (len(items) < 2 or len(units) != 1 or not re.search(rf"\b{units.pop()}s?\b", request, re.IGNORECASE)
+            or any(stems(label) & stems(request) for label, _ in items)):  # "portions of bolognese": its line's
+        return []
+    total = sum((Fraction(number) for _, (number, _) in items), Fraction(0))
+    return [" + ".join(f"{label} {number}" for label, (number, _) in items) + f" = {plain(total)} {items[0][1][1].lower()}s"]
 
 
 PROGRESS = re.compile(r"[£$€]\s?(?P<have>\d[\d,]*(?:\.\d+)?)\s+(?:of|out\s+of|towards?|/)\s+[£$€]\s?"
