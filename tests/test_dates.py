@@ -1068,3 +1068,12 @@ def test_a_weekday_followed_by_a_part_of_the_day_is_named():
 def test_my_next_of_a_rota_whose_rows_say_me_is_mine():
     rota = ["date,shift,volunteer", "2026-12-05,morning,Alice", "2026-12-12,afternoon,Me"]
     assert dated(rota, "When's my next shift?", TODAY).startswith("[Saturn dated] soonest first: afternoon Me, 12 December")
+
+
+def test_how_long_things_keep_runs_from_the_date_of_the_line_asked():
+    freezer = ["# Freezer", "- Chilli con carne (2 portions) - frozen 12 Oct", "- Soup (3 portions) - frozen 28 Aug",
+               "Cooked food keeps 3 months in the freezer."]
+    assert lasts_until(freezer, "Is the chilli still OK?", date(2026, 12, 3)) == (
+        "[Saturn dated] Chilli con carne: 12 October 2026 + 3 months: until 12 January 2027, in 40 days (5 weeks 5 days)"
+        " (still holds)")
+    assert "(ended)" in lasts_until(freezer, "Is the soup still good?", date(2026, 12, 3))

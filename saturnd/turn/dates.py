@@ -252,7 +252,32 @@ def lasts_until(lines: list[str], request: str, today: date) -> str:
         state = ENDS[0] if ends < today else ENDS[1]
         said.append(f"{label}: {dates[0][1].day} {dates[0][1]:%B %Y} + {lasts.group(0)}: ends {ends.day} {ends:%B %Y},"
                     f" {_from_today(ends, today)} {state}")
+    said += _kept_for(lines, request, today) if not said else []
     return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""
+
+
+KEEPS = re.compile(r"\b(?:keeps?|lasts?|good|use\s+within)\s+(?:for\s+)?(?:up\s+to\s+)?"
+                   r"(?P<count>\d{1,2}|one|two|three|four|five|six)\s+(?P<unit>day|week|month|year)s?\b", re.IGNORECASE)
+
+
+def _kept_for(lines: list[str], request: str, today: date) -> list[str]:
+    """A line of no date saying how long things keep ("Cooked food keeps 3 months in the freezer"),
+    from the date of the line the request names ("Chilli con carne (2 portions) - frozen 12 Oct"):
+    asked "Is the chilli still OK?", when it keeps until."""
+    rule = next((found for line in lines if (found := KEEPS.search(line)) and not _dates(line, today, weekdays=False)), None)
+    if rule is None:
+        return []
+    written = rule.group("count").lower()
+    count, unit = NUMBER_WORDS.get(written) or int(written), rule.group("unit").lower()
+    said = []
+    for line in lines:
+        dates = _dates(line, today, gone=True, weekdays=False)
+        if len(dates) == 1 and content_words(request) & content_words(line):
+            ends = _moved(dates[0][1], count, unit)
+            label = re.split(r"[(:\-–]", line.strip(" -*•"))[0].strip()
+            said.append(f"{label}: {dates[0][1].day} {dates[0][1]:%B %Y} + {rule.group('count')} {unit}s: until "
+                        f"{ends.day} {ends:%B %Y}, {_from_today(ends, today)} {ENDS[0] if ends < today else ENDS[1]}")
+    return said
 
 
 def _repeat(every: re.Match[str]) -> tuple[int, str]:
