@@ -870,3 +870,9 @@ def test_counts_in_brackets_down_a_list_are_summed_unless_one_is_asked():
     assert bracketed_counts(freezer, "How many portions of food do I have?") == (
         "[Saturn worked out] Chilli 2 + Bolognese 4 = 6 portions")
     assert bracketed_counts(freezer, "How many portions of bolognese are left?") == ""
+
+
+def test_asked_what_needs_a_columns_thing_the_rows_blank_in_it():
+    runs = "date,run,driver,kids\n2026-12-07,morning,Sam,3\n2026-12-07,afternoon,,3\n2026-12-08,morning,Priya,2\n"
+    assert table_totals("carshare.csv", runs, "Which school runs still need a driver?").endswith(
+        "[Saturn counted] no driver in 1: date 2026-12-07, run afternoon, kids 3")

@@ -172,12 +172,12 @@ UNFILLED_ASKED = re.compile(r"\bneed(?:s|ing)?\s+(?:someone|somebody|anyone|a\s+
 def _blanks_asked(header: list[str], body: list[list[str]], request: str) -> str:
     """Asked what still needs someone, the rows with a blank cell, whole: "Which shifts still need
     someone?" of a rota whose 19th morning has no volunteer; a small model reads ",,till" as nothing."""
-    if not UNFILLED_ASKED.search(request):
-        return ""
     said = []
     for i, name in enumerate(header):
         blank = [r for r in body if not r[i].strip()]
-        if blank and len(blank) < len(body):
+        asked = UNFILLED_ASKED.search(request) or re.search(
+            rf"\b(?:needs?|without|no|missing)\s+(?:an?\s+)?{re.escape(name.strip())}s?\b", request, re.IGNORECASE)
+        if asked and blank and len(blank) < len(body):  # "Which school runs still need a driver?"
             said.append(f"no {name.strip()} in {len(blank)}: " + " | ".join(named_cells(header, r) for r in blank))
     return f"[Saturn counted] {'; '.join(said)}" if said else ""
 
