@@ -337,6 +337,27 @@ def _days_of_iso_dates(text: str) -> set[str]:
     return said
 
 
+def weekday_against_said(arguments: dict[str, Any], record: SessionRecord, skip: frozenset[str]
+                         ) -> tuple[str, str, str] | None:
+    """(the date written, its weekday, the weekday the user said) where a write or message gives a
+    date "2026-12-03" (a Thursday) for the one weekday the user said ("Tuesday at 15:00", asked
+    the time of their next meeting) and not that weekday's name: the 1.5B wrote today's date."""
+    said = " ".join([*record.typed, *(r.text for r in record.returned if r.tool == "ask_user")])
+    days = {day for day in _DAYS if re.search(rf"\b{day}\b", said, re.IGNORECASE)}
+    if len(days) != 1:
+        return None
+    day = days.pop()
+    for name, value in arguments.items():
+        if name in skip or not isinstance(value, str) or re.search(rf"\b{day}\b", value, re.IGNORECASE):
+            continue
+        for found in ISO_DAY.finditer(value):
+            with contextlib.suppress(ValueError):
+                written = date(*map(int, found.groups()))
+                if f"{written:%A}".lower() != day:
+                    return found.group(0), f"{written:%A}", day.capitalize()
+    return None
+
+
 def _day(word: str) -> str:
     return _SHORT_DAYS.get(word.lower()) or _SHORT_MONTHS.get(word.lower(), word.lower())
 

@@ -113,6 +113,9 @@ NO_TOOL_FOR_IT = "I can't do that: none of my tools can."
 """Before an answer to an errand no tool can do that does not say so ("I couldn't find any
 information about ordering a pizza …")."""
 FROM_THE_DAY = "From your files: {line}."
+WEEKDAY_AGAINST_SAID = (
+    "not run: {written} is a {its_day}, and the user said {said}. Call it again with the day as the user said it."
+)
 HEADING_ONLY = (
     "[Saturn check] Your answer is only a heading of the user's file: it answers nothing. What the harness"
     " found for the question: {claim}. Answer from it."

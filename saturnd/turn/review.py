@@ -30,6 +30,7 @@ from saturnd.gate.provenance import (
     parent_missing,
     recipient_refusal,
     value_left_out,
+    weekday_against_said,
 )
 from saturnd.gate.reach import Reach
 from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, decide_remember
@@ -438,6 +439,9 @@ def _what_it_carries(name: str, arguments: dict[str, Any], skip: frozenset[str],
         return SentBack("refused_guess", NOT_WORKED_OUT.format(number=number, tool=name))
     if guessed := _guess_sent_back(name, arguments, skip, context):
         return guessed
+    if against := weekday_against_said(arguments, context.record, skip):
+        written, its_day, said_day = against
+        return SentBack("invalid", prompts.WEEKDAY_AGAINST_SAID.format(written=written, its_day=its_day, said=said_day))
     if asked_action(context.request) in REMOVING:  # "Remove the laptop from my warranties": its line is to go
         return None
     if phrase := value_left_out(context.request, arguments, skip):
