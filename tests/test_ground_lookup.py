@@ -876,3 +876,9 @@ def test_asked_what_needs_a_columns_thing_the_rows_blank_in_it():
     runs = "date,run,driver,kids\n2026-12-07,morning,Sam,3\n2026-12-07,afternoon,,3\n2026-12-08,morning,Priya,2\n"
     assert table_totals("carshare.csv", runs, "Which school runs still need a driver?").endswith(
         "[Saturn counted] no driver in 1: date 2026-12-07, run afternoon, kids 3")
+
+
+def test_how_many_in_a_month_counts_no_lines_of_other_months():
+    birthdays = ["# Birthdays", "- Mum: 14 January", "- Jack: 2 December", "- Olivia: 21 December"]
+    assert counted(birthdays, "How many birthdays are in December?") == ""
+    assert counted(birthdays, "How many birthdays are on my list?").startswith("[Saturn counted] 3 lines")

@@ -50,7 +50,7 @@ from saturnd.turn.listing import (
     who_owes,
 )
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
-from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, just_gone
+from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, just_gone, month_asked
 from saturnd.turn.worked_lines import (
     RATING_ASKED,
     amount_added,
@@ -284,8 +284,8 @@ def counted(lines: list[str], request: str, source: str = "") -> str:
     items = [line for line in lines if line.strip() and not HEADING.search(line)]
     if listed := [line for line in items if LIST_MARK.match(line)]:  # "Reading now: …" below "4. …" is none
         items = listed
-    if not COUNT_REQUEST.search(request) or not items:
-        return ""
+    if not COUNT_REQUEST.search(request) or not items or month_asked(request):
+        return ""  # "How many birthdays are in December?": the month's lines (time_lines), not all
     done = [line for line in items if DONE_MARK.search(line)]
     if DONE_ASKED.search(request) and 0 < len(done) < len(items):  # "How many books have we finished?": 3 of 5
         return f"[Saturn counted] {len(done)} of the {len(items)} lines marked done: " + "; ".join(

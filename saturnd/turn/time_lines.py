@@ -20,6 +20,11 @@ MONTH_IN_LINE = {month: re.compile(r"\bMay\b") if month == "may"
 """A month as a line writes it, whole or short ("Klara and the Sun (Mar)"); "may" only as "May"."""
 
 
+def month_asked(request: str) -> bool:
+    """Whether the request names a month as a whole ("in March", not "12 March")."""
+    return any(MONTH_ASKED[month].search(request) for month in MONTHS)
+
+
 def in_the_month(lines: list[str], request: str, today: date) -> str:
     """Asked what happened in a month ("What did I read in March?"), the lines that name it: the
     1.5B listed every book of the year."""
