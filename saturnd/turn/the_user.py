@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from saturnd.turn.retrieval import Document, Excerpt
 
@@ -38,15 +38,11 @@ def _rows_saying_me(excerpts: list[Excerpt]) -> str:
     """A table's rows with "Me" as a cell, whole: asked "When's my next shift?" of a volunteers'
     rota, the 1.5B gave the first row's, Alice's."""
     said = []
-    for part in excerpts:
-        if not part.source.lower().endswith((".csv", ".tsv")) or len(part.lines) < 2:
-            continue
-        rows = list(csv.reader(part.lines, "excel-tab" if part.source.lower().endswith(".tsv") else "excel"))
-        header = rows[0]
+    for source, header, body in _tables(excerpts):
         mine = [", ".join(f"{header[i].strip()} {cell.strip()}" for i, cell in enumerate(row) if i < len(header) and cell.strip())
-                for row in rows[1:] if any(cell.strip().lower() in ("me", "myself") for cell in row)]
+                for row in body if any(cell.strip().lower() in ("me", "myself") for cell in row)]
         if mine:
-            said.append(f"{part.source}: " + " | ".join(mine[:MAX_ROWS]))
+            said.append(f"{source}: " + " | ".join(mine[:MAX_ROWS]))
     return f'[Saturn noted] the rows that say "Me" are the user\'s: {"; ".join(said)}' if said else ""
 
 
@@ -54,14 +50,18 @@ def _their_rows(name: str, excerpts: list[Excerpt]) -> str:
     """A table's rows with the name as a cell, by its columns' names: "; their rows of rota.csv:
     week_of 2026-11-16, washing_up Ria"."""
     said = []
-    for part in excerpts:
-        if not part.source.lower().endswith((".csv", ".tsv")) or len(part.lines) < 2:
-            continue
-        rows = list(csv.reader(part.lines, "excel-tab" if part.source.lower().endswith(".tsv") else "excel"))
-        header = rows[0]
+    for source, header, body in _tables(excerpts):
         theirs = [", ".join(f"{header[i].strip()} {cell.strip()}" for i, cell in enumerate(row)
                             if i < len(header) and (i == 0 or cell.strip() == name))
-                  for row in rows[1:] if name in (cell.strip() for cell in row)]
+                  for row in body if name in (cell.strip() for cell in row)]
         if theirs:
-            said.append(f"; their rows of {part.source}: " + " | ".join(theirs[:MAX_ROWS]))
+            said.append(f"; their rows of {source}: " + " | ".join(theirs[:MAX_ROWS]))
     return "".join(said)
+
+
+def _tables(excerpts: list[Excerpt]) -> Iterator[tuple[str, list[str], list[list[str]]]]:
+    """(source, header, rows) of each table shown."""
+    for part in excerpts:
+        if part.source.lower().endswith((".csv", ".tsv")) and len(part.lines) >= 2:
+            rows = list(csv.reader(part.lines, "excel-tab" if part.source.lower().endswith(".tsv") else "excel"))
+            yield part.source, rows[0], rows[1:]
