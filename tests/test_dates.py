@@ -1077,3 +1077,27 @@ def test_how_long_things_keep_runs_from_the_date_of_the_line_asked():
         "[Saturn dated] Chilli con carne: 12 October 2026 + 3 months: until 12 January 2027, in 40 days (5 weeks 5 days)"
         " (still holds)")
     assert "(ended)" in lasts_until(freezer, "Is the soup still good?", date(2026, 12, 3))
+
+
+BILLS = ["# Bills", "Water £38 monthly, 15th", "Car insurance £486 yearly, renews 9 March",
+         "TV licence £169.50 yearly, due 1 February", "Broadband £32 monthly, 22nd - contract ends 30 June 2027"]
+
+
+def test_when_a_thing_is_due_gives_its_own_line_not_every_repeat():
+    assert next_due(BILLS, "When is car insurance due?", date(2026, 12, 3)) == (
+        "[Saturn dated] Car insurance renews, 9 March 2026, every 1 year: next 9 March 2027, a Tuesday, in 96 days "
+        "(13 weeks 5 days)")
+    assert next_due(BILLS, "When is the water bill?", date(2026, 12, 3)) == (
+        "[Saturn dated] Water monthly, the 15th: next 15 December 2026, a Tuesday, in 12 days")
+    assert next_due(BILLS, "When does the broadband contract end?", date(2026, 12, 3)) == ""
+
+
+def test_a_day_of_the_month_a_monthly_line_gives_is_among_what_comes_next():
+    assert dated(BILLS, "When's the next bill?", date(2026, 12, 3)).startswith(
+        "[Saturn dated] soonest first: Water monthly, 15 December 2026: a Tuesday, in 12 days; Broadband monthly, "
+        "22 December 2026")
+
+
+def test_a_line_that_writes_its_next_date_gives_no_next_of_its_own():
+    bins = ["- Bins: black Tues weekly, blue every other Friday (next 4 Dec)", "- Boiler: serviced 12 Feb 2026"]
+    assert next_due(bins, "Which bin goes out next week?", date(2026, 12, 3)) == ""

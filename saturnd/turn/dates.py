@@ -104,6 +104,8 @@ def dated(lines: list[str], request: str, today: date) -> str:
         written = _dates(line, today, gone=since_asked, weekdays=False, yearly=YEARLY.search(request) is not None)
         for pair in written or _dates(line, today):
             found.setdefault(pair, bool(written))
+        for pair in _days_of_the_month(line, today):  # "Water £38 monthly, 15th": the coming 15th
+            found.setdefault(pair, True)
             if not written and WEEKLY_DAY.search(line):
                 weekly.add(pair)
     found = _weekdays_within(found, today, weekly)
@@ -145,10 +147,17 @@ def next_due(lines: list[str], request: str, today: date) -> str:
     if not WHEN_ASKED.search(request):
         return ""
     said = []
-    for line, every in _repeats(lines, today):
+    repeats = _repeats(lines, today)
+    monthly = _monthly_days(lines, today)
+    asked = content_words(request) - {"when", "due", "next", "renew", "renews", "service", "bill", "bills"}
+    named = [(line, every) for line, every in repeats if asked & content_words(line)]
+    monthly_named = [(line, entry) for line, entry in monthly if asked & content_words(line)]
+    if named or monthly_named:  # "When is car insurance due?": its line, not the TV licence's
+        repeats, monthly = named, monthly_named
+    for line, every in repeats:
         dates = _dates(line, today, gone=True, weekdays=False)
-        if len(dates) != 1 or dates[0][1] > today:
-            continue
+        if len(dates) != 1 or dates[0][1] > today or NEXT_WRITTEN.search(line):
+            continue  # "blue every other Friday (next 4 Dec)" gives its next already
         count, unit = _repeat(every)
         when = _moved(dates[0][1], count, unit)  # gone already, it is overdue, not next month's
         label = " ".join(EVERY.sub(" ", dates[0][0]).replace(",", " ").split())  # "every 12 months" said after
@@ -156,26 +165,37 @@ def next_due(lines: list[str], request: str, today: date) -> str:
         said.append(f"{label}{dates[0][1].day} {dates[0][1]:%B %Y}, every {count} {unit}{'s' if count > 1 else ''}:"
                     f" next {when.day} {when:%B %Y}, a {when:%A}, {_from_today(when, today)}"
                     + (" (overdue)" if when < today else ""))
-    said += _monthly_days(lines, today)
+    said += [entry for _, entry in monthly] if not ENDING_ASKED.search(request) else []  # "contract end": its date
     return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""
 
 
-MONTHLY_DAY = re.compile(r"\bon\s+the\s+([12]?\d|3[01])(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?-i:[A-Z]))", re.IGNORECASE)
+ENDING_ASKED = re.compile(r"\b(?:end|ends|ending|expire|expires|expiry|finish|finishes|run\s+out)\b", re.IGNORECASE)
+NEXT_WRITTEN = re.compile(r"\bnext\s+(?:due\s+)?(?:on\s+)?\d", re.IGNORECASE)
+MONTHLY_DAY = re.compile(r"(?:\bon\s+the\s+|(?<=monthly,\s)|(?<=a\smonth,\s))([12]?\d|3[01])(?:st|nd|rd|th)\b"
+                         r"(?!\s+(?:of\s+)?(?-i:[A-Z]))", re.IGNORECASE)
+"""A day of the month without its month: "renews on the 15th", "Water £38 monthly, 15th"."""
 
 
-def _monthly_days(lines: list[str], today: date) -> list[str]:
+def _days_of_the_month(line: str, today: date) -> list[tuple[str, date]]:
+    """(label, the next such day) of a day of the month the line gives without its month."""
+    found = MONTHLY_DAY.search(line)
+    when = _day_of_month(int(found.group(1)), today) if found else None
+    return [(_label_of(line, found), when)] if found and when else []
+
+
+def _monthly_days(lines: list[str], today: date) -> list[tuple[str, str]]:
     """A day of the month a line gives without its month ("Membership: £32 a month, renews on the
     15th"), the next to come: asked when it renews, the 1.5B gave back "renews on the 15th"."""
     said = []
     for line in lines:
-        found = MONTHLY_DAY.search(line)
-        if found is None or _dates(line, today, weekdays=False):
-            continue
-        if when := _day_of_month(int(found.group(1)), today):
-            label = _label_of(line, found)
-            said.append(f"{label}the {found.group(0).split()[-1]}: next {when.day} {when:%B %Y}, a {when:%A}, "
-                        f"{_from_today(when, today)}")
+        for label, when in _days_of_the_month(line, today):
+            said.append((line, f"{label}the {when.day}{_ordinal(when.day)}: next {when.day} {when:%B %Y}, a {when:%A}, "
+                               f"{_from_today(when, today)}"))
     return said
+
+
+def _ordinal(day: int) -> str:
+    return "th" if 10 < day % 100 < 14 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
 
 
 def _repeats(lines: list[str], today: date) -> list[tuple[str, re.Match[str]]]:

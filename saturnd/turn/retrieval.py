@@ -231,8 +231,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         totals = (table_totals(part.source, "\n".join(part.lines), months_meant(request, today) if today else request,
                                [*(day for _, day in [*days_named(request, today), *holidays_named(request, today)]),
                                 *week_named(request, today)] if today else [])
-                  or counted(part.lines, request, part.source)
-                  or not_done(part.lines, request) or section_named(part.lines, request) or who_owes(part.lines)
+                  or not_done(part.lines, request)  # "How many things are left to pack?": not the ticked ones
+                  or counted(part.lines, request, part.source) or section_named(part.lines, request) or who_owes(part.lines)
                   if part.whole else "")
         table = part.source.lower().endswith(TABLE_SUFFIXES)  # its rows' "weekly" notes are no repeats to come
         days = (age(part.lines, request, today)
