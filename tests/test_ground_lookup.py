@@ -882,3 +882,11 @@ def test_how_many_in_a_month_counts_no_lines_of_other_months():
     birthdays = ["# Birthdays", "- Mum: 14 January", "- Jack: 2 December", "- Olivia: 21 December"]
     assert counted(birthdays, "How many birthdays are in December?") == ""
     assert counted(birthdays, "How many birthdays are on my list?").startswith("[Saturn counted] 3 lines")
+
+
+def test_counts_in_brackets_under_headings_are_summed_each_and_taken_from_an_allowance():
+    leave = ["# Annual leave 2026", "Allowance: 25 days", "Carried over from 2025: 3 days", "Taken:",
+             "- 6-10 April (5 days) Easter", "- 26 May (1 day)", "Booked:", "- 21-24 December (4 days)"]
+    assert bracketed_counts(leave, "How much leave have I got left?") == (
+        "[Saturn worked out] Taken: 6-10 April 5 + 26 May 1 = 6 days; Booked: 21-24 December 4 = 4 days; "
+        "allowance 25 + carried over 3 - taken 6 - booked 4 = 18 days left")

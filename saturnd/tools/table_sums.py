@@ -432,12 +432,14 @@ def _flagged(header: list[str], body: list[list[str]], numeric: list[int], reque
     for i, name in enumerate(header):
         values = {r[i].strip().lower() for r in body}
         verb = name.strip().lower()[:4]
-        if values <= FLAGS.keys() and len({FLAGS[v] for v in values}) == 2 and (verb in terms or FLAG_FORMS.get(verb, set()) & terms):
+        undone = re.search(rf"\bun{re.escape(name.strip().lower())}", request, re.IGNORECASE)  # "my unclaimed expenses"
+        if values <= FLAGS.keys() and len({FLAGS[v] for v in values}) == 2 and (
+                verb in terms or FLAG_FORMS.get(verb, set()) & terms or undone):
             texts = [j for j in range(len(header)) if j != i and j not in numeric]
             undated = [j for j in texts if not all(ISO_DATE.match(r[j]) for r in body)]
             named = [j for j in undated if not any(re.search(r"\d", r[j]) for r in body)]  # a client, not INV-102
             label = next(iter(named + undated + texts), None)
-            return i, not NEGATED.search(request), label
+            return i, not (NEGATED.search(request) or undone), label
     return None
 
 

@@ -171,7 +171,7 @@ def next_due(lines: list[str], request: str, today: date) -> str:
 
 ENDING_ASKED = re.compile(r"\b(?:end|ends|ending|expire|expires|expiry|finish|finishes|run\s+out)\b", re.IGNORECASE)
 NEXT_WRITTEN = re.compile(r"\bnext\s+(?:due\s+)?(?:on\s+)?\d", re.IGNORECASE)
-MONTHLY_DAY = re.compile(r"(?:\bon\s+the\s+|(?<=monthly,\s)|(?<=a\smonth,\s))([12]?\d|3[01])(?:st|nd|rd|th)\b"
+MONTHLY_DAY = re.compile(r"(?:\b(?:on|by)\s+the\s+|(?<=monthly,\s)|(?<=a\smonth,\s))([12]?\d|3[01])(?:st|nd|rd|th)\b"
                          r"(?!\s+(?:of\s+)?(?-i:[A-Z]))", re.IGNORECASE)
 """A day of the month without its month: "renews on the 15th", "Water £38 monthly, 15th"."""
 
@@ -180,7 +180,10 @@ def _days_of_the_month(line: str, today: date) -> list[tuple[str, date]]:
     """(label, the next such day) of a day of the month the line gives without its month."""
     found = MONTHLY_DAY.search(line)
     when = _day_of_month(int(found.group(1)), today) if found else None
-    return [(_label_of(line, found), when)] if found and when else []
+    if not found or not when:
+        return []
+    stop = line.rfind(". ", 0, found.start())  # "Food limit £40 a day. Claims by the 5th": the claims'
+    return [(_label_of(line, found, stop + 2 if stop >= 0 else 0), when)]
 
 
 def _monthly_days(lines: list[str], today: date) -> list[tuple[str, str]]:

@@ -15,8 +15,8 @@ from fractions import Fraction
 
 from saturnd.tools.periods import PERIOD, TIMES_A_YEAR, period_asked, period_named
 from saturnd.tools.word_match import stems
-from saturnd.turn.listing import DONE_MARK, TOTALS_LINE
-from saturnd.turn.made_up import NUMBER_WORDS, WORKED_OUT
+from saturnd.turn.listing import DONE_MARK, LIST_MARK, TOTALS_LINE
+from saturnd.turn.made_up import HEADING, NUMBER_WORDS, WORKED_OUT
 from saturnd.turn.worked_times import MAX_SPANS, plain, times_worked_out
 
 MONEY = re.compile(r"[£$€]\s?(\d[\d,]*(?:\.\d+)?)")
@@ -271,7 +271,7 @@ def _ways(line: str, found: re.Match[str]) -> int | None:
 
 BRACKETED_COUNT = re.compile(r"\((\d+(?:\.\d+)?)\s+(day|hour|night|week|mile|km|portion|serving|bottle|tin|jar|pack)s?\)",
                              re.IGNORECASE)
-LEFT_ASKED = re.compile(r"\b(?:left|remaining|still\s+got|still\s+have|how\s+many|total)\b", re.IGNORECASE)
+LEFT_ASKED = re.compile(r"\b(?:left|remaining|still\s+got|still\s+have|how\s+many|total|enough)\b", re.IGNORECASE)
 
 
 def bracketed_counts(lines: list[str], request: str) -> str:
@@ -300,16 +300,37 @@ def bracketed_counts(lines: list[str], request: str) -> str:
 
 
 def _counted_down_a_list(lines: list[str], request: str) -> list[str]:
-    """The counts in brackets of a list's lines, one a line, summed where the request names their
-    unit ("How many portions of food do I have?": chilli 2 + bolognese 4 + soup 3 = 9 portions)."""
-    items = [(re.split(r"[(\-–:]", line.strip(" -*•"))[0].strip(), counts[0]) for line in lines
-             if len(counts := BRACKETED_COUNT.findall(line)) == 1]
-    units = {unit.lower() for _, (_, unit) in items}
-    if (len(items) < 2 or len(units) != 1 or not re.search(rf"\b{units.pop()}s?\b", request, re.IGNORECASE)
+    """The counts in brackets of a list's lines, one a line, summed under each of their headings
+    where the request names their unit or the file's heading ("How many portions of food do I
+    have?": chilli 2 + bolognese 4 + soup 3 = 9 portions), not where it names one item; with an
+    allowance the file gives, what is left of it ("Allowance: 25 days", "Carried over: 3 days",
+    taken 17 and booked 4: 7 days left)."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    heading = ""
+    for line in lines:
+        counts = BRACKETED_COUNT.findall(line)
+        if not counts and line.strip().endswith(":"):
+            heading = line.strip(" #:")
+        elif len(counts) == 1 and LIST_MARK.match(line):
+            label = re.split(r"\s*\(|\s[-–:]\s", line.strip(" -*•"))[0].strip()
+            groups.setdefault(heading, []).append((label, counts[0][0]))
+            unit = counts[0][1].lower()
+    items = [item for group in groups.values() for item in group]
+    headings = " ".join(line for line in lines if HEADING.search(line) or line.strip().endswith(":"))
+    if (len(items) < 2 or len({c[1].lower() for line in lines for c in BRACKETED_COUNT.findall(line)}) != 1
+            or not (re.search(rf"\b{unit}s?\b", request, re.IGNORECASE) or stems(headings) & stems(request))
             or any(stems(label) & stems(request) for label, _ in items)):  # "portions of bolognese": its line's
         return []
-    total = sum((Fraction(number) for _, (number, _) in items), Fraction(0))
-    return [" + ".join(f"{label} {number}" for label, (number, _) in items) + f" = {plain(total)} {items[0][1][1].lower()}s"]
+    sums = {name: sum((Fraction(n) for _, n in group), Fraction(0)) for name, group in groups.items()}
+    said = [f"{name + ': ' if name else ''}" + " + ".join(f"{label} {n}" for label, n in group) + f" = {plain(sums[name])} {unit}s"
+            for name, group in groups.items()]
+    given = [(found.group(1), Fraction(found.group(2))) for line in lines if not LIST_MARK.match(line)
+             and (found := re.search(rf"\b(allowance|entitlement|carried\s+over)\b.*?(\d+(?:\.\d+)?)\s+{unit}s?\b", line, re.I))]
+    if given and re.search(r"\b(?:left|remaining|still\s+(?:got|have)|enough)\b", request, re.IGNORECASE):
+        have, used = sum((n for _, n in given), Fraction(0)), sum(sums.values(), Fraction(0))
+        said.append(" + ".join(f"{name.lower()} {plain(n)}" for name, n in given) + " - " + " - ".join(
+            f"{name.lower() or 'listed'} {plain(n)}" for name, n in sums.items()) + f" = {plain(have - used)} {unit}s left")
+    return said
 
 
 PROGRESS = re.compile(r"[£$€]\s?(?P<have>\d[\d,]*(?:\.\d+)?)\s+(?:of|out\s+of|towards?|/)\s+[£$€]\s?"
