@@ -1139,3 +1139,18 @@ def test_an_answer_naming_a_row_a_yes_no_column_left_out_goes_back():
     assert claim is not None and claim.kind == "rows_not_asked"
     assert unbacked_claim("The lego set and the candle.", [], builtin_registry(), request, documents_at_hand=True,
                           seen=seen) is None
+
+
+FILES_SHOWN = ("--- travel.md (whole file, 2 lines)\n# Travel\nRenew the passport before June.\n"
+               "--- shopping.txt (whole file, 2 lines)\nmilk\nbread\n")
+
+
+@pytest.mark.parametrize(("answer", "quote"), [
+    ("shopping.txt", "travel.md holds 'Renew the passport before June.'"),
+    ("travel.md", None),
+    ("Your travel.md file mentions it.", None),
+])
+def test_asked_which_file_says_a_thing_an_answer_naming_one_that_does_not_goes_back(answer, quote):
+    claim = unbacked_claim(answer, [], builtin_registry(), "Which of my files mentions my passport?",
+                           documents_at_hand=True, seen=FILES_SHOWN)
+    assert (claim.quote if claim and claim.kind == "another_file" else None) == quote

@@ -207,6 +207,7 @@ from saturnd.turn.picked_rows import picked_rows_left_out, picked_rows_not_asked
 from saturnd.turn.retrieval import Document
 from saturnd.turn.tool_fit import fits_request, named_for_request
 from saturnd.turn.trails import unfollowed_pointer
+from saturnd.turn.which_file import the_file_holding_it
 from saturnd.turn.worked_lines import against_the_worked_entry, missed_worked_out
 from saturnd.turn.worked_times import no_time_given
 
@@ -317,6 +318,7 @@ ClaimKind = Literal[
     "not_as_calculated", "conversion", "miscounted_days", "someone_else", "someone_elses_line", "marked_done",
     "rows_not_asked", "total_left_out", "against_the_day", "yes_then_no", "against_the_line",
     "no_time_given", "no_phone", "next_due_missed", "not_as_worked_out", "owed_the_wrong_way", "heading_only",
+    "another_file",
 ]
 
 
@@ -473,6 +475,8 @@ def unbacked_claim(
         return Claim("part_of_list", part)
     if left := marked_done_given(answer, request, seen):
         return Claim("marked_done", left)
+    if line := the_file_holding_it(answer, request, seen):
+        return Claim("another_file", line)
     if rows := (rows_not_asked(answer, request, seen) or rows_of_another_answer(answer, request, seen)
                 or lines_not_asked(answer, request, seen) or kind_rows_not_asked(answer, request, seen)
                 or (picked_rows_not_asked(answer, request, seen) or picked_rows_left_out(answer, request, seen)

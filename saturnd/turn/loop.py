@@ -369,6 +369,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
             entry := worked_entry_for(turn.text, turn.ground_text)):  # "£11.67" twice for the share of the rent
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with what the harness worked out")
         return prompts.WORKED_OUT_ANSWER.format(entry=entry)
+    if claim is not None and claim.kind == "another_file":  # "shopping.txt" again for the passport
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "answered with the file that says it")
+        return f"{claim.quote}."
     if claim is not None and claim.kind == "next_due_missed" and not gives_the_date(text, claim.quote):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the next date worked out")
         return prompts.FROM_THE_DAY.format(line=claim.quote.removeprefix("[Saturn dated]").strip())

@@ -113,6 +113,8 @@ NO_TOOL_FOR_IT = "I can't do that: none of my tools can."
 """Before an answer to an errand no tool can do that does not say so ("I couldn't find any
 information about ordering a pizza …")."""
 FROM_THE_DAY = "From your files: {line}."
+ANOTHER_FILE = "[Saturn check] The file you named does not say it; {claim}. Answer with that file."
+ANOTHER_FILE_NOTE = "the answer named a file that does not say what was asked"
 WEEKDAY_AGAINST_SAID = (
     "not run: {written} is a {its_day}, and the user said {said}. Call it again with the day as the user said it."
 )
@@ -231,7 +233,7 @@ SEND_BACK = {
     "total_left_out": TOTAL_LEFT_OUT, "against_the_day": AGAINST_THE_DAY, "yes_then_no": YES_THEN_NO,
     "against_the_line": AGAINST_THE_LINE, "no_time_given": NO_TIME_GIVEN,
     "no_phone": NO_PHONE, "next_due_missed": NEXT_DUE_MISSED, "not_as_worked_out": NOT_AS_WORKED_OUT,
-    "owed_the_wrong_way": OWED_THE_WRONG_WAY, "heading_only": HEADING_ONLY,
+    "owed_the_wrong_way": OWED_THE_WRONG_WAY, "heading_only": HEADING_ONLY, "another_file": ANOTHER_FILE,
 }
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
@@ -247,7 +249,7 @@ CLAIM_NOTES = {
     "against_the_line": AGAINST_THE_LINE_NOTE, "no_time_given": NO_TIME_GIVEN_NOTE,
     "no_phone": NO_PHONE_NOTE, "next_due_missed": NEXT_DUE_MISSED_NOTE,
     "not_as_worked_out": NOT_AS_WORKED_OUT_NOTE, "owed_the_wrong_way": OWED_THE_WRONG_WAY_NOTE,
-    "heading_only": HEADING_ONLY_NOTE,
+    "heading_only": HEADING_ONLY_NOTE, "another_file": ANOTHER_FILE_NOTE,
 }
 
 STEER = "[Correction from the user, sent while you were working] {text}"
