@@ -1154,3 +1154,11 @@ def test_asked_which_file_says_a_thing_an_answer_naming_one_that_does_not_goes_b
     claim = unbacked_claim(answer, [], builtin_registry(), "Which of my files mentions my passport?",
                            documents_at_hand=True, seen=FILES_SHOWN)
     assert (claim.quote if claim and claim.kind == "another_file" else None) == quote
+
+
+def test_a_message_laid_out_in_the_answer_is_not_a_question_to_the_user():
+    answer = ("To: Greenway Vets\nSubject: Book Biscuit for Jabs\nBody: Hi Greenway Vets,\nI am writing to book Biscuit "
+              "for his jabs. Could you let me know a time?")
+    claim = unbacked_claim(answer, [], builtin_registry(), "Email the vet to book Biscuit in for his jabs.",
+                           documents_at_hand=True, seen="")
+    assert claim is not None and claim.kind == "not_acted"

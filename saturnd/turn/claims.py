@@ -257,6 +257,8 @@ def asks_or_declines(answer: str, request: str) -> bool:
     answer = OFFERED_HELP.sub(" ", answer)  # "Is there anything I can help you with?" asks nothing of the errand
     if (opening := ADDRESSED.match(answer)) and opening.group("name").lower() in people_messaged(request):
         return False  # "Omar, how is the report going?": the message itself, to the one it is for
+    if DRAFTED.search(answer):
+        return False  # "To: Greenway Vets / Subject: … / Could you …?": the email itself, not a question
     for found in ASKS_OR_DECLINES.finditer(answer):
         next_word = re.match(r"\s+[\w']+", answer[found.end():])
         quoted = " ".join((found.group(0) + (next_word.group(0) if next_word else "")).lower().split())
@@ -265,6 +267,8 @@ def asks_or_declines(answer: str, request: str) -> bool:
     return False
 
 
+DRAFTED = re.compile(r"^\s*(?:To|Subject|Body)\s*:\s*\S|^\s*(?:Dear|Hi|Hello)\s+[A-Z][\w' ]*,\s*$", re.MULTILINE)
+"""A message laid out in the answer ("To: Greenway Vets", "Subject: …", "Dear Maria,")."""
 OFFERED_HELP = re.compile(
     r"[^.!?]*\b(?:anything\s+(?:else|I\s+can)|is\s+there\s+anything|how\s+(?:else\s+)?(?:can|may)\s+I\s+"
     r"(?:help|assist))\b[^.!?]*\?", re.IGNORECASE)
