@@ -1101,3 +1101,10 @@ def test_a_day_of_the_month_a_monthly_line_gives_is_among_what_comes_next():
 def test_a_line_that_writes_its_next_date_gives_no_next_of_its_own():
     bins = ["- Bins: black Tues weekly, blue every other Friday (next 4 Dec)", "- Boiler: serviced 12 Feb 2026"]
     assert next_due(bins, "Which bin goes out next week?", date(2026, 12, 3)) == ""
+
+
+def test_asked_when_a_thing_without_a_repeat_is_due_no_other_things_repeat_is_given():
+    car = ["# Car", "MOT due 14 March 2027", "Last service: 20 June 2026", "Service every 12 months"]
+    assert next_due(car, "When's my MOT?", date(2026, 12, 3)) == ""
+    assert next_due(car, "Is the car due a service yet?", date(2026, 12, 3)).startswith(
+        "[Saturn dated] Last service, 20 June 2026, every 12 months: next 20 June 2027")

@@ -890,3 +890,10 @@ def test_counts_in_brackets_under_headings_are_summed_each_and_taken_from_an_all
     assert bracketed_counts(leave, "How much leave have I got left?") == (
         "[Saturn worked out] Taken: 6-10 April 5 + 26 May 1 = 6 days; Booked: 21-24 December 4 = 4 days; "
         "allowance 25 + carried over 3 - taken 6 - booked 4 = 18 days left")
+
+
+def test_a_sub_heading_of_small_words_is_named_by_those_words_not_by_any_request():
+    allotment = ["# Allotment", "Committee contact: Jean Pike, 07700 900312", "## To do", "- [ ] Prune the raspberries"]
+    assert section_named(allotment, "What's Jean's number?") == ""
+    assert section_named(allotment, "What's on my to do list?") == (
+        "[Saturn listed] under the heading 'To do': [ ] Prune the raspberries")

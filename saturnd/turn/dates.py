@@ -149,11 +149,11 @@ def next_due(lines: list[str], request: str, today: date) -> str:
     said = []
     repeats = _repeats(lines, today)
     monthly = _monthly_days(lines, today)
-    asked = content_words(request) - {"when", "due", "next", "renew", "renews", "service", "bill", "bills"}
+    asked = content_words(request) - {"when", "due", "next", "renew", "renews", "bill", "bills"}
     named = [(line, every) for line, every in repeats if asked & content_words(line)]
     monthly_named = [(line, entry) for line, entry in monthly if asked & content_words(line)]
-    if named or monthly_named:  # "When is car insurance due?": its line, not the TV licence's
-        repeats, monthly = named, monthly_named
+    if named or monthly_named or any(asked & content_words(line) for line in lines):
+        repeats, monthly = named, monthly_named  # "When is car insurance due?": its line, not the TV licence's
     for line, every in repeats:
         dates = _dates(line, today, gone=True, weekdays=False)
         if len(dates) != 1 or dates[0][1] > today or NEXT_WRITTEN.search(line):

@@ -373,9 +373,12 @@ def section_named(lines: list[str], request: str) -> str:
     "100g plain flour" for the eggs; asked which sections hold a thing ("Which recipes use
     onions?"), their lines that hold it."""
     words = stems(request)
+    said = set(re.findall(r"[a-z]+", request.lower()))
     sections = _sections(lines)
     for title, under in sections:
-        if stems(re.sub(r"\(.*?\)", "", title)) <= words and under:
+        named = stems(re.sub(r"\(.*?\)", "", title))
+        written = set(re.findall(r"[a-z]+", re.sub(r"\(.*?\)", "", title).lower()))
+        if under and (named and named <= words or not named and written and written <= said):  # "## To do": by its words
             return f"[Saturn listed] under the heading '{title}': " + "; ".join(
                 line.strip(" -*•") for line in under[:MAX_NOT_DONE])
     asked = WHICH_SECTIONS.match(request)
