@@ -27,7 +27,9 @@ from itertools import pairwise
 from saturnd.tools.periods import PERIOD_OF, TIMES_A_YEAR, period_asked
 from saturnd.tools.table_asked import (
     AVERAGE_ASKED,
+    LARGEST_ASKED,
     RATED,
+    SMALLEST_ASKED,
     asked_of_rows,
 )
 from saturnd.tools.table_cells import (
@@ -100,7 +102,7 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         month = asked.pop()
         body, dates = [r for r in body if month_of(r[dates]) == month], None
         over += f"{month} "
-    if named := _named_values(header, body, [*numeric, dates], request):
+    if named := _named_values(header, body, [*numeric, dates], request, name):
         column, values = named
         body = [r for r in body if r[column].strip() in values]
         over += " and ".join(sorted(values)) + " "
@@ -228,7 +230,7 @@ def _rows_without_amounts(name: str, header: list[str], body: list[list[str]], r
         cells = " | ".join(named_cells(header, r) for r in body)
         return "\n".join(filter(None, (f"[Saturn worked out] the rows dated {over}({len(body)}): {cells}",
                                         _rows_by_flag(header, body, request))))
-    named = _named_values(header, body, [dates], request)
+    named = _named_values(header, body, [dates], request, name)
     by_flag = _rows_by_flag(header, body, request)
     if named and not re.search(rf"(?:^|\| ){re.escape(header[named[0]].strip())}: ", by_flag.removeprefix("[Saturn counted] ")):
         column, values = named  # not "said yes", "sopranos": counted by their column's kinds below
@@ -524,12 +526,13 @@ def _month_named(month: str, request: str) -> bool:
     return re.search(rf"\b{month.split()[0]}\b", request, re.IGNORECASE) is not None
 
 
-def _named_values(header: list[str], body: list[list[str]], skip: list[int | None], request: str
+def _named_values(header: list[str], body: list[list[str]], skip: list[int | None], request: str, name: str = ""
                   ) -> tuple[int, set[str]] | None:
     """A text column some of whose values (not all) the request names, with those values: asked
     what November's food cost, the 1.5B gave the whole month's spending, shown it by shop."""
     request = MESSAGED.sub("", request)  # "Email Ben the November total": Ben's rows are not asked
-    asked = stems(request) - stems(" ".join(header))
+    ranking = " ".join(found.group(0) for found in (LARGEST_ASKED.search(request), SMALLEST_ASKED.search(request)) if found)
+    asked = stems(request) - stems(" ".join([*header, re.sub(r"[^a-z]+", " ", name.lower()), ranking]))  # not "longest run"
     for i in range(len(header)):
         if i in skip:
             continue

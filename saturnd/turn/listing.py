@@ -376,9 +376,9 @@ def section_named(lines: list[str], request: str) -> str:
     said = set(re.findall(r"[a-z]+", request.lower()))
     sections = _sections(lines)
     for title, under in sections:
-        named = stems(re.sub(r"\(.*?\)", "", title))
+        title_stems = stems(re.sub(r"\(.*?\)", "", title))
         written = set(re.findall(r"[a-z]+", re.sub(r"\(.*?\)", "", title).lower()))
-        if under and (named and named <= words or not named and written and written <= said):  # "## To do": by its words
+        if under and (title_stems and title_stems <= words or not title_stems and written and written <= said):  # "## To do"
             return f"[Saturn listed] under the heading '{title}': " + "; ".join(
                 line.strip(" -*•") for line in under[:MAX_NOT_DONE])
     asked = WHICH_SECTIONS.match(request)
