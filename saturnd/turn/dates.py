@@ -104,10 +104,10 @@ def dated(lines: list[str], request: str, today: date) -> str:
         written = _dates(line, today, gone=since_asked, weekdays=False, yearly=YEARLY.search(request) is not None)
         for pair in written or _dates(line, today):
             found.setdefault(pair, bool(written))
-        for pair in _days_of_the_month(line, today):  # "Water £38 monthly, 15th": the coming 15th
-            found.setdefault(pair, True)
             if not written and WEEKLY_DAY.search(line):
                 weekly.add(pair)
+        for pair in _days_of_the_month(line, today):  # "Water £38 monthly, 15th": the coming 15th
+            found.setdefault(pair, True)
     found = _weekdays_within(found, today, weekly)
     if span_asked:
         return _span(sorted({when for _, when in found}))
