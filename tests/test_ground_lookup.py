@@ -897,3 +897,10 @@ def test_a_sub_heading_of_small_words_is_named_by_those_words_not_by_any_request
     assert section_named(allotment, "What's Jean's number?") == ""
     assert section_named(allotment, "What's on my to do list?") == (
         "[Saturn listed] under the heading 'To do': [ ] Prune the raspberries")
+
+
+def test_a_day_in_an_add_is_the_new_lines_not_a_word_to_look_for():
+    docs = [Document("runs.csv", "date,distance_km,notes\n2026-11-29,16.0,long run\n2026-12-01,6.5,\n"),
+            Document("plan.md", "# Plan\n- Thursday: intervals\n- Sunday: long run\n")]
+    shown = [part.source for part in relevant_excerpts("Log a run: 7 km today in 40 minutes.", docs, today=date(2026, 12, 3))]
+    assert "runs.csv" in shown

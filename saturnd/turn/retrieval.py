@@ -116,6 +116,9 @@ def rank(request: str, documents: list[Document], today: date | None = None) -> 
     return [(score, doc) for score, doc, _ in _ranked(request, documents, today)]
 
 
+ADDS = frozenset({"add", "append", "put", "insert", "note"})
+
+
 def _word_groups(request: str, today: date | None) -> list[tuple[str, ...]]:
     """The request's words with the ways people also write them; a day word ("tomorrow",
     "Friday") also as notes write that day: asked "Have I got anything on Friday?", the diary's
@@ -123,6 +126,8 @@ def _word_groups(request: str, today: date | None) -> list[tuple[str, ...]]:
     also as a table's dates write it ("2026-11-03" for November: money.csv held no word of "What
     was my biggest spend in November?" and was not shown), and "last week" its days'."""
     days: dict[str, tuple[str, ...]] = {}
+    if asked_action(request) in ADDS:
+        today = None  # "Log a run: 7 km today": the day is the new line's, not one to look for (plan.md's Thursday)
     for word, day in days_named(request, today) if today else []:
         days[word] = days.get(word, ()) + ways_written(day)
     for words, day in holidays_named(request, today) if today else []:  # a stay's dates hold no "2026-12-31"
