@@ -619,6 +619,30 @@ def test_a_trail_the_user_asked_to_follow_is_followed(request_text, last_result,
     assert (claim.quote if claim and claim.kind == "unfollowed" else None) == pointer
 
 
+HELLO_MISSING = ("exit code 2\npython3: can't open file '/w/hello.py': [Errno 2] No such file or directory\n"
+                 "[hello.py is not where the command looked; in the working folder: scripts/hello.py]")
+
+
+@pytest.mark.parametrize(("answer", "last_result", "calls", "where"), [
+    ("The file 'hello.py' is not where the command looked; in the working folder: scripts/hello.py", HELLO_MISSING,
+     [("run_command", '{"command": "python3 hello.py"}', "ran")], ("scripts/hello.py", "run_command")),
+    ("hello.py is missing.", HELLO_MISSING, [("run_command", '{"command": "python3 hello.py"}', "ran"),
+                                             ("run_command", '{"command": "python3 scripts/hello.py"}', "ran")], None),
+    ("There is no note.txt.", "no such file: note.txt; near names here: notes.txt, notes.md",
+     [("read_file", '{"path": "note.txt"}', "error")], ("notes.txt", "read_file")),
+    ("Should I run scripts/hello.py?", HELLO_MISSING, [("run_command", '{"command": "python3 hello.py"}', "ran")], None),
+    ("There is no note.txt.", "no such file: note.txt", [("read_file", '{"path": "note.txt"}', "error")], None),
+])
+def test_a_failure_whose_result_says_where_the_file_is_given_back_goes_back_to_try_there(
+        answer, last_result, calls, where):
+    passes = [PassTrace(index=1, step="first_move", calls=[
+        CallTrace(call_id=f"c{i}", name=name, arguments=arguments, fate=fate)
+        for i, (name, arguments, fate) in enumerate(calls)])]
+    claim = unbacked_claim(answer, passes, builtin_registry(), 'Run "python3 hello.py" and tell me what it prints.',
+                           last_result=last_result)
+    assert ((claim.quote, claim.tools[0]) if claim and claim.kind == "elsewhere" else None) == where
+
+
 @pytest.mark.parametrize(("request_text", "trail"), [
     ('Start at start.html and follow the "next" links until you reach the code word.', True),
     ('Keep following the "next" link until you reach the end.', True),

@@ -38,6 +38,10 @@ comes back again is answered with a note saying so. The kinds:
 - unfollowed: the user asked to follow links or clues, and the trail goes on at
   a page or file nothing has opened ("The meeting info continues at /b/r1.html"
   given as the answer; trails.py). Sent back once per place the trail goes on.
+- elsewhere: the last call failed, its result says where the file is ("hello.py is not where the
+  command looked; in the working folder: scripts/hello.py", "near names here: notes.txt"), and no
+  call tried that place: the answer gave the failure back. Sent back once per place, to call the
+  same tool with it.
 - half_done: the request asks for two errands done by different tools ("Text Petra
   and email Tom the same note"), one was tried and nothing tried the other.
 - part_of_list: asked what is on a list the ground showed whole, the answer gives some of
@@ -206,7 +210,7 @@ from saturnd.turn.made_up import (
 from saturnd.turn.picked_rows import picked_rows_left_out, picked_rows_not_asked
 from saturnd.turn.retrieval import Document
 from saturnd.turn.tool_fit import fits_request, named_for_request
-from saturnd.turn.trails import unfollowed_pointer
+from saturnd.turn.trails import elsewhere_untried, unfollowed_pointer
 from saturnd.turn.which_file import the_file_holding_it
 from saturnd.turn.worked_lines import against_the_worked_entry, missed_worked_out
 from saturnd.turn.worked_times import no_time_given
@@ -318,7 +322,7 @@ FETCH = "web_fetch"
 
 ClaimKind = Literal[
     "done", "not_acted", "restated", "no_access", "uncomputed", "unworked", "unsourced", "not_looked_up", "unread",
-    "unfollowed", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
+    "unfollowed", "elsewhere", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
     "not_as_calculated", "conversion", "miscounted_days", "someone_else", "someone_elses_line", "marked_done",
     "rows_not_asked", "total_left_out", "against_the_day", "yes_then_no", "against_the_line",
     "no_time_given", "no_phone", "next_due_missed", "not_as_worked_out", "owed_the_wrong_way", "heading_only",
@@ -407,6 +411,8 @@ def unbacked_claim(
         tool = FETCH if pointer.startswith("http") else "read_file"
         if tool in registry.names():
             return Claim("unfollowed", pointer, (tool,))
+    if (elsewhere := elsewhere_untried(last_result, passes)) and not answer.rstrip().endswith("?"):
+        return Claim("elsewhere", elsewhere[0], (elsewhere[1],))
     if asked_action(request) and not something_tried(passes, registry, fetch_counts=False):
         if asked_action(request) == "call" and not asks_or_declines(answer, request) and not _can_phone(registry):
             return Claim("no_phone", first_sentence(answer))
@@ -621,7 +627,7 @@ def must_call_after(claim: Claim, offered: list[str], *, can_ask: bool = True) -
     and nothing looked up, one of the user's numbers given back for a sum, or a time of day the
     user's clock time and length come to: the tools of the claim (sent back to calculate, the 1.5B
     answered "2 hours 85 minutes" instead)."""
-    if claim.kind in ("unread", "unfollowed", "restated", "not_looked_up", "copied", "time_of_day", "per_period",
+    if claim.kind in ("unread", "unfollowed", "elsewhere", "restated", "not_looked_up", "copied", "time_of_day", "per_period",
                       "conversion"):
         return tuple(name for name in offered if name in claim.tools)
     if claim.kind not in ("not_acted", "done", "half_done") or not claim.tools:

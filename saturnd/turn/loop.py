@@ -199,7 +199,7 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
     """Send an answer that claims what no tool backs back to the model, once per turn; a trail
     not followed or a page not fetched, once per place (each opening takes one of the turn's tool
     rounds)."""
-    trail = claim.kind in ("unfollowed", "unread")
+    trail = claim.kind in ("unfollowed", "unread", "elsewhere")
     if (claim.quote in turn.trail_sent_back) if trail else not may_send_back(claim, turn.claims_sent_back):
         turn.trace[-1].note = join_note(turn.trace[-1].note, f'{claim.kind}: "{claim.quote}" again: answered as it is')
         return False

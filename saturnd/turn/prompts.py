@@ -179,6 +179,10 @@ UNFOLLOWED = (
     "[Saturn check] The user asked you to follow the trail, and it goes on at {claim},"
     " which nothing has opened. Open it now{tools}; answer only at the end of the trail."
 )
+ELSEWHERE = (
+    "[Saturn check] That call failed, and its result says where the file is: {claim}. Call it again{tools}"
+    " with {claim} now, then answer from what it gives."
+)
 HALF_DONE = (
     "[Saturn check] The user also asked you to {claim}, and no call has done that part. Call {tools} now to"
     " do it, then answer."
@@ -202,6 +206,7 @@ RESTATED_NOTE = "the answer only repeated the request"
 NOT_LOOKED_UP_NOTE = "the answer gave a value that a tool named for the request looks up, and nothing looked it up"
 UNREAD_NOTE = "the answer was given without fetching the page the user named"
 UNFOLLOWED_NOTE = "the answer was given before the trail the user asked to follow was followed"
+ELSEWHERE_NOTE = "the answer gave back a failure whose result said where the file is, untried"
 HALF_DONE_NOTE = "only part of what was asked was done: nothing tried the rest"
 COPIED_NOTE = "the answer gave back one of the user's numbers instead of working out what was asked"
 TIME_OF_DAY_NOTE = "the answer's time of day was not worked out from the user's clock time and length"
@@ -225,7 +230,7 @@ SOMEONE_ELSES_LINE_NOTE = "the answer is from the line about someone else"
 SEND_BACK = {
     "done": UNBACKED_CLAIM, "not_acted": NOT_ACTED, "no_access": NO_ACCESS, "uncomputed": UNCOMPUTED,
     "unworked": UNWORKED, "unsourced": UNSOURCED, "restated": RESTATED, "not_looked_up": NOT_LOOKED_UP,
-    "unread": UNREAD, "unfollowed": UNFOLLOWED, "half_done": HALF_DONE, "copied": COPIED,
+    "unread": UNREAD, "unfollowed": UNFOLLOWED, "elsewhere": ELSEWHERE, "half_done": HALF_DONE, "copied": COPIED,
     "part_of_list": PART_OF_LIST, "time_of_day": TIME_OF_DAY, "per_period": PER_PERIOD,
     "not_as_calculated": NOT_AS_CALCULATED, "conversion": CONVERSION,
     "miscounted_days": MISCOUNTED_DAYS, "someone_else": SOMEONE_ELSE,
@@ -238,7 +243,7 @@ SEND_BACK = {
 CLAIM_NOTES = {
     "done": UNBACKED_NOTE, "not_acted": NOT_ACTED_NOTE, "no_access": NO_ACCESS_NOTE, "uncomputed": UNCOMPUTED_NOTE,
     "unworked": UNWORKED_NOTE, "unsourced": UNSOURCED_NOTE, "restated": RESTATED_NOTE,
-    "not_looked_up": NOT_LOOKED_UP_NOTE, "unread": UNREAD_NOTE, "unfollowed": UNFOLLOWED_NOTE,
+    "not_looked_up": NOT_LOOKED_UP_NOTE, "unread": UNREAD_NOTE, "unfollowed": UNFOLLOWED_NOTE, "elsewhere": ELSEWHERE_NOTE,
     "half_done": HALF_DONE_NOTE, "copied": COPIED_NOTE, "part_of_list": PART_OF_LIST_NOTE,
     "time_of_day": TIME_OF_DAY_NOTE, "per_period": PER_PERIOD_NOTE,
     "not_as_calculated": NOT_AS_CALCULATED_NOTE, "conversion": CONVERSION_NOTE,

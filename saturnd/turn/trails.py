@@ -27,6 +27,12 @@ POINTER = re.compile(
 FETCHED_FROM = re.compile(r'<outside source="web_fetch (\S+?)"')
 
 
+ELSEWHERE = re.compile(
+    r"\[\S+ is not where the command looked; in the working folder: (?P<run>[^\],]+)"
+    r"|no such file: \S+; near names here: (?P<read>[^,\n]+)")
+"""Where a tool's failure says the thing asked for is (acting._elsewhere, builtin_files.missing)."""
+
+
 def asks_to_follow(request: str) -> bool:
     return FOLLOW_REQUEST.search(request) is not None
 
@@ -46,3 +52,15 @@ def unfollowed_pointer(request: str, last_result: str, passes: list[PassTrace]) 
         if whole not in opened and pointer not in opened:
             return whole
     return None
+
+
+def elsewhere_untried(last_result: str, passes: list[PassTrace]) -> tuple[str, str] | None:
+    """Where the newest failed call's own result says the file is, and that call's tool, when no call
+    of the turn has tried it: asked to run "python3 hello.py", the 1.5B got "hello.py is not where the
+    command looked; in the working folder: scripts/hello.py" and answered with those words."""
+    calls = [c for p in passes for c in p.calls if c.fate in ("ran", "error")]
+    if not calls or not (found := ELSEWHERE.search(last_result)):
+        return None
+    place = (found.group("run") or found.group("read")).strip()
+    tried = " ".join(c.arguments for c in calls)
+    return None if place in tried else (place, calls[-1].name)
