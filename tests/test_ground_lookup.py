@@ -820,8 +820,17 @@ def test_a_date_column_with_blanks_is_told_dated_or_not_and_ratings_are_not_summ
              "Klara and the Sun,2026-11-05,2026-11-19,320,5\nDemon Copperhead,2026-11-21,,560,\n")
     assert table_totals("books.csv", books, "How many books have I finished?") == (
         "[Saturn worked out] totals over 3 rows: pages = 1168\n"
-        "[Saturn counted] finished: dated 2 (The Salt Path, Klara and the Sun); blank 1 (Demon Copperhead)")
+        "[Saturn counted] finished: dated 2 (The Salt Path, Klara and the Sun); not finished yet 1 (Demon Copperhead)")
     assert "largest rating: (title Klara and the Sun" in table_totals("books.csv", books, "What was my favourite book?")
+
+
+def test_asked_what_is_under_way_a_table_with_a_blank_date_column_is_shown():
+    files = {"reading.md": "# Reading\nGoal: 20 books this year.\nWant to read: Intermezzo, Orbital\n",
+             "books.csv": "title,started,finished\nThe Salt Path,2026-09-02,2026-09-20\nDemon Copperhead,2026-11-21,\n",
+             "runs.csv": "date,km\n2026-11-01,5\n2026-11-03,7\n"}
+    assert [p.source for p in relevant_excerpts("What am I reading at the moment?", docs(files))] == [
+        "reading.md", "books.csv"]
+    assert [p.source for p in relevant_excerpts("What am I reading next?", docs(files))] == ["reading.md"]
 
 
 BOOKS = ("title,started,finished,pages,rating\nThe Salt Path,2026-08-02,2026-08-20,288,4\n"

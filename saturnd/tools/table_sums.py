@@ -60,15 +60,22 @@ def table_totals(name: str, text: str, request: str = "", days: Collection[date]
     month's too, the 1.5B answered October's food with the food of all months. So too a request
     naming some values of a text column ("food"): those rows only. The `days` the request names
     ("did I work on Tuesday") pick a table of start and end times' rows."""
+    for header, body in _table(name, text):
+        rows = [header, *body]
+        return "\n".join(filter(None, (_totals(name, header, body, rows, request, days), _hours_between(header, body, days),
+                                        _dated_or_not(header, body), _blanks_asked(header, body, request))))
+    return ""
+
+
+def _table(name: str, text: str) -> list[tuple[list[str], list[list[str]]]]:
+    """The header and the rows of as many cells, of a CSV/TSV file of a size to work on; none otherwise."""
     if not name.lower().endswith(TABLE_SUFFIXES):
-        return ""
+        return []
     dialect = "excel-tab" if name.lower().endswith(".tsv") else "excel"
     rows = [row for row in csv.reader(io.StringIO(text), dialect) if any(c.strip() for c in row)]
     if len(rows) < 3 or len(rows) > MAX_ROWS:
-        return ""
-    header, body = rows[0], [r for r in rows[1:] if len(r) == len(rows[0])]
-    return "\n".join(filter(None, (_totals(name, header, body, rows, request, days), _hours_between(header, body, days),
-                                    _dated_or_not(header, body), _blanks_asked(header, body, request))))
+        return []
+    return [(rows[0], [r for r in rows[1:] if len(r) == len(rows[0])])]
 
 
 def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list[str]], request: str,
@@ -184,10 +191,16 @@ def _blanks_asked(header: list[str], body: list[list[str]], request: str) -> str
     return f"[Saturn counted] {'; '.join(said)}" if said else ""
 
 
+def undated_rows(name: str, text: str) -> str:
+    """table_totals' line of the rows dated or not, alone: asked "What am I reading at the moment?",
+    the table whose blank "finished" answers it holds no word of the request."""
+    return "\n".join(_dated_or_not(header, body) for header, body in _table(name, text))
+
+
 def _dated_or_not(header: list[str], body: list[list[str]]) -> str:
     """The rows of a date column some of whose cells are blank, dated or not ("finished: dated 4
-    (…); blank 1 (Demon Copperhead)"): asked what they are reading now, or how many books they
-    have finished, a small model reads a row's ",,560," as nothing."""
+    (…); not finished yet 1 (Demon Copperhead)"): asked what they are reading now, or how many
+    books they have finished, a small model reads a row's ",,560," as nothing."""
     label = next((i for i in range(len(header)) if not any(ISO_DATE.match(r[i]) or number(r[i]) is not None for r in body)), None)
     said = []
     for i, name in enumerate(header):
@@ -195,7 +208,8 @@ def _dated_or_not(header: list[str], body: list[list[str]]) -> str:
         if label is None or not all(not c or ISO_DATE.fullmatch(c) for c in cells) or all(cells) or not any(cells):
             continue
         dated, blank = ([r[label].strip() for r, c in zip(body, cells, strict=True) if bool(c) is filled] for filled in (True, False))
-        said.append(f"{name.strip()}: dated {len(dated)} ({', '.join(dated)}); blank {len(blank)} ({', '.join(blank)})")
+        not_yet = f"not {name.strip()} yet" if name.strip().lower().endswith("ed") else "blank"
+        said.append(f"{name.strip()}: dated {len(dated)} ({', '.join(dated)}); {not_yet} {len(blank)} ({', '.join(blank)})")
     return f"[Saturn counted] {' | '.join(said)}" if said else ""
 
 

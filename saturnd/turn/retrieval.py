@@ -17,7 +17,7 @@ from datetime import date
 
 from saturnd.tools.table_cells import TABLE_SUFFIXES
 from saturnd.tools.table_dates import dates_by_column
-from saturnd.tools.table_sums import table_totals
+from saturnd.tools.table_sums import table_totals, undated_rows
 from saturnd.tools.word_match import (
     NAME_WEIGHT,
     fts_index,
@@ -183,6 +183,11 @@ def excerpt(doc: Document, terms: list[str], limits: RetrievalLimits) -> Excerpt
     return Excerpt(doc.source, start + 1, lines[start : start + limits.lines_per_excerpt], len(lines))
 
 
+ONGOING_ASKED = re.compile(r"\b(?:at\s+the\s+moment|currently|right\s+now|in\s+progress|on\s+the\s+go|"
+                           r"still\s+\w+ing|not\s+(?:yet\s+)?(?:finished|done|returned|paid|back))\b", re.IGNORECASE)
+"""A request about what is under way: the rows of a table's date column left blank answer it."""
+
+
 def relevant_excerpts(
     request: str, documents: list[Document], limits: RetrievalLimits = RetrievalLimits(), today: date | None = None,
     wanted: Collection[str] = (),
@@ -199,6 +204,10 @@ def relevant_excerpts(
         rated = [doc for doc in documents if len(rated_lines(doc.text.splitlines())) >= 2]
         ranked += [(0.0, doc, frozenset()) for doc in rated if all(doc is not d for _, d, _ in ranked)]
         wanted = {*wanted, *(doc.source for doc in rated)}
+    if ONGOING_ASKED.search(request):  # "What am I reading at the moment?": books.csv's blank "finished"
+        ongoing = [doc for doc in documents if undated_rows(doc.source, doc.text)]
+        ranked += [(0.0, doc, frozenset()) for doc in ongoing if all(doc is not d for _, d, _ in ranked)]
+        wanted = {*wanted, *(doc.source for doc in ongoing)}
     if not ranked:
         return []
     floor = ranked[0][0] * limits.relative_floor
