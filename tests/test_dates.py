@@ -1106,3 +1106,13 @@ def test_asked_when_a_thing_without_a_repeat_is_due_no_other_things_repeat_is_gi
     assert next_due(car, "When's my MOT?", date(2026, 12, 3)) == ""
     assert next_due(car, "Is the car due a service yet?", date(2026, 12, 3)).startswith(
         "[Saturn dated] Last service, 20 June 2026, every 12 months: next 20 June 2027")
+
+
+def test_a_weekdays_turn_in_the_month_is_its_next_day_not_every_such_weekday():
+    club = ["Book club meets first Thursday of the month at Sam's.", "Quiz: last Friday of the month"]
+    assert next_due(club, "When's book club?", date(2026, 12, 4)) == (
+        "[Saturn dated] Book club meets, first Thursday of the month: next 7 January 2027, a Thursday, in 34 days"
+        " (4 weeks 6 days)")  # 3 December was this month's
+    assert dated(club, "When's the next quiz?", date(2026, 12, 4)).startswith(
+        "[Saturn dated] soonest first: Quiz, 25 December 2026: a Friday, in 21 days (3 weeks)")
+    assert "10 December" not in dated(club, "When's the next book club?", date(2026, 12, 4))

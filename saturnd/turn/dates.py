@@ -10,6 +10,7 @@ days". A date without a year is its next one from today.
 
 from __future__ import annotations
 
+import calendar
 import contextlib
 import re
 from collections.abc import Collection
@@ -102,7 +103,7 @@ def dated(lines: list[str], request: str, today: date) -> str:
     weekly: set[tuple[str, date]] = set()
     for line in lines:
         written = _dates(line, today, gone=since_asked, weekdays=False, yearly=YEARLY.search(request) is not None)
-        for pair in written or _dates(line, today):
+        for pair in written or ([] if NTH_WEEKDAY.search(line) else _dates(line, today)):
             found.setdefault(pair, bool(written))
             if not written and WEEKLY_DAY.search(line):
                 weekly.add(pair)
@@ -176,10 +177,21 @@ MONTHLY_DAY = re.compile(r"(?:\b(?:on|by)\s+the\s+|(?<=monthly,\s)|(?<=a\smonth,
 """A day of the month without its month: "renews on the 15th", "Water £38 monthly, 15th"."""
 
 
+NTH_WEEKDAY = re.compile(
+    r"\b(?P<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+(?P<weekday>mon|tues|wednes|thurs|fri|satur|sun)day"
+    r"(?:\s+(?:of|in)\s+(?:the|each|every)\s+month)?\b", re.IGNORECASE)
+"""A weekday's turn in each month: "Book club meets first Thursday of the month"."""
+NTH = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3, "last": -1}
+
+
 def _days_of_the_month(line: str, today: date) -> list[tuple[str, date]]:
-    """(label, the next such day) of a day of the month the line gives without its month."""
-    found = MONTHLY_DAY.search(line)
-    when = _day_of_month(int(found.group(1)), today) if found else None
+    """(label, the next such day) of a day of the month the line gives without its month: a number
+    ("on the 15th") or a weekday's turn ("first Thursday of the month")."""
+    found = MONTHLY_DAY.search(line) or NTH_WEEKDAY.search(line)
+    if found and found.re is NTH_WEEKDAY:
+        when = _nth_weekday(NTH[found.group("nth").lower()], _weekday_number(found.group("weekday")), today)
+    else:
+        when = _day_of_month(int(found.group(1)), today) if found else None
     if not found or not when:
         return []
     stop = line.rfind(". ", 0, found.start())  # "Food limit £40 a day. Claims by the 5th": the claims'
@@ -192,7 +204,8 @@ def _monthly_days(lines: list[str], today: date) -> list[tuple[str, str]]:
     said = []
     for line in lines:
         for label, when in _days_of_the_month(line, today):
-            said.append((line, f"{label}the {when.day}{_ordinal(when.day)}: next {when.day} {when:%B %Y}, a {when:%A}, "
+            turn = nth.group(0) if (nth := NTH_WEEKDAY.search(line)) else f"the {when.day}{_ordinal(when.day)}"
+            said.append((line, f"{label}{turn}: next {when.day} {when:%B %Y}, a {when:%A}, "
                                f"{_from_today(when, today)}"))
     return said
 
@@ -495,6 +508,21 @@ def week_named(request: str, today: date) -> list[date]:
         return []
     monday = today - timedelta(days=today.weekday(), weeks=-WEEKS_ON[found.group(1).lower()])
     return [monday + timedelta(days=n) for n in range(7)]
+
+
+def _weekday_number(stem: str) -> int:
+    return next(i for i, name in enumerate(WEEKDAYS) if name.startswith(stem.lower()))
+
+
+def _nth_weekday(nth: int, weekday: int, today: date) -> date:
+    """The coming `nth` (0-based, -1 the last) `weekday` of a month, this month's if still to come."""
+    for ahead in range(2):
+        month, year = (today.month + ahead - 1) % 12 + 1, today.year + (today.month + ahead - 1) // 12
+        days = [d for d in (date(year, month, n) for n in range(1, calendar.monthrange(year, month)[1] + 1))
+                if d.weekday() == weekday]
+        if (day := days[nth]) >= today:
+            return day
+    return day
 
 
 def _day_of_month(number: int, today: date) -> date | None:
