@@ -833,6 +833,14 @@ def test_asked_what_is_under_way_a_table_with_a_blank_date_column_is_shown():
     assert [p.source for p in relevant_excerpts("What am I reading next?", docs(files))] == ["reading.md"]
 
 
+def test_a_month_asked_of_a_table_with_two_date_columns_is_the_named_columns():
+    books = ("title,started,finished,pages\nLessons in Chemistry,2026-10-18,2026-11-02,400\n"
+             "Klara and the Sun,2026-11-05,2026-11-19,320\nDemon Copperhead,2026-11-21,,560\n")
+    assert table_totals("books.csv", books, "How many books did I finish in November?").startswith(
+        "[Saturn worked out] 2 books (a row each); totals over the finished November 2026 rows (2): pages = 720")
+    assert "the started November 2026 rows (2): pages = 880" in table_totals("books.csv", books, "Which books did I start in November?")
+
+
 BOOKS = ("title,started,finished,pages,rating\nThe Salt Path,2026-08-02,2026-08-20,288,4\n"
          "Klara and the Sun,2026-09-05,2026-09-30,320,5\nDemon Copperhead,2026-11-21,,560,\n")
 

@@ -102,6 +102,10 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         return used  # readings and levels are no amounts: their totals mean nothing
     grouping = _grouping_column(header, body, [*numeric, dates], request)
     since = SINCE_MONTH.search(request)
+    if (named_dates := _date_column_named(header, body, request)) is not None and (
+            since or any(_month_named(month_of(r[named_dates]), request) for r in body if r[named_dates].strip())):
+        body = [r for r in body if r[named_dates].strip()]  # "How many books did I finish in November?": by finished
+        dates, over = named_dates, f"{header[named_dates].strip()} "
     if dates is not None and since and (start := _month_started(body, dates, since.group(1))):
         body = [r for r in body if (d := day_of(r[dates])) is not None and d >= start]  # "since September": on from it
         over += f"since {start:%B %Y} "
@@ -525,6 +529,14 @@ def _column_as_period(name: str, body: list[list[str]], amount: int, request: st
         return ""
     total = Fraction(column_total(body, amount)) * TIMES_A_YEAR[written] / TIMES_A_YEAR[asked]
     return f"; {name.strip()} as a {asked}: {total.numerator if total.denominator == 1 else f'{float(total):.2f}'}"
+
+
+def _date_column_named(header: list[str], body: list[list[str]], request: str) -> int | None:
+    """Of a table with two date columns or more, the one the request's words name ("finish" of
+    "started,finished"): the month asked is that column's, its blank rows not counted."""
+    columns = [i for i in range(len(header)) if any(ISO_DATE.match(r[i]) for r in body)
+               and all(ISO_DATE.match(r[i]) or not r[i].strip() for r in body)]
+    return next((i for i in columns if stems_named(header[i], request)), None) if len(columns) > 1 else None
 
 
 def _month_started(body: list[list[str]], dates: int, month: str) -> date | None:
