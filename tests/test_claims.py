@@ -1154,6 +1154,32 @@ def test_an_answer_giving_a_cell_only_rows_left_out_hold_goes_back(request_text,
     assert (claim is not None and claim.kind == "rows_not_asked") is sent_back
 
 
+BOOKS_SEEN = ("--- books.csv (whole file, 4 lines)\ntitle,author,started,finished,rating\n"
+              "The Salt Path,Raynor Winn,2026-09-02,2026-09-20,4\nTomorrow and Tomorrow and Tomorrow,Gabrielle Zevin,"
+              "2026-09-22,2026-10-15,5\nLessons in Chemistry,Bonnie Garmus,2026-10-18,2026-11-02,3\n")
+
+
+@pytest.mark.parametrize(("request_text", "worked", "answer", "sent_back"), [
+    ("What was my favourite book?", "largest rating: (title Tomorrow and Tomorrow and Tomorrow, author Gabrielle Zevin, "
+     "started 2026-09-22, finished 2026-10-15, rating 5)", "Intermezzo, The Covenant of Water, Orbital", True),
+    ("What was my favourite book?", "largest rating: (title Tomorrow and Tomorrow and Tomorrow, author Gabrielle Zevin, "
+     "started 2026-09-22, finished 2026-10-15, rating 5)", "Gabrielle Zevin's novel, rated 5.", False),
+    ("Which book took me longest to read?", "days from started to finished: The Salt Path 18, Tomorrow and Tomorrow and "
+     "Tomorrow 23, Lessons in Chemistry 15; total 56; the most: Tomorrow and Tomorrow and Tomorrow 23",
+     "Lessons in Chemistry", True),
+    ("Which book took me longest to read?", "days from started to finished: The Salt Path 18, Tomorrow and Tomorrow and "
+     "Tomorrow 23, Lessons in Chemistry 15; total 56; the most: Tomorrow and Tomorrow and Tomorrow 23",
+     "Tomorrow and Tomorrow and Tomorrow (23 days).", False),
+    ("Who wrote The Salt Path?", "largest rating: (title Tomorrow and Tomorrow and Tomorrow, author Gabrielle Zevin, "
+     "started 2026-09-22, finished 2026-10-15, rating 5)", "Raynor Winn", False),  # no superlative asked
+])
+def test_an_answer_naming_none_of_the_row_worked_out_as_the_largest_or_smallest_goes_back(
+        request_text, worked, answer, sent_back):
+    seen = f"{BOOKS_SEEN}[Saturn worked out] totals over 3 rows: rating = 12; {worked}"
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=seen)
+    assert (claim is not None and claim.kind == "not_as_worked_out") is sent_back
+
+
 def test_an_answer_naming_a_row_a_yes_no_column_left_out_goes_back():
     seen = ("--- gifts.csv (whole file, 4 lines)\nperson,gift,price,bought\nMum,scarf,35,yes\nJack,lego set,40,no\n"
             "Olivia,candle,18,no\n[Saturn worked out] totals over the bought = no rows (2: Jack, Olivia): price = 58; "

@@ -105,7 +105,8 @@ comes back again is answered with a note saying so. The kinds:
   not ("No rehearsal on 23 December"); sent back with the line
   (date_checks.py).
 - not_as_worked_out: the request's own numbers come to what the ground worked out (a time moved
-  by a length, a length in other units, a percentage, the weekday of a date it writes), and the
+  by a length, a length in other units, a percentage, the weekday of a date it writes), or it
+  worked out the row asked of as the largest or smallest ("favourite": the best rating), and the
   answer gives another ("60 minutes" for "an hour and three quarters"); sent back with the line,
   and a second time answered by it.
 - no_phone: asked to call or ring someone, with no tool that places a phone call, an answer that
@@ -207,7 +208,7 @@ from saturnd.turn.made_up import (
     unworked_length,
     works_out,
 )
-from saturnd.turn.picked_rows import picked_rows_left_out, picked_rows_not_asked
+from saturnd.turn.picked_rows import picked_rows_left_out, picked_rows_not_asked, superlative_missed
 from saturnd.turn.retrieval import Document
 from saturnd.turn.tool_fit import fits_request, named_for_request
 from saturnd.turn.trails import elsewhere_untried, unfollowed_pointer
@@ -446,6 +447,7 @@ def unbacked_claim(
     if day_line := not_on_that_day(answer, request, seen):
         return Claim("against_the_day", day_line)
     if worked := (missed_worked_out(answer, request) or wrong_weekday(answer, request, today_shown(seen))
+                  or superlative_missed(answer, request, seen)
                   or against_the_worked_entry(answer, request, seen) or miscounted_kind(answer, request, seen)):
         return Claim("not_as_worked_out", worked)
     if said := yes_then_no(answer, request):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from saturnd.tools.table_asked import LARGEST_ASKED, SMALLEST_ASKED
 from saturnd.turn.listing import table_rows_above
 
 ROWS_PICKED = re.compile(r"^\[Saturn (?:listed|dated)\] (?P<which>the rows with [^:]+?|[^:;]*?\d+ [A-Z][a-z]+): (?P<rows>.+)$"
@@ -57,6 +58,28 @@ def picked_rows_left_out(answer: str, request: str, seen: str) -> str | None:
             if named and named != values:
                 return _quoted(found)
     return None
+
+
+SUPERLATIVE_ROW = re.compile(r"\b(?P<which>(?:largest|smallest) [^:;]+): \((?P<cells>[^)]*)\)|; the most: (?P<most>[^;\n]+?) [\d.]+(?:;|$)",
+                             re.MULTILINE)
+
+
+def superlative_missed(answer: str, request: str, seen: str) -> str | None:
+    """The row the ground worked out as the largest or smallest asked, or the most days a row took,
+    when the answer names none of its cells: asked "What was my favourite book?" with "largest
+    rating: (title Tomorrow and Tomorrow and Tomorrow, …, rating 5)" shown, the 1.5B gave the
+    want-to-read list."""
+    if not (LARGEST_ASKED.search(request) or SMALLEST_ASKED.search(request)):
+        return None
+    found = [m for line in seen.splitlines() if line.startswith("[Saturn worked out]") for m in SUPERLATIVE_ROW.finditer(line)]
+    if not found:
+        return None
+    said = re.sub(r"[£$€,]", "", answer.lower())
+    for row in found:
+        cells = [row["most"]] if row["most"] else [cell.split(" ", 1)[-1] for cell in row["cells"].split(", ")]
+        if any(len(cell) > 2 and re.sub(r"[£$€,]", "", cell.lower()) in said for cell in cells):
+            return None
+    return "; ".join(row.group(0).strip("; ") for row in found)
 
 
 def _rows_picked(lines: list[str], at: int, found: re.Match[str]) -> tuple[list[list[str]], list[list[str]]]:
