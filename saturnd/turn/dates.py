@@ -188,10 +188,11 @@ def _days_of_the_month(line: str, today: date) -> list[tuple[str, date]]:
     """(label, the next such day) of a day of the month the line gives without its month: a number
     ("on the 15th") or a weekday's turn ("first Thursday of the month")."""
     found = MONTHLY_DAY.search(line) or NTH_WEEKDAY.search(line)
+    when: date | None = None
     if found and found.re is NTH_WEEKDAY:
         when = _nth_weekday(NTH[found.group("nth").lower()], _weekday_number(found.group("weekday")), today)
-    else:
-        when = _day_of_month(int(found.group(1)), today) if found else None
+    elif found:
+        when = _day_of_month(int(found.group(1)), today)
     if not found or not when:
         return []
     stop = line.rfind(". ", 0, found.start())  # "Food limit £40 a day. Claims by the 5th": the claims'
