@@ -272,6 +272,14 @@ def test_a_tables_new_row_has_the_date_and_time_asked_and_no_made_up_cell(tmp_pa
         visits.read_text() + "2027-01-20,15:00,Dentist,,City Hospital\n")  # the column's own value may stay
 
 
+def test_a_tables_new_row_leaves_blank_a_cell_the_request_does_not_give_where_other_rows_are_blank(tmp_path):
+    rides = tmp_path / "rides.csv"
+    rides.write_text("date,route,km,leader,riders\n2026-11-29,Lakes loop,64,Mo,7\n2026-12-06,Forest trail,38,Ruth,\n")
+    assert item_as_asked("Add a ride on 20 December 2026: Lakes loop, 64 km, led by Gav.", rides,
+                         rides.read_text() + "2026-12-20,Lakes loop,64,Gav,0\n") == (
+        rides.read_text() + "2026-12-20,Lakes loop,64,Gav,\n")
+
+
 def test_a_tables_new_row_with_a_cell_in_another_columns_place_has_it_moved(tmp_path):
     guests = tmp_path / "guests.csv"
     guests.write_text("name,rsvp,dietary,plus_one\nAnna Lee,yes,vegetarian,no\nDan Frost,maybe,vegan,no\n")

@@ -107,7 +107,8 @@ def _cells_as_asked(line: str, table: list[str], request: str, today: date | Non
     """A table's new row with the one date and time the request gives in the table's date and time
     columns, and a text cell of words neither the request says nor its column holds left blank:
     asked to "Add a dentist appointment on 20 January at 3pm", the 1.5B copied the row above's
-    date and made up "oral hygiene" for what it was."""
+    date and made up "oral hygiene" for what it was. A cell the request does not give, in a column
+    other rows leave blank, is left blank too (a ride added with "0" riders)."""
     rows = list(csv.reader(table[1:]))
     cells = next(csv.reader([line]))
     if not rows or any(len(row) != len(cells) for row in rows):
@@ -125,6 +126,8 @@ def _cells_as_asked(line: str, table: list[str], request: str, today: date | Non
             cells[i] = f"{hour:02d}:{minute:02d}" if all(len(c) == 5 for c in column) else f"{hour}:{minute:02d}"
         elif cell.strip() and not any(ch.isdigit() for ch in cell) and cell.strip() not in column and not stems(cell) & said:
             cells[i] = ""
+        elif cell.strip() and "" in column and cell.strip() not in re.findall(r"\d+(?:\.\d+)?", request):
+            cells[i] = ""  # "riders" for a ride still to come: a column other rows leave blank, not "0"
     written = io.StringIO()
     csv.writer(written, lineterminator="").writerow(cells)
     return written.getvalue()
