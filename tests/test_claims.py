@@ -1212,3 +1212,17 @@ def test_a_message_laid_out_in_the_answer_is_not_a_question_to_the_user():
     claim = unbacked_claim(answer, [], builtin_registry(), "Email the vet to book Biscuit in for his jabs.",
                            documents_at_hand=True, seen="")
     assert claim is not None and claim.kind == "not_acted"
+
+
+@pytest.mark.parametrize(("request_text", "answer", "sent_back"), [
+    ("What's TopRoof's number?", "450", "roof repair,TopRoof,450,01632 960205,waiting"),
+    ("What's TopRoof's number?", "01632 960205", None),
+    ("What's the plumber's number?", "The plumber is not listed.", "Plumber: Bob Hale 07700 900111"),
+    ("What's the dentist's number?", "I couldn't find it.", None),  # no line names a dentist
+    ("What's TopRoof's new number?", "I don't know.", None),  # a changed number is theirs to give
+])
+def test_asked_for_a_number_an_answer_giving_none_while_a_line_shown_has_it_goes_back(request_text, answer, sent_back):
+    seen = ("--- quotes.csv\njob,company,quote,phone,status\nroof repair,TopRoof,450,01632 960205,waiting\n"
+            "--- house.md\nPlumber: Bob Hale 07700 900111\n[Saturn worked out] totals over the TopRoof rows (1): quote = 450")
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=seen)
+    assert (claim.quote if claim and claim.kind == "contact_not_given" else None) == sent_back

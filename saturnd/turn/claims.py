@@ -70,6 +70,8 @@ comes back again is answered with a note saying so. The kinds:
 - someone_else: asked for someone's number or address, the answer gives one from a line that names
   none of the people asked about ("What's the dentist's phone number?" answered with the plumber's,
   no dentist in the files); sent back with that line (look_first.py).
+- contact_not_given: asked for someone's number or email, the answer gives none while a line shown
+  names them with one ("What's TopRoof's number?" answered "450", its quote; look_first.py).
 - someone_elses_line: asked about someone with their own line shown ("- Sam: ?"), the answer's
   words come only from another person's line of the same list ("a lego", from "- Tom: lego");
   sent back with both lines (look_first.py); so is one whose figures come from a file that never
@@ -186,6 +188,7 @@ from saturnd.turn.listing import (
 )
 from saturnd.turn.look_first import (
     addresses_named,
+    contact_not_given,
     another_labels_line,
     another_owners_line,
     people_messaged,
@@ -325,7 +328,7 @@ ClaimKind = Literal[
     "done", "not_acted", "restated", "no_access", "uncomputed", "unworked", "unsourced", "not_looked_up", "unread",
     "unfollowed", "elsewhere", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
     "not_as_calculated", "conversion", "miscounted_days", "someone_else", "someone_elses_line", "marked_done",
-    "rows_not_asked", "total_left_out", "against_the_day", "yes_then_no", "against_the_line",
+    "rows_not_asked", "total_left_out", "against_the_day", "contact_not_given", "yes_then_no", "against_the_line",
     "no_time_given", "no_phone", "next_due_missed", "not_as_worked_out", "owed_the_wrong_way", "heading_only",
     "another_file",
 ]
@@ -437,6 +440,8 @@ def unbacked_claim(
         return Claim("no_access", found.group(0))
     if line := someone_elses_contact(answer, request, seen):
         return Claim("someone_else", line)
+    if line := contact_not_given(answer, request, seen):
+        return Claim("contact_not_given", line)
     if lines := (someone_elses_line(answer, request, seen) or another_owners_line(answer, request, seen)
                  or another_rows_figure(answer, request, seen)):
         return Claim("someone_elses_line", lines)

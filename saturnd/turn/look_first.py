@@ -185,6 +185,25 @@ def someone_elses_contact(answer: str, request: str, seen: str) -> str | None:
     return None
 
 
+WHOSE = re.compile(r"\b([A-Z][\w&-]*[a-z][\w&-]*)['’]s\b|\bthe\s+([a-z]+)['’]s\b")
+"""Whose number is asked: "TopRoof's", "Gav's", "the plumber's"."""
+
+
+def contact_not_given(answer: str, request: str, seen: str) -> str | None:
+    """Asked for someone's number or email, an answer giving none while a line shown names them
+    with one: asked "What's TopRoof's number?" with its quotes.csv row shown ("roof repair,TopRoof,
+    450,01632 960205,waiting"), the 1.5B answered "450", the quote. The line to send it back with."""
+    if (not (QUESTION.search(request) and ASKS_FOR_CONTACT.search(request)) or ASKS_FOR_SOMETHING_ELSE.search(request)
+            or EMAIL.search(answer) or PHONE.search(answer) or "?" in answer):
+        return None
+    owners = [name for pair in WHOSE.findall(request) for name in pair if name]
+    for line in seen.splitlines():
+        if (not line.startswith("[Saturn") and (EMAIL.search(line) or PHONE.search(line))
+                and any(re.search(rf"\b{re.escape(owner)}\b", line, re.IGNORECASE) for owner in owners)):
+            return line.strip()
+    return None
+
+
 LABELLED = re.compile(r"^[\s>*+-]*(?P<label>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s*(?::|\s[-–]\s)")
 """A line given to someone by name: "- Sam: ?", "Jo - 9 December", "Ella: swimming Monday 5pm"."""
 SAME_LIST = 12

@@ -82,6 +82,10 @@ MARKED_DONE = (
     "[Saturn check] The user asked what is still to do, and your answer names what their list marks done."
     " {claim}. Answer again with those lines only."
 )
+CONTACT_NOT_GIVEN = (
+    "[Saturn check] The user asked for a number or address, and your answer gives none. The line"
+    " shown to you that has it: \"{claim}\". Answer with the number or address from it."
+)
 SOMEONE_ELSE = (
     "[Saturn check] Your answer's number or address comes from the line \"{claim}\", which is not about"
     " who the user asked for. If no line of the user's files names them, tell the user you could not find"
@@ -217,6 +221,7 @@ CONVERSION_NOTE = "the answer's number is not the length of time asked, in the u
 MISCOUNTED_DAYS_NOTE = "the answer's count of days is not the one worked out from today's date"
 MARKED_DONE_NOTE = "the answer named what the list marks done as still to do"
 SOMEONE_ELSE_NOTE = "the answer's number or address is from a line about someone else"
+CONTACT_NOT_GIVEN_NOTE = "asked for a number or address, the answer gave none of the one shown"
 ROWS_NOT_ASKED_NOTE = "the answer named rows of the table the user did not ask about"
 AGAINST_THE_DAY_NOTE = "the answer went against the line for the day asked"
 YES_THEN_NO_NOTE = "the answer said yes and gave a reason for no"
@@ -233,7 +238,7 @@ SEND_BACK = {
     "unread": UNREAD, "unfollowed": UNFOLLOWED, "elsewhere": ELSEWHERE, "half_done": HALF_DONE, "copied": COPIED,
     "part_of_list": PART_OF_LIST, "time_of_day": TIME_OF_DAY, "per_period": PER_PERIOD,
     "not_as_calculated": NOT_AS_CALCULATED, "conversion": CONVERSION,
-    "miscounted_days": MISCOUNTED_DAYS, "someone_else": SOMEONE_ELSE,
+    "miscounted_days": MISCOUNTED_DAYS, "someone_else": SOMEONE_ELSE, "contact_not_given": CONTACT_NOT_GIVEN,
     "someone_elses_line": SOMEONE_ELSES_LINE, "marked_done": MARKED_DONE, "rows_not_asked": ROWS_NOT_ASKED,
     "total_left_out": TOTAL_LEFT_OUT, "against_the_day": AGAINST_THE_DAY, "yes_then_no": YES_THEN_NO,
     "against_the_line": AGAINST_THE_LINE, "no_time_given": NO_TIME_GIVEN,
@@ -247,7 +252,7 @@ CLAIM_NOTES = {
     "half_done": HALF_DONE_NOTE, "copied": COPIED_NOTE, "part_of_list": PART_OF_LIST_NOTE,
     "time_of_day": TIME_OF_DAY_NOTE, "per_period": PER_PERIOD_NOTE,
     "not_as_calculated": NOT_AS_CALCULATED_NOTE, "conversion": CONVERSION_NOTE,
-    "miscounted_days": MISCOUNTED_DAYS_NOTE, "someone_else": SOMEONE_ELSE_NOTE,
+    "miscounted_days": MISCOUNTED_DAYS_NOTE, "someone_else": SOMEONE_ELSE_NOTE, "contact_not_given": CONTACT_NOT_GIVEN_NOTE,
     "someone_elses_line": SOMEONE_ELSES_LINE_NOTE, "marked_done": MARKED_DONE_NOTE,
     "rows_not_asked": ROWS_NOT_ASKED_NOTE, "total_left_out": TOTAL_LEFT_OUT_NOTE,
     "against_the_day": AGAINST_THE_DAY_NOTE, "yes_then_no": YES_THEN_NO_NOTE,
