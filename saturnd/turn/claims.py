@@ -188,9 +188,9 @@ from saturnd.turn.listing import (
 )
 from saturnd.turn.look_first import (
     addresses_named,
-    contact_not_given,
     another_labels_line,
     another_owners_line,
+    contact_not_given,
     people_messaged,
     someone_elses_contact,
     someone_elses_line,
