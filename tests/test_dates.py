@@ -1116,3 +1116,14 @@ def test_a_weekdays_turn_in_the_month_is_its_next_day_not_every_such_weekday():
     assert dated(club, "When's the next quiz?", date(2026, 12, 4)).startswith(
         "[Saturn dated] soonest first: Quiz, 25 December 2026: a Friday, in 21 days (3 weeks)")
     assert "10 December" not in dated(club, "When's the next book club?", date(2026, 12, 4))
+
+
+def test_asked_what_to_use_first_every_dated_line_is_given_oldest_first():
+    freezer = ["- Chilli con carne (2 portions) - frozen 12 Oct", "- Peas (big bag)", "- Soup, leek and potato - frozen 28 Sep",
+               "Cooked food keeps 3 months in the freezer."]
+    assert lasts_until(freezer, "What needs eating first?", date(2026, 12, 4)) == (
+        "[Saturn dated] oldest first: Soup, leek and potato: 28 September 2026 + 3 months: until 28 December 2026, in 24"
+        " days (3 weeks 3 days) (still holds); Chilli con carne: 12 October 2026 + 3 months: until 12 January 2027, in 39"
+        " days (5 weeks 4 days) (still holds)")
+    assert lasts_until(freezer[:3], "What should I use up first?", date(2026, 12, 4)).startswith(
+        "[Saturn dated] oldest first: Soup, leek and potato: 28 September 2026, 67 days ago")

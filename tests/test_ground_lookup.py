@@ -921,3 +921,10 @@ def test_a_day_in_an_add_is_the_new_lines_not_a_word_to_look_for():
             Document("plan.md", "# Plan\n- Thursday: intervals\n- Sunday: long run\n")]
     shown = [part.source for part in relevant_excerpts("Log a run: 7 km today in 40 minutes.", docs, today=date(2026, 12, 3))]
     assert "runs.csv" in shown
+
+
+def test_a_few_small_documents_none_holding_a_word_of_the_request_are_shown_whole():
+    freezer = {"freezer.md": "# Freezer\n- Soup - frozen 28 Sep\n- Peas\n"}
+    assert [p.source for p in relevant_excerpts("What needs eating first?", docs(freezer))] == ["freezer.md"]
+    many = {f"note{i}.md": "nothing here\n" for i in range(5)}
+    assert relevant_excerpts("What needs eating first?", docs(many)) == []

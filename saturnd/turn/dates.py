@@ -274,10 +274,10 @@ def lasts_until(lines: list[str], request: str, today: date) -> str:
     """For a line with one date and how long a thing from it lasts ("Fridge (Bosch): bought 12
     March 2024, 2 year warranty"), the day it ends and how far that is from today, asked when it
     ends or whether it still holds."""
-    if not LASTS_ASKED.search(request):
+    if not (LASTS_ASKED.search(request) or USE_FIRST_ASKED.search(request)):
         return ""
     said = []
-    for line in lines:
+    for line in lines if LASTS_ASKED.search(request) else []:
         lasts = LASTS.search(line)
         dates = _dates(line, today, gone=True, weekdays=False) if lasts else []
         if lasts is None or len(dates) != 1:
@@ -290,9 +290,13 @@ def lasts_until(lines: list[str], request: str, today: date) -> str:
         said.append(f"{label}: {dates[0][1].day} {dates[0][1]:%B %Y} + {lasts.group(0)}: ends {ends.day} {ends:%B %Y},"
                     f" {_from_today(ends, today)} {state}")
     said += _kept_for(lines, request, today) if not said else []
-    return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""
+    first = "oldest first: " if said and USE_FIRST_ASKED.search(request) else ""
+    return f"[Saturn dated] {first}{'; '.join(said[:MAX_DATES])}" if said else ""
 
 
+USE_FIRST_ASKED = re.compile(r"\b(?:eat|eating|use|using|cook|cooking|finish|finishing)\b[^.?!]*\b(?:first|soonest|up)\b|"
+                             r"\boldest\b|\bbeen\s+in\s+(?:the\s+\w+\s+)?longest\b", re.IGNORECASE)
+"""Asked what to use first ("What needs eating first?"): every dated line, the oldest first."""
 KEEPS = re.compile(r"\b(?:keeps?|lasts?|good|use\s+within)\s+(?:for\s+)?(?:up\s+to\s+)?"
                    r"(?P<count>\d{1,2}|one|two|three|four|five|six)\s+(?P<unit>day|week|month|year)s?\b", re.IGNORECASE)
 
@@ -300,20 +304,26 @@ KEEPS = re.compile(r"\b(?:keeps?|lasts?|good|use\s+within)\s+(?:for\s+)?(?:up\s+
 def _kept_for(lines: list[str], request: str, today: date) -> list[str]:
     """A line of no date saying how long things keep ("Cooked food keeps 3 months in the freezer"),
     from the date of the line the request names ("Chilli con carne (2 portions) - frozen 12 Oct"):
-    asked "Is the chilli still OK?", when it keeps until."""
+    asked "Is the chilli still OK?", when it keeps until. Asked what to use first, every dated
+    line's, the oldest first (asked "What needs eating first?", the 1.5B answered "The freezer")."""
     rule = next((found for line in lines if (found := KEEPS.search(line)) and not _dates(line, today, weekdays=False)), None)
-    if rule is None:
+    use_first = USE_FIRST_ASKED.search(request) is not None
+    if rule is None and not use_first:
         return []
-    written = rule.group("count").lower()
-    count, unit = NUMBER_WORDS.get(written) or int(written), rule.group("unit").lower()
-    said = []
+    found = []
     for line in lines:
         dates = _dates(line, today, gone=True, weekdays=False)
-        if len(dates) == 1 and content_words(request) & content_words(line):
-            ends = _moved(dates[0][1], count, unit)
-            label = re.split(r"[(:\-–]", line.strip(" -*•"))[0].strip()
-            said.append(f"{label}: {dates[0][1].day} {dates[0][1]:%B %Y} + {rule.group('count')} {unit}s: until "
-                        f"{ends.day} {ends:%B %Y}, {_from_today(ends, today)} {ENDS[0] if ends < today else ENDS[1]}")
+        if len(dates) == 1 and (use_first or content_words(request) & content_words(line)):
+            found.append((dates[0][1], re.split(r"[(:\-–]", line.strip(" -*•"))[0].strip()))
+    said = []
+    for written, label in sorted(found) if use_first else found:
+        if rule is None:
+            said.append(f"{label}: {written.day} {written:%B %Y}, {_from_today(written, today)}")
+            continue
+        count, unit = NUMBER_WORDS.get(rule.group("count").lower()) or int(rule.group("count")), rule.group("unit").lower()
+        ends = _moved(written, count, unit)
+        said.append(f"{label}: {written.day} {written:%B %Y} + {rule.group('count')} {unit}s: until "
+                    f"{ends.day} {ends:%B %Y}, {_from_today(ends, today)} {ENDS[0] if ends < today else ENDS[1]}")
     return said
 
 
