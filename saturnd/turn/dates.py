@@ -310,13 +310,13 @@ def _kept_for(lines: list[str], request: str, today: date) -> list[str]:
     use_first = USE_FIRST_ASKED.search(request) is not None
     if rule is None and not use_first:
         return []
-    found = []
+    dated_lines = []
     for line in lines:
         dates = _dates(line, today, gone=True, weekdays=False)
         if len(dates) == 1 and (use_first or content_words(request) & content_words(line)):
-            found.append((dates[0][1], re.split(r"[(:\-–]", line.strip(" -*•"))[0].strip()))
+            dated_lines.append((dates[0][1], re.split(r"[(:\-–]", line.strip(" -*•"))[0].strip()))
     said = []
-    for written, label in sorted(found) if use_first else found:
+    for written, label in sorted(dated_lines) if use_first else dated_lines:
         if rule is None:
             said.append(f"{label}: {written.day} {written:%B %Y}, {_from_today(written, today)}")
             continue
