@@ -446,6 +446,9 @@ def test_a_line_only_the_knowledge_base_holds_is_not_written_over():
     assert where_it_is("Tick off book dentist.", Path("/nowhere/x.md"), [Document("kb:todo.md", "book dentist\n")]) is None
 
 
+HOURS = "date,client,hours,task\n2026-11-02,Brightside,3.5,logo drafts\n2026-11-04,Oakwell,2,website fixes\n"
+
+
 @pytest.mark.parametrize(("request_text", "files", "wrong", "refusal", "note", "after"), [
     ("Take eggs off the shopping list.", {"shopping.txt": "milk\neggs\nrice\n"},
      {"path": "shopping.txt", "content": "milk\neggs\nrice"},
@@ -474,6 +477,13 @@ def test_a_line_only_the_knowledge_base_holds_is_not_written_over():
      "(The same call came back: boxes.csv is a table and the list the user named is move.md, so the call"
      " wrote move.md as the last result gave it.) ",
      {"move.md": "# Move\n- [ ] Redirect post\n- [ ] Change address at the bank\n", "boxes.csv": "room,boxes\nkitchen,12\n"}),
+    ("Log 2 hours for Brightside today, business cards.", {"hours.csv": HOURS},
+     {"path": "log.txt", "content": "Log 2 hours for Brightside today, business cards."},
+     "tool error: log.txt is a new file, and the list the user named is hours.csv. Call write_file again with"
+     f" path hours.csv and this content:\n{HOURS}{date.today().isoformat()},Brightside,2,business cards\n",
+     "(The same call came back: log.txt does not exist and the list the user named is hours.csv, so the call"
+     " wrote hours.csv as the last result gave it.) ",
+     {"hours.csv": f"{HOURS}{date.today().isoformat()},Brightside,2,business cards\n"}),
 ])
 async def test_a_removal_sent_back_then_proposed_again_writes_what_it_was_given(
     harness, request_text, files, wrong, refusal, note, after,

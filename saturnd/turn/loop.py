@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +54,7 @@ from saturnd.turn.overwrite import (
     WRITE_FILE,
 )
 from saturnd.turn.remembering import queue_missed_facts
+from saturnd.turn.table_rows import row_asked
 from saturnd.turn.thinking import think_plan
 from saturnd.turn.tool_round import tool_round
 from saturnd.turn.worked_lines import worked_entry_for
@@ -231,10 +232,11 @@ def earlier_text(turn: TurnContext, nothing_yet: str) -> str:
 
 
 def ready_write_text(turn: TurnContext, claim: Claim) -> str:
-    """For a list errand answered instead of done, the write that does it (lists_named.ready_write)."""
+    """For a list errand answered instead of done, the write that does it (lists_named.ready_write),
+    or for an add to a table, the table with the row the request gives (table_rows.row_asked)."""
     if claim.kind not in ("done", "not_acted") or WRITE_FILE not in claim.tools:
         return ""
-    ready = ready_write(turn.text, turn.documents)
+    ready = ready_write(turn.text, turn.documents) or row_asked(turn.text, turn.documents, date.today())
     return prompts.READY_WRITE.format(source=ready.source, content=ready.content) if ready else ""
 
 

@@ -62,6 +62,7 @@ from saturnd.turn.overwrite import (
     where_it_is,
 )
 from saturnd.turn.retrieval import KB_SOURCE, Document
+from saturnd.turn.table_rows import row_instead_of_a_new_file
 from saturnd.turn.time_moves import time_moved_as_asked, time_moved_in_edit
 
 if TYPE_CHECKING:
@@ -404,11 +405,12 @@ def without_the_grounds_lines(arguments: dict[str, Any], context: GateContext) -
 def list_put_right(arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
     """(the arguments, the note) when a new file written to take a line off or add one to a list
     the folder holds comes back as it was sent back: it writes that list as the send-back gave it
-    (sent back, the 1.5B wrote "book dentist.md" three times)."""
+    (sent back, the 1.5B wrote "book dentist.md" three times), or the table an add's row goes in."""
     target = Path(context.cwd, os.path.expanduser(arguments.get("path", "")))
     found = where_it_is(context.request, target, context.documents)
     written = (found.line.source, found.rest) if found else None
-    if written is None and (named := list_it_goes_on(context.request, target, context.documents)):
+    if written is None and (named := list_it_goes_on(context.request, target, context.documents)
+                            or row_instead_of_a_new_file(context.request, target, context.documents)):
         written = (named.source, named.content)
     if written is None or not _proposed_before(WRITE_FILE, "content", arguments["content"], context):
         return None

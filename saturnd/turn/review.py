@@ -89,6 +89,7 @@ from saturnd.turn.put_right import (
     where,
 )
 from saturnd.turn.retrieval import Document
+from saturnd.turn.table_rows import row_instead_of_a_new_file
 from saturnd.turn.tool_fit import seems_unfit
 from saturnd.turn.validation import Invalid, validate_call
 
@@ -373,6 +374,8 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
     # first: the drop guard would keep a table's rows around the list it was given
     if tool.name == WRITE_FILE and (named := list_it_goes_on(context.request, target, context.documents)):
         return SentBack("invalid", new_list_refusal(arguments["path"], named, table=target.exists()))
+    if tool.name == WRITE_FILE and (row := row_instead_of_a_new_file(context.request, target, context.documents)):
+        return SentBack("invalid", new_list_refusal(arguments["path"], row))
     if tool.name == WRITE_FILE and (dropped := dropped_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
         return _new_lines_guessed(target, arguments, context) or SentBack(

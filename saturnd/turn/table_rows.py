@@ -1,0 +1,145 @@
+"""The row an add asks for in a table of the folder, built from the request's own words.
+
+"Log 2 hours for Brightside today, business cards", "Put me down for the 19th
+morning", "Add Intermezzo to the books I'm reading, started today": each is a
+new row of a CSV table the folder holds (hours.csv, a rota, books.csv). The
+1.5B wrote the request into a new log.txt, or asked the user which tool adds a
+book. A cell is filled only from what the request says: the day it names (or
+today, for a log of what was done) in the date column its words name, a number
+by the column its unit names, a value the column already holds ("Brightside",
+"morning", the rota's "Me"), the item in the first text column, and a phrase
+after a comma in a free-text column. Everything else is left blank.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from datetime import date
+from pathlib import Path
+
+from saturnd.tools.table_cells import ISO_DATE, TABLE_SUFFIXES, number
+from saturnd.tools.word_match import stems
+from saturnd.turn.dates import MONTHS, days_named, days_of
+from saturnd.turn.errands import NAMED_FILE, asked_action
+from saturnd.turn.lists_named import ListToWrite
+from saturnd.turn.retrieval import KB_SOURCE, Document
+
+ROW_ADDS = frozenset({"add", "put", "log", "record", "note", "append", "insert"})
+DAY_WORDS = re.compile(
+    r"\b(?:today|tonight|yesterday|tomorrow|(?:on\s+)?the\s+\d{1,2}(?:st|nd|rd|th)|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?"
+    rf"(?:{'|'.join(m[:3] for m in MONTHS)})[a-z]*(?:\s+\d{{4}})?|\d{{4}}-\d\d-\d\d)\b", re.IGNORECASE)
+QUANTITY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([a-z]+)?", re.IGNORECASE)
+ITEM = re.compile(r"^\W*(?i:please\s+)?(?i:add|put|log|record|note|append|insert)\s+(?P<item>[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*)"
+                  r"\s+(?:to|on|in|into)\b")
+"""The thing a row is for, written with capitals: "Add Intermezzo to the books I'm reading"."""
+MIN_CELLS = 2
+
+
+def row_instead_of_a_new_file(request: str, path: Path, documents: list[Document]) -> ListToWrite | None:
+    """An add to a table written to a new file the request does not name: the table with its row
+    ("Log 2 hours for Brightside today, business cards" had been written to a new log.txt)."""
+    if path.exists() or NAMED_FILE.search(request):
+        return None
+    return row_asked(request, documents, date.today())
+
+
+def row_asked(request: str, documents: list[Document], today: date) -> ListToWrite | None:
+    """The folder's table the request adds a row to, with that row added: the table whose name or
+    column values the request names most, its row holding at least two cells the request gives."""
+    if asked_action(request) not in ROW_ADDS:
+        return None
+    best: tuple[int, ListToWrite] | None = None
+    for doc in documents:
+        if doc.source.startswith(KB_SOURCE) or not doc.source.lower().endswith(TABLE_SUFFIXES):
+            continue
+        table_named = bool(stems(Path(doc.source).stem.replace("_", " ")) & stems(request))
+        built = new_row(request, doc.text, today, table_named)
+        if built is None:
+            continue
+        row, filled = built
+        named = filled + table_named
+        if best is None or named > best[0]:
+            best = (named, ListToWrite(doc.source, doc.text.rstrip("\n") + "\n" + row + "\n"))
+    return best[1] if best else None
+
+
+def new_row(request: str, table: str, today: date, table_named: bool = False) -> tuple[str, int] | None:
+    """The table's new row from the request's words, and how many cells it fills; None when the
+    request gives fewer than two of its cells, or names neither the table nor a value it holds."""
+    rows = [r for r in csv.reader(io.StringIO(table)) if any(c.strip() for c in r)]
+    if len(rows) < 2 or any(len(r) != len(rows[0]) for r in rows[1:]):
+        return None
+    header, body = rows[0], rows[1:]
+    cells = [""] * len(header)
+    said = stems(request)
+    words = {w.lower() for w in re.findall(r"[\w'&-]+", request)}
+    known = 0
+    for i, _ in enumerate(header):
+        values = {r[i].strip() for r in body} - {""}
+        named = [v for v in values if not number(v) and v.lower() in words | {" ".join(words)}
+                 or " " in v and re.search(rf"\b{re.escape(v)}\b", request, re.IGNORECASE)]
+        if len(named) == 1:
+            cells[i] = named[0]
+            known += 1
+    if not known and not table_named:
+        return None
+    defaulted = _days_in(header, body, cells, request, said, today)
+    _quantities_in(header, body, cells, DAY_WORDS.sub(" ", request))
+    _words_in(header, body, cells, request)
+    filled = sum(bool(c) for c in cells) - defaulted
+    if filled < MIN_CELLS:
+        return None
+    written = io.StringIO()
+    csv.writer(written, lineterminator="").writerow(cells)
+    return written.getvalue(), filled
+
+
+def _days_in(header: list[str], body: list[list[str]], cells: list[str], request: str, said: set[str], today: date) -> bool:
+    """The day the request names, or today, in the date column its words name (else the first);
+    whether it was today for want of a day said."""
+    dated = [i for i in range(len(header)) if any(ISO_DATE.fullmatch(r[i].strip()) for r in body)
+             and all(ISO_DATE.fullmatch(r[i].strip()) or not r[i].strip() for r in body)]
+    if not dated:
+        return False
+    days = sorted(days_of(request, today) | {day for _, day in days_named(request, today)})
+    if len(days) > 1:
+        return False
+    column = next((i for i in dated if stems(header[i].replace("_", " ")) & said), dated[0])
+    cells[column] = (days[0] if days else today).isoformat()
+    return not days
+
+
+def _quantities_in(header: list[str], body: list[list[str]], cells: list[str], request: str) -> None:
+    """Each number the request gives, in the numeric column its unit names ("2 hours": hours), or
+    the one numeric column left when one number is left."""
+    numeric = [i for i in range(len(header)) if not cells[i] and all(number(r[i]) is not None or not r[i].strip() for r in body)
+               and any(number(r[i]) is not None for r in body)]
+    left = []
+    for found in QUANTITY.finditer(request):
+        unit = (found.group(2) or "").lower()
+        column = next((i for i in numeric if not cells[i] and unit and (
+            unit == header[i].strip().lower() or stems(unit) & stems(header[i].replace("_", " ")))), None)
+        if column is not None:
+            cells[column] = found.group(1)
+        else:
+            left.append(found.group(1))
+    empty = [i for i in numeric if not cells[i]]
+    if len(left) == 1 and len(empty) == 1 and len(numeric) == 1:
+        cells[empty[0]] = left[0]
+
+
+def _words_in(header: list[str], body: list[list[str]], cells: list[str], request: str) -> None:
+    """The item ("Intermezzo") in the first empty text column; a phrase after a comma that no cell
+    holds yet ("business cards") in a free-text column, one whose values are mostly different."""
+    text = [i for i in range(len(header)) if not cells[i] and all(number(r[i]) is None and not ISO_DATE.match(r[i].strip())
+                                                                  for r in body)]
+    if (item := ITEM.match(request)) and text and not any(item.group("item").lower() == c.lower() for c in cells):
+        cells[text.pop(0)] = item.group("item")
+    free = [i for i in text if 2 * len({r[i].strip() for r in body}) > len(body) > 1]
+    for phrase in request.split(",")[1:]:
+        phrase = phrase.strip(" .!")
+        if (free and phrase and not DAY_WORDS.search(phrase) and not re.search(r"\d", phrase)
+                and not any(phrase.lower() in c.lower() for c in cells if c)):
+            cells[free.pop(0)] = phrase

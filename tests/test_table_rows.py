@@ -1,0 +1,41 @@
+"""The row an add asks for in a folder's table, from the request's own words (table_rows.py)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from saturnd.turn.retrieval import Document
+from saturnd.turn.table_rows import row_asked
+
+TODAY = date(2026, 12, 4)
+HOURS = Document("hours.csv", "date,client,hours,task\n2026-11-02,Brightside,3.5,logo drafts\n"
+                              "2026-11-04,Oakwell,2,website fixes\n2026-11-24,Harbour Cafe,2,menu design\n")
+SHIFTS = Document("shifts.csv", "date,shift,volunteer,role\n2026-12-05,morning,Alice,till\n2026-12-05,afternoon,Me,till\n"
+                                "2026-12-12,morning,Me,sorting\n")
+BOOKS = Document("books.csv", "title,author,started,finished,pages\nThe Salt Path,Raynor Winn,2026-09-02,2026-09-20,288\n"
+                              "Demon Copperhead,Barbara Kingsolver,2026-11-21,,560\n")
+RIDES = Document("rides.csv", "date,route,km,leader,riders\n2026-11-08,Lakes loop,64,Gav,9\n2026-12-06,Forest trail,38,Ruth,\n")
+NOTES = Document("work.md", "# Freelance\nRates: Brightside £40 an hour.\n")
+
+
+@pytest.mark.parametrize(("request_text", "table", "row"), [
+    ("Log 2 hours for Brightside today, business cards.", HOURS, "2026-12-04,Brightside,2,business cards"),
+    ("Put me down for the 19th morning.", SHIFTS, "2026-12-19,morning,Me,"),
+    ("Add Intermezzo to the books I'm reading, started today.", BOOKS, "Intermezzo,,2026-12-04,,"),
+    ("Add a ride on 20 December: Lakes loop, 64 km, led by Gav.", RIDES, "2026-12-20,Lakes loop,64,Gav,"),
+])
+def test_an_add_to_a_table_is_the_row_of_the_cells_the_request_gives(request_text, table, row):
+    found = row_asked(request_text, [NOTES, table], TODAY)
+    assert found is not None and found.source == table.source
+    assert found.content == table.text + row + "\n"
+
+
+@pytest.mark.parametrize("request_text", [
+    "Add milk to my shopping list.",  # no table's name nor value
+    "What did I do for Brightside?",  # no add
+    "Add Brightside to the list.",  # one cell only
+])
+def test_no_row_where_the_request_gives_too_little_of_one(request_text):
+    assert row_asked(request_text, [NOTES, HOURS], TODAY) is None
