@@ -20,6 +20,7 @@ from saturnd.turn.date_checks import (
 )
 from saturnd.turn.dates import (
     age,
+    before_day,
     dated,
     days_meant,
     days_named,
@@ -1127,3 +1128,12 @@ def test_asked_what_to_use_first_every_dated_line_is_given_oldest_first():
         " days (5 weeks 4 days) (still holds)")
     assert lasts_until(freezer[:3], "What should I use up first?", date(2026, 12, 4)).startswith(
         "[Saturn dated] oldest first: Soup, leek and potato: 28 September 2026, 67 days ago")
+
+
+def test_asked_what_falls_before_a_day_only_what_comes_before_it_is_given():
+    assert next_due(BILLS_BY_DAY, "What's due before Christmas?", date(2026, 12, 4)) == (
+        "[Saturn dated] Water monthly, the 15th: next 15 December 2026, a Tuesday, in 11 days; Broadband monthly, the"
+        " 22nd: next 22 December 2026, a Tuesday, in 18 days (2 weeks 4 days)")
+    assert "Water" not in next_due(BILLS_BY_DAY, "What's due before the 10th?", date(2026, 12, 4))
+    assert before_day("Which bills come out by Friday?", date(2026, 12, 4)) == date(2026, 12, 4)
+    assert before_day("What's due next?", date(2026, 12, 4)) is None

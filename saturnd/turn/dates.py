@@ -113,6 +113,8 @@ def dated(lines: list[str], request: str, today: date) -> str:
     if span_asked:
         return _span(sorted({when for _, when in found}))
     chosen = list(found)
+    if before := before_day(request, today):  # "What's due before Christmas?"
+        chosen = [pair for pair in chosen if today <= pair[1] < before]
     if len(chosen) > MAX_DATES:  # kept first: what the request names, then written dates, then weekdays' lines
         named = [pair for pair in chosen if asked & content_words(pair[0])]
         kept = list(dict.fromkeys([*named, *(pair for pair in chosen if found[pair]), *chosen]))[:MAX_DATES]
@@ -150,9 +152,10 @@ def next_due(lines: list[str], request: str, today: date) -> str:
     said = []
     repeats = _repeats(lines, today)
     monthly = _monthly_days(lines, today)
+    before = before_day(request, today)
     asked = content_words(request) - {"when", "due", "next", "renew", "renews", "bill", "bills"}
     named = [(line, every) for line, every in repeats if asked & content_words(line)]
-    monthly_named = [(line, entry) for line, entry in monthly if asked & content_words(line)]
+    monthly_named = [(line, entry, when) for line, entry, when in monthly if asked & content_words(line)]
     if named or monthly_named or any(asked & content_words(line) for line in lines):
         repeats, monthly = named, monthly_named  # "When is car insurance due?": its line, not the TV licence's
     for line, every in repeats:
@@ -161,13 +164,29 @@ def next_due(lines: list[str], request: str, today: date) -> str:
             continue  # "blue every other Friday (next 4 Dec)" gives its next already
         count, unit = _repeat(every)
         when = _moved(dates[0][1], count, unit)  # gone already, it is overdue, not next month's
+        if before and when >= before:
+            continue  # "What's due before Christmas?": not the car insurance in March
         label = " ".join(EVERY.sub(" ", dates[0][0]).replace(",", " ").split())  # "every 12 months" said after
         label = f"{label}, " if label else ""
         said.append(f"{label}{dates[0][1].day} {dates[0][1]:%B %Y}, every {count} {unit}{'s' if count > 1 else ''}:"
                     f" next {when.day} {when:%B %Y}, a {when:%A}, {_from_today(when, today)}"
                     + (" (overdue)" if when < today else ""))
-    said += [entry for _, entry in monthly] if not ENDING_ASKED.search(request) else []  # "contract end": its date
+    said += [entry for _, entry, when in monthly if not before or when < before] if not ENDING_ASKED.search(request) else []  # "contract end": its date
     return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""
+
+
+BEFORE_DAY = re.compile(r"\b(?:before|by|until|till)\s+(?P<when>[^?.!,]+)", re.IGNORECASE)
+
+
+def before_day(request: str, today: date) -> date | None:
+    """The day a request asks of what falls before ("before Christmas", "by the 20th", "until
+    Friday"), or None."""
+    found = BEFORE_DAY.search(request)
+    if found is None:
+        return None
+    when = found.group("when")
+    days = [*(day for _, day in holidays_named(when, today)), *(day for _, day in days_named(when, today)), *days_of(when, today)]
+    return min(days) if days else None
 
 
 ENDING_ASKED = re.compile(r"\b(?:end|ends|ending|expire|expires|expiry|finish|finishes|run\s+out)\b", re.IGNORECASE)
@@ -199,7 +218,7 @@ def _days_of_the_month(line: str, today: date) -> list[tuple[str, date]]:
     return [(_label_of(line, found, stop + 2 if stop >= 0 else 0), when)]
 
 
-def _monthly_days(lines: list[str], today: date) -> list[tuple[str, str]]:
+def _monthly_days(lines: list[str], today: date) -> list[tuple[str, str, date]]:
     """A day of the month a line gives without its month ("Membership: £32 a month, renews on the
     15th"), the next to come: asked when it renews, the 1.5B gave back "renews on the 15th"."""
     said = []
@@ -207,7 +226,7 @@ def _monthly_days(lines: list[str], today: date) -> list[tuple[str, str]]:
         for label, when in _days_of_the_month(line, today):
             turn = nth.group(0) if (nth := NTH_WEEKDAY.search(line)) else f"the {when.day}{_ordinal(when.day)}"
             said.append((line, f"{label}{turn}: next {when.day} {when:%B %Y}, a {when:%A}, "
-                               f"{_from_today(when, today)}"))
+                               f"{_from_today(when, today)}", when))
     return said
 
 
