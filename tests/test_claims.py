@@ -1226,3 +1226,15 @@ def test_asked_for_a_number_an_answer_giving_none_while_a_line_shown_has_it_goes
             "--- house.md\nPlumber: Bob Hale 07700 900111\n[Saturn worked out] totals over the TopRoof rows (1): quote = 450")
     claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=seen)
     assert (claim.quote if claim and claim.kind == "contact_not_given" else None) == sent_back
+
+
+@pytest.mark.parametrize(("request_text", "answer", "sent_back"), [
+    ("When do we fly?", "Friday 2026-12-04 01:24 UTC", True),
+    ("When do we fly?", "Friday 11 December, 06:40 from Gatwick.", False),
+    ("What time is it now?", "It's 01:24 on Friday 2026-12-04 01:24 UTC.", False),
+])
+def test_an_answer_giving_the_clock_time_now_unasked_goes_back(request_text, answer, sent_back):
+    seen = ("Now: Friday 2026-12-04 01:24 UTC\nWorking folder: /w\n--- packing.md (whole file, 2 lines)\n"
+            "# Packing for Lisbon (fly Fri 11 Dec)\nFlight TP1337 leaves Gatwick 06:40\n")
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=seen)
+    assert (claim is not None and claim.kind == "the_clock") is sent_back

@@ -119,6 +119,8 @@ comes back again is answered with a note saying so. The kinds:
   sent back with those lines (worked_times.py).
 - owed_the_wrong_way: asked what is owed to the user ("How much am I owed in total?"), an answer
   that says the user owes it ("You owe £3550 in total."); sent back, and a second time turned round.
+- the_clock: the answer gives the ground's clock time now, which the request does not ask ("When do
+  we fly?" answered "Friday 2026-12-04 01:24 UTC"; date_checks.py).
 - yes_then_no: a yes/no question answered yes with its own reason for no ("Can Pepper have
   chicken?" answered "Yes, Pepper is allergic to chicken."); sent back with the answer's words.
 - heading_only: the answer is only a shown file's first line ("Cleaning rota (week starting
@@ -160,6 +162,7 @@ from saturnd.turn.date_checks import (
     next_due_missed,
     not_on_that_day,
     overdue_missed,
+    the_clock_given,
     today_shown,
     wrong_weekday,
 )
@@ -328,7 +331,7 @@ ClaimKind = Literal[
     "done", "not_acted", "restated", "no_access", "uncomputed", "unworked", "unsourced", "not_looked_up", "unread",
     "unfollowed", "elsewhere", "half_done", "copied", "part_of_list", "time_of_day", "per_period",
     "not_as_calculated", "conversion", "miscounted_days", "someone_else", "someone_elses_line", "marked_done",
-    "rows_not_asked", "total_left_out", "against_the_day", "contact_not_given", "yes_then_no", "against_the_line",
+    "rows_not_asked", "total_left_out", "against_the_day", "the_clock", "contact_not_given", "yes_then_no", "against_the_line",
     "no_time_given", "no_phone", "next_due_missed", "not_as_worked_out", "owed_the_wrong_way", "heading_only",
     "another_file",
 ]
@@ -451,6 +454,8 @@ def unbacked_claim(
         return Claim("next_due_missed", dated)
     if day_line := not_on_that_day(answer, request, seen):
         return Claim("against_the_day", day_line)
+    if clock := the_clock_given(answer, request, seen):
+        return Claim("the_clock", clock)
     if worked := (missed_worked_out(answer, request) or wrong_weekday(answer, request, today_shown(seen))
                   or superlative_missed(answer, request, seen)
                   or against_the_worked_entry(answer, request, seen) or miscounted_kind(answer, request, seen)):

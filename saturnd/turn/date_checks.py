@@ -409,6 +409,20 @@ def today_shown(seen: str) -> date:
     return date(*map(int, found.groups())) if found else date.today()
 
 
+NOW_LINE = re.compile(r"^Now: \w+ (?P<day>\d{4}-\d\d-\d\d) (?P<clock>\d\d:\d\d)", re.MULTILINE)
+CLOCK_ASKED = re.compile(r"\bwhat\s+(?:time|day|date)\s+is\s+(?:it|today)\b|\bwhat'?s\s+(?:the\s+)?(?:time|date|today)\b|"
+                         r"\btoday'?s\s+date\b|\b(?:time|date)\s+now\b|\bnow\b", re.IGNORECASE)
+
+
+def the_clock_given(answer: str, request: str, seen: str) -> str | None:
+    """The ground's clock line, when the answer gives its date and time though the request does not
+    ask the time now: asked "When do we fly?", the 1.5B answered "Friday 2026-12-04 01:24 UTC"."""
+    found = NOW_LINE.search(seen)
+    if found is None or CLOCK_ASKED.search(request) or f"{found['day']} {found['clock']}" not in answer:
+        return None
+    return found.group(0)
+
+
 def wrong_weekday(answer: str, request: str, today: date) -> str | None:
     """The date the request writes with its weekday, when the request asks what day it falls on
     and the answer names another ("What day of the week is 14 February 2027?" answered

@@ -95,6 +95,10 @@ ROWS_NOT_ASKED = (
     "[Saturn check] Your answer names rows of the table the user did not ask about. The harness worked out"
     " {claim}. Answer with those only."
 )
+THE_CLOCK = (
+    "[Saturn check] Your answer gives the clock's time now (\"{claim}\"), which the user did not ask for."
+    " Answer what they asked from the lines of their files shown to you; if none says it, say so."
+)
 AGAINST_THE_DAY = (
     "[Saturn check] The user asked about one day, and the harness found its line: {claim}. Answer from that"
     " line as it stands: yes only if it says so."
@@ -223,6 +227,7 @@ MARKED_DONE_NOTE = "the answer named what the list marks done as still to do"
 SOMEONE_ELSE_NOTE = "the answer's number or address is from a line about someone else"
 CONTACT_NOT_GIVEN_NOTE = "asked for a number or address, the answer gave none of the one shown"
 ROWS_NOT_ASKED_NOTE = "the answer named rows of the table the user did not ask about"
+THE_CLOCK_NOTE = "the answer gave the clock's time now, which was not asked"
 AGAINST_THE_DAY_NOTE = "the answer went against the line for the day asked"
 YES_THEN_NO_NOTE = "the answer said yes and gave a reason for no"
 OWED_THE_WRONG_WAY_NOTE = "asked what the user is owed, the answer said the user owes it"
@@ -240,7 +245,7 @@ SEND_BACK = {
     "not_as_calculated": NOT_AS_CALCULATED, "conversion": CONVERSION,
     "miscounted_days": MISCOUNTED_DAYS, "someone_else": SOMEONE_ELSE, "contact_not_given": CONTACT_NOT_GIVEN,
     "someone_elses_line": SOMEONE_ELSES_LINE, "marked_done": MARKED_DONE, "rows_not_asked": ROWS_NOT_ASKED,
-    "total_left_out": TOTAL_LEFT_OUT, "against_the_day": AGAINST_THE_DAY, "yes_then_no": YES_THEN_NO,
+    "total_left_out": TOTAL_LEFT_OUT, "against_the_day": AGAINST_THE_DAY, "the_clock": THE_CLOCK, "yes_then_no": YES_THEN_NO,
     "against_the_line": AGAINST_THE_LINE, "no_time_given": NO_TIME_GIVEN,
     "no_phone": NO_PHONE, "next_due_missed": NEXT_DUE_MISSED, "not_as_worked_out": NOT_AS_WORKED_OUT,
     "owed_the_wrong_way": OWED_THE_WRONG_WAY, "heading_only": HEADING_ONLY, "another_file": ANOTHER_FILE,
@@ -255,7 +260,7 @@ CLAIM_NOTES = {
     "miscounted_days": MISCOUNTED_DAYS_NOTE, "someone_else": SOMEONE_ELSE_NOTE, "contact_not_given": CONTACT_NOT_GIVEN_NOTE,
     "someone_elses_line": SOMEONE_ELSES_LINE_NOTE, "marked_done": MARKED_DONE_NOTE,
     "rows_not_asked": ROWS_NOT_ASKED_NOTE, "total_left_out": TOTAL_LEFT_OUT_NOTE,
-    "against_the_day": AGAINST_THE_DAY_NOTE, "yes_then_no": YES_THEN_NO_NOTE,
+    "against_the_day": AGAINST_THE_DAY_NOTE, "the_clock": THE_CLOCK_NOTE, "yes_then_no": YES_THEN_NO_NOTE,
     "against_the_line": AGAINST_THE_LINE_NOTE, "no_time_given": NO_TIME_GIVEN_NOTE,
     "no_phone": NO_PHONE_NOTE, "next_due_missed": NEXT_DUE_MISSED_NOTE,
     "not_as_worked_out": NOT_AS_WORKED_OUT_NOTE, "owed_the_wrong_way": OWED_THE_WRONG_WAY_NOTE,
