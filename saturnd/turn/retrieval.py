@@ -50,6 +50,7 @@ from saturnd.turn.listing import (
     who_owes,
 )
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
+from saturnd.turn.repeats import repeats_on
 from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, just_gone, month_asked
 from saturnd.turn.worked_lines import (
     RATING_ASKED,
@@ -258,7 +259,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                 or lasts_until(part.lines, request, today) or in_the_month(part.lines, request, today)
                 or just_gone(part.lines, request, today)
                 or (at_that_time_of_day(part.lines, request) if not asked_action(request) else "")) if today else ""
-        on_the_day = on_the_days(part.lines, request, today) if today and not asked_action(request) else ""
+        on_the_day = (repeats_on(part.lines, request, today) or on_the_days(part.lines, request, today)
+                      if today and not asked_action(request) else "")
         worked = (amount_added(part.lines, request) or still_to_pay(part.lines, request) or count_by_period(part.lines, request) or time_between(part.lines, request) or lengths_summed(part.lines, request)
                   or arrival_times(part.lines, request)
                   or scaled_recipe(part.lines, request) or shares(part.lines, request)

@@ -1,0 +1,29 @@
+"""Which weekly and fortnightly things fall on the day or week a request names (repeats.py)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from saturnd.turn.repeats import repeats_on
+
+FRIDAY = date(2026, 12, 4)
+HOUSE = ["- Electrician: Spark Bros 01632 960771", "- Bins: black Tues weekly, blue every other Friday (next 4 Dec)"]
+
+
+def test_a_day_asked_gets_the_repeats_falling_on_it_or_none():
+    assert repeats_on(HOUSE, "Is it bin day tomorrow?", FRIDAY) == (
+        "[Saturn dated] tomorrow, Saturday 5 December: no line here is for that day")
+    assert repeats_on(HOUSE, "Is it bin day on Tuesday?", FRIDAY) == "[Saturn dated] Tuesday 8 December: black Tues weekly"
+    assert repeats_on(HOUSE, "Which bin goes out on the 18th?", FRIDAY) == (
+        "[Saturn dated] the 18th, Friday 18 December: blue every other Friday (next 4 Dec)")
+
+
+def test_a_week_asked_gets_each_repeat_in_it_or_not():
+    assert repeats_on(HOUSE, "Which bin goes out next week?", FRIDAY) == (
+        "[Saturn dated] next week (7 December to 13 December): black Tues weekly: Tuesday 8 December; blue every other"
+        " Friday (next 4 Dec): not that week")
+
+
+def test_no_repeat_no_line_and_a_fortnight_from_no_date_is_not_guessed():
+    assert repeats_on(["Bins: blue every other Friday"], "Is it bin day tomorrow?", FRIDAY) == ""
+    assert repeats_on(["Swimming Tuesday 5pm"], "Is there swimming on Tuesday?", FRIDAY) == ""
