@@ -56,6 +56,8 @@ DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 YEAR = r"(?P<year>(?:19|20)\d\d)"
 YEAR_WRITTEN = re.compile(rf"\b{YEAR}\b")
 WRITTEN_DATES = (
+    # a range of days, from its first: "21-24 December" (the 24th alone had been a date labelled "21")
+    re.compile(rf"\b{DAY}\s*[-–]\s*[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}\b\.?(?:,?\s+{YEAR}\b)?", re.IGNORECASE),
     re.compile(rf"\b{DAY}\s+(?:of\s+)?{MONTH}\b\.?(?:,?\s+{YEAR}\b)?", re.IGNORECASE),
     re.compile(rf"\b{MONTH}\.?\s+{DAY}\b(?:,?\s+{YEAR}\b)?", re.IGNORECASE),
     re.compile(rf"\b{YEAR}-(?P<month_number>[01]\d)-(?P<day>[0-3]\d)\b"),
