@@ -24,6 +24,7 @@ from saturnd.turn.retrieval import (
     Excerpt,
     RetrievalLimits,
     counted,
+    limit_as_written,
     not_done,
     rank,
     relevant_excerpts,
@@ -928,3 +929,23 @@ def test_a_few_small_documents_none_holding_a_word_of_the_request_are_shown_whol
     assert [p.source for p in relevant_excerpts("What needs eating first?", docs(freezer))] == ["freezer.md"]
     many = {f"note{i}.md": "nothing here\n" for i in range(5)}
     assert relevant_excerpts("What needs eating first?", docs(many)) == []
+
+
+EXPENSES = ("date,what,amount,category\n2026-11-03,train to Leeds,64.20,travel\n2026-11-03,lunch,9.80,food\n"
+            "2026-11-13,dinner with client,56.40,food\n")
+
+
+def test_rows_over_or_under_an_amount_are_the_ones_picked():
+    assert table_totals("expenses.csv", EXPENSES, "Which expenses are over £50?") == (
+        "[Saturn worked out] totals over the amount over 50 rows (2): amount = 120.6; amount by category: travel 64.2,"
+        " food 56.4")
+    assert table_totals("expenses.csv", EXPENSES, "Was anything over 500?") == "[Saturn worked out] no row has amount over 500"
+    assert "over 3 days" not in table_totals("expenses.csv", EXPENSES, "Which trips were over 3 days?")
+
+
+def test_a_limit_named_by_its_words_is_the_amount_a_line_gives_it():
+    lines = ["Expenses go to Fiona.", "Food limit £40 a day. Claims by the 5th."]
+    assert limit_as_written("Which expenses are over the food limit?", lines) == "Which expenses are food over 40?"
+    assert limit_as_written("Am I over budget?", lines) == "Am I over budget?"
+    assert "the food amount over 40 rows (1)" in table_totals(
+        "expenses.csv", EXPENSES, limit_as_written("Which expenses are over the food limit?", lines))

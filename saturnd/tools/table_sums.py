@@ -118,6 +118,13 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         body = [r for r in body if r[column].strip() in values]
         over += " and ".join(sorted(values)) + " "
         grouping = column if len(values) > 1 else None
+    if (bound := THRESHOLD.search(request)) and numeric:  # "Which expenses are over £40?"
+        amount = numeric[-1]
+        limit, above = Decimal(bound.group("limit").replace(",", "")), bound.group("way").lower() in ABOVE
+        body = [r for r in body if (value := number(r[amount])) is not None and (value > limit if above else value < limit)]
+        over += f"{header[amount].strip()} {'over' if above else 'under'} {plain(limit)} "
+        if not body:
+            return f"[Saturn worked out] no row has {over.strip()}"
     names = ""
     if flagged := _flagged(header, body, numeric, request):  # shown every row's total too, the 1.5B gave that
         column, wanted, label = flagged
@@ -505,6 +512,9 @@ def _rows_by_flag(header: list[str], body: list[list[str]], request: str = "") -
 
 HOW_MANY = re.compile(r"\bhow many\s+(?:more\s+)?(?!(?:hours|hrs|minutes|mins|days|weeks|months|years|nights|more)\b)([a-z]+)",
                       re.IGNORECASE)
+THRESHOLD = re.compile(r"\b(?P<way>over|above|more\s+than|under|below|less\s+than)\s+[£$€]?(?P<limit>\d[\d,]*(?:\.\d+)?)"
+                       r"(?!\s*(?:%|percent|days?|weeks?|months?|years?|times|hours?|people|rows?)\b)", re.IGNORECASE)
+ABOVE = frozenset({"over", "above", "more than"})
 SUM_ASKED = re.compile(r"\bhow\s+(?:much|many|far)\b|\btotal\b|\bsum\b|\baltogether\b|\bc[oa]me\s+to\b", re.IGNORECASE)
 TIMES_ASKED = re.compile(r"\b(?:more\s+than\s+once|once|twice|how\s+many\s+times|how\s+often)\b", re.IGNORECASE)
 def _as_one_period(body: list[list[str]], amount: int, request: str) -> str:

@@ -234,19 +234,37 @@ def relevant_excerpts(
     return chosen
 
 
+LIMIT_NAMED = re.compile(r"\b(?P<way>over|above|under|below)\s+(?:the|my|our)\s+(?P<what>(?:[\w-]+\s+){0,2})"
+                         r"(?P<kind>limit|budget|allowance|cap)\b", re.IGNORECASE)
+
+
+def limit_as_written(request: str, lines: list[str]) -> str:
+    """The request with a limit it names by its words written as the amount a line gives it: "over
+    the food limit" as "over 40" where a note says "Food limit £40 a day", for a table's rows."""
+    found = LIMIT_NAMED.search(request)
+    if found is None:
+        return request
+    what = rf"{re.escape(found['what'].strip())}\s+" if found["what"].strip() else ""
+    written = re.compile(rf"\b{what}{found['kind']}\b\D{{0,12}}?(?P<amount>\d[\d,]*(?:\.\d+)?)", re.IGNORECASE)
+    amount = next((m["amount"] for line in lines if (m := written.search(line))), None)
+    said = f"{found['what']}{found['way']} {amount}"  # "food over 40": the food rows, over it
+    return request[:found.start()] + said + request[found.end():] if amount else request
+
+
 def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | None = None) -> str:
     """file:line headers the model can cite and read on from; a whole table's totals (for the
     month the `request` names, where it names one); asked how many days until a thing, its dates
     counted from `today` (dates.py); asked how long a thing lasts or a recipe for more or fewer,
     that worked out (worked_lines.py, worked_times.py)."""
     blocks = []
+    for_tables = limit_as_written(months_meant(request, today) if today else request, [line for p in excerpts for line in p.lines])
     for part in excerpts:
         last = part.first_line + len(part.lines) - 1
         if part.whole:
             header = f"--- {part.source} (whole file, {part.total_lines} lines)"
         else:
             header = f"--- {part.source}:{part.first_line}-{last} (of {part.total_lines} lines)"
-        totals = (table_totals(part.source, "\n".join(part.lines), months_meant(request, today) if today else request,
+        totals = (table_totals(part.source, "\n".join(part.lines), for_tables,
                                [*(day for _, day in [*days_named(request, today), *holidays_named(request, today)]),
                                 *week_named(request, today)] if today else [])
                   or not_done(part.lines, request)  # "How many things are left to pack?": not the ticked ones
