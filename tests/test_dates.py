@@ -512,6 +512,7 @@ CAR = ("--- car.md (whole file, 2 lines)\nMOT due 14 March\nService: every 12 mo
     ("When's the car service due?", "The car service is due on 14 March.", "next_due_missed"),
     ("When's the car service due?", "The service is next due on 2 February 2027.", None),
     ("When's the car service due?", "Feb 2nd.", None),
+    ("When's the car service due?", "On 2 February 2026.", "next_due_missed"),  # the last one, not the next
     ("When's the car service due?", "The next service date is 2027-02-02.", None),
     ("When's the MOT due?", "14 March.", None),  # no repeat worked out for it
 ])

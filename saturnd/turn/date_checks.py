@@ -328,10 +328,13 @@ def gives_the_date(answer: str, dated: str) -> bool:
 
 
 def _date_given(answer: str, day: str, month: str, year: str) -> bool:
+    """Whether the answer gives the date, in any of the ways it is written, not with another year
+    ("9 March 2026" for the car insurance's next 9 March 2027)."""
     iso = f"{year}-{MONTHS.index(month.lower()) + 1:02d}-{int(day):02d}"
     return iso in answer or any(
-        re.search(rf"\b0?{day}(?:st|nd|rd|th)?\s+(?:of\s+)?{written}\b|\b{written}\s+0?{day}(?:st|nd|rd|th)?\b",
-                  answer, re.IGNORECASE) for written in (month, month[:3]))
+        (said := re.search(rf"(?:\b0?{day}(?:st|nd|rd|th)?\s+(?:of\s+)?{written}\b|\b{written}\s+0?{day}(?:st|nd|rd|th)?\b)"
+                           rf"(?:,?\s+(?P<year>\d{{4}}))?", answer, re.IGNORECASE)) and said["year"] in (None, year)
+        for written in (month, month[:3]))
 
 
 def miscounted_days(answer: str, request: str, seen: str) -> str | None:
