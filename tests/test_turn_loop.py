@@ -1157,3 +1157,13 @@ async def test_an_answer_that_gives_the_users_reply_back_is_replaced_by_what_was
     assert [f.fate for f in of_type(seen, "tool_finished")] == ["refused_recipient", "asked"]
     answer = of_type(seen, "answer")[-1]
     assert answer.text == prompts.NOT_DONE_NO_ADDRESS
+
+
+async def test_a_favourite_sent_back_and_missed_again_is_answered_with_the_row_worked_out(harness):
+    await harness.start()
+    (harness.env.workdir / "books.csv").write_text(
+        "title,pages,rating\nThe Salt Path,288,4\nKlara and the Sun,320,5\nOrbital,140,3\n")
+    harness.model.enqueue("Intermezzo", "Orbital")
+    _, events = await harness.turn("What was my favourite book?", headless=True)
+    assert of_type(events, "answer")[0].text == (
+        "Worked out: largest rating: (title Klara and the Sun, pages 320, rating 5).")

@@ -306,7 +306,8 @@ def _identifies_rows(name: str, body: list[list[str]], column: int) -> bool:
         return False
     ordered = sorted(values)
     return bool(ROW_NAMES.fullmatch(name.strip())) or (
-        len(values) >= 3 and all(b - a == 1 for a, b in pairwise(ordered)) and not QUANTITY.fullmatch(name.strip()))
+        len(values) >= 3 and all(b - a == 1 for a, b in pairwise(ordered)) and not QUANTITY.fullmatch(name.strip())
+        and not RATED.fullmatch(name.strip()))  # ratings 3, 4, 5 name no rows
 
 
 def _quantity_by_price(header: list[str], body: list[list[str]], numeric: list[int]

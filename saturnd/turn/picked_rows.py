@@ -79,7 +79,7 @@ def superlative_missed(answer: str, request: str, seen: str) -> str | None:
         cells = [row["most"]] if row["most"] else [cell.split(" ", 1)[-1] for cell in row["cells"].split(", ")]
         if any(len(cell) > 2 and re.sub(r"[£$€,]", "", cell.lower()) in said for cell in cells):
             return None
-    return "; ".join(row.group(0).strip("; ") for row in found)
+    return "[Saturn worked out] " + "; ".join(row.group(0).strip("; ") for row in found)
 
 
 def _rows_picked(lines: list[str], at: int, found: re.Match[str]) -> tuple[list[list[str]], list[list[str]]]:
