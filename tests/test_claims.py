@@ -1238,3 +1238,11 @@ def test_an_answer_giving_the_clock_time_now_unasked_goes_back(request_text, ans
             "# Packing for Lisbon (fly Fri 11 Dec)\nFlight TP1337 leaves Gatwick 06:40\n")
     claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=seen)
     assert (claim is not None and claim.kind == "the_clock") is sent_back
+
+
+def test_most_asked_of_a_table_with_sums_by_kind_the_top_kind_is_an_answer():
+    seen = ("--- hours.csv (whole file, 4 lines)\ndate,client,hours\n2026-11-02,Brightside,3.5\n2026-11-10,Brightside,4\n"
+            "2026-11-17,Oakwell,5.5\n[Saturn worked out] totals over 3 rows: hours = 13; largest hours: (date 2026-11-17,"
+            " client Oakwell, hours 5.5); hours by client: Brightside 7.5, Oakwell 5.5")
+    assert unbacked_claim("Brightside", [], builtin_registry(), "Which client did I work most for?",
+                          documents_at_hand=True, seen=seen) is None

@@ -1167,3 +1167,12 @@ async def test_a_favourite_sent_back_and_missed_again_is_answered_with_the_row_w
     _, events = await harness.turn("What was my favourite book?", headless=True)
     assert of_type(events, "answer")[0].text == (
         "Worked out: largest rating: (title Klara and the Sun, pages 320, rating 5).")
+
+
+async def test_a_number_asked_and_not_given_twice_is_answered_with_the_line_that_has_it(harness):
+    await harness.start()
+    (harness.env.workdir / "quotes.csv").write_text(
+        "job,company,quote,phone\nroof repair,TopRoof,450,01632 960205\ngutter clean,ClearFlow,60,01632 960204\n")
+    harness.model.enqueue("450", "450")
+    _, events = await harness.turn("What's TopRoof's number?", headless=True)
+    assert of_type(events, "answer")[0].text == "From your files: roof repair,TopRoof,450,01632 960205."

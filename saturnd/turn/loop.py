@@ -364,6 +364,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         if WHO_ASKED.search(turn.text) or WHAT_ASKED.search(turn.text) or not (YES.search(text) or NO.search(text)):
             return prompts.FROM_THE_DAY.format(line=claim.quote)
         return prompts.FROM_THE_LINE.format(answer="No" if YES.search(text) else "Yes", line=claim.quote)
+    if claim is not None and claim.kind == "contact_not_given":  # "450" again for TopRoof's number
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the line")
+        return prompts.FROM_THE_DAY.format(line=claim.quote)
     if claim is not None and claim.kind == "not_as_worked_out":  # "60 minutes" again for 105
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with what the harness worked out")
         return prompts.WORKED_OUT_FROM_REQUEST.format(entry=claim.quote.partition("] ")[2])

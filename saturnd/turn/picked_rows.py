@@ -9,6 +9,7 @@ line to send the answer back with, or None.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from saturnd.tools.table_asked import LARGEST_ASKED, SMALLEST_ASKED
 from saturnd.turn.listing import table_rows_above
@@ -75,11 +76,26 @@ def superlative_missed(answer: str, request: str, seen: str) -> str | None:
     if not found:
         return None
     said = re.sub(r"[£$€,]", "", answer.lower())
+    if any(top.lower() in said for top in _tops_by_kind(seen, SMALLEST_ASKED.search(request) is None)):
+        return None  # "Which client did I work most for?": the client whose hours add up most
     for row in found:
         cells = [row["most"]] if row["most"] else [cell.split(" ", 1)[-1] for cell in row["cells"].split(", ")]
         if any(len(cell) > 2 and re.sub(r"[£$€,]", "", cell.lower()) in said for cell in cells):
             return None
     return "[Saturn worked out] " + "; ".join(row.group(0).strip("; ") for row in found)
+
+
+BY_KIND = re.compile(r"; [^;:]+ by [^;:]+: (?P<sums>[^;\n]+)")
+
+
+def _tops_by_kind(seen: str, largest: bool) -> list[str]:
+    """The kind with the largest (or smallest) sum of each "… by kind: a 7.5, b 10.5" the ground shows."""
+    tops = []
+    for found in BY_KIND.finditer(seen):
+        sums = [(Decimal(m[2]), m[1].strip()) for m in re.finditer(r"([^,]+?) (-?\d+(?:\.\d+)?)(?:,|$)", found["sums"])]
+        if sums:
+            tops.append((max if largest else min)(sums)[1])
+    return tops
 
 
 def _rows_picked(lines: list[str], at: int, found: re.Match[str]) -> tuple[list[list[str]], list[list[str]]]:
