@@ -75,6 +75,8 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("Log in to the bank.", ""),
     ("I've paid the gas bill?", ""),
     ("Where's my ring?", ""),
+    ("Take one portion of bolognese out.", "update"),  # its count goes down
+    ("What did I take out of savings?", ""),
 ])
 def test_the_action_asked_for(request_text, verb):
     assert asked_action(request_text) == verb

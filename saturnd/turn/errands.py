@@ -21,7 +21,8 @@ ACTION_REQUEST = re.compile(
     r"(?:i(?:'d|’d|\s+would)?\s+(?:like|want|need)\s+(?:you\s+)?to\s+(?:please\s+)?)?"  # "I'd like to add …"
     r"(?:(?:[^,.;:!?\n]|\.(?=\w)){1,60}?,\s*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?)?"
     # "In todo.txt, mark …", "I've got the rice, take it off the list", "Crane & Co have paid, can you update that?"
-    r"(?P<verb>add(?!\s+up\b)|put|append|insert|remove|delete|take\s+(?:\w+\s+){1,3}?off|cross|tick|mark|"
+    r"(?P<verb>add(?!\s+up\b)|put|append|insert|remove|delete|take\s+(?:\w+\s+){1,3}?off|take\s+(?:\w+\s+){1,4}?out\b|"
+    r"cross|tick|mark|"
     r"send|text|email|e-mail|message|reply|forward|tell(?!\s+(?:me|us)\b)|let\s+(?!(?:me|us)\b)(?:\w+\s+){1,3}?know|"
     r"save|store|note\s+down|make\s+a\s+note|write\s+down|remember|"
     r"(?:write|make|create)\b(?=.*(?:\bfiles?\b|\bfolder\b|\.[a-z]{2,4}\b))|"
@@ -140,6 +141,8 @@ def asked_action(request: str) -> str:
             return "email" if "mail" in verb else "message"
         if verb.startswith(("make ", "write ")):  # "Make a note that …", "Write down …"
             return "note"
+        if verb.startswith("take ") and verb.endswith(" out"):  # "Take one portion of bolognese out": its count changes
+            return "update"
         if verb == "cancel" and OFF_A_LIST.search(request):  # "Cancel Netflix from my subscriptions": its line goes
             return "remove"
         if verb in ("add", "put") and INSTEAD.search(request):  # "Add pasta bake on Sunday instead of soup"
