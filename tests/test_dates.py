@@ -1138,3 +1138,10 @@ def test_asked_what_falls_before_a_day_only_what_comes_before_it_is_given():
     assert "Water" not in next_due(BILLS_BY_DAY, "What's due before the 10th?", date(2026, 12, 4))
     assert before_day("Which bills come out by Friday?", date(2026, 12, 4)) == date(2026, 12, 4)
     assert before_day("What's due next?", date(2026, 12, 4)) is None
+
+
+def test_asked_what_i_do_on_a_day_a_rotas_me_rows_are_the_ones_given():
+    rota = ["date,shift,volunteer,role", "2026-12-12,morning,Me,sorting", "2026-12-12,afternoon,Carol,till"]
+    assert on_the_days(rota, "What am I doing on the 12th?", date(2026, 12, 4)) == (
+        "[Saturn dated] the 12th, Saturday 12 December: date 2026-12-12, shift morning, volunteer Me, role sorting")
+    assert "Carol" in on_the_days(rota, "Who's on the till on the 12th?", date(2026, 12, 4))

@@ -634,6 +634,8 @@ def on_the_days(lines: list[str], request: str, today: date) -> str:
     if (week := week_named(request, today)) and (which := WEEK_NAMED.search(request)):  # a rota's "30 Nov: …"
         said += [f"{which.group(0).lower()} ({week[0]:%-d %B} to {week[-1]:%-d %B}): {line.strip()}"
                  for line in lines if (on := _dates(line, today, weekdays=False)) and all(when in week for _, when in on)]
+    if MINE.search(request) and any(re.search(r"\bMe\b", part) for part in said):
+        said = [part for part in said if re.search(r"\bMe\b", part)]  # "What am I doing on the 12th?": a rota's "Me" rows
     if said:
         return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}"
     # asked "Does Ella need anything for school tomorrow?" (a Thursday) of a list by weekday
