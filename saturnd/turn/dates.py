@@ -636,6 +636,10 @@ def on_the_days(lines: list[str], request: str, today: date) -> str:
                  for line in lines if (on := _dates(line, today, weekdays=False)) and all(when in week for _, when in on)]
     if MINE.search(request) and any(re.search(r"\bMe\b", part) for part in said):
         said = [part for part in said if re.search(r"\bMe\b", part)]  # "What am I doing on the 12th?": a rota's "Me" rows
+    asked = content_words(request) - content_words(" ".join(word for word, _ in days_named(request, today)))
+    held = [len(asked & content_words(part.partition(": ")[2])) for part in said]
+    if len(set(held)) > 1:  # "Who's on the till this Saturday morning?": its morning till row, not Bob's sorting
+        said = [part for part, count in zip(said, held, strict=True) if count == max(held)]
     if said:
         return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}"
     # asked "Does Ella need anything for school tomorrow?" (a Thursday) of a list by weekday
