@@ -1176,3 +1176,14 @@ async def test_a_number_asked_and_not_given_twice_is_answered_with_the_line_that
     harness.model.enqueue("450", "450")
     _, events = await harness.turn("What's TopRoof's number?", headless=True)
     assert of_type(events, "answer")[0].text == "From your files: roof repair,TopRoof,450,01632 960205."
+
+
+async def test_an_add_to_a_table_declined_while_the_request_gives_its_row_goes_back_with_it(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    rota = "date,shift,volunteer,role\n2026-12-19,morning,,till\n2026-12-19,afternoon,Bob,sorting\n2026-12-05,afternoon,Me,till\n"
+    (harness.env.workdir / "shifts.csv").write_text(rota)
+    harness.model.enqueue("I don't have enough information to put you down for the 19th morning.", "Done.")
+    _, events = await harness.turn("Put me down for the 19th morning.", headless=True)
+    sent_back = harness.sent(1)[-1]["content"]
+    assert "call write_file with path shifts.csv" in sent_back
+    assert "-19,morning,Me,\n" in sent_back  # the day said, the shift a row holds, the rota's "Me"

@@ -43,7 +43,15 @@ from saturnd.turn.echoed_instructions import (
     repeats_the_reply,
     speaks_of_the_user,
 )
-from saturnd.turn.errands import ASK_USER, asked_action, forced_call, something_acted, tools_for
+from saturnd.turn.errands import (
+    ASK_USER,
+    asked_action,
+    first_sentence,
+    forced_call,
+    something_acted,
+    something_tried,
+    tools_for,
+)
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
 from saturnd.turn.listing import still_to_do, whole_list
@@ -164,7 +172,21 @@ def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer: str)
     if claim is None and turn.sent_back is not None and (_same_figure_again(turn, answer, turn.sent_back[1])
                                                           or _stalled(turn, answer, turn.sent_back[1])):
         return turn.sent_back[1]
+    if claim is None and (declined := _row_declined(turn, answer)):
+        return declined
     return None if claim and claim.kind == "no_access" and "someone_else" in turn.claims_sent_back else claim
+
+
+def _row_declined(turn: TurnContext, answer: str) -> Claim | None:
+    """An add to a table declined with nothing tried, while the request gives the row ("I don't have
+    enough information to put you down for the 19th morning", of a rota with the 19th's rows): not
+    done, and sent back with the row (table_rows.row_asked)."""
+    if "?" in answer or something_tried(turn.trace, turn.registry, fetch_counts=False):
+        return None
+    tools = tools_for(turn.text, turn.registry)
+    if WRITE_FILE not in tools or not row_asked(turn.text, turn.documents, date.today()):
+        return None
+    return Claim("not_acted", first_sentence(answer), tools)
 
 
 FIGURE_CLAIMS = frozenset({"unsourced", "uncomputed", "copied", "per_period", "conversion", "unworked",
