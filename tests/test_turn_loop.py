@@ -1187,3 +1187,11 @@ async def test_an_add_to_a_table_declined_while_the_request_gives_its_row_goes_b
     sent_back = harness.sent(1)[-1]["content"]
     assert "call write_file with path shifts.csv" in sent_back
     assert "-19,morning,Me,\n" in sent_back  # the day said, the shift a row holds, the rota's "Me"
+
+
+async def test_a_yes_to_a_day_no_line_is_for_given_twice_is_answered_no(harness):
+    await harness.start()
+    (harness.env.workdir / "house.md").write_text("# House\n- Bins: black Tues weekly, blue every other Friday (next 4 Dec)\n")
+    harness.model.enqueue("Yes, it is bin day.", "Yes.")
+    _, events = await harness.turn("Is it bin day on Sunday?", headless=True)
+    assert of_type(events, "answer")[0].text.startswith("No: your files say \"Sunday")

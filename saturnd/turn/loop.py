@@ -35,6 +35,7 @@ from saturnd.turn.claims import (
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
 from saturnd.turn.date_checks import NO, WHAT_ASKED, WHO_ASKED, YES, gives_the_date, worked_out_date
+from saturnd.turn.dates import NO_LINE_THAT_DAY
 from saturnd.turn.echoed_instructions import (
     done_account,
     echoes_instructions,
@@ -385,7 +386,8 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the line")
         if WHO_ASKED.search(turn.text) or WHAT_ASKED.search(turn.text) or not (YES.search(text) or NO.search(text)):
             return prompts.FROM_THE_DAY.format(line=claim.quote)
-        return prompts.FROM_THE_LINE.format(answer="No" if YES.search(text) else "Yes", line=claim.quote)
+        said = "No" if YES.search(text) or NO_LINE_THAT_DAY in claim.quote else "Yes"  # no line for it: no
+        return prompts.FROM_THE_LINE.format(answer=said, line=claim.quote)
     if claim is not None and claim.kind == "contact_not_given":  # "450" again for TopRoof's number
         turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the line")
         return prompts.FROM_THE_DAY.format(line=claim.quote)
