@@ -76,10 +76,10 @@ def new_row(request: str, table: str, today: date, table_named: bool = False) ->
     said = stems(request)
     words = {w.lower() for w in re.findall(r"[\w'&-]+", request)}
     known = 0
-    for i, _ in enumerate(header):
+    for i in range(len(header)):
         values = {r[i].strip() for r in body} - {""}
-        named = [v for v in values if not number(v) and v.lower() in words | {" ".join(words)}
-                 or " " in v and re.search(rf"\b{re.escape(v)}\b", request, re.IGNORECASE)]
+        named = [v for v in values if not number(v) and v.lower() in words  # "Brightside", the rota's "Me"
+                 or " " in v and re.search(rf"\b{re.escape(v)}\b", request, re.IGNORECASE)]  # "Lakes loop"
         if len(named) == 1:
             cells[i] = named[0]
             known += 1
