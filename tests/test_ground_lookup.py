@@ -949,3 +949,9 @@ def test_a_limit_named_by_its_words_is_the_amount_a_line_gives_it():
     assert limit_as_written("Am I over budget?", lines) == "Am I over budget?"
     assert "the food amount over 40 rows (1)" in table_totals(
         "expenses.csv", EXPENSES, limit_as_written("Which expenses are over the food limit?", lines))
+
+
+def test_a_days_written_lines_stay_beside_the_repeats_falling_on_it():
+    choir = ["Rehearsals: Wednesdays 7pm, weekly", "Wed 9 Dec: concert at St Mary's, 7:30pm"]
+    shown = render_excerpts([Excerpt("choir.md", 1, choir, 2)], "What's on Wednesday the 9th?", date(2026, 12, 4))
+    assert "concert at St Mary's" in shown.split("\n", 3)[-1] and "Wednesdays 7pm" in shown.split("\n", 3)[-1]

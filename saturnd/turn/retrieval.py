@@ -28,6 +28,7 @@ from saturnd.tools.word_match import (
 )
 from saturnd.turn.dates import (
     MONTHS,
+    NO_LINE_THAT_DAY,
     age,
     dated,
     days_named,
@@ -251,6 +252,14 @@ def limit_as_written(request: str, lines: list[str]) -> str:
     return request[:found.start()] + said + request[found.end():] if amount else request
 
 
+def _days_lines(repeats: str, written: str) -> str:
+    """The lines written for the day asked, with the repeats that fall on it; where no line is
+    written for it, the repeats' account (which says so when none of them falls on it either)."""
+    if written and NO_LINE_THAT_DAY not in written:
+        return "\n".join(filter(None, (written, repeats if NO_LINE_THAT_DAY not in repeats else "")))
+    return repeats or written
+
+
 def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | None = None) -> str:
     """file:line headers the model can cite and read on from; a whole table's totals (for the
     month the `request` names, where it names one); asked how many days until a thing, its dates
@@ -277,7 +286,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                 or lasts_until(part.lines, request, today) or in_the_month(part.lines, request, today)
                 or just_gone(part.lines, request, today)
                 or (at_that_time_of_day(part.lines, request) if not asked_action(request) else "")) if today else ""
-        on_the_day = (repeats_on(part.lines, request, today) or on_the_days(part.lines, request, today)
+        on_the_day = (_days_lines(repeats_on(part.lines, request, today), on_the_days(part.lines, request, today))
                       if today and not asked_action(request) else "")
         worked = (amount_added(part.lines, request) or still_to_pay(part.lines, request) or count_by_period(part.lines, request) or time_between(part.lines, request) or lengths_summed(part.lines, request)
                   or arrival_times(part.lines, request)
