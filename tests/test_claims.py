@@ -1246,3 +1246,13 @@ def test_most_asked_of_a_table_with_sums_by_kind_the_top_kind_is_an_answer():
             " client Oakwell, hours 5.5); hours by client: Brightside 7.5, Oakwell 5.5")
     assert unbacked_claim("Brightside", [], builtin_registry(), "Which client did I work most for?",
                           documents_at_hand=True, seen=seen) is None
+
+
+def test_asked_which_files_a_folder_holds_no_file_saying_a_thing_is_asked():
+    seen = ("--- invoices/2024-01.txt (whole file, 1 lines)\nJanuary invoice\n"
+            "--- invoices/2024-02.txt (whole file, 1 lines)\nFebruary invoice\n")
+    claim = unbacked_claim("2024-01.txt, 2024-02.txt", [], builtin_registry(), "Which files are in the invoices folder?",
+                           documents_at_hand=True, seen=seen)
+    assert claim is None or claim.kind != "another_file"
+    assert unbacked_claim("2024-02.txt", [], builtin_registry(), "Which file mentions the January invoice?",
+                          documents_at_hand=True, seen=seen).quote == "invoices/2024-01.txt holds 'January invoice'"

@@ -15,19 +15,21 @@ from saturnd.turn.listing import BLOCK_END
 WHICH_FILE_ASKED = re.compile(r"\b(?:which|what)\s+(?:of\s+my\s+)?(?:files?|notes?|documents?|docs?)\b"
                               r"|\bwhere\s+(?:did\s+I\s+(?:write|put|note|save)|is)\b.*\bwritten\b", re.IGNORECASE)
 FILE_NAME = re.compile(r"\b[\w-]+\.(?:txt|md|csv|tsv|json|ini|yaml|yml|log|org)\b", re.IGNORECASE)
+LISTING_ASKED = re.compile(r"\b(?:are|is)\s+(?:in|there)\b|\bfolder\b|\bdirectory\b", re.IGNORECASE)
+""""Which files are in the invoices folder?" asks for a listing, not for the file that says a thing."""
 ASKING_WORDS = "which what file files note notes document documents mention mentions say says have has contain contains"
 
 
 def the_file_holding_it(answer: str, request: str, seen: str) -> str | None:
     """"travel.md holds 'Renew the passport before June.'" when the answer names only files that
     hold none of the request's words, and one file shown does."""
-    if not WHICH_FILE_ASKED.search(request):
+    if not WHICH_FILE_ASKED.search(request) or LISTING_ASKED.search(request):
         return None
     asked = stems(request) - stems(ASKING_WORDS)
     files = _files_shown(seen)
     holding = {name: line for name, lines in files.items() for line in lines if asked & stems(line)}
     named = {name.lower() for name in FILE_NAME.findall(answer)}
-    if not holding or not named or named & {name.lower() for name in holding}:
+    if not holding or not named or named & {name.lower().rsplit("/", 1)[-1] for name in holding}:
         return None
     name, line = next(iter(holding.items()))
     return f"{name} holds '{line.strip()}'"
