@@ -76,6 +76,7 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("I've paid the gas bill?", ""),
     ("Where's my ring?", ""),
     ("Take one portion of bolognese out.", "update"),  # its count goes down
+    ("Transfer 50 euros from my bank account to Tom.", "transfer"),  # no tool does it: said so
     ("What did I take out of savings?", ""),
 ])
 def test_the_action_asked_for(request_text, verb):

@@ -26,7 +26,7 @@ ACTION_REQUEST = re.compile(
     r"send|text|email|e-mail|message|reply|forward|tell(?!\s+(?:me|us)\b)|let\s+(?!(?:me|us)\b)(?:\w+\s+){1,3}?know|"
     r"save|store|note\s+down|make\s+a\s+note|write\s+down|remember|"
     r"(?:write|make|create)\b(?=.*(?:\bfiles?\b|\bfolder\b|\.[a-z]{2,4}\b))|"
-    r"book|order|schedule|cancel|set|turn|switch|change|update|rename|move|copy|edit|fix|replace|overwrite|swap|"
+    r"book|order|schedule|cancel|set|turn|switch|change|update|rename|move|copy|edit|fix|replace|overwrite|swap|transfer|"
     r"remind(?!\s+me\b[,:]?\s*(?:when|what|where|who|which|how|of)\b)|pay|call|ring|phone(?=\s+(?:the|my|our|(?-i:[A-Z])))|install|run|unlock|lock|start(?!\s+(?:at|from|with|on)\b)|stop|play|dim|print|buy|water|heat|charge|"
     r"pop|stick|chuck|jot|log(?!\s+(?:in|on|out|off)\b)|record|scratch|get\s+rid\s+of|ping|(?:drop|shoot)\s+\w+\s+an?\s+(?:line|note|text|message|e-?mail)|"
     r"ask(?!\s+around\b)(?=\s+(?:(?:my|our|the)\s+)?[A-Za-z]+\s+(?:if|whether|to|for|about|when|what|where|how)\b)(?!\s+(?:me|us|you)\b))\b",
