@@ -1256,3 +1256,15 @@ def test_asked_which_files_a_folder_holds_no_file_saying_a_thing_is_asked():
     assert claim is None or claim.kind != "another_file"
     assert unbacked_claim("readme.txt", [], builtin_registry(), "Which file mentions the January invoice?",
                           documents_at_hand=True, seen=seen).quote == "invoices/2024-01.txt holds 'January invoice'"
+
+
+def test_asked_what_still_needs_someone_an_answer_naming_a_filled_rows_cell_goes_back():
+    seen = ("--- carshare.csv (whole file, 5 lines)\ndate,run,driver,kids\n2026-12-07,morning,Sam,3\n"
+            "2026-12-07,afternoon,,3\n2026-12-08,morning,Priya,2\n"
+            "[Saturn counted] no driver in 1: date 2026-12-07, run afternoon, kids 3")
+    request = "Which school runs still need a driver?"
+    claim = unbacked_claim("Priya runs still needs a driver.", [], builtin_registry(), request, documents_at_hand=True,
+                           seen=seen)
+    assert claim is not None and claim.quote == "no driver in 1: date 2026-12-07, run afternoon, kids 3"
+    assert unbacked_claim("The afternoon run on 7 December.", [], builtin_registry(), request, documents_at_hand=True,
+                          seen=seen) is None

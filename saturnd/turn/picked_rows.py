@@ -1,7 +1,8 @@
 """Checks of an answer against the rows of a table the ground picked.
 
-The ground lists the rows a value or a day picks ("the rows with class Spin (2 of 7): …",
-"tomorrow, Friday 4 December: day Friday, time 17:30, class HIIT …"). The 1.5B still answered
+The ground lists the rows a value, a blank or a day picks ("the rows with class Spin (2 of 7): …",
+"no driver in 1: date 2026-12-07, run afternoon", "tomorrow, Friday 4 December: day Friday, time
+17:30, class HIIT …"). The 1.5B still answered
 with a cell of a row left out, or named one picked row of two; each check returns the ground's
 line to send the answer back with, or None.
 """
@@ -14,7 +15,8 @@ from decimal import Decimal
 from saturnd.tools.table_asked import LARGEST_ASKED, SMALLEST_ASKED
 from saturnd.turn.listing import table_rows_above
 
-ROWS_PICKED = re.compile(r"^\[Saturn (?:listed|dated)\] (?P<which>the rows with [^:]+?|[^:;]*?\d+ [A-Z][a-z]+): (?P<rows>.+)$"
+ROWS_PICKED = re.compile(r"^\[Saturn (?:listed|dated|counted)\] (?P<which>the rows with [^:]+?|no [^:]+? in \d+|"
+                         r"[^:;]*?\d+ [A-Z][a-z]+): (?P<rows>.+)$"
                          r"|^\[Saturn worked out\] (?:[^;]*?; )?totals over (?P<over>the [^;]*? rows \([^)]*\)): [^;]*; "
                          r"the rows?: (?P<listed>[^;]+)")
 
