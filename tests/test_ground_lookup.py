@@ -927,6 +927,7 @@ def test_a_day_in_an_add_is_the_new_lines_not_a_word_to_look_for():
 def test_a_few_small_documents_none_holding_a_word_of_the_request_are_shown_whole():
     freezer = {"freezer.md": "# Freezer\n- Soup - frozen 28 Sep\n- Peas\n"}
     assert [p.source for p in relevant_excerpts("What needs eating first?", docs(freezer))] == ["freezer.md"]
+    assert relevant_excerpts("If the flight takes 2 hours 45 minutes, how long is that in total?", docs(freezer)) == []
     many = {f"note{i}.md": "nothing here\n" for i in range(5)}
     assert relevant_excerpts("What needs eating first?", docs(many)) == []
 

@@ -210,7 +210,8 @@ def relevant_excerpts(
         ongoing = [doc for doc in documents if undated_rows(doc.source, doc.text)]
         ranked += [(0.0, doc, frozenset()) for doc in ongoing if all(doc is not d for _, d, _ in ranked)]
         wanted = {*wanted, *(doc.source for doc in ongoing)}
-    if (not ranked and not asked_action(request) and _word_groups(request, today) and len(documents) <= limits.top
+    if (not ranked and not asked_action(request) and not re.search(r"\d", request)  # "2 hours 45 minutes …": its own
+            and _word_groups(request, today) and len(documents) <= limits.top
             and sum(len(d.text) for d in documents) <= limits.total_chars):
         ranked = [(0.0, doc, frozenset()) for doc in documents]  # "What needs eating first?" of freezer.md: no word shared
     if not ranked:
