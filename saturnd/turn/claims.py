@@ -147,7 +147,7 @@ from typing import Literal
 
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
-from saturnd.tools.word_match import WORD
+from saturnd.tools.word_match import WORD, stems
 from saturnd.turn.date_checks import (
     YES,
     YES_NO_ASKED,
@@ -356,6 +356,18 @@ def claimed_action(answer: str, verb: str = "") -> str | None:
     return first.group(0).lstrip(".! ").strip()
 
 
+PAST_FORMS = {"wrote": "write", "written": "write", "sent": "send", "paid": "pay", "put": "put", "set": "set"}
+
+
+def _asked_of_the_past(claimed: str, request: str) -> bool:
+    """Whether a question asks what the user did with the verb the answer claims ("What did I write
+    down …?" answered "I wrote …"): the answer reports the user's own doing, no tool's."""
+    if asked_action(request) or "?" not in request:
+        return False
+    verb = claimed.split()[-1].lower()
+    return bool(stems(PAST_FORMS.get(verb, verb)) & stems(request))
+
+
 def _claims_of(verb: str) -> tuple[re.Pattern[str], ...]:
     """The answer doing the request's verb: opening with its -ing form, or its -ed form after
     "I", "is", "has been"."""
@@ -407,6 +419,8 @@ def unbacked_claim(
     in it or come from a read. `last_result`: the newest tool result, where a trail points on.
     """
     done = claimed_action(answer, asked_action(request))
+    if done is not None and _asked_of_the_past(done, request):
+        done = None  # "What did I write down about the car service?": "I wrote …" tells the note, claims nothing
     if done is not None and not something_acted(passes, registry):
         return Claim("done", done, tools_for(request, registry) if asked_action(request) else ())
     if (restates_request(answer, request) and not ran_anything(passes)
