@@ -1268,3 +1268,13 @@ def test_asked_what_still_needs_someone_an_answer_naming_a_filled_rows_cell_goes
     assert claim is not None and claim.quote == "no driver in 1: date 2026-12-07, run afternoon, kids 3"
     assert unbacked_claim("The afternoon run on 7 December.", [], builtin_registry(), request, documents_at_hand=True,
                           seen=seen) is None
+
+
+@pytest.mark.parametrize(("answer", "request_text", "kind"), [
+    ("I wrote that the service is booked for 3 June.", "What did I write down about the car service?", None),
+    ("I have sent the email to Tom.", "Did I email Tom?", "done"),  # a send claimed, not the user's own doing
+    ("Email sent to Tom.", "Email Tom the notes.", "done"),
+])
+def test_asked_what_the_user_did_the_same_verb_in_the_answer_claims_nothing(answer, request_text, kind):
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text)
+    assert (claim.kind if claim else None) == kind
