@@ -196,6 +196,8 @@ async def test_sent_back_for_the_next_date_an_answer_still_without_it_is_answere
     ("What's for dinner tomorrow?", [("tomorrow", date(2026, 12, 3))]),
     ("Have I got anything on Friday?", [("friday", date(2026, 12, 4))]),
     ("What have I got on Wednesday?", [("wednesday", TODAY)]),  # today's weekday is today
+    ("What's on next Wednesday?", [("wednesday", date(2026, 12, 9))]),  # "next": not today
+    ("Anything next Friday?", [("friday", date(2026, 12, 4))]),
     ("What did I spend last Wednesday?", [("wednesday", date(2026, 11, 25))]),
     ("Anything on this weekend?", [("weekend", date(2026, 12, 5)), ("weekend", date(2026, 12, 6))]),
     ("What's on tonight?", [("tonight", TODAY)]),

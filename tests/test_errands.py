@@ -67,11 +67,17 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("I've packed the charger.", "mark"),  # told it is done: its line is marked
     ("I've returned Circe.", "mark"),
     ("I've pruned the raspberries.", "mark"),  # any thing done to a thing of the list
+    ("I paid the football.", "mark"),
+    ("I fixed the shed door", "mark"),
+    ("I needed the car on Friday.", ""),
     ("I've moved the meeting to 3pm.", ""),  # a change, not a mark
     ("I've got a cold.", ""),
     ("I added £50 to the bike fund.", "update"),  # told: its line is updated
     ("Log a run: 7 km today in 40 minutes.", "add"),  # a row for the table
     ("Record my weight: 71.2kg", "add"),
+    ("I filled up today, 39 litres for £56.20 at 43,760 miles.", "add"),  # told what was done, with its amounts
+    ("I ran 5 km this morning.", "add"),
+    ("I had 2 coffees.", ""),
     ("Log in to the bank.", ""),
     ("I've paid the gas bill?", ""),
     ("Where's my ring?", ""),

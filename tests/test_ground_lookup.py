@@ -759,6 +759,16 @@ def test_a_value_a_table_without_amounts_holds_picks_its_rows():
         "[Saturn listed] the rows with room Hall (3 of 4): subject Maths")
 
 
+def test_a_month_picks_the_rows_of_a_table_without_amounts():
+    sowing = ("crop,sown,bed,harvest from\ngarlic,2026-10-20,bed 1,2027-06\nbroad beans,2026-11-02,bed 2,2027-05\n"
+              "sweet peas,2026-11-15,greenhouse,2027-06\n")
+    assert table_totals("sowing.csv", sowing, "What did I sow in November?") == (
+        "[Saturn listed] the rows with sown in November 2026 (2 of 3): crop broad beans, sown 2026-11-02, bed bed 2, "
+        "harvest from 2027-05 | crop sweet peas, sown 2026-11-15, bed greenhouse, harvest from 2027-06")
+    assert table_totals("sowing.csv", sowing, "What can I harvest in June?").startswith(
+        "[Saturn listed] the rows with harvest from in June 2027 (2 of 3): crop garlic")  # the column the request names
+
+
 def test_amounts_in_and_out_are_summed_apart_with_the_rows_taken_out():
     pocket = ("date,child,amount,note\n2026-11-01,Maya,3.00,weekly\n2026-11-08,Maya,3.00,weekly\n"
               "2026-11-20,Maya,-8.00,book\n2026-11-22,Maya,3.00,weekly\n")
@@ -806,6 +816,8 @@ def test_how_many_of_a_thing_no_column_nor_the_file_names_counts_no_picked_rows(
     assert "(a row each)" not in said
     assert table_totals("rides.csv", RIDES, "How many rides has Gav led?").startswith(
         "[Saturn worked out] 2 rides (a row each); totals over the Gav rows (2)")
+    fuel = "date,litres,mileage\n2026-11-06,36.2,42930\n2026-11-24,40.4,43350\n"
+    assert "(a row each)" not in table_totals("fuel.csv", fuel, "How many miles have I done?")  # its mileage's
 
 
 def test_a_value_of_several_words_is_named_by_one_no_other_value_holds():

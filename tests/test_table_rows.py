@@ -17,6 +17,9 @@ SHIFTS = Document("shifts.csv", "date,shift,volunteer,role\n2026-12-05,morning,A
 BOOKS = Document("books.csv", "title,author,started,finished,pages\nThe Salt Path,Raynor Winn,2026-09-02,2026-09-20,288\n"
                               "Demon Copperhead,Barbara Kingsolver,2026-11-21,,560\n")
 RIDES = Document("rides.csv", "date,route,km,leader,riders\n2026-11-08,Lakes loop,64,Gav,9\n2026-12-06,Forest trail,38,Ruth,\n")
+FUEL = Document("fuel.csv", "date,litres,cost,mileage\n2026-11-06,36.2,52.10,42930\n2026-11-24,40.4,57.90,43350\n")
+SUBSCRIPTIONS = Document("subscriptions.csv", "service,monthly,renews,shared with\nNetflix,10.99,2026-12-15,Tom\n"
+                                              "Gym,34.00,2027-01-01,\n")
 NOTES = Document("work.md", "# Freelance\nRates: Brightside £40 an hour.\n")
 
 
@@ -25,6 +28,8 @@ NOTES = Document("work.md", "# Freelance\nRates: Brightside £40 an hour.\n")
     ("Put me down for the 19th morning.", SHIFTS, "2026-12-19,morning,Me,"),
     ("Add Intermezzo to the books I'm reading, started today.", BOOKS, "Intermezzo,,2026-12-04,,"),
     ("Add a ride on 20 December: Lakes loop, 64 km, led by Gav.", RIDES, "2026-12-20,Lakes loop,64,Gav,"),
+    ("I filled up today, 39 litres for £56.20 at 43,760 miles.", FUEL, "2026-12-04,39,56.20,43760"),  # told: a log's row
+    ("Add Disney+ at 7.99 a month, renewing 2 January.", SUBSCRIPTIONS, "Disney+,7.99,2027-01-02,"),
 ])
 def test_an_add_to_a_table_is_the_row_of_the_cells_the_request_gives(request_text, table, row):
     found = row_asked(request_text, [NOTES, table], TODAY)

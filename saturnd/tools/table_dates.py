@@ -1,4 +1,5 @@
-"""A table's dates as lines that say what each date is for.
+"""A table's dates as lines that say what each date is for, and a yearly date column (a
+birthday) as the day it next falls.
 
 A row holding two dates ("Morgan family,2026-12-18,2026-12-22,4,560,yes") read as a line has its
 second date labelled by the cells after it: asked who arrives next, the ground had said "yes, 22
@@ -10,21 +11,30 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+from datetime import date
 
-from saturnd.tools.table_cells import ISO_DATE, TABLE_SUFFIXES
+from saturnd.tools.table_cells import ISO_DATE, TABLE_SUFFIXES, day_of
 from saturnd.tools.word_match import stems
+
+
+def header_and_rows(name: str, lines: list[str]) -> tuple[list[str], list[list[str]]] | None:
+    """A CSV/TSV file's header and the rows of as many cells; None for any other file."""
+    if not name.lower().endswith(TABLE_SUFFIXES):
+        return None
+    dialect = "excel-tab" if name.lower().endswith(".tsv") else "excel"
+    rows = [row for row in csv.reader(io.StringIO("\n".join(lines)), dialect) if any(c.strip() for c in row)]
+    if len(rows) < 2:
+        return None
+    return rows[0], [r for r in rows[1:] if len(r) == len(rows[0])]
 
 
 def dates_by_column(name: str, lines: list[str], request: str) -> list[str]:
     """`lines` of a table with two or more date columns, one line a row and date column; only the
     columns the request names where it names any ("arriving": "arrive"). Other lines as they are."""
-    if not name.lower().endswith(TABLE_SUFFIXES):
+    if (table := header_and_rows(name, lines)) is None:
         return lines
-    dialect = "excel-tab" if name.lower().endswith(".tsv") else "excel"
-    rows = [row for row in csv.reader(io.StringIO("\n".join(lines)), dialect) if any(c.strip() for c in row)]
-    if len(rows) < 2:
-        return lines
-    header, body = rows[0], [r for r in rows[1:] if len(r) == len(rows[0])]
+    header, body = table
     columns = [i for i in range(len(header)) if body and all(ISO_DATE.fullmatch(r[i].strip()) for r in body)]
     if len(columns) < 2:
         return lines
@@ -35,3 +45,36 @@ def dates_by_column(name: str, lines: list[str], request: str) -> list[str]:
                       and not any(ch.isdigit() for ch in cell)), "")
         said += [f"{label}, {header[i].strip()}: {row[i].strip()}" for i in named or columns]
     return said
+
+
+YEARLY = re.compile(r"birthday|born|dob|date\s+of\s+birth|anniversary|b'?day", re.IGNORECASE)
+BIRTH = re.compile(r"birth|born|dob|b'?day", re.IGNORECASE)
+
+
+def yearly_column(header: list[str], body: list[list[str]]) -> int | None:
+    """The column of days that come round each year ("birthday": 1962-12-19), if one is dated throughout."""
+    return next((i for i, name in enumerate(header) if YEARLY.fullmatch(name.strip())
+                 and body and all(day_of(r[i]) for r in body)), None)
+
+
+def next_of(born: date, today: date) -> date:
+    """The day a yearly date next falls, today included; 29 February on 1 March in other years."""
+    for year in (today.year, today.year + 1):
+        try:
+            day = born.replace(year=year)
+        except ValueError:
+            day = date(year, 3, 1)
+        if day >= today:
+            return day
+    raise AssertionError("a yearly day falls within a year")
+
+
+def as_next(header: list[str], body: list[list[str]], today: date | None) -> list[list[str]]:
+    """The rows with a birthday column's cells as the day each next falls ("1962-12-19" as
+    "2026-12-19 (born 1962)"): summed by month, a gift budget had gone by "December 1962" and "December 1990"."""
+    column = yearly_column(header, body) if today else None
+    if column is None or today is None:
+        return body
+    since = "born" if BIRTH.search(header[column]) else "since"  # the age stays to be read: "2026-12-19 (born 1962)"
+    return [[f"{next_of(day, today).isoformat()} ({since} {day.year})" if i == column and (day := day_of(cell)) else cell
+             for i, cell in enumerate(row)] for row in body]

@@ -48,19 +48,22 @@ from saturnd.tools.table_cells import (
     sums_by,
     value_in,
 )
+from saturnd.tools.table_dates import as_next
 from saturnd.tools.word_match import query_terms, stems
 
 MAX_ROWS = 2_000
 MAX_GROUPS = 12
 
 
-def table_totals(name: str, text: str, request: str = "", days: Collection[date] = ()) -> str:
+def table_totals(name: str, text: str, request: str = "", days: Collection[date] = (), today: date | None = None) -> str:
     """One line of totals for a CSV/TSV file with a header row and numeric columns; "" otherwise.
     A `request` naming one month of a table with dates gets that month's rows only: shown every
     month's too, the 1.5B answered October's food with the food of all months. So too a request
     naming some values of a text column ("food"): those rows only. The `days` the request names
-    ("did I work on Tuesday") pick a table of start and end times' rows."""
+    ("did I work on Tuesday") pick a table of start and end times' rows. Birthdays count by the
+    day each next falls from `today`."""
     for header, body in _table(name, text):
+        body = as_next(header, body, today)
         rows = [header, *body]
         return "\n".join(filter(None, (_totals(name, header, body, rows, request, days), _hours_between(header, body, days),
                                         _dated_or_not(header, body), _blanks_asked(header, body, request))))
@@ -248,13 +251,19 @@ def _in_and_out(header: list[str], body: list[list[str]], summed: list[int]) -> 
 def _rows_without_amounts(name: str, header: list[str], body: list[list[str]], request: str, over: str,
                           dates: int | None) -> str:
     """A table without amounts: the rows of the days asked; else the rows holding a value the
-    request names ("Which exams are in the Hall?", "How many Maths papers?": asked that, the 1.5B
+    request names, or the month ("Which exams are in the Hall?", "How many Maths papers?": asked that, the 1.5B
     counted the "paper" column's kinds); else, asked how many of a thing, its rows ("How many exams
     do I have?": the 1.5B gave the file's 7 lines, its header too); with each yes/no column's rows."""
     if over:
         cells = " | ".join(named_cells(header, r) for r in body)
         return "\n".join(filter(None, (f"[Saturn worked out] the rows dated {over}({len(body)}): {cells}",
                                         _rows_by_flag(header, body, request))))
+    dates = column if (column := _date_column_named(header, body, request)) is not None else dates
+    if dates is not None and len(months := {m for r in body if r[dates].strip() and _month_named(m := month_of(r[dates]), request)}) == 1:
+        month = months.pop()  # "What did I sow in November?": November's rows, not the first the 1.5B saw
+        picked = [r for r in body if r[dates].strip() and month_of(r[dates]) == month]
+        return (f"[Saturn listed] the rows with {header[dates].strip()} in {month} ({len(picked)} of {len(body)}): "
+                + " | ".join(named_cells(header, r) for r in picked[:MAX_ROWS_LISTED]))
     named = _named_values(header, body, [dates], request, name)
     by_flag = _rows_by_flag(header, body, request)
     if named and not re.search(rf"(?:^|\| ){re.escape(header[named[0]].strip())}: ", by_flag.removeprefix("[Saturn counted] ")):
@@ -278,15 +287,22 @@ def _forms(word: str) -> set[str]:
 def _rows_counted(thing: str, name: str, header: list[str], numeric: list[int], named: set[str], quantities: bool) -> bool:
     """Whether "how many <thing>" counts the rows: "How many runs?" of runs.csv, "How many bills has
     Ana paid?" (a "bill" column of kinds); not "How many km?" (a column to sum), "How many mugs are
-    left?" (the mug row's number), "How many candles have I sold?" of a table with quantities, nor,
+    left?" (the mug row's number), "How many miles?" (a mileage column's), "How many candles have I sold?" of a table with quantities, nor,
     of the rows a value picks, a thing neither the file nor a column names ("How many people came
     on the Coast road ride?" of rides.csv: its "riders", not its two Coast road rows)."""
     names = [i for i in range(len(header)) if _forms(header[i]) & _forms(thing)]  # "rides" is no "riders"
-    if any(i in numeric for i in names) or any(_value_named(value, thing) for value in named):
+    if any(i in numeric for i in names) or any(_value_named(value, thing) for value in named) or any(
+            _measured_by(header[i], thing) for i in numeric):  # "How many miles …?" of a mileage column
         return False
     if named and not names and not stems(thing) & stems(re.sub(r"[^a-z]+", " ", name.lower().rsplit(".", 1)[0])):
         return False  # of the rows a value picks, a thing of its own: a column's, not theirs
     return not quantities or bool(names)
+
+
+def _measured_by(column: str, thing: str) -> bool:
+    """Whether a column's name is a measure of the thing ("mileage" of miles), not who does it ("riders" of rides)."""
+    name = column.strip().lower()
+    return any(name.startswith(form) and name[len(form):] not in ("r", "rs", "er", "ers") for form in _forms(thing))
 
 
 FEW_ROWS = 3

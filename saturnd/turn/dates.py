@@ -504,7 +504,7 @@ PAST_ASKED = re.compile(r"\b(?:did|was|were|went|had)\b", re.IGNORECASE)
 def days_named(request: str, today: date) -> list[tuple[str, date]]:
     """(the request's word, the day it means) for each day the request names by a word that
     changes with the clock: "tomorrow", "tonight", "Friday" (the coming one, today included;
-    "last Friday" the one before, and asked in the past, "did I …", the last one, today included), "the weekend" (its Saturday and Sunday), "the 9th" (this
+    "next Friday" the coming one after today, "last Friday" the one before, and asked in the past, "did I …", the last one, today included), "the weekend" (its Saturday and Sunday), "the 9th" (this
     month's, or the next month's once it has gone: "What time do I finish on the 9th?" of a rota
     dated 2026-12-09)."""
     named: list[tuple[str, date]] = []
@@ -521,8 +521,9 @@ def days_named(request: str, today: date) -> list[tuple[str, date]]:
             which = (match.group("which") or "").strip().lower()
             back = which == "last"
             gone = not which and PAST_ASKED.search(request) is not None  # "did I work on Tuesday": the last one
+            soonest = 7 if which == "next" else 0  # "next Friday" asked on a Friday: a week on
             days = [today + timedelta(days=-((today.weekday() - n) % 7 or 7) if back
-                                      else -((today.weekday() - n) % 7) if gone else (n - today.weekday()) % 7)
+                                      else -((today.weekday() - n) % 7) if gone else (n - today.weekday()) % 7 or soonest)
                     for n in wanted]
         named += [(word, day) for day in days if (word, day) not in named]
     return named

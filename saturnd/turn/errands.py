@@ -42,9 +42,17 @@ TOLD_DONE = re.compile(
     r"^\s*(?:I(?:'ve|’ve|\s+have)|we(?:'ve|’ve|\s+have))\s+(?:just\s+|already\s+|now\s+|finally\s+)?"
     r"(?:(?:packed|bought|returned|paid|posted|sent|finished|done|collected|picked\s+up)\s+"
     r"(?:(?:the|my|our|his|her|their|all\s+the)\b|(?-i:[A-Z]))|[a-z]{3,}ed\s+(?:all\s+)?the\b(?![^.!?]*\b(?:to|from|for|into)\b))"
-    r"(?![^.!?]*\?)", re.IGNORECASE)
-"""Told a thing on a list is done ("I've packed the charger.", "I've pruned the raspberries."): the
-list's line is marked. The 1.5B said the words back. Not "I've moved the meeting to 3pm": a change."""
+    r"(?![^.!?]*\?)|"
+    r"^\s*(?:I|we)\s+(?:just\s+|already\s+|finally\s+)?(?:packed|bought|returned|paid|posted|sent|finished|collected|"
+    r"picked\s+up|fixed|cleared|ordered|booked)\s+(?:the|my|our|his|her|their|all\s+the)\b(?![^.!?]*[?\d])",
+    re.IGNORECASE)
+"""Told a thing on a list is done ("I've packed the charger.", "I've pruned the raspberries.", "I
+paid the football."): the list's line is marked. The 1.5B said the words back. Not "I've moved
+the meeting to 3pm": a change."""
+TOLD_LOGGED = re.compile(r"^\s*(?:I|we)\s+(?:just\s+)?(?:[a-z]+ed|ran|swam|rode|drove|spent|paid|did|took|bought|sold|"
+                         r"put)\b[^?]*?\d[\d,.]*\s*(?:[a-z]+)\b[^?]*$", re.IGNORECASE)
+"""Told what was done with its amounts ("I filled up today, 39 litres for £56.20 at 43,760
+miles."): a row of the log that keeps them. The 1.5B said the words back."""
 TOLD_ADDED = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+)?(?:added|put|paid|saved|moved|"
                         r"transferred)\s+(?:in\s+)?(?:another\s+|an\s+extra\s+)?[£$€]\s?\d", re.IGNORECASE)
 """Told money went into a thing a line counts ("I added £50 to the bike fund."): the line is updated."""
@@ -154,6 +162,8 @@ def asked_action(request: str) -> str:
         return "mark"
     if TOLD_ADDED.match(request):
         return "update"
+    if TOLD_LOGGED.match(request):
+        return "add"
     later = LATER_ACTION.search(request)
     return later.group("verb").lower() if later else ""
 

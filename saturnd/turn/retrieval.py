@@ -15,8 +15,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date
 
-from saturnd.tools.table_cells import TABLE_SUFFIXES
-from saturnd.tools.table_dates import dates_by_column
+from saturnd.tools.table_cells import TABLE_SUFFIXES, day_of
+from saturnd.tools.table_dates import dates_by_column, header_and_rows
 from saturnd.tools.table_sums import table_totals, undated_rows
 from saturnd.tools.word_match import (
     NAME_WEIGHT,
@@ -30,6 +30,7 @@ from saturnd.turn.dates import (
     MONTHS,
     NO_LINE_THAT_DAY,
     age,
+    content_words,
     dated,
     days_named,
     holidays_named,
@@ -53,6 +54,7 @@ from saturnd.turn.listing import (
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 from saturnd.turn.repeats import repeats_on
 from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, just_gone, month_asked
+from saturnd.turn.to_go import reached_in, to_go, unit_asked
 from saturnd.turn.worked_lines import (
     RATING_ASKED,
     amount_added,
@@ -76,6 +78,7 @@ from saturnd.turn.worked_times import (
     time_between,
     times_worked_out,
 )
+from saturnd.turn.yearly import yearly_next
 
 KB_SOURCE = "kb:"
 MONTH_NAMED = {month: re.compile(r"(?<=\s)May\b") if month == "may" else re.compile(rf"\b{month}\b", re.IGNORECASE)
@@ -188,6 +191,15 @@ def excerpt(doc: Document, terms: list[str], limits: RetrievalLimits) -> Excerpt
 ONGOING_ASKED = re.compile(r"\b(?:at\s+the\s+moment|currently|right\s+now|in\s+progress|on\s+the\s+go|"
                            r"still\s+\w+ing|not\s+(?:yet\s+)?(?:finished|done|returned|paid|back))\b", re.IGNORECASE)
 """A request about what is under way: the rows of a table's date column left blank answer it."""
+LAST_DONE_ASKED = re.compile(r"\bwhen\s+(?:did|was|were)\s+(?:i|we|he|she|they)\s+last\b|\blast\s+time\s+(?:i|we)\b",
+                             re.IGNORECASE)
+"""Asked when a thing was last done ("When did I last fill up?"): a dated log's latest row answers
+it, though the request may share no word with the log's."""
+
+
+def _dated_table(doc: Document) -> bool:
+    table = header_and_rows(doc.source, doc.text.splitlines())
+    return table is not None and bool(table[1]) and any(all(day_of(row[i]) for row in table[1]) for i in range(len(table[0])))
 
 
 def relevant_excerpts(
@@ -202,14 +214,15 @@ def relevant_excerpts(
     `wanted` sources (where the person to message has a number: "Text Leo that the party starts at
     7" found the party's guest list, Leo and party, and left out contacts.md's "- Leo: 07700 …")."""
     ranked = _ranked(request, documents, today)
-    if RATING_ASKED.search(request):  # "What's my average rating?" holds no word of "Orbital (done, 5/5)"
-        rated = [doc for doc in documents if len(rated_lines(doc.text.splitlines())) >= 2]
-        ranked += [(0.0, doc, frozenset()) for doc in rated if all(doc is not d for _, d, _ in ranked)]
-        wanted = {*wanted, *(doc.source for doc in rated)}
-    if ONGOING_ASKED.search(request):  # "What am I reading at the moment?": books.csv's blank "finished"
-        ongoing = [doc for doc in documents if undated_rows(doc.source, doc.text)]
-        ranked += [(0.0, doc, frozenset()) for doc in ongoing if all(doc is not d for _, d, _ in ranked)]
-        wanted = {*wanted, *(doc.source for doc in ongoing)}
+    unit = unit_asked(request)
+    needed = [doc for doc in documents if RATING_ASKED.search(request) and len(rated_lines(doc.text.splitlines())) >= 2
+              # "What's my average rating?" holds no word of "Orbital (done, 5/5)"
+              or ONGOING_ASKED.search(request) and undated_rows(doc.source, doc.text)
+              # "What am I reading at the moment?": books.csv's blank "finished"
+              or LAST_DONE_ASKED.search(request) and _dated_table(doc)  # "When did I last fill up?": fuel.csv
+              or unit and reached_in(doc.source, doc.text.splitlines(), unit)]  # "How many miles until …": its mileage
+    ranked += [(0.0, doc, frozenset()) for doc in needed if all(doc is not d for _, d, _ in ranked)]
+    wanted = {*wanted, *(doc.source for doc in needed)}
     if (not ranked and not asked_action(request) and not re.search(r"\d", request)  # "2 hours 45 minutes …": its own
             and _word_groups(request, today) and len(documents) <= limits.top
             and sum(len(d.text) for d in documents) <= limits.total_chars):
@@ -276,14 +289,14 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
             header = f"--- {part.source}:{part.first_line}-{last} (of {part.total_lines} lines)"
         totals = (table_totals(part.source, "\n".join(part.lines), for_tables,
                                [*(day for _, day in [*days_named(request, today), *holidays_named(request, today)]),
-                                *week_named(request, today)] if today else [])
+                                *week_named(request, today)] if today else [], today)
                   or not_done(part.lines, request)  # "How many things are left to pack?": not the ticked ones
                   or counted(part.lines, request, part.source) or section_named(part.lines, request) or who_owes(part.lines)
                   if part.whole else "")
         table = part.source.lower().endswith(TABLE_SUFFIXES)  # its rows' "weekly" notes are no repeats to come
-        days = (age(part.lines, request, today)
-                or dated(dates_by_column(part.source, part.lines, request), request, today)
-                or (next_due(part.lines, request, today) if not table else "")
+        days = (yearly_next(part.source, part.lines, request, today) or age(part.lines, request, today)
+                or _the_thing_named(request, dated(dates_by_column(part.source, part.lines, request), request, today),
+                                    next_due(part.lines, request, today) if not table else "")
                 or lasts_until(part.lines, request, today) or in_the_month(part.lines, request, today)
                 or just_gone(part.lines, request, today)
                 or (at_that_time_of_day(part.lines, request) if not asked_action(request) else "")) if today else ""
@@ -298,7 +311,16 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   or (progress(part.lines, request) if not asked_action(request) else "")
                   or (times_worked_out(request, part.lines) if length_in_minutes(request) is None else ""))
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day, worked) if line)]))
-    return "\n".join(blocks)
+    left = to_go(request, [(part.source, part.lines) for part in excerpts if part.whole])
+    return "\n".join([*blocks, left] if left else blocks)
+
+
+def _the_thing_named(request: str, *accounts: str) -> str:
+    """The first account that names the thing asked of, else the first there is: asked "When is
+    the worming due next?", the dates to come had left out "Worming every 3 months, last done 2
+    October", which only its repeat dates."""
+    asked = content_words(request) - {"when", "due", "next", "days", "weeks", "many", "long", "until", "till"}
+    return next((said for said in accounts if said and asked & content_words(said)), next(filter(None, accounts), ""))
 
 
 COUNTED_THING = re.compile(

@@ -30,9 +30,11 @@ ROW_ADDS = frozenset({"add", "put", "log", "record", "note", "append", "insert"}
 DAY_WORDS = re.compile(
     r"\b(?:today|tonight|yesterday|tomorrow|(?:on\s+)?the\s+\d{1,2}(?:st|nd|rd|th)|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?"
     rf"(?:{'|'.join(m[:3] for m in MONTHS)})[a-z]*(?:\s+\d{{4}})?|\d{{4}}-\d\d-\d\d)\b", re.IGNORECASE)
-QUANTITY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([a-z]+)?", re.IGNORECASE)
-ITEM = re.compile(r"^\W*(?i:please\s+)?(?i:add|put|log|record|note|append|insert)\s+(?P<item>[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*)"
-                  r"\s+(?:to|on|in|into)\b")
+QUANTITY = re.compile(r"(?<![\w.,])(?P<money>[£$€])?(?P<amount>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?P<unit>[a-z]+)?",
+                      re.IGNORECASE)
+MONEY_COLUMN = re.compile(r"cost|amount|price|spent|paid|total|fee|value|[£$€]", re.IGNORECASE)
+ITEM = re.compile(r"^\W*(?i:please\s+)?(?i:add|put|log|record|note|append|insert)\s+(?P<item>[A-Z][\w'&+-]*(?:\s+[A-Z][\w'&+-]*)*)"
+                  r"(?:\s+(?:to|on|in|into|at|for)\b|,)")
 """The thing a row is for, written with capitals: "Add Intermezzo to the books I'm reading"."""
 MIN_CELLS = 2
 
@@ -83,14 +85,12 @@ def new_row(request: str, table: str, today: date, table_named: bool = False) ->
         if len(named) == 1:
             cells[i] = named[0]
             known += 1
-    if not known and not table_named:
-        return None
     defaulted = _days_in(header, body, cells, request, said, today)
-    _quantities_in(header, body, cells, DAY_WORDS.sub(" ", request))
+    by_unit = _quantities_in(header, body, cells, DAY_WORDS.sub(" ", request))
     _words_in(header, body, cells, request)
     filled = sum(bool(c) for c in cells) - defaulted
-    if filled < MIN_CELLS:
-        return None
+    if filled < MIN_CELLS or not (known or table_named or by_unit or filled > MIN_CELLS):
+        return None  # the request names nothing of this table: no row of its words
     written = io.StringIO()
     csv.writer(written, lineterminator="").writerow(cells)
     return written.getvalue(), filled
@@ -111,23 +111,28 @@ def _days_in(header: list[str], body: list[list[str]], cells: list[str], request
     return not days
 
 
-def _quantities_in(header: list[str], body: list[list[str]], cells: list[str], request: str) -> None:
-    """Each number the request gives, in the numeric column its unit names ("2 hours": hours), or
-    the one numeric column left when one number is left."""
+def _quantities_in(header: list[str], body: list[list[str]], cells: list[str], request: str) -> int:
+    """Each number the request gives, in the numeric column its unit names ("2 hours": hours;
+    "43,760 miles": mileage; "£56.20": cost), or the one numeric column left when one number is
+    left; how many went in by their unit."""
     numeric = [i for i in range(len(header)) if not cells[i] and all(number(r[i]) is not None or not r[i].strip() for r in body)
                and any(number(r[i]) is not None for r in body)]
     left = []
+    by_unit = 0
     for found in QUANTITY.finditer(request):
-        unit = (found.group(2) or "").lower()
-        column = next((i for i in numeric if not cells[i] and unit and (
-            unit == header[i].strip().lower() or stems(unit) & stems(header[i].replace("_", " ")))), None)
+        unit, amount = (found["unit"] or "").lower(), found["amount"].replace(",", "")
+        column = next((i for i in numeric if not cells[i] and (
+            found["money"] and MONEY_COLUMN.search(header[i])
+            or unit and (unit == header[i].strip().lower() or stems(unit) & stems(header[i].replace("_", " "))))), None)
         if column is not None:
-            cells[column] = found.group(1)
+            cells[column] = amount
+            by_unit += 1
         else:
-            left.append(found.group(1))
+            left.append(amount)
     empty = [i for i in numeric if not cells[i]]
     if len(left) == 1 and len(empty) == 1 and len(numeric) == 1:
         cells[empty[0]] = left[0]
+    return by_unit
 
 
 def _words_in(header: list[str], body: list[list[str]], cells: list[str], request: str) -> None:

@@ -1,0 +1,70 @@
+"""How much is left to a target a line sets, from what a table has reached.
+
+Asked "How many miles until the next service?" of "Next service at 45,000 miles" beside a fuel
+log whose mileage column last read 43,350, the 1.5B answered "45,000 miles": the target, not
+what is left of it. A column that only rises (a mileage, a meter) has reached its latest value;
+any other (the km of each run) its total.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from decimal import Decimal
+from itertools import pairwise
+
+from saturnd.tools.table_cells import ISO_DATE, number, plain
+from saturnd.tools.table_dates import header_and_rows
+from saturnd.tools.word_match import stems
+
+TO_GO_ASKED = re.compile(
+    r"\bhow\s+(?:many|much|far)\s+(?:more\s+)?(?P<unit>[a-z]+)\s+(?:(?:do|have|are|is)\s+(?:i|we)\s+(?:got\s+)?)?"
+    r"(?:until|till|before|left|to\s+go|to\s+(?:the|my|our|hit|reach|get))\b", re.IGNORECASE)
+TARGET = re.compile(r"(?P<amount>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[a-z]+)", re.IGNORECASE)
+
+
+def unit_asked(request: str) -> str:
+    """What the request asks how much is left of, without its plural ("mile" of "How many miles until …"), or ""."""
+    found = TO_GO_ASKED.search(request)
+    return found["unit"].lower().removesuffix("s") if found else ""
+
+
+def _of_unit(word: str, unit: str) -> bool:
+    return word.lower().startswith(unit)  # "mileage" and "miles" are in miles
+
+
+def reached_in(source: str, lines: list[str], unit: str) -> tuple[str, Decimal] | None:
+    """(how it was reached, the amount) of the table column named by `unit` ("mileage" for miles)."""
+    table = header_and_rows(source, lines)
+    if table is None or not unit:
+        return None
+    header, body = table
+    column = next((i for i, name in enumerate(header) if any(_of_unit(word, unit) for word in name.split())), None)
+    if column is None or len(body) < 2 or any(number(row[column]) is None for row in body):
+        return None
+    dates = next((i for i in range(len(header)) if all(ISO_DATE.match(row[i]) for row in body)), None)
+    rows = sorted(body, key=lambda row: row[dates]) if dates is not None else body
+    values = [number(row[column]) or Decimal(0) for row in rows]
+    name = header[column].strip()
+    if all(a <= b for a, b in pairwise(values)):  # a reading: the latest is where it stands
+        when = f", {rows[-1][dates].strip()}" if dates is not None else ""
+        return f"{name} {plain(values[-1])} (the latest{when})", values[-1]
+    return f"{name} {plain(sum(values, Decimal(0)))} (the total of {len(values)} rows)", sum(values, Decimal(0))
+
+
+def to_go(request: str, parts: Iterable[tuple[str, list[str]]]) -> str:
+    """The target a line sets in the unit asked, less what a table has reached, as the ground's line."""
+    if not (unit := unit_asked(request)):
+        return ""
+    parts = list(parts)
+    reached = next((found for source, lines in parts if (found := reached_in(source, lines, unit))), None)
+    asked = stems(request) - {unit}
+    targets = [(len(asked & stems(line)), line.strip(" -*•#"), Decimal(m["amount"].replace(",", "")))
+               for source, lines in parts if header_and_rows(source, lines) is None
+               for line in lines for m in TARGET.finditer(line) if _of_unit(m["unit"], unit)]
+    if reached is None or not targets:
+        return ""
+    _, line, target = max(targets, key=lambda found: found[0])
+    how, have = reached
+    left = target - have
+    return f'[Saturn worked out] "{line}": {plain(target)} - {how} = {plain(left)} ' + ("to go" if left > 0 else "(reached)")

@@ -1,0 +1,29 @@
+from saturnd.turn.to_go import reached_in, to_go, unit_asked
+
+CAR = ("car.md", ["# The car", "MOT due 22 March 2027", "Next service at 45,000 miles"])
+FUEL = ("fuel.csv", ["date,litres,cost,mileage", "2026-11-06,36.2,52.10,42930", "2026-10-02,38.5,55.40,42110",
+                     "2026-11-24,40.4,57.90,43350"])
+RUNS = ("runs.csv", ["date,km", "2026-11-01,5", "2026-11-03,8.5", "2026-11-08,4"])
+
+
+def test_a_target_less_the_latest_reading_is_what_is_left():
+    said = to_go("How many miles until the next service?", [CAR, FUEL])
+    assert said == ('[Saturn worked out] "Next service at 45,000 miles": 45000 - mileage 43350 (the latest, 2026-11-24)'
+                    " = 1650 to go")
+
+
+def test_a_column_that_does_not_only_rise_counts_by_its_total():
+    said = to_go("How many more km to go to my goal?", [("goals.md", ["Goal: 100 km in November"]), RUNS])
+    assert said == '[Saturn worked out] "Goal: 100 km in November": 100 - km 17.5 (the total of 3 rows) = 82.5 to go'
+
+
+def test_a_target_reached_says_so():
+    said = to_go("How many km left until 15 km?", [("goals.md", ["Aim 15 km"]), RUNS])
+    assert said.endswith("= -2.5 (reached)")
+
+
+def test_nothing_is_worked_out_without_a_target_a_column_or_a_question_of_what_is_left():
+    assert unit_asked("How many miles did I drive?") == ""
+    assert to_go("How many miles until the next service?", [CAR]) == ""
+    assert to_go("How many miles until the next service?", [FUEL]) == ""
+    assert reached_in("car.md", CAR[1], "mile") is None

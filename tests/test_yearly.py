@@ -1,0 +1,41 @@
+from datetime import date
+
+from saturnd.tools.table_sums import table_totals
+from saturnd.turn.yearly import yearly_next
+
+TODAY = date(2026, 12, 4)
+BIRTHDAYS = ["name,birthday,budget", "Mum,1962-12-19,60", "Jake,2015-01-08,40", "Priya,1990-12-11,30",
+             "Leap,2000-02-29,10"]
+
+
+def test_birthdays_are_told_by_the_day_each_next_falls_with_the_age_it_brings():
+    said = yearly_next("birthdays.csv", BIRTHDAYS, "Whose birthday is next?", TODAY)
+    assert said.startswith("[Saturn dated] birthday next, soonest first: Priya 11 December 2026 (a Friday, in 7 days),"
+                           " turns 36; Mum 19 December 2026")
+    assert "Jake 8 January 2027 (a Friday, in 35 days (5 weeks)), turns 12" in said
+    assert "Leap 1 March 2027" in said  # no 29 February in 2027
+
+
+def test_a_person_named_gets_their_row_alone():
+    said = yearly_next("birthdays.csv", BIRTHDAYS, "How old will Jake be?", TODAY)
+    assert said == "[Saturn dated] birthday next, soonest first: Jake 8 January 2027 (a Friday, in 35 days (5 weeks)), turns 12"
+
+
+def test_other_tables_and_files_have_no_yearly_days():
+    assert yearly_next("log.csv", ["date,kg", "2026-06-10,14.2", "2026-08-05,14.9"], "When?", TODAY) == ""
+    assert yearly_next("notes.md", ["Mum's birthday 19 December"], "When?", TODAY) == ""
+
+
+def test_a_birthday_today_is_today_not_next_year():
+    said = yearly_next("b.csv", ["who,born", "Ann,1980-12-04", "Bo,1981-12-03"], "Whose birthday is next?", TODAY)
+    assert "Ann 4 December 2026 (a Friday, today), turns 46; Bo 3 December 2027" in said
+
+
+def test_birthday_budgets_sum_by_the_month_they_fall_in_not_the_birth_year():
+    asked = table_totals("birthdays.csv", "\n".join(BIRTHDAYS), "How much do I need for December birthdays?",
+                         today=TODAY)
+    assert asked == "[Saturn worked out] totals over the December 2026 rows (2): budget = 90"
+    every = table_totals("birthdays.csv", "\n".join(BIRTHDAYS), "What's the gift budget?", today=TODAY)
+    assert "budget by month: December 2026 90, January 2027 40, March 2027 10" in every
+    assert "the row: name Jake, birthday 2027-01-08 (born 2015)" in table_totals(
+        "birthdays.csv", "\n".join(BIRTHDAYS), "What am I getting Jake?", today=TODAY)
