@@ -403,6 +403,8 @@ def test_a_message_that_gives_the_users_words_back_goes_in_their_words(request_t
      "Dear Reception,\nIs there an appointment on Monday?\nBest regards,"),
     ("Is there an appointment on Monday?\n[Name]", "Is there an appointment on Monday?"),
     ("Is there an appointment on Monday? [Your Name]", None),  # not a line of its own: sent back
+    ("Happy birthday! Have a lovely week. Best wishes, [Your Name]",
+     "Happy birthday! Have a lovely week. Best wishes,"),  # a sign-off's blank ending the last line
     ("Is there an appointment on Monday?", None),
     ("[Your Name]", None),  # nothing would be left
     ("Hi Ines,\nAre you coming to the party?\nBest regards,\n[Ava]",
@@ -411,7 +413,7 @@ def test_a_message_that_gives_the_users_words_back_goes_in_their_words(request_t
     ("Dear Dev,<br>The Grange, ref GR-88213.<br>Best regards,<br>[Your Name]",
      "Dear Dev,\nThe Grange, ref GR-88213.\nBest regards,"),  # lines broken as HTML's
 ])
-def test_a_line_that_is_only_a_blank_to_fill_goes_without_it(body, sent):
+def test_a_line_that_is_only_a_blank_to_fill_or_a_sign_offs_blank_goes_without_it(body, sent):
     put_right = without_blank_lines({"to": "reception@vets.example", "subject": "Monday", "body": body})
     assert (put_right[0]["body"] if put_right else None) == sent
 

@@ -924,6 +924,15 @@ def test_an_add_written_to_a_new_file_goes_on_the_list_a_heading_in_a_file_names
         "choir.md", "# Choir\n\nConcert songs:\n1. O Holy Night\n2. Hallelujah\n3. Silent Night\n\nI'm Hannah (alto).\n")
 
 
+def test_an_add_to_the_jobs_goes_on_the_one_list_the_folder_holds(tmp_path):
+    garden = "# Allotment\n\nRent £38 due 1 January\n\n## To do\n- dig over bed 3\n- fix the shed door\n"
+    sowing = Document("sowing.csv", "crop,sown\ngarlic,2026-10-20\n")
+    found = list_it_goes_on('Add "net the brassicas" to the jobs.', tmp_path / "jobs.txt", [Document("garden.md", garden), sowing])
+    assert found == ListToWrite("garden.md", garden + "- net the brassicas\n")
+    assert list_it_goes_on('Add "net the brassicas" to the jobs.', tmp_path / "jobs.txt",
+                           [Document("garden.md", garden), Document("shop.md", "- milk\n")]) is None  # which list: not said
+
+
 def test_a_reference_the_request_names_says_which_line_elsewhere_is_asked(tmp_path):
     deliveries = "order,customer,status\n304,Ann Rowe,delivered\n305,Jo Pike,out for delivery\n306,Kim Ng,not delivered\n"
     customers = "- Jo Pike: jo.pike@example.com\n- Kim Ng: kim@example.com\n"

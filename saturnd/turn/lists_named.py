@@ -143,11 +143,16 @@ def _list_named(request: str, documents: list[Document]) -> Document | None:
     by_heading = (d for d in own if words & stems(" ".join(line for line in d.text.splitlines()[:1] if HEADING.search(line))))
     by_list = (d for d in own if any(HEADING.search(line) and words <= stems(line) and LIST_MARK.match(below)
                                      for line, below in pairwise(d.text.splitlines())))  # "Concert songs:" over "1. …"
+    lists = [d for d in own if any(BULLET.match(line) for line in d.text.splitlines())]
     if not words:  # "Add … to the list": the one file with a list, where there is one
-        lists = [d for d in own if any(BULLET.match(line) for line in d.text.splitlines())]
         return lists[0] if len(lists) == 1 else None
     by_inline = (d for d in own if inline_list_at(d.text.splitlines(), words) is not None)
-    return next(by_name, None) or next(by_heading, None) or next(by_list, None) or next(by_inline, None)
+    return (next(by_name, None) or next(by_heading, None) or next(by_list, None) or next(by_inline, None)
+            or (lists[0] if words <= ANY_LIST and len(lists) == 1 else None))  # "Add … to the jobs": the one list
+
+
+ANY_LIST = frozenset(stems("jobs tasks things items chores todo"))
+"""Words any list's items are ("Add "net the brassicas" to the jobs" of a list headed "To do")."""
 
 
 def list_words(request: str) -> set[str]:

@@ -340,12 +340,15 @@ SIGNED_IN_BRACKETS = re.compile(r"\[[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\]")
 """A name in brackets signing a message ("Best regards,\n[Ava]"): a blank the 1.5B filled with a guess."""
 
 
+SIGNED_OFF_WITH_A_BLANK = re.compile(rf"\b(?:wishes|regards|love|thanks|best|cheers|sincerely|yours)\b[,!.]?\s*(?P<blank>{BLANK.pattern})\s*$",
+                                     re.IGNORECASE)
+"""A sign-off whose name is a blank, on one line: "… Stay happy. Best wishes, [Your Name]"."""
 HTML_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
 def without_blank_lines(arguments: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
     """(the arguments, the note) for a message with a line that is only a blank ("Best regards,
-    [Your Name]"): it goes without that line. Lines broken with HTML's "<br>" (the 1.5B's, in a
+    [Your Name]"): it goes without that line; a sign-off ending the last line with one, without the blank. Lines broken with HTML's "<br>" (the 1.5B's, in a
     plain-text email) are lines too."""
     field = "body" if "body" in arguments else "text"
     lines = HTML_BREAK.sub("\n", str(arguments.get(field, ""))).splitlines()
@@ -353,7 +356,10 @@ def without_blank_lines(arguments: dict[str, Any]) -> tuple[dict[str, Any], str]
     blank = [i for i, line in enumerate(lines)
              if BLANK.fullmatch(line.strip()) or (i == last and SIGNED_IN_BRACKETS.fullmatch(line.strip()))]
     kept = [line for i, line in enumerate(lines) if i not in blank]
+    if not blank and last >= 0 and (signed := SIGNED_OFF_WITH_A_BLANK.search(lines[last])):
+        blank, kept = [last], [*lines[:last], lines[last][:signed.start("blank")].rstrip()]  # "Best wishes, [Your Name]"
     if not blank or not "".join(kept).strip():
         return None
-    dropped = lines[blank[0]].strip()
+    found = BLANK.search(lines[blank[0]]) or SIGNED_IN_BRACKETS.search(lines[blank[0]])
+    dropped = found.group(0) if found else lines[blank[0]].strip()
     return {**arguments, field: "\n".join(kept).rstrip()}, prompts.BLANK_PUT_RIGHT.format(blank=dropped)
