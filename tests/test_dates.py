@@ -952,6 +952,9 @@ def test_a_share_of_a_tables_total_is_over_the_ways_another_file_splits_it():
         "[Saturn worked out] a share of amount over the November 2026 rows (3), split 3 ways: 211.3 / 3 = 70.43")
     assert table_share("What did November's bills come to?", shown, [flat]) == ""  # no share asked
     assert table_share("What's my share of the petrol?", shown, [flat]) == ""  # the split is the bills'
+    netflix = "[Saturn worked out] totals over the Netflix rows (1): monthly = 10.99; the row: service Netflix"
+    assert table_share("How much does Tom owe me for Netflix?", netflix, ["Tom pays half of anything shared."]) == (
+        "[Saturn worked out] a share of monthly over the Netflix rows (1), split 2 ways: 10.99 / 2 = 5.50")
 
 
 def test_a_yes_to_a_thing_on_a_day_a_line_says_it_is_not_goes_back_with_that_line():

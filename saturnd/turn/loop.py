@@ -386,8 +386,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the line")
         if WHO_ASKED.search(turn.text) or WHAT_ASKED.search(turn.text) or not (YES.search(text) or NO.search(text)):
             return prompts.FROM_THE_DAY.format(line=claim.quote)
-        said = "No" if YES.search(text) or NO_LINE_THAT_DAY in claim.quote else "Yes"  # no line for it: no
-        return prompts.FROM_THE_LINE.format(answer=said, line=claim.quote)
+        if NO_LINE_THAT_DAY in claim.quote:  # no line for it: no
+            return prompts.NO_LINE_FOR_THE_DAY.format(day=claim.quote.split(f": {NO_LINE_THAT_DAY}")[0])
+        return prompts.FROM_THE_LINE.format(answer="No" if YES.search(text) else "Yes", line=claim.quote)
     if claim is not None and claim.kind == "contact_not_given":  # "450" again for TopRoof's number
         turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the line")
         return prompts.FROM_THE_DAY.format(line=claim.quote)

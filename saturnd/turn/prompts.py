@@ -116,6 +116,7 @@ NO_TIME_GIVEN = (
     " {claim}. Answer with the time from the line that fits the question."
 )
 FROM_THE_LINE = "{answer}: your files say \"{line}\"."
+NO_LINE_FOR_THE_DAY = "No: nothing in your files is for {day}."
 """The answer to a yes/no the model twice answered against the line it is about."""
 NO_TOOL_FOR_IT = "I can't do that: none of my tools can."
 """Before an answer to an errand no tool can do that does not say so ("I couldn't find any

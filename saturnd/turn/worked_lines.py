@@ -216,7 +216,10 @@ def _summed(what: str, items: list[tuple[str, Fraction, str]]) -> str:
             + f" = {_money(sum((amount for _, amount, _ in items), Fraction(0)))}")
 
 
-SHARE_ASKED = re.compile(r"\b(?:share|each|split|per\s+person|apiece|my\s+(?:part|bit|half|third))\b", re.IGNORECASE)
+SHARE_ASKED = re.compile(r"\b(?:share|each|split|per\s+person|apiece|my\s+(?:part|bit|half|third)|owes?\s+me)\b", re.IGNORECASE)
+PAYS_A_PART = re.compile(r"\bpays?\s+(?P<part>half|a\s+third|a\s+quarter)\b", re.IGNORECASE)
+PARTS = {"half": 2, "a third": 3, "a quarter": 4}
+"""A share a line gives as a part ("Tom pays half of anything shared"): the total over so many ways."""
 SPLIT = re.compile(r"\b(?:split|shared|divided)\b(?:\s+(?P<ways>\d{1,2}|two|three|four|five|six)\s+ways\b|"
                    r"\s+(?:between|among)\s+(?P<among>\d{1,2}|two|three|four|five|six)\b|(?P<equally>\s+equally\b))?",
                    re.IGNORECASE)
@@ -243,14 +246,13 @@ def shares(lines: list[str], request: str) -> str:
 
 def table_share(request: str, shown: str, texts: Iterable[str] = ()) -> str:
     """Asked for a share of a table's total where a line of the `texts` about the same things says
-    how it is split ("Bills are split three ways."), the total over the ways: asked "What's my
-    share of November's bills?", the 1.5B gave every month's total."""
+    how it is split ("Bills are split three ways.", "Tom pays half of anything shared"), the total
+    over the ways: asked "What's my share of November's bills?", the 1.5B gave every month's total."""
     if not SHARE_ASKED.search(request):
         return ""
     asked = stems(SHARE_ASKED.sub("", request))
-    ways = next((_count(w) for text in texts for line in text.splitlines()
-                 if not MONEY.search(line) and (found := SPLIT.search(line))
-                 and (w := found.group("ways") or found.group("among")) and stems(line) & asked), None)
+    ways = next((w for text in texts for line in text.splitlines()
+                 if not MONEY.search(line) and stems(line) & asked and (w := _ways_given(line))), None)
     said = []
     for line in shown.splitlines():
         if ways and (totals := TOTALS_LINE.match(line)):
@@ -260,6 +262,14 @@ def table_share(request: str, shown: str, texts: Iterable[str] = ()) -> str:
                 said.append(f"a share of {column} over {totals.group('over')}, split {ways} ways: "
                             f"{plain(amount)} / {ways} = {_money(amount / ways)}")
     return f"{WORKED_OUT} {'; '.join(said)}" if said else ""
+
+
+def _ways_given(line: str) -> int | None:
+    """The ways a line of no amount splits things: "split three ways", "Tom pays half"."""
+    if (found := SPLIT.search(line)) and (written := found.group("ways") or found.group("among")):
+        return _count(written)
+    part = PAYS_A_PART.search(line)
+    return PARTS[" ".join(part["part"].lower().split())] if part else None
 
 
 def _ways(line: str, found: re.Match[str]) -> int | None:
