@@ -31,7 +31,7 @@ from saturnd.turn.message_words import (
 )
 from saturnd.turn.put_right import channel_put_right
 from saturnd.turn.retrieval import Document, relevant_excerpts
-from saturnd.turn.review import GateContext, quote_left_out
+from saturnd.turn.review import GateContext, own_address_carried, quote_left_out
 from tests.conftest import of_type
 from tests.test_gate import decide_with, run_with_decisions
 
@@ -434,6 +434,28 @@ async def test_a_blank_inside_a_message_goes_back_and_a_blank_line_is_left_out(h
     assert [m["body"] for m in sent] == ["Is Monday free?\nThanks,"]
     assert harness.sent(2)[-1]["content"].startswith(
         "(The message ended with a blank for the sender to fill, [Your Name]: the call went without it.)")
+
+
+def test_a_message_carrying_the_number_it_goes_to_is_caught():
+    carried = {"to": "07700 900 456", "text": "Sam, 07700 900 456 (Mon, Wed, Fri), no walk on Friday."}
+    assert own_address_carried(carried, frozenset()) == "07700 900 456"
+    assert own_address_carried({"to": "+447700900456", "text": "Ring 07700 900 111 about Friday."}, frozenset()) is None
+    assert own_address_carried({"to": "jo@example.com", "subject": "Hi", "body": "Write to jo@example.com"},
+                               frozenset({"body"})) is None  # a field the check leaves alone
+
+
+async def test_a_text_carrying_its_own_number_goes_back(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
+    (harness.env.workdir / "pets.md").write_text("Dog walker: Sam, 07700 900 456 (Mon, Wed, Fri)\n")
+    harness.model.enqueue(
+        call("send_message", {"to": "07700 900 456",
+                              "text": "Sam, 07700 900 456 (Mon, Wed, Fri), no walk due to Biscuit's vet appointment on Friday."}),
+        call("send_message", {"to": "07700 900 456", "text": "Biscuit has a vet appointment on Friday, so no walk."}),
+        "Sent.")
+    await harness.turn("Text Sam that Biscuit has a vet appointment on Friday so no walk.", headless=True)
+    assert harness.sent(1)[-1]["content"].startswith("not run: the message carries 07700 900 456, where it goes")
+    sent = [json.loads(p.read_text()) for p in (harness.env.data_dir / "outbox").iterdir()]
+    assert [m["text"] for m in sent] == ["Biscuit has a vet appointment on Friday, so no walk."]
 
 
 async def test_the_message_itself_goes_and_the_result_says_so(harness):

@@ -94,6 +94,10 @@ from saturnd.turn.tool_fit import seems_unfit
 from saturnd.turn.validation import Invalid, validate_call
 
 ASK_USER = "ask_user"
+OWN_ADDRESS_CARRIED = (
+    "not run: the message carries {to}, where it goes, as if it were news. Write only what the user asked to tell,"
+    " and call {tool} again."
+)
 GUESSED = (
     "not run: '{value}' in {name} is in nothing the user said, no tool returned it and nothing shown"
     " holds it: a guess. Ask the user for it with ask_user, then call this again with their answer."
@@ -462,11 +466,22 @@ def _what_it_carries(name: str, arguments: dict[str, Any], skip: frozenset[str],
         return SentBack("invalid", LABELLED_LEFT_OUT.format(tool=name, phrase=phrase, line=line))
     if name in (SEND_MESSAGE, SEND_EMAIL) and (quote := quote_left_out(context.request, arguments, skip)):
         return SentBack("invalid", QUOTE_LEFT_OUT.format(tool=name, quote=quote))
+    if name in (SEND_MESSAGE, SEND_EMAIL) and (to := own_address_carried(arguments, skip)):
+        return SentBack("invalid", OWN_ADDRESS_CARRIED.format(tool=name, to=to))
     if name in (SEND_MESSAGE, SEND_EMAIL) and (blank := next(
             (found.group(0) for k, v in arguments.items() if k not in skip and isinstance(v, str)
              and (found := BLANK.search(v))), None)):
         return SentBack("invalid", BLANK_LEFT.format(tool=name, blank=blank))
     return None
+
+
+def own_address_carried(arguments: dict[str, Any], skip: frozenset[str]) -> str | None:
+    """The number or address a message goes to, when its text carries it too: the 1.5B texted Sam
+    "Sam, 07700 900 456 (Mon, Wed, Fri), no walk …", the contacts' line written into the message."""
+    to = str(arguments.get("to", "")).strip()
+    plain = re.sub(r"[\s()+-]", "", to).lower()
+    carried = " ".join(str(v) for k, v in arguments.items() if k not in skip and k != "to" and isinstance(v, str))
+    return to if len(plain) >= 6 and plain in re.sub(r"[\s()+-]", "", carried).lower() else None
 
 
 QUOTED = re.compile(r"""(?<!\w)['"‘“](?P<words>[^'"’”]{3,300}?)['"’”](?!\w)""")
