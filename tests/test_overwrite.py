@@ -344,6 +344,20 @@ async def test_a_write_copying_the_grounds_line_or_a_bare_heading_writes_the_fil
     assert savings.read_text() == "# Savings\nHoliday fund: £1,350 of £2,000\nNew bike: £230 of £650\n"
 
 
+async def test_an_added_row_with_the_harnesss_check_and_another_day_goes_back_with_the_row_asked(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    table = harness.env.workdir / "subscriptions.csv"
+    old = "service,monthly,renews\nNetflix,10.99,2026-12-15\niCloud,2.99,2026-12-21\nGym,34.00,2027-01-01\n"
+    table.write_text(old)
+    harness.model.enqueue(call("write_file", {"path": "subscriptions.csv", "content": (
+        old.replace("iCloud", "Icloud") + "Disney+,7.99,2027-01-01\n[Saturn check] The user asked you to do something.")}),
+        call("write_file", {"path": "subscriptions.csv", "content": old + "Disney+,7.99,2027-01-02\n"}), "Added.")
+    _, events = await harness.turn("Add Disney+ at 7.99 a month, renewing 2 January.", headless=True)
+    sent_back = of_type(events, "tool_finished")[0].result
+    assert "Icloud" not in sent_back and "[Saturn check]" not in sent_back and "Disney+,7.99,2027-01-02\n" in sent_back
+    assert table.read_text() == old + "Disney+,7.99,2027-01-02\n"
+
+
 async def test_told_a_thing_is_done_its_tick_box_is_ticked_not_the_words_said_back(harness):
     await harness.start("gate:\n  rules:\n    - {tool: edit_file, decision: allow}\n")
     packing = harness.env.workdir / "packing.txt"

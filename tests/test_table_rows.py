@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from saturnd.turn.retrieval import Document
-from saturnd.turn.table_rows import row_asked
+from saturnd.turn.table_rows import row_against_the_request, row_asked
 
 TODAY = date(2026, 12, 4)
 HOURS = Document("hours.csv", "date,client,hours,task\n2026-11-02,Brightside,3.5,logo drafts\n"
@@ -44,3 +44,18 @@ def test_an_add_to_a_table_is_the_row_of_the_cells_the_request_gives(request_tex
 ])
 def test_no_row_where_the_request_gives_too_little_of_one(request_text):
     assert row_asked(request_text, [NOTES, HOURS], TODAY) is None
+
+
+def test_a_written_row_whose_day_or_number_is_not_the_requests_gets_the_requests_row(tmp_path):
+    table = tmp_path / "subscriptions.csv"
+    table.write_text(SUBSCRIPTIONS.text)
+    request_text = "Add Disney+ at 7.99 a month, renewing 2 January."
+    found = row_against_the_request(request_text, table, SUBSCRIPTIONS.text + "Disney+,7.99,2027-01-01,Tom\n", TODAY)
+    assert found is not None and found.content == SUBSCRIPTIONS.text + "Disney+,7.99,2027-01-02,\n"
+    assert row_against_the_request(request_text, table, SUBSCRIPTIONS.text + "Disney+,7.99,2027-01-02,\n", TODAY) is None
+    assert row_against_the_request(request_text, table, SUBSCRIPTIONS.text + "Disney+,7.99,2027-01-02,Tom\n", TODAY) is None
+    assert row_against_the_request(request_text, table, SUBSCRIPTIONS.text + "Disney+,8.99,2027-01-02,\n", TODAY) is not None
+    fuel = tmp_path / "fuel.csv"
+    fuel.write_text(FUEL.text)
+    told = "I filled up today, 39 litres for £56.20 at 43,760 miles."
+    assert row_against_the_request(told, fuel, FUEL.text + "2026-12-04,39.0,56.2,43760\n", TODAY) is None  # same numbers

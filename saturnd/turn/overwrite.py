@@ -63,7 +63,7 @@ def content_to_write(request: str, path: Path, content: str) -> str:
     if asked_action(request) in CHANGING:
         return "\n".join(_changed(request, old, content_lines(content), path)) + "\n"
     added: list[str] = []
-    for line in content_lines(content):
+    for line in _as_the_files(content_lines(content), old):
         item = line if TABLE.search(path.name) else _new_item(line, old)  # a row keeps its commas
         if item and item not in old and item not in added:
             added.append(item)
@@ -131,10 +131,11 @@ def _changed(request: str, old: list[str], written: list[str], path: Path) -> li
 
 
 def _as_the_files(written: list[str], old: list[str]) -> list[str]:
-    """The written lines, each that is a file's line but for its bullet as the file writes it: the
-    1.5B wrote "Cactus (kitchen): …" back for "- Cactus (kitchen): …", a new line to every check."""
-    bare = {BULLET.sub("", line): line for line in old} | {_heading_text(line): line for line in old if line.startswith("#")}
-    return [bare.get(BULLET.sub("", line), bare.get(_heading_text(line), line)) for line in written]
+    """The written lines, each that is a file's line but for its bullet or its capitals as the file
+    writes it: the 1.5B wrote "Cactus (kitchen): …" back for "- Cactus (kitchen): …", and
+    "Icloud,2.99,…" for "iCloud,2.99,…", a new line to every check."""
+    bare = {BULLET.sub("", line).lower(): line for line in old} | {_heading_text(line): line for line in old if line.startswith("#")}
+    return [bare.get(BULLET.sub("", line).lower(), bare.get(_heading_text(line), line)) for line in written]
 
 
 def _heading_text(line: str) -> str:
@@ -171,8 +172,9 @@ def kept_lines(request: str, path: Path, content: str) -> list[str]:
                                                or any(named(line, new) and named(request, new) for new in added)]
 
 
-HARNESS_LINE = re.compile(r"^\[Saturn (?:worked out|dated|counted|listed|read)\]")
-"""A line of the ground's own ("[Saturn worked out] 180 + 50 = 230 …"), which the 1.5B copied into a write."""
+HARNESS_LINE = re.compile(r"^\[Saturn [a-z]+(?: [a-z]+)?\]")
+"""A line of the harness's own ("[Saturn worked out] 180 + 50 = 230 …", "[Saturn check] The user
+asked …"), which the 1.5B copied into a write."""
 
 
 def content_lines(content: str) -> list[str]:

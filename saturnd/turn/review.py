@@ -14,6 +14,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field, replace
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -89,11 +90,15 @@ from saturnd.turn.put_right import (
     where,
 )
 from saturnd.turn.retrieval import Document
-from saturnd.turn.table_rows import row_instead_of_a_new_file
+from saturnd.turn.table_rows import row_against_the_request, row_instead_of_a_new_file
 from saturnd.turn.tool_fit import seems_unfit
 from saturnd.turn.validation import Invalid, validate_call
 
 ASK_USER = "ask_user"
+ROW_AS_ASKED = (
+    "tool error: the row this adds to {path} is not the one the user gave. Call write_file again with path {path} and"
+    " this content:\n{content}"
+)
 OWN_ADDRESS_CARRIED = (
     "not run: the message carries {to}, where it goes, as if it were news. Write only what the user asked to tell,"
     " and call {tool} again."
@@ -380,6 +385,9 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
         return SentBack("invalid", new_list_refusal(arguments["path"], named, table=target.exists()))
     if tool.name == WRITE_FILE and (row := row_instead_of_a_new_file(context.request, target, context.documents)):
         return SentBack("invalid", new_list_refusal(arguments["path"], row))
+    if tool.name == WRITE_FILE and (row := row_against_the_request(context.request, target, str(arguments.get("content", "")),
+                                                                    date.today())):
+        return SentBack("invalid", ROW_AS_ASKED.format(path=arguments["path"], content=row.content))
     if tool.name == WRITE_FILE and (dropped := dropped_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
         return _new_lines_guessed(target, arguments, context) or SentBack(

@@ -47,6 +47,28 @@ def row_instead_of_a_new_file(request: str, path: Path, documents: list[Document
     return row_asked(request, documents, date.today())
 
 
+def row_against_the_request(request: str, path: Path, content: str, today: date) -> ListToWrite | None:
+    """A write adding one row to a table whose day or number is not the one the request gives: the
+    table with the request's row ("Add Disney+ at 7.99 a month, renewing 2 January" went in
+    renewing 2027-01-01, the Gym row's day)."""
+    if asked_action(request) not in ROW_ADDS or not path.name.lower().endswith(TABLE_SUFFIXES) or not path.is_file():
+        return None
+    text = path.read_text(encoding="utf-8", errors="replace")
+    old = {line.strip().lower() for line in text.splitlines()}
+    added = [line for line in content.splitlines() if line.strip() and line.strip().lower() not in old
+             and not line.startswith("[Saturn ")]
+    built = new_row(request, text, today, table_named=True)
+    if len(added) != 1 or built is None:
+        return None
+    wanted, written = next(csv.reader([built[0]])), next(csv.reader([added[0]]))
+    day_said = bool(days_of(request, today) or days_named(request, today))
+    if len(wanted) != len(written) or not any(
+            cell and (number(cell) is not None and number(cell) != number(other) or day_said and ISO_DATE.fullmatch(cell)
+                      and cell != other.strip()) for cell, other in zip(wanted, written, strict=True)):
+        return None
+    return ListToWrite(path.name, text.rstrip("\n") + "\n" + built[0] + "\n")
+
+
 def row_asked(request: str, documents: list[Document], today: date) -> ListToWrite | None:
     """The folder's table the request adds a row to, with that row added: the table whose name or
     column values the request names most, its row holding at least two cells the request gives."""
