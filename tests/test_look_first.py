@@ -22,6 +22,7 @@ from saturnd.turn.message_words import (
     as_a_reminder,
     in_the_senders_words,
     message_itself,
+    own_address_carried,
     the_question_asked,
     to_its_recipient,
     with_the_document_asked,
@@ -31,7 +32,7 @@ from saturnd.turn.message_words import (
 )
 from saturnd.turn.put_right import channel_put_right
 from saturnd.turn.retrieval import Document, relevant_excerpts
-from saturnd.turn.review import GateContext, own_address_carried, quote_left_out
+from saturnd.turn.review import GateContext, quote_left_out
 from tests.conftest import of_type
 from tests.test_gate import decide_with, run_with_decisions
 
@@ -444,18 +445,18 @@ def test_a_message_carrying_the_number_it_goes_to_is_caught():
                                frozenset({"body"})) is None  # a field the check leaves alone
 
 
-async def test_a_text_carrying_its_own_number_goes_back(harness):
+async def test_a_text_carrying_its_own_number_says_the_words_asked(harness):
     await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
     (harness.env.workdir / "pets.md").write_text("Dog walker: Sam, 07700 900 456 (Mon, Wed, Fri)\n")
     harness.model.enqueue(
         call("send_message", {"to": "07700 900 456",
                               "text": "Sam, 07700 900 456 (Mon, Wed, Fri), no walk due to Biscuit's vet appointment on Friday."}),
-        call("send_message", {"to": "07700 900 456", "text": "Biscuit has a vet appointment on Friday, so no walk."}),
         "Sent.")
     await harness.turn("Text Sam that Biscuit has a vet appointment on Friday so no walk.", headless=True)
-    assert harness.sent(1)[-1]["content"].startswith("not run: the message carries 07700 900 456, where it goes")
+    assert harness.sent(1)[-1]["content"].startswith("(The message left out what the user asked to say, so the call says"
+                                                     " it in their words: Biscuit has a vet appointment on Friday so no walk.)")
     sent = [json.loads(p.read_text()) for p in (harness.env.data_dir / "outbox").iterdir()]
-    assert [m["text"] for m in sent] == ["Biscuit has a vet appointment on Friday, so no walk."]
+    assert [m["text"] for m in sent] == ["Biscuit has a vet appointment on Friday so no walk."]
 
 
 async def test_the_message_itself_goes_and_the_result_says_so(harness):

@@ -151,27 +151,50 @@ def with_the_words_asked(arguments: dict[str, Any], request: str) -> tuple[dict[
     """(the arguments, the note) for a message that leaves out most of what the request says to
     say: asked to "Text Dave that the car's making a funny noise", the 1.5B texted Dave to check
     the tyres; asked to "Text Tom to feed Pepper while we're in Lisbon", it texted the dog's
-    feeding and worming from the notes, and no Lisbon. It says the request's words instead ("Please
+    feeding and worming from the notes, and no Lisbon; so too a message carrying the recipient's
+    own number. It says the request's words instead ("Please
     feed Pepper while we're in Lisbon."), when they speak of no third person (whose "she" would be
     the recipient's "you")."""
     field = "body" if "body" in arguments else "text"
     body = str(arguments.get(field, ""))
-    for person in people_messaged(request):
-        after = re.search(rf"\b{re.escape(person)}\b(?P<rest>.*)$", request, re.IGNORECASE | re.DOTALL)
-        asked = (SAY_THAT.match(after.group("rest")) or ASKED_TO.match(after.group("rest"))) if after else None
-        if asked is None or ABOUT_THEM.search(asked.group("said")):
-            continue
+    for person, asked in _words_asked(request):
         said = asked.group("said")
         words = stems(said)
         named = {name.lower() for name in NAMED.findall(said)} - {person}
         lost_name = any(not re.search(rf"\b{re.escape(name)}\b", body, re.IGNORECASE) for name in named)
         if not words or (len(words & stems(body)) >= HELD_SHARE * len(words) and not lost_name
-                         and not _turned_round(said, body)):
+                         and not _turned_round(said, body) and not own_address_carried(arguments)):
             return None  # "Maya is off sick today" sent as "I am off sick today": whose news it is lost
-        said = (f"Please {said}" if asked.re is ASKED_TO else said[0].upper() + said[1:]) + (
-            "" if said[-1] in ".!?" else ".")
+        said = _as_a_sentence(asked)
         return {**arguments, field: said}, prompts.WORDS_ASKED_PUT_RIGHT.format(message=said)
     return None
+
+
+def _words_asked(request: str) -> list[tuple[str, re.Match[str]]]:
+    """(the person, the words the request says to tell them) for each person messaged, where the
+    words speak of no third person."""
+    found = []
+    for person in people_messaged(request):
+        after = re.search(rf"\b{re.escape(person)}\b(?P<rest>.*)$", request, re.IGNORECASE | re.DOTALL)
+        asked = (SAY_THAT.match(after.group("rest")) or ASKED_TO.match(after.group("rest"))) if after else None
+        if asked is not None and not ABOUT_THEM.search(asked.group("said")):
+            found.append((person, asked))
+    return found
+
+
+def _as_a_sentence(asked: re.Match[str]) -> str:
+    said = asked.group("said")
+    return (f"Please {said}" if asked.re is ASKED_TO else said[0].upper() + said[1:]) + ("" if said[-1] in ".!?" else ".")
+
+
+def own_address_carried(arguments: dict[str, Any], skip: frozenset[str] = frozenset()) -> str | None:
+    """The number or address a message goes to, when its text carries it too: the 1.5B texted Sam
+    "Sam, 07700 900 456 (Mon, Wed, Fri), no walk …", the contacts' line written into the message,
+    and sent back, wrote it so again."""
+    to = str(arguments.get("to", "")).strip()
+    plain = re.sub(r"[\s()+-]", "", to).lower()
+    carried = " ".join(str(v) for k, v in arguments.items() if k not in skip and k != "to" and isinstance(v, str))
+    return to if len(plain) >= 6 and plain in re.sub(r"[\s()+-]", "", carried).lower() else None
 
 
 QUESTION_ASKED = re.compile(

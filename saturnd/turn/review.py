@@ -53,7 +53,7 @@ from saturnd.turn.look_first import (
 )
 from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.made_up import COMPUTE_REQUEST, WORKED_OUT, uncomputed_number
-from saturnd.turn.message_words import BLANK
+from saturnd.turn.message_words import BLANK, own_address_carried
 from saturnd.turn.overwrite import (
     CHANGING,
     EDIT_FILE,
@@ -481,15 +481,6 @@ def _what_it_carries(name: str, arguments: dict[str, Any], skip: frozenset[str],
              and (found := BLANK.search(v))), None)):
         return SentBack("invalid", BLANK_LEFT.format(tool=name, blank=blank))
     return None
-
-
-def own_address_carried(arguments: dict[str, Any], skip: frozenset[str]) -> str | None:
-    """The number or address a message goes to, when its text carries it too: the 1.5B texted Sam
-    "Sam, 07700 900 456 (Mon, Wed, Fri), no walk …", the contacts' line written into the message."""
-    to = str(arguments.get("to", "")).strip()
-    plain = re.sub(r"[\s()+-]", "", to).lower()
-    carried = " ".join(str(v) for k, v in arguments.items() if k not in skip and k != "to" and isinstance(v, str))
-    return to if len(plain) >= 6 and plain in re.sub(r"[\s()+-]", "", carried).lower() else None
 
 
 QUOTED = re.compile(r"""(?<!\w)['"‘“](?P<words>[^'"’”]{3,300}?)['"’”](?!\w)""")
