@@ -16,6 +16,7 @@ from saturnd.turn.date_checks import (
     miscounted_days,
     next_due_missed,
     not_on_that_day,
+    soonest_unnamed,
     worked_out_date,
 )
 from saturnd.turn.dates import (
@@ -1158,3 +1159,15 @@ def test_a_days_rows_holding_more_of_the_requests_words_are_the_ones_given():
     assert on_the_days(rota, "Who's on the till this Saturday morning?", TODAY) == (
         "[Saturn dated] Saturday 5 December: date 2026-12-05, shift morning, volunteer Alice, role till")
     assert on_the_days(rota, "Who's on this Saturday?", TODAY).count("Saturday 5 December") == 3
+
+
+def test_asked_which_comes_next_an_answer_not_naming_it_gets_the_first_to_come():
+    seen = ("--- subscriptions.csv (whole file, 3 lines)\n[Saturn dated] soonest first: Times, 9 December 2026: a Wednesday,"
+            " in 5 days; Netflix, 15 December 2026: a Tuesday, in 11 days")
+    request_text = "Which subscription renews next?"
+    assert soonest_unnamed("9 December 2026", request_text, seen) == "Times, 9 December 2026: a Wednesday, in 5 days"
+    assert soonest_unnamed("The Times, on 9 December.", request_text, seen) is None
+    assert soonest_unnamed("9 December 2026", "When does the Times renew next?", seen) is None  # not which
+    birthdays = "[Saturn dated] birthday next, soonest first: Priya 11 December 2026 (a Friday, in 7 days), turns 36; Mum …"
+    assert soonest_unnamed("Jake's, on 8 January.", "Whose birthday is next?", birthdays) == (
+        "Priya 11 December 2026 (a Friday, in 7 days), turns 36")

@@ -162,6 +162,7 @@ from saturnd.turn.date_checks import (
     next_due_missed,
     not_on_that_day,
     overdue_missed,
+    soonest_unnamed,
     the_clock_given,
     today_shown,
     wrong_weekday,
@@ -480,7 +481,7 @@ def unbacked_claim(
                  or against_its_end(answer, request, seen)
                  or against_its_time(answer, request, seen) or against_the_trend(answer, request, seen)
                  or overdue_missed(answer, request, seen) or against_next_due(answer, request, seen)
-                 or against_this_month(answer, request, seen)):
+                 or against_this_month(answer, request, seen) or soonest_unnamed(answer, request, seen)):
         return Claim("against_the_line", line)
     if lines := no_time_given(answer, request, seen):
         return Claim("no_time_given", lines)

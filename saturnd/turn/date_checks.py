@@ -68,6 +68,21 @@ def not_on_that_day(answer: str, request: str, seen: str) -> str | None:
     return None
 
 
+SOONEST = re.compile(r"^\[Saturn dated\] (?:[\w ]+ next, )?soonest first: (?P<first>[^;\n]+)", re.MULTILINE)
+WHICH_NEXT = re.compile(r"^\W*(?:which|who|whose|what)\b.*\bnext\b", re.IGNORECASE)
+
+
+def soonest_unnamed(answer: str, request: str, seen: str) -> str | None:
+    """The thing that comes next, when asked which one it is and the answer does not name it: asked
+    "Which subscription renews next?" with "soonest first: Times, 9 December 2026: …" shown, the
+    1.5B answered "9 December 2026"."""
+    found = SOONEST.search(seen) if WHICH_NEXT.search(request) else None
+    if found is None:
+        return None
+    named = content_words(re.split(r"\d", found["first"])[0]) - content_words(request)
+    return found["first"].strip() if named and not named & content_words(answer) else None
+
+
 WHAT_ASKED = re.compile(r"^\W*what(?:'s|’s|s|\s+is|\s+are|\s+do|\s+does|\s+needs?|\s+have)?\b(?!\s+(?:time|day)\b)",
                         re.IGNORECASE)
 
