@@ -1171,3 +1171,10 @@ def test_asked_which_comes_next_an_answer_not_naming_it_gets_the_first_to_come()
     birthdays = "[Saturn dated] birthday next, soonest first: Priya 11 December 2026 (a Friday, in 7 days), turns 36; Mum …"
     assert soonest_unnamed("Jake's, on 8 January.", "Whose birthday is next?", birthdays) == (
         "Priya 11 December 2026 (a Friday, in 7 days), turns 36")
+
+
+def test_asked_whether_a_repeat_is_overdue_its_next_due_day_answers_not_its_last():
+    lines = ["Clean gutters every 6 months, last done 15 June 2026", "Chimney sweep booked Tuesday 15 December, 9am"]
+    assert "gutters" not in dated(lines, "Are the gutters overdue?", date(2026, 12, 4))  # 15 June was when it was done
+    assert next_due(lines, "Are the gutters overdue?", date(2026, 12, 4)) == (
+        "[Saturn dated] Clean gutters, 15 June 2026, every 6 months: next 15 December 2026, a Tuesday, in 11 days")

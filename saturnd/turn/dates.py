@@ -103,10 +103,13 @@ def dated(lines: list[str], request: str, today: date) -> str:
     asked = content_words(request) - {"days", "weeks", "many", "long", "until", "till", "next", "when"}
     found: dict[tuple[str, date], bool] = {}
     weekly: set[tuple[str, date]] = set()
+    repeating: set[tuple[str, date]] = set()
     for line in lines:
         written = _dates(line, today, gone=since_asked, weekdays=False, yearly=YEARLY.search(request) is not None)
         for pair in written or ([] if NTH_WEEKDAY.search(line) else _dates(line, today)):
             found.setdefault(pair, bool(written))
+            if EVERY.search(line):
+                repeating.add(pair)
             if not written and WEEKLY_DAY.search(line):
                 weekly.add(pair)
         for pair in _days_of_the_month(line, today):  # "Water £38 monthly, 15th": the coming 15th
@@ -127,7 +130,8 @@ def dated(lines: list[str], request: str, today: date) -> str:
                  or MINE.search(request) and re.search(r"\bMe\b", pair[0])]  # "my next shift": a rota's "Me" rows
         chosen = sorted((pair for pair in named or chosen if pair[1] >= today), key=lambda pair: pair[1])
     if OVERDUE_ASKED.search(request):  # "Which library book is overdue?": the 1.5B named the first line, to come
-        chosen = sorted(chosen, key=lambda pair: pair[1] >= today)
+        # a repeat's day gone was when it was last done, not when it is due (next_due tells that)
+        chosen = sorted((pair for pair in chosen if pair[1] >= today or pair not in repeating), key=lambda pair: pair[1] >= today)
     said = [f"{label}{when.day} {when:%B %Y}: a {when:%A}, {_from_today(when, today)}"
             + (f" ({OVERDUE_MARK})" if when < today and OVERDUE_ASKED.search(request) else "")
             for label, when in chosen[:MAX_DATES]]
@@ -141,7 +145,7 @@ ADVERBS = {"daily": (1, "day"), "weekly": (1, "week"), "fortnightly": (2, "week"
            "quarterly": (3, "month"), "yearly": (1, "year"), "annually": (1, "year")}
 
 
-WHEN_ASKED = re.compile(r"\b(?:when|when's|due|next|how\s+long|how\s+many\s+(?:days|weeks))\b", re.IGNORECASE)
+WHEN_ASKED = re.compile(r"\b(?:when|when's|due|overdue|next|how\s+long|how\s+many\s+(?:days|weeks))\b", re.IGNORECASE)
 
 
 def next_due(lines: list[str], request: str, today: date) -> str:

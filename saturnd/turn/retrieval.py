@@ -53,6 +53,7 @@ from saturnd.turn.listing import (
 )
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 from saturnd.turn.repeats import repeats_on
+from saturnd.turn.row_days import runs_out, yearly_next
 from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, just_gone, month_asked
 from saturnd.turn.to_go import reached_in, to_go, unit_asked
 from saturnd.turn.worked_lines import (
@@ -78,7 +79,6 @@ from saturnd.turn.worked_times import (
     time_between,
     times_worked_out,
 )
-from saturnd.turn.yearly import yearly_next
 
 KB_SOURCE = "kb:"
 MONTH_NAMED = {month: re.compile(r"(?<=\s)May\b") if month == "may" else re.compile(rf"\b{month}\b", re.IGNORECASE)
@@ -294,7 +294,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   or counted(part.lines, request, part.source) or section_named(part.lines, request) or who_owes(part.lines)
                   if part.whole else "")
         table = part.source.lower().endswith(TABLE_SUFFIXES)  # its rows' "weekly" notes are no repeats to come
-        days = (yearly_next(part.source, part.lines, request, today) or age(part.lines, request, today)
+        days = (yearly_next(part.source, part.lines, request, today) or runs_out(part.source, part.lines, request, today)
+                or age(part.lines, request, today)
                 or _the_thing_named(request, dated(dates_by_column(part.source, part.lines, request), request, today),
                                     next_due(part.lines, request, today) if not table else "")
                 or lasts_until(part.lines, request, today) or in_the_month(part.lines, request, today)

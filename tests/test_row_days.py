@@ -1,7 +1,7 @@
 from datetime import date
 
 from saturnd.tools.table_sums import table_totals
-from saturnd.turn.yearly import yearly_next
+from saturnd.turn.row_days import runs_out, yearly_next
 
 TODAY = date(2026, 12, 4)
 BIRTHDAYS = ["name,birthday,budget", "Mum,1962-12-19,60", "Jake,2015-01-08,40", "Priya,1990-12-11,30",
@@ -39,3 +39,22 @@ def test_birthday_budgets_sum_by_the_month_they_fall_in_not_the_birth_year():
     assert "budget by month: December 2026 90, January 2027 40, March 2027 10" in every
     assert "the row: name Jake, birthday 2027-01-08 (born 2015)" in table_totals(
         "birthdays.csv", "\n".join(BIRTHDAYS), "What am I getting Jake?", today=TODAY)
+
+
+WARRANTIES = ["item,bought,years,shop", "fridge freezer,2023-08-19,5,Currys", "dishwasher,2024-11-30,2,AO",
+              "TV,2022-12-26,3,Argos"]
+
+
+def test_a_day_and_how_long_it_lasts_give_each_rows_end_soonest_first():
+    said = runs_out("warranties.csv", WARRANTIES, "Which warranty ends first?", TODAY)
+    assert said == ("[Saturn dated] each runs out, soonest first: TV 26 December 2025 (2022-12-26 + 3 years): ended 343 days"
+                    " ago (49 weeks); dishwasher 30 November 2026 (2024-11-30 + 2 years): ended 4 days ago; fridge freezer"
+                    " 19 August 2028 (2023-08-19 + 5 years): in 624 days (89 weeks 1 day)")
+    assert runs_out("warranties.csv", WARRANTIES, "Is the dishwasher still under warranty?", TODAY) == (
+        "[Saturn dated] each runs out, soonest first: dishwasher 30 November 2026 (2024-11-30 + 2 years): ended 4 days ago")
+
+
+def test_asked_how_old_a_thing_is_its_day_is_told_as_how_long_ago():
+    assert runs_out("warranties.csv", WARRANTIES, "How old is the fridge freezer?", TODAY) == (
+        "[Saturn dated] fridge freezer, bought 2023-08-19: 3 years 3 months ago")
+    assert runs_out("log.csv", ["date,kg", "2026-06-10,14.2", "2026-08-05,14.9"], "When?", TODAY) == ""

@@ -1,0 +1,86 @@
+"""The days a table's rows come round or run out, told from today.
+
+Asked "Whose birthday is next?" of a table holding "Mum,1962-12-19", the ground had shown the
+birth dates alone and summed the gift budgets by "December 1962": whose day comes next, and what
+age it brings, is the harness's to work out. So is when a thing bought on a day with a warranty
+of so many years runs out ("Is the dishwasher still under warranty?" of "dishwasher,2024-11-30,2"),
+and how old a thing bought on a day is.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from saturnd.tools.table_cells import day_of, number
+from saturnd.tools.table_dates import BIRTH, header_and_rows, next_of, yearly_column
+from saturnd.tools.word_match import stems
+from saturnd.turn.dates import AGE_ASKED, MAX_DATES, _from_today, _moved
+
+LASTS = re.compile(r"(?P<what>warranty|guarantee|cover)?[\s_]*\(?(?P<unit>years?|months?|yrs?)\)?", re.IGNORECASE)
+"""A column of how long each row lasts: "years", "warranty (years)", "guarantee_months"."""
+
+
+def yearly_next(source: str, lines: list[str], request: str, today: date) -> str:
+    """Each row's yearly day next to come with the years it marks, soonest first; only the rows
+    the request names by their first text cell where it names any ("How old will Jake be?")."""
+    table = header_and_rows(source, lines)
+    if table is None or (column := yearly_column(*table)) is None:
+        return ""
+    header, body = table
+    label = _label_column(header, body, {column})
+    days = sorted(((next_of(born, today), born, row[label].strip() if label is not None else "")
+                   for row in _named(body, label, request) if (born := day_of(row[column]))), key=lambda found: found[0])
+    turns = BIRTH.search(header[column]) is not None
+    said = [f"{who} {when.day} {when:%B %Y} (a {when:%A}, {_from_today(when, today)}), "
+            + (f"turns {when.year - born.year}" if turns else f"{when.year - born.year} years")
+            for when, born, who in days[:MAX_DATES]]
+    return f"[Saturn dated] {header[column].strip()} next, soonest first: " + "; ".join(said)
+
+
+def runs_out(source: str, lines: list[str], request: str, today: date) -> str:
+    """Each row's end, of a table of a day and how long it lasts from it ("bought,years"), soonest
+    first, with whether it has ended; only the rows the request names where it names any. Asked
+    how old a thing is, how long ago its day was."""
+    table = header_and_rows(source, lines)
+    if table is None:
+        return ""
+    header, body = table
+    dated = next((i for i in range(len(header)) if body and all(day_of(r[i]) for r in body)), None)
+    lasting = next((i for i, name in enumerate(header) if LASTS.fullmatch(name.strip())
+                    and body and all(number(r[i]) is not None for r in body)), None)
+    if dated is None:
+        return ""
+    label = _label_column(header, body, {dated} | ({lasting} if lasting is not None else set()))
+    rows = _named(body, label, request)
+    name = (lambda row: row[label].strip()) if label is not None else (lambda row: "")
+    if AGE_ASKED.search(request) and len(rows) < len(body):  # "How old is the washing machine?"
+        return "[Saturn dated] " + "; ".join(f"{name(row)}, {header[dated].strip()} {row[dated].strip()}: {_age(day, today)}"
+                                             for row in rows if (day := day_of(row[dated])))
+    if lasting is None:
+        return ""
+    unit = "month" if LASTS.fullmatch(header[lasting].strip())["unit"].lower().startswith("m") else "year"  # type: ignore[index]
+    ends = sorted(((_moved(day, int(number(row[lasting]) or 0), unit), row) for row in rows if (day := day_of(row[dated]))),
+                  key=lambda found: found[0])
+    said = [f"{name(row)} {when.day} {when:%B %Y} ({row[dated].strip()} + {row[lasting].strip()} {unit}s): "
+            + ("ended " if when < today else "") + _from_today(when, today) for when, row in ends[:MAX_DATES]]
+    return "[Saturn dated] each runs out, soonest first: " + "; ".join(said)
+
+
+def _age(day: date, today: date) -> str:
+    months = (today.year - day.year) * 12 + today.month - day.month - (today.day < day.day)
+    years, left = divmod(months, 12)
+    return (f"{years} year{'s' if years != 1 else ''}" + (f" {left} month{'s' if left != 1 else ''}" if left else "")
+            if months else _from_today(day, today)) + (" ago" if months else "")
+
+
+def _label_column(header: list[str], body: list[list[str]], skip: set[int]) -> int | None:
+    """The first column of words naming each row ("name", "item")."""
+    return next((i for i in range(len(header)) if i not in skip
+                 and all(cell.strip() and not any(ch.isdigit() for ch in cell) for cell in (r[i] for r in body))), None)
+
+
+def _named(body: list[list[str]], label: int | None, request: str) -> list[list[str]]:
+    """The rows whose label the request names, else all."""
+    named = [r for r in body if label is not None and stems(r[label]) & stems(request)]
+    return named or body
