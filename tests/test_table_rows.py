@@ -6,8 +6,14 @@ from datetime import date
 
 import pytest
 
+from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.retrieval import Document
-from saturnd.turn.table_rows import row_against_the_request, row_asked
+from saturnd.turn.table_rows import (
+    cell_told,
+    row_against_the_request,
+    row_asked,
+    row_instead_of_a_new_file,
+)
 
 TODAY = date(2026, 12, 4)
 HOURS = Document("hours.csv", "date,client,hours,task\n2026-11-02,Brightside,3.5,logo drafts\n"
@@ -59,3 +65,18 @@ def test_a_written_row_whose_day_or_number_is_not_the_requests_gets_the_requests
     fuel.write_text(FUEL.text)
     told = "I filled up today, 39 litres for £56.20 at 43,760 miles."
     assert row_against_the_request(told, fuel, FUEL.text + "2026-12-04,39.0,56.2,43760\n", TODAY) is None  # same numbers
+
+
+CLUBS = Document("clubs.csv", "club,day,cost,paid\nBrownies,Monday,45,yes\nFootball,Wednesday,60,no\n")
+BIRTHDAYS = Document("birthdays.csv", "name,birthday,gift idea,budget\nMum,1962-12-19,scarf,60\nPriya,1990-12-11,,30\n")
+
+
+def test_the_cell_a_request_tells_of_is_set_in_the_row_it_names(tmp_path):
+    assert cell_told("I paid the football.", [NOTES, CLUBS]) == ListToWrite(
+        "clubs.csv", "club,day,cost,paid\nBrownies,Monday,45,yes\nFootball,Wednesday,60,yes\n")
+    assert cell_told("Put down a candle for Priya.", [BIRTHDAYS]) == ListToWrite(
+        "birthdays.csv", "name,birthday,gift idea,budget\nMum,1962-12-19,scarf,60\nPriya,1990-12-11,candle,30\n")
+    assert row_instead_of_a_new_file("I paid the football.", tmp_path / "football.txt", [CLUBS]) is not None
+    assert cell_told("Put down a candle for Mum.", [BIRTHDAYS]) is None  # her row has no blank to fill
+    assert cell_told("I paid the brownies.", [CLUBS]) is None  # paid already
+    assert cell_told("What did I pay for football?", [CLUBS]) is None  # no errand

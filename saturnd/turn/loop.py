@@ -63,7 +63,7 @@ from saturnd.turn.overwrite import (
     WRITE_FILE,
 )
 from saturnd.turn.remembering import queue_missed_facts
-from saturnd.turn.table_rows import row_asked
+from saturnd.turn.table_rows import cell_told, row_asked
 from saturnd.turn.thinking import think_plan
 from saturnd.turn.tool_round import tool_round
 from saturnd.turn.worked_lines import worked_entry_for
@@ -259,7 +259,8 @@ def ready_write_text(turn: TurnContext, claim: Claim) -> str:
     or for an add to a table, the table with the row the request gives (table_rows.row_asked)."""
     if claim.kind not in ("done", "not_acted") or WRITE_FILE not in claim.tools:
         return ""
-    ready = ready_write(turn.text, turn.documents) or row_asked(turn.text, turn.documents, date.today())
+    ready = (ready_write(turn.text, turn.documents) or row_asked(turn.text, turn.documents, date.today())
+             or cell_told(turn.text, turn.documents))
     return prompts.READY_WRITE.format(source=ready.source, content=ready.content) if ready else ""
 
 

@@ -41,10 +41,56 @@ MIN_CELLS = 2
 
 def row_instead_of_a_new_file(request: str, path: Path, documents: list[Document]) -> ListToWrite | None:
     """An add to a table written to a new file the request does not name: the table with its row
-    ("Log 2 hours for Brightside today, business cards" had been written to a new log.txt)."""
+    ("Log 2 hours for Brightside today, business cards" had been written to a new log.txt), or
+    with the cell the request tells of ("I paid the football." had been written to football.txt)."""
     if path.exists() or NAMED_FILE.search(request):
         return None
-    return row_asked(request, documents, date.today())
+    return row_asked(request, documents, date.today()) or cell_told(request, documents)
+
+
+PUT_FOR = re.compile(r"^\W*(?i:(?:please\s+)?(?:put|add|pop|stick|write)\s+(?:down\s+)?(?:an?\s+|the\s+|some\s+)?)(?P<thing>.+?)"
+                     r"\s+(?i:(?:down\s+)?for)\s+(?P<who>[A-Z][\w'-]*)\s*[.!]?\s*$")
+"""A thing put down for someone a table has a row for: "Put down a candle for Priya"."""
+FLAGS = frozenset({"yes", "y", "no", "n", "true", "false", ""})
+
+
+def cell_told(request: str, documents: list[Document]) -> ListToWrite | None:
+    """The folder's table with the one cell the request tells of, in the one row it names: told a
+    thing was done ("I paid the football."), the yes/no column its verb names set to yes; a thing
+    put down for someone ("Put down a candle for Priya"), the one cell their row leaves blank."""
+    action, put = asked_action(request), PUT_FOR.match(request)
+    if action != "mark" and put is None:
+        return None
+    said = stems(request)
+    for doc in documents:
+        if doc.source.startswith(KB_SOURCE) or not doc.source.lower().endswith(TABLE_SUFFIXES):
+            continue
+        rows = list(csv.reader(io.StringIO(doc.text)))
+        if len(rows) < 2 or any(len(r) != len(rows[0]) for r in rows[1:] if r):
+            continue
+        header, body = rows[0], [r for r in rows[1:] if r]
+        named = [r for r in body if any(cell.strip() and number(cell) is None and stems(cell) and stems(cell) <= said
+                                        for cell in r)]
+        if len(named) != 1:
+            continue
+        row = named[0]
+        if put is not None:
+            blank = [i for i, cell in enumerate(row) if not cell.strip()]
+            column, value = (blank[0], put["thing"]) if len(blank) == 1 else (None, "")
+        else:
+            column = next((i for i, name in enumerate(header) if stems(name) & said
+                           and {r[i].strip().lower() for r in body} <= FLAGS), None)
+            value = next((r[column].strip() for r in body if column is not None and r[column].strip().lower() in ("yes", "y", "true")),
+                         "yes")
+        if column is None or row[column].strip() == value:
+            continue
+        cells = [value if i == column else cell for i, cell in enumerate(row)]
+        written = io.StringIO()
+        csv.writer(written, lineterminator="").writerow(cells)
+        old = io.StringIO()
+        csv.writer(old, lineterminator="").writerow(row)
+        return ListToWrite(doc.source, doc.text.replace(old.getvalue(), written.getvalue(), 1))
+    return None
 
 
 def row_against_the_request(request: str, path: Path, content: str, today: date) -> ListToWrite | None:
