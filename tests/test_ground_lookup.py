@@ -508,6 +508,14 @@ def test_a_yes_no_column_of_a_table_without_numbers_is_counted_blank_answers_too
     assert table_totals("people.csv", "name,city\nLeo,Leeds\nSam,York\nAl,Hull\n") == ""
 
 
+def test_a_column_of_results_is_counted_by_the_first_word_the_request_names():
+    fixtures = ("date,opponent,result\n2026-11-07,Rovers,won 3-1\n2026-11-14,Colts,lost 0-2\n2026-11-28,Rangers,won 2-0\n"
+                "2026-12-05,Rovers,\n")
+    assert "result: won 2 (2026-11-07, 2026-11-28); lost 1 (2026-11-14); blank 1 (2026-12-05)" in table_totals(
+        "fixtures.csv", fixtures, "How many games have we won?")
+    assert "won 2" not in table_totals("fixtures.csv", fixtures, "Who do we play next?")
+
+
 def test_a_hyphenated_word_is_found_as_the_request_writes_it():
     documents = [Document("work.md", "Printer code: 4471\nOne-to-one with Ruth: Tuesdays 10am\n"),
                  Document("todo.md", "- call the bank\n")]

@@ -513,6 +513,9 @@ def _rows_by_flag(header: list[str], body: list[list[str]], request: str = "") -
     said = []
     for i, name in enumerate(header):
         values = [r[i].strip().lower() for r in body]
+        firsts = [value.split()[0] if value else "" for value in values]
+        if len(set(firsts)) < len(set(values)) and stems(request) & stems(" ".join(firsts)):
+            values = firsts  # "How many games have we won?": "won 3-1" and "won 2-0" are both won
         answers = set(values) <= FLAGS.keys() | UNSURE | {""}
         kinds_of = (len(set(values) - {""}) <= max(3, len(body) // 2) and "" in values  # "diet": vegan, blank …
                     and bool(stems(request) & stems(" ".join([name, *values])))
@@ -521,7 +524,7 @@ def _rows_by_flag(header: list[str], body: list[list[str]], request: str = "") -
         if i == label or not (answers or kinds_of) or len(set(values)) < 2 or not any(values):
             continue
         blank = "blank (no answer)" if answers else "blank"
-        kinds = {value or blank: [r[label].strip() for r in body if r[i].strip().lower() == value]
+        kinds = {value or blank: [r[label].strip() for r, its in zip(body, values, strict=True) if its == value]
                  for value in dict.fromkeys(values)}
         said.append(f"{name.strip()}: " + "; ".join(f"{value} {len(rows)} ({', '.join(rows)})" for value, rows in kinds.items()))
     return f"[Saturn counted] {' | '.join(said)}" if said else ""
