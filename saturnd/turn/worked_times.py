@@ -68,7 +68,8 @@ ARRIVAL = re.compile(r"\b(?:arriv\w*|lands?|landing|gets?\s+in|reach\w*|due\s+in
 def arrival_times(lines: list[str], request: str) -> str:
     """Asked when a journey gets in, of each line that leaves at one time and arrives at another
     ("Usual train: 07:42 from Leeds, arrives York 08:10"), both by name: asked "What time does my
-    train get in?", the 1.5B answered the first time, 07:42."""
+    train get in?", the 1.5B answered the first time, 07:42. Where the request names a journey
+    another line's label tells without its arrival ("land back" of "Flight back: … leaves Rome 15:10"), none."""
     if not ARRIVAL_ASKED.search(request):
         return ""
     said = []
@@ -77,8 +78,14 @@ def arrival_times(lines: list[str], request: str) -> str:
         if len(times) != 2 or not arrives or not line.find(times[0][0]) < arrives.start() < line.rfind(times[1][0]):
             continue
         label = re.sub(r"\s+", " ", line.split(times[0][0])[0].strip(" -*:,"))
-        said.append(f"{label + ': ' if label else ''}leaves {times[0][0]}, {line[arrives.start():].strip(' .')}")
-    return f"[Saturn read] {'; '.join(said[:MAX_SPANS])}" if said else ""
+        said.append((line, f"{label + ': ' if label else ''}leaves {times[0][0]}, {line[arrives.start():].strip(' .')}"))
+    asked = stems(request) - JOURNEY_WORDS
+    if asked and any(asked & stems(re.split(r"[:\d]", line)[0]) for line in lines if all(line != journey for journey, _ in said)):
+        said = [(line, entry) for line, entry in said if asked & stems(line)]  # "land back": not the flight out's
+    return f"[Saturn read] {'; '.join(entry for _, entry in said[:MAX_SPANS])}" if said else ""
+
+
+JOURNEY_WORDS = stems("what time when does do did will get gets getting in arrive arrives arriving land lands landing")
 
 
 WHAT_TIME = re.compile(r"\b(?:what|which)\s+time\b(?!\s+is\s+it\b)|\bwhen\s+does\b.*\b(?:leave|arrive|get\s+in|start|finish|open|close)\b",
