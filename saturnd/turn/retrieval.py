@@ -54,6 +54,7 @@ from saturnd.turn.listing import (
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 from saturnd.turn.repeats import repeats_on
 from saturnd.turn.row_days import runs_out, yearly_next
+from saturnd.turn.targets import TARGET_ASKED, against_the_target, sets_a_target
 from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, just_gone, month_asked
 from saturnd.turn.to_go import reached_in, to_go, unit_asked
 from saturnd.turn.worked_lines import (
@@ -215,11 +216,13 @@ def relevant_excerpts(
     7" found the party's guest list, Leo and party, and left out contacts.md's "- Leo: 07700 …")."""
     ranked = _ranked(request, documents, today)
     unit = unit_asked(request)
+    targets_set = TARGET_ASKED.search(request) is not None and any(sets_a_target(doc.text) for doc in documents)
     needed = [doc for doc in documents if RATING_ASKED.search(request) and len(rated_lines(doc.text.splitlines())) >= 2
               # "What's my average rating?" holds no word of "Orbital (done, 5/5)"
               or ONGOING_ASKED.search(request) and undated_rows(doc.source, doc.text)
               # "What am I reading at the moment?": books.csv's blank "finished"
-              or LAST_DONE_ASKED.search(request) and _dated_table(doc)  # "When did I last fill up?": fuel.csv
+              or (LAST_DONE_ASKED.search(request) or TARGET_ASKED.search(request) and targets_set) and _dated_table(doc)
+              # "When did I last fill up?": fuel.csv; "Which readings were over target?": bp.csv
               or unit and reached_in(doc.source, doc.text.splitlines(), unit)]  # "How many miles until …": its mileage
     ranked += [(0.0, doc, frozenset()) for doc in needed if all(doc is not d for _, d, _ in ranked)]
     wanted = {*wanted, *(doc.source for doc in needed)}
@@ -312,8 +315,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   or (progress(part.lines, request) if not asked_action(request) else "")
                   or (times_worked_out(request, part.lines) if length_in_minutes(request) is None else ""))
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day, worked) if line)]))
-    left = to_go(request, [(part.source, part.lines) for part in excerpts if part.whole])
-    return "\n".join([*blocks, left] if left else blocks)
+    whole = [(part.source, part.lines) for part in excerpts if part.whole]
+    return "\n".join([*blocks, *filter(None, (to_go(request, whole), against_the_target(request, whole)))])
 
 
 def _the_thing_named(request: str, *accounts: str) -> str:

@@ -1,0 +1,81 @@
+"""A log's readings held against the target a note sets for them.
+
+Asked "Am I under my blood pressure target?" of a note's "Blood pressure target: under 140/90"
+beside bp.csv's readings, the 1.5B said yes to 141/89; asked the average, it gave the pulse's.
+A target of two numbers ("140/90") is for the log's first two columns of readings, in order. A
+limit of money ("Food limit £40 a day") is left to the rows of its kind (retrieval.limit_as_written).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from decimal import Decimal
+
+from saturnd.tools.table_cells import ISO_DATE, number, plain
+from saturnd.tools.table_dates import header_and_rows
+from saturnd.tools.word_match import stems
+
+TARGET_LINE = re.compile(
+    r"^(?P<label>[^:\d]*?\b(?:target|goal|aim|limit)\b[^:\d]*):?\s*(?P<way>under|below|over|above|less\s+than|more\s+than|"
+    r"at\s+most|at\s+least)?\s*(?P<first>\d+(?:\.\d+)?)(?:\s*/\s*(?P<second>\d+(?:\.\d+)?))?", re.IGNORECASE)
+TARGET_ASKED = re.compile(r"\b(?:target|goal|aim|limit|on\s+track)\b", re.IGNORECASE)
+ABOVE = ("over", "above", "more than", "at least")
+MAX_LISTED = 8
+
+
+def against_the_target(request: str, parts: Iterable[tuple[str, list[str]]]) -> str:
+    """The latest reading, the average and the readings past the target, as the ground's line; ""
+    where no note sets a target for a log shown, or the request asks of neither."""
+    parts = list(parts)
+    for source, lines in parts:
+        if header_and_rows(source, lines) is not None:
+            continue
+        for line in lines:
+            found = TARGET_LINE.match(line.strip(" -*•#"))
+            if found is None or re.search(r"[£$€]", found["label"]) or not (TARGET_ASKED.search(request) or stems(found["label"]) - {"targ", "goal", "aim", "limi"}
+                                     & stems(request)):
+                continue
+            if said := _held(found, parts):
+                return said
+    return ""
+
+
+def _held(found: re.Match[str], parts: list[tuple[str, list[str]]]) -> str:
+    limits = [Decimal(found["first"]), *([Decimal(found["second"])] if found["second"] else [])]
+    keeps_under = not found["way"] or " ".join(found["way"].lower().split()) not in ABOVE
+    word = "over" if keeps_under else "under"
+    for source, lines in parts:
+        table = header_and_rows(source, lines)
+        if table is None:
+            continue
+        header, body = table
+        dates = next((i for i in range(len(header)) if body and all(ISO_DATE.match(r[i]) for r in body)), None)
+        readings = [i for i in range(len(header)) if i != dates and body and all(number(r[i]) is not None for r in body)]
+        if dates is None or len(readings) < len(limits):
+            continue
+        columns = readings[:len(limits)]
+        rows = sorted(body, key=lambda r: r[dates])
+        values = [[number(r[i]) or Decimal(0) for i in columns] for r in rows]
+        average = [sum((v[n] for v in values), Decimal(0)) / len(values) for n in range(len(columns))]
+        over = [f"{r[dates].strip()} {_written(v)}" for r, v in zip(rows, values, strict=True) if _past(v, limits, keeps_under)]
+        return (f"[Saturn worked out] {'/'.join(header[i].strip() for i in columns)} against \"{found.group(0).strip()}\": "
+                f"latest {_written(values[-1])} ({rows[-1][dates].strip()}) is "
+                f"{word if _past(values[-1], limits, keeps_under) else 'within'} it; "
+                f"average {_written(average)} is {word if _past(average, limits, keeps_under) else 'within'} it; "
+                f"{word} it: {len(over)} of {len(rows)}" + (f" ({', '.join(over[:MAX_LISTED])})" if over else ""))
+    return ""
+
+
+def _past(values: list[Decimal], limits: list[Decimal], keeps_under: bool) -> bool:
+    return any(v > limit if keeps_under else v < limit for v, limit in zip(values, limits, strict=True))
+
+
+def _written(values: list[Decimal]) -> str:
+    return "/".join(plain(v.quantize(Decimal("0.1")).normalize()) for v in values)
+
+
+def sets_a_target(text: str) -> bool:
+    """Whether a note holds a target line a log's readings can be held against."""
+    return any((found := TARGET_LINE.match(line.strip(" -*•#"))) and not re.search(r"[£$€]", found["label"])
+               for line in text.splitlines())

@@ -1,0 +1,27 @@
+from saturnd.turn.targets import against_the_target, sets_a_target
+
+MEDS = ("meds.md", ["# My medicines", "Blood pressure target: under 140/90"])
+BP = ("bp.csv", ["date,systolic,diastolic,pulse", "2026-11-09,142,88,68", "2026-11-02,148,92,71", "2026-11-23,136,85,66",
+                 "2026-11-30,141,89,72"])
+
+
+def test_readings_are_held_against_the_target_a_note_sets_for_them():
+    said = against_the_target("Am I under my blood pressure target?", [MEDS, BP])
+    assert said == ('[Saturn worked out] systolic/diastolic against "Blood pressure target: under 140/90": latest 141/89'
+                    " (2026-11-30) is over it; average 141.8/88.5 is over it; over it: 3 of 4 (2026-11-02 148/92,"
+                    " 2026-11-09 142/88, 2026-11-30 141/89)")
+    assert against_the_target("What's my average blood pressure?", [MEDS, BP]).startswith("[Saturn worked out]")
+
+
+def test_a_target_of_one_number_and_one_to_reach_over():
+    steps = ("steps.csv", ["date,steps", "2026-12-01,11200", "2026-12-02,8400"])
+    said = against_the_target("Am I hitting my goal?", [("health.md", ["Daily goal: at least 10000 steps"]), steps])
+    assert said.endswith("latest 8400 (2026-12-02) is under it; average 9800 is under it; under it: 1 of 2 (2026-12-02 8400)")
+
+
+def test_no_target_no_log_or_a_money_limit_gives_nothing():
+    assert against_the_target("Which expenses are over the food limit?",
+                              [("work.md", ["Food limit £40 a day."]), ("x.csv", ["date,amount", "2026-11-03,64.20"])]) == ""
+    assert against_the_target("Am I under my target?", [MEDS]) == ""
+    assert against_the_target("What's the weather?", [MEDS, BP]) == ""
+    assert sets_a_target("Blood pressure target: under 140/90") and not sets_a_target("Food limit £40 a day.")
