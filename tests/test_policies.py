@@ -434,6 +434,8 @@ def test_a_turn_that_does_not_fit_drops_every_older_one():
     ("Send Petra my new address by text.", "Your new address is +44 7700 900123.", "my new address"),  # her number
     ("Email Priya my hours for November.", "Please find your hours for November attached.", "my hours"),
     ("Email Priya my hours for November.", "November: 7.5 hours (2 on the 4th, 5.5 on the 17th).", None),
+    ("Email the surgery my last three blood pressure readings.", "Please find them attached.",
+     "my last three blood pressure readings"),
 ])
 def test_a_value_the_request_asks_to_send_is_not_left_out(request_text, carried, left_out):
     assert value_left_out(request_text, {"to": "+44 7700 900123", "text": carried}, frozenset({"to"})) == left_out

@@ -231,15 +231,16 @@ def guessed_value(arguments: dict[str, Any], record: SessionRecord, skip: frozen
 
 
 VALUE_ASKED_FOR = re.compile(
-    r"\b(?:the|my|our|his|her|their)\s+(?:(?!(?:the|my|our|his|her|their)\b)[\w'-]+\s+){0,2}?"
+    r"\b(?:the|my|our|his|her|their)\s+(?:(?!(?:the|my|our|his|her|their)\b)[\w'-]+\s+){0,4}?"
     r"(?<!email )(?<!e-mail )(?<!web )"
     r"(?:total|sum|amount|balance|price|cost|figures?|time|room(?:\s+number)?|number(?!\s+of\b)|address|code|"
-    r"hours|miles|mileage|km|distance|spend(?:ing)?|expenses|score|rent)\b",
+    r"hours|miles|mileage|km|distance|spend(?:ing)?|expenses|score|rent|readings?|results|measurements|weights)\b",
     re.IGNORECASE,
 )
 """A value the request asks a write or message to carry, one written with digits ("the total of my
 budget", "my new address", "the room number", "the time of my next meeting", "my hours for
-November": the 1.5B emailed "Please find your hours for November attached.")."""
+November": the 1.5B emailed "Please find your hours for November attached."; "my last three blood
+pressure readings": "Please find them attached.")."""
 
 
 def value_left_out(request: str, arguments: dict[str, Any], skip: frozenset[str]) -> str | None:

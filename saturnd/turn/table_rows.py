@@ -182,7 +182,7 @@ def _days_in(header: list[str], body: list[list[str]], cells: list[str], request
 def _quantities_in(header: list[str], body: list[list[str]], cells: list[str], request: str) -> int:
     """Each number the request gives, in the numeric column its unit names ("2 hours": hours;
     "43,760 miles": mileage; "£56.20": cost), or the one numeric column left when one number is
-    left; how many went in by their unit."""
+    left, or the columns left in order when as many numbers are; how many went in by their unit."""
     numeric = [i for i in range(len(header)) if not cells[i] and all(number(r[i]) is not None or not r[i].strip() for r in body)
                and any(number(r[i]) is not None for r in body)]
     left = []
@@ -198,8 +198,9 @@ def _quantities_in(header: list[str], body: list[list[str]], cells: list[str], r
         else:
             left.append(amount)
     empty = [i for i in numeric if not cells[i]]
-    if len(left) == 1 and len(empty) == 1 and len(numeric) == 1:
-        cells[empty[0]] = left[0]
+    if len(left) == 1 and len(empty) == 1 and len(numeric) == 1 or 1 < len(left) == len(empty):
+        for column, amount in zip(empty, left, strict=True):  # "138 over 84": systolic, diastolic, in order
+            cells[column] = amount
     return by_unit
 
 
