@@ -68,6 +68,8 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("I've returned Circe.", "mark"),
     ("I've pruned the raspberries.", "mark"),  # any thing done to a thing of the list
     ("I paid the football.", "mark"),
+    ("Ella said yes.", "mark"),  # told someone's answer: their row is marked
+    ("Ella said yes?", ""),
     ("I fixed the shed door", "mark"),
     ("I needed the car on Friday.", ""),
     ("I've moved the meeting to 3pm.", ""),  # a change, not a mark

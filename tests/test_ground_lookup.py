@@ -508,6 +508,15 @@ def test_a_yes_no_column_of_a_table_without_numbers_is_counted_blank_answers_too
     assert table_totals("people.csv", "name,city\nLeo,Leeds\nSam,York\nAl,Hull\n") == ""
 
 
+def test_asked_who_is_coming_the_yes_rows_are_counted_among_the_rows_a_value_picks():
+    guests = "name,side,rsvp\nAlice,bride,yes\nChloe,groom,no\nDavid,groom,yes\nElla,bride,\nGita,groom,yes\n"
+    assert table_totals("guests.csv", guests, "How many guests are coming?").startswith(
+        "[Saturn counted] coming (rsvp yes): 3 of the 5 rows (Alice, David, Gita)")
+    assert table_totals("guests.csv", guests, "How many from the groom's side are coming?").startswith(
+        "[Saturn counted] coming (rsvp yes): 2 of the 3 rows with side groom (David, Gita)")
+    assert "coming" not in table_totals("guests.csv", guests, "Who hasn't replied?")
+
+
 def test_a_column_of_results_is_counted_by_the_first_word_the_request_names():
     fixtures = ("date,opponent,result\n2026-11-07,Rovers,won 3-1\n2026-11-14,Colts,lost 0-2\n2026-11-28,Rangers,won 2-0\n"
                 "2026-12-05,Rovers,\n")

@@ -82,3 +82,10 @@ def test_the_cell_a_request_tells_of_is_set_in_the_row_it_names(tmp_path):
     assert cell_told("Put down a candle for Mum.", [BIRTHDAYS]) is None  # her row has no blank to fill
     assert cell_told("I paid the brownies.", [CLUBS]) is None  # paid already
     assert cell_told("What did I pay for football?", [CLUBS]) is None  # no errand
+
+
+def test_told_someones_answer_their_rows_yes_no_cell_is_set():
+    guests = Document("guests.csv", "name,side,rsvp\nElla Shaw,bride,\nFrank Shaw,bride,\nGita Rao,groom,yes\n")
+    assert cell_told("Ella said yes.", [guests]) == ListToWrite(
+        "guests.csv", "name,side,rsvp\nElla Shaw,bride,yes\nFrank Shaw,bride,\nGita Rao,groom,yes\n")
+    assert cell_told("Did Ella say yes?", [guests]) is None

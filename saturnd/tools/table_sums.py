@@ -266,6 +266,8 @@ def _rows_without_amounts(name: str, header: list[str], body: list[list[str]], r
                 + " | ".join(named_cells(header, r) for r in picked[:MAX_ROWS_LISTED]))
     named = _named_values(header, body, [dates], request, name)
     by_flag = _rows_by_flag(header, body, request)
+    if coming := _coming(header, body, named, request):
+        return "\n".join(filter(None, (coming, by_flag)))
     if named and not re.search(rf"(?:^|\| ){re.escape(header[named[0]].strip())}: ", by_flag.removeprefix("[Saturn counted] ")):
         column, values = named  # not "said yes", "sopranos": counted by their column's kinds below
         picked = [r for r in body if r[column].strip() in values]
@@ -276,6 +278,28 @@ def _rows_without_amounts(name: str, header: list[str], body: list[list[str]], r
     rows = (f"[Saturn counted] {len(body)} {counted.group(1)} (a row each)"
             if counted and not named and _rows_counted(counted.group(1), name, header, [], set(), False) else "")
     return "\n".join(filter(None, (rows, by_flag)))
+
+
+COMING_ASKED = re.compile(r"\b(?:coming|attending|going|come|attend|turning\s+up)\b", re.IGNORECASE)
+
+
+def _coming(header: list[str], body: list[list[str]], named: tuple[int, set[str]] | None, request: str) -> str:
+    """Asked who or how many are coming, the rows a yes/no column says yes of, among the rows a
+    value picks ("How many people from the groom's side are coming?": 2 of the groom's 3; the 1.5B
+    gave the 3, and for the whole list its 7 rows, not the 4 yeses)."""
+    flag = next((i for i in range(len(header)) if {r[i].strip().lower() for r in body} <= FLAGS.keys() | UNSURE | {""}
+                 and any(FLAGS.get(r[i].strip().lower()) for r in body)), None)
+    label = next((i for i in range(len(header)) if i != flag and all(r[i].strip() for r in body)), None)
+    if not COMING_ASKED.search(request) or flag is None or label is None:
+        return ""
+    rows, among = body, ""
+    if named is not None:
+        column, values = named
+        rows = [r for r in body if r[column].strip() in values]
+        among = f" with {header[column].strip()} {' or '.join(sorted(values))}"
+    yes = [r[label].strip() for r in rows if FLAGS.get(r[flag].strip().lower())]
+    return (f"[Saturn counted] coming ({header[flag].strip()} yes): {len(yes)} of the {len(rows)} rows{among}"
+            + (f" ({', '.join(yes)})" if yes else ""))
 
 
 def _forms(word: str) -> set[str]:

@@ -53,6 +53,9 @@ TOLD_LOGGED = re.compile(r"^\s*(?:I|we)\s+(?:just\s+)?(?:[a-z]+ed|ran|swam|rode|
                          r"put)\b[^?]*?\d[\d,.]*\s*(?:[a-z]+)\b[^?]*$", re.IGNORECASE)
 """Told what was done with its amounts ("I filled up today, 39 litres for £56.20 at 43,760
 miles."): a row of the log that keeps them. The 1.5B said the words back."""
+TOLD_ANSWER = re.compile(r"^\W*(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?\s+(?:has\s+)?(?:said|says|replied|answered)\s+"
+                         r"(?P<answer>yes|no)\b(?![^?]*\?)", re.IGNORECASE)
+"""Told someone's answer ("Ella said yes."): their row's yes/no cell is marked so."""
 TOLD_ADDED = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+)?(?:added|put|paid|saved|moved|"
                         r"transferred)\s+(?:in\s+)?(?:another\s+|an\s+extra\s+)?[£$€]\s?\d", re.IGNORECASE)
 """Told money went into a thing a line counts ("I added £50 to the bike fund."): the line is updated."""
@@ -158,7 +161,7 @@ def asked_action(request: str) -> str:
         if verb == "remind" and REMIND_SOMEONE.search(request[found.end("verb"):]):  # "Remind Tom that …"
             return "message"
         return SAID_PLAINLY.get(verb.split()[0], verb.split()[0])
-    if TOLD_DONE.match(request):
+    if TOLD_DONE.match(request) or TOLD_ANSWER.match(request):
         return "mark"
     if TOLD_ADDED.match(request):
         return "update"

@@ -22,7 +22,7 @@ from pathlib import Path
 from saturnd.tools.table_cells import ISO_DATE, TABLE_SUFFIXES, number
 from saturnd.tools.word_match import stems
 from saturnd.turn.dates import MONTHS, days_named, days_of
-from saturnd.turn.errands import NAMED_FILE, asked_action
+from saturnd.turn.errands import NAMED_FILE, TOLD_ANSWER, asked_action
 from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.retrieval import KB_SOURCE, Document
 
@@ -56,7 +56,8 @@ FLAGS = frozenset({"yes", "y", "no", "n", "true", "false", ""})
 
 def cell_told(request: str, documents: list[Document]) -> ListToWrite | None:
     """The folder's table with the one cell the request tells of, in the one row it names: told a
-    thing was done ("I paid the football."), the yes/no column its verb names set to yes; a thing
+    thing was done ("I paid the football."), the yes/no column its verb names set to yes; told an
+    answer ("Ella said yes."), the one yes/no column set to it; a thing
     put down for someone ("Put down a candle for Priya"), the one cell their row leaves blank."""
     action, put = asked_action(request), PUT_FOR.match(request)
     if action != "mark" and put is None:
@@ -69,7 +70,9 @@ def cell_told(request: str, documents: list[Document]) -> ListToWrite | None:
         if len(rows) < 2 or any(len(r) != len(rows[0]) for r in rows[1:] if r):
             continue
         header, body = rows[0], [r for r in rows[1:] if r]
-        named = [r for r in body if any(cell.strip() and number(cell) is None and stems(cell) and stems(cell) <= said
+        words = set(re.findall(r"[A-Z][\w'-]*", request))
+        named = [r for r in body if any(cell.strip() and number(cell) is None and cell.strip().lower() not in FLAGS
+                                        and (stems(cell) and stems(cell) <= said or cell.split()[0] in words)  # "Ella Shaw"
                                         for cell in r)]
         if len(named) != 1:
             continue
@@ -77,6 +80,9 @@ def cell_told(request: str, documents: list[Document]) -> ListToWrite | None:
         if put is not None:
             blank = [i for i, cell in enumerate(row) if not cell.strip()]
             column, value = (blank[0], put["thing"]) if len(blank) == 1 else (None, "")
+        elif answer := TOLD_ANSWER.match(request):  # "Ella said yes.": the one yes/no column
+            flags = [i for i in range(len(header)) if {r[i].strip().lower() for r in body} <= FLAGS]
+            column, value = (flags[0], answer["answer"].lower()) if len(flags) == 1 else (None, "")
         else:
             column = next((i for i, name in enumerate(header) if stems(name) & said
                            and {r[i].strip().lower() for r in body} <= FLAGS), None)
