@@ -52,7 +52,13 @@ from saturnd.turn.worked_lines import (
     still_to_pay,
     table_share,
 )
-from saturnd.turn.worked_times import arrival_times, lengths_summed, time_between, times_worked_out
+from saturnd.turn.worked_times import (
+    arrival_times,
+    before_the_event,
+    lengths_summed,
+    time_between,
+    times_worked_out,
+)
 from tests.conftest import of_type
 
 TODAY = date(2026, 12, 2)  # a Wednesday
@@ -1182,3 +1188,12 @@ def test_asked_whether_a_repeat_is_overdue_its_next_due_day_answers_not_its_last
     assert "gutters" not in dated(lines, "Are the gutters overdue?", date(2026, 12, 4))  # 15 June was when it was done
     assert next_due(lines, "Are the gutters overdue?", date(2026, 12, 4)) == (
         "[Saturn dated] Clean gutters, 15 June 2026, every 6 months: next 15 December 2026, a Tuesday, in 11 days")
+
+
+def test_a_time_set_by_another_is_worked_out_from_the_times_given_for_it():
+    team = ["Meet 45 minutes before kick-off. Home kick-off 10am, away kick-off 11am."]
+    assert before_the_event(team, "What time do we need to be there tomorrow?") == (
+        "[Saturn worked out] Home kick-off 10am - 45 minutes = 9:15am; away kick-off 11am - 45 minutes = 10:15am")
+    assert before_the_event(team, "Who's on oranges?") == ""
+    assert before_the_event(["Arrive an hour before the show.", "Show starts 19:30"], "When should we arrive?") == (
+        "[Saturn worked out] Show 19:30 - 1 hour = 18:30")

@@ -75,6 +75,7 @@ from saturnd.turn.worked_lines import (
 )
 from saturnd.turn.worked_times import (
     arrival_times,
+    before_the_event,
     length_in_minutes,
     lengths_summed,
     time_between,
@@ -307,7 +308,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         on_the_day = (_days_lines(repeats_on(part.lines, request, today), on_the_days(part.lines, request, today))
                       if today and not asked_action(request) else "")
         worked = (amount_added(part.lines, request) or still_to_pay(part.lines, request) or count_by_period(part.lines, request) or time_between(part.lines, request) or lengths_summed(part.lines, request)
-                  or arrival_times(part.lines, request)
+                  or arrival_times(part.lines, request) or before_the_event(part.lines, request)
                   or scaled_recipe(part.lines, request) or shares(part.lines, request)
                   or amounts_by_period(part.lines, request) or list_amounts(part.lines, request)
                   or quantities_summed(part.lines, request) or ratings(part.lines, request)

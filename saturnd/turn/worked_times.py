@@ -179,6 +179,33 @@ def times_worked_out(request: str, lines: Sequence[str] = ()) -> str:
     return f"[Saturn worked out] {written} {'-' if back else '+'} {length_said}{from_where} = {said}"
 
 
+BEFORE_EVENT = re.compile(r"(?P<length>\b(?:\d+|an?|half\s+an)\s+(?:minutes?|mins?|hours?|hrs?))\s+before\s+(?:the\s+)?"
+                          r"(?P<event>[a-z][\w-]*)", re.IGNORECASE)
+"""A time set by another: "Meet 45 minutes before kick-off"."""
+
+
+def before_the_event(lines: Sequence[str], request: str) -> str:
+    """Asked what time, each time a line sets by another's ("Meet 45 minutes before kick-off") worked
+    out from the times the lines give that other ("Home kick-off 10am, away kick-off 11am"): asked
+    what time to be there tomorrow, away, the 1.5B gave the clock's time now."""
+    if not WHEN_ASKED.search(request):
+        return ""
+    said = []
+    for line in lines:
+        if (found := BEFORE_EVENT.search(line)) is None or (length := length_in_minutes(found["length"])) is None:
+            continue
+        event = re.escape(found["event"])
+        timed = (rf"(?P<what>(?:\b[A-Za-z]+\s+)?{event})\W{{0,3}}(?:(?:starts?|begins?|opens?|is|at)\s+){{0,2}}"
+                 r"(?P<time>\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?)")
+        for other in lines:
+            for at in re.finditer(timed, other, re.IGNORECASE):
+                if clocks := clock_times(at["time"]):
+                    written, minutes = clocks[0]
+                    said.append(f"{at['what'].strip()} {written} - {_duration(int(length))} = "
+                                f"{_written_like((minutes - int(length)) % (24 * 60), written)}")
+    return f"[Saturn worked out] {'; '.join(said[:MAX_SPANS])}" if said else ""
+
+
 def _written_like(minutes: int, example: str) -> str:
     hour, minute = divmod(minutes, 60)
     if re.search(r"[ap]\.?m", example, re.IGNORECASE):
