@@ -1,6 +1,7 @@
 from datetime import date
 
 from saturnd.tools.table_sums import table_totals
+from saturnd.turn.date_checks import against_its_end
 from saturnd.turn.row_days import runs_out, yearly_next
 
 TODAY = date(2026, 12, 4)
@@ -47,11 +48,14 @@ WARRANTIES = ["item,bought,years,shop", "fridge freezer,2023-08-19,5,Currys", "d
 
 def test_a_day_and_how_long_it_lasts_give_each_rows_end_soonest_first():
     said = runs_out("warranties.csv", WARRANTIES, "Which warranty ends first?", TODAY)
-    assert said == ("[Saturn dated] each runs out, soonest first: TV 26 December 2025 (2022-12-26 + 3 years): ended 343 days"
-                    " ago (49 weeks); dishwasher 30 November 2026 (2024-11-30 + 2 years): ended 4 days ago; fridge freezer"
-                    " 19 August 2028 (2023-08-19 + 5 years): in 624 days (89 weeks 1 day)")
-    assert runs_out("warranties.csv", WARRANTIES, "Is the dishwasher still under warranty?", TODAY) == (
-        "[Saturn dated] each runs out, soonest first: dishwasher 30 November 2026 (2024-11-30 + 2 years): ended 4 days ago")
+    assert said == ("[Saturn dated] when each runs out, soonest first; TV 26 December 2025 (2022-12-26 + 3 years): 343 days"
+                    " ago (49 weeks) (ended); dishwasher 30 November 2026 (2024-11-30 + 2 years): 4 days ago (ended); fridge"
+                    " freezer 19 August 2028 (2023-08-19 + 5 years): in 624 days (89 weeks 1 day) (still holds)")
+    ended = runs_out("warranties.csv", WARRANTIES, "Is the dishwasher still under warranty?", TODAY)
+    assert ended == ("[Saturn dated] when each runs out, soonest first; dishwasher 30 November 2026 (2024-11-30 + 2 years):"
+                     " 4 days ago (ended)")
+    assert against_its_end("Yes, it is still under warranty.", "Is the dishwasher still under warranty?", ended) == (
+        "dishwasher 30 November 2026 (2024-11-30 + 2 years): 4 days ago (ended)")
 
 
 def test_asked_how_old_a_thing_is_its_day_is_told_as_how_long_ago():

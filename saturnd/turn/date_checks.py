@@ -265,7 +265,7 @@ def _as_one_value(word: str) -> str:
 NEXT_DUE_ENTRY = re.compile(r"^\s*(?P<label>[^,;]*),[^;]*?\bnext (?P<day>\d{1,2}) (?P<month>[A-Z][a-z]+) (?P<year>\d{4})")
 
 
-DUE_ASKED = re.compile(r"\bdue\b", re.IGNORECASE)
+DUE_ASKED = re.compile(r"\b(?:over)?due\b", re.IGNORECASE)
 IN_DAYS = re.compile(r"\bin (\d+) days\b")
 NOT_YET_DAYS = 14
 """Asked whether a repeat is due soon ("this week", "soon"), one next due further off than this is not."""

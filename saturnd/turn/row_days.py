@@ -15,7 +15,7 @@ from datetime import date
 from saturnd.tools.table_cells import day_of, number
 from saturnd.tools.table_dates import BIRTH, header_and_rows, next_of, yearly_column
 from saturnd.tools.word_match import stems
-from saturnd.turn.dates import AGE_ASKED, MAX_DATES, _from_today, _moved
+from saturnd.turn.dates import AGE_ASKED, ENDS, MAX_DATES, _from_today, _moved
 
 LASTS = re.compile(r"(?P<what>warranty|guarantee|cover)?[\s_]*\(?(?P<unit>years?|months?|yrs?)\)?", re.IGNORECASE)
 """A column of how long each row lasts: "years", "warranty (years)", "guarantee_months"."""
@@ -63,8 +63,8 @@ def runs_out(source: str, lines: list[str], request: str, today: date) -> str:
     ends = sorted(((_moved(day, int(number(row[lasting]) or 0), unit), row) for row in rows if (day := day_of(row[dated]))),
                   key=lambda found: found[0])
     said = [f"{name(row)} {when.day} {when:%B %Y} ({row[dated].strip()} + {row[lasting].strip()} {unit}s): "
-            + ("ended " if when < today else "") + _from_today(when, today) for when, row in ends[:MAX_DATES]]
-    return "[Saturn dated] each runs out, soonest first: " + "; ".join(said)
+            + f"{_from_today(when, today)} {ENDS[0] if when < today else ENDS[1]}" for when, row in ends[:MAX_DATES]]
+    return "[Saturn dated] when each runs out, soonest first; " + "; ".join(said)  # entries as against_its_end reads them
 
 
 def _age(day: date, today: date) -> str:
