@@ -36,6 +36,9 @@ MONEY_COLUMN = re.compile(r"cost|amount|price|spent|paid|total|fee|value|[£$€
 ITEM = re.compile(r"^\W*(?i:please\s+)?(?i:add|put|log|record|note|append|insert)\s+(?P<item>[A-Z][\w'&+-]*(?:\s+[A-Z][\w'&+-]*)*)"
                   r"(?:\s+(?:to|on|in|into|at|for)\b|,)")
 """The thing a row is for, written with capitals: "Add Intermezzo to the books I'm reading"."""
+ITEM_TO_THE = re.compile(r"^\W*(?:please\s+)?(?:add|put|log|record|note|append|insert)\s+(?:the\s+|an?\s+|my\s+)?"
+                         r"(?P<item>[\w'&+-]+(?:\s+[\w'&+-]+){0,3}?)\s+(?:to|on|in|into)\s+(?:the|my|our)\b", re.IGNORECASE)
+"""The thing a row is for, named before the table: "Add the cooker to the warranties"."""
 MIN_CELLS = 2
 
 
@@ -215,7 +218,8 @@ def _words_in(header: list[str], body: list[list[str]], cells: list[str], reques
     holds yet ("business cards") in a free-text column, one whose values are mostly different."""
     text = [i for i in range(len(header)) if not cells[i] and all(number(r[i]) is None and not ISO_DATE.match(r[i].strip())
                                                                   for r in body)]
-    if (item := ITEM.match(request)) and text and not any(item.group("item").lower() == c.lower() for c in cells):
+    item = ITEM.match(request) or ITEM_TO_THE.match(request)
+    if item and text and not any(item.group("item").lower() == c.lower() for c in cells):
         cells[text.pop(0)] = item.group("item")
     free = [i for i in text if 2 * len({r[i].strip() for r in body}) > len(body) > 1]
     for phrase in request.split(",")[1:]:
