@@ -426,10 +426,14 @@ def test_asked_when_a_journey_gets_in_its_leaving_and_arriving_times_are_named()
     train = ["Season ticket expires 31 January", "Usual train: 07:42 from Leeds, arrives York 08:10."]
     assert arrival_times(train, "What time does my train get in?") == (
         "[Saturn read] Usual train: leaves 07:42, arrives York 08:10")
-    assert arrival_times(train, "What time is my train?") == ""
+    assert arrival_times(train, "What time is my train?") == (  # its leaving told apart from its arriving
+        "[Saturn read] Usual train: leaves 07:42, arrives York 08:10")
+    assert arrival_times(train, "When does the season ticket expire?") == ""
     assert arrival_times(["Arrive by 9:00, meeting 9:30-11"], "When do I arrive?") == ""  # no time after arriving
     trip = ["Flight out: BA 548, Thu 18 Feb, Heathrow 07:25, lands 11:05", "Flight back: BA 553, Mon 22 Feb, leaves Rome 15:10"]
     assert arrival_times(trip, "What time do we land back?") == ""  # not the flight out's landing
+    assert arrival_times(trip, "What time is our flight to Rome?") == ("[Saturn read] Flight out: BA 548, Thu 18 Feb,"
+                                                                        " Heathrow: leaves 07:25, lands 11:05")
     assert arrival_times(trip, "What time do we land in Rome?") == "[Saturn read] Flight out: BA 548, Thu 18 Feb, Heathrow:"\
         " leaves 07:25, lands 11:05"
 

@@ -61,7 +61,9 @@ def _duration(minutes: int) -> str:
     return " ".join(parts)
 
 
-ARRIVAL_ASKED = re.compile(r"\b(?:get|gets|getting)\s+(?:in|there|back|home)\b|\b(?:arriv|land|reach)\w*", re.IGNORECASE)
+ARRIVAL_ASKED = re.compile(r"\b(?:get|gets|getting)\s+(?:in|there|back|home)\b|\b(?:arriv|land|reach)\w*|"
+                           r"\bwhat\s+time\b.*\b(?:flight|train|bus|coach|ferry)\b", re.IGNORECASE)
+"""Asked when a journey gets in, or what time it is (its leaving, told apart from its landing)."""
 ARRIVAL = re.compile(r"\b(?:arriv\w*|lands?|landing|gets?\s+in|reach\w*|due\s+in(?:to)?)\b", re.IGNORECASE)
 
 
