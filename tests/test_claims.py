@@ -21,6 +21,7 @@ from saturnd.turn.claims import (
 from saturnd.turn.errands import (
     forced_call,
 )
+from saturnd.turn.the_user import own_sum_missed
 from saturnd.turn.trails import asks_to_follow
 from tests.conftest import of_type
 
@@ -1278,3 +1279,11 @@ def test_asked_what_still_needs_someone_an_answer_naming_a_filled_rows_cell_goes
 def test_asked_what_the_user_did_the_same_verb_in_the_answer_claims_nothing(answer, request_text, kind):
     claim = unbacked_claim(answer, [], builtin_registry(), request_text)
     assert (claim.kind if claim else None) == kind
+
+
+def test_asked_how_much_i_paid_an_answer_without_the_rows_that_say_me_goes_back():
+    seen = "[Saturn worked out] totals over 4 rows: cost = 1257; cost by paid by: Kate 486, me 684, Sam 87"
+    assert own_sum_missed("You have paid 1257.", "How much have I paid?", seen) == (
+        "[Saturn worked out] cost by paid by, the user's (me): 684")
+    assert own_sum_missed("You paid 684.", "How much have I paid?", seen) is None
+    assert own_sum_missed("1257", "How much has the trip cost?", seen) is None

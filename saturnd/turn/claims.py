@@ -217,6 +217,7 @@ from saturnd.turn.made_up import (
 )
 from saturnd.turn.picked_rows import picked_rows_left_out, picked_rows_not_asked, superlative_missed
 from saturnd.turn.retrieval import Document
+from saturnd.turn.the_user import own_sum_missed
 from saturnd.turn.tool_fit import fits_request, named_for_request
 from saturnd.turn.trails import elsewhere_untried, unfollowed_pointer
 from saturnd.turn.which_file import the_file_holding_it
@@ -473,7 +474,8 @@ def unbacked_claim(
         return Claim("the_clock", clock)
     if worked := (missed_worked_out(answer, request) or wrong_weekday(answer, request, today_shown(seen))
                   or superlative_missed(answer, request, seen)
-                  or against_the_worked_entry(answer, request, seen) or miscounted_kind(answer, request, seen)):
+                  or against_the_worked_entry(answer, request, seen) or miscounted_kind(answer, request, seen)
+                  or own_sum_missed(answer, request, seen)):
         return Claim("not_as_worked_out", worked)
     if said := yes_then_no(answer, request):
         return Claim("yes_then_no", said)

@@ -65,3 +65,25 @@ def _tables(excerpts: list[Excerpt]) -> Iterator[tuple[str, list[str], list[list
         if part.source.lower().endswith((".csv", ".tsv")) and len(part.lines) >= 2:
             rows = list(csv.reader(part.lines, "excel-tab" if part.source.lower().endswith(".tsv") else "excel"))
             yield part.source, rows[0], rows[1:]
+
+
+SUMS_BY = re.compile(r"(?P<column>[\w ]+?) by (?P<by>[\w ]+?): (?P<sums>[^;]+)")
+OWN_SUM_ASKED = re.compile(r"\bhow\s+much\s+(?:have|did|do)\s+I\b|\bhow\s+much\s+(?:is|was)\s+mine\b|\bmy\s+(?:share|total|part)\b",
+                           re.IGNORECASE)
+
+
+def own_sum_missed(answer: str, request: str, seen: str) -> str | None:
+    """The sum of the rows that say "me", when asked how much I paid or spent and the answer gives
+    another: asked "How much have I paid?" with "cost by paid by: Kate 486, me 684, Sam 87" shown,
+    the 1.5B answered the trip's whole 1257."""
+    if not OWN_SUM_ASKED.search(request):
+        return None
+    given = {number.replace(",", "") for number in re.findall(r"\d[\d,]*(?:\.\d+)?", answer)}
+    for line in seen.splitlines():
+        if not line.startswith("[Saturn worked out]"):
+            continue
+        for found in SUMS_BY.finditer(line):
+            mine = re.search(r"(?:^|,\s*)(?:me|myself)\s+(?P<sum>\d+(?:\.\d+)?)\b", found["sums"], re.IGNORECASE)
+            if mine and given and mine["sum"] not in given:
+                return f"[Saturn worked out] {found['column'].strip()} by {found['by'].strip()}, the user's (me): {mine['sum']}"
+    return None
