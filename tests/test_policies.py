@@ -254,6 +254,11 @@ def test_a_tables_cell_after_a_time_is_no_guess_but_a_thousands_comma_still_join
     assert guessed_value({"content": "Fees: £1200"}, record, frozenset()) is None
     assert guessed_value({"content": "Leo,Chess,Fri,12:30,25"}, record, frozenset()) == ("content", "25")
 
+    readings = "date,systolic,diastolic,pulse\n2026-11-30,141,89,72"
+    logged = SessionRecord(typed=["Log today's reading: 138 over 84, pulse 69."],
+                           returned=[Returned("read_file", "c1", f"Now: 2026-12-04\n{readings}", fenced=True)], calls=[])
+    assert guessed_value({"content": readings + "\n2026-12-04,138,84,69\n"}, logged, frozenset()) is None  # not "04138"
+
 
 @pytest.mark.parametrize("said", ["Thursday 11", "11", "at 11", "11am", "Thursday, 11:00"])
 def test_an_hour_the_person_gave_is_no_guess(said):

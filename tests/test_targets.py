@@ -1,4 +1,4 @@
-from saturnd.turn.targets import against_the_target, sets_a_target
+from saturnd.turn.targets import against_the_target, against_the_target_held, sets_a_target
 
 MEDS = ("meds.md", ["# My medicines", "Blood pressure target: under 140/90"])
 BP = ("bp.csv", ["date,systolic,diastolic,pulse", "2026-11-09,142,88,68", "2026-11-02,148,92,71", "2026-11-23,136,85,66",
@@ -25,3 +25,12 @@ def test_no_target_no_log_or_a_money_limit_gives_nothing():
     assert against_the_target("Am I under my target?", [MEDS]) == ""
     assert against_the_target("What's the weather?", [MEDS, BP]) == ""
     assert sets_a_target("Blood pressure target: under 140/90") and not sets_a_target("Food limit £40 a day.")
+
+
+def test_a_yes_or_no_against_the_latest_reading_held_to_its_target_goes_back():
+    seen = against_the_target("Am I under my blood pressure target?", [MEDS, BP])
+    held = 'latest 141/89 (2026-11-30) is over it ("Blood pressure target: under 140/90")'
+    assert against_the_target_held("Yes, you are under your target.", "Am I under my blood pressure target?", seen) == held
+    assert against_the_target_held("No, you are over it.", "Am I under my blood pressure target?", seen) is None
+    assert against_the_target_held("No.", "Is my blood pressure over target?", seen) == held
+    assert against_the_target_held("141/89", "What was my last reading?", seen) is None

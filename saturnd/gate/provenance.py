@@ -200,7 +200,13 @@ DAY_OR_MONTH = re.compile(r"\b(?:" + "|".join((*_DAYS, *_MONTHS, *_SHORT_DAYS, *
 
 
 NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.]*\d)")
-THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+THOUSANDS = re.compile(r"(?<![\d.,-])\d{1,3}(?:,\d{3})+(?![\d,])")
+"""A number written with thousands' commas ("43,760", "1,234,567"), not a table's cells ("2026-12-04,138,84":
+the commas after a date's day or another cell separate cells)."""
+
+
+def without_thousands(text: str) -> str:
+    return THOUSANDS.sub(lambda found: found.group(0).replace(",", ""), text)
 """The comma of "1,200"; not a table's "12:30,20", whose 20 a write of the table keeps."""
 GUESS_DIGITS = 2
 """A number of one digit is a count or a list's numbering more often than a value."""
@@ -214,7 +220,7 @@ def guessed_value(arguments: dict[str, Any], record: SessionRecord, skip: frozen
     it made up; asked to email Petra a room number nobody gave, it made one up. It almost never asks."""
     known = record.known_text(seen)
     times, days = clock_times(known), {_day(d) for d in DAY_OR_MONTH.findall(known)} | _days_of_iso_dates(known)
-    numbers = {float(n) for n in NUMBER.findall(THOUSANDS.sub("", known))}
+    numbers = {float(n) for n in NUMBER.findall(without_thousands(known))}
     for name, value in arguments.items():
         if name in skip or not isinstance(value, str):
             continue
@@ -224,7 +230,7 @@ def guessed_value(arguments: dict[str, Any], record: SessionRecord, skip: frozen
         for day in DAY_OR_MONTH.findall(value):
             if _day(day) not in days:
                 return name, day
-        for number in NUMBER.findall(THOUSANDS.sub("", TIME.sub(" ", value))):
+        for number in NUMBER.findall(without_thousands(TIME.sub(" ", value))):
             if len(number.replace(".", "")) >= GUESS_DIGITS and float(number) not in numbers:
                 return name, number
     return None

@@ -15,6 +15,7 @@ from decimal import Decimal
 from saturnd.tools.table_cells import ISO_DATE, number, plain
 from saturnd.tools.table_dates import header_and_rows
 from saturnd.tools.word_match import stems
+from saturnd.turn.date_checks import NO, YES, YES_NO_ASKED
 
 TARGET_LINE = re.compile(
     r"^(?P<label>[^:\d]*?\b(?:target|goal|aim|limit)\b[^:\d]*):?\s*(?P<way>under|below|over|above|less\s+than|more\s+than|"
@@ -79,3 +80,25 @@ def sets_a_target(text: str) -> bool:
     """Whether a note holds a target line a log's readings can be held against."""
     return any((found := TARGET_LINE.match(line.strip(" -*•#"))) and not re.search(r"[£$€]", found["label"])
                for line in text.splitlines())
+
+
+HELD_LINE = re.compile(r"^\[Saturn worked out\] .*? against \"(?P<target>[^\"]+)\": (?P<latest>latest [^;]*? is (?P<state>over|under|within) it)",
+                       re.MULTILINE)
+WITHIN_ASKED = re.compile(r"\b(?:under|within|below|on\s+track|meeting|hitting|reach(?:ed|ing)?|made)\b", re.IGNORECASE)
+PAST_ASKED = re.compile(r"\b(?:over|above|exceed(?:ed|ing)?|past|beyond)\b", re.IGNORECASE)
+
+
+def against_the_target_held(answer: str, request: str, seen: str) -> str | None:
+    """The latest reading against its target, when a yes or no answer goes against it: asked "Am I
+    under my blood pressure target?" with "latest 141/89 … is over it" shown, the 1.5B said yes."""
+    found = HELD_LINE.search(seen)
+    if found is None or not (YES.search(answer) or NO.search(answer)) or not YES_NO_ASKED.search(request):
+        return None
+    past = found["state"] != "within"
+    if PAST_ASKED.search(request):
+        right_yes = past
+    elif WITHIN_ASKED.search(request):
+        right_yes = not past
+    else:
+        return None
+    return f'{found["latest"]} ("{found["target"]}")' if bool(YES.search(answer)) != right_yes else None
