@@ -21,6 +21,7 @@ from saturnd.turn.claims import (
 from saturnd.turn.errands import (
     forced_call,
 )
+from saturnd.turn.picked_rows import coming_miscounted
 from saturnd.turn.the_user import own_sum_missed
 from saturnd.turn.trails import asks_to_follow
 from tests.conftest import of_type
@@ -1287,3 +1288,11 @@ def test_asked_how_much_i_paid_an_answer_without_the_rows_that_say_me_goes_back(
         "[Saturn worked out] cost by paid by, the user's (me): 684")
     assert own_sum_missed("You paid 684.", "How much have I paid?", seen) is None
     assert own_sum_missed("1257", "How much has the trip cost?", seen) is None
+
+
+def test_asked_how_many_are_coming_another_count_goes_back_with_the_yeses():
+    seen = "[Saturn counted] coming (rsvp yes): 2 of the 3 rows with side groom (David Tan, Gita Rao)"
+    request_text = "How many people from the groom's side are coming?"
+    assert coming_miscounted("3", request_text, seen) == "[Saturn counted] " + seen.removeprefix("[Saturn counted] ")
+    assert coming_miscounted("2 of them: David and Gita.", request_text, seen) is None
+    assert coming_miscounted("3", "How many are on the groom's side?", seen) is None

@@ -215,7 +215,12 @@ from saturnd.turn.made_up import (
     unworked_length,
     works_out,
 )
-from saturnd.turn.picked_rows import picked_rows_left_out, picked_rows_not_asked, superlative_missed
+from saturnd.turn.picked_rows import (
+    coming_miscounted,
+    picked_rows_left_out,
+    picked_rows_not_asked,
+    superlative_missed,
+)
 from saturnd.turn.retrieval import Document
 from saturnd.turn.targets import against_the_target_held
 from saturnd.turn.the_user import own_sum_missed
@@ -476,7 +481,7 @@ def unbacked_claim(
     if worked := (missed_worked_out(answer, request) or wrong_weekday(answer, request, today_shown(seen))
                   or superlative_missed(answer, request, seen)
                   or against_the_worked_entry(answer, request, seen) or miscounted_kind(answer, request, seen)
-                  or own_sum_missed(answer, request, seen)):
+                  or own_sum_missed(answer, request, seen) or coming_miscounted(answer, request, seen)):
         return Claim("not_as_worked_out", worked)
     if said := yes_then_no(answer, request):
         return Claim("yes_then_no", said)

@@ -109,3 +109,16 @@ def _rows_picked(lines: list[str], at: int, found: re.Match[str]) -> tuple[list[
 
 def _quoted(found: re.Match[str]) -> str:
     return f"{found['which'] or found['over']}: {found['rows'] or found['listed']}"
+
+
+COMING_COUNTED = re.compile(r"^\[Saturn counted\] (?P<line>coming \([^)]*\): (?P<count>\d+) of the \d+ rows[^\n]*)$", re.MULTILINE)
+HOW_MANY_COMING = re.compile(r"\bhow\s+many\b.*\b(?:coming|attending|going|come|attend)\b", re.IGNORECASE)
+
+
+def coming_miscounted(answer: str, request: str, seen: str) -> str | None:
+    """The count of those coming, when asked how many are and the answer gives another number:
+    asked "How many people from the groom's side are coming?" with "coming (rsvp yes): 2 of the 3
+    rows with side groom" shown, the 1.5B answered 3."""
+    found = COMING_COUNTED.search(seen) if HOW_MANY_COMING.search(request) else None
+    given = re.findall(r"\d+", answer)
+    return f"[Saturn counted] {found['line']}" if found and given and found["count"] not in given else None
