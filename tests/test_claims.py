@@ -340,6 +340,19 @@ def test_what_the_user_needs_is_no_question_of_the_models(answer, kind):
     assert (claim.kind if claim else None) == kind
 
 
+@pytest.mark.parametrize(("answer", "kind"), [
+    ("I'm sorry, but I don't have the last three blood pressure readings from your surgery. I can help you with that"
+     " if you provide me with the date range.", "not_acted"),  # the address and the readings are shown
+    ("Which surgery do you mean?", None),
+])
+def test_a_message_errand_turned_down_for_what_is_shown_goes_back(answer, kind):
+    seen = ("--- meds.md\nGP surgery: Dr Shah, reception@elmtree.example\n--- bp.csv\ndate,systolic,diastolic\n"
+            "2026-11-30,141,89\n")
+    claim = unbacked_claim(answer, [], builtin_registry(), "Email the surgery my last three blood pressure readings.",
+                           documents_at_hand=True, seen=seen)
+    assert (claim.kind if claim else None) == kind
+
+
 def test_a_question_written_to_the_recipient_is_the_message_not_a_question_to_the_user():
     request_text = "Email Omar to ask how the report is going."
     claim = unbacked_claim("Omar, how is the report going?", [], builtin_registry(), request_text,

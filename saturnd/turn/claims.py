@@ -318,6 +318,9 @@ NO_ACCESS = re.compile(
     r"(?:\s+down)?\s+(?:anything|any\s+\w+))\b",
     re.IGNORECASE,
 )
+NOT_HAVING = re.compile(r"\b(?:don't|do\s+not|doesn't)\s+have\b|\bcan(?:'t|not)\s+find\b|\bunable\s+to\b", re.IGNORECASE)
+"""A message errand turned down for want of what it carries ("I don't have the last three blood
+pressure readings"), while the address is known and the files are at hand: sent back to do it."""
 LACKS_DETAILS = re.compile(
     r"\b(?:don't|do not)\s+have\s+(?:enough|sufficient|the\s+(?:necessary|required))\s+(?:information|info|details)|"
     r"\b(?:need|(?:don't|do\s+not)\s+have)\s+(?:the|their|his|her|an?|\w+'s)\s+(?:\w+'s\s+)?"
@@ -447,7 +450,8 @@ def unbacked_claim(
             return Claim("no_phone", first_sentence(answer))
         if not asks_or_declines(answer, request) and done is None:
             return Claim("not_acted", first_sentence(answer), tools_for(request, registry))
-        if (LACKS_DETAILS.search(answer) and addresses_named(request, [Document("shown", seen)])
+        if ((LACKS_DETAILS.search(answer) or VERB_TOOL_WORDS.get(asked_action(request)) in ("email", "message")
+             and NOT_HAVING.search(answer)) and addresses_named(request, [Document("shown", seen)])
                 and (tools := tools_for(request, registry))):
             return Claim("not_acted", first_sentence(answer), tools)
         if (VERB_TOOL_WORDS.get(asked_action(request)) == "file" and NO_ACCESS.search(answer) and "?" not in answer
