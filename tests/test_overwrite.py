@@ -29,6 +29,7 @@ from saturnd.turn.overwrite import (
     added_line_lacks_when,
     added_line_off_request,
     adds_nothing,
+    asked_about,
     content_to_write,
     doubled_lines,
     dropped_lines,
@@ -936,6 +937,13 @@ def test_an_add_written_to_a_new_file_goes_on_the_list_a_heading_in_a_file_names
                             [Document("choir.md", choir)])
     assert found is not None and (found.source, found.content) == (
         "choir.md", "# Choir\n\nConcert songs:\n1. O Holy Night\n2. Hallelujah\n3. Silent Night\n\nI'm Hannah (alto).\n")
+
+
+def test_told_an_answer_only_the_line_it_names_is_asked_not_every_yes(tmp_path):
+    guests = tmp_path / "guests.csv"
+    guests.write_text("name,side,rsvp\nAlice Moore,bride,yes\nElla Shaw,bride,\nGita Rao,groom,yes\n")
+    assert asked_about("Ella said yes.", guests) == {"Ella Shaw,bride,"}
+    assert kept_lines("Ella said yes.", guests, guests.read_text().replace("Ella Shaw,bride,", "Ella Shaw,bride,yes")) == []
 
 
 def test_an_add_to_the_jobs_goes_on_the_one_list_the_folder_holds(tmp_path):

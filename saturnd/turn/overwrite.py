@@ -225,13 +225,18 @@ CODE = re.compile(r"(?<![\w-])(?:[A-Za-z]+-?\d+|#\d+)(?![\w-])|(?:"
 """A reference a request names a line by: an invoice's "INV-103", an order's "#4521", "order 1043"."""
 
 
+ANSWERS = frozenset({"yes", "no"})
+"""The answer a line is marked with ("Ella said yes."), which names none of the lines: every "yes"
+row had been taken for one asked to change."""
+
+
 def asked_about(request: str, path: Path) -> set[str]:
     """The file's lines the request names by the most words that are not the file's own name, no
     heading among them: asked to "Take the lego off the Christmas list", "# Christmas presents"
     stays; asked to "Tick off the library books", "return library books" goes and "book car
     service", sharing only "book", stays. A line holding a reference the request names (CODE) is
     the one asked."""
-    words = stems(request) - ERRAND_WORDS - stems(re.sub(r"[^a-z]+", " ", path.stem.lower()))
+    words = stems(request) - ERRAND_WORDS - ANSWERS - stems(re.sub(r"[^a-z]+", " ", path.stem.lower()))
     lines = _file_lines(path)
     codes = [re.compile(rf"(?<![\w-]){re.escape(code)}(?![\w-])", re.IGNORECASE) for code in CODE.findall(request)]
     if coded := {line for line in lines if any(code.search(line) for code in codes)}:
