@@ -1247,6 +1247,8 @@ def test_asked_for_a_number_an_answer_giving_none_while_a_line_shown_has_it_goes
     ("When do we fly?", "Friday 2026-12-04 01:24 UTC", True),
     ("When do we fly?", "Friday 11 December, 06:40 from Gatwick.", False),
     ("What time is it now?", "It's 01:24 on Friday 2026-12-04 01:24 UTC.", False),
+    ("What time do we need to be there tomorrow?", "Tomorrow, Saturday 5 December, is scheduled for 01:24 UTC.", True),
+    ("What time do we need to be there tomorrow?", "At 11:24.", False),
 ])
 def test_an_answer_giving_the_clock_time_now_unasked_goes_back(request_text, answer, sent_back):
     seen = ("Now: Friday 2026-12-04 01:24 UTC\nWorking folder: /w\n--- packing.md (whole file, 2 lines)\n"

@@ -436,8 +436,8 @@ def the_clock_given(answer: str, request: str, seen: str) -> str | None:
     """The ground's clock line, when the answer gives its date and time though the request does not
     ask the time now: asked "When do we fly?", the 1.5B answered "Friday 2026-12-04 01:24 UTC"."""
     found = NOW_LINE.search(seen)
-    if found is None or CLOCK_ASKED.search(request) or f"{found['day']} {found['clock']}" not in answer:
-        return None
+    if found is None or CLOCK_ASKED.search(request) or not re.search(rf"(?<![\d:]){found['clock']}(?![\d])", answer):
+        return None  # "… is scheduled for 05:03 UTC": the clock's minute, asked when to be there
     return found.group(0)
 
 

@@ -74,6 +74,8 @@ from saturnd.turn.worked_lines import (
     still_to_pay,
 )
 from saturnd.turn.worked_times import (
+    BEFORE_EVENT,
+    WHAT_TIME,
     arrival_times,
     before_the_event,
     length_in_minutes,
@@ -224,7 +226,8 @@ def relevant_excerpts(
               # "What am I reading at the moment?": books.csv's blank "finished"
               or (LAST_DONE_ASKED.search(request) or TARGET_ASKED.search(request) and targets_set) and _dated_table(doc)
               # "When did I last fill up?": fuel.csv; "Which readings were over target?": bp.csv
-              or unit and reached_in(doc.source, doc.text.splitlines(), unit)]  # "How many miles until …": its mileage
+              or unit and reached_in(doc.source, doc.text.splitlines(), unit)  # "How many miles until …": its mileage
+              or WHAT_TIME.search(request) and BEFORE_EVENT.search(doc.text)]  # "Meet 45 minutes before kick-off"
     ranked += [(0.0, doc, frozenset()) for doc in needed if all(doc is not d for _, d, _ in ranked)]
     wanted = {*wanted, *(doc.source for doc in needed)}
     if (not ranked and not asked_action(request) and not re.search(r"\d", request)  # "2 hours 45 minutes …": its own
