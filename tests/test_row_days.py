@@ -56,6 +56,9 @@ def test_a_day_and_how_long_it_lasts_give_each_rows_end_soonest_first():
                      " 4 days ago (ended)")
     assert against_its_end("Yes, it is still under warranty.", "Is the dishwasher still under warranty?", ended) == (
         "dishwasher 30 November 2026 (2024-11-30 + 2 years): 4 days ago (ended)")
+    assert against_its_end("The dishwasher is still under warranty, bought 2024-11-30.", "Is the dishwasher still under"
+                           " warranty?", ended) == "dishwasher 30 November 2026 (2024-11-30 + 2 years): 4 days ago (ended)"
+    assert against_its_end("It has expired.", "Is the dishwasher still under warranty?", ended) is None
 
 
 def test_asked_how_old_a_thing_is_its_day_is_told_as_how_long_ago():

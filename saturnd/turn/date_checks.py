@@ -242,7 +242,9 @@ def against_its_end(answer: str, request: str, seen: str) -> str | None:
     """The dated end of a thing a yes/no answer goes against: asked "Is the laptop still under
     warranty?" with "Laptop: … ends 20 November 2026, 13 days ago (ended)" shown, the 1.5B answered
     "Yes"; a yes where it ended, a no where it still holds."""
-    if not YES_NO_ASKED.search(request) or not (YES.search(answer) or NO.search(answer)):
+    said_yes = bool(YES.search(answer) or STILL_HOLDS.search(answer) and not NOT_HOLDING.search(answer))
+    said_no = bool(NO.search(answer) or NOT_HOLDING.search(answer))
+    if not YES_NO_ASKED.search(request) or said_yes == said_no:
         return None
     asked = content_words(request) - {"still", "under", "valid"}
     entries = [entry.strip() for line in seen.splitlines() if line.startswith("[Saturn dated]")
@@ -251,7 +253,13 @@ def against_its_end(answer: str, request: str, seen: str) -> str | None:
     if len(named) != 1:
         return None
     ended = named[0].endswith(ENDS[0])
-    return named[0] if (YES.search(answer) and ended) or (NO.search(answer) and not ended) else None
+    return named[0] if (said_yes and ended) or (said_no and not ended) else None
+
+
+STILL_HOLDS = re.compile(r"\b(?:is|are)\s+still\s+(?:under|valid|covered|in\s+date|active)\b", re.IGNORECASE)
+NOT_HOLDING = re.compile(r"\b(?:no\s+longer|not\s+(?:still\s+)?(?:under|valid|covered)|(?:has|have)\s+(?:ended|expired|run\s+out))\b",
+                         re.IGNORECASE)
+"""An answer's yes or no without the word: "The dishwasher is still under warranty", "It has expired"."""
 
 
 
