@@ -53,6 +53,7 @@ from saturnd.turn.worked_lines import (
     table_share,
 )
 from saturnd.turn.worked_times import (
+    another_journeys_time,
     arrival_times,
     before_the_event,
     lengths_summed,
@@ -1201,3 +1202,14 @@ def test_a_time_set_by_another_is_worked_out_from_the_times_given_for_it():
     assert before_the_event(team, "Who's on oranges?") == ""
     assert before_the_event(["Arrive an hour before the show.", "Show starts 19:30"], "When should we arrive?") == (
         "[Saturn worked out] Show 19:30 - 1 hour = 18:30")
+
+
+def test_a_time_from_another_journeys_line_is_caught():
+    seen = ("--- trip.md\nFlight out: BA 548, Thu 18 Feb, Heathrow 07:25, lands 11:05\n"
+            "Flight back: BA 553, Mon 22 Feb, leaves Rome 15:10\n")
+    assert another_journeys_time("11:05", "What time do we land back?", seen) == (
+        'Flight out: BA 548, Thu 18 Feb, Heathrow 07:25, lands 11:05; the line about it is'
+        ' "Flight back: BA 553, Mon 22 Feb, leaves Rome 15:10"')
+    assert another_journeys_time("It leaves Rome at 15:10; the landing time isn't given.", "What time do we land back?",
+                                 seen) is None
+    assert another_journeys_time("11:05", "What time do we land in Rome?", seen) is None

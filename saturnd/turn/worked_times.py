@@ -222,3 +222,18 @@ def _spoken(written: str) -> Fraction:
 def plain(value: Fraction) -> str:
     """2 for 2, 2.5 for 5/2, 4.33 for 13/3."""
     return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}".rstrip("0").rstrip(".")
+
+
+def another_journeys_time(answer: str, request: str, seen: str) -> str | None:
+    """The line of the journey asked, when the answer's time is another journey's: asked "What time
+    do we land back?" with "Flight back: …, leaves Rome 15:10" shown, the 1.5B gave the flight
+    out's landing, 11:05."""
+    if not ARRIVAL_ASKED.search(request) or not (given := {minutes for _, minutes in clock_times(answer)}):
+        return None
+    asked = stems(request) - JOURNEY_WORDS
+    lines = [line.strip() for line in seen.splitlines() if not line.startswith(("[Saturn", "---")) and clock_times(line)]
+    named = [line for line in lines if asked & stems(re.split(r"[:\d]", line)[0])]
+    if len(named) != 1 or given & {minutes for _, minutes in clock_times(named[0])}:
+        return None
+    used = next((line for line in lines if line != named[0] and given & {minutes for _, minutes in clock_times(line)}), None)
+    return f'{used}; the line about it is "{named[0]}"' if used else None
