@@ -80,6 +80,9 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("I filled up today, 39 litres for £56.20 at 43,760 miles.", "add"),  # told what was done, with its amounts
     ("I ran 5 km this morning.", "add"),
     ("I had 2 coffees.", ""),
+    ("I weighed in this morning at 82.4.", "add"),
+    ("I moved the meeting to 3pm.", ""),  # a change, not a log
+    ("I booked the dentist for the 12th.", ""),
     ("Log in to the bank.", ""),
     ("I've paid the gas bill?", ""),
     ("Where's my ring?", ""),

@@ -27,6 +27,7 @@ FUEL = Document("fuel.csv", "date,litres,cost,mileage\n2026-11-06,36.2,52.10,429
 SUBSCRIPTIONS = Document("subscriptions.csv", "service,monthly,renews,shared with\nNetflix,10.99,2026-12-15,Tom\n"
                                               "Gym,34.00,2027-01-01,\n")
 WARRANTIES = Document("warranties.csv", "item,bought,years,shop\nfridge freezer,2023-08-19,5,Currys\nTV,2022-12-26,3,Argos\n")
+WEIGHT = Document("weight.csv", "date,kg\n2026-10-05,84.1\n2026-11-02,83.0\n")
 BP = Document("bp.csv", "date,systolic,diastolic,pulse\n2026-11-23,136,85,66\n2026-11-30,141,89,72\n")
 NOTES = Document("work.md", "# Freelance\nRates: Brightside £40 an hour.\n")
 
@@ -40,6 +41,7 @@ NOTES = Document("work.md", "# Freelance\nRates: Brightside £40 an hour.\n")
     ("Add Disney+ at 7.99 a month, renewing 2 January.", SUBSCRIPTIONS, "Disney+,7.99,2027-01-02,"),
     ("Log today's reading: 138 over 84, pulse 69.", BP, "2026-12-04,138,84,69"),  # numbers left go in order
     ("Add the cooker to the warranties: bought today at Currys, 2 years.", WARRANTIES, "cooker,2026-12-04,2,Currys"),
+    ("I weighed in this morning at 82.4.", WEIGHT, "2026-12-04,82.4"),  # today said by its part
 ])
 def test_an_add_to_a_table_is_the_row_of_the_cells_the_request_gives(request_text, table, row):
     found = row_asked(request_text, [NOTES, table], TODAY)

@@ -1,4 +1,4 @@
-from saturnd.turn.to_go import reached_in, to_go, unit_asked
+from saturnd.turn.to_go import reached_in, to_go, units_asked
 
 CAR = ("car.md", ["# The car", "MOT due 22 March 2027", "Next service at 45,000 miles"])
 FUEL = ("fuel.csv", ["date,litres,cost,mileage", "2026-11-06,36.2,52.10,42930", "2026-10-02,38.5,55.40,42110",
@@ -23,7 +23,14 @@ def test_a_target_reached_says_so():
 
 
 def test_nothing_is_worked_out_without_a_target_a_column_or_a_question_of_what_is_left():
-    assert unit_asked("How many miles did I drive?") == ""
+    assert units_asked("How many miles did I drive?") == ()
     assert to_go("How many miles until the next service?", [CAR]) == ""
     assert to_go("How many miles until the next service?", [FUEL]) == ""
     assert reached_in("car.md", CAR[1], "mile") is None
+
+
+def test_how_far_before_a_target_reads_an_odometer_in_miles_or_km():
+    van = ("van.md", ["# The van", "Service due at 60,000 miles"])
+    log = ("mileage.csv", ["date,odometer,litres", "2026-10-11,57980,49", "2026-11-20,58420,50"])
+    assert to_go("How far can I drive before the van needs its service?", [van, log]) == (
+        '[Saturn worked out] "Service due at 60,000 miles": 60000 - odometer 58420 (the latest, 2026-11-20) = 1580 to go')

@@ -49,10 +49,12 @@ TOLD_DONE = re.compile(
 """Told a thing on a list is done ("I've packed the charger.", "I've pruned the raspberries.", "I
 paid the football."): the list's line is marked. The 1.5B said the words back. Not "I've moved
 the meeting to 3pm": a change."""
-TOLD_LOGGED = re.compile(r"^\s*(?:I|we)\s+(?:just\s+)?(?:[a-z]+ed|ran|swam|rode|drove|spent|paid|did|took|bought|sold|"
-                         r"put)\b[^?]*?\d[\d,.]*\s*(?:[a-z]+)\b[^?]*$", re.IGNORECASE)
+TOLD_LOGGED = re.compile(r"^\s*(?:I|we)\s+(?:just\s+)?(?!(?:moved|changed|booked|rescheduled|cancelled|arranged|planned)\b)"
+                         r"(?:[a-z]+ed|ran|swam|rode|drove|spent|paid|did|took|bought|sold|put)\b[^?]*?"
+                         r"\d[\d,.]*(?![\d:]|\s*(?:am|pm|st|nd|rd|th)\b)(?:\s*[a-z]+\b)?[^?\d]*$", re.IGNORECASE)
 """Told what was done with its amounts ("I filled up today, 39 litres for £56.20 at 43,760
-miles."): a row of the log that keeps them. The 1.5B said the words back."""
+miles.", "I weighed in this morning at 82.4."): a row of the log that keeps them. The 1.5B said
+the words back."""
 TOLD_ANSWER = re.compile(r"^\W*(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?\s+(?:has\s+)?(?:said|says|replied|answered)\s+"
                          r"(?P<answer>yes|no)\b(?![^?]*\?)", re.IGNORECASE)
 """Told someone's answer ("Ella said yes."): their row's yes/no cell is marked so."""

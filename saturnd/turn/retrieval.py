@@ -56,7 +56,7 @@ from saturnd.turn.repeats import repeats_on
 from saturnd.turn.row_days import runs_out, yearly_next
 from saturnd.turn.targets import TARGET_ASKED, against_the_target, sets_a_target
 from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, just_gone, month_asked
-from saturnd.turn.to_go import reached_in, to_go, unit_asked
+from saturnd.turn.to_go import reached_in, to_go, units_asked
 from saturnd.turn.worked_lines import (
     RATING_ASKED,
     amount_added,
@@ -218,7 +218,7 @@ def relevant_excerpts(
     `wanted` sources (where the person to message has a number: "Text Leo that the party starts at
     7" found the party's guest list, Leo and party, and left out contacts.md's "- Leo: 07700 …")."""
     ranked = _ranked(request, documents, today)
-    unit = unit_asked(request)
+    units = units_asked(request)
     targets_set = TARGET_ASKED.search(request) is not None and any(sets_a_target(doc.text) for doc in documents)
     needed = [doc for doc in documents if RATING_ASKED.search(request) and len(rated_lines(doc.text.splitlines())) >= 2
               # "What's my average rating?" holds no word of "Orbital (done, 5/5)"
@@ -226,7 +226,7 @@ def relevant_excerpts(
               # "What am I reading at the moment?": books.csv's blank "finished"
               or (LAST_DONE_ASKED.search(request) or TARGET_ASKED.search(request) and targets_set) and _dated_table(doc)
               # "When did I last fill up?": fuel.csv; "Which readings were over target?": bp.csv
-              or unit and reached_in(doc.source, doc.text.splitlines(), unit)  # "How many miles until …": its mileage
+              or any(reached_in(doc.source, doc.text.splitlines(), unit) for unit in units)  # "How many miles until …"
               or WHAT_TIME.search(request) and BEFORE_EVENT.search(doc.text)]  # "Meet 45 minutes before kick-off"
     ranked += [(0.0, doc, frozenset()) for doc in needed if all(doc is not d for _, d, _ in ranked)]
     wanted = {*wanted, *(doc.source for doc in needed)}

@@ -30,6 +30,8 @@ ROW_ADDS = frozenset({"add", "put", "log", "record", "note", "append", "insert"}
 DAY_WORDS = re.compile(
     r"\b(?:today|tonight|yesterday|tomorrow|(?:on\s+)?the\s+\d{1,2}(?:st|nd|rd|th)|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?"
     rf"(?:{'|'.join(m[:3] for m in MONTHS)})[a-z]*(?:\s+\d{{4}})?|\d{{4}}-\d\d-\d\d)\b", re.IGNORECASE)
+THIS_PART_OF_DAY = re.compile(r"\bthis\s+(?:morning|afternoon|evening|lunchtime)\b", re.IGNORECASE)
+"""Today, said by its part ("I weighed in this morning at 82.4")."""
 QUANTITY = re.compile(r"(?<![\w.,])(?P<money>[£$€])?(?P<amount>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?P<unit>[a-z]+)?",
                       re.IGNORECASE)
 MONEY_COLUMN = re.compile(r"cost|amount|price|spent|paid|total|fee|value|[£$€]", re.IGNORECASE)
@@ -180,7 +182,8 @@ def _days_in(header: list[str], body: list[list[str]], cells: list[str], request
              and all(ISO_DATE.fullmatch(r[i].strip()) or not r[i].strip() for r in body)]
     if not dated:
         return False
-    days = sorted(days_of(request, today) | {day for _, day in days_named(request, today)})
+    days = sorted(days_of(request, today) | {day for _, day in days_named(request, today)}
+                  | ({today} if THIS_PART_OF_DAY.search(request) else set()))
     if len(days) > 1:
         return False
     column = next((i for i in dated if stems(header[i].replace("_", " ")) & said), dated[0])

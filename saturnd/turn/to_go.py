@@ -23,10 +23,18 @@ TO_GO_ASKED = re.compile(
 TARGET = re.compile(r"(?P<amount>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[a-z]+)", re.IGNORECASE)
 
 
-def unit_asked(request: str) -> str:
-    """What the request asks how much is left of, without its plural ("mile" of "How many miles until …"), or ""."""
-    found = TO_GO_ASKED.search(request)
-    return found["unit"].lower().removesuffix("s") if found else ""
+FAR_ASKED = re.compile(r"\bhow\s+far\b.*\b(?:until|till|before|left|to\s+go)\b", re.IGNORECASE)
+DISTANCES = ("mile", "km")
+ODOMETER = re.compile(r"odometer|clock", re.IGNORECASE)
+"""A column of miles or km by its name ("odometer": 58420)."""
+
+
+def units_asked(request: str) -> tuple[str, ...]:
+    """What the request asks how much is left of, without its plural ("mile" of "How many miles
+    until …"; miles or km of "How far can I drive before …?")."""
+    if found := TO_GO_ASKED.search(request):
+        return (found["unit"].lower().removesuffix("s"),)
+    return DISTANCES if FAR_ASKED.search(request) else ()
 
 
 def _of_unit(word: str, unit: str) -> bool:
@@ -39,7 +47,8 @@ def reached_in(source: str, lines: list[str], unit: str) -> tuple[str, Decimal] 
     if table is None or not unit:
         return None
     header, body = table
-    column = next((i for i, name in enumerate(header) if any(_of_unit(word, unit) for word in name.split())), None)
+    column = next((i for i, name in enumerate(header) if any(_of_unit(word, unit) for word in name.split())
+                   or unit in DISTANCES and ODOMETER.fullmatch(name.strip())), None)
     if column is None or len(body) < 2 or any(number(row[column]) is None for row in body):
         return None
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(row[i]) for row in body)), None)
@@ -54,9 +63,14 @@ def reached_in(source: str, lines: list[str], unit: str) -> tuple[str, Decimal] 
 
 def to_go(request: str, parts: Iterable[tuple[str, list[str]]]) -> str:
     """The target a line sets in the unit asked, less what a table has reached, as the ground's line."""
-    if not (unit := unit_asked(request)):
-        return ""
     parts = list(parts)
+    for unit in units_asked(request):
+        if said := _to_go_in(request, parts, unit):
+            return said
+    return ""
+
+
+def _to_go_in(request: str, parts: list[tuple[str, list[str]]], unit: str) -> str:
     reached = next((found for source, lines in parts if (found := reached_in(source, lines, unit))), None)
     asked = stems(request) - {unit}
     targets = [(len(asked & stems(line)), line.strip(" -*•#"), Decimal(m["amount"].replace(",", "")))
