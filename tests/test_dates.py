@@ -54,6 +54,7 @@ from saturnd.turn.worked_lines import (
 )
 from saturnd.turn.worked_times import (
     another_journeys_time,
+    arrival_for_leaving,
     arrival_times,
     before_the_event,
     lengths_summed,
@@ -1213,3 +1214,11 @@ def test_a_time_from_another_journeys_line_is_caught():
     assert another_journeys_time("It leaves Rome at 15:10; the landing time isn't given.", "What time do we land back?",
                                  seen) is None
     assert another_journeys_time("11:05", "What time do we land in Rome?", seen) is None
+
+
+def test_asked_what_time_a_flight_is_an_answer_giving_its_landing_goes_back():
+    seen = "[Saturn read] Flight out: BA 548, Thu 18 Feb, Heathrow: leaves 07:25, lands 11:05"
+    assert arrival_for_leaving("11:05 AM on Thursday", "What time is our flight to Rome?", seen) == (
+        "Flight out: BA 548, Thu 18 Feb, Heathrow: leaves 07:25, lands 11:05")
+    assert arrival_for_leaving("07:25 from Heathrow", "What time is our flight to Rome?", seen) is None
+    assert arrival_for_leaving("11:05", "What time do we land in Rome?", seen) is None

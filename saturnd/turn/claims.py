@@ -228,7 +228,7 @@ from saturnd.turn.tool_fit import fits_request, named_for_request
 from saturnd.turn.trails import elsewhere_untried, unfollowed_pointer
 from saturnd.turn.which_file import the_file_holding_it
 from saturnd.turn.worked_lines import against_the_worked_entry, missed_worked_out
-from saturnd.turn.worked_times import another_journeys_time, no_time_given
+from saturnd.turn.worked_times import another_journeys_time, arrival_for_leaving, no_time_given
 
 _DONE = (
     r"sent|emailed|e-mailed|texted|messaged|forwarded|replied|posted|saved|written|wrote|created|"
@@ -500,6 +500,8 @@ def unbacked_claim(
         return Claim("no_time_given", lines)
     if line := another_journeys_time(answer, request, seen):
         return Claim("someone_elses_line", line)
+    if line := arrival_for_leaving(answer, request, seen):
+        return Claim("against_the_line", line)
     if worked := heading_only(answer, seen):
         return Claim("heading_only", worked)
     if lines := another_labels_line(answer, request, seen):  # after the day's own line: "Tue: Gran does both"

@@ -237,3 +237,24 @@ def another_journeys_time(answer: str, request: str, seen: str) -> str | None:
         return None
     used = next((line for line in lines if line != named[0] and given & {minutes for _, minutes in clock_times(line)}), None)
     return f'{used}; the line about it is "{named[0]}"' if used else None
+
+
+ARRIVING_WORDS = re.compile(r"\b(?:get|gets|getting)\s+(?:in|there|back|home)\b|\b(?:arriv|land|reach)\w*", re.IGNORECASE)
+READ_JOURNEY = re.compile(r"(?P<entry>[^;\]]*?leaves (?P<leaves>[^,;]+), (?:arriv\w*|lands?|landing|gets? in|reach\w*)\b[^;]*)")
+
+
+def arrival_for_leaving(answer: str, request: str, seen: str) -> str | None:
+    """The journey's line, when asked what time it is and the answer gives only its arrival: asked
+    "What time is our flight to Rome?" with "Flight out: …: leaves 07:25, lands 11:05" shown, the
+    1.5B answered 11:05."""
+    if not ARRIVAL_ASKED.search(request) or ARRIVING_WORDS.search(request):
+        return None
+    given = {minutes for _, minutes in clock_times(answer)}
+    for line in seen.splitlines():
+        if not line.startswith("[Saturn read]"):
+            continue
+        for found in READ_JOURNEY.finditer(line.removeprefix("[Saturn read]")):
+            leaving = {minutes for _, minutes in clock_times(found["leaves"])}
+            if given and leaving and not given & leaving:
+                return found["entry"].strip()
+    return None
