@@ -359,6 +359,17 @@ async def test_an_added_row_with_the_harnesss_check_and_another_day_goes_back_wi
     assert table.read_text() == old + "Disney+,7.99,2027-01-02\n"
 
 
+async def test_a_rows_blank_filled_as_asked_is_written_not_taken_for_a_dropped_row(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    table = harness.env.workdir / "birthdays.csv"
+    old = "name,birthday,gift idea,budget\nMum,1962-12-19,scarf,60\nPriya,1990-12-11,,30\n"
+    table.write_text(old)
+    harness.model.enqueue(call("write_file", {"path": "birthdays.csv", "content": old.replace(",,30", ",candle,30")}), "Done.")
+    _, events = await harness.turn("Put down a candle for Priya.", headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran"], of_type(events, "tool_finished")
+    assert table.read_text() == old.replace(",,30", ",candle,30")
+
+
 async def test_told_a_thing_is_done_its_tick_box_is_ticked_not_the_words_said_back(harness):
     await harness.start("gate:\n  rules:\n    - {tool: edit_file, decision: allow}\n")
     packing = harness.env.workdir / "packing.txt"

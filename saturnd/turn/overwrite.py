@@ -14,6 +14,7 @@ one setting, it wrote settings.ini as the one line "timeout = 45".
 
 from __future__ import annotations
 
+import csv
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -186,7 +187,18 @@ def _keeps(written_line: str, line: str, old: list[str]) -> bool:
     other ("Meeting went well. Call Bob." keeps "Meeting went well."; "milk eggs butter" joins two)."""
     if written_line == line or (line.startswith("#") and _heading_text(line) == _heading_text(written_line)):
         return True  # "Savings" written back for "# Savings", as the folder map shows it
+    if _fills_blanks(written_line, line):
+        return True  # "Priya,1990-12-11,candle,30" for "Priya,1990-12-11,,30": the row, its blank filled
     return _holds(written_line, line) and not any(_holds(written_line, other) for other in old if other != line)
+
+
+def _fills_blanks(written_line: str, line: str) -> bool:
+    """Whether a written table row is the file's row with blank cells filled and nothing else changed."""
+    if "," not in line or ",," not in f",{line},":
+        return False
+    old_cells, new_cells = next(csv.reader([line])), next(csv.reader([written_line]))
+    return len(old_cells) == len(new_cells) and old_cells != new_cells and all(
+        not before.strip() or before.strip() == after.strip() for before, after in zip(old_cells, new_cells, strict=True))
 
 
 def _holds(text: str, line: str) -> bool:
