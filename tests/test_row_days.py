@@ -65,3 +65,10 @@ def test_asked_how_old_a_thing_is_its_day_is_told_as_how_long_ago():
     assert runs_out("warranties.csv", WARRANTIES, "How old is the fridge freezer?", TODAY) == (
         "[Saturn dated] fridge freezer, bought 2023-08-19: 3 years 3 months ago")
     assert runs_out("log.csv", ["date,kg", "2026-06-10,14.2", "2026-08-05,14.9"], "When?", TODAY) == ""
+
+
+def test_asked_of_a_year_only_the_ends_in_it_are_told():
+    assert runs_out("warranties.csv", WARRANTIES, "Which warranties run out next year?", TODAY) == (
+        "[Saturn dated] none runs out in 2027")
+    assert runs_out("warranties.csv", WARRANTIES, "What runs out in 2028?", TODAY).endswith(
+        "fridge freezer 19 August 2028 (2023-08-19 + 5 years): in 624 days (89 weeks 1 day) (still holds)")

@@ -62,9 +62,26 @@ def runs_out(source: str, lines: list[str], request: str, today: date) -> str:
     unit = "month" if LASTS.fullmatch(header[lasting].strip())["unit"].lower().startswith("m") else "year"  # type: ignore[index]
     ends = sorted(((_moved(day, int(number(row[lasting]) or 0), unit), row) for row in rows if (day := day_of(row[dated]))),
                   key=lambda found: found[0])
+    if (year := year_asked(request, today)) is not None:  # "Which warranties run out next year?": 2027's only
+        ends = [(when, row) for when, row in ends if when.year == year]
+        if not ends:
+            return f"[Saturn dated] none runs out in {year}"
     said = [f"{name(row)} {when.day} {when:%B %Y} ({row[dated].strip()} + {row[lasting].strip()} {unit}s): "
             + f"{_from_today(when, today)} {ENDS[0] if when < today else ENDS[1]}" for when, row in ends[:MAX_DATES]]
     return "[Saturn dated] when each runs out, soonest first; " + "; ".join(said)  # entries as against_its_end reads them
+
+
+YEAR_ASKED = re.compile(r"\b(?P<which>next|this|last)\s+year\b|\bin\s+(?P<year>20\d\d)\b", re.IGNORECASE)
+
+
+def year_asked(request: str, today: date) -> int | None:
+    """The year the request names ("next year", "this year", "in 2027"), or None."""
+    found = YEAR_ASKED.search(request)
+    if found is None:
+        return None
+    if found["year"]:
+        return int(found["year"])
+    return today.year + {"next": 1, "this": 0, "last": -1}[found["which"].lower()]
 
 
 def _age(day: date, today: date) -> str:
