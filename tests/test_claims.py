@@ -24,6 +24,7 @@ from saturnd.turn.errands import (
 from saturnd.turn.picked_rows import coming_miscounted
 from saturnd.turn.the_user import own_sum_missed
 from saturnd.turn.trails import asks_to_follow
+from saturnd.turn.worked_lines import period_figure_missed
 from tests.conftest import of_type
 
 
@@ -1311,3 +1312,12 @@ def test_asked_how_many_are_coming_another_count_goes_back_with_the_yeses():
     assert coming_miscounted("3", request_text, seen) == "[Saturn counted] " + seen.removeprefix("[Saturn counted] ")
     assert coming_miscounted("2 of them: David and Gita.", request_text, seen) is None
     assert coming_miscounted("3", "How many are on the groom's side?", seen) is None
+
+
+def test_asked_for_a_periods_figure_an_answer_without_the_one_worked_out_goes_back():
+    seen = "[Saturn worked out] totals over the Spotify rows (1): monthly = 11.99; monthly as a year: 143.88"
+    request_text = "What do I pay a year for Spotify?"
+    assert period_figure_missed("You pay by multiplying the monthly price by 12.", request_text, seen) == (
+        "[Saturn worked out] monthly as a year: 143.88")
+    assert period_figure_missed("£143.88 a year.", request_text, seen) is None
+    assert period_figure_missed("11.99", "What do I pay a month for Spotify?", seen) is None  # no month worked out

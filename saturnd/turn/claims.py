@@ -227,7 +227,11 @@ from saturnd.turn.the_user import own_sum_missed
 from saturnd.turn.tool_fit import fits_request, named_for_request
 from saturnd.turn.trails import elsewhere_untried, unfollowed_pointer
 from saturnd.turn.which_file import the_file_holding_it
-from saturnd.turn.worked_lines import against_the_worked_entry, missed_worked_out
+from saturnd.turn.worked_lines import (
+    against_the_worked_entry,
+    missed_worked_out,
+    period_figure_missed,
+)
 from saturnd.turn.worked_times import another_journeys_time, arrival_for_leaving, no_time_given
 
 _DONE = (
@@ -485,7 +489,8 @@ def unbacked_claim(
     if worked := (missed_worked_out(answer, request) or wrong_weekday(answer, request, today_shown(seen))
                   or superlative_missed(answer, request, seen)
                   or against_the_worked_entry(answer, request, seen) or miscounted_kind(answer, request, seen)
-                  or own_sum_missed(answer, request, seen) or coming_miscounted(answer, request, seen)):
+                  or own_sum_missed(answer, request, seen) or coming_miscounted(answer, request, seen)
+                  or period_figure_missed(answer, request, seen)):
         return Claim("not_as_worked_out", worked)
     if said := yes_then_no(answer, request):
         return Claim("yes_then_no", said)

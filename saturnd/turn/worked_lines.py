@@ -580,3 +580,18 @@ def _money(value: Fraction) -> str:
 
 def _count(written: str) -> int:
     return NUMBER_WORDS.get(written.lower()) or int(written)
+
+
+AS_A_PERIOD = re.compile(r"(?:\b\w+ )?as a (?P<period>day|week|fortnight|month|quarter|year): (?P<figure>\d+(?:\.\d+)?)")
+
+
+def period_figure_missed(answer: str, request: str, seen: str) -> str | None:
+    """The ground's figure for the period asked ("monthly as a year: 143.88"), when the answer does
+    not give it: asked "What do I pay a year for Spotify?", the 1.5B said how to work it out."""
+    asked = period_asked(request)
+    found = next((m for line in seen.splitlines() if line.startswith(WORKED_OUT)
+                  for m in AS_A_PERIOD.finditer(line) if m["period"] == asked), None)
+    if found is None:
+        return None
+    said = re.sub(r"[£$€,]", "", answer)
+    return None if re.search(rf"(?<![\d.]){re.escape(found['figure'])}(?!\d)", said) else f"{WORKED_OUT} {found.group(0)}"
