@@ -1321,3 +1321,13 @@ def test_asked_for_a_periods_figure_an_answer_without_the_one_worked_out_goes_ba
         "[Saturn worked out] monthly as a year: 143.88")
     assert period_figure_missed("£143.88 a year.", request_text, seen) is None
     assert period_figure_missed("11.99", "What do I pay a month for Spotify?", seen) is None  # no month worked out
+
+
+def test_asked_how_many_are_coming_the_kinds_count_is_no_check_of_it():
+    seen = ("name,group,coming\nAmir,work,yes\nCal,work,no\nDee,work,yes\nFay,work,\n"
+            "[Saturn counted] coming (coming yes): 2 of the 4 rows with group work (Amir, Dee)\n"
+            "[Saturn counted] group: work 4 (Amir, Cal, Dee, Fay) | coming: yes 2 (Amir, Dee); no 1 (Cal)")
+    request_text = "How many of the work lot are coming to the party?"
+    assert unbacked_claim("2 of them", [], builtin_registry(), request_text, documents_at_hand=True, seen=seen) is None
+    claim = unbacked_claim("4", [], builtin_registry(), request_text, documents_at_hand=True, seen=seen)
+    assert claim is not None and claim.quote.startswith("[Saturn counted] coming (coming yes): 2 of the 4")

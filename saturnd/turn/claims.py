@@ -216,6 +216,7 @@ from saturnd.turn.made_up import (
     works_out,
 )
 from saturnd.turn.picked_rows import (
+    coming_counted,
     coming_miscounted,
     picked_rows_left_out,
     picked_rows_not_asked,
@@ -488,9 +489,10 @@ def unbacked_claim(
         return Claim("the_clock", clock)
     if worked := (missed_worked_out(answer, request) or wrong_weekday(answer, request, today_shown(seen))
                   or superlative_missed(answer, request, seen)
-                  or against_the_worked_entry(answer, request, seen) or miscounted_kind(answer, request, seen)
-                  or own_sum_missed(answer, request, seen) or coming_miscounted(answer, request, seen)
-                  or period_figure_missed(answer, request, seen)):
+                  or against_the_worked_entry(answer, request, seen)
+                  or coming_miscounted(answer, request, seen)  # not the kinds': "work 4" is not who is coming
+                  or (miscounted_kind(answer, request, seen) if not coming_counted(request, seen) else None)
+                  or own_sum_missed(answer, request, seen) or period_figure_missed(answer, request, seen)):
         return Claim("not_as_worked_out", worked)
     if said := yes_then_no(answer, request):
         return Claim("yes_then_no", said)

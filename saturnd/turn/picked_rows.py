@@ -115,6 +115,11 @@ COMING_COUNTED = re.compile(r"^\[Saturn counted\] (?P<line>coming \([^)]*\): (?P
 HOW_MANY_COMING = re.compile(r"\bhow\s+many\b.*\b(?:coming|attending|going|come|attend)\b", re.IGNORECASE)
 
 
+def coming_counted(request: str, seen: str) -> bool:
+    """Whether the request asks how many are coming and the ground counted them."""
+    return bool(HOW_MANY_COMING.search(request) and COMING_COUNTED.search(seen))
+
+
 def coming_miscounted(answer: str, request: str, seen: str) -> str | None:
     """The count of those coming, when asked how many are and the answer gives another number:
     asked "How many people from the groom's side are coming?" with "coming (rsvp yes): 2 of the 3
