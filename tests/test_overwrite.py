@@ -370,6 +370,18 @@ async def test_a_rows_blank_filled_as_asked_is_written_not_taken_for_a_dropped_r
     assert table.read_text() == old.replace(",,30", ",candle,30")
 
 
+async def test_a_weigh_in_told_shows_the_log_so_its_row_is_no_guess(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    log = harness.env.workdir / "weight.csv"
+    log.write_text("date,kg\n2026-10-05,84.1\n2026-11-02,83.0\n")
+    (harness.env.workdir / "goals.md").write_text("Goal: 80 kg by March\n")
+    written = f"{log.read_text()}{date.today().isoformat()},82.4\n"
+    harness.model.enqueue(call("write_file", {"path": "weight.csv", "content": written}), "Done.")
+    _, events = await harness.turn("I weighed in this morning at 82.4.", headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran"]  # not "10" of a row never shown
+    assert log.read_text() == written
+
+
 async def test_told_a_thing_is_done_its_tick_box_is_ticked_not_the_words_said_back(harness):
     await harness.start("gate:\n  rules:\n    - {tool: edit_file, decision: allow}\n")
     packing = harness.env.workdir / "packing.txt"

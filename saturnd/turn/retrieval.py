@@ -42,7 +42,7 @@ from saturnd.turn.dates import (
     ways_written,
     week_named,
 )
-from saturnd.turn.errands import asked_action
+from saturnd.turn.errands import TOLD_LOGGED, asked_action
 from saturnd.turn.listing import (
     DONE_MARK,
     LIST_MARK,
@@ -224,7 +224,8 @@ def relevant_excerpts(
               # "What's my average rating?" holds no word of "Orbital (done, 5/5)"
               or ONGOING_ASKED.search(request) and undated_rows(doc.source, doc.text)
               # "What am I reading at the moment?": books.csv's blank "finished"
-              or (LAST_DONE_ASKED.search(request) or TARGET_ASKED.search(request) and targets_set) and _dated_table(doc)
+              or (LAST_DONE_ASKED.search(request) or TARGET_ASKED.search(request) and targets_set
+                  or TOLD_LOGGED.match(request)) and _dated_table(doc)  # "I weighed in at 82.4": weight.csv
               # "When did I last fill up?": fuel.csv; "Which readings were over target?": bp.csv
               or any(reached_in(doc.source, doc.text.splitlines(), unit) for unit in units)  # "How many miles until …"
               or WHAT_TIME.search(request) and BEFORE_EVENT.search(doc.text)]  # "Meet 45 minutes before kick-off"
