@@ -459,6 +459,17 @@ async def test_a_text_carrying_its_own_number_says_the_words_asked(harness):
     assert [m["text"] for m in sent] == ["Biscuit has a vet appointment on Friday so no walk."]
 
 
+async def test_an_email_carrying_its_own_address_goes_without_that_part(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_email, decision: allow}\n")
+    harness.model.enqueue(call("send_email", {
+        "to": "petra.novak@acme.example", "subject": "Orion kickoff",
+        "body": "The Orion kickoff is on Thursday at 10:00, and Petra's contact is petra.novak@acme.example, +44 7700 900123."}),
+        "Sent.")
+    await harness.turn("Email the Orion kickoff time, Thursday 10:00, to Petra at petra.novak@acme.example.", headless=True)
+    sent = [json.loads(p.read_text()) for p in (harness.env.data_dir / "outbox").iterdir()]
+    assert [m["body"] for m in sent] == ["The Orion kickoff is on Thursday at 10:00."]
+
+
 async def test_the_message_itself_goes_and_the_result_says_so(harness):
     await harness.start("gate:\n  rules:\n    - {tool: send_email, decision: allow}\n")
     harness.model.enqueue(call("send_email", {

@@ -187,6 +187,28 @@ def _as_a_sentence(asked: re.Match[str]) -> str:
     return (f"Please {said}" if asked.re is ASKED_TO else said[0].upper() + said[1:]) + ("" if said[-1] in ".!?" else ".")
 
 
+def without_its_own_address(arguments: dict[str, Any], request: str) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) for a message that carries the address it goes to, where the
+    request gives no words to say instead: the clause holding it and what follows it in its
+    sentence go ("… Thursday at 10:00, and Petra's contact information is petra.novak@…, +44 …")."""
+    to = own_address_carried(arguments)
+    field = "body" if "body" in arguments else "text"
+    if to is None or _words_asked(request):
+        return None
+    kept = []
+    for sentence in re.split(r"(?<=[.!?])\s+", str(arguments.get(field, ""))):
+        clauses = re.split(r",\s+(?:and\s+|but\s+)?", sentence)
+        at = next((i for i, clause in enumerate(clauses) if own_address_carried({"to": to, field: clause})), None)
+        if at is None:
+            kept.append(sentence)
+        elif at > 0:
+            kept.append(", ".join(clauses[:at]).rstrip(" .!?") + ".")
+    text = " ".join(kept).strip()
+    if not text or own_address_carried({"to": to, field: text}):
+        return None
+    return {**arguments, field: text}, prompts.OWN_ADDRESS_PUT_RIGHT.format(to=to)
+
+
 def own_address_carried(arguments: dict[str, Any], skip: frozenset[str] = frozenset()) -> str | None:
     """The number or address a message goes to, when its text carries it too: the 1.5B texted Sam
     "Sam, 07700 900 456 (Mon, Wed, Fri), no walk …", the contacts' line written into the message,

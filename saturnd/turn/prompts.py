@@ -319,6 +319,7 @@ GROUND_LINES_PUT_RIGHT = (
     " and with the other as the file has it.) "
 )
 QUESTION_PUT_RIGHT = "(The user asked the message to put a question, and it asked none, so the call asks it: {message}) "
+OWN_ADDRESS_PUT_RIGHT = "(The message carried {to}, where it goes: the call went without that part.) "
 WORDS_ASKED_PUT_RIGHT = "(The message left out what the user asked to say, so the call says it in their words: {message}) "
 OWN_WORDS_PUT_RIGHT = "(The message gave the user's words back to the recipient, so the call says them as the user did: {message}) "
 PERSON_PUT_RIGHT = (

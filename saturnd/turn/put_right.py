@@ -47,6 +47,7 @@ from saturnd.turn.message_words import (
     with_the_document_asked,
     with_the_words_asked,
     without_blank_lines,
+    without_its_own_address,
     without_the_request,
 )
 from saturnd.turn.overwrite import (
@@ -300,8 +301,8 @@ def content_put_right(
     return None
 
 
-MESSAGE_FIXES = (message_itself, without_the_request, in_the_senders_words, with_the_words_asked, the_question_asked,
-                 to_its_recipient, as_a_reminder)
+MESSAGE_FIXES = (message_itself, without_the_request, in_the_senders_words, with_the_words_asked, without_its_own_address,
+                 the_question_asked, to_its_recipient, as_a_reminder)
 """What a message says put right from the request's words, the first that applies (message_words.py)."""
 LINE_FIXES = (
     (item_as_asked, item_edited_as_asked, prompts.ITEM_PUT_RIGHT),
