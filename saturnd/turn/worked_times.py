@@ -82,11 +82,14 @@ def arrival_times(lines: list[str], request: str) -> str:
         label = re.sub(r"\s+", " ", line.split(times[0][0])[0].strip(" -*:,"))
         said.append((line, f"{label + ': ' if label else ''}leaves {times[0][0]}, {line[arrives.start():].strip(' .')}"))
     asked = stems(request) - JOURNEY_WORDS
-    if asked and any(asked & stems(re.split(r"[:\d]", line)[0]) for line in lines if all(line != journey for journey, _ in said)):
+    if asked and any((labelled := LABEL.match(line)) and asked & stems(labelled.group(1))
+                     for line in lines if all(line != journey for journey, _ in said)):
         said = [(line, entry) for line, entry in said if asked & stems(line)]  # "land back": not the flight out's
     return f"[Saturn read] {'; '.join(entry for _, entry in said[:MAX_SPANS])}" if said else ""
 
 
+LABEL = re.compile(r"^\W*([A-Za-z][A-Za-z '-]{0,30}):")
+"""A line's label ("Flight back:"), not an answer's words before a time ("Your flight leaves at 10:30")."""
 JOURNEY_WORDS = stems("what time when does do did will get gets getting in arrive arrives arriving land lands landing")
 
 
@@ -228,11 +231,11 @@ def another_journeys_time(answer: str, request: str, seen: str) -> str | None:
     """The line of the journey asked, when the answer's time is another journey's: asked "What time
     do we land back?" with "Flight back: …, leaves Rome 15:10" shown, the 1.5B gave the flight
     out's landing, 11:05."""
-    if not ARRIVAL_ASKED.search(request) or not (given := {minutes for _, minutes in clock_times(answer)}):
+    if not ARRIVING_WORDS.search(request) or not (given := {minutes for _, minutes in clock_times(answer)}):
         return None
     asked = stems(request) - JOURNEY_WORDS
     lines = [line.strip() for line in seen.splitlines() if not line.startswith(("[Saturn", "---")) and clock_times(line)]
-    named = [line for line in lines if asked & stems(re.split(r"[:\d]", line)[0])]
+    named = [line for line in lines if (labelled := LABEL.match(line)) and asked & stems(labelled.group(1))]
     if len(named) != 1 or given & {minutes for _, minutes in clock_times(named[0])}:
         return None
     used = next((line for line in lines if line != named[0] and given & {minutes for _, minutes in clock_times(line)}), None)
