@@ -20,6 +20,7 @@ from datetime import date
 from pathlib import Path
 
 from saturnd.tools.table_cells import ISO_DATE, TABLE_SUFFIXES, number
+from saturnd.tools.table_dates import header_and_rows
 from saturnd.tools.word_match import stems
 from saturnd.turn.dates import MONTHS, days_named, days_of
 from saturnd.turn.errands import NAMED_FILE, TOLD_ANSWER, asked_action
@@ -67,41 +68,44 @@ def cell_told(request: str, documents: list[Document]) -> ListToWrite | None:
     action, put = asked_action(request), PUT_FOR.match(request)
     if action != "mark" and put is None:
         return None
-    said = stems(request)
+    said, words = stems(request), set(re.findall(r"[A-Z][\w'-]*", request))
     for doc in documents:
-        if doc.source.startswith(KB_SOURCE) or not doc.source.lower().endswith(TABLE_SUFFIXES):
+        table = None if doc.source.startswith(KB_SOURCE) else header_and_rows(doc.source, doc.text.splitlines())
+        if table is None:
             continue
-        rows = list(csv.reader(io.StringIO(doc.text)))
-        if len(rows) < 2 or any(len(r) != len(rows[0]) for r in rows[1:] if r):
-            continue
-        header, body = rows[0], [r for r in rows[1:] if r]
-        words = set(re.findall(r"[A-Z][\w'-]*", request))
+        header, body = table
         named = [r for r in body if any(cell.strip() and number(cell) is None and cell.strip().lower() not in FLAGS
                                         and (stems(cell) and stems(cell) <= said or cell.split()[0] in words)  # "Ella Shaw"
                                         for cell in r)]
-        if len(named) != 1:
+        if len(named) != 1 or (told := _cell_told(header, body, named[0], request, said, put)) is None:
             continue
-        row = named[0]
-        if put is not None:
-            blank = [i for i, cell in enumerate(row) if not cell.strip()]
-            column, value = (blank[0], put["thing"]) if len(blank) == 1 else (None, "")
-        elif answer := TOLD_ANSWER.match(request):  # "Ella said yes.": the one yes/no column
-            flags = [i for i in range(len(header)) if {r[i].strip().lower() for r in body} <= FLAGS]
-            column, value = (flags[0], answer["answer"].lower()) if len(flags) == 1 else (None, "")
-        else:
-            column = next((i for i, name in enumerate(header) if stems(name) & said
-                           and {r[i].strip().lower() for r in body} <= FLAGS), None)
-            value = next((r[column].strip() for r in body if column is not None and r[column].strip().lower() in ("yes", "y", "true")),
-                         "yes")
-        if column is None or row[column].strip() == value:
-            continue
-        cells = [value if i == column else cell for i, cell in enumerate(row)]
-        written = io.StringIO()
-        csv.writer(written, lineterminator="").writerow(cells)
-        old = io.StringIO()
-        csv.writer(old, lineterminator="").writerow(row)
-        return ListToWrite(doc.source, doc.text.replace(old.getvalue(), written.getvalue(), 1))
+        column, value = told
+        cells = [value if i == column else cell for i, cell in enumerate(named[0])]
+        return ListToWrite(doc.source, doc.text.replace(_csv_line(named[0]), _csv_line(cells), 1))
     return None
+
+
+def _cell_told(header: list[str], body: list[list[str]], row: list[str], request: str, said: set[str],
+               put: re.Match[str] | None) -> tuple[int, str] | None:
+    """(the column, the value) the request sets in its row, or None where it is set so already or unclear."""
+    if put is not None:
+        blank = [i for i, cell in enumerate(row) if not cell.strip()]
+        told = (blank[0], put["thing"]) if len(blank) == 1 else None
+    elif answer := TOLD_ANSWER.match(request):  # "Ella said yes.": the one yes/no column
+        flags = [i for i in range(len(header)) if {r[i].strip().lower() for r in body} <= FLAGS]
+        told = (flags[0], answer["answer"].lower()) if len(flags) == 1 else None
+    else:  # "I paid the football.": the yes/no column its verb names, as the table writes yes
+        column = next((i for i, name in enumerate(header) if stems(name) & said
+                       and {r[i].strip().lower() for r in body} <= FLAGS), None)
+        told = None if column is None else (column, next(
+            (r[column].strip() for r in body if r[column].strip().lower() in ("yes", "y", "true")), "yes"))
+    return None if told is None or row[told[0]].strip() == told[1] else told
+
+
+def _csv_line(cells: list[str]) -> str:
+    written = io.StringIO()
+    csv.writer(written, lineterminator="").writerow(cells)
+    return written.getvalue()
 
 
 def row_against_the_request(request: str, path: Path, content: str, today: date) -> ListToWrite | None:
@@ -170,9 +174,7 @@ def new_row(request: str, table: str, today: date, table_named: bool = False) ->
     filled = sum(bool(c) for c in cells) - defaulted
     if filled < MIN_CELLS or not (known or table_named or by_unit or filled > MIN_CELLS):
         return None  # the request names nothing of this table: no row of its words
-    written = io.StringIO()
-    csv.writer(written, lineterminator="").writerow(cells)
-    return written.getvalue(), filled
+    return _csv_line(cells), filled
 
 
 def _days_in(header: list[str], body: list[list[str]], cells: list[str], request: str, said: set[str], today: date) -> bool:
