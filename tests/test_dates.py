@@ -56,6 +56,7 @@ from saturnd.turn.worked_times import (
     another_journeys_time,
     arrival_for_leaving,
     arrival_times,
+    before_the_day_asked,
     before_the_event,
     lengths_summed,
     time_between,
@@ -974,6 +975,16 @@ def test_a_share_of_a_tables_total_is_over_the_ways_another_file_splits_it():
         "[Saturn worked out] a share of monthly over the Netflix rows (1), split 2 ways: 10.99 / 2 = 5.50")
 
 
+def test_what_each_of_us_pays_is_the_total_over_the_people_a_line_lists_with_what_each_paid():
+    shown = "[Saturn worked out] totals over 4 rows: cost = 1257; cost by paid by: Kate 486, me 684, Sam 87"
+    trip = "# Rome\nTravelling: me, Kate, Sam\n"
+    assert table_share("How much should each of us pay?", shown, [trip]) == (
+        "[Saturn worked out] a share of cost over 4 rows, split 3 ways: 1257 / 3 = 419 (you paid 684, 265 over the share; "
+        "Kate paid 486, 67 over the share; Sam paid 87, 332 short of it)")
+    assert table_share("How much should each of us pay?", shown, ["Travelling: Kate, Sam"]) == ""  # not us
+    assert table_share("How much does each one cost?", shown, [trip]) == ""  # no "us"
+
+
 def test_a_yes_to_a_thing_on_a_day_a_line_says_it_is_not_goes_back_with_that_line():
     seen = ("Now: Thursday 2026-12-03 17:19 UTC\n--- choir.md (whole file, 2 lines)\nRehearsals: Wednesdays 7:30pm\n"
             "No rehearsal on 23 December or 30 December.")
@@ -1203,6 +1214,17 @@ def test_a_time_set_by_another_is_worked_out_from_the_times_given_for_it():
     assert before_the_event(team, "Who's on oranges?") == ""
     assert before_the_event(["Arrive an hour before the show.", "Show starts 19:30"], "When should we arrive?") == (
         "[Saturn worked out] Show 19:30 - 1 hour = 18:30")
+
+
+def test_of_an_events_two_kinds_the_time_is_the_kind_the_day_asked_names():
+    shown = ("[Saturn dated] tomorrow, Saturday 5 December: date 2026-12-05, opponent Rovers, venue away, result \n"
+             "[Saturn worked out] Home kick-off 10am - 45 minutes = 9:15am; away kick-off 11am - 45 minutes = 10:15am")
+    request_text = "What time do we need to be there tomorrow?"
+    assert before_the_day_asked(request_text, shown) == (
+        "[Saturn worked out] tomorrow, Saturday 5 December is away: away kick-off 11am - 45 minutes = 10:15am")
+    assert before_the_day_asked(request_text, shown.replace("venue away", "venue home")).endswith("9:15am")
+    assert before_the_day_asked("Who do we play tomorrow?", shown) == ""
+    assert before_the_day_asked(request_text, shown.replace("venue away", "venue tbc")) == ""
 
 
 def test_a_time_from_another_journeys_line_is_caught():

@@ -18,7 +18,7 @@ from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.folder_scan import ScanLimits, scan_folder
 from saturnd.turn.ground import Ground, build_ground, folder_map_text
 from saturnd.turn.listing import section_named
-from saturnd.turn.rated import cost_a_head, hours_at_their_rates
+from saturnd.turn.rated import a_price_a_time, cost_a_head, hours_at_their_rates, used_at_its_rate
 from saturnd.turn.retrieval import (
     Document,
     Excerpt,
@@ -898,6 +898,35 @@ def test_hours_totalled_are_times_the_rate_an_hour_a_line_gives_their_name():
     assert hours_at_their_rates("How much did I earn?", by_client) == (
         "[Saturn worked out] at each one's rate an hour: Oakwell 7.5 × £35 = 262.5, Brightside 4 × £40 = 160; in all 422.5")
     assert hours_at_their_rates("How many hours did I work?", shown) == ""
+
+
+def test_the_last_so_many_rows_asked_are_listed_latest_last():
+    bp = "date,systolic,diastolic\n2026-11-09,142,88\n2026-11-02,148,92\n2026-11-16,139,86\n2026-11-23,136,85\n"
+    assert table_totals("bp.csv", bp, "Email the surgery my last three blood pressure readings.").endswith(
+        "[Saturn listed] the last 3 rows by date: 2026-11-09: systolic 142, diastolic 88 | "
+        "2026-11-16: systolic 139, diastolic 86 | 2026-11-23: systolic 136, diastolic 85")
+    assert "the last" not in table_totals("bp.csv", bp, "What was my blood pressure in the last 3 weeks?")
+    assert "the last" not in table_totals("bp.csv", bp, "Send my last ten readings.")  # more than there are
+
+
+def test_a_months_use_is_priced_at_the_rate_a_unit_and_the_charge_a_day_a_line_gives():
+    shown = ("--- meter.csv (whole file, 3 lines)\n[Saturn worked out] used between readings (the readings count up): "
+             "October 2026 (2026-10-01 to 2026-11-01): electric 299, gas 144; November 2026 (2026-11-01 to 2026-12-01): "
+             "electric 329, gas 183\n--- energy.md (whole file, 2 lines)\nElectric: 24.5p per kWh, standing charge 53p a day\n")
+    assert used_at_its_rate("How much did November's electricity cost?", shown) == (
+        "[Saturn worked out] November 2026 electric: 329 used × 24.5p per kWh = £80.61; 30 days × 53p a day = £15.90; "
+        "in all £96.51")
+    assert used_at_its_rate("How much gas did we use in November?", shown) == ""  # no price for gas
+    assert used_at_its_rate("How much electricity did we use in November?", shown) == ""  # the use, not its cost
+
+
+def test_a_price_a_time_is_times_the_rows_of_the_month_asked():
+    shown = ("--- team.md (whole file, 2 lines)\nKit: red shirts\nSubs £5 a match, paid to Mark\n--- fixtures.csv\n"
+             "[Saturn listed] the rows with date in November 2026 (4 of 6): date 2026-11-07, opponent Rovers\n")
+    assert a_price_a_time("How much do I owe in subs for November?", shown) == (
+        "[Saturn worked out] Subs £5 a match: £5 a match × 4 (the November 2026 rows) = £20")
+    assert a_price_a_time("How much do I owe in subs for December?", shown) == ""  # no December rows listed
+    assert a_price_a_time("How much is the kit for November?", shown) == ""  # the price is not the kit's
 
 
 def test_asked_what_still_needs_someone_the_rows_with_a_blank_cell():

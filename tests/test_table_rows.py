@@ -29,6 +29,7 @@ SUBSCRIPTIONS = Document("subscriptions.csv", "service,monthly,renews,shared wit
 WARRANTIES = Document("warranties.csv", "item,bought,years,shop\nfridge freezer,2023-08-19,5,Currys\nTV,2022-12-26,3,Argos\n")
 WEIGHT = Document("weight.csv", "date,kg\n2026-10-05,84.1\n2026-11-02,83.0\n")
 BP = Document("bp.csv", "date,systolic,diastolic,pulse\n2026-11-23,136,85,66\n2026-11-30,141,89,72\n")
+COSTS = Document("costs.csv", "item,cost,paid by\nflights,486,Kate\nhotel,620,me\n")
 NOTES = Document("work.md", "# Freelance\nRates: Brightside £40 an hour.\n")
 
 
@@ -42,6 +43,8 @@ NOTES = Document("work.md", "# Freelance\nRates: Brightside £40 an hour.\n")
     ("Log today's reading: 138 over 84, pulse 69.", BP, "2026-12-04,138,84,69"),  # numbers left go in order
     ("Add the cooker to the warranties: bought today at Currys, 2 years.", WARRANTIES, "cooker,2026-12-04,2,Currys"),
     ("I weighed in this morning at 82.4.", WEIGHT, "2026-12-04,82.4"),  # today said by its part
+    ("Add train to the airport, £36, paid by Kate.", COSTS, "train to the airport,36,Kate"),  # "to the" is not the table
+    ("Add taxi to the costs, £20, paid by me.", COSTS, "taxi,20,me"),
 ])
 def test_an_add_to_a_table_is_the_row_of_the_cells_the_request_gives(request_text, table, row):
     found = row_asked(request_text, [NOTES, table], TODAY)
@@ -71,6 +74,15 @@ def test_a_written_row_whose_day_or_number_is_not_the_requests_gets_the_requests
     fuel.write_text(FUEL.text)
     told = "I filled up today, 39 litres for £56.20 at 43,760 miles."
     assert row_against_the_request(told, fuel, FUEL.text + "2026-12-04,39.0,56.2,43760\n", TODAY) is None  # same numbers
+
+
+def test_a_written_row_with_a_columns_words_in_another_cell_gets_the_requests_row(tmp_path):
+    table = tmp_path / "costs.csv"
+    table.write_text(COSTS.text)
+    request_text = "Add train to the airport, £36, paid by Kate."
+    found = row_against_the_request(request_text, table, COSTS.text + "paid by Kate,36,Kate\n", TODAY)
+    assert found is not None and found.content == COSTS.text + "train to the airport,36,Kate\n"
+    assert row_against_the_request(request_text, table, COSTS.text + "train,36,Kate\n", TODAY) is None
 
 
 CLUBS = Document("clubs.csv", "club,day,cost,paid\nBrownies,Monday,45,yes\nFootball,Wednesday,60,no\n")

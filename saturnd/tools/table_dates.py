@@ -78,3 +78,24 @@ def as_next(header: list[str], body: list[list[str]], today: date | None) -> lis
     since = "born" if BIRTH.search(header[column]) else "since"  # the age stays to be read: "2026-12-19 (born 1962)"
     return [[f"{next_of(day, today).isoformat()} ({since} {day.year})" if i == column and (day := day_of(cell)) else cell
              for i, cell in enumerate(row)] for row in body]
+
+
+LAST_ASKED = re.compile(r"\b(?:last|latest|most\s+recent)\s+(?P<count>two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\b"
+                        r"(?!\s+(?:days?|weeks?|months?|years?|times?)\b)", re.IGNORECASE)
+COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+
+
+def last_rows(header: list[str], body: list[list[str]], request: str) -> str:
+    """Asked for the last so many of a dated table's rows ("my last three blood pressure
+    readings"), those rows, latest last: shown the whole log, the 1.5B asked the user for them."""
+    asked = LAST_ASKED.search(request)
+    dates = next((i for i in range(len(header)) if body and all(ISO_DATE.fullmatch(r[i].strip()) for r in body)), None)
+    if asked is None or dates is None:
+        return ""
+    count = COUNTS.get(asked["count"].lower()) or int(asked["count"])
+    if not 1 < count < len(body):
+        return ""
+    picked = sorted(body, key=lambda row: row[dates].strip())[-count:]
+    said = [f"{row[dates].strip()}: " + ", ".join(f"{header[i].strip()} {row[i].strip()}" for i in range(len(header))
+                                                  if i != dates and row[i].strip()) for row in picked]
+    return f"[Saturn listed] the last {count} rows by {header[dates].strip()}: " + " | ".join(said)

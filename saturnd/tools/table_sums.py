@@ -48,7 +48,7 @@ from saturnd.tools.table_cells import (
     sums_by,
     value_in,
 )
-from saturnd.tools.table_dates import as_next
+from saturnd.tools.table_dates import as_next, last_rows
 from saturnd.tools.word_match import query_terms, stems
 
 MAX_ROWS = 2_000
@@ -66,7 +66,8 @@ def table_totals(name: str, text: str, request: str = "", days: Collection[date]
         body = as_next(header, body, today)
         rows = [header, *body]
         return "\n".join(filter(None, (_totals(name, header, body, rows, request, days), _hours_between(header, body, days),
-                                        _dated_or_not(header, body), _blanks_asked(header, body, request))))
+                                        _dated_or_not(header, body), _blanks_asked(header, body, request),
+                                        last_rows(header, body, request))))
     return ""
 
 

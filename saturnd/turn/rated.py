@@ -1,5 +1,6 @@
 """A rate one file gives times what a table counts or totals: a price a head times the people
-coming, a rate an hour times the hours worked.
+coming, a rate an hour times the hours worked, a price a unit times what a meter's readings say was
+used, a price a match times the month's matches.
 
 Asked "How much will the caterer cost for everyone coming?" with "Caterer: Green Fork, £65 a head"
 in one file and the guests' answers counted in another ("rsvp: yes 6 (…)"), the 1.5B answered
@@ -10,7 +11,8 @@ totalled, it gave the hours. Two files' figures to put together is a step it doe
 from __future__ import annotations
 
 import re
-from decimal import Decimal
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
 
 from saturnd.tools.word_match import stems
 from saturnd.turn.made_up import WORKED_OUT
@@ -71,3 +73,71 @@ def hours_at_their_rates(request: str, shown: str) -> str:
 
 def _plain(value: Decimal) -> str:
     return format(value.normalize(), "f")
+
+
+A_UNIT = re.compile(r"(?:(?P<money>[£$€])\s?)?(?P<amount>\d+(?:\.\d+)?)\s*(?P<pence>p|c)?\s+(?:a|an|per|each)\s+(?P<unit>[a-z]+)\b",
+                    re.IGNORECASE)
+USED_SPAN = re.compile(r"(?P<period>[A-Z][a-z]+ \d{4}) \((?P<start>\d{4}-\d\d-\d\d) to (?P<end>\d{4}-\d\d-\d\d)\): (?P<used>[^;]+)")
+LISTED_MONTH = re.compile(r"^\[Saturn listed\] the rows with [\w ]+ in (?P<period>[A-Z][a-z]+ \d{4}) \((?P<count>\d+) of \d+\)")
+COST_ASKED = re.compile(r"\b(?:cost|costs|spend|spent|pay|paid|bill|charged?|owe[sd]?)\b|[£$€]", re.IGNORECASE)
+COUNTED_UNIT = re.compile(r"match|game|session|lesson|class|visit|walk|ride|round|meeting|fixture|training", re.IGNORECASE)
+"""What a month's rows each are, priced one at a time: "Subs £5 a match"."""
+
+
+def used_at_its_rate(request: str, shown: str) -> str:
+    """Asked what a month's use cost, what the readings say was used times the price a unit a line
+    gives for it, with its charge a day over the days between the readings ("Electric: 24.5p per
+    kWh, standing charge 53p a day"): asked what November's electricity cost, the 1.5B gave the
+    units used as pounds."""
+    if not COST_ASKED.search(request):
+        return ""
+    priced = [line.strip(" -*•") for line in shown.splitlines() if not line.startswith("[Saturn") and A_UNIT.search(line)]
+    said = []
+    for line in shown.splitlines():
+        if not line.startswith("[Saturn worked out] used between readings"):
+            continue
+        for span in USED_SPAN.finditer(line):
+            if not re.search(rf"\b{span['period'].split()[0]}\b", request, re.IGNORECASE):
+                continue
+            days = (date.fromisoformat(span["end"]) - date.fromisoformat(span["start"])).days
+            for used in span["used"].split(", "):
+                name, _, amount = used.rpartition(" ")
+                rates = next((line for line in priced if stems(line.split(":")[0]) & stems(name)), None)
+                if rates and stems(name) & stems(request):
+                    said.append(f"{span['period']} {name}: " + _priced_use(rates, Decimal(amount), days))
+    return f"{WORKED_OUT} " + "; ".join(said) if said else ""
+
+
+def _priced_use(line: str, used: Decimal, days: int) -> str:
+    """The units used at the line's price a unit, and its charge a day over the days."""
+    parts, total, money = [], Decimal(0), ""
+    for found in A_UNIT.finditer(line):
+        price = Decimal(found["amount"]) / (100 if found["pence"] else 1)
+        money = found["money"] or {"p": "£", "c": ""}.get((found["pence"] or "").lower(), money)
+        count = Decimal(days) if found["unit"].lower() == "day" else used
+        parts.append(f"{_plain(count)} {'days' if count is not used else 'used'} × {found.group(0)} = {_money(money, count * price)}")
+        total += count * price
+    return "; ".join(parts) + (f"; in all {_money(money, total)}" if len(parts) > 1 else "")
+
+
+def a_price_a_time(request: str, shown: str) -> str:
+    """Asked how much for a month, a price a time a line gives ("Subs £5 a match") times the rows a
+    table holds for that month: asked what subs were owed for November, the 1.5B gave £5."""
+    if not MONEY_ASKED.search(request):
+        return ""
+    month = next((found for line in shown.splitlines() if (found := LISTED_MONTH.match(line))
+                  and re.search(rf"\b{found['period'].split()[0]}\b", request, re.IGNORECASE)), None)
+    asked = stems(request)
+    priced = [(line.strip(" -*•"), found) for line in shown.splitlines() if not line.startswith("[Saturn")
+              for found in A_UNIT.finditer(line) if found["money"] and COUNTED_UNIT.fullmatch(found["unit"].rstrip("s"))
+              and asked & stems(line[:found.start()])]
+    if month is None or len(priced) != 1:
+        return ""
+    line, found = priced[0]
+    count = int(month["count"])
+    return (f"{WORKED_OUT} {line.split(',')[0]}: {found.group(0)} × {count} (the {month['period']} rows) "
+            f"= {found['money']}{_plain(Decimal(found['amount']) * count)}")
+
+
+def _money(symbol: str, value: Decimal) -> str:
+    return f"{symbol}{value.quantize(Decimal('0.01'), ROUND_HALF_UP)}"

@@ -40,8 +40,12 @@ ITEM = re.compile(r"^\W*(?i:please\s+)?(?i:add|put|log|record|note|append|insert
                   r"(?:\s+(?:to|on|in|into|at|for)\b|,)")
 """The thing a row is for, written with capitals: "Add Intermezzo to the books I'm reading"."""
 ITEM_TO_THE = re.compile(r"^\W*(?:please\s+)?(?:add|put|log|record|note|append|insert)\s+(?:the\s+|an?\s+|my\s+)?"
-                         r"(?P<item>[\w'&+-]+(?:\s+[\w'&+-]+){0,3}?)\s+(?:to|on|in|into)\s+(?:the|my|our)\b", re.IGNORECASE)
-"""The thing a row is for, named before the table: "Add the cooker to the warranties"."""
+                         r"(?P<item>[\w'&+-]+(?:\s+[\w'&+-]+){0,3}?)\s+(?:to|on|in|into)\s+(?:the|my|our)\b(?P<place>[^,.]*)",
+                         re.IGNORECASE)
+"""The thing a row is for, named before the table: "Add the cooker to the warranties"; when what
+follows is not the table ("Add train to the airport, £36"), the thing is all before the comma."""
+BEFORE_THE_COMMA = re.compile(r"^\W*(?:please\s+)?(?:add|put|log|record|note|append|insert)\s+(?:the\s+|an?\s+|my\s+)?"
+                              r"(?P<item>[^,.]+?)\s*,", re.IGNORECASE)
 MIN_CELLS = 2
 
 
@@ -109,25 +113,35 @@ def _csv_line(cells: list[str]) -> str:
 
 
 def row_against_the_request(request: str, path: Path, content: str, today: date) -> ListToWrite | None:
-    """A write adding one row to a table whose day or number is not the one the request gives: the
-    table with the request's row ("Add Disney+ at 7.99 a month, renewing 2 January" went in
-    renewing 2027-01-01, the Gym row's day)."""
+    """A write adding one row to a table whose day or number is not the one the request gives, or
+    with one column's words in another's cell: the table with the request's row ("Add Disney+ at 7.99
+    a month, renewing 2 January" went in renewing 2027-01-01, the Gym row's day; "Add train to the
+    airport, £36, paid by Sam" went in as the item "paid by Sam")."""
     if asked_action(request) not in ROW_ADDS or not path.name.lower().endswith(TABLE_SUFFIXES) or not path.is_file():
         return None
     text = path.read_text(encoding="utf-8", errors="replace")
     old = {line.strip().lower() for line in text.splitlines()}
     added = [line for line in content.splitlines() if line.strip() and line.strip().lower() not in old
              and not line.startswith("[Saturn ")]
-    built = new_row(request, text, today, table_named=True)
+    built = new_row(request, text, today, table_named=True, name=path.stem)
     if len(added) != 1 or built is None:
         return None
+    header = next(csv.reader([text.splitlines()[0]]))
     wanted, written = next(csv.reader([built[0]])), next(csv.reader([added[0]]))
     day_said = bool(days_of(request, today) or days_named(request, today))
-    if len(wanted) != len(written) or not any(
+    if len(wanted) != len(written) or len(header) != len(wanted) or not any(
             cell and (number(cell) is not None and number(cell) != number(other) or day_said and ISO_DATE.fullmatch(cell)
-                      and cell != other.strip()) for cell, other in zip(wanted, written, strict=True)):
+                      and cell != other.strip()) for cell, other in zip(wanted, written, strict=True)) and not _column_in_a_cell(
+            header, wanted, written):
         return None
     return ListToWrite(path.name, text.rstrip("\n") + "\n" + built[0] + "\n")
+
+
+def _column_in_a_cell(header: list[str], wanted: list[str], written: list[str]) -> bool:
+    """Whether a written cell holds another column's name with the value the request gives it."""
+    return any(j != i and len(header[j].strip()) > 2 and wanted[j] and header[j].strip().lower() in cell.lower()
+               and wanted[j].lower() in cell.lower() and wanted[i].lower() != cell.lower()
+               for i, cell in enumerate(written) for j in range(len(header)))
 
 
 def row_asked(request: str, documents: list[Document], today: date) -> ListToWrite | None:
@@ -140,7 +154,7 @@ def row_asked(request: str, documents: list[Document], today: date) -> ListToWri
         if doc.source.startswith(KB_SOURCE) or not doc.source.lower().endswith(TABLE_SUFFIXES):
             continue
         table_named = bool(stems(Path(doc.source).stem.replace("_", " ")) & stems(request))
-        built = new_row(request, doc.text, today, table_named)
+        built = new_row(request, doc.text, today, table_named, Path(doc.source).stem)
         if built is None:
             continue
         row, filled = built
@@ -150,9 +164,10 @@ def row_asked(request: str, documents: list[Document], today: date) -> ListToWri
     return best[1] if best else None
 
 
-def new_row(request: str, table: str, today: date, table_named: bool = False) -> tuple[str, int] | None:
+def new_row(request: str, table: str, today: date, table_named: bool = False, name: str = "") -> tuple[str, int] | None:
     """The table's new row from the request's words, and how many cells it fills; None when the
-    request gives fewer than two of its cells, or names neither the table nor a value it holds."""
+    request gives fewer than two of its cells, or names neither the table nor a value it holds.
+    name is the table's file name without its suffix."""
     rows = [r for r in csv.reader(io.StringIO(table)) if any(c.strip() for c in r)]
     if len(rows) < 2 or any(len(r) != len(rows[0]) for r in rows[1:]):
         return None
@@ -170,7 +185,7 @@ def new_row(request: str, table: str, today: date, table_named: bool = False) ->
             known += 1
     defaulted = _days_in(header, body, cells, request, said, today)
     by_unit = _quantities_in(header, body, cells, DAY_WORDS.sub(" ", request))
-    _words_in(header, body, cells, request)
+    _words_in(header, body, cells, request, name)
     filled = sum(bool(c) for c in cells) - defaulted
     if filled < MIN_CELLS or not (known or table_named or by_unit or filled > MIN_CELLS):
         return None  # the request names nothing of this table: no row of its words
@@ -218,17 +233,31 @@ def _quantities_in(header: list[str], body: list[list[str]], cells: list[str], r
     return by_unit
 
 
-def _words_in(header: list[str], body: list[list[str]], cells: list[str], request: str) -> None:
+def _words_in(header: list[str], body: list[list[str]], cells: list[str], request: str, name: str) -> None:
     """The item ("Intermezzo") in the first empty text column; a phrase after a comma that no cell
     holds yet ("business cards") in a free-text column, one whose values are mostly different."""
     text = [i for i in range(len(header)) if not cells[i] and all(number(r[i]) is None and not ISO_DATE.match(r[i].strip())
                                                                   for r in body)]
-    item = ITEM.match(request) or ITEM_TO_THE.match(request)
-    if item and text and not any(item.group("item").lower() == c.lower() for c in cells):
-        cells[text.pop(0)] = item.group("item")
+    item = _item(request, name)
+    if item and text and not any(item.lower() == c.lower() for c in cells):
+        cells[text.pop(0)] = item
     free = [i for i in text if 2 * len({r[i].strip() for r in body}) > len(body) > 1]
     for phrase in request.split(",")[1:]:
         phrase = phrase.strip(" .!")
         if (free and phrase and not DAY_WORDS.search(phrase) and not re.search(r"\d", phrase)
                 and not any(phrase.lower() in c.lower() for c in cells if c)):
             cells[free.pop(0)] = phrase
+
+
+def _item(request: str, name: str) -> str | None:
+    """The thing the row is for: capitalised, or named before the table, or before the first comma
+    when the place it goes "to" is not the table."""
+    if capitalised := ITEM.match(request):
+        return capitalised["item"]
+    before = ITEM_TO_THE.match(request)
+    if before is None:
+        return None
+    whole = BEFORE_THE_COMMA.match(request)
+    if name and whole and before["place"].strip() and not stems(before["place"]) & stems(name.replace("_", " ")):
+        return whole["item"]
+    return before["item"]

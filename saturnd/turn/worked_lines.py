@@ -244,15 +244,26 @@ def shares(lines: list[str], request: str) -> str:
     return "[Saturn worked out] " + "; ".join(said) if said else ""
 
 
+US_ASKED = re.compile(r"\b(?:each\s+of\s+us|between\s+us|among\s+us|we\s+each|all\s+of\s+us|each\s+person)\b", re.IGNORECASE)
+NAME = r"(?:[A-Z][\w'-]*|me|I)"
+PEOPLE_LINE = re.compile(rf"^[\w ]{{2,30}}:\s*(?P<names>{NAME}(?:\s*(?:,|\band\b|&)\s*{NAME}){{1,9}})\s*\.?$")
+"""The people a line lists, the user among them: "Travelling: me, Kate, Sam"."""
+PAID_BY = re.compile(r"; (?P<column>[^;:]+?) by (?P<by>[^;:]+): (?P<sums>[^;]+)")
+
+
 def table_share(request: str, shown: str, texts: Iterable[str] = ()) -> str:
     """Asked for a share of a table's total where a line of the `texts` about the same things says
-    how it is split ("Bills are split three ways.", "Tom pays half of anything shared"), the total
-    over the ways: asked "What's my share of November's bills?", the 1.5B gave every month's total."""
+    how it is split ("Bills are split three ways.", "Tom pays half of anything shared"), or asked
+    what each of us pays where a line lists us ("Travelling: me, Kate, Sam"), the total over the
+    ways, and what each paid against it: asked "What's my share of November's bills?", the 1.5B
+    gave every month's total."""
     if not SHARE_ASKED.search(request):
         return ""
     asked = stems(SHARE_ASKED.sub("", request))
-    ways = next((w for text in texts for line in text.splitlines()
-                 if not MONEY.search(line) and stems(line) & asked and (w := _ways_given(line))), None)
+    lines = [line.strip(" -*•") for text in texts for line in text.splitlines()]
+    ways = next((w for line in lines if not MONEY.search(line) and stems(line) & asked and (w := _ways_given(line))), None)
+    people = next((names for line in lines if US_ASKED.search(request) and (names := _us(line))), [])
+    ways = ways or len(people) or None
     said = []
     for line in shown.splitlines():
         if ways and (totals := TOTALS_LINE.match(line)):
@@ -260,8 +271,34 @@ def table_share(request: str, shown: str, texts: Iterable[str] = ()) -> str:
             with contextlib.suppress(ValueError, ZeroDivisionError):
                 amount = Fraction(total)
                 said.append(f"a share of {column} over {totals.group('over')}, split {ways} ways: "
-                            f"{plain(amount)} / {ways} = {_money(amount / ways)}")
+                            f"{plain(amount)} / {ways} = {_money(amount / ways)}"
+                            + _against_the_share(line, column, people, amount / ways))
     return f"{WORKED_OUT} {'; '.join(said)}" if said else ""
+
+
+def _us(line: str) -> list[str]:
+    """The people a line lists when the user is one of them."""
+    found = PEOPLE_LINE.match(line)
+    names = re.split(r"\s*(?:,|\band\b|&)\s*", found["names"]) if found else []
+    return names if any(name in {"me", "I"} for name in names) else []
+
+
+def _against_the_share(line: str, column: str, people: list[str], share: Fraction) -> str:
+    """What each of the people paid of the column, by the table's column of who paid, against the
+    share: "Kate paid 486, 67 over her share; Sam paid 87, 332 short"."""
+    paid = next((found for found in PAID_BY.finditer(line) if found["column"] == column), None)
+    if not people or paid is None:
+        return ""
+    sums = dict(part.rpartition(" ")[::2] for part in paid["sums"].split(", "))
+    if not {name.lower() for name in people} >= {name.lower() for name in sums}:
+        return ""
+    said = []
+    for name in people:
+        spent = Fraction(next((v for k, v in sums.items() if k.lower() == name.lower()), "0"))
+        gap = spent - share
+        said.append(f"{'you' if name in {'me', 'I'} else name} paid {plain(spent)}, " + (f"{_money(gap)} over the share" if gap > 0
+                                                      else f"{_money(-gap)} short of it" if gap < 0 else "the share"))
+    return " (" + "; ".join(said) + ")"
 
 
 def _ways_given(line: str) -> int | None:

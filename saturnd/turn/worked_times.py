@@ -211,6 +211,29 @@ def before_the_event(lines: Sequence[str], request: str) -> str:
     return f"[Saturn worked out] {'; '.join(said[:MAX_SPANS])}" if said else ""
 
 
+DATED_ROW = re.compile(r"^\[Saturn dated\] (?P<day>[^:]+): (?P<row>.+)$")
+BEFORE_WORKED = re.compile(r"^\[Saturn worked out\] (?P<parts>(?:[^;=]+ - [^;=]+ = [^;]+)(?:; [^;=]+ - [^;=]+ = [^;]+)+)$")
+
+
+def before_the_day_asked(request: str, shown: str) -> str:
+    """Of the times worked out before an event of two kinds ("Home kick-off 10am - 45 minutes =
+    9:15am; away kick-off 11am - 45 minutes = 10:15am"), the one of the kind the day asked's row
+    names ("tomorrow, Saturday 5 December: …, venue away"): the 1.5B gave the row, not the time."""
+    if not WHEN_ASKED.search(request):
+        return ""
+    lines = shown.splitlines()
+    for line in lines:
+        if (worked := BEFORE_WORKED.match(line)) is None:
+            continue
+        parts = worked["parts"].split("; ")
+        for dated in filter(None, map(DATED_ROW.match, lines)):
+            cells = {cell.strip().lower() for item in dated["row"].split(", ") for cell in item.split()[1:]}
+            kinds = [part for part in parts if part.split()[0].lower() in cells]
+            if len(kinds) == 1:
+                return f"[Saturn worked out] {dated['day']} is {kinds[0].split()[0].lower()}: {kinds[0]}"
+    return ""
+
+
 def _written_like(minutes: int, example: str) -> str:
     hour, minute = divmod(minutes, 60)
     if re.search(r"[ap]\.?m", example, re.IGNORECASE):
