@@ -614,6 +614,7 @@ def test_a_lists_amounts_are_summed_all_marked_and_not_and_against_its_budget():
         " still to come, not marked: Dad 15 + Leo 60 = 75")
     assert list_amounts(GIFTS, "How much of my gift budget is left?").endswith("; budget 300 - all 145 = 155 left")
     assert list_amounts(GIFTS, "How much is Leo's present?") == ""  # one line's amount
+    assert list_amounts(["Brownies £1.50 each", "Cupcakes £2 each", "Lemon cake £18"], "How much is Ana's order?") == ""
     assert list_amounts(GIFTS, "Who still needs a present?") == ""
 
 
@@ -674,6 +675,9 @@ def test_asked_what_happened_in_a_month_the_lines_naming_it_are_listed():
     assert in_the_month(reading, "What's on 12 March?", TODAY) == ""  # a date, not the month
     assert in_the_month(["Birthday in May", "Car tax: may need renewing"], "What's in May?", TODAY) == (
         "[Saturn listed] the lines of May (1): Birthday in May")
+    rota = ["We meet monthly.", "Host rota: December Hannah, January Raj, February me"]
+    assert in_the_month(rota, "Whose house is it at this month?", TODAY) == (
+        "[Saturn listed] the lines of December (1): Host rota: December Hannah")
 
 
 @pytest.mark.parametrize(("answer", "sent_back"), [("10 days", True), ("9 days", False)])

@@ -24,6 +24,8 @@ from saturnd.turn.tool_round import DECLINED_BY_USER, NOBODY_TO_APPROVE
     ("The user asked to remind Mia about the bins tonight, but no tool has done it yet. If one of the tools can do it,"
      " call it now. If none can, tell the user plainly that it was not done.", True),  # the send-back, thought over
     ("I'll call it a day.", False),
+    ("The user asked you to do something, and no tool has done it: your answer \"3 hours\" changes nothing.", True),
+    ("You asked me to log it, and I did.", False),
 ])
 def test_echoes_instructions(answer, echoes):
     assert echoes_instructions(answer) is echoes

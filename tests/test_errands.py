@@ -68,6 +68,9 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("I've returned Circe.", "mark"),
     ("I've pruned the raspberries.", "mark"),  # any thing done to a thing of the list
     ("I paid the football.", "mark"),
+    ("I watered the monstera today.", "mark"),  # done on a day: its date cell
+    ("Ana paid.", "mark"),
+    ("I moved the meeting today.", ""),  # a change, not a thing done
     ("Ella said yes.", "mark"),  # told someone's answer: their row is marked
     ("Ella said yes?", ""),
     ("I fixed the shed door", "mark"),

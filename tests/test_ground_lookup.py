@@ -18,7 +18,7 @@ from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.folder_scan import ScanLimits, scan_folder
 from saturnd.turn.ground import Ground, build_ground, folder_map_text
 from saturnd.turn.listing import section_named
-from saturnd.turn.rated import a_price_a_time, cost_a_head, hours_at_their_rates, used_at_its_rate
+from saturnd.turn.rated import a_price_a_time, cost_a_head, hours_at_their_rates, rows_at_their_prices, used_at_its_rate
 from saturnd.turn.retrieval import (
     Document,
     Excerpt,
@@ -898,6 +898,34 @@ def test_hours_totalled_are_times_the_rate_an_hour_a_line_gives_their_name():
     assert hours_at_their_rates("How much did I earn?", by_client) == (
         "[Saturn worked out] at each one's rate an hour: Oakwell 7.5 × £35 = 262.5, Brightside 4 × £40 = 160; in all 422.5")
     assert hours_at_their_rates("How many hours did I work?", shown) == ""
+    minded = shown.replace("Rates: Brightside £40 an hour, Oakwell £35 an hour.", "Oakwell (childminder): £35 an hour")
+    assert hours_at_their_rates("How much do I owe Oakwell for November?", minded).endswith("= 262.5")
+
+
+def test_since_a_month_takes_a_month_columns_rows_from_it_on():
+    books = "month,title,pages\n2026-08,Hush,200\n2026-09,The Lighthouse,312\n2026-10,Small Hours,248\n"
+    assert table_totals("books.csv", books, "How many books have we read since September?").startswith(
+        "[Saturn worked out] 2 books (a row each); totals over the since September 2026 rows (2): pages = 560")
+
+
+def test_the_cheapest_of_each_group_and_their_sum():
+    quotes = ("job,company,quote\nboiler,Heatwise,2850\nboiler,Warm Homes,3120\nbathroom,Tile & Co,6400\n"
+              "bathroom,Splash Ltd,5900\nrewiring,Sparks,4200\n")
+    assert table_totals("quotes.csv", quotes, "If we take the cheapest quote for each job, how much is that?").endswith(
+        "[Saturn worked out] the cheapest quote for each job: boiler 2850 (Heatwise), bathroom 5900 (Splash Ltd), "
+        "rewiring 4200 (Sparks); together 12950")
+    assert "for each" not in table_totals("quotes.csv", quotes, "What's the cheapest quote?")
+
+
+def test_a_tables_rows_done_every_so_often_are_given_their_next_day_when_asked():
+    plants = "plant,water every,last watered\nfern,3 days,2026-12-02\ncactus,3 weeks,2026-11-20\norchid,10 days,2026-11-24\n"
+    assert table_totals("plants.csv", plants, "Which plants need watering today?", today=date(2026, 12, 4)) == (
+        "[Saturn dated] next by water every from last watered, soonest first: orchid 2026-12-04 (today); "
+        "fern 2026-12-05 (tomorrow); cactus 2026-12-11 (in 7 days); due today or gone by: orchid")
+    assert table_totals("plants.csv", plants, "When does the cactus need watering next?", today=date(2026, 12, 4)).endswith(
+        "soonest first: cactus 2026-12-11 (in 7 days); due today or gone by: none")
+    assert "next by" not in table_totals("plants.csv", plants, "When did I last water the fern?", today=date(2026, 12, 4))
+    assert "next by" not in table_totals("plants.csv", plants, "Does the fern need feeding?", today=date(2026, 12, 4))
 
 
 def test_the_last_so_many_rows_asked_are_listed_latest_last():
@@ -920,6 +948,16 @@ def test_a_months_use_is_priced_at_the_rate_a_unit_and_the_charge_a_day_a_line_g
     assert used_at_its_rate("How much electricity did we use in November?", shown) == ""  # the use, not its cost
 
 
+def test_the_rows_shown_are_priced_at_the_price_list_of_their_item():
+    shown = ("[Saturn worked out] totals over the Ana Lopez rows (1): qty = 24; the row: customer Ana Lopez, item cupcakes, "
+             "qty 24, due 2026-12-05, paid no")
+    prices = "# Prices\nBrownies £1.50 each\nCupcakes £2 each\nLemon cake £18\n"
+    assert rows_at_their_prices("How much is Ana's order?", shown, [prices]) == (
+        "[Saturn worked out] at the prices listed: Ana Lopez: Cupcakes 24 × £2 = £48")
+    assert rows_at_their_prices("How many cupcakes do I need to make?", shown, [prices]) == ""
+    assert rows_at_their_prices("How much is Ana's order?", shown, ["Scones £1 each"]) == ""  # no price for cupcakes
+
+
 def test_a_price_a_time_is_times_the_rows_of_the_month_asked():
     shown = ("--- team.md (whole file, 2 lines)\nKit: red shirts\nSubs £5 a match, paid to Mark\n--- fixtures.csv\n"
              "[Saturn listed] the rows with date in November 2026 (4 of 6): date 2026-11-07, opponent Rovers\n")
@@ -939,6 +977,10 @@ def test_a_tables_rows_that_say_me_are_noted_as_the_users():
     rows = ["date,shift,volunteer", "2026-12-05,morning,Alice", "2026-12-12,afternoon,Me"]
     assert the_user_named("When's my next shift?", [], [Excerpt("shifts.csv", 1, rows, 3)]) == (
         "[Saturn noted] the rows that say \"Me\" are the user's: shifts.csv: date 2026-12-12, shift afternoon, volunteer Me")
+    club = ["Members: me, Hannah, Raj", "Host rota: December Hannah, January Raj, February me"]
+    assert the_user_named("When am I hosting?", [], [Excerpt("club.md", 1, club, 2)]) == (
+        "[Saturn noted] the rows that say \"Me\" are the user's: Host rota: February me")
+    assert the_user_named("Who's in the club?", [], [Excerpt("club.md", 1, club[:1], 1)]) == ""
 
 
 def test_counts_in_brackets_down_a_list_are_summed_unless_one_is_asked():

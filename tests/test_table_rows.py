@@ -29,6 +29,10 @@ SUBSCRIPTIONS = Document("subscriptions.csv", "service,monthly,renews,shared wit
 WARRANTIES = Document("warranties.csv", "item,bought,years,shop\nfridge freezer,2023-08-19,5,Currys\nTV,2022-12-26,3,Argos\n")
 WEIGHT = Document("weight.csv", "date,kg\n2026-10-05,84.1\n2026-11-02,83.0\n")
 BP = Document("bp.csv", "date,systolic,diastolic,pulse\n2026-11-23,136,85,66\n2026-11-30,141,89,72\n")
+QUOTES = Document("quotes.csv", "job,company,quote,date,notes\nnew boiler,Heatwise,2850,2026-11-12,includes flush\n"
+                                "rewiring,Sparks,4200,2026-11-30,\n")
+READ = Document("books.csv", "month,title,author,pages,chosen by\n2026-11,The Orchard,Sam Reid,390,Hannah\n"
+                             "2026-12,Winter Birds,Mary Cole,276,me\n")
 COSTS = Document("costs.csv", "item,cost,paid by\nflights,486,Kate\nhotel,620,me\n")
 NOTES = Document("work.md", "# Freelance\nRates: Brightside £40 an hour.\n")
 
@@ -45,6 +49,9 @@ NOTES = Document("work.md", "# Freelance\nRates: Brightside £40 an hour.\n")
     ("I weighed in this morning at 82.4.", WEIGHT, "2026-12-04,82.4"),  # today said by its part
     ("Add train to the airport, £36, paid by Kate.", COSTS, "train to the airport,36,Kate"),  # "to the" is not the table
     ("Add taxi to the costs, £20, paid by me.", COSTS, "taxi,20,me"),
+    ("Add a quote: rewiring from Bright Electrics, £3,950, today.", QUOTES, "rewiring,Bright Electrics,3950,2026-12-04,"),
+    ("Add January's book: The Glass Road by Ben Ash, 302 pages, chosen by Hannah.", READ,
+     "2027-01,The Glass Road,Ben Ash,302,Hannah"),  # names into the columns of names; the month next to come
 ])
 def test_an_add_to_a_table_is_the_row_of_the_cells_the_request_gives(request_text, table, row):
     found = row_asked(request_text, [NOTES, table], TODAY)
@@ -105,3 +112,14 @@ def test_told_someones_answer_their_rows_yes_no_cell_is_set():
     assert cell_told("Ella said yes.", [guests]) == ListToWrite(
         "guests.csv", "name,side,rsvp\nElla Shaw,bride,yes\nFrank Shaw,bride,\nGita Rao,groom,yes\n")
     assert cell_told("Did Ella say yes?", [guests]) is None
+
+
+def test_told_a_thing_done_on_a_day_the_date_column_its_verb_names_is_set_to_it():
+    plants = Document("plants.csv", "plant,water every,last watered\nfern,3 days,2026-12-02\nmonstera,7 days,2026-11-28\n")
+    assert cell_told("I watered the monstera today.", [plants], TODAY) == ListToWrite(
+        "plants.csv", "plant,water every,last watered\nfern,3 days,2026-12-02\nmonstera,7 days,2026-12-04\n")
+    assert cell_told("I watered the fern yesterday.", [plants], TODAY).content.endswith("fern,3 days,2026-12-03\nmonstera,7 days,2026-11-28\n")
+    assert cell_told("I repotted the fern today.", [plants], TODAY) is None  # no column of repotting
+    orders = Document("orders.csv", "customer,item,paid\nAna Lopez,cupcakes,no\nTom Burke,cake,no\n")
+    assert cell_told("Ana paid.", [orders], TODAY) == ListToWrite(
+        "orders.csv", "customer,item,paid\nAna Lopez,cupcakes,yes\nTom Burke,cake,no\n")

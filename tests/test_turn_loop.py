@@ -409,6 +409,18 @@ async def test_a_time_the_model_made_up_for_a_write_is_asked_of_the_person(harne
     assert calendar.read_text() == "Mon 09:00 standup\nThu 11:00 bank\n"
 
 
+async def test_the_reply_to_a_guess_question_given_back_as_the_answer_is_replaced(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    (harness.env.workdir / "calendar.txt").write_text("Mon 09:00 standup\n")
+    harness.model.enqueue(
+        call("write_file", {"path": "calendar.txt", "content": "Mon 09:00 standup\nFri 10:00 bank\n"}),
+        "I don't know, do what you can.",
+    )
+    seen = await run_answering(harness, "Add my meeting with the bank to calendar.txt.", "I don't know, do what you can.")
+    assert [f.fate for f in of_type(seen, "tool_finished")] == ["refused_guess"]
+    assert of_type(seen, "answer")[-1].text != "I don't know, do what you can."
+
+
 async def test_an_answer_that_stops_for_a_missing_value_is_put_to_the_person(harness):
     await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
     stopped = "I'm sorry, but I don't have your sister's phone number."

@@ -200,9 +200,9 @@ DAY_OR_MONTH = re.compile(r"\b(?:" + "|".join((*_DAYS, *_MONTHS, *_SHORT_DAYS, *
 
 
 NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.]*\d)")
-THOUSANDS = re.compile(r"(?<![\d.,-])\d{1,3}(?:,\d{3})+(?![\d,])")
-"""A number written with thousands' commas ("43,760", "1,234,567"), not a table's cells ("2026-12-04,138,84":
-the commas after a date's day or another cell separate cells)."""
+THOUSANDS = re.compile(r"(?<![\d.,-])\d{1,3}(?:,\d{3})+(?!\d|,\d)")
+"""A number written with thousands' commas ("43,760", "1,234,567", "£3,950, today"), not a table's cells
+("2026-12-04,138,84": the commas after a date's day or another cell separate cells)."""
 
 
 def without_thousands(text: str) -> str:

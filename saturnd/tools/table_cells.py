@@ -49,6 +49,15 @@ def day_of(cell: str) -> date | None:
         return None
 
 
+def first_day_of(cell: str) -> date | None:
+    """A date cell's day, or a month cell's ("2026-09") first day."""
+    found = ISO_DATE.match(cell)
+    if found is None or found.group(3) is not None:
+        return day_of(cell)
+    month = int(found.group(2))
+    return date(int(found.group(1)), month, 1) if 1 <= month <= 12 else None
+
+
 def in_order(cell: str) -> str:
     """A date or clock time as it sorts: "9:30" before "19:20"."""
     clock = re.match(r"\s*(\d{1,2})[:.](\d\d)\s*([ap]m)?", cell, re.IGNORECASE)

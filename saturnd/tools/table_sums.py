@@ -40,6 +40,7 @@ from saturnd.tools.table_cells import (
     TABLE_SUFFIXES,
     column_total,
     day_of,
+    first_day_of,
     month_of,
     named_cells,
     number,
@@ -49,6 +50,8 @@ from saturnd.tools.table_cells import (
     value_in,
 )
 from saturnd.tools.table_dates import as_next, last_rows
+from saturnd.tools.table_extremes import extremes_by_group
+from saturnd.tools.table_repeats import next_by_row
 from saturnd.tools.word_match import query_terms, stems
 
 MAX_ROWS = 2_000
@@ -67,7 +70,8 @@ def table_totals(name: str, text: str, request: str = "", days: Collection[date]
         rows = [header, *body]
         return "\n".join(filter(None, (_totals(name, header, body, rows, request, days), _hours_between(header, body, days),
                                         _dated_or_not(header, body), _blanks_asked(header, body, request),
-                                        last_rows(header, body, request))))
+                                        last_rows(header, body, request), next_by_row(header, body, request, today),
+                                        extremes_by_group(header, body, request))))
     return ""
 
 
@@ -111,7 +115,7 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         body = [r for r in body if r[named_dates].strip()]  # "How many books did I finish in November?": by finished
         dates, over = named_dates, f"{header[named_dates].strip()} "
     if dates is not None and since and (start := _month_started(body, dates, since.group(1))):
-        body = [r for r in body if (d := day_of(r[dates])) is not None and d >= start]  # "since September": on from it
+        body = [r for r in body if (d := first_day_of(r[dates])) is not None and d >= start]  # "since September": on from it
         over += f"since {start:%B %Y} "
     elif dates is not None and len(asked := {m for r in body if _month_named(m := month_of(r[dates]), request)}) == 1:
         month = asked.pop()
@@ -595,9 +599,9 @@ def _date_column_named(header: list[str], body: list[list[str]], request: str) -
 
 
 def _month_started(body: list[list[str]], dates: int, month: str) -> date | None:
-    """The first day of the last `month` the table's dates reach ("since September" of rows from
-    2026-09-02 to 2026-11-21: 1 September 2026)."""
-    days = [d for r in body if (d := day_of(r[dates])) is not None]
+    """The first day of the last `month` the table's dates (or months) reach ("since September" of
+    rows from 2026-09-02 to 2026-11-21: 1 September 2026)."""
+    days = [d for r in body if (d := first_day_of(r[dates])) is not None]
     wanted = MONTHS.index(month.lower()) + 1
     starts = [date(year, wanted, 1) for year in {d.year for d in days}]
     return max((s for s in starts if s <= max(days)), default=None) if days else None

@@ -26,7 +26,7 @@ from saturnd.turn.errands import asked_action
 from saturnd.turn.fencing import fence
 from saturnd.turn.folder_scan import FolderScan, scan_folder
 from saturnd.turn.look_first import contact_sources
-from saturnd.turn.rated import a_price_a_time, cost_a_head, hours_at_their_rates, used_at_its_rate
+from saturnd.turn.rated import a_price_a_time, cost_a_head, hours_at_their_rates, rows_at_their_prices, used_at_its_rate
 from saturnd.turn.retrieval import KB_SOURCE, Document, Excerpt, relevant_excerpts, render_excerpts
 from saturnd.turn.the_user import the_user_named
 from saturnd.turn.trails import asks_to_follow
@@ -109,7 +109,7 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], list[Do
             shown = "\n".join(filter(None, (rendered, table_share(ground.request, rendered, (d.text for d in documents)),
                                             cost_a_head(ground.request, rendered), hours_at_their_rates(ground.request, rendered),
                                             used_at_its_rate(ground.request, rendered), a_price_a_time(ground.request, rendered),
-                                            before_the_day_asked(ground.request, rendered),
+                                            before_the_day_asked(ground.request, rendered), rows_at_their_prices(ground.request, rendered, (d.text for d in documents)),
                                             the_user_named(ground.request, documents, excerpts))))
             parts.append(prompts.EXCERPTS_INTRO + "\n" + fence("your files", shown))
         # an errand's own words stay the person's: "Text Tom I'll see him tomorrow" is not to gain a

@@ -11,6 +11,7 @@ totalled, it gave the hours. Two files' figures to put together is a step it doe
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -40,7 +41,7 @@ def cost_a_head(request: str, shown: str) -> str:
 
 
 MONEY_ASKED = re.compile(r"\bhow\s+much\b|\b(?:earn(?:ed|t)?|invoice|charge|bill|made|make|owe[sd]?|paid|pay)\b", re.IGNORECASE)
-HOURLY = re.compile(r"(?P<name>[A-Z][\w&'’]*(?:\s+[A-Z][\w&'’]*)*)\s*[:=-]?\s*(?P<money>[£$€])\s?(?P<rate>\d+(?:\.\d+)?)\s*"
+HOURLY = re.compile(r"(?P<name>[A-Z][\w&'’]*(?:\s+[A-Z][\w&'’]*)*)(?:\s*\([^()]*\))?\s*[:=-]?\s*(?P<money>[£$€])\s?(?P<rate>\d+(?:\.\d+)?)\s*"
                     r"(?:an?|per)\s+(?:hour|hr)\b")
 HOURS_TOTAL = re.compile(r"^\[Saturn worked out\] (?:[^;]*?; )?totals over (?:the (?P<over>[^;]*?) rows \([^)]*\)|\d+ rows): "
                          r"(?:[^;]*?, )?(?:hours|hrs) = (?P<hours>\d+(?:\.\d+)?)")
@@ -141,3 +142,35 @@ def a_price_a_time(request: str, shown: str) -> str:
 
 def _money(symbol: str, value: Decimal) -> str:
     return f"{symbol}{value.quantize(Decimal('0.01'), ROUND_HALF_UP)}"
+
+
+ROWS_SHOWN = re.compile(r"^\[Saturn worked out\] totals over [^;]*; the rows?: (?P<rows>[^;]+)")
+PRICED = re.compile(r"^\W*(?P<item>[A-Za-z][\w' -]*?)\s*[:=-]?\s*(?P<money>[£$€])\s?(?P<price>\d+(?:\.\d+)?)\s*(?:each\b)?\s*$")
+"""A price list's line: "Cupcakes £2 each", "Lemon cake £18"."""
+WORTH_ASKED = re.compile(r"\bhow\s+much\b|\b(?:worth|cost|costs|owe[sd]?|charge|bill|invoice|total)\b", re.IGNORECASE)
+COUNT_COLUMN = re.compile(r"^(?:qty|quantity|number|count|how\s+many|amount|no\.?)$", re.IGNORECASE)
+
+
+def rows_at_their_prices(request: str, shown: str, texts: Iterable[str]) -> str:
+    """Asked how much, the rows shown for the request times the price a list of the folder's
+    `texts` gives their item ("customer Ana Lopez, item cupcakes, qty 24" and "Cupcakes £2 each":
+    24 × £2 = £48): the 1.5B summed the price list instead."""
+    if not WORTH_ASKED.search(request):
+        return ""
+    prices = {found["item"].strip().lower(): found for text in texts for line in text.splitlines()
+              if (found := PRICED.match(line))}
+    rows = next((found["rows"].split(" | ") for line in shown.splitlines() if (found := ROWS_SHOWN.match(line))), [])
+    said, total = [], Decimal(0)
+    for row in rows:
+        cells = [cell.partition(" ") for cell in row.split(", ")]
+        priced = next((prices[key] for _, _, value in cells for key in (value.lower(), value.lower().rstrip("s")) if key in prices), None)
+        count = next((value for column, _, value in cells if COUNT_COLUMN.match(column)), None)
+        if priced is None or count is None or not re.fullmatch(r"\d+(?:\.\d+)?", count):
+            return ""
+        cost = Decimal(count) * Decimal(priced["price"])
+        total += cost
+        said.append(f"{cells[0][2]}: {priced['item'].strip()} {count} × {priced['money']}{priced['price']} = "
+                    f"{priced['money']}{_plain(cost)}")
+    if not said:
+        return ""
+    return f"{WORKED_OUT} at the prices listed: " + "; ".join(said) + (f"; in all {_plain(total)}" if len(said) > 1 else "")

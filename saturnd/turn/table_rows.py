@@ -19,7 +19,7 @@ import re
 from datetime import date
 from pathlib import Path
 
-from saturnd.tools.table_cells import ISO_DATE, TABLE_SUFFIXES, number
+from saturnd.tools.table_cells import ISO_DATE, TABLE_SUFFIXES, day_of, number
 from saturnd.tools.table_dates import header_and_rows
 from saturnd.tools.word_match import stems
 from saturnd.turn.dates import MONTHS, days_named, days_of
@@ -64,14 +64,16 @@ PUT_FOR = re.compile(r"^\W*(?i:(?:please\s+)?(?:put|add|pop|stick|write)\s+(?:do
 FLAGS = frozenset({"yes", "y", "no", "n", "true", "false", ""})
 
 
-def cell_told(request: str, documents: list[Document]) -> ListToWrite | None:
+def cell_told(request: str, documents: list[Document], today: date | None = None) -> ListToWrite | None:
     """The folder's table with the one cell the request tells of, in the one row it names: told a
     thing was done ("I paid the football."), the yes/no column its verb names set to yes; told an
-    answer ("Ella said yes."), the one yes/no column set to it; a thing
+    answer ("Ella said yes."), the one yes/no column set to it; told it was done on a day ("I
+    watered the monstera today."), the date column its verb names set to that day; a thing
     put down for someone ("Put down a candle for Priya"), the one cell their row leaves blank."""
     action, put = asked_action(request), PUT_FOR.match(request)
     if action != "mark" and put is None:
         return None
+    today = today or date.today()
     said, words = stems(request), set(re.findall(r"[A-Z][\w'-]*", request))
     for doc in documents:
         table = None if doc.source.startswith(KB_SOURCE) else header_and_rows(doc.source, doc.text.splitlines())
@@ -81,7 +83,7 @@ def cell_told(request: str, documents: list[Document]) -> ListToWrite | None:
         named = [r for r in body if any(cell.strip() and number(cell) is None and cell.strip().lower() not in FLAGS
                                         and (stems(cell) and stems(cell) <= said or cell.split()[0] in words)  # "Ella Shaw"
                                         for cell in r)]
-        if len(named) != 1 or (told := _cell_told(header, body, named[0], request, said, put)) is None:
+        if len(named) != 1 or (told := _cell_told(header, body, named[0], request, said, put, today)) is None:
             continue
         column, value = told
         cells = [value if i == column else cell for i, cell in enumerate(named[0])]
@@ -90,7 +92,7 @@ def cell_told(request: str, documents: list[Document]) -> ListToWrite | None:
 
 
 def _cell_told(header: list[str], body: list[list[str]], row: list[str], request: str, said: set[str],
-               put: re.Match[str] | None) -> tuple[int, str] | None:
+               put: re.Match[str] | None, today: date) -> tuple[int, str] | None:
     """(the column, the value) the request sets in its row, or None where it is set so already or unclear."""
     if put is not None:
         blank = [i for i, cell in enumerate(row) if not cell.strip()]
@@ -98,12 +100,24 @@ def _cell_told(header: list[str], body: list[list[str]], row: list[str], request
     elif answer := TOLD_ANSWER.match(request):  # "Ella said yes.": the one yes/no column
         flags = [i for i in range(len(header)) if {r[i].strip().lower() for r in body} <= FLAGS]
         told = (flags[0], answer["answer"].lower()) if len(flags) == 1 else None
+    elif (dated := _dated_column_told(header, body, request, said, today)) is not None:
+        told = dated  # "I watered the monstera today.": its "last watered" is today
     else:  # "I paid the football.": the yes/no column its verb names, as the table writes yes
         column = next((i for i, name in enumerate(header) if stems(name) & said
                        and {r[i].strip().lower() for r in body} <= FLAGS), None)
         told = None if column is None else (column, next(
             (r[column].strip() for r in body if r[column].strip().lower() in ("yes", "y", "true")), "yes"))
     return None if told is None or row[told[0]].strip() == told[1] else told
+
+
+def _dated_column_told(header: list[str], body: list[list[str]], request: str, said: set[str], today: date
+                       ) -> tuple[int, str] | None:
+    """(the date column the request's verb names, the day it says) for a thing told done on a day."""
+    days = days_of(request, today) | {day for _, day in days_named(request, today)} | (
+        {today} if THIS_PART_OF_DAY.search(request) else set())
+    column = next((i for i, name in enumerate(header) if stems(name) & said
+                   and all(ISO_DATE.fullmatch(r[i].strip()) or not r[i].strip() for r in body)), None)
+    return (column, days.pop().isoformat()) if column is not None and len(days) == 1 else None
 
 
 def _csv_line(cells: list[str]) -> str:
@@ -184,6 +198,7 @@ def new_row(request: str, table: str, today: date, table_named: bool = False, na
             cells[i] = named[0]
             known += 1
     defaulted = _days_in(header, body, cells, request, said, today)
+    _month_in(header, body, cells, request, today)
     by_unit = _quantities_in(header, body, cells, DAY_WORDS.sub(" ", request))
     _words_in(header, body, cells, request, name)
     filled = sum(bool(c) for c in cells) - defaulted
@@ -195,8 +210,8 @@ def new_row(request: str, table: str, today: date, table_named: bool = False, na
 def _days_in(header: list[str], body: list[list[str]], cells: list[str], request: str, said: set[str], today: date) -> bool:
     """The day the request names, or today, in the date column its words name (else the first);
     whether it was today for want of a day said."""
-    dated = [i for i in range(len(header)) if any(ISO_DATE.fullmatch(r[i].strip()) for r in body)
-             and all(ISO_DATE.fullmatch(r[i].strip()) or not r[i].strip() for r in body)]
+    dated = [i for i in range(len(header)) if any(day_of(r[i]) for r in body)
+             and all(day_of(r[i]) or not r[i].strip() for r in body)]
     if not dated:
         return False
     days = sorted(days_of(request, today) | {day for _, day in days_named(request, today)}
@@ -206,6 +221,36 @@ def _days_in(header: list[str], body: list[list[str]], cells: list[str], request
     column = next((i for i in dated if stems(header[i].replace("_", " ")) & said), dated[0])
     cells[column] = (days[0] if days else today).isoformat()
     return not days
+
+
+MONTH_CELL = re.compile(r"\d{4}-(?:0[1-9]|1[0-2])")
+
+
+def _month_in(header: list[str], body: list[list[str]], cells: list[str], request: str, today: date) -> None:
+    """The month the request names ("Add January's book"), the next to come, in a column of months ("2026-12")."""
+    column = next((i for i in range(len(header)) if not cells[i] and all(MONTH_CELL.fullmatch(r[i].strip()) for r in body)), None)
+    named = [n for n, month in enumerate(MONTHS, 1) if re.search(rf"\b{month}\b", request, re.IGNORECASE)]
+    if column is not None and len(named) == 1:
+        cells[column] = f"{today.year + (named[0] < today.month)}-{named[0]:02d}"
+
+
+NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b(?-i:[A-Z])[\w'&+-]*(?:\s+(?:&\s+)?(?-i:[A-Z])[\w'&+-]*)*")
+"""A name the request writes with capitals, not opening it or a sentence: "Bright Electrics"."""
+
+
+def _names_in(header: list[str], body: list[list[str]], cells: list[str], text: list[int], request: str) -> None:
+    """The names the request gives that no cell holds, in order, into the empty columns whose cells
+    are all names ("The Glass Road by Ben Ash": title, author), as many names as columns."""
+    months = {m[:3] for m in MONTHS}
+    names = [found.group(0) for found in NAME.finditer(request)
+             if found.group(0).split()[0].lower()[:3] not in months and not re.fullmatch(r"I(?:['’]\w+)?", found.group(0)) and not DAY_WORDS.fullmatch(found.group(0).lower())
+             and not any(found.group(0).lower() in c.lower() for c in cells if c)]
+    capitals = [i for i in text if not cells[i] and all(r[i].strip()[:1].isupper() for r in body if r[i].strip())
+                and any(r[i].strip() for r in body)]
+    if names and len(names) == len(capitals):
+        for column, name in zip(capitals, names, strict=True):
+            cells[column] = name
+        text[:] = [i for i in text if i not in capitals]
 
 
 def _quantities_in(header: list[str], body: list[list[str]], cells: list[str], request: str) -> int:
@@ -241,6 +286,7 @@ def _words_in(header: list[str], body: list[list[str]], cells: list[str], reques
     item = _item(request, name)
     if item and text and not any(item.lower() == c.lower() for c in cells):
         cells[text.pop(0)] = item
+    _names_in(header, body, cells, text, request)
     free = [i for i in text if 2 * len({r[i].strip() for r in body}) > len(body) > 1]
     for phrase in request.split(",")[1:]:
         phrase = phrase.strip(" .!")

@@ -36,14 +36,30 @@ def the_user_named(request: str, documents: Iterable[Document], excerpts: list[E
 
 def _rows_saying_me(excerpts: list[Excerpt]) -> str:
     """A table's rows with "Me" as a cell, whole: asked "When's my next shift?" of a volunteers'
-    rota, the 1.5B gave the first row's, Alice's."""
-    said = []
+    rota, the 1.5B gave the first row's, Alice's. So too the part of a line's list that says "me"
+    ("Host rota: …, February me, …"): asked "When am I hosting?", it gave the club's meeting day."""
+    said = [f"{label}: {mine}" for excerpt in excerpts for label, mine in _parts_saying_me(excerpt.lines)]
     for source, header, body in _tables(excerpts):
         mine = [", ".join(f"{header[i].strip()} {cell.strip()}" for i, cell in enumerate(row) if i < len(header) and cell.strip())
                 for row in body if any(cell.strip().lower() in ("me", "myself") for cell in row)]
         if mine:
             said.append(f"{source}: " + " | ".join(mine[:MAX_ROWS]))
     return f'[Saturn noted] the rows that say "Me" are the user\'s: {"; ".join(said)}' if said else ""
+
+
+ME_WORD = re.compile(r"\b(?:me|myself)\b", re.IGNORECASE)
+
+
+def _parts_saying_me(lines: list[str]) -> Iterator[tuple[str, str]]:
+    """(the line's label, its part) for a labelled line's comma list where one part says "me" with
+    more than that ("February me"), not a list of names ("Members: me, Hannah")."""
+    for line in lines:
+        label, colon, listed = line.strip(" -*•").partition(":")
+        parts = [part.strip(" .") for part in listed.split(",")] if colon else []
+        mine = [part for part in parts if ME_WORD.search(part) and ME_WORD.sub("", part).strip()
+                and not re.search(r"\band\b|&|\(", part)]  # "Ben and me (Chris)": names
+        if len(parts) > 1 and len(mine) == 1 and label.strip() and not any(c.isdigit() for c in label):
+            yield label.strip(), mine[0]
 
 
 def _their_rows(name: str, excerpts: list[Excerpt]) -> str:

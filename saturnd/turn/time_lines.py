@@ -36,10 +36,22 @@ def in_the_month(lines: list[str], request: str, today: date) -> str:
         return _this_month(lines, today)
     if len(asked) != 1:
         return ""
-    said = [line.strip() for line in lines if MONTH_IN_LINE[asked[0]].search(line)]
+    said = [_the_months_part(line.strip(), asked[0]) for line in lines if MONTH_IN_LINE[asked[0]].search(line)]
     if not said or len(said) == sum(1 for line in lines if line.strip()):
         return ""
     return f"[Saturn listed] the lines of {asked[0].capitalize()} ({len(said)}): " + "; ".join(said)
+
+
+def _the_months_part(line: str, month: str) -> str:
+    """Of a line whose parts each name a month ("Host rota: December Hannah, January Raj"), the
+    month's part with the line's label ("Host rota: December Hannah"): given the whole rota, the
+    1.5B answered whose turn it was this month with all of it."""
+    label, colon, listed = line.rpartition(":") if ":" in line else ("", "", line)
+    parts = [part.strip() for part in listed.split(",") if part.strip()]
+    named = [[m for m in MONTHS if MONTH_IN_LINE[m].search(part)] for part in parts]
+    if len(parts) < 2 or any(len(months) != 1 for months in named):
+        return line
+    return label + colon + " " + next(part for part, months in zip(parts, named, strict=True) if months == [month])
 
 
 NOW_ASKED = re.compile(r"\b(?:now|yet|at\s+the\s+moment|right\s+now|currently)\b", re.IGNORECASE)

@@ -195,6 +195,7 @@ async def ask_about_guesses(turn: TurnContext, decisions: list[Decision]) -> lis
             question, why = d.ask_person
             answer = await turn.env.ask(question)
             if answer != NO_ANSWER:
+                turn.ledger.record_answer(f"guess:{question}", answer)  # an answer that only gives it back is no answer
                 d = replace(d, result=prompts.VALUE_GIVEN.format(why=why, answer=answer, tool=d.call.name))
         settled.append(d)
     return settled

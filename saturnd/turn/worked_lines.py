@@ -21,6 +21,7 @@ from saturnd.turn.worked_times import MAX_SPANS, plain, times_worked_out
 
 MONEY = re.compile(r"[£$€]\s?(\d[\d,]*(?:\.\d+)?)")
 SPENT_ASKED = re.compile(r"\b(?:spent|spend|cost|costs|left|budget)\b", re.IGNORECASE)
+EACH_PRICE = re.compile(r"[£$€]\s?\d[\d,]*(?:\.\d+)?\s*(?:each|apiece|a\s+(?:piece|dozen|slice|box|tray))\b", re.IGNORECASE)
 ALL_ASKED = re.compile(r"\bhow\s+much\b|\btotal\b|\baltogether\b|\bin\s+all\b", re.IGNORECASE)
 
 
@@ -188,8 +189,8 @@ def list_amounts(lines: list[str], request: str) -> str:
     sum, and where some are marked done ("(bought)") the sums of those and of the rest, and what a
     budget the list gives leaves: asked "How much have I spent on Christmas presents so far?",
     a 1.5B adds no better than it subtracts."""
-    if not ALL_ASKED.search(request) and not SPENT_ASKED.search(request):
-        return ""
+    if not ALL_ASKED.search(request) and not SPENT_ASKED.search(request) or any(EACH_PRICE.search(line) for line in lines):
+        return ""  # a price list ("Brownies £1.50 each"): prices of one, not amounts to add
     items = []
     for line in lines:
         amounts = MONEY.findall(line)

@@ -1,0 +1,67 @@
+"""A table of things done again every so often: a column of how often ("3 days", "every 2
+weeks") and one of when each was last done give each row's next day.
+
+Asked "Which plants need watering today?" of plants.csv (water every, last watered), the 1.5B named
+one whose day was tomorrow, and gave a cactus's last watering as its next: the adding up of days is
+the harness's to do.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import date, timedelta
+
+from saturnd.tools.table_cells import ISO_DATE, day_of, number
+from saturnd.tools.word_match import stems
+
+INTERVAL = re.compile(r"^\s*(?:every\s+)?(?P<count>\d{1,3}|an?|one|two|three|four|six)?\s*(?P<unit>day|week|month|year)s?\s*$",
+                      re.IGNORECASE)
+WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "six": 6}
+DUE_ASKED = re.compile(r"\b(?:when|when's|next|due|overdue|needs?|today|tomorrow|this\s+week|soon|late)\b", re.IGNORECASE)
+LAST = re.compile(r"\blast\b|\bdone\b|\bprevious\b", re.IGNORECASE)
+LAST_ASKED = re.compile(r"\b(?:did|was|were)\b.*\blast\b|\blast\s+time\b", re.IGNORECASE)
+"""The day last done asked ("When did I last water the orchid?"): the table says it."""
+
+
+def next_by_row(header: list[str], body: list[list[str]], request: str, today: date | None) -> str:
+    """Asked when, each row's next day (the named rows' only, where the request names some), soonest
+    first, from its interval and its last day, with the rows due today or gone by; "" for a table
+    without such a pair of columns."""
+    if today is None or not body or not DUE_ASKED.search(request) or LAST_ASKED.search(request):
+        return ""
+    every = next((i for i in range(len(header)) if all(INTERVAL.match(r[i]) for r in body)), None)
+    dates = [i for i in range(len(header)) if all(ISO_DATE.fullmatch(r[i].strip()) and day_of(r[i]) for r in body)]
+    last = next((i for i in dates if LAST.search(header[i])), dates[0] if len(dates) == 1 else None)
+    label = next((i for i in range(len(header)) if i not in (every, last) and all(
+        r[i].strip() and number(r[i]) is None for r in body)), None)
+    if every is None or last is None or label is None or not stems(f"{header[every]} {header[last]}") & stems(request):
+        return ""
+    named = [r for r in body if re.search(rf"\b{re.escape(r[label].strip())}\b", request, re.IGNORECASE)]
+    rows = sorted(((_after(day_of(r[last]), r[every]), r[label].strip()) for r in named or body),
+                  key=lambda pair: pair[0])
+    due = [name for day, name in rows if day <= today]
+    said = "; ".join(f"{name} {day.isoformat()} ({_from(day, today)})" for day, name in rows)
+    return (f"[Saturn dated] next by {header[every].strip()} from {header[last].strip()}, soonest first: {said}; "
+            f"due today or gone by: {', '.join(due) if due else 'none'}")
+
+
+def _after(day: date | None, interval: str) -> date:
+    found = INTERVAL.match(interval)
+    assert day is not None and found is not None  # the rows are picked for both
+    count = WORDS.get((found["count"] or "a").lower()) or int(found["count"])
+    unit = found["unit"].lower()
+    if unit in ("day", "week"):
+        return day + timedelta(days=count * (7 if unit == "week" else 1))
+    months = day.month - 1 + count * (12 if unit == "year" else 1)
+    year, month = day.year + months // 12, months % 12 + 1
+    return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
+
+
+def _from(day: date, today: date) -> str:
+    days = (day - today).days
+    if days == 0:
+        return "today"
+    if days == 1:
+        return "tomorrow"
+    return f"in {days} days" if days > 0 else f"{-days} days gone by"
