@@ -18,7 +18,14 @@ from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.folder_scan import ScanLimits, scan_folder
 from saturnd.turn.ground import Ground, build_ground, folder_map_text
 from saturnd.turn.listing import section_named
-from saturnd.turn.rated import a_price_a_time, cost_a_head, hours_at_their_rates, rows_at_their_prices, used_at_its_rate
+from saturnd.turn.rated import (
+    a_price_a_time,
+    against_the_budget,
+    cost_a_head,
+    hours_at_their_rates,
+    rows_at_their_prices,
+    used_at_its_rate,
+)
 from saturnd.turn.retrieval import (
     Document,
     Excerpt,
@@ -915,6 +922,15 @@ def test_the_cheapest_of_each_group_and_their_sum():
         "[Saturn worked out] the cheapest quote for each job: boiler 2850 (Heatwise), bathroom 5900 (Splash Ltd), "
         "rewiring 4200 (Sparks); together 12950")
     assert "for each" not in table_totals("quotes.csv", quotes, "What's the cheapest quote?")
+    assert "together 12950" in table_totals("quotes.csv", quotes, "Are we over budget with the cheapest quotes?")
+
+
+def test_a_sum_put_together_is_set_against_the_budget_a_line_gives():
+    shown = "[Saturn worked out] the cheapest quote for each job: boiler 2850 (Heatwise), bathroom 5900; together 8750"
+    assert against_the_budget("Are we over budget with the cheapest quotes?", shown, ["Budget for the work: £8,000"]) == (
+        "[Saturn worked out] together 8750 against the budget £8,000: 750 over it")
+    assert against_the_budget("Can we afford the cheapest quotes?", shown, ["Budget: £9,000"]).endswith("250 under it")
+    assert against_the_budget("What are the cheapest quotes?", shown, ["Budget: £9,000"]) == ""
 
 
 def test_a_tables_rows_done_every_so_often_are_given_their_next_day_when_asked():

@@ -14,17 +14,23 @@ from saturnd.tools.table_cells import ISO_DATE, number, plain
 from saturnd.tools.word_match import stems
 
 LOW = r"cheapest|lowest|smallest|least|shortest"
-EACH_EXTREME = re.compile(rf"\b(?P<which>{LOW}|dearest|priciest|highest|biggest|largest|longest|most\s+expensive)\b"
-                          r"[^?.!]*?\b(?:for\s+|of\s+|in\s+)?(?:each|every|per)\s+(?P<group>[a-z]+)", re.IGNORECASE)
+WHICH = rf"(?P<which>{LOW}|dearest|priciest|highest|biggest|largest|longest|most\s+expensive)"
+EACH_EXTREME = re.compile(rf"\b{WHICH}\b[^?.!]*?\b(?:for\s+|of\s+|in\s+)?(?:each|every|per)\s+(?P<group>[a-z]+)", re.IGNORECASE)
+PLURAL_EXTREME = re.compile(rf"\bthe\s+{WHICH}\s+(?P<things>[a-z]+s)\b", re.IGNORECASE)
+""""with the cheapest quotes" of quotes.csv: one of each group, as its one repeated column groups them."""
 
 
-def extremes_by_group(header: list[str], body: list[list[str]], request: str) -> str:
-    """Asked for the cheapest (or the like) of each group, the row picked in each and their sum."""
-    asked = EACH_EXTREME.search(request)
-    if asked is None:
-        return ""
+def extremes_by_group(name: str, header: list[str], body: list[list[str]], request: str) -> str:
+    """Asked for the cheapest (or the like) of each group, or the cheapest of the table's things
+    (its `name` says what they are), the row picked in each group and their sum."""
     text = [i for i in range(len(header)) if all(r[i].strip() and number(r[i]) is None and not ISO_DATE.match(r[i]) for r in body)]
-    group = next((i for i in text if stems(header[i]) & stems(asked["group"]) and len({r[i].strip() for r in body}) < len(body)), None)
+    repeated = [i for i in text if len({r[i].strip() for r in body}) < len(body)]
+    if asked := EACH_EXTREME.search(request):
+        group = next((i for i in repeated if stems(header[i]) & stems(asked["group"])), None)
+    elif (asked := PLURAL_EXTREME.search(request)) and stems(asked["things"]) & stems(name) and len(repeated) == 1:
+        group = repeated[0]
+    else:
+        return ""
     numeric = [i for i in range(len(header)) if all(number(r[i]) is not None for r in body)]
     column = next((i for i in numeric if stems(header[i]) & stems(request)), numeric[0] if len(numeric) == 1 else None)
     if group is None or column is None:

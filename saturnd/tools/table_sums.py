@@ -71,7 +71,7 @@ def table_totals(name: str, text: str, request: str = "", days: Collection[date]
         return "\n".join(filter(None, (_totals(name, header, body, rows, request, days), _hours_between(header, body, days),
                                         _dated_or_not(header, body), _blanks_asked(header, body, request),
                                         last_rows(header, body, request), next_by_row(header, body, request, today),
-                                        extremes_by_group(header, body, request))))
+                                        extremes_by_group(name, header, body, request))))
     return ""
 
 

@@ -26,7 +26,14 @@ from saturnd.turn.errands import asked_action
 from saturnd.turn.fencing import fence
 from saturnd.turn.folder_scan import FolderScan, scan_folder
 from saturnd.turn.look_first import contact_sources
-from saturnd.turn.rated import a_price_a_time, cost_a_head, hours_at_their_rates, rows_at_their_prices, used_at_its_rate
+from saturnd.turn.rated import (
+    a_price_a_time,
+    against_the_budget,
+    cost_a_head,
+    hours_at_their_rates,
+    rows_at_their_prices,
+    used_at_its_rate,
+)
 from saturnd.turn.retrieval import KB_SOURCE, Document, Excerpt, relevant_excerpts, render_excerpts
 from saturnd.turn.the_user import the_user_named
 from saturnd.turn.trails import asks_to_follow
@@ -106,10 +113,7 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], list[Do
             parts.append(map_text)
         if excerpts:
             rendered = render_excerpts(excerpts, ground.request, today)
-            shown = "\n".join(filter(None, (rendered, table_share(ground.request, rendered, (d.text for d in documents)),
-                                            cost_a_head(ground.request, rendered), hours_at_their_rates(ground.request, rendered),
-                                            used_at_its_rate(ground.request, rendered), a_price_a_time(ground.request, rendered),
-                                            before_the_day_asked(ground.request, rendered), rows_at_their_prices(ground.request, rendered, (d.text for d in documents)),
+            shown = "\n".join(filter(None, (rendered, *_put_together(ground.request, rendered, documents),
                                             the_user_named(ground.request, documents, excerpts))))
             parts.append(prompts.EXCERPTS_INTRO + "\n" + fence("your files", shown))
         # an errand's own words stay the person's: "Text Tom I'll see him tomorrow" is not to gain a
@@ -186,3 +190,13 @@ def _read(path: Path) -> str:
     except OSError:
         return ""
     return text[:INSTRUCTIONS_CAP]
+
+
+def _put_together(request: str, rendered: str, documents: list[Document]) -> list[str]:
+    """What the ground works out from the excerpts shown and the folder's other texts together: a
+    share, a price a head or an hour or a unit or a match, a time before the day's event, rows at
+    a price list's prices, a sum against a budget."""
+    texts = [d.text for d in documents]
+    return [table_share(request, rendered, texts), cost_a_head(request, rendered), hours_at_their_rates(request, rendered),
+            used_at_its_rate(request, rendered), a_price_a_time(request, rendered), before_the_day_asked(request, rendered),
+            rows_at_their_prices(request, rendered, texts), against_the_budget(request, rendered, texts)]

@@ -174,3 +174,23 @@ def rows_at_their_prices(request: str, shown: str, texts: Iterable[str]) -> str:
     if not said:
         return ""
     return f"{WORKED_OUT} at the prices listed: " + "; ".join(said) + (f"; in all {_plain(total)}" if len(said) > 1 else "")
+
+
+OVER_BUDGET_ASKED = re.compile(r"\b(?:over|under|within|in)\s+(?:the\s+|our\s+|my\s+)?budget\b|\bafford\b", re.IGNORECASE)
+BUDGET_LINE = re.compile(r"\bbudget\b[^£$€\d]{0,40}(?P<money>[£$€])\s?(?P<amount>\d[\d,]*(?:\.\d+)?)", re.IGNORECASE)
+TOGETHER = re.compile(r"^\[Saturn worked out\] .*; together (?P<total>\d+(?:\.\d+)?)$")
+
+
+def against_the_budget(request: str, shown: str, texts: Iterable[str]) -> str:
+    """Asked whether something is over budget, what the ground put together against the budget a
+    line gives: with the cheapest quotes' 12950 and "Budget for this year's work: £12,000" shown,
+    the 1.5B said they were within it."""
+    if not OVER_BUDGET_ASKED.search(request):
+        return ""
+    total = next((Decimal(found["total"]) for line in shown.splitlines() if (found := TOGETHER.match(line))), None)
+    budget = next((found for text in texts for line in text.splitlines() if (found := BUDGET_LINE.search(line))), None)
+    if total is None or budget is None:
+        return ""
+    limit = Decimal(budget["amount"].replace(",", ""))
+    verdict = f"{_plain(total - limit)} over it" if total > limit else f"{_plain(limit - total)} under it"
+    return f"{WORKED_OUT} together {_plain(total)} against the budget {budget['money']}{budget['amount']}: {verdict}"
