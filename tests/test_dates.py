@@ -20,21 +20,19 @@ from saturnd.turn.date_checks import (
     worked_out_date,
 )
 from saturnd.turn.dates import (
-    age,
     before_day,
     dated,
     days_meant,
     days_named,
     holidays_named,
-    lasts_until,
     months_meant,
     months_written,
-    next_due,
     on_the_days,
     ways_written,
     week_named,
 )
 from saturnd.turn.ground import Ground, build_ground
+from saturnd.turn.repeats import age, lasts_until, next_due
 from saturnd.turn.retrieval import Document, Excerpt, rank, relevant_excerpts, render_excerpts
 from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, just_gone
 from saturnd.turn.worked_lines import (

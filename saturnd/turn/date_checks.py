@@ -11,7 +11,6 @@ from saturnd.tools.word_match import stems
 from saturnd.turn.dates import (
     DAY_NAMED,
     DAYS_ASKED,
-    ENDS,
     MONTHS,
     NEXT_ASKED,
     NO_LINE_THAT_DAY,
@@ -20,12 +19,12 @@ from saturnd.turn.dates import (
     SPAN_ASKED,
     WEEKDAY_WRITTEN,
     WEEKDAYS,
-    WHEN_ASKED,
     content_words,
     dates_written,
     days_named,
     days_of,
 )
+from saturnd.turn.repeats import ENDS, WHEN_ASKED
 from saturnd.turn.worked_times import clock_times
 
 COUNT_ASKED = re.compile(r"\bhow\s+(?:many|long|soon)\b", re.IGNORECASE)

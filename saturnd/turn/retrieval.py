@@ -29,15 +29,12 @@ from saturnd.tools.word_match import (
 from saturnd.turn.dates import (
     MONTHS,
     NO_LINE_THAT_DAY,
-    age,
     content_words,
     dated,
     days_named,
     holidays_named,
-    lasts_until,
     months_meant,
     months_written,
-    next_due,
     on_the_days,
     ways_written,
     week_named,
@@ -52,7 +49,7 @@ from saturnd.turn.listing import (
     who_owes,
 )
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
-from saturnd.turn.repeats import repeats_on
+from saturnd.turn.repeats import age, lasts_until, next_due, repeats_on
 from saturnd.turn.row_days import runs_out, yearly_next
 from saturnd.turn.targets import TARGET_ASKED, against_the_target, sets_a_target
 from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, just_gone, month_asked

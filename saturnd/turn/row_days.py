@@ -15,7 +15,8 @@ from datetime import date
 from saturnd.tools.table_cells import day_of, number
 from saturnd.tools.table_dates import BIRTH, header_and_rows, next_of, yearly_column
 from saturnd.tools.word_match import stems
-from saturnd.turn.dates import AGE_ASKED, ENDS, MAX_DATES, _from_today, _moved
+from saturnd.turn.dates import MAX_DATES, from_today
+from saturnd.turn.repeats import AGE_ASKED, ENDS, moved
 
 LASTS = re.compile(r"(?P<what>warranty|guarantee|cover)?[\s_]*\(?(?P<unit>years?|months?|yrs?)\)?", re.IGNORECASE)
 """A column of how long each row lasts: "years", "warranty (years)", "guarantee_months"."""
@@ -32,7 +33,7 @@ def yearly_next(source: str, lines: list[str], request: str, today: date) -> str
     days = sorted(((next_of(born, today), born, row[label].strip() if label is not None else "")
                    for row in _named(body, label, request) if (born := day_of(row[column]))), key=lambda found: found[0])
     turns = BIRTH.search(header[column]) is not None
-    said = [f"{who} {when.day} {when:%B %Y} (a {when:%A}, {_from_today(when, today)}), "
+    said = [f"{who} {when.day} {when:%B %Y} (a {when:%A}, {from_today(when, today)}), "
             + (f"turns {when.year - born.year}" if turns else f"{when.year - born.year} years")
             for when, born, who in days[:MAX_DATES]]
     return f"[Saturn dated] {header[column].strip()} next, soonest first: " + "; ".join(said)
@@ -60,14 +61,14 @@ def runs_out(source: str, lines: list[str], request: str, today: date) -> str:
     if lasting is None:
         return ""
     unit = "month" if LASTS.fullmatch(header[lasting].strip())["unit"].lower().startswith("m") else "year"  # type: ignore[index]
-    ends = sorted(((_moved(day, int(number(row[lasting]) or 0), unit), row) for row in rows if (day := day_of(row[dated]))),
+    ends = sorted(((moved(day, int(number(row[lasting]) or 0), unit), row) for row in rows if (day := day_of(row[dated]))),
                   key=lambda found: found[0])
     if (year := year_asked(request, today)) is not None:  # "Which warranties run out next year?": 2027's only
         ends = [(when, row) for when, row in ends if when.year == year]
         if not ends:
             return f"[Saturn dated] none runs out in {year}"
     said = [f"{name(row)} {when.day} {when:%B %Y} ({row[dated].strip()} + {row[lasting].strip()} {unit}s): "
-            + f"{_from_today(when, today)} {ENDS[0] if when < today else ENDS[1]}" for when, row in ends[:MAX_DATES]]
+            + f"{from_today(when, today)} {ENDS[0] if when < today else ENDS[1]}" for when, row in ends[:MAX_DATES]]
     return "[Saturn dated] when each runs out, soonest first; " + "; ".join(said)  # entries as against_its_end reads them
 
 
@@ -88,7 +89,7 @@ def _age(day: date, today: date) -> str:
     months = (today.year - day.year) * 12 + today.month - day.month - (today.day < day.day)
     years, left = divmod(months, 12)
     return (f"{years} year{'s' if years != 1 else ''}" + (f" {left} month{'s' if left != 1 else ''}" if left else "")
-            if months else _from_today(day, today)) + (" ago" if months else "")
+            if months else from_today(day, today)) + (" ago" if months else "")
 
 
 def _label_column(header: list[str], body: list[list[str]], skip: set[int]) -> int | None:
