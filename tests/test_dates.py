@@ -27,10 +27,10 @@ from saturnd.turn.dates import (
     holidays_named,
     months_meant,
     months_written,
-    on_the_days,
     ways_written,
     week_named,
 )
+from saturnd.turn.day_lines import on_the_days
 from saturnd.turn.ground import Ground, build_ground
 from saturnd.turn.repeats import age, lasts_until, next_due
 from saturnd.turn.retrieval import Document, Excerpt, rank, relevant_excerpts, render_excerpts
@@ -633,6 +633,13 @@ def test_a_line_of_comma_clauses_each_naming_its_day_shows_the_clause_for_the_da
         "[Saturn dated] Saturday 5 December: Ava: piano Sat 10am")  # not Leo's match: the request names Ava
 
 
+def test_a_things_time_with_the_days_own_after_it_gives_the_days():
+    kids = ["School pick-up 3:15pm, Fridays 1:30pm", "Swimming Saturdays 9am"]
+    assert on_the_days(kids, "What time is pick-up on Friday?", TODAY) == (
+        "[Saturn dated] Friday 4 December: School pick-up: Fridays 1:30pm")
+    assert on_the_days(kids, "What time is pick-up on Monday?", TODAY) == ""
+
+
 def test_asked_what_comes_next_of_a_thing_named_only_its_dates():
     meetings = ["Tue 14:00 1:1 with Ruth", "Thu 16:00 team retro", "Mon 10:00 standup"]
     assert dated(meetings, "When's my next one-to-one with Ruth?", TODAY) == (
@@ -887,6 +894,11 @@ def test_asked_whether_a_thing_can_be_done_now_the_lines_of_this_month_are_liste
         "[Saturn listed] now is December: no line here names December")
     assert in_the_month(seeds, "Can I plant garlic now?", date(2026, 5, 3)) == (
         "[Saturn listed] now is May: the lines of May (1): Carrots - sow April to June")
+    plants = ["Feed the monstera once a month in spring and summer only.", "Orchid likes rainwater."]
+    assert in_the_month(plants, "Does the monstera need feeding now?", date(2026, 12, 3)) == (
+        "[Saturn listed] now is December: no line here names December")  # spring and summer are March to August
+    assert in_the_month(plants, "Does the monstera need feeding now?", date(2026, 6, 3)).endswith("(1): " + plants[0])
+    assert in_the_month(plants, "Is the orchid thirsty now?", date(2026, 12, 3)) == ""  # the one line is not about it
 
 
 def test_asked_how_many_by_another_period_a_lines_count_is_converted():

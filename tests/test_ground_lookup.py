@@ -940,6 +940,8 @@ def test_a_tables_rows_done_every_so_often_are_given_their_next_day_when_asked()
         "fern 2026-12-05 (tomorrow); cactus 2026-12-11 (in 7 days); due today or gone by: orchid")
     assert table_totals("plants.csv", plants, "When does the cactus need watering next?", today=date(2026, 12, 4)).endswith(
         "soonest first: cactus 2026-12-11 (in 7 days); due today or gone by: none")
+    assert table_totals("plants.csv", plants, "Which plant goes longest between waterings?") == (
+        "[Saturn worked out] water every in days, longest first: cactus 21 (3 weeks), orchid 10 (10 days), fern 3 (3 days)")
     assert "next by" not in table_totals("plants.csv", plants, "When did I last water the fern?", today=date(2026, 12, 4))
     assert "next by" not in table_totals("plants.csv", plants, "Does the fern need feeding?", today=date(2026, 12, 4))
 

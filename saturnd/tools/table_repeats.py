@@ -46,6 +46,24 @@ def next_by_row(header: list[str], body: list[list[str]], request: str, today: d
             f"due today or gone by: {', '.join(due) if due else 'none'}")
 
 
+BETWEEN_ASKED = re.compile(r"\b(?:longest|shortest|most\s+often|least\s+often|most\s+frequently|least\s+frequently)\b",
+                           re.IGNORECASE)
+
+
+def between_times(header: list[str], body: list[list[str]], request: str) -> str:
+    """Asked which row goes longest (or shortest) between times, each row's interval in days, the
+    longest first: "3 weeks" against "10 days" is no comparison a small model makes."""
+    every = next((i for i in range(len(header)) if body and all(INTERVAL.match(r[i]) for r in body)), None)
+    label = next((i for i in range(len(header)) if i != every and all(r[i].strip() and number(r[i]) is None
+                                                                         and not ISO_DATE.match(r[i]) for r in body)), None)
+    if every is None or label is None or not BETWEEN_ASKED.search(request):
+        return ""
+    start = date(2000, 1, 1)
+    days = sorted(((_after(start, r[every]) - start).days, r[label].strip(), r[every].strip()) for r in body)[::-1]
+    return (f"[Saturn worked out] {header[every].strip()} in days, longest first: "
+            + ", ".join(f"{name} {count} ({written})" for count, name, written in days))
+
+
 def _after(day: date | None, interval: str) -> date:
     found = INTERVAL.match(interval)
     assert day is not None and found is not None  # the rows are picked for both

@@ -51,7 +51,7 @@ from saturnd.tools.table_cells import (
 )
 from saturnd.tools.table_dates import as_next, last_rows
 from saturnd.tools.table_extremes import extremes_by_group
-from saturnd.tools.table_repeats import next_by_row
+from saturnd.tools.table_repeats import between_times, next_by_row
 from saturnd.tools.word_match import query_terms, stems
 
 MAX_ROWS = 2_000
@@ -71,7 +71,7 @@ def table_totals(name: str, text: str, request: str = "", days: Collection[date]
         return "\n".join(filter(None, (_totals(name, header, body, rows, request, days), _hours_between(header, body, days),
                                         _dated_or_not(header, body), _blanks_asked(header, body, request),
                                         last_rows(header, body, request), next_by_row(header, body, request, today),
-                                        extremes_by_group(name, header, body, request))))
+                                        extremes_by_group(name, header, body, request), between_times(header, body, request))))
     return ""
 
 

@@ -1,6 +1,7 @@
-"""Answers held against the dates and days the ground worked out (dates.py): a count of days, a
-weekday, a yes/no or a "who" about a day, how often a thing is or whether it still holds, and when a
-repeat is next due. Each returns the ground's line to send back with, or None."""
+"""Answers held against the dates and days the ground worked out (dates.py, day_lines.py,
+repeats.py): a count of days, a weekday, a yes/no or a "who" about a day, how often a thing is or
+whether it still holds, and when a repeat is next due. Each returns the ground's line to send back
+with, or None."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from saturnd.turn.dates import (
     DAYS_ASKED,
     MONTHS,
     NEXT_ASKED,
-    NO_LINE_THAT_DAY,
     OVERDUE_ASKED,
     OVERDUE_MARK,
     SPAN_ASKED,
@@ -24,6 +24,7 @@ from saturnd.turn.dates import (
     days_named,
     days_of,
 )
+from saturnd.turn.day_lines import NO_LINE_THAT_DAY
 from saturnd.turn.repeats import ENDS, WHEN_ASKED
 from saturnd.turn.worked_times import clock_times
 

@@ -21,7 +21,8 @@ from saturnd.gate.reach import within
 from saturnd.tools.builtin_files import human_size
 from saturnd.tools.kb import kb_documents, kb_manifest
 from saturnd.turn import prompts
-from saturnd.turn.dates import days_meant, on_the_days
+from saturnd.turn.dates import days_meant
+from saturnd.turn.day_lines import on_the_days
 from saturnd.turn.errands import asked_action
 from saturnd.turn.fencing import fence
 from saturnd.turn.folder_scan import FolderScan, scan_folder

@@ -35,7 +35,7 @@ from saturnd.turn.claims import (
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
 from saturnd.turn.date_checks import NO, WHAT_ASKED, WHO_ASKED, YES, gives_the_date, worked_out_date
-from saturnd.turn.dates import NO_LINE_THAT_DAY
+from saturnd.turn.day_lines import NO_LINE_THAT_DAY
 from saturnd.turn.echoed_instructions import (
     done_account,
     echoes_instructions,

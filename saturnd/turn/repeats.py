@@ -21,7 +21,6 @@ from saturnd.tools.word_match import stems
 from saturnd.turn.dates import (
     EVERY,
     MAX_DATES,
-    NO_LINE_THAT_DAY,
     NTH_WEEKDAY,
     WEEK_NAMED,
     WEEKDAYS,
@@ -35,6 +34,7 @@ from saturnd.turn.dates import (
     from_today,
     week_named,
 )
+from saturnd.turn.day_lines import NO_LINE_THAT_DAY
 from saturnd.turn.made_up import NUMBER_WORDS
 
 DAY = re.compile(r"\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\b", re.IGNORECASE)

@@ -28,17 +28,16 @@ from saturnd.tools.word_match import (
 )
 from saturnd.turn.dates import (
     MONTHS,
-    NO_LINE_THAT_DAY,
     content_words,
     dated,
     days_named,
     holidays_named,
     months_meant,
     months_written,
-    on_the_days,
     ways_written,
     week_named,
 )
+from saturnd.turn.day_lines import NO_LINE_THAT_DAY, on_the_days
 from saturnd.turn.errands import TOLD_LOGGED, asked_action
 from saturnd.turn.listing import (
     DONE_MARK,

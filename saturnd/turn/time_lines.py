@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from saturnd.tools.word_match import stems
 from saturnd.turn.dates import MONTHS, dates_gone, months_meant
 from saturnd.turn.worked_times import clock_times
 
@@ -33,7 +34,7 @@ def in_the_month(lines: list[str], request: str, today: date) -> str:
         return ""
     asked = [month for month in MONTHS if MONTH_ASKED[month].search(named)]
     if not asked and NOW_ASKED.search(request):
-        return _this_month(lines, today)
+        return _this_month(lines, request, today)
     if len(asked) != 1:
         return ""
     said = [_the_months_part(line.strip(), asked[0]) for line in lines if MONTH_IN_LINE[asked[0]].search(line)]
@@ -59,9 +60,15 @@ MONTH_RANGE = re.compile(r"(?=\b([A-Za-z]{3,9})\s*(?:to|-|–|until|till)\s*([A-
 """Overlapping, so "Kale - Nov to Feb" finds "Nov to Feb" past "Kale - Nov"."""
 
 
+SEASONS = {"spring": {2, 3, 4}, "summer": {5, 6, 7}, "autumn": {8, 9, 10}, "fall": {8, 9, 10}, "winter": {11, 0, 1}}
+"""A season's months, counted from 0 for January, as the northern half of the world has them."""
+
+
 def _months_of(line: str) -> set[int]:
-    """The months a line names, a range's between ("sow April to June": 4, 5, 6)."""
+    """The months a line names, a range's between ("sow April to June": 4, 5, 6), a season's
+    ("feed in spring and summer only": March to August)."""
     months = {n for n, month in enumerate(MONTHS) if MONTH_IN_LINE[month].search(line)}
+    months |= {n for season, numbers in SEASONS.items() if re.search(rf"\b{season}\b", line, re.IGNORECASE) for n in numbers}
     for start, end in MONTH_RANGE.findall(line):
         first = next((n for n, month in enumerate(MONTHS) if MONTH_IN_LINE[month].fullmatch(start)), None)
         last = next((n for n, month in enumerate(MONTHS) if MONTH_IN_LINE[month].fullmatch(end)), None)
@@ -70,12 +77,13 @@ def _months_of(line: str) -> set[int]:
     return months
 
 
-def _this_month(lines: list[str], today: date) -> str:
+def _this_month(lines: list[str], request: str, today: date) -> str:
     """Asked whether a thing can be done now, of lines that each name the months for it ("Garlic -
-    plant October/November"), those of this month, or that none is: on 3 December the 1.5B said
+    plant October/November"), or of the one line about it that does ("Feed the monstera … in
+    spring and summer only"), those of this month, or that none is: on 3 December the 1.5B said
     garlic could be planted now."""
     monthly = [line.strip() for line in lines if _months_of(line) and not re.search(r"\d", line)]  # months, no dates
-    if len(monthly) < 2:
+    if len(monthly) < 2 and not (monthly and stems(monthly[0]) & stems(request)):
         return ""
     month = MONTHS[today.month - 1].capitalize()
     said = [line for line in monthly if today.month - 1 in _months_of(line)]
