@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 import msgspec
@@ -258,6 +258,9 @@ def test_a_tables_cell_after_a_time_is_no_guess_but_a_thousands_comma_still_join
     logged = SessionRecord(typed=["Log today's reading: 138 over 84, pulse 69."],
                            returned=[Returned("read_file", "c1", f"Now: 2026-12-04\n{readings}", fenced=True)], calls=[])
     assert guessed_value({"content": readings + "\n2026-12-04,138,84,69\n"}, logged, frozenset()) is None  # not "04138"
+    next_month = SessionRecord(typed=["Add January's book: The Glass Road, 302 pages."], returned=[], calls=[])
+    next_year = f"{date.today().year + 1}-01"
+    assert guessed_value({"content": f"{next_year},The Glass Road,302"}, next_month, frozenset()) is None  # a year to come
     quoted = SessionRecord(typed=["Add a quote: rewiring from Bright Electrics, £3,950, today."], returned=[], calls=[])
     assert guessed_value({"content": "rewiring,Bright Electrics,3950,2026-12-04,"}, quoted, frozenset(), "Now: 2026-12-04") is None
 

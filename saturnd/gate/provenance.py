@@ -209,6 +209,8 @@ def without_thousands(text: str) -> str:
     return THOUSANDS.sub(lambda found: found.group(0).replace(",", ""), text)
 """The comma of "1,200"; not a table's "12:30,20", whose 20 a write of the table keeps."""
 GUESS_DIGITS = 2
+YEAR_AND_MONTH = re.compile(r"\b(\d{4})-(?:0[1-9]|1[0-2])\b(?!-\d)")
+"""A month written "2027-01": its "01" is January, which the request names in words."""
 """A number of one digit is a count or a list's numbering more often than a value."""
 
 
@@ -220,7 +222,8 @@ def guessed_value(arguments: dict[str, Any], record: SessionRecord, skip: frozen
     it made up; asked to email Petra a room number nobody gave, it made one up. It almost never asks."""
     known = record.known_text(seen)
     times, days = clock_times(known), {_day(d) for d in DAY_OR_MONTH.findall(known)} | _days_of_iso_dates(known)
-    numbers = {float(n) for n in NUMBER.findall(without_thousands(known))}
+    this_year = date.today().year  # "January's book" in December is next year's: its year is no guess
+    numbers = {float(n) for n in NUMBER.findall(without_thousands(known))} | {float(this_year), float(this_year + 1)}
     for name, value in arguments.items():
         if name in skip or not isinstance(value, str):
             continue
@@ -230,7 +233,7 @@ def guessed_value(arguments: dict[str, Any], record: SessionRecord, skip: frozen
         for day in DAY_OR_MONTH.findall(value):
             if _day(day) not in days:
                 return name, day
-        for number in NUMBER.findall(without_thousands(TIME.sub(" ", value))):
+        for number in NUMBER.findall(without_thousands(TIME.sub(" ", YEAR_AND_MONTH.sub(r"\1", value)))):
             if len(number.replace(".", "")) >= GUESS_DIGITS and float(number) not in numbers:
                 return name, number
     return None
