@@ -37,7 +37,7 @@ from saturnd.turn.retrieval import (
     relevant_excerpts,
     render_excerpts,
 )
-from saturnd.turn.the_user import the_user_named
+from saturnd.turn.the_user import own_part_missed, the_user_named
 from saturnd.turn.worked_lines import against_the_worked_entry, bracketed_counts
 from tests.conftest import of_type
 from tests.test_gate import decide_with, run_with_decisions
@@ -936,10 +936,13 @@ def test_a_sum_put_together_is_set_against_the_budget_a_line_gives():
 def test_a_tables_rows_done_every_so_often_are_given_their_next_day_when_asked():
     plants = "plant,water every,last watered\nfern,3 days,2026-12-02\ncactus,3 weeks,2026-11-20\norchid,10 days,2026-11-24\n"
     assert table_totals("plants.csv", plants, "Which plants need watering today?", today=date(2026, 12, 4)) == (
-        "[Saturn dated] next by water every from last watered, soonest first: orchid 2026-12-04 (today); "
-        "fern 2026-12-05 (tomorrow); cactus 2026-12-11 (in 7 days); due today or gone by: orchid")
-    assert table_totals("plants.csv", plants, "When does the cactus need watering next?", today=date(2026, 12, 4)).endswith(
-        "soonest first: cactus 2026-12-11 (in 7 days); due today or gone by: none")
+        "[Saturn dated] orchid, last watered 24 November 2026, every 10 days: next 4 December 2026, a Friday, today; "
+        "fern, last watered 2 December 2026, every 3 days: next 5 December 2026, a Saturday, tomorrow; "
+        "cactus, last watered 20 November 2026, every 3 weeks: next 11 December 2026, a Friday, in 7 days; "
+        "due today or gone by: orchid")
+    assert table_totals("plants.csv", plants, "When does the cactus need watering next?", today=date(2026, 12, 13)).endswith(
+        "[Saturn dated] cactus, last watered 20 November 2026, every 3 weeks: next 11 December 2026, a Friday, "
+        "2 days ago (overdue); due today or gone by: cactus")
     assert table_totals("plants.csv", plants, "Which plant goes longest between waterings?") == (
         "[Saturn worked out] water every in days, longest first: cactus 21 (3 weeks), orchid 10 (10 days), fern 3 (3 days)")
     assert "next by" not in table_totals("plants.csv", plants, "When did I last water the fern?", today=date(2026, 12, 4))
@@ -999,6 +1002,10 @@ def test_a_tables_rows_that_say_me_are_noted_as_the_users():
     assert the_user_named("When am I hosting?", [], [Excerpt("club.md", 1, club, 2)]) == (
         "[Saturn noted] the rows that say \"Me\" are the user's: Host rota: February me")
     assert the_user_named("Who's in the club?", [], [Excerpt("club.md", 1, club[:1], 1)]) == ""
+    noted = the_user_named("When am I hosting?", [], [Excerpt("club.md", 1, club, 2)])
+    assert own_part_missed("We meet the second Tuesday, at whoever is hosting.", "When am I hosting?", noted) == (
+        "[Saturn noted] the user's part of Host rota: February me")
+    assert own_part_missed("In February.", "When am I hosting?", noted) is None
 
 
 def test_counts_in_brackets_down_a_list_are_summed_unless_one_is_asked():

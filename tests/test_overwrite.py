@@ -304,6 +304,13 @@ def test_a_row_named_by_its_reference_is_the_one_a_change_replaces(tmp_path):
         "invoice,client,amount,paid\nINV-101,Harper & Co,1200,yes\nINV-103,Harper & Co,800,yes\n")  # not INV-101's
 
 
+def test_a_tables_header_sharing_the_requests_word_is_no_line_kept(tmp_path):
+    plants = tmp_path / "plants.csv"
+    plants.write_text("plant,water every,last watered\nfern,3 days,2026-12-02\nmonstera,7 days,2026-11-28\n")
+    written = "plant,water every,last watered\nfern,3 days,2026-12-02\nmonstera,7 days,2026-12-04"
+    assert kept_lines("I watered the monstera today.", plants, written) == []
+
+
 def test_an_add_instead_of_a_line_replaces_it(tmp_path):
     meals = tmp_path / "meals.md"
     meals.write_text("# Meal plan\nSat: roast chicken\nSun: soup\n")

@@ -26,8 +26,9 @@ LAST_ASKED = re.compile(r"\b(?:did|was|were)\b.*\blast\b|\blast\s+time\b", re.IG
 
 def next_by_row(header: list[str], body: list[list[str]], request: str, today: date | None) -> str:
     """Asked when, each row's next day (the named rows' only, where the request names some), soonest
-    first, from its interval and its last day, with the rows due today or gone by; "" for a table
-    without such a pair of columns."""
+    first, from its interval and its last day, written as dates.py's repeats are (so the checks of
+    an answer's next day hold for both), with the rows due today or gone by; "" for a table without
+    such a pair of columns."""
     if today is None or not body or not DUE_ASKED.search(request) or LAST_ASKED.search(request):
         return ""
     every = next((i for i in range(len(header)) if all(INTERVAL.match(r[i]) for r in body)), None)
@@ -38,12 +39,20 @@ def next_by_row(header: list[str], body: list[list[str]], request: str, today: d
     if every is None or last is None or label is None or not stems(f"{header[every]} {header[last]}") & stems(request):
         return ""
     named = [r for r in body if re.search(rf"\b{re.escape(r[label].strip())}\b", request, re.IGNORECASE)]
-    rows = sorted(((_after(day_of(r[last]), r[every]), r[label].strip()) for r in named or body),
-                  key=lambda pair: pair[0])
-    due = [name for day, name in rows if day <= today]
-    said = "; ".join(f"{name} {day.isoformat()} ({_from(day, today)})" for day, name in rows)
-    return (f"[Saturn dated] next by {header[every].strip()} from {header[last].strip()}, soonest first: {said}; "
-            f"due today or gone by: {', '.join(due) if due else 'none'}")
+    rows = sorted(((_after(day_of(r[last]), r[every]), r) for r in named or body), key=lambda pair: pair[0])
+    said = [f"{r[label].strip()}, {header[last].strip()} {_written(day_of(r[last]))}, every {_every(r[every])}: "
+            f"next {_written(day)}, a {day:%A}, {_from(day, today)}" for day, r in rows]
+    due = [r[label].strip() for day, r in rows if day <= today]
+    return f"[Saturn dated] {'; '.join(said)}; due today or gone by: {', '.join(due) if due else 'none'}"
+
+
+def _written(day: date | None) -> str:
+    assert day is not None  # the rows are picked for their days
+    return f"{day.day} {day:%B %Y}"
+
+
+def _every(interval: str) -> str:
+    return re.sub(r"^\s*every\s+", "", interval.strip(), flags=re.IGNORECASE)
 
 
 BETWEEN_ASKED = re.compile(r"\b(?:longest|shortest|most\s+often|least\s+often|most\s+frequently|least\s+frequently)\b",
@@ -82,4 +91,6 @@ def _from(day: date, today: date) -> str:
         return "today"
     if days == 1:
         return "tomorrow"
-    return f"in {days} days" if days > 0 else f"{-days} days gone by"
+    if days == -1:
+        return "yesterday (overdue)"
+    return f"in {days} days" if days > 0 else f"{-days} days ago (overdue)"

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from saturnd.gate.provenance import DAY_OR_MONTH, TIME
+from saturnd.tools.table_cells import TABLE_SUFFIXES
 from saturnd.tools.word_match import stems
 from saturnd.turn.errands import NAMED_FILE, asked_action
 from saturnd.turn.listing import marked_line, marks_done
@@ -246,14 +247,16 @@ def asked_about(request: str, path: Path) -> set[str]:
     """The file's lines the request names by the most words that are not the file's own name, no
     heading among them: asked to "Take the lego off the Christmas list", "# Christmas presents"
     stays; asked to "Tick off the library books", "return library books" goes and "book car
-    service", sharing only "book", stays. A line holding a reference the request names (CODE) is
-    the one asked."""
+    service", sharing only "book", stays. A table's header is no line asked ("I watered the monstera
+    today" names "last watered" too). A line holding a reference the request names (CODE) is the
+    one asked."""
     words = stems(request) - ERRAND_WORDS - ANSWERS - stems(re.sub(r"[^a-z]+", " ", path.stem.lower()))
     lines = _file_lines(path)
     codes = [re.compile(rf"(?<![\w-]){re.escape(code)}(?![\w-])", re.IGNORECASE) for code in CODE.findall(request)]
     if coded := {line for line in lines if any(code.search(line) for code in codes)}:
         return coded  # "Harper paid INV-103": its row, not Harper's other one
-    shared = {line: len(stems(line) & words) for line in lines if not HEADING.search(line)}
+    header = lines[0] if lines and path.name.lower().endswith(TABLE_SUFFIXES) else None  # "…,last watered": no row
+    shared = {line: len(stems(line) & words) for line in lines if not HEADING.search(line) and line != header}
     most = max(shared.values(), default=0)
     return {line for line, count in shared.items() if count and count == most} or time_line_asked(request, path, lines)
 

@@ -103,3 +103,21 @@ def own_sum_missed(answer: str, request: str, seen: str) -> str | None:
             if mine and given and mine["sum"] not in given:
                 return f"[Saturn worked out] {found['column'].strip()} by {found['by'].strip()}, the user's (me): {mine['sum']}"
     return None
+
+
+NOTED_PART = re.compile(r'^\[Saturn noted\] the rows that say "Me" are the user\'s: (?P<parts>.+)$', re.MULTILINE)
+
+
+def own_part_missed(answer: str, request: str, seen: str) -> str | None:
+    """The part of a list that says "me" ("Host rota: February me"), when a request in the first
+    person is answered without its words: asked "When am I hosting?", the 1.5B gave the club's
+    meeting day."""
+    noted = NOTED_PART.search(seen)
+    if noted is None or not FIRST_PERSON.search(request):
+        return None
+    for part in noted["parts"].split("; "):
+        label, colon, mine = part.partition(": ")
+        words = set(re.findall(r"[a-z]{3,}", ME_WORD.sub("", mine).lower()))
+        if colon and "," not in mine and words and not words & set(re.findall(r"[a-z]{3,}", answer.lower())):
+            return f"[Saturn noted] the user's part of {label}: {mine}"
+    return None
