@@ -21,7 +21,7 @@ from saturnd.turn.claims import (
 from saturnd.turn.errands import (
     forced_call,
 )
-from saturnd.turn.picked_rows import coming_miscounted
+from saturnd.turn.picked_rows import coming_miscounted, superlative_missed
 from saturnd.turn.the_user import own_sum_missed
 from saturnd.turn.trails import asks_to_follow
 from saturnd.turn.worked_lines import period_figure_missed
@@ -1331,3 +1331,11 @@ def test_asked_how_many_are_coming_the_kinds_count_is_no_check_of_it():
     assert unbacked_claim("2 of them", [], builtin_registry(), request_text, documents_at_hand=True, seen=seen) is None
     claim = unbacked_claim("4", [], builtin_registry(), request_text, documents_at_hand=True, seen=seen)
     assert claim is not None and claim.quote.startswith("[Saturn counted] coming (coming yes): 2 of the 4")
+
+
+def test_asked_for_the_cheapest_of_each_group_the_answer_must_give_their_sum():
+    seen = ("[Saturn worked out] totals over 3 rows: quote = 11170; smallest quote: (job boiler, quote 2850)\n"
+            "[Saturn worked out] the cheapest quote for each job: boiler 2850 (Heatwise), bathroom 5900 (Splash); together 8750")
+    request_text = "If we take the cheapest quote for each job, how much is that?"
+    assert superlative_missed("£2850", request_text, seen) == seen.splitlines()[1]
+    assert superlative_missed("That comes to £8,750.", request_text, seen) is None

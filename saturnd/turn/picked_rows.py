@@ -67,13 +67,19 @@ SUPERLATIVE_ROW = re.compile(r"\b(?P<which>(?:largest|smallest) [^:;]+): \((?P<c
                              re.MULTILINE)
 
 
+EACH_GROUPS = re.compile(r"^\[Saturn worked out\] the [^:\n]+ for each [^:\n]+: [^\n]*; together (?P<together>\d+(?:\.\d+)?)$",
+                         re.MULTILINE)
+
+
 def superlative_missed(answer: str, request: str, seen: str) -> str | None:
     """The row the ground worked out as the largest or smallest asked, or the most days a row took,
     when the answer names none of its cells: asked "What was my favourite book?" with "largest
     rating: (title Tomorrow and Tomorrow and Tomorrow, …, rating 5)" shown, the 1.5B gave the
-    want-to-read list."""
+    want-to-read list. Asked for the cheapest of each group, the answer must give their sum."""
     if not (LARGEST_ASKED.search(request) or SMALLEST_ASKED.search(request)):
         return None
+    if each := EACH_GROUPS.search(seen):  # "the cheapest quote for each job: …; together 12950": the sum of the picks
+        return None if each["together"] in re.sub(r"(?<=\d),(?=\d{3})", "", answer) else each.group(0)
     found = [m for line in seen.splitlines() if line.startswith("[Saturn worked out]") for m in SUPERLATIVE_ROW.finditer(line)]
     if not found:
         return None
