@@ -271,6 +271,8 @@ def test_an_answer_naming_rows_not_asked_goes_back_with_the_rows_asked(answer, r
     claim = unbacked_claim(answer, [], builtin_registry(), "Which bills haven't I paid?", documents_at_hand=True,
                            seen=BILLS)
     assert (claim.quote if claim and claim.kind == "rows_not_asked" else None) == rows
+    told = unbacked_claim(answer, [], builtin_registry(), "I paid the council tax.", documents_at_hand=True, seen=BILLS)
+    assert told is None or told.kind != "rows_not_asked"  # an errand's answer is no question's rows
 
 
 INVOICES = ("--- invoices.csv (whole file, 4 lines)\nclient,amount,sent,paid\nAcme,450,2026-10-03,yes\n"

@@ -538,10 +538,10 @@ def unbacked_claim(
         return Claim("marked_done", left)
     if line := the_file_holding_it(answer, request, seen):
         return Claim("another_file", line)
-    if rows := (rows_not_asked(answer, request, seen) or rows_of_another_answer(answer, request, seen)
-                or lines_not_asked(answer, request, seen) or kind_rows_not_asked(answer, request, seen)
-                or (picked_rows_not_asked(answer, request, seen) or picked_rows_left_out(answer, request, seen)
-                    if not asked_action(request) else None)):
+    if not asked_action(request) and (  # told "Ana paid.", the answer is no question's rows
+            rows := (rows_not_asked(answer, request, seen) or rows_of_another_answer(answer, request, seen)
+                     or lines_not_asked(answer, request, seen) or kind_rows_not_asked(answer, request, seen)
+                     or picked_rows_not_asked(answer, request, seen) or picked_rows_left_out(answer, request, seen))):
         return Claim("rows_not_asked", rows)
     if total := total_left_out(answer, request, seen):
         return Claim("total_left_out", total)
