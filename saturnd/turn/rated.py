@@ -147,7 +147,7 @@ def _money(symbol: str, value: Decimal) -> str:
 ROWS_SHOWN = re.compile(r"^\[Saturn worked out\] totals over [^;]*; the rows?: (?P<rows>[^;]+)")
 PRICED = re.compile(r"^\W*(?P<item>[A-Za-z][\w' -]*?)\s*[:=-]?\s*(?P<money>[£$€])\s?(?P<price>\d+(?:\.\d+)?)\s*(?:each\b)?\s*$")
 """A price list's line: "Cupcakes £2 each", "Lemon cake £18"."""
-WORTH_ASKED = re.compile(r"\bhow\s+much\b|\b(?:worth|cost|costs|owe[sd]?|charge|bill|invoice|total)\b", re.IGNORECASE)
+WORTH_ASKED = re.compile(r"\bhow\s+much\b|\bcomes?\s+to\b|\b(?:worth|cost|costs|owe[sd]?|charge|bill|invoice|total)\b", re.IGNORECASE)
 COUNT_COLUMN = re.compile(r"^(?:qty|quantity|number|count|how\s+many|amount|no\.?)$", re.IGNORECASE)
 
 
