@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from protocol.methods import CallTrace, PassTrace
-from saturnd.turn.echoed_instructions import echoes_instructions, not_done_account
+from saturnd.turn.echoed_instructions import echoes_instructions, not_done_account, off_the_errand
 from saturnd.turn.review import UNFIT
 from saturnd.turn.tool_round import DECLINED_BY_USER, NOBODY_TO_APPROVE
 
@@ -45,3 +45,13 @@ def test_not_done_account_names_each_declined_or_unapproved_call_once():
         " nobody was here to give it (--allow run_command approves it ahead)."
     )
     assert not_done_account([_pass(("read_file", "ran"))]) == ""
+
+
+@pytest.mark.parametrize(("answer", "off"), [
+    ("The cottage is a cottage.", True),  # told "Omar paid.", his row marked
+    ("Omar's booking is now paid.", False),
+    ("Message sent.", False),  # an account in its own words
+    ("", False),
+])
+def test_an_answer_saying_nothing_of_the_errand_done_is_off_it(answer, off):
+    assert off_the_errand(answer, "Omar paid.", []) is off

@@ -640,6 +640,8 @@ def test_asked_what_is_still_to_go_a_column_part_of_another_gives_each_rows_rest
         "[Saturn worked out] totals over 3 rows: boxes = 30, packed = 21; still to go, boxes - packed, the most first:"
         " living room 5, kitchen 4, bedroom 0 = 9 in all")
     assert "still to go" not in table_totals("boxes.csv", boxes, "How many boxes have I packed?")
+    stays = "guest,guests,price,paid\nOmar,4,240,no\nPaul,2,610,no\n"
+    assert "still to go" not in table_totals("bookings.csv", stays, "Who still owes me money?")  # guests are no part of a price
 
 
 def test_asked_how_many_times_a_tables_rows_are_counted_by_kind():
@@ -986,6 +988,13 @@ def test_a_price_a_time_is_times_the_rows_of_the_month_asked():
         "[Saturn worked out] Subs £5 a match: £5 a match × 4 (the November 2026 rows) = £20")
     assert a_price_a_time("How much do I owe in subs for December?", shown) == ""  # no December rows listed
     assert a_price_a_time("How much is the kit for November?", shown) == ""  # the price is not the kit's
+    cottage = ("Cleaner: Rosa, 07700 900 414, £40 a clean, after each stay\n"
+               "[Saturn worked out] totals over the December 2026 rows (4): guests = 11, price = 1655")
+    assert a_price_a_time("How much will I pay Rosa for December's cleans?", cottage) == (
+        "[Saturn worked out] Cleaner: Rosa: £40 a clean × 4 (the December 2026 rows) = £160")
+    stays = "guest,arrive,price,paid\nLena,2026-12-04,285,yes\nOmar,2026-12-11,240,no\n"
+    assert "paid = yes" not in table_totals("bookings.csv", stays, "How much will I pay Rosa for December's cleans?")
+    assert "paid = no" in table_totals("bookings.csv", stays, "Who hasn't paid?")
 
 
 def test_asked_what_still_needs_someone_the_rows_with_a_blank_cell():

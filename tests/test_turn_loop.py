@@ -421,6 +421,19 @@ async def test_the_reply_to_a_guess_question_given_back_as_the_answer_is_replace
     assert of_type(seen, "answer")[-1].text != "I don't know, do what you can."
 
 
+async def test_an_answer_saying_nothing_of_an_errand_done_is_replaced_by_what_was_done(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    bookings = harness.env.workdir / "bookings.csv"
+    bookings.write_text("guest,price,paid\nOmar Haddad,240,no\nPaul Dunn,610,no\n")
+    harness.model.enqueue(
+        call("write_file", {"path": "bookings.csv", "content": "guest,price,paid\nOmar Haddad,240,yes\nPaul Dunn,610,no\n"}),
+        "The cottage is a cottage.",
+    )
+    _, events = await harness.turn("Omar paid.")
+    assert bookings.read_text().endswith("Omar Haddad,240,yes\nPaul Dunn,610,no\n")
+    assert of_type(events, "answer")[-1].text == "Done: write_file bookings.csv."
+
+
 async def test_an_answer_that_stops_for_a_missing_value_is_put_to_the_person(harness):
     await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
     stopped = "I'm sorry, but I don't have your sister's phone number."

@@ -40,6 +40,9 @@ SMALLEST_ASKED = re.compile(
 LEFT_ASKED = re.compile(r"\b(?:still|left|remaining|to\s+go|outstanding|not\s+yet|unpacked|unpaid|undone)\b", re.IGNORECASE)
 
 
+MONEY_HEADER = re.compile(r"cost|amount|price|spent|paid|total|fee|value|rent|budget|[£$€]", re.IGNORECASE)
+
+
 def _still_to_go(header: list[str], body: list[list[str]], numeric: list[int], request: str) -> str:
     """Asked what is still to go of a table whose one numeric column is part of the other in every
     row ("room,boxes,packed"), each row's rest and theirs in all, the most first: asked "How many
@@ -47,8 +50,9 @@ def _still_to_go(header: list[str], body: list[list[str]], numeric: list[int], r
     if len(numeric) != 2 or not LEFT_ASKED.search(request):
         return ""
     whole, part = numeric if all(value_in(numeric[0], r) >= value_in(numeric[1], r) for r in body) else numeric[::-1]
-    if any(value_in(whole, r) < value_in(part, r) for r in body):
-        return ""
+    if any(value_in(whole, r) < value_in(part, r) for r in body) or (
+            bool(MONEY_HEADER.search(header[whole])) != bool(MONEY_HEADER.search(header[part]))):
+        return ""  # "price,guests": 4 guests are no part of a 240 price
     label = next((i for i in range(len(header)) if i not in numeric), None)
     rest = sorted(((value_in(whole, r) - value_in(part, r), r) for r in body), key=lambda pair: -pair[0])
     each = ", ".join(f"{r[label].strip() if label is not None else ','.join(r)} {plain(left)}" for left, r in rest)

@@ -502,6 +502,9 @@ def _flagged(header: list[str], body: list[list[str]], numeric: list[int], reque
     still owed?"): the rows to total are those with that value. Shown the totals by "paid", the
     1.5B named one of the two unpaid, and answered the whole table's total as what is owed."""
     terms = {term[:4] for term in query_terms(request)}
+    payee = re.search(r"\bpay\s+(?-i:([A-Z][\w'-]+))", request, re.IGNORECASE)
+    if payee and not any(payee.group(1).lower() in cell.lower() for r in body for cell in r):
+        terms -= {"pay", "paid", "bill"}  # "How much will I pay Rosa?" of the guests' bookings: not whether they paid
     for i, name in enumerate(header):
         values = {r[i].strip().lower() for r in body}
         verb = name.strip().lower()[:4]

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
+from saturnd.tools.word_match import stems
 from saturnd.turn.review import DOES_NOT_FIT
 from saturnd.turn.tool_round import DO_NOT_RETRY, DO_NOT_TRY_ANOTHER_WAY
 
@@ -59,6 +60,21 @@ def repeats_the_reply(answer: str, replies: Iterable[str]) -> bool:
     def plain(text: str) -> str:
         return " ".join(text.lower().split()).strip(" .!")
     return bool(plain(answer)) and any(plain(reply) == plain(answer) for reply in replies)
+
+
+SAYS_DONE = re.compile(r"\b(?:done|sent|added|saved|updated|marked|written|wrote|logged|changed|removed|deleted|created|"
+                       r"booked|set|moved|recorded|noted|ticked|paid)\b", re.IGNORECASE)
+
+
+def off_the_errand(answer: str, request: str, passes: Iterable[PassTrace]) -> bool:
+    """Whether an answer to an errand that changed something shares no word with the request nor
+    with what the calls were given: told "Omar paid.", the 1.5B marked his row and answered "The
+    cottage is a cottage."."""
+    if SAYS_DONE.search(answer):  # "Message sent.": an account of the errand, in its own words
+        return False
+    given = " ".join(call.arguments for record in passes for call in record.calls if call.fate == "ran")
+    said = stems(answer)
+    return bool(said) and not said & (stems(request) | stems(given))
 
 
 def done_account(passes: Iterable[PassTrace], registry: Registry) -> str:

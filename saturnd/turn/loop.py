@@ -40,6 +40,7 @@ from saturnd.turn.echoed_instructions import (
     done_account,
     echoes_instructions,
     not_done_account,
+    off_the_errand,
     question_sent,
     repeats_the_reply,
     speaks_of_the_user,
@@ -344,6 +345,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         turn.trace[-1].note = join_note(turn.trace[-1].note, "the answer repeated the user's reply: replaced with "
                                         + ("what was done" if acted else "what was not done"))
         return done_account(turn.trace, turn.registry) if acted else _not_done(turn)
+    if asked_action(turn.text) and something_acted(turn.trace, turn.registry) and off_the_errand(text, turn.text, turn.trace):
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "the answer said nothing of the errand: replaced with what was done")
+        return done_account(turn.trace, turn.registry)  # "The cottage is a cottage." for "Omar paid."
     if asked := question_sent(turn.text, text, turn.trace):  # "Gran can pick the kids up": nobody replied yet
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the question sent")
         return asked

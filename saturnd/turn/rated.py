@@ -79,9 +79,11 @@ def _plain(value: Decimal) -> str:
 A_UNIT = re.compile(r"(?:(?P<money>[£$€])\s?)?(?P<amount>\d+(?:\.\d+)?)\s*(?P<pence>p|c)?\s+(?:a|an|per|each)\s+(?P<unit>[a-z]+)\b",
                     re.IGNORECASE)
 USED_SPAN = re.compile(r"(?P<period>[A-Z][a-z]+ \d{4}) \((?P<start>\d{4}-\d\d-\d\d) to (?P<end>\d{4}-\d\d-\d\d)\): (?P<used>[^;]+)")
-LISTED_MONTH = re.compile(r"^\[Saturn listed\] the rows with [\w ]+ in (?P<period>[A-Z][a-z]+ \d{4}) \((?P<count>\d+) of \d+\)")
+LISTED_MONTH = re.compile(r"^\[Saturn (?:listed\] the rows with [\w ]+ in|worked out\] totals over the) "
+                          r"(?P<period>[A-Z][a-z]+ \d{4})(?: rows)? \((?P<count>\d+)(?: of \d+)?\)")
 COST_ASKED = re.compile(r"\b(?:cost|costs|spend|spent|pay|paid|bill|charged?|owe[sd]?)\b|[£$€]", re.IGNORECASE)
-COUNTED_UNIT = re.compile(r"match|game|session|lesson|class|visit|walk|ride|round|meeting|fixture|training", re.IGNORECASE)
+COUNTED_UNIT = re.compile(r"match|game|session|lesson|class|visit|walk|ride|round|meeting|fixture|training|clean|stay|booking|"
+                          r"delivery|order|service", re.IGNORECASE)
 """What a month's rows each are, priced one at a time: "Subs £5 a match"."""
 
 
