@@ -595,6 +595,13 @@ def test_a_who_answer_naming_nobody_of_the_days_line_goes_back_with_it(request_t
     assert (claim.kind if claim else None) == kind
 
 
+def test_a_who_answer_naming_someone_for_a_day_no_line_is_for_goes_back():
+    seen = "[Saturn dated] tomorrow, Saturday 5 December: no line here is for that day"
+    assert not_on_that_day("Jo", "Who's doing the school run tomorrow?", seen) == (
+        "tomorrow, Saturday 5 December: no line here is for that day")
+    assert not_on_that_day("Nobody: it's a Saturday.", "Who's doing the school run tomorrow?", seen) is None
+
+
 def test_a_who_answer_of_you_is_the_users_own_i():
     seen = "[Saturn dated] today, Thursday 3 December: Thu: Sam drops off, I pick up"
     assert not_on_that_day("You are.", "Who's picking up today?", seen) is None

@@ -33,6 +33,7 @@ QUOTES = Document("quotes.csv", "job,company,quote,date,notes\nnew boiler,Heatwi
                                 "rewiring,Sparks,4200,2026-11-30,\n")
 READ = Document("books.csv", "month,title,author,pages,chosen by\n2026-11,The Orchard,Sam Reid,390,Hannah\n"
                              "2026-12,Winter Birds,Mary Cole,276,me\n")
+STAYS = Document("bookings.csv", "guest,arrive,leave,guests,price\nLena Fischer,2026-12-04,2026-12-07,2,285\n")
 COSTS = Document("costs.csv", "item,cost,paid by\nflights,486,Kate\nhotel,620,me\n")
 NOTES = Document("work.md", "# Freelance\nRates: Brightside £40 an hour.\n")
 
@@ -49,6 +50,7 @@ NOTES = Document("work.md", "# Freelance\nRates: Brightside £40 an hour.\n")
     ("I weighed in this morning at 82.4.", WEIGHT, "2026-12-04,82.4"),  # today said by its part
     ("Add train to the airport, £36, paid by Kate.", COSTS, "train to the airport,36,Kate"),  # "to the" is not the table
     ("Add taxi to the costs, £20, paid by me.", COSTS, "taxi,20,me"),
+    ("Add a booking: Mia Clark, 8 to 10 January, 2 guests, £200.", STAYS, "Mia Clark,2027-01-08,2027-01-10,2,200"),
     ("Add a quote: rewiring from Bright Electrics, £3,950, today.", QUOTES, "rewiring,Bright Electrics,3950,2026-12-04,"),
     ("Add January's book: The Glass Road by Ben Ash, 302 pages, chosen by Hannah.", READ,
      "2027-01,The Glass Road,Ben Ash,302,Hannah"),  # names into the columns of names; the month next to come

@@ -1220,3 +1220,11 @@ async def test_a_yes_to_a_day_no_line_is_for_given_twice_is_answered_no(harness)
     harness.model.enqueue("Yes, it is bin day.", "Yes.")
     _, events = await harness.turn("Is it bin day on Sunday?", headless=True)
     assert of_type(events, "answer")[0].text.startswith("No: nothing in your files is for Sunday ")
+
+
+async def test_someone_named_twice_for_a_day_no_line_is_for_is_answered_nothing(harness):
+    await harness.start()
+    (harness.env.workdir / "schoolrun.md").write_text("# School run\nMon: me\nTue: Jo\nWed: Sam\nThu: me\nFri: Jo\n")
+    harness.model.enqueue("Jo", "Jo")
+    _, events = await harness.turn("Who's doing the school run on Sunday?", headless=True)
+    assert of_type(events, "answer")[0].text.startswith("Nothing in your files is for Sunday ")

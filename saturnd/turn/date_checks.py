@@ -101,12 +101,16 @@ def _nothing_of_that_day(answer: str, request: str, seen: str) -> str | None:
 
 WHO_ASKED = re.compile(r"^\W*who(?:'s|’s|\s+is|\s+does|\s+do|\s+will)?\b", re.IGNORECASE)
 PERSON = re.compile(r"\b(?:[A-Z][a-z]+|I|me|you)\b")
+NOBODY = re.compile(r"\b(?:no\s*one|nobody|none|no\s+school|not\s+on|no\s+line)\b", re.IGNORECASE)
 
 
 def _someone_else_that_day(answer: str, seen: str) -> str | None:
     found = next(DAY_LINE.finditer(seen), None)
     if found is None or ";" in found.group("line"):
         return None
+    if found["line"] == NO_LINE_THAT_DAY:  # "Who's doing the school run tomorrow?" of a Saturday: nobody
+        named = {word.lower() for word in PERSON.findall(answer)} - {name.lower() for name in WEEKDAYS}
+        return f"{found['day']}: {found['line']}" if named and not NOBODY.search(answer) else None
     line = re.sub(r"^\W*[A-Za-z]+\s*:", "", found.group("line"))  # "Fri: Gran does both": its weekday aside
     said = {word.lower() for word in PERSON.findall(answer)} - {name.lower() for name in WEEKDAYS}
     given = {word.lower() for word in PERSON.findall(line)}

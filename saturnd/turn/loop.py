@@ -389,10 +389,11 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         return turned_round(text)
     if claim is not None and claim.kind in ("against_the_line", "against_the_day"):  # "Yes" to weekly again
         turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the line")
+        if NO_LINE_THAT_DAY in claim.quote:  # no line for it: no (and nobody, nothing)
+            none = prompts.NO_LINE_FOR_THE_DAY if YES.search(text) or NO.search(text) else prompts.NOTHING_FOR_THE_DAY
+            return none.format(day=claim.quote.split(f": {NO_LINE_THAT_DAY}")[0])
         if WHO_ASKED.search(turn.text) or WHAT_ASKED.search(turn.text) or not (YES.search(text) or NO.search(text)):
             return prompts.FROM_THE_DAY.format(line=claim.quote)
-        if NO_LINE_THAT_DAY in claim.quote:  # no line for it: no
-            return prompts.NO_LINE_FOR_THE_DAY.format(day=claim.quote.split(f": {NO_LINE_THAT_DAY}")[0])
         return prompts.FROM_THE_LINE.format(answer="No" if YES.search(text) else "Yes", line=claim.quote)
     if claim is not None and claim.kind == "contact_not_given":  # "450" again for TopRoof's number
         turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the line")

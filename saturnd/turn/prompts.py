@@ -118,6 +118,8 @@ NO_TIME_GIVEN = (
 FROM_THE_LINE = "{answer}: your files say \"{line}\"."
 NO_LINE_FOR_THE_DAY = "No: nothing in your files is for {day}."
 """The answer to a yes/no the model twice answered against the line it is about."""
+NOTHING_FOR_THE_DAY = "Nothing in your files is for {day}."
+"""The answer to a "who" or "what" of a day no line is for, twice answered with someone or something."""
 NO_TOOL_FOR_IT = "I can't do that: none of my tools can."
 """Before an answer to an errand no tool can do that does not say so ("I couldn't find any
 information about ordering a pizza …")."""

@@ -208,11 +208,15 @@ def new_row(request: str, table: str, today: date, table_named: bool = False, na
 
 
 def _days_in(header: list[str], body: list[list[str]], cells: list[str], request: str, said: set[str], today: date) -> bool:
-    """The day the request names, or today, in the date column its words name (else the first);
-    whether it was today for want of a day said."""
+    """The day the request names, or today, in the date column its words name (else the first), or
+    a span's first and last days in the first two date columns; whether it was today for want of a
+    day said."""
     dated = [i for i in range(len(header)) if any(day_of(r[i]) for r in body)
              and all(day_of(r[i]) or not r[i].strip() for r in body)]
     if not dated:
+        return False
+    if len(dated) > 1 and (span := _span_of(request, today)):  # "8 to 10 January": arrive, leave
+        cells[dated[0]], cells[dated[1]] = (day.isoformat() for day in span)
         return False
     days = sorted(days_of(request, today) | {day for _, day in days_named(request, today)}
                   | ({today} if THIS_PART_OF_DAY.search(request) else set()))
@@ -221,6 +225,19 @@ def _days_in(header: list[str], body: list[list[str]], cells: list[str], request
     column = next((i for i in dated if stems(header[i].replace("_", " ")) & said), dated[0])
     cells[column] = (days[0] if days else today).isoformat()
     return not days
+
+
+DAY_SPAN = re.compile(r"\b(?P<first>[0-3]?\d)(?:st|nd|rd|th)?\s*(?:-|–|to|until|till)\s*(?P<last>[0-3]?\d)(?:st|nd|rd|th)?"
+                      r"\s+(?P<month>[A-Za-z]{3,9})\b")
+
+
+def _span_of(request: str, today: date) -> tuple[date, date] | None:
+    """The first and last days of a span the request writes in one month ("8 to 10 January")."""
+    found = DAY_SPAN.search(request)
+    last = next(iter(days_of(f"{found['last']} {found['month']}", today)), None) if found else None
+    if found is None or last is None or not 0 < int(found["first"]) < last.day:
+        return None
+    return last.replace(day=int(found["first"])), last
 
 
 MONTH_CELL = re.compile(r"\d{4}-(?:0[1-9]|1[0-2])")
