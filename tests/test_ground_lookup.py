@@ -1015,6 +1015,11 @@ def test_a_tables_rows_that_say_me_are_noted_as_the_users():
     assert own_part_missed("We meet the second Tuesday, at whoever is hosting.", "When am I hosting?", noted) == (
         "[Saturn noted] the user's part of Host rota: February me")
     assert own_part_missed("In February.", "When am I hosting?", noted) is None
+    school_run = ["# School run", "Mon: me", "Tue: Jo", "Wed: Sam", "Thu: me", "Sam: sam@example.com", "Leave by 8:15"]
+    assert the_user_named("How many days a week do I drive?", [], [Excerpt("run.md", 1, school_run, 7)]) == (
+        "[Saturn noted] the rows that say \"Me\" are the user's: 2 of 4 lines: Mon: me; Thu: me")
+    rota_noted = the_user_named("Am I driving on Thursday?", [], [Excerpt("run.md", 1, school_run, 7)])
+    assert own_part_missed("Yes.", "Am I driving on Thursday?", rota_noted) is None
 
 
 def test_counts_in_brackets_down_a_list_are_summed_unless_one_is_asked():

@@ -620,6 +620,11 @@ def test_a_labelled_line_far_from_the_persons_own_is_not_of_their_list():
     assert someone_elses_line("a lego", "What's Sam getting for Christmas?", seen) is None
 
 
+def test_a_line_whose_value_names_the_person_is_theirs_too():
+    rota = "Mon: me\nTue: Jo\nWed: Sam\nFri: Jo\nJo: 07700 900 561\n"
+    assert someone_elses_line("Tuesday and Friday.", "Which days is Jo driving?", rota) is None
+
+
 RECIPE = Document("recipes/pancakes.md", "# Pancakes (makes 8)\n- 100g plain flour\n- 2 eggs\n- 300ml milk\n")
 WEEK = Document("week.md", "# Week plan\nMonday: gym\nTuesday: curry night\n")
 

@@ -227,13 +227,17 @@ def someone_elses_line(answer: str, request: str, seen: str) -> str | None:
     if not own or any(said & stems(line) for _, line in own):
         return None
     for i, label, line in labelled:
-        if (said & stems(line) and label not in people
+        if (said & stems(line) and label not in people and not _names_any(line, people)  # "Tue: Jo" is Jo's too
                 and any(abs(i - j) <= SAME_LIST for j, _ in own)):
             return f'"{line}", about someone else; the line about them is "{own[0][1]}"'
     return None
 
 
 A_LABEL = re.compile(r"^[\s>*+-]*(?P<label>[A-Za-z][\w' ]{1,30}?)\s*:\s*\S")
+
+
+def _names_any(line: str, people: set[str]) -> bool:
+    return any(re.search(rf"\b{re.escape(person)}\b", line, re.IGNORECASE) for person in people)
 
 
 def another_labels_line(answer: str, request: str, seen: str) -> str | None:

@@ -37,8 +37,11 @@ def the_user_named(request: str, documents: Iterable[Document], excerpts: list[E
 def _rows_saying_me(excerpts: list[Excerpt]) -> str:
     """A table's rows with "Me" as a cell, whole: asked "When's my next shift?" of a volunteers'
     rota, the 1.5B gave the first row's, Alice's. So too the part of a line's list that says "me"
-    ("Host rota: …, February me, …"): asked "When am I hosting?", it gave the club's meeting day."""
+    ("Host rota: …, February me, …"): asked "When am I hosting?", it gave the club's meeting day;
+    and a rota's lines that are "me" ("Mon: me", "Thu: me"), counted: asked how many days a week
+    it drives, it said 5."""
     said = [f"{label}: {mine}" for excerpt in excerpts for label, mine in _parts_saying_me(excerpt.lines)]
+    said += [rota for excerpt in excerpts if (rota := _lines_saying_me(excerpt.lines))]
     for source, header, body in _tables(excerpts):
         mine = [", ".join(f"{header[i].strip()} {cell.strip()}" for i, cell in enumerate(row) if i < len(header) and cell.strip())
                 for row in body if any(cell.strip().lower() in ("me", "myself") for cell in row)]
@@ -60,6 +63,15 @@ def _parts_saying_me(lines: list[str]) -> Iterator[tuple[str, str]]:
                 and not re.search(r"\band\b|&|\(", part)]  # "Ben and me (Chris)": names
         if len(parts) > 1 and len(mine) == 1 and label.strip() and not any(c.isdigit() for c in label):
             yield label.strip(), mine[0]
+
+
+def _lines_saying_me(lines: list[str]) -> str:
+    """"2 of 5 lines: Mon: me; Thu: me" of a rota of "label: who" lines, some of them "me"."""
+    rota = [(label.strip(), who.strip(" .")) for line in lines if (parts := line.strip(" -*•").partition(":"))[1]
+            and (label := parts[0]) and (who := parts[2]) and 0 < len(who.split()) <= 3
+            and re.fullmatch(r"\s*[A-Za-z][A-Za-z' -]*", who)]
+    mine = [f"{label}: {who}" for label, who in rota if ME_WORD.fullmatch(who)]
+    return f"{len(mine)} of {len(rota)} lines: {'; '.join(mine)}" if mine and len(rota) > len(mine) else ""
 
 
 def _their_rows(name: str, excerpts: list[Excerpt]) -> str:
@@ -118,6 +130,7 @@ def own_part_missed(answer: str, request: str, seen: str) -> str | None:
     for part in noted["parts"].split("; "):
         label, colon, mine = part.partition(": ")
         words = set(re.findall(r"[a-z]{3,}", ME_WORD.sub("", mine).lower()))
-        if colon and "," not in mine and words and not words & set(re.findall(r"[a-z]{3,}", answer.lower())):
+        if (colon and "," not in mine and not any(c.isdigit() for c in label) and words
+                and not words & set(re.findall(r"[a-z]{3,}", answer.lower()))):
             return f"[Saturn noted] the user's part of {label}: {mine}"
     return None
