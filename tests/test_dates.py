@@ -668,6 +668,13 @@ def test_an_amount_so_far_against_a_goal_gives_what_is_to_go_and_at_a_lines_rate
         " 650 - 180 = 470 more to go, 27.7% there; Emergency fund 5000 of 5000: reached; all 6530 of 7650: 7650 - 6530"
         " = 1120 more to go, 85.4% there; Holiday fund at 150 a month: 650 / 150 = 4.33, so 5 months")
     assert progress(["Rent £1,450 a month"], "How much is the rent?") == ""
+    pocket = ["£5 a week each, paid on Fridays", "Leo is saving for a bike (£120), has £64 saved",
+              "Isla is saving for a tablet (£90), has £71 saved"]
+    assert quantities_summed(pocket + ["Extra jobs £1 to £3"], "How much more does Leo need for his bike?") == ""
+    assert progress(pocket, "How many weeks until Isla can buy her tablet?") == (
+        "[Saturn worked out] Leo is saving for a bike 64 of 120: 120 - 64 = 56 more to go, 53.3% there; Isla is saving"
+        " for a tablet 71 of 90: 90 - 71 = 19 more to go, 78.9% there; all 135 of 210: 210 - 135 = 75 more to go, 64.3%"
+        " there; Isla is saving for a tablet at 5 a week: 19 / 5 = 3.8, so 4 weeks")
 
 
 def test_so_many_of_a_thing_the_request_counts_at_the_rate_a_line_gives_is_worked_out():

@@ -161,7 +161,8 @@ def quantities_summed(lines: list[str], request: str) -> str:
     for line in lines:
         found = QUANTITY.findall(line)
         money = MONEY.findall(line)
-        if len(money) >= 2 and not (PROGRESS.search(line) or BUDGET.search(line) or OWES.search(line) or PERIOD.search(line)
+        if len(money) >= 2 and not (PROGRESS.search(line) or SAVED.search(line) or MONEY_RANGE.search(line)
+                                    or BUDGET.search(line) or OWES.search(line) or PERIOD.search(line)
                                     or A_RATE.search(line)  # "Brightside £40 an hour, Oakwell £35 an hour": no sum
                                     or (WHOLE_AMOUNT.search(line) and PART_PAID.search(line)) or _one_named(line, request)):
             found = [(amount.replace(",", ""), "") for amount in money]  # "Deposit: £150 paid, balance £350"
@@ -170,6 +171,10 @@ def quantities_summed(lines: list[str], request: str) -> str:
             total = sum((Fraction(number) for number, _ in found), Fraction(0))
             said.append(f"{label}: {' + '.join(number for number, _ in found)} = {plain(total)}{found[0][1]}")
     return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
+
+
+MONEY_RANGE = re.compile(r"[£$€]\s?\d[\d,.]*\s*(?:to|-|–)\s*[£$€]\s?\d", re.IGNORECASE)
+"""A range of amounts ("Extra jobs £1 to £3"): no two amounts to add."""
 
 
 def _one_named(line: str, request: str) -> bool:
@@ -385,26 +390,34 @@ PROGRESS = re.compile(r"[£$€]\s?(?P<have>\d[\d,]*(?:\.\d+)?)\s+(?:of|out\s+of
                       r"(?P<goal>\d[\d,]*(?:\.\d+)?)", re.IGNORECASE)
 
 
+SAVED = re.compile(r"[£$€]\s?(?P<goal>\d[\d,]*(?:\.\d+)?)\)?,?\s+(?:and\s+)?(?:has|have|has\s+got|got)\s+[£$€]\s?"
+                   r"(?P<have>\d[\d,]*(?:\.\d+)?)\s+(?:saved|so\s+far|put\s+by|put\s+away)", re.IGNORECASE)
+"""A goal first and the amount so far after: "saving for a bike (£120), has £64 saved"."""
+
+
 def progress(lines: list[str], request: str) -> str:
-    """Lines of an amount so far against a goal ("Holiday fund: £1,350 of £2,000"), each as what is
+    """Lines of an amount so far against a goal ("Holiday fund: £1,350 of £2,000", "saving for a
+    bike (£120), has £64 saved"), each as what is
     still to go and the share reached, all of them summed where there are several, and at a rate a
     line gives for one of them ("I put in £150 a month to the holiday fund") how long the rest
     takes: asked "How much more do I need for the holiday?", the 1.5B answered the £1,350."""
     goals = []
     for line in lines:
-        if len(found := list(PROGRESS.finditer(line))) == 1:
-            label = re.split(r"[:\-–(]|\s[£$€]", line.strip(" -*•#"))[0].strip() or "amount"
+        if len(found := list(PROGRESS.finditer(line)) or list(SAVED.finditer(line))) == 1:
+            label = re.split(r"[:\-–(]|\s[£$€]|,", line.strip(" -*•#"))[0].strip() or "amount"
             goals.append((label, Fraction(found[0]["have"].replace(",", "")), Fraction(found[0]["goal"].replace(",", ""))))
     if not goals:
         return ""
     said = [_toward(label, have, goal) for label, have, goal in goals]
     if len(goals) > 1:
         said.append(_toward("all", sum((g[1] for g in goals), Fraction(0)), sum((g[2] for g in goals), Fraction(0))))
-    for line in lines:
+    rates = [line for line in lines if not PROGRESS.search(line) and not SAVED.search(line)
+             and len(MONEY.findall(line)) == 1 and len(list(PERIOD.finditer(line))) == 1]
+    for line in rates:
         amounts, periods = MONEY.findall(line), [period_named(found) for found in PERIOD.finditer(line)]
-        if PROGRESS.search(line) or len(amounts) != 1 or len(periods) != 1:
-            continue
         shared = [len(stems(label) & stems(line)) for label, _, _ in goals]
+        if not max(shared) and len(rates) == 1:  # the one rate ("£5 a week each") for the goal the request names
+            shared = [len(stems(label) & stems(request)) for label, _, _ in goals]
         if (best := max(shared)) and shared.count(best) == 1:
             label, have, goal = goals[shared.index(best)]
             rate = Fraction(amounts[0].replace(",", ""))
