@@ -1003,6 +1003,20 @@ def test_a_share_of_a_tables_total_is_over_the_ways_another_file_splits_it():
         "[Saturn worked out] a share of monthly over the Netflix rows (1), split 2 ways: 10.99 / 2 = 5.50")
 
 
+def test_what_i_get_of_a_rows_fee_is_its_share_where_a_line_splits_the_fees():
+    shown = "[Saturn worked out] totals over the 2026-12-31 rows (1): fee = 900; the row: date 2026-12-31, fee 900"
+    assert table_share("How much will I get from the New Year's Eve gig?", shown, ["Fees split four ways"]) == (
+        "[Saturn worked out] a share of fee over the 2026-12-31 rows (1), split 4 ways: 900 / 4 = 225")
+
+
+def test_a_time_set_before_another_is_worked_out_from_the_days_row_of_another_file():
+    shown = ("[Saturn dated] tomorrow, Saturday 5 December: date 2026-12-05, venue The Crown, start 21:00\n"
+             "Load-in 90 minutes before the start")
+    assert before_the_day_asked("What time do we need to load in tomorrow?", shown) == (
+        "[Saturn worked out] tomorrow, Saturday 5 December: start 21:00 - 1 hour 30 minutes = 19:30 "
+        "(Load-in 90 minutes before the start)")
+
+
 def test_what_each_of_us_pays_is_the_total_over_the_people_a_line_lists_with_what_each_paid():
     shown = "[Saturn worked out] totals over 4 rows: cost = 1257; cost by paid by: Kate 486, me 684, Sam 87"
     trip = "# Rome\nTravelling: me, Kate, Sam\n"

@@ -951,6 +951,22 @@ def test_a_tables_rows_done_every_so_often_are_given_their_next_day_when_asked()
     assert "next by" not in table_totals("plants.csv", plants, "Does the fern need feeding?", today=date(2026, 12, 4))
 
 
+def test_a_pets_medicines_are_named_by_pet_and_medicine_and_their_last_days_are_not_overdue():
+    meds = ["pet,medicine,every,last given", "Bramble,flea drops,4 weeks,2026-11-10", "Bramble,wormer,3 months,2026-09-20",
+            "Pickle,joint tablets,1 day,2026-12-03"]
+    shown = render_excerpts([Excerpt("meds.csv", 1, meds, 4)], "Is Bramble's wormer overdue?", date(2026, 12, 4))
+    assert ("[Saturn dated] Bramble wormer, last given 20 September 2026, every 3 months: next 20 December 2026, a Sunday,"
+            " in 16 days; due today or gone by: none") in shown
+    assert "(gone: overdue)" not in shown
+
+
+def test_a_date_asked_in_the_past_picks_that_days_rows_not_next_years():
+    pocket = "date,child,amount\n2026-11-13,Leo,5\n2026-11-20,Isla,3\n2026-11-20,Leo,5\n"
+    shown = render_excerpts([Excerpt("pocket.csv", 1, pocket.splitlines(), 4)],
+                            "How much did I pay out on 20 November?", date(2026, 12, 4))
+    assert "rows (2): amount = 8" in shown
+
+
 def test_the_last_so_many_rows_asked_are_listed_latest_last():
     bp = "date,systolic,diastolic\n2026-11-09,142,88\n2026-11-02,148,92\n2026-11-16,139,86\n2026-11-23,136,85\n"
     assert table_totals("bp.csv", bp, "Email the surgery my last three blood pressure readings.").endswith(

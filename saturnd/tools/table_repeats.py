@@ -18,6 +18,8 @@ from saturnd.tools.word_match import stems
 INTERVAL = re.compile(r"^\s*(?:every\s+)?(?P<count>\d{1,3}|an?|one|two|three|four|six)?\s*(?P<unit>day|week|month|year)s?\s*$",
                       re.IGNORECASE)
 WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "six": 6}
+NEXT_BY_ROW = re.compile(r"^\[Saturn dated\] [^;\n]+, every [^:;\n]+: next ", re.MULTILINE)
+"""next_by_row's line: a table whose days are each row's last, not dates to come or gone by."""
 DUE_ASKED = re.compile(r"\b(?:when|when's|next|due|overdue|needs?|today|tomorrow|this\s+week|soon|late)\b", re.IGNORECASE)
 LAST = re.compile(r"\blast\b|\bdone\b|\bprevious\b", re.IGNORECASE)
 LAST_ASKED = re.compile(r"\b(?:did|was|were)\b.*\blast\b|\blast\s+time\b", re.IGNORECASE)
@@ -34,16 +36,24 @@ def next_by_row(header: list[str], body: list[list[str]], request: str, today: d
     every = next((i for i in range(len(header)) if all(INTERVAL.match(r[i]) for r in body)), None)
     dates = [i for i in range(len(header)) if all(ISO_DATE.fullmatch(r[i].strip()) and day_of(r[i]) for r in body)]
     last = next((i for i in dates if LAST.search(header[i])), dates[0] if len(dates) == 1 else None)
-    label = next((i for i in range(len(header)) if i not in (every, last) and all(
-        r[i].strip() and number(r[i]) is None for r in body)), None)
-    if every is None or last is None or label is None or not stems(f"{header[every]} {header[last]}") & stems(request):
+    texts = [i for i in range(len(header)) if i not in (every, last) and all(r[i].strip() and number(r[i]) is None for r in body)]
+    if every is None or last is None or not texts:
         return ""
-    named = [r for r in body if re.search(rf"\b{re.escape(r[label].strip())}\b", request, re.IGNORECASE)]
+    # "Bramble flea drops", "Bramble wormer": a first column that repeats is named with the next
+    labels = texts[:2] if len({r[texts[0]].strip() for r in body}) < len(body) else texts[:1]
+    named = [r for r in body if all(re.search(rf"\b{re.escape(r[i].strip())}\b", request, re.IGNORECASE) for i in labels)] or [
+        r for r in body if re.search(rf"\b{re.escape(r[labels[0]].strip())}\b", request, re.IGNORECASE)]
+    if not named and not stems(" ".join(header)) & stems(request):
+        return ""
     rows = sorted(((_after(day_of(r[last]), r[every]), r) for r in named or body), key=lambda pair: pair[0])
-    said = [f"{r[label].strip()}, {header[last].strip()} {_written(day_of(r[last]))}, every {_every(r[every])}: "
+    said = [f"{_label(r, labels)}, {header[last].strip()} {_written(day_of(r[last]))}, every {_every(r[every])}: "
             f"next {_written(day)}, a {day:%A}, {_from(day, today)}" for day, r in rows]
-    due = [r[label].strip() for day, r in rows if day <= today]
+    due = [_label(r, labels) for day, r in rows if day <= today]
     return f"[Saturn dated] {'; '.join(said)}; due today or gone by: {', '.join(due) if due else 'none'}"
+
+
+def _label(row: list[str], labels: list[int]) -> str:
+    return " ".join(row[i].strip() for i in labels)
 
 
 def _written(day: date | None) -> str:

@@ -17,6 +17,7 @@ from datetime import date
 
 from saturnd.tools.table_cells import TABLE_SUFFIXES, day_of
 from saturnd.tools.table_dates import dates_by_column, header_and_rows
+from saturnd.tools.table_repeats import NEXT_BY_ROW
 from saturnd.tools.table_sums import table_totals, undated_rows
 from saturnd.tools.word_match import (
     NAME_WEIGHT,
@@ -28,9 +29,12 @@ from saturnd.tools.word_match import (
 )
 from saturnd.turn.dates import (
     MONTHS,
+    PAST_ASKED,
     content_words,
     dated,
+    dates_gone,
     days_named,
+    days_of,
     holidays_named,
     months_meant,
     months_written,
@@ -291,14 +295,13 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
             header = f"--- {part.source} (whole file, {part.total_lines} lines)"
         else:
             header = f"--- {part.source}:{part.first_line}-{last} (of {part.total_lines} lines)"
-        totals = (table_totals(part.source, "\n".join(part.lines), for_tables,
-                               [*(day for _, day in [*days_named(request, today), *holidays_named(request, today)]),
-                                *week_named(request, today)] if today else [], today)
+        totals = (table_totals(part.source, "\n".join(part.lines), for_tables, _days_for_tables(request, today), today)
                   or not_done(part.lines, request)  # "How many things are left to pack?": not the ticked ones
                   or counted(part.lines, request, part.source) or section_named(part.lines, request) or who_owes(part.lines)
                   if part.whole else "")
         table = part.source.lower().endswith(TABLE_SUFFIXES)  # its rows' "weekly" notes are no repeats to come
-        days = (yearly_next(part.source, part.lines, request, today) or runs_out(part.source, part.lines, request, today)
+        repeating = NEXT_BY_ROW.search(totals) is not None  # rows done every so often: their days are no overdue dates
+        days = "" if repeating else (yearly_next(part.source, part.lines, request, today) or runs_out(part.source, part.lines, request, today)
                 or age(part.lines, request, today)
                 or _the_thing_named(request, dated(dates_by_column(part.source, part.lines, request), request, today),
                                     next_due(part.lines, request, today) if not table else "")
@@ -318,6 +321,18 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day, worked) if line)]))
     whole = [(part.source, part.lines) for part in excerpts if part.whole]
     return "\n".join([*blocks, *filter(None, (to_go(request, whole), against_the_target(request, whole)))])
+
+
+def _days_for_tables(request: str, today: date | None) -> list[date]:
+    """The days a question names, for a table's rows of those days: a weekday, "tomorrow", a
+    holiday, a week, and a date it writes, the last gone when asked in the past ("How much did I
+    pay out on 20 November?": not next year's)."""
+    if today is None:
+        return []
+    written = ([day for _, day in dates_gone(request, today)] if PAST_ASKED.search(request)
+               else sorted(days_of(request, today))) if not asked_action(request) else []
+    return [*(day for _, day in [*days_named(request, today), *holidays_named(request, today)]),
+            *week_named(request, today), *written]
 
 
 def _the_thing_named(request: str, *accounts: str) -> str:

@@ -222,7 +222,8 @@ def _summed(what: str, items: list[tuple[str, Fraction, str]]) -> str:
             + f" = {_money(sum((amount for _, amount, _ in items), Fraction(0)))}")
 
 
-SHARE_ASKED = re.compile(r"\b(?:share|each|split|per\s+person|apiece|my\s+(?:part|bit|half|third)|owes?\s+me)\b", re.IGNORECASE)
+SHARE_ASKED = re.compile(r"\b(?:share|each|split|per\s+person|apiece|my\s+(?:part|bit|half|third|cut)|owes?\s+me|"
+                         r"(?:will|do|did|would|should)\s+I\s+(?:get|make|earn|take\s+home))\b", re.IGNORECASE)
 PAYS_A_PART = re.compile(r"\bpays?\s+(?P<part>half|a\s+third|a\s+quarter)\b", re.IGNORECASE)
 PARTS = {"half": 2, "a third": 3, "a quarter": 4}
 """A share a line gives as a part ("Tom pays half of anything shared"): the total over so many ways."""
@@ -267,7 +268,10 @@ def table_share(request: str, shown: str, texts: Iterable[str] = ()) -> str:
         return ""
     asked = stems(SHARE_ASKED.sub("", request))
     lines = [line.strip(" -*•") for text in texts for line in text.splitlines()]
-    ways = next((w for line in lines if not MONEY.search(line) and stems(line) & asked and (w := _ways_given(line))), None)
+    columns = stems(" ".join(found["totals"] for line in shown.splitlines() if (found := TOTALS_LINE.match(line))))
+    wanted = {stem.rstrip("s") for stem in asked | columns}  # "Fees split four ways" of a table's "fee = 900"
+    ways = next((w for line in lines if not MONEY.search(line) and {stem.rstrip("s") for stem in stems(line)} & wanted
+                 and (w := _ways_given(line))), None)
     people = next((names for line in lines if US_ASKED.search(request) and (names := _us(line))), [])
     ways = ways or len(people) or None
     said = []

@@ -222,6 +222,8 @@ def before_the_day_asked(request: str, shown: str) -> str:
     if not WHEN_ASKED.search(request):
         return ""
     lines = shown.splitlines()
+    if timed := _before_the_days_row(lines):
+        return timed
     for line in lines:
         if (worked := BEFORE_WORKED.match(line)) is None:
             continue
@@ -231,6 +233,23 @@ def before_the_day_asked(request: str, shown: str) -> str:
             kinds = [part for part in parts if part.split()[0].lower() in cells]
             if len(kinds) == 1:
                 return f"[Saturn worked out] {dated['day']} is {kinds[0].split()[0].lower()}: {kinds[0]}"
+    return ""
+
+
+def _before_the_days_row(lines: list[str]) -> str:
+    """A time set by another ("Load-in 90 minutes before the start") from the day's row of another
+    file that gives that other ("tomorrow, Saturday 5 December: …, start 21:00")."""
+    for line in lines:
+        if line.startswith("[Saturn") or (found := BEFORE_EVENT.search(line)) is None:
+            continue
+        length = length_in_minutes(found["length"])
+        for dated in filter(None, map(DATED_ROW.match, lines)):
+            at = re.search(rf"\b{re.escape(found['event'])}\s+(?P<time>\d{{1,2}}[:.]\d\d(?:\s*[ap]m)?)", dated["row"], re.IGNORECASE)
+            if length is not None and at and (clocks := clock_times(at["time"])):
+                written, minutes = clocks[0]
+                thing = line.strip(" -*•").split(":")[0].strip()
+                return (f"[Saturn worked out] {dated['day']}: {found['event']} {written} - {_duration(int(length))} = "
+                        f"{_written_like((minutes - int(length)) % (24 * 60), written)} ({thing})")
     return ""
 
 
