@@ -70,6 +70,7 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("I paid the football.", "mark"),
     ("I watered the monstera today.", "mark"),  # done on a day: its date cell
     ("Ana paid.", "mark"),
+    ("I gave Pickle her joint tablet today.", "mark"),
     ("I moved the meeting today.", ""),  # a change, not a thing done
     ("Ella said yes.", "mark"),  # told someone's answer: their row is marked
     ("Ella said yes?", ""),

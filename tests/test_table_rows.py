@@ -122,6 +122,9 @@ def test_told_a_thing_done_on_a_day_the_date_column_its_verb_names_is_set_to_it(
         "plants.csv", "plant,water every,last watered\nfern,3 days,2026-12-02\nmonstera,7 days,2026-12-04\n")
     assert cell_told("I watered the fern yesterday.", [plants], TODAY).content.endswith("fern,3 days,2026-12-03\nmonstera,7 days,2026-11-28\n")
     assert cell_told("I repotted the fern today.", [plants], TODAY) is None  # no column of repotting
+    meds = Document("meds.csv", "pet,medicine,last given\nPickle,flea drops,2026-11-24\nPickle,joint tablets,2026-12-03\n")
+    assert cell_told("I gave Pickle her joint tablet today.", [meds], TODAY) == ListToWrite(
+        "meds.csv", "pet,medicine,last given\nPickle,flea drops,2026-11-24\nPickle,joint tablets,2026-12-04\n")
     orders = Document("orders.csv", "customer,item,paid\nAna Lopez,cupcakes,no\nTom Burke,cake,no\n")
     assert cell_told("Ana paid.", [orders], TODAY) == ListToWrite(
         "orders.csv", "customer,item,paid\nAna Lopez,cupcakes,yes\nTom Burke,cake,no\n")

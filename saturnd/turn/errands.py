@@ -45,7 +45,7 @@ TOLD_DONE = re.compile(
     r"(?![^.!?]*\?)|"
     r"^\s*(?:I|we)\s+(?:just\s+|already\s+|finally\s+)?(?:packed|bought|returned|paid|posted|sent|finished|collected|"
     r"picked\s+up|fixed|cleared|ordered|booked)\s+(?:the|my|our|his|her|their|all\s+the)\b(?![^.!?]*[?\d])|"
-    r"^\s*(?:I|we)\s+(?:just\s+)?(?!(?:moved|changed|booked|rescheduled|cancelled|arranged|planned)\b)[a-z]{3,}ed\s+(?:the|my|our)\b[^.!?\d]*\b(?:today|yesterday|this\s+(?:morning|afternoon|evening))"
+    r"^\s*(?:I|we)\s+(?:just\s+)?(?!(?:moved|changed|booked|rescheduled|cancelled|arranged|planned)\b)(?:[a-z]{3,}ed|gave|fed|took|did)\s+(?:the|my|our|(?-i:[A-Z])[\w'-]*)\b[^.!?\d]*\b(?:today|yesterday|this\s+(?:morning|afternoon|evening))"
     r"\s*[.!]?\s*$|"
     r"^\W*(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?\s+(?:has\s+)?(?:paid|collected|returned|confirmed|signed)(?:\s+up)?\s*[.!]?\s*$",
     re.IGNORECASE)

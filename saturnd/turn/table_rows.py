@@ -80,9 +80,10 @@ def cell_told(request: str, documents: list[Document], today: date | None = None
         if table is None:
             continue
         header, body = table
-        named = [r for r in body if any(cell.strip() and number(cell) is None and cell.strip().lower() not in FLAGS
-                                        and (stems(cell) and stems(cell) <= said or cell.split()[0] in words)  # "Ella Shaw"
-                                        for cell in r)]
+        held = [sum(bool(cell.strip() and number(cell) is None and cell.strip().lower() not in FLAGS
+                         and (stems(cell) and stems(cell) <= said or cell.split()[0] in words))  # "Ella Shaw"
+                    for cell in r) for r in body]
+        named = [r for r, count in zip(body, held, strict=True) if count and count == max(held)]  # "Pickle … joint tablet"
         if len(named) != 1 or (told := _cell_told(header, body, named[0], request, said, put, today)) is None:
             continue
         column, value = told
@@ -110,13 +111,18 @@ def _cell_told(header: list[str], body: list[list[str]], row: list[str], request
     return None if told is None or row[told[0]].strip() == told[1] else told
 
 
+LAST_DONE = re.compile(r"(?:last|last\s+(?:given|done|taken|had|used|time))", re.IGNORECASE)
+"""A date column of when a thing was last done, by no verb of its own."""
+
+
 def _dated_column_told(header: list[str], body: list[list[str]], request: str, said: set[str], today: date
                        ) -> tuple[int, str] | None:
     """(the date column the request's verb names, the day it says) for a thing told done on a day."""
     days = days_of(request, today) | {day for _, day in days_named(request, today)} | (
         {today} if THIS_PART_OF_DAY.search(request) else set())
-    column = next((i for i, name in enumerate(header) if stems(name) & said
-                   and all(ISO_DATE.fullmatch(r[i].strip()) or not r[i].strip() for r in body)), None)
+    dated = [i for i in range(len(header)) if all(ISO_DATE.fullmatch(r[i].strip()) or not r[i].strip() for r in body)]
+    column = next((i for i in dated if stems(header[i]) & said),
+                  next((i for i in dated if LAST_DONE.fullmatch(header[i].strip())), None))  # "I gave …": "last given"
     return (column, days.pop().isoformat()) if column is not None and len(days) == 1 else None
 
 
