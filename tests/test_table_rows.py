@@ -92,6 +92,11 @@ def test_a_written_row_with_a_columns_words_in_another_cell_gets_the_requests_ro
     found = row_against_the_request(request_text, table, COSTS.text + "paid by Kate,36,Kate\n", TODAY)
     assert found is not None and found.content == COSTS.text + "train to the airport,36,Kate\n"
     assert row_against_the_request(request_text, table, COSTS.text + "train,36,Kate\n", TODAY) is None
+    policies = tmp_path / "policies.csv"
+    policies.write_text("policy,provider,renews,yearly\nhome insurance,Aviva,2027-01-15,312\n")
+    added = "Add a policy: pet insurance, PetCover, renews 1 March, £342 a year."
+    found = row_against_the_request(added, policies, policies.read_text() + "PetCover,,2027-03-01,342\n", TODAY)
+    assert found is not None and found.content.endswith("pet insurance,PetCover,2027-03-01,342\n")
 
 
 CLUBS = Document("clubs.csv", "club,day,cost,paid\nBrownies,Monday,45,yes\nFootball,Wednesday,60,no\n")

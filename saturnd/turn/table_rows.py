@@ -46,6 +46,9 @@ ITEM_TO_THE = re.compile(r"^\W*(?:please\s+)?(?:add|put|log|record|note|append|i
 follows is not the table ("Add train to the airport, £36"), the thing is all before the comma."""
 BEFORE_THE_COMMA = re.compile(r"^\W*(?:please\s+)?(?:add|put|log|record|note|append|insert)\s+(?:the\s+|an?\s+|my\s+)?"
                               r"(?P<item>[^,.]+?)\s*,", re.IGNORECASE)
+AFTER_THE_COLON = re.compile(r"^\W*(?:please\s+)?(?:add|log|record|put|note)\s+(?:an?\s+|the\s+|my\s+)?[\w' ]{1,24}:\s*"
+                             r"(?P<item>[^,.:]+?)\s*,", re.IGNORECASE)
+"""The thing a row is for, first of the request's list: "Add a policy: pet insurance, PetCover, …"."""
 MIN_CELLS = 2
 
 
@@ -158,10 +161,13 @@ def row_against_the_request(request: str, path: Path, content: str, today: date)
 
 
 def _column_in_a_cell(header: list[str], wanted: list[str], written: list[str]) -> bool:
-    """Whether a written cell holds another column's name with the value the request gives it."""
-    return any(j != i and len(header[j].strip()) > 2 and wanted[j] and header[j].strip().lower() in cell.lower()
-               and wanted[j].lower() in cell.lower() and wanted[i].lower() != cell.lower()
-               for i, cell in enumerate(written) for j in range(len(header)))
+    """Whether a written cell holds another column's name with the value the request gives it
+    ("paid by Sam" as the item), or is the word the request gives another column ("PetCover" as the
+    policy, the provider's cell left blank)."""
+    return any(j != i and wanted[j] and wanted[i].lower() != cell.lower() and (
+        len(header[j].strip()) > 2 and header[j].strip().lower() in cell.lower() and wanted[j].lower() in cell.lower()
+        or number(cell) is None and cell.strip().lower() == wanted[j].strip().lower() and not written[j].strip())
+               for i, cell in enumerate(written) if cell.strip() for j in range(len(header)))
 
 
 def row_asked(request: str, documents: list[Document], today: date) -> ListToWrite | None:
@@ -268,7 +274,8 @@ def _names_in(header: list[str], body: list[list[str]], cells: list[str], text: 
     names = [found.group(0) for found in NAME.finditer(request)
              if found.group(0).split()[0].lower()[:3] not in months and not re.fullmatch(r"I(?:['’]\w+)?", found.group(0)) and not DAY_WORDS.fullmatch(found.group(0).lower())
              and not any(found.group(0).lower() in c.lower() for c in cells if c)]
-    capitals = [i for i in text if not cells[i] and all(r[i].strip()[:1].isupper() for r in body if r[i].strip())
+    capitals = [i for i in text if not cells[i] and all(r[i].strip()[:1].isupper() and not re.search(r"\d", r[i])
+                                                        for r in body if r[i].strip())  # names, not "HH-44102"
                 and any(r[i].strip() for r in body)]
     if names and len(names) == len(capitals):
         for column, name in zip(capitals, names, strict=True):
@@ -323,6 +330,8 @@ def _item(request: str, name: str) -> str | None:
     when the place it goes "to" is not the table."""
     if capitalised := ITEM.match(request):
         return capitalised["item"]
+    if (listed := AFTER_THE_COLON.match(request)) and listed["item"].islower():  # "Add a policy: pet insurance, …"
+        return listed["item"]
     before = ITEM_TO_THE.match(request)
     if before is None:
         return None
