@@ -22,6 +22,7 @@ from saturnd.turn.rated import (
     a_price_a_time,
     against_the_budget,
     cost_a_head,
+    gone_up,
     hours_at_their_rates,
     rows_at_their_prices,
     used_at_its_rate,
@@ -925,6 +926,15 @@ def test_the_cheapest_of_each_group_and_their_sum():
         "rewiring 4200 (Sparks); together 12950")
     assert "for each" not in table_totals("quotes.csv", quotes, "What's the cheapest quote?")
     assert "together 12950" in table_totals("quotes.csv", quotes, "Are we over budget with the cheapest quotes?")
+
+
+def test_a_rows_amount_is_set_against_the_new_one_a_line_gives_for_it():
+    shown = ("--- notes.md\nAlways get two quotes.\nAdmiral renewal quote came in at £642.\n--- policies.csv\n"
+             "[Saturn worked out] totals over the car insurance rows (1): yearly = 586; the row: policy car insurance, "
+             "provider Admiral, renews 2026-12-20, yearly 586")
+    assert gone_up("How much has the car insurance gone up?", shown) == (
+        "[Saturn worked out] \"Admiral renewal quote came in at £642.\" against yearly 586: 642 - 586 = 56 up")
+    assert gone_up("When does the car insurance renew?", shown) == ""
 
 
 def test_a_sum_put_together_is_set_against_the_budget_a_line_gives():

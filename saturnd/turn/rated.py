@@ -196,3 +196,29 @@ def against_the_budget(request: str, shown: str, texts: Iterable[str]) -> str:
     limit = Decimal(budget["amount"].replace(",", ""))
     verdict = f"{_plain(total - limit)} over it" if total > limit else f"{_plain(limit - total)} under it"
     return f"{WORKED_OUT} together {_plain(total)} against the budget {budget['money']}{budget['amount']}: {verdict}"
+
+
+GONE_UP_ASKED = re.compile(r"\b(?:gone|go|went|going)\s+(?:up|down)\b|\b(?:increase|rise|risen|difference|more\s+than\s+(?:last|before))\b",
+                           re.IGNORECASE)
+ONE_ROW = re.compile(r"^\[Saturn worked out\] totals over [^;]* rows \(1\): (?P<column>[\w ]+) = (?P<value>\d+(?:\.\d+)?); "
+                     r"the row: (?P<cells>[^;]+)")
+ONE_AMOUNT = re.compile(r"[£$€]\s?(?P<amount>\d[\d,]*(?:\.\d+)?)")
+
+
+def gone_up(request: str, shown: str) -> str:
+    """Asked how much a thing has gone up, the new amount a line gives for its row (by a word of the
+    row: "Admiral renewal quote came in at £642") against the row's ("yearly 586"): 642 - 586 = 56;
+    the 1.5B gave the old amount."""
+    if not GONE_UP_ASKED.search(request):
+        return ""
+    row = next((found for line in shown.splitlines() if (found := ONE_ROW.match(line))), None)
+    if row is None:
+        return ""
+    words = {stem for cell in row["cells"].split(", ") if not re.search(r"\d", cell) for stem in stems(cell.partition(" ")[2])}
+    lines = [line.strip(" -*•") for line in shown.splitlines() if not line.startswith(("[Saturn", "---"))
+             and len(ONE_AMOUNT.findall(line)) == 1 and stems(line) & words]
+    if len(lines) != 1:
+        return ""
+    new, old = Decimal(ONE_AMOUNT.findall(lines[0])[0].replace(",", "")), Decimal(row["value"])
+    change = f"{_plain(new - old)} up" if new >= old else f"{_plain(old - new)} down"
+    return f"{WORKED_OUT} \"{lines[0]}\" against {row['column'].strip()} {row['value']}: {_plain(new)} - {_plain(old)} = {change}"
