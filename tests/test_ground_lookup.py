@@ -966,7 +966,7 @@ def test_a_pets_medicines_are_named_by_pet_and_medicine_and_their_last_days_are_
             "Pickle,joint tablets,1 day,2026-12-03"]
     shown = render_excerpts([Excerpt("meds.csv", 1, meds, 4)], "Is Bramble's wormer overdue?", date(2026, 12, 4))
     assert ("[Saturn dated] Bramble wormer, last given 20 September 2026, every 3 months: next 20 December 2026, a Sunday,"
-            " in 16 days; due today or gone by: none") in shown
+            " in 16 days (2 weeks 2 days); due today or gone by: none") in shown
     assert "(gone: overdue)" not in shown
 
 

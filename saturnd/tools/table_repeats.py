@@ -8,10 +8,10 @@ the harness's to do.
 
 from __future__ import annotations
 
-import calendar
 import re
-from datetime import date, timedelta
+from datetime import date
 
+from saturnd.tools.day_steps import from_today, moved
 from saturnd.tools.table_cells import ISO_DATE, day_of, number
 from saturnd.tools.word_match import stems
 
@@ -86,21 +86,9 @@ def between_times(header: list[str], body: list[list[str]], request: str) -> str
 def _after(day: date | None, interval: str) -> date:
     found = INTERVAL.match(interval)
     assert day is not None and found is not None  # the rows are picked for both
-    count = WORDS.get((found["count"] or "a").lower()) or int(found["count"])
-    unit = found["unit"].lower()
-    if unit in ("day", "week"):
-        return day + timedelta(days=count * (7 if unit == "week" else 1))
-    months = day.month - 1 + count * (12 if unit == "year" else 1)
-    year, month = day.year + months // 12, months % 12 + 1
-    return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
+    return moved(day, WORDS.get((found["count"] or "a").lower()) or int(found["count"]), found["unit"].lower())
 
 
 def _from(day: date, today: date) -> str:
-    days = (day - today).days
-    if days == 0:
-        return "today"
-    if days == 1:
-        return "tomorrow"
-    if days == -1:
-        return "yesterday (overdue)"
-    return f"in {days} days" if days > 0 else f"{-days} days ago (overdue)"
+    said = from_today(day, today)
+    return f"{said} (overdue)" if day < today else said

@@ -16,6 +16,7 @@ import re
 from collections.abc import Collection
 from datetime import date, timedelta
 
+from saturnd.tools.day_steps import from_today
 from saturnd.tools.word_match import STOP_WORDS
 
 DAYS_ASKED = re.compile(
@@ -283,22 +284,6 @@ def _date_of(match: re.Match[str], today: date, gone: bool = False) -> date | No
         return this_year if this_year >= today else date(today.year + 1, month, int(groups["day"]))
     except ValueError:  # "31 February"
         return None
-
-
-def from_today(when: date, today: date) -> str:
-    days = (when - today).days
-    if days == 0:
-        return "today"
-    if days == 1:
-        return "tomorrow"
-    if days == -1:
-        return "yesterday"
-    weeks = f" ({abs(days) // 7} weeks{_and_days(abs(days) % 7)})" if abs(days) >= 14 else ""
-    return f"in {days} days{weeks}" if days > 0 else f"{-days} days ago{weeks}"
-
-
-def _and_days(days: int) -> str:
-    return "" if not days else " 1 day" if days == 1 else f" {days} days"
 
 
 def content_words(text: str) -> set[str]:

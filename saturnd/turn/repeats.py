@@ -13,10 +13,10 @@ date stops holding (a warranty, food kept frozen). The dates are read as dates.p
 
 from __future__ import annotations
 
-import contextlib
 import re
-from datetime import date, timedelta
+from datetime import date
 
+from saturnd.tools.day_steps import from_today, moved
 from saturnd.tools.word_match import stems
 from saturnd.turn.dates import (
     EVERY,
@@ -31,7 +31,6 @@ from saturnd.turn.dates import (
     days_named,
     days_of,
     days_of_the_month,
-    from_today,
     week_named,
 )
 from saturnd.turn.day_lines import NO_LINE_THAT_DAY
@@ -267,14 +266,3 @@ def _repeat(every: re.Match[str]) -> tuple[int, str]:
         return ADVERBS[every.group("adverb").lower()]
     written = (every.group("count") or "1").lower()
     return NUMBER_WORDS.get(written) or int(written), every.group("unit").lower()
-
-
-def moved(day: date, count: int, unit: str) -> date:
-    if unit in ("day", "week"):
-        return day + timedelta(days=count * (7 if unit == "week" else 1))
-    months = day.month - 1 + count * (12 if unit == "year" else 1)
-    year, month = day.year + months // 12, months % 12 + 1
-    while True:
-        with contextlib.suppress(ValueError):
-            return date(year, month, day.day)
-        day = day - timedelta(days=1)  # 31 January and a month: the last of February

@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from saturnd.tools.day_steps import from_today, moved
 from saturnd.tools.table_cells import day_of, number
 from saturnd.tools.table_dates import BIRTH, header_and_rows, next_of, yearly_column
 from saturnd.tools.word_match import stems
-from saturnd.turn.dates import MAX_DATES, from_today
-from saturnd.turn.repeats import AGE_ASKED, ENDS, moved
+from saturnd.turn.dates import MAX_DATES
+from saturnd.turn.repeats import AGE_ASKED, ENDS
 
 LASTS = re.compile(r"(?P<what>warranty|guarantee|cover)?[\s_]*\(?(?P<unit>years?|months?|yrs?)\)?", re.IGNORECASE)
 """A column of how long each row lasts: "years", "warranty (years)", "guarantee_months"."""
