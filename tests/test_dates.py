@@ -34,6 +34,7 @@ from saturnd.turn.day_lines import on_the_days
 from saturnd.turn.ground import Ground, build_ground
 from saturnd.turn.repeats import age, lasts_until, next_due
 from saturnd.turn.retrieval import Document, Excerpt, rank, relevant_excerpts, render_excerpts
+from saturnd.turn.shares import shares, table_share
 from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, just_gone
 from saturnd.turn.worked_lines import (
     amount_added,
@@ -46,9 +47,7 @@ from saturnd.turn.worked_lines import (
     quantities_summed,
     ratings,
     scaled_recipe,
-    shares,
     still_to_pay,
-    table_share,
 )
 from saturnd.turn.worked_times import (
     another_journeys_time,

@@ -37,9 +37,10 @@ from saturnd.turn.rated import (
     used_at_its_rate,
 )
 from saturnd.turn.retrieval import KB_SOURCE, Document, Excerpt, relevant_excerpts, render_excerpts
+from saturnd.turn.shares import table_share
 from saturnd.turn.the_user import the_user_named
 from saturnd.turn.trails import asks_to_follow
-from saturnd.turn.worked_lines import request_worked_out, table_share
+from saturnd.turn.worked_lines import request_worked_out
 from saturnd.turn.worked_times import before_the_day_asked
 
 INSTRUCTIONS_FILE = "SATURN.md"

@@ -54,6 +54,7 @@ from saturnd.turn.listing import (
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 from saturnd.turn.repeats import age, lasts_until, next_due, repeats_on
 from saturnd.turn.row_days import runs_out, yearly_next
+from saturnd.turn.shares import shares
 from saturnd.turn.targets import TARGET_ASKED, against_the_target, sets_a_target
 from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, just_gone, month_asked
 from saturnd.turn.to_go import reached_in, to_go, units_asked
@@ -70,7 +71,6 @@ from saturnd.turn.worked_lines import (
     rated_lines,
     ratings,
     scaled_recipe,
-    shares,
     still_to_pay,
 )
 from saturnd.turn.worked_times import (

@@ -8,14 +8,12 @@ worked out before the model reads and shown after the excerpt it comes from.
 
 from __future__ import annotations
 
-import contextlib
 import re
-from collections.abc import Iterable
 from fractions import Fraction
 
 from saturnd.tools.periods import PERIOD, TIMES_A_YEAR, period_asked, period_named
 from saturnd.tools.word_match import stems
-from saturnd.turn.listing import DONE_MARK, LIST_MARK, TOTALS_LINE
+from saturnd.turn.listing import DONE_MARK, LIST_MARK
 from saturnd.turn.made_up import HEADING, NUMBER_WORDS, WORKED_OUT
 from saturnd.turn.worked_times import MAX_SPANS, plain, times_worked_out
 
@@ -46,17 +44,17 @@ def amounts_by_period(lines: list[str], request: str) -> str:
     one = named or (every if len(every) == 1 else [])  # "How much is the gym a year?" of its one "£32 a month"
     if asked and len(one) == 1 and one[0][2] != asked:  # "How much is the rent a month?" of "£38 a year"
         label, amount, period = one[0]
-        return (f"[Saturn worked out] {label}: {_money(amount)} a {period} = "
-                f"{_money(amount * TIMES_A_YEAR[period] / TIMES_A_YEAR[asked])} a {asked}")
+        return (f"[Saturn worked out] {label}: {money_written(amount)} a {period} = "
+                f"{money_written(amount * TIMES_A_YEAR[period] / TIMES_A_YEAR[asked])} a {asked}")
     if len(labels) < 2 or named:  # one line's amount asked
         return ""
-    said = [f"a {period}: " + " + ".join(f"{label} {_money(amount)}" for label, amount in items)
-            + (f" = {_money(sum((amount for _, amount in items), Fraction(0)))}" if len(items) > 1 else "")
+    said = [f"a {period}: " + " + ".join(f"{label} {money_written(amount)}" for label, amount in items)
+            + (f" = {money_written(sum((amount for _, amount in items), Fraction(0)))}" if len(items) > 1 else "")
             for period, items in by_period.items()]
     if asked and len(by_period) > 1:
         everything = sum((amount * TIMES_A_YEAR[period] / TIMES_A_YEAR[asked] for period, items in by_period.items()
                           for _, amount in items), Fraction(0))
-        said.append(f"everything as a {asked}: {_money(everything)}")
+        said.append(f"everything as a {asked}: {money_written(everything)}")
     return "[Saturn worked out] " + "; ".join(said)
 
 
@@ -213,117 +211,13 @@ def list_amounts(lines: list[str], request: str) -> str:
     budget = next((Fraction(found.group(1).replace(",", "")) for line in lines if (found := BUDGET.search(line))), None)
     if budget is not None and BUDGET_ASKED.search(request):  # asked what was spent, 135 left was the 1.5B's answer
         total = sum((amount for _, amount, _ in items), Fraction(0))
-        said.append(f"budget {_money(budget)} - all {_money(total)} = {_money(budget - total)} left")
+        said.append(f"budget {money_written(budget)} - all {money_written(total)} = {money_written(budget - total)} left")
     return "[Saturn worked out] " + "; ".join(said)
 
 
 def _summed(what: str, items: list[tuple[str, Fraction, str]]) -> str:
-    return (f"{what}: " + " + ".join(f"{label} {_money(amount)}" for label, amount, _ in items)
-            + f" = {_money(sum((amount for _, amount, _ in items), Fraction(0)))}")
-
-
-SHARE_ASKED = re.compile(r"\b(?:share|each|split|per\s+person|apiece|my\s+(?:part|bit|half|third|cut)|owes?\s+me|"
-                         r"(?:will|do|did|would|should)\s+I\s+(?:get|make|earn|take\s+home))\b", re.IGNORECASE)
-PAYS_A_PART = re.compile(r"\bpays?\s+(?P<part>half|a\s+third|a\s+quarter)\b", re.IGNORECASE)
-PARTS = {"half": 2, "a third": 3, "a quarter": 4}
-"""A share a line gives as a part ("Tom pays half of anything shared"): the total over so many ways."""
-SPLIT = re.compile(r"\b(?:split|shared|divided)\b(?:\s+(?P<ways>\d{1,2}|two|three|four|five|six)\s+ways\b|"
-                   r"\s+(?:between|among)\s+(?P<among>\d{1,2}|two|three|four|five|six)\b|(?P<equally>\s+equally\b))?",
-                   re.IGNORECASE)
-BRACKETED_NAMES = re.compile(r"\(([^()]*,[^()]*)\)")
-
-
-def shares(lines: list[str], request: str) -> str:
-    """Asked for a share of an amount a line splits ("Rent £1,450 split 3 ways (me, Jess, Omar)"),
-    the amount over the ways; split "equally" without a number, over the ways another line of the
-    file gives, or the names it brackets."""
-    if not SHARE_ASKED.search(request):
-        return ""
-    splits = [(line, found) for line in lines if len(MONEY.findall(line)) == 1 and (found := SPLIT.search(line))]
-    counted = [_ways(line, found) for line, found in splits]
-    known = next((ways for ways in counted if ways), None)
-    said = []
-    for (line, _), ways in zip(splits, counted, strict=True):
-        ways = ways or known
-        if ways:
-            amount = Fraction(MONEY.findall(line)[0].replace(",", ""))
-            said.append(f"{line.strip(' -*•')}: {_money(amount)} / {ways} = {_money(amount / ways)} each")
-    return "[Saturn worked out] " + "; ".join(said) if said else ""
-
-
-US_ASKED = re.compile(r"\b(?:each\s+of\s+us|between\s+us|among\s+us|we\s+each|all\s+of\s+us|each\s+person)\b", re.IGNORECASE)
-NAME = r"(?:[A-Z][\w'-]*|me|I)"
-PEOPLE_LINE = re.compile(rf"^[\w ]{{2,30}}:\s*(?P<names>{NAME}(?:\s*(?:,|\band\b|&)\s*{NAME}){{1,9}})\s*\.?$")
-"""The people a line lists, the user among them: "Travelling: me, Kate, Sam"."""
-PAID_BY = re.compile(r"; (?P<column>[^;:]+?) by (?P<by>[^;:]+): (?P<sums>[^;]+)")
-
-
-def table_share(request: str, shown: str, texts: Iterable[str] = ()) -> str:
-    """Asked for a share of a table's total where a line of the `texts` about the same things says
-    how it is split ("Bills are split three ways.", "Tom pays half of anything shared"), or asked
-    what each of us pays where a line lists us ("Travelling: me, Kate, Sam"), the total over the
-    ways, and what each paid against it: asked "What's my share of November's bills?", the 1.5B
-    gave every month's total."""
-    if not SHARE_ASKED.search(request):
-        return ""
-    asked = stems(SHARE_ASKED.sub("", request))
-    lines = [line.strip(" -*•") for text in texts for line in text.splitlines()]
-    columns = stems(" ".join(found["totals"] for line in shown.splitlines() if (found := TOTALS_LINE.match(line))))
-    wanted = {stem.rstrip("s") for stem in asked | columns}  # "Fees split four ways" of a table's "fee = 900"
-    ways = next((w for line in lines if not MONEY.search(line) and {stem.rstrip("s") for stem in stems(line)} & wanted
-                 and (w := _ways_given(line))), None)
-    people = next((names for line in lines if US_ASKED.search(request) and (names := _us(line))), [])
-    ways = ways or len(people) or None
-    said = []
-    for line in shown.splitlines():
-        if ways and (totals := TOTALS_LINE.match(line)):
-            column, _, total = totals.group("totals").split(", ")[-1].rpartition(" = ")
-            with contextlib.suppress(ValueError, ZeroDivisionError):
-                amount = Fraction(total)
-                said.append(f"a share of {column} over {totals.group('over')}, split {ways} ways: "
-                            f"{plain(amount)} / {ways} = {_money(amount / ways)}"
-                            + _against_the_share(line, column, people, amount / ways))
-    return f"{WORKED_OUT} {'; '.join(said)}" if said else ""
-
-
-def _us(line: str) -> list[str]:
-    """The people a line lists when the user is one of them."""
-    found = PEOPLE_LINE.match(line)
-    names = re.split(r"\s*(?:,|\band\b|&)\s*", found["names"]) if found else []
-    return names if any(name in {"me", "I"} for name in names) else []
-
-
-def _against_the_share(line: str, column: str, people: list[str], share: Fraction) -> str:
-    """What each of the people paid of the column, by the table's column of who paid, against the
-    share: "Kate paid 486, 67 over her share; Sam paid 87, 332 short"."""
-    paid = next((found for found in PAID_BY.finditer(line) if found["column"] == column), None)
-    if not people or paid is None:
-        return ""
-    sums = dict(part.rpartition(" ")[::2] for part in paid["sums"].split(", "))
-    if not {name.lower() for name in people} >= {name.lower() for name in sums}:
-        return ""
-    said = []
-    for name in people:
-        spent = Fraction(next((v for k, v in sums.items() if k.lower() == name.lower()), "0"))
-        gap = spent - share
-        said.append(f"{'you' if name in {'me', 'I'} else name} paid {plain(spent)}, " + (f"{_money(gap)} over the share" if gap > 0
-                                                      else f"{_money(-gap)} short of it" if gap < 0 else "the share"))
-    return " (" + "; ".join(said) + ")"
-
-
-def _ways_given(line: str) -> int | None:
-    """The ways a line of no amount splits things: "split three ways", "Tom pays half"."""
-    if (found := SPLIT.search(line)) and (written := found.group("ways") or found.group("among")):
-        return _count(written)
-    part = PAYS_A_PART.search(line)
-    return PARTS[" ".join(part["part"].lower().split())] if part else None
-
-
-def _ways(line: str, found: re.Match[str]) -> int | None:
-    if written := found.group("ways") or found.group("among"):
-        return _count(written)
-    names = BRACKETED_NAMES.search(line)
-    return len(names.group(1).split(",")) if names else None
+    return (f"{what}: " + " + ".join(f"{label} {money_written(amount)}" for label, amount, _ in items)
+            + f" = {money_written(sum((amount for _, amount, _ in items), Fraction(0)))}")
 
 
 BRACKETED_COUNT = re.compile(r"\((\d+(?:\.\d+)?)\s+(day|hour|night|week|mile|km|portion|serving|bottle|tin|jar|pack)s?\)",
@@ -427,7 +321,7 @@ def progress(lines: list[str], request: str) -> str:
             rate = Fraction(amounts[0].replace(",", ""))
             if have < goal and rate:
                 taken = -(-(goal - have) // rate)
-                said.append(f"{label} at {_money(rate)} a {periods[0]}: {_money(goal - have)} / {_money(rate)}"
+                said.append(f"{label} at {money_written(rate)} a {periods[0]}: {money_written(goal - have)} / {money_written(rate)}"
                             f" = {plain((goal - have) / rate)}, so {taken} {periods[0]}{'s' if taken != 1 else ''}")
     return "[Saturn worked out] " + "; ".join(said)
 
@@ -459,15 +353,15 @@ def amount_added(lines: list[str], request: str) -> str:
     assert first is not None  # held lines hold money
     added = Fraction(told.group("amount").replace(",", ""))
     total = Fraction(first.group(1).replace(",", "")) + added
-    as_written = f"{total.numerator:,}" if "," in first.group(1) and total.denominator == 1 else _money(total)
+    as_written = f"{total.numerator:,}" if "," in first.group(1) and total.denominator == 1 else money_written(total)
     written = line[:first.start(1)] + as_written + line[first.end(1):]
-    return f"{WORKED_OUT} {first.group(1)} + {_money(added)} = {_money(total)}: the line would read \"{written.strip()}\""
+    return f"{WORKED_OUT} {first.group(1)} + {money_written(added)} = {money_written(total)}: the line would read \"{written.strip()}\""
 
 
 def _toward(label: str, have: Fraction, goal: Fraction) -> str:
     if have >= goal:
-        return f"{label} {_money(have)} of {_money(goal)}: reached"
-    return (f"{label} {_money(have)} of {_money(goal)}: {_money(goal)} - {_money(have)} = {_money(goal - have)} more to go,"
+        return f"{label} {money_written(have)} of {money_written(goal)}: reached"
+    return (f"{label} {money_written(have)} of {money_written(goal)}: {money_written(goal)} - {money_written(have)} = {money_written(goal - have)} more to go,"
             f" {plain(Fraction(round(have * 100 / goal, 1)))}% there")
 
 
@@ -492,8 +386,8 @@ def at_a_rate(lines: list[str], request: str) -> str:
             units = {PER_UNIT.get(word, word.removesuffix("s")) for word in re.findall(r"[a-z]+", line.lower())}
             if len(amounts) == 1 and unit in units:
                 rate = Fraction(amounts[0].replace(",", ""))
-                said.append(f"{found.group(0)} at {line.strip(' -*•')}: {plain(count)} × {_money(rate)}"
-                            f" = {_money(count * rate)}")
+                said.append(f"{found.group(0)} at {line.strip(' -*•')}: {plain(count)} × {money_written(rate)}"
+                            f" = {money_written(count * rate)}")
     return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
 
 
@@ -511,11 +405,11 @@ def percent_worked_out(request: str) -> str:
     part = amount * rate / 100
     money = found.group("money") or ""
     how = found.group("how").lower()
-    said = f"{plain(rate)}% of {money}{plain(amount)} = {money}{_money(part)}"
+    said = f"{plain(rate)}% of {money}{plain(amount)} = {money}{money_written(part)}"
     if how in ("off", "less than"):
-        said += f"; {money}{plain(amount)} - {money}{_money(part)} = {money}{_money(amount - part)}"
+        said += f"; {money}{plain(amount)} - {money}{money_written(part)} = {money}{money_written(amount - part)}"
     elif how in ("on top of", "more than"):
-        said += f"; {money}{plain(amount)} + {money}{_money(part)} = {money}{_money(amount + part)}"
+        said += f"; {money}{plain(amount)} + {money}{money_written(part)} = {money}{money_written(amount + part)}"
     return f"[Saturn worked out] {said}"
 
 
@@ -599,7 +493,7 @@ def scaled_recipe(lines: list[str], request: str) -> str:
     asked, serves = FOR_HOW_MANY.search(request), next(filter(None, (SERVES.search(line) for line in lines[:3])), None)
     if asked is None or serves is None:
         return ""
-    people, written_for = _count(asked.group(1)), _count(serves.group(1))
+    people, written_for = count_written(asked.group(1)), count_written(serves.group(1))
     if people == written_for or not written_for:
         return ""
     factor = Fraction(people, written_for)
@@ -629,11 +523,11 @@ def _recipe_asked(lines: list[str], request: str) -> list[str]:
     return named[0] if len(named) == 1 else []
 
 
-def _money(value: Fraction) -> str:
+def money_written(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}"
 
 
-def _count(written: str) -> int:
+def count_written(written: str) -> int:
     return NUMBER_WORDS.get(written.lower()) or int(written)
 
 

@@ -1,0 +1,121 @@
+"""Shares: an amount a line splits so many ways ("Rent £1,450 split 3 ways (me, Jess, Omar)"), a
+table's total split the ways another line gives ("Bills are split three ways", "Tom pays half",
+"Fees split four ways"), or over the people a line lists when asked what each of us pays, with what
+each paid against it. Asked "What's my share of November's bills?", the 1.5B gave every month's total.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterable
+from fractions import Fraction
+
+from saturnd.tools.word_match import stems
+from saturnd.turn.listing import TOTALS_LINE
+from saturnd.turn.made_up import WORKED_OUT
+from saturnd.turn.worked_lines import MONEY, count_written, money_written
+from saturnd.turn.worked_times import plain
+
+SHARE_ASKED = re.compile(r"\b(?:share|each|split|per\s+person|apiece|my\s+(?:part|bit|half|third|cut)|owes?\s+me|"
+                         r"(?:will|do|did|would|should)\s+I\s+(?:get|make|earn|take\s+home))\b", re.IGNORECASE)
+PAYS_A_PART = re.compile(r"\bpays?\s+(?P<part>half|a\s+third|a\s+quarter)\b", re.IGNORECASE)
+PARTS = {"half": 2, "a third": 3, "a quarter": 4}
+"""A share a line gives as a part ("Tom pays half of anything shared"): the total over so many ways."""
+SPLIT = re.compile(r"\b(?:split|shared|divided)\b(?:\s+(?P<ways>\d{1,2}|two|three|four|five|six)\s+ways\b|"
+                   r"\s+(?:between|among)\s+(?P<among>\d{1,2}|two|three|four|five|six)\b|(?P<equally>\s+equally\b))?",
+                   re.IGNORECASE)
+BRACKETED_NAMES = re.compile(r"\(([^()]*,[^()]*)\)")
+
+
+def shares(lines: list[str], request: str) -> str:
+    """Asked for a share of an amount a line splits ("Rent £1,450 split 3 ways (me, Jess, Omar)"),
+    the amount over the ways; split "equally" without a number, over the ways another line of the
+    file gives, or the names it brackets."""
+    if not SHARE_ASKED.search(request):
+        return ""
+    splits = [(line, found) for line in lines if len(MONEY.findall(line)) == 1 and (found := SPLIT.search(line))]
+    counted = [_ways(line, found) for line, found in splits]
+    known = next((ways for ways in counted if ways), None)
+    said = []
+    for (line, _), ways in zip(splits, counted, strict=True):
+        ways = ways or known
+        if ways:
+            amount = Fraction(MONEY.findall(line)[0].replace(",", ""))
+            said.append(f"{line.strip(' -*•')}: {money_written(amount)} / {ways} = {money_written(amount / ways)} each")
+    return "[Saturn worked out] " + "; ".join(said) if said else ""
+
+
+US_ASKED = re.compile(r"\b(?:each\s+of\s+us|between\s+us|among\s+us|we\s+each|all\s+of\s+us|each\s+person)\b", re.IGNORECASE)
+NAME = r"(?:[A-Z][\w'-]*|me|I)"
+PEOPLE_LINE = re.compile(rf"^[\w ]{{2,30}}:\s*(?P<names>{NAME}(?:\s*(?:,|\band\b|&)\s*{NAME}){{1,9}})\s*\.?$")
+"""The people a line lists, the user among them: "Travelling: me, Kate, Sam"."""
+PAID_BY = re.compile(r"; (?P<column>[^;:]+?) by (?P<by>[^;:]+): (?P<sums>[^;]+)")
+
+
+def table_share(request: str, shown: str, texts: Iterable[str] = ()) -> str:
+    """Asked for a share of a table's total where a line of the `texts` about the same things says
+    how it is split ("Bills are split three ways.", "Tom pays half of anything shared"), or asked
+    what each of us pays where a line lists us ("Travelling: me, Kate, Sam"), the total over the
+    ways, and what each paid against it: asked "What's my share of November's bills?", the 1.5B
+    gave every month's total."""
+    if not SHARE_ASKED.search(request):
+        return ""
+    asked = stems(SHARE_ASKED.sub("", request))
+    lines = [line.strip(" -*•") for text in texts for line in text.splitlines()]
+    columns = stems(" ".join(found["totals"] for line in shown.splitlines() if (found := TOTALS_LINE.match(line))))
+    wanted = {stem.rstrip("s") for stem in asked | columns}  # "Fees split four ways" of a table's "fee = 900"
+    ways = next((w for line in lines if not MONEY.search(line) and {stem.rstrip("s") for stem in stems(line)} & wanted
+                 and (w := _ways_given(line))), None)
+    people = next((names for line in lines if US_ASKED.search(request) and (names := _us(line))), [])
+    ways = ways or len(people) or None
+    said = []
+    for line in shown.splitlines():
+        if ways and (totals := TOTALS_LINE.match(line)):
+            column, _, total = totals.group("totals").split(", ")[-1].rpartition(" = ")
+            with contextlib.suppress(ValueError, ZeroDivisionError):
+                amount = Fraction(total)
+                said.append(f"a share of {column} over {totals.group('over')}, split {ways} ways: "
+                            f"{plain(amount)} / {ways} = {money_written(amount / ways)}"
+                            + _against_the_share(line, column, people, amount / ways))
+    return f"{WORKED_OUT} {'; '.join(said)}" if said else ""
+
+
+def _us(line: str) -> list[str]:
+    """The people a line lists when the user is one of them."""
+    found = PEOPLE_LINE.match(line)
+    names = re.split(r"\s*(?:,|\band\b|&)\s*", found["names"]) if found else []
+    return names if any(name in {"me", "I"} for name in names) else []
+
+
+def _against_the_share(line: str, column: str, people: list[str], share: Fraction) -> str:
+    """What each of the people paid of the column, by the table's column of who paid, against the
+    share: "Kate paid 486, 67 over her share; Sam paid 87, 332 short"."""
+    paid = next((found for found in PAID_BY.finditer(line) if found["column"] == column), None)
+    if not people or paid is None:
+        return ""
+    sums = dict(part.rpartition(" ")[::2] for part in paid["sums"].split(", "))
+    if not {name.lower() for name in people} >= {name.lower() for name in sums}:
+        return ""
+    said = []
+    for name in people:
+        spent = Fraction(next((v for k, v in sums.items() if k.lower() == name.lower()), "0"))
+        gap = spent - share
+        said.append(f"{'you' if name in {'me', 'I'} else name} paid {plain(spent)}, " + (f"{money_written(gap)} over the share" if gap > 0
+                                                      else f"{money_written(-gap)} short of it" if gap < 0 else "the share"))
+    return " (" + "; ".join(said) + ")"
+
+
+def _ways_given(line: str) -> int | None:
+    """The ways a line of no amount splits things: "split three ways", "Tom pays half"."""
+    if (found := SPLIT.search(line)) and (written := found.group("ways") or found.group("among")):
+        return count_written(written)
+    part = PAYS_A_PART.search(line)
+    return PARTS[" ".join(part["part"].lower().split())] if part else None
+
+
+def _ways(line: str, found: re.Match[str]) -> int | None:
+    if written := found.group("ways") or found.group("among"):
+        return count_written(written)
+    names = BRACKETED_NAMES.search(line)
+    return len(names.group(1).split(",")) if names else None
