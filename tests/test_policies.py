@@ -20,6 +20,8 @@ from saturnd.gate.provenance import (
     outside_escalation,
     recipient_refusal,
     value_left_out,
+    weekday_against_said,
+    weekday_beside_another_date,
 )
 from saturnd.model.types import ToolCall
 from saturnd.store import MessageRow
@@ -507,3 +509,17 @@ def test_the_month_and_weekday_of_a_date_a_table_writes_iso_are_no_guess():
     assert guessed_value({"text": "Dad's blood test is on Tuesday, December 8 at 10:30."}, record, frozenset()) is None
     assert guessed_value({"text": "Dad's blood test is on Wednesday at 10:30."}, record, frozenset()) == (
         "text", "Wednesday")
+
+
+def test_a_weekday_written_beside_a_date_of_another_weekday_is_caught():
+    sent = {"to": "kerry@example.com", "body": "The Old Mill gig starts at 20:30 on Friday 2026-12-12."}
+    assert weekday_beside_another_date(sent, frozenset({"to"})) == ("Friday 2026-12-12", "Saturday")
+    assert weekday_beside_another_date({"body": "On Saturday 2026-12-12 at 20:30."}, frozenset()) is None
+    assert weekday_beside_another_date({"body": "Friday, then 2026-12-12."}, frozenset()) is None
+
+
+def test_a_date_written_for_the_weekday_the_user_said_must_fall_on_it():
+    said = SessionRecord(typed=["Add my meeting on Tuesday at 15:00."], returned=[], calls=[])
+    assert weekday_against_said({"content": "2026-12-03 15:00 meeting"}, said, frozenset()) == (
+        "2026-12-03", "Thursday", "Tuesday")
+    assert weekday_against_said({"content": "2026-12-08 15:00 meeting"}, said, frozenset()) is None

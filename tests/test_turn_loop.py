@@ -485,6 +485,21 @@ async def test_a_message_without_the_thing_a_read_line_gives_goes_back_with_the_
     assert [f.fate for f in of_type(events, "tool_finished")] == ["ran", "invalid", "ran"]
 
 
+async def test_a_message_with_a_weekday_beside_another_days_date_goes_back(harness):
+    await harness.start()
+    (harness.env.workdir / "gigs.csv").write_text("date,venue,start\n2026-12-12,Old Mill,20:30\n")
+    (harness.env.workdir / "band.md").write_text("Kerry: kerry@band.example\n")
+    harness.model.enqueue(
+        call("send_email", {"to": "kerry@band.example", "subject": "Gig", "body": "Old Mill starts 20:30 on Friday 2026-12-12."}),
+        call("send_email", {"to": "kerry@band.example", "subject": "Gig", "body": "Old Mill starts 20:30 on Saturday 2026-12-12."}),
+        "Sent.",
+    )
+    _, _, events = await run_with_decisions(harness, "Email Kerry the start time for the Old Mill gig.", decide_with("once"))
+    assert harness.sent(1)[-1]["content"] == (
+        "not run: Friday 2026-12-12 is a Saturday. Call it again with the date's own weekday.")
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "ran"]
+
+
 async def test_a_message_without_the_sum_asked_goes_back_with_the_sum_the_ground_worked_out(harness):
     await harness.start()
     (harness.env.workdir / "budget.csv").write_text("item,amount\nrent,900\nfood,450\ntravel,150\nphone,45\ngym,200\n")

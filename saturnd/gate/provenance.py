@@ -370,6 +370,25 @@ def weekday_against_said(arguments: dict[str, Any], record: SessionRecord, skip:
     return None
 
 
+WEEKDAY_BY_DATE = re.compile(r"\b(?P<weekday>" + "|".join(_DAYS) + r"),?\s+(?:the\s+)?(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})\b",
+                             re.IGNORECASE)
+
+
+def weekday_beside_another_date(arguments: dict[str, Any], skip: frozenset[str]) -> tuple[str, str] | None:
+    """(what a write or message writes, the date's own weekday) where it names a weekday beside a
+    date that falls on another: the 1.5B emailed "The Old Mill gig starts at 20:30 on Friday
+    2026-12-12", a Saturday."""
+    for name, value in arguments.items():
+        if name in skip or not isinstance(value, str):
+            continue
+        for found in WEEKDAY_BY_DATE.finditer(value):
+            with contextlib.suppress(ValueError):
+                its_day = f"{date(int(found['year']), int(found['month']), int(found['day'])):%A}"
+                if its_day.lower() != found["weekday"].lower():
+                    return found.group(0), its_day
+    return None
+
+
 def _day(word: str) -> str:
     return _SHORT_DAYS.get(word.lower()) or _SHORT_MONTHS.get(word.lower(), word.lower())
 

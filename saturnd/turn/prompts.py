@@ -129,6 +129,7 @@ ANOTHER_FILE_NOTE = "the answer named a file that does not say what was asked"
 WEEKDAY_AGAINST_SAID = (
     "not run: {written} is a {its_day}, and the user said {said}. Call it again with the day as the user said it."
 )
+WEEKDAY_BESIDE_ANOTHER_DATE = "not run: {written} is a {its_day}. Call it again with the date's own weekday."
 HEADING_ONLY = (
     "[Saturn check] Your answer is only a heading of the user's file: it answers nothing. What the harness"
     " found for the question: {claim}. Answer from it."

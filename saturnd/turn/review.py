@@ -32,6 +32,7 @@ from saturnd.gate.provenance import (
     recipient_refusal,
     value_left_out,
     weekday_against_said,
+    weekday_beside_another_date,
 )
 from saturnd.gate.reach import Reach
 from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, decide_remember
@@ -457,6 +458,9 @@ def _what_it_carries(name: str, arguments: dict[str, Any], skip: frozenset[str],
     if against := weekday_against_said(arguments, context.record, skip):
         written, its_day, said_day = against
         return SentBack("invalid", prompts.WEEKDAY_AGAINST_SAID.format(written=written, its_day=its_day, said=said_day))
+    if beside := weekday_beside_another_date(arguments, skip):
+        written, its_day = beside
+        return SentBack("invalid", prompts.WEEKDAY_BESIDE_ANOTHER_DATE.format(written=written, its_day=its_day))
     if asked_action(context.request) in REMOVING:  # "Remove the laptop from my warranties": its line is to go
         return None
     if phrase := value_left_out(context.request, arguments, skip):
