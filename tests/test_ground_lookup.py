@@ -476,6 +476,15 @@ async def test_an_answer_that_still_names_what_is_marked_done_is_replaced_by_wha
     assert of_type(events, "answer")[-1].text == "Not marked done on your list: Dad: book; Sam: ?"
 
 
+async def test_an_answer_that_found_nothing_after_the_send_back_is_replaced_by_what_is_not_done(harness):
+    await harness.start()
+    (harness.env.workdir / "christmas.md").write_text(
+        "# Christmas presents\n- Mum: scarf (bought)\n- Dad: book\n- Ella: lego (bought)\n- Sam: ?\n")
+    harness.model.enqueue("A lego.", call("kb_search", {"query": "still to buy"}), "The knowledge base is empty.")
+    _, events = await harness.turn("What have I still got to buy for Christmas?", headless=True)
+    assert of_type(events, "answer")[-1].text == "Not marked done on your list: Dad: book; Sam: ?"
+
+
 def test_meter_readings_show_what_was_used_between_readings_not_their_totals():
     readings = "date,gas,electric\n2026-10-01,4120,18850\n2026-11-01,4310,19040\n2026-12-01,4580,19265\n"
     assert table_totals("meter-readings.csv", readings, "How much gas did we use in November?") == (

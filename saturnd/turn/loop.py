@@ -204,6 +204,8 @@ def _same_figure_again(turn: TurnContext, answer: str, claim: Claim) -> bool:
 
 STALLED = re.compile(r"^\W*(?:I\s+(?:need|have|must)\s+to\s+|I(?:'ll|\s+will)\s+|let\s+me\s+)(?:check|look|verify|review|"
                      r"re-?check|double-?check|go\s+through)\b", re.IGNORECASE)
+FOUND_NOTHING = re.compile(r"\bknowledge\s+base\b[^.]*\bempty\b|\bno\s+(?:information|matches|results)\b|"
+                           r"\bcould(?:\s*no|n['’])t\s+find\b|\bdon['’]?t\s+have\s+(?:any\s+)?information\b", re.IGNORECASE)
 ANSWERED_FROM_THE_CLAIM = frozenset({"marked_done", "rows_not_asked", "total_left_out", "part_of_list"})
 
 
@@ -215,9 +217,12 @@ def _next_date_still_missed(answer: str, claim: Claim) -> bool:
 
 def _stalled(turn: TurnContext, answer: str, claim: Claim) -> bool:
     """Whether, sent back with the lines that answer it, the model only says it will check again
-    ("I need to check the list again …"), no tool run since: answered from the claim then."""
+    ("I need to check the list again …"), no tool run since, or says it found nothing (sent back
+    with the two gifts still to buy, it searched the empty knowledge base and answered "The
+    knowledge base is empty."): answered from the claim then."""
     ran_since = any(c.fate == "ran" for p in turn.trace[turn.forced_since:] for c in p.calls)
-    return claim.kind in ANSWERED_FROM_THE_CLAIM and not ran_since and STALLED.search(answer) is not None
+    return claim.kind in ANSWERED_FROM_THE_CLAIM and (
+        not ran_since and STALLED.search(answer) is not None or FOUND_NOTHING.search(answer) is not None)
 
 
 def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: str, claim: Claim) -> bool:
