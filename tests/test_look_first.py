@@ -663,6 +663,14 @@ async def test_someone_elses_number_goes_back_and_not_finding_it_is_the_answer(h
     assert (answer.text, answer.note) == ("I could not find the dentist's phone number in your files.", "")
 
 
+async def test_the_someone_else_send_back_given_back_is_answered_not_found(harness):
+    await harness.start()
+    (harness.env.workdir / "contacts.md").write_text("# People\nMike the plumber - mobile 07700 900789\n")
+    harness.model.enqueue("07700 900789", "I could not find it; never give someone else's.")
+    _, events = await harness.turn("What's the dentist's phone number?", headless=True)
+    assert of_type(events, "answer")[-1].text == "I could not find the dentist's phone number in your files."
+
+
 def test_the_file_with_the_messaged_persons_number_is_shown_though_it_ranks_low():
     documents = [
         Document("party-guests.csv", "name,rsvp\nLeo,yes\nPriya,\nSam,yes\n"),

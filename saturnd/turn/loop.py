@@ -337,6 +337,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     not by what was added, and one that gives the user's own reply back by what was (not) done."""
     text = reply_text or turn.last_text
     account = not_done_account(turn.trace)
+    if "someone_else" in turn.claims_sent_back and echoes_instructions(text) and not asked_action(turn.text):
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "the answer repeated Saturn's note to the model: not found")
+        return prompts.NOT_FOUND.format(thing=_the_thing_asked(turn.text))  # "… never give someone else's." given back
     if echoes_instructions(text):
         acted = something_acted(turn.trace, turn.registry)
         what = "what was done" if acted and not account else "what was not done"
@@ -436,6 +439,16 @@ def _no_tool_for_it(turn: TurnContext, text: str) -> bool:
         return False
     looking = {t.name for t in turn.registry if t.risk == "read_only"} | {ASK_USER}
     return not any(c.fate == "ran" and c.name not in looking for p in turn.trace for c in p.calls)
+
+
+ASKED_FOR = re.compile(r"^\W*(?:what(?:['’]s|\s+is|\s+are)|who(?:['’]s|\s+is)|where(?:['’]s|\s+is)|tell\s+me|give\s+me)\s+",
+                       re.IGNORECASE)
+
+
+def _the_thing_asked(request: str) -> str:
+    """"the dentist's phone number" of "What's the dentist's phone number?", "your …" for "my …"."""
+    thing = ASKED_FOR.sub("", request.strip()).rstrip("?.! ")
+    return re.sub(r"\bmy\b", "your", thing, flags=re.IGNORECASE) or "it"
 
 
 def _not_done(turn: TurnContext) -> str:

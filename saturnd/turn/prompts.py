@@ -86,6 +86,8 @@ CONTACT_NOT_GIVEN = (
     "[Saturn check] The user asked for a number or address, and your answer gives none. The line"
     " shown to you that has it: \"{claim}\". Answer with the number or address from it."
 )
+NOT_FOUND = "I could not find {thing} in your files."
+"""The answer when, sent back for giving someone else's number, the model gave the send-back's words back."""
 SOMEONE_ELSE = (
     "[Saturn check] Your answer's number or address comes from the line \"{claim}\", which is not about"
     " who the user asked for. If no line of the user's files names them, tell the user you could not find"
