@@ -663,6 +663,16 @@ async def test_someone_elses_number_goes_back_and_not_finding_it_is_the_answer(h
     assert (answer.text, answer.note) == ("I could not find the dentist's phone number in your files.", "")
 
 
+async def test_someone_elses_number_goes_back_with_their_own_line_where_one_is_shown(harness):
+    await harness.start()
+    (harness.env.workdir / "contacts.md").write_text(
+        "# Contacts\n- Petra Novak (manager): +44 7700 900123\n- Dr Weiss (GP, Elm Street surgery): +44 20 7946 0991\n")
+    harness.model.enqueue("+44 7700 900123", "+44 20 7946 0991")
+    _, events = await harness.turn("What's my doctor's phone number?", headless=True)
+    assert "- Dr Weiss (GP, Elm Street surgery): +44 20 7946 0991" in harness.sent(1)[-1]["content"]
+    assert of_type(events, "answer")[-1].text == "+44 20 7946 0991"
+
+
 async def test_the_someone_else_send_back_given_back_is_answered_not_found(harness):
     await harness.start()
     (harness.env.workdir / "contacts.md").write_text("# People\nMike the plumber - mobile 07700 900789\n")

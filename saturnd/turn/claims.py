@@ -198,6 +198,7 @@ from saturnd.turn.look_first import (
     people_messaged,
     someone_elses_contact,
     someone_elses_line,
+    their_contact_line,
 )
 from saturnd.turn.made_up import (
     CALCULATE,
@@ -472,8 +473,9 @@ def unbacked_claim(
     if (documents_at_hand and (found := NO_ACCESS.search(answer))
             and not something_tried(passes, registry, READ_TOOLS) and READ_TOOLS & set(registry.names())):
         return Claim("no_access", found.group(0))
-    if line := someone_elses_contact(answer, request, seen):
-        return Claim("someone_else", line)
+    if line := someone_elses_contact(answer, request, seen):  # with their own line shown, sent back with it
+        theirs = their_contact_line(request, seen)
+        return Claim("contact_not_given", theirs) if theirs else Claim("someone_else", line)
     if line := contact_not_given(answer, request, seen):
         return Claim("contact_not_given", line)
     if lines := (someone_elses_line(answer, request, seen) or another_owners_line(answer, request, seen)
