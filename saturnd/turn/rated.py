@@ -1,6 +1,7 @@
 """A rate one file gives times what a table counts or totals: a price a head times the people
 coming, a rate an hour times the hours worked, a price a unit times what a meter's readings say was
-used, a price a match times the month's matches.
+used, a price a match times the month's matches, rows at a price list's prices; and a sum set
+against the budget a line gives, a row's amount against the new one a line gives for it.
 
 Asked "How much will the caterer cost for everyone coming?" with "Caterer: Green Fork, £65 a head"
 in one file and the guests' answers counted in another ("rsvp: yes 6 (…)"), the 1.5B answered
