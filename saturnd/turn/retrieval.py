@@ -289,13 +289,14 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
     that worked out (worked_lines.py, worked_times.py)."""
     blocks = []
     for_tables = limit_as_written(months_meant(request, today) if today else request, [line for p in excerpts for line in p.lines])
+    days_asked = _days_for_tables(request, today)  # the request's, once: not each excerpt's
     for part in excerpts:
         last = part.first_line + len(part.lines) - 1
         if part.whole:
             header = f"--- {part.source} (whole file, {part.total_lines} lines)"
         else:
             header = f"--- {part.source}:{part.first_line}-{last} (of {part.total_lines} lines)"
-        totals = (table_totals(part.source, "\n".join(part.lines), for_tables, _days_for_tables(request, today), today)
+        totals = (table_totals(part.source, "\n".join(part.lines), for_tables, days_asked, today)
                   or not_done(part.lines, request)  # "How many things are left to pack?": not the ticked ones
                   or counted(part.lines, request, part.source) or section_named(part.lines, request) or who_owes(part.lines)
                   if part.whole else "")
