@@ -728,6 +728,16 @@ def test_a_lines_quantities_of_one_unit_are_summed_when_asked_in_all():
     assert quantities_summed(["Holiday fund: £1,350 of £2,000"], "How much have I saved altogether?") == ""
 
 
+def test_a_lists_amounts_one_a_line_are_summed_in_the_headings_unit():
+    harvest = ["2026 harvest (kg)", "- potatoes 18.5", "- runner beans 6.2", "- courgettes 11"]
+    assert quantities_summed(harvest, "How much did I harvest this year in total?") == (
+        "[Saturn worked out] 2026 harvest: potatoes 18.5 + runner beans 6.2 + courgettes 11 = 35.7 kg")
+    assert quantities_summed(harvest, "How much did the potatoes come to in total?") == ""  # one item's
+    assert quantities_summed(harvest, "How much rain fell in total?") == ""  # not the heading's words
+    assert quantities_summed(["Runs", "- Monday 5 km", "- Wednesday 8 km"], "How far did I run in total? Runs") == (
+        "[Saturn worked out] Runs: Monday 5 + Wednesday 8 = 13 km")
+
+
 def test_asked_what_happens_at_a_part_of_the_day_the_lines_naming_it_are_listed():
     meds = ["# Medication", "- Ramipril 5mg: one each morning", "- Atorvastatin 20mg: one at night",
             "- Vitamin D: one a day, with food"]

@@ -779,6 +779,18 @@ def test_a_table_of_stays_counts_each_rows_nights():
         "[Saturn worked out] totals over the covering 2026-12-31 rows (1): price = 700")  # Dev Patel's stay holds it
 
 
+def test_a_table_of_windows_picks_the_rows_open_now_their_last_day_in():
+    sowing = ("crop,sow from,sow until,bed\nbroad beans,2026-10-15,2026-11-30,A\ngarlic,2026-10-01,2026-12-15,B\n"
+              "onions,2027-02-15,2027-04-15,B\nleeks,2026-12-20,2027-01-31,C\n")
+    today = date(2026, 12, 4)
+    assert table_totals("sowing.csv", sowing, "What can I still sow this month?", today=today).startswith(
+        "[Saturn worked out] the rows dated covering 2026-12-04 to 2026-12-31 (2): crop garlic, sow from 2026-10-01,"
+        " sow until 2026-12-15, bed B | crop leeks")
+    assert "(1): crop garlic" in table_totals("sowing.csv", sowing, "What can I sow now?", today=today)
+    assert "(1): crop garlic" in table_totals("sowing.csv", sowing, "What can I sow?", [date(2026, 12, 15)], today=today)
+    assert "covering" not in table_totals("sowing.csv", sowing, "What's in bed B?", today=today)
+
+
 EXAMS = ("subject,paper,date,time,room\nMaths,Paper 1,2027-01-11,09:00,Hall\nMaths,Paper 2,2027-01-13,09:00,Hall\n"
          "English,Language,2027-01-12,13:30,Room 4\nBiology,Paper 1,2027-01-14,09:00,Hall\n")
 

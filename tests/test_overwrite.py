@@ -17,6 +17,7 @@ from saturnd.turn.lists_named import (
 )
 from saturnd.turn.look_first import FoundLine
 from saturnd.turn.marks import (
+    line_marked_as_told,
     marked_as_asked,
     marked_in_edit,
     row_marked_as_asked,
@@ -1014,3 +1015,14 @@ def test_an_add_to_a_list_written_on_its_labels_line_goes_on_that_line(tmp_path)
                            [Document("revision.md", REVISION)]) == ListToWrite("revision.md", wanted)
     assert item_as_asked("Add genetics to my weak topics.", revision, REVISION + "genetics\n") == wanted
     assert item_as_asked("Add genetics to my weak topics.", revision, wanted) is None  # written so already
+
+
+def test_a_thing_told_done_marks_its_one_line_in_the_folders_list(tmp_path):
+    chores = "# House\n- [ ] Clean the oven\n- [x] Defrost the freezer\n"
+    (tmp_path / "chores.md").write_text(chores)
+    (tmp_path / "notes.txt").write_text("Window cleaner on the 14th\n")
+    documents = [Document("chores.md", chores), Document("notes.txt", "Window cleaner on the 14th\n")]
+    assert line_marked_as_told("I've cleaned the oven.", documents, str(tmp_path)) == ListToWrite(
+        "chores.md", "# House\n- [x] Clean the oven\n- [x] Defrost the freezer\n")
+    assert line_marked_as_told("I've defrosted the freezer.", documents, str(tmp_path)) is None  # marked already
+    assert line_marked_as_told("Clean the oven tomorrow.", documents, str(tmp_path)) is None

@@ -833,6 +833,29 @@ async def test_a_request_to_act_answered_with_nothing_tried_is_sent_back_once(ha
     assert trace.passes[0].note == 'not_acted: "Butter is already on your shopping list.": sent back'
 
 
+async def test_a_forced_call_the_model_cannot_give_is_the_ready_write_proposed_through_the_gate(harness):
+    await harness.start(config_extra="gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    chores = harness.env.workdir / "chores.md"
+    chores.write_text("# House\n\n## Jobs\n- [ ] Clean the oven\n- [ ] Wash the curtains\n")
+    harness.model.enqueue("Great!", Reply(text=""), "not json at all", "Marked the oven done.")
+    turn_id, events = await harness.turn("I've cleaned the oven.")
+    assert chores.read_text() == "# House\n\n## Jobs\n- [x] Clean the oven\n- [ ] Wash the curtains\n"
+    assert [(e.name, e.fate) for e in of_type(events, "tool_finished")] == [("write_file", "ran")]
+    assert of_type(events, "answer")[0].text == "Marked the oven done."
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[1].note.endswith("no readable call: the ready write to chores.md proposed")
+
+
+async def test_the_ready_write_is_proposed_once_and_a_write_not_approved_stays_undone(harness):
+    await harness.start()
+    (harness.env.workdir / "chores.md").write_text("- [ ] Clean the oven\n")
+    harness.model.enqueue("Great!", Reply(text=""), "not json", Reply(text=""), "still not json")
+    _, events = await harness.turn("I've cleaned the oven.", headless=True)
+    assert [e.fate for e in of_type(events, "tool_finished")] == ["not_approved"]
+    assert (harness.env.workdir / "chores.md").read_text() == "- [ ] Clean the oven\n"
+    assert len(harness.model.requests) == 5
+
+
 SENDING_ALLOWED = "gate:\n  rules:\n    - {tool: send_message, decision: allow}\n    - {tool: send_email, decision: allow}\n"
 TEXT_AND_EMAIL = "Text +44 7700 900123 and email tom@acme.example the same note: 'Office closed Monday'."
 TEXT_PETRA = call("send_message", {"to": "+44 7700 900123", "text": "Office closed Monday"})

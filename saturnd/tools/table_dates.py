@@ -9,10 +9,11 @@ December" and the 1.5B gave that back. Written by the column instead ("Morgan fa
 
 from __future__ import annotations
 
+import calendar
 import csv
 import io
 import re
-from datetime import date
+from datetime import date, timedelta
 
 from saturnd.tools.table_cells import ISO_DATE, TABLE_SUFFIXES, day_of
 from saturnd.tools.word_match import stems
@@ -99,3 +100,24 @@ def last_rows(header: list[str], body: list[list[str]], request: str) -> str:
     said = [f"{row[dates].strip()}: " + ", ".join(f"{header[i].strip()} {row[i].strip()}" for i in range(len(header))
                                                   if i != dates and row[i].strip()) for row in picked]
     return f"[Saturn listed] the last {count} rows by {header[dates].strip()}: " + " | ".join(said)
+
+
+STILL_NOW = re.compile(r"\b(?:still|now|currently|at\s+the\s+moment|right\s+now|this\s+(?:month|week)|today|yet)\b",
+                       re.IGNORECASE)
+
+
+def days_now(request: str, today: date | None) -> list[date]:
+    """The days a question about what holds now means, for a table of rows from one date to another
+    ("sow from,sow until"): asked "What can I still sow this month?", the days left of the month
+    (the whole month without "still"); "this week", the rest of the week; else today."""
+    if today is None or not STILL_NOW.search(request):
+        return []
+    still = re.search(r"\bstill\b", request, re.IGNORECASE) is not None
+    if re.search(r"\bthis\s+month\b", request, re.IGNORECASE):
+        first = today if still else today.replace(day=1)
+        last = today.replace(day=calendar.monthrange(today.year, today.month)[1])
+    elif re.search(r"\bthis\s+week\b", request, re.IGNORECASE):
+        first, last = today, today + timedelta(days=6 - today.weekday())
+    else:
+        first = last = today
+    return [first + timedelta(days=n) for n in range((last - first).days + 1)]

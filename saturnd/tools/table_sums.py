@@ -49,7 +49,7 @@ from saturnd.tools.table_cells import (
     sums_by,
     value_in,
 )
-from saturnd.tools.table_dates import as_next, last_rows
+from saturnd.tools.table_dates import as_next, days_now, last_rows
 from saturnd.tools.table_extremes import extremes_by_group
 from saturnd.tools.table_repeats import between_times, next_by_row
 from saturnd.tools.word_match import query_terms, stems
@@ -68,7 +68,7 @@ def table_totals(name: str, text: str, request: str = "", days: Collection[date]
     for header, body in _table(name, text):
         body = as_next(header, body, today)
         rows = [header, *body]
-        return "\n".join(filter(None, (_totals(name, header, body, rows, request, days), _hours_between(header, body, days),
+        return "\n".join(filter(None, (_totals(name, header, body, rows, request, days, days_now(request, today)), _hours_between(header, body, days),
                                         _dated_or_not(header, body), _blanks_asked(header, body, request),
                                         last_rows(header, body, request), next_by_row(header, body, request, today),
                                         extremes_by_group(name, header, body, request), between_times(header, body, request))))
@@ -87,7 +87,7 @@ def _table(name: str, text: str) -> list[tuple[list[str], list[list[str]]]]:
 
 
 def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list[str]], request: str,
-            days: Collection[date] = ()) -> str:
+            days: Collection[date] = (), now: Collection[date] = ()) -> str:
     numeric = [i for i in range(len(header)) if all(number(r[i]) is not None or not r[i].strip() for r in body)
                and 2 * sum(number(r[i]) is not None for r in body) > len(body)]  # "riders" not yet known for rides to come
     if any(number(header[i]) is not None for i in numeric):  # no header row
@@ -96,8 +96,8 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
     over = ""
     stays = [i for i in range(len(header)) if all(day_of(r[i]) for r in body)]
-    if len(stays) == 2 and days and (picked := [r for r in body if any(_stayed(r, stays, day) for day in days)]):
-        body, over = picked, f"covering {' and '.join(sorted({day.isoformat() for day in days}))} "  # "free on New Year's Eve?"
+    if len(stays) == 2 and (days or now) and (picked := [r for r in body if any(_stayed(header, r, stays, day) for day in days or now)]):
+        body, over = picked, f"covering {_days_written(days or now)} "  # "free on New Year's Eve?"
     elif dates is not None and (picked := [r for r in body if day_of(r[dates]) in days]):  # "last week", "on Friday"
         body, over = picked, " to ".join(dict.fromkeys([min(days).isoformat(), max(days).isoformat()])) + " "
     if not numeric:
@@ -377,10 +377,21 @@ def _repeated(header: list[str], body: list[list[str]], skip: list[int | None]) 
     return "; ".join(said)
 
 
-def _stayed(row: list[str], stay: list[int], day: date) -> bool:
-    """Whether a row from one date to another ("arrive,leave") holds the day: from its first day to before its last."""
+UNTIL = re.compile(r"\b(?:until|till|to|end|ends|by|last)\b", re.IGNORECASE)
+
+
+def _stayed(header: list[str], row: list[str], stay: list[int], day: date) -> bool:
+    """Whether a row from one date to another holds the day: from its first day to before its last
+    ("arrive,leave"), or to its last where the column says so ("sow from,sow until")."""
     since, until = day_of(row[stay[0]]), day_of(row[stay[1]])
-    return since is not None and until is not None and since <= day < until
+    if since is None or until is None:
+        return False
+    return since <= day <= until if UNTIL.search(header[stay[1]]) else since <= day < until
+
+
+def _days_written(days: Collection[date]) -> str:
+    ordered = sorted({day.isoformat() for day in days})
+    return f"{ordered[0]} to {ordered[-1]}" if len(ordered) > 2 else " and ".join(ordered)
 
 
 def _hours_between(header: list[str], body: list[list[str]], days: Collection[date] = ()) -> str:

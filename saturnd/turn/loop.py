@@ -57,9 +57,8 @@ from saturnd.turn.errands import (
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
 from saturnd.turn.listing import still_to_do, whole_list
-from saturnd.turn.lists_named import (
-    ready_write,
-)
+from saturnd.turn.lists_named import ListToWrite, ready_write
+from saturnd.turn.marks import line_marked_as_told
 from saturnd.turn.overwrite import (
     WRITE_FILE,
 )
@@ -88,6 +87,8 @@ async def run_turn(turn: TurnContext) -> EndStatus:
                 case ModelFailed(failure):
                     note = f"the model failed: {failure.message}"
                     return finish(turn, earlier_text(turn, prompts.NO_ANSWER_YET), note=note)
+                case Unreadable() if await write_it_for_the_model(turn, messages):
+                    continue
                 case Unreadable(problem=problem):
                     note = f"the model's reply could not be read: {problem}"
                     return finish(turn, earlier_text(turn, prompts.UNREADABLE), note=note)
@@ -261,13 +262,34 @@ def earlier_text(turn: TurnContext, nothing_yet: str) -> str:
 
 
 def ready_write_text(turn: TurnContext, claim: Claim) -> str:
-    """For a list errand answered instead of done, the write that does it (lists_named.ready_write),
-    or for an add to a table, the table with the row the request gives (table_rows.row_asked)."""
-    if claim.kind not in ("done", "not_acted") or WRITE_FILE not in claim.tools:
-        return ""
-    ready = (ready_write(turn.text, turn.documents) or row_asked(turn.text, turn.documents, date.today())
-             or cell_told(turn.text, turn.documents))
+    ready = ready_write_for(turn, claim)
     return prompts.READY_WRITE.format(source=ready.source, content=ready.content) if ready else ""
+
+
+def ready_write_for(turn: TurnContext, claim: Claim) -> ListToWrite | None:
+    """For a list errand answered instead of done, the write that does it (lists_named.ready_write),
+    for an add to a table, the table with the row the request gives (table_rows.row_asked), for a
+    thing told done, its list or table marked (marks.line_marked_as_told, table_rows.cell_told)."""
+    if claim.kind not in ("done", "not_acted") or WRITE_FILE not in claim.tools:
+        return None
+    return (ready_write(turn.text, turn.documents) or row_asked(turn.text, turn.documents, date.today())
+            or cell_told(turn.text, turn.documents) or line_marked_as_told(turn.text, turn.documents, turn.cwd))
+
+
+async def write_it_for_the_model(turn: TurnContext, messages: list[dict[str, Any]]) -> bool:
+    """Sent back for an errand it answered instead of doing, the model gave no readable call (for
+    "I've cleaned the oven." the 1.5B's constrained retries gave no JSON twice, in 360 s), while
+    the harness has the write that does it: that write is proposed as the model's call, through
+    the gate as any call is, once a turn."""
+    ready = ready_write_for(turn, turn.sent_back[1]) if turn.sent_back and not turn.ready_write_proposed else None
+    if ready is None:
+        return False
+    turn.ready_write_proposed = True
+    turn.trace[-1].note = join_note(turn.trace[-1].note, f"no readable call: the ready write to {ready.source} proposed")
+    writing = ToolCall(id=f"saturn-write-{turn.tally.passes}", name=WRITE_FILE,
+                       arguments=json.dumps({"path": ready.source, "content": ready.content}))
+    await tool_round(turn, messages, ModelReply(tool_calls=[writing]))
+    return True
 
 
 def shown_text(messages: list[dict[str, Any]]) -> str:

@@ -13,7 +13,9 @@ from pathlib import Path
 from saturnd.tools.word_match import stems
 from saturnd.turn.errands import asked_action
 from saturnd.turn.listing import DONE_MARK, marked_line, marks_done
+from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.overwrite import TABLE, asked_about, content_lines, file_text
+from saturnd.turn.retrieval import KB_SOURCE, Document
 
 
 def marked_as_asked(request: str, path: Path, content: str) -> str | None:
@@ -35,6 +37,17 @@ def marked_as_asked(request: str, path: Path, content: str) -> str | None:
         return None  # marked its own way: its words kept, a mark added ("- Dad: book ✓", "water the plants [done]")
     marked = marked_line(changed[0], request)
     return content.replace(added[0], marked, 1) if marked and marked != added[0] else None
+
+
+def line_marked_as_told(request: str, documents: list[Document], cwd: str) -> ListToWrite | None:
+    """The folder's one list whose line the request marks done, written with that line marked: told
+    "I've cleaned the oven.", chores.md with "- [x] Clean the oven" (the write that does the errand
+    when the model does not)."""
+    found = [ListToWrite(doc.source, marked) for doc in documents if not doc.source.startswith(KB_SOURCE)
+             and (marked := marked_as_asked(request, path := Path(cwd) / doc.source, file_text(path))) is not None]
+    ticked = [one for one in found if len(OPEN_BOX.findall(one.content)) < len(OPEN_BOX.findall(file_text(Path(cwd) / one.source)))]
+    found = ticked or found  # a box to tick before "Window cleaner comes on the 14th" marked "(cleaned)"
+    return found[0] if len(found) == 1 else None
 
 
 def marked_in_edit(request: str, path: Path, old: str, new: str) -> tuple[str, str] | None:

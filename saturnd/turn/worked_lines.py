@@ -168,7 +168,30 @@ def quantities_summed(lines: list[str], request: str) -> str:
             label = line.split(":")[0].strip(" -*•") if ":" in line else "the line"
             total = sum((Fraction(number) for number, _ in found), Fraction(0))
             said.append(f"{label}: {' + '.join(number for number, _ in found)} = {plain(total)}{found[0][1]}")
+    said = said or _amounts_down_a_list(lines, request)
     return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
+
+
+LISTED_AMOUNT = re.compile(r"^\s*[-*•]\s+(?P<label>[^\d:]+?)[\s:–-]+(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>[a-z]{0,6})\s*$",
+                           re.IGNORECASE)
+UNIT_IN_BRACKETS = re.compile(r"\((?P<unit>kg|g|km|miles|mi|litres|l|ml|lbs|lb|hours|hrs|mins|minutes)\)", re.IGNORECASE)
+
+
+def _amounts_down_a_list(lines: list[str], request: str) -> list[str]:
+    """A list whose lines each end with one amount of one unit ("- potatoes 18.5" under "2026
+    harvest (kg)"), summed in that unit (the heading's in brackets) where the request names the
+    heading's words, not one item's: asked how much was harvested in total, the 1.5B answered with
+    the heading."""
+    items = [(found["label"].strip(), found["number"], found["unit"].lower()) for line in lines
+             if (found := LISTED_AMOUNT.match(line))]
+    headings = [line for line in lines if not LIST_MARK.match(line)]
+    if (len(items) < 2 or len({unit for _, _, unit in items}) != 1 or any(stems(label) & stems(request) for label, _, _ in items)
+            or not stems(" ".join(headings)) & stems(request)):
+        return []
+    unit = items[0][2] or next((found["unit"] for line in headings if (found := UNIT_IN_BRACKETS.search(line))), "")
+    total = sum((Fraction(number) for _, number, _ in items), Fraction(0))
+    label = re.sub(r"\s*\(.*?\)", "", headings[0]).strip(" #:") if headings else "the list"
+    return [f"{label}: " + " + ".join(f"{name} {number}" for name, number, _ in items) + f" = {plain(total)}{' ' + unit if unit else ''}"]
 
 
 MONEY_RANGE = re.compile(r"[£$€]\s?\d[\d,.]*\s*(?:to|-|–)\s*[£$€]\s?\d", re.IGNORECASE)
