@@ -612,6 +612,14 @@ def test_a_done_claim_for_an_asked_action_names_the_tools_that_do_it():
     assert claim is not None and (claim.kind, claim.tools) == ("done", ("write_file", "edit_file"))
 
 
+def test_a_question_answered_with_a_lines_own_words_claims_nothing_done():
+    line = "Water troughs are turned off from 1 November to 1 March."
+    answer = "No, the water troughs are turned off from 1 November to 1 March."
+    assert unbacked_claim(answer, [], builtin_registry(), "Can I use the water troughs now?", seen=line) is None
+    claim = unbacked_claim(answer, [], builtin_registry(), "Can I use the water troughs now?", seen="Plot 14.")
+    assert claim is not None and claim.kind == "done"
+
+
 PAGE = '<outside source="web_fetch http://127.0.0.1:8080/start.html">\nTrail start. next: /t/k7q.html\n</outside>'
 
 

@@ -43,6 +43,7 @@ from saturnd.turn.worked_lines import (
     bracketed_counts,
     count_by_period,
     list_amounts,
+    most_of_a_list,
     progress,
     quantities_summed,
     ratings,
@@ -685,6 +686,25 @@ def test_so_many_of_a_thing_the_request_counts_at_the_rate_a_line_gives_is_worke
     assert at_a_rate(work, "What did I earn 3 days ago?") == ""
 
 
+def test_asked_whether_a_thing_holds_now_a_line_from_a_day_to_a_day_says_if_today_is_in_it():
+    allotment = ["Plot 14. Gate code 4471.", "Water troughs are turned off from 1 November to 1 March."]
+    assert in_the_month(allotment, "Can I use the water troughs now?", TODAY) == (
+        "[Saturn dated] today, 2 December, is inside 1 November to 1 March: Water troughs are turned off from 1 November"
+        " to 1 March.")
+    assert in_the_month(allotment, "Can I use the water troughs now?", date(2027, 3, 2)).startswith(
+        "[Saturn dated] today, 2 March, is outside")
+    assert in_the_month(["Pool closed from 3 August to 17 August."], "Is the pool open now?", TODAY).startswith(
+        "[Saturn dated] today, 2 December, is outside 3 August to 17 August")
+    assert in_the_month(allotment, "Can I park at the gate now?", TODAY) == ""  # not the line's thing
+
+
+def test_asked_which_did_best_a_lists_largest_and_smallest_amounts():
+    harvest = ["2026 harvest (kg)", "- potatoes 18.5", "- courgettes 11", "- onions 4.9"]
+    assert most_of_a_list(harvest, "What did best in the harvest?") == (
+        "[Saturn worked out] the most: potatoes 18.5; the least: onions 4.9")
+    assert most_of_a_list(harvest, "How much did I harvest?") == ""
+
+
 def test_asked_what_happened_in_a_month_the_lines_naming_it_are_listed():
     reading = ["Books read 2026:", "1. The Midnight Library (Jan)", "2. Klara and the Sun (Mar)", "3. Circe (March)"]
     assert in_the_month(reading, "What did I read in March?", TODAY) == (
@@ -1295,3 +1315,9 @@ def test_asked_what_time_a_flight_is_an_answer_giving_its_landing_goes_back():
         "Flight out: BA 548, Thu 18 Feb, Heathrow: leaves 07:25, lands 11:05")
     assert arrival_for_leaving("07:25 from Heathrow", "What time is our flight to Rome?", seen) is None
     assert arrival_for_leaving("11:05", "What time do we land in Rome?", seen) is None
+
+
+def test_asked_when_the_user_is_on_a_table_whose_rows_say_me_only_those_rows_are_dated():
+    rota = ["date,event,tea", "2026-12-06,rehearsal,Helen", "2026-12-13,concert,me", "2026-12-20,rehearsal,Me"]
+    assert dates_by_column("rota.csv", rota, "When am I on the rota next?") == [rota[0], rota[2], rota[3]]
+    assert dates_by_column("rota.csv", rota, "When's the next rehearsal?") == rota

@@ -1050,6 +1050,27 @@ def test_asked_what_still_needs_someone_the_rows_with_a_blank_cell():
         "[Saturn counted] no volunteer in 1: date 2026-12-19, shift morning, role till")
 
 
+def test_who_has_not_replied_is_the_rows_with_a_blank_reply_and_a_guests_table_is_no_amount():
+    guests = "name,rsvp,meal,table\nJean,yes,fish,3\nPete,yes,beef,3\nTom,,,\nLiz,yes,veggie,5\n"
+    assert "blank (no answer) 1 (Tom)" in table_totals("guests.csv", guests, "Who hasn't replied yet?")
+    assert "table =" not in table_totals("guests.csv", guests, "How many veggie meals do we need?")
+
+
+def test_a_notes_files_markdown_table_is_worked_out_as_a_table():
+    suppliers = ("# Suppliers\n| supplier | cost | deposit paid |\n|---|---|---|\n| Rosebank Hall | £4,200 | £1,000 |\n"
+                 "| Petal & Stem | £650 | £150 |\n")
+    assert table_totals("suppliers.md", suppliers, "How much do we still owe the suppliers?") == (
+        "[Saturn worked out] totals over 2 rows: cost = 4850, deposit paid = 1150; still to go, cost - deposit paid,"
+        " the most first: Rosebank Hall 3200, Petal & Stem 500 = 3700 in all")
+    assert table_totals("notes.md", "# Notes\nDentist Friday 9am\n", "When is the dentist?") == ""
+
+
+def test_litres_at_a_price_per_litre_are_what_was_spent():
+    fuel = "date,litres,price per litre\n2026-11-12,36.5,1.41\n2026-11-29,39.0,1.38\n2026-10-03,38.2,1.42\n"
+    assert table_totals("fuel.csv", fuel, "How much did I spend on fuel in November?").startswith(
+        "[Saturn worked out] totals over the November 2026 rows (2): litres = 75.5, litres × price per litre = 105.285")
+
+
 def test_a_tables_rows_that_say_me_are_noted_as_the_users():
     rows = ["date,shift,volunteer", "2026-12-05,morning,Alice", "2026-12-12,afternoon,Me"]
     assert the_user_named("When's my next shift?", [], [Excerpt("shifts.csv", 1, rows, 3)]) == (

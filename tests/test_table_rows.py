@@ -48,6 +48,8 @@ NOTES = Document("work.md", "# Freelance\nRates: Brightside £40 an hour.\n")
     ("Log today's reading: 138 over 84, pulse 69.", BP, "2026-12-04,138,84,69"),  # numbers left go in order
     ("Add the cooker to the warranties: bought today at Currys, 2 years.", WARRANTIES, "cooker,2026-12-04,2,Currys"),
     ("I weighed in this morning at 82.4.", WEIGHT, "2026-12-04,82.4"),  # today said by its part
+    ("I filled up today: 37.4 litres at 1.36, 46,870 miles.", Document("fuel.csv", "date,litres,price per litre,miles\n"
+     "2026-11-29,39.0,1.38,46490\n"), "2026-12-04,37.4,1.36,46870"),  # the one number left by units: the column left
     ("Add train to the airport, £36, paid by Kate.", COSTS, "train to the airport,36,Kate"),  # "to the" is not the table
     ("Add taxi to the costs, £20, paid by me.", COSTS, "taxi,20,me"),
     ("Add a booking: Mia Clark, 8 to 10 January, 2 guests, £200.", STAYS, "Mia Clark,2027-01-08,2027-01-10,2,200"),
@@ -112,6 +114,10 @@ def test_the_cell_a_request_tells_of_is_set_in_the_row_it_names(tmp_path):
     assert cell_told("Put down a candle for Mum.", [BIRTHDAYS]) is None  # her row has no blank to fill
     assert cell_told("I paid the brownies.", [CLUBS]) is None  # paid already
     assert cell_told("What did I pay for football?", [CLUBS]) is None  # no errand
+
+    sowing = Document("sowing.csv", "crop,sow from,sow until,sown on\ngarlic,2026-10-01,2026-12-15,\nonions,2027-02-15,2027-04-15,\n")
+    assert cell_told("I sowed the garlic today.", [sowing], TODAY) == ListToWrite(  # "sown", not "sow from"
+        "sowing.csv", "crop,sow from,sow until,sown on\ngarlic,2026-10-01,2026-12-15,2026-12-04\nonions,2027-02-15,2027-04-15,\n")
 
 
 def test_told_someones_answer_their_rows_yes_no_cell_is_set():

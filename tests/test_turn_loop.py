@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -854,6 +855,19 @@ async def test_the_ready_write_is_proposed_once_and_a_write_not_approved_stays_u
     assert [e.fate for e in of_type(events, "tool_finished")] == ["not_approved"]
     assert (harness.env.workdir / "chores.md").read_text() == "- [ ] Clean the oven\n"
     assert len(harness.model.requests) == 5
+
+
+async def test_a_write_that_is_not_the_told_cell_set_goes_back_with_the_table_so_set(harness):
+    await harness.start(config_extra="gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    sowing = harness.env.workdir / "sowing.csv"
+    sowing.write_text("crop,sow until,sown on\ngarlic,2026-12-15,\n")
+    wrong = "crop,sow until,sown on\ngarlic,2026-12-15,\nsown on: 2026-10-01\n"
+    harness.model.enqueue(call("write_file", {"path": "sowing.csv", "content": wrong}), "Noted.")
+    await harness.turn("I sowed the garlic today.")
+    assert harness.sent(1)[-1]["content"].startswith(
+        "tool error: the user told you a thing was done; it changes one cell of sowing.csv's row for it.")
+    assert f"garlic,2026-12-15,{date.today().isoformat()}" in harness.sent(1)[-1]["content"]
+    assert sowing.read_text() == "crop,sow until,sown on\ngarlic,2026-12-15,\n"
 
 
 SENDING_ALLOWED = "gate:\n  rules:\n    - {tool: send_message, decision: allow}\n    - {tool: send_email, decision: allow}\n"

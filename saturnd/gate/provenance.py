@@ -252,6 +252,11 @@ November": the 1.5B emailed "Please find your hours for November attached."; "my
 pressure readings": "Please find them attached.")."""
 
 
+SAID_CLAUSE = re.compile(r"\b(?:say|saying|tell\s+\w+|that)\s+(?:that\s+)?(?:I|I'll|I'm|I've|I'd|we|we'll|we're|we've|he|she|"
+                         r"they|it|it's|you)\s", re.IGNORECASE)
+"""The words the user asks to be said, in a clause of their own ("to say I'll pay the rent")."""
+
+
 def value_left_out(request: str, arguments: dict[str, Any], skip: frozenset[str]) -> str | None:
     """The request's words for a value a write or message must carry, when what it would write
     or send holds no digit at all: the 1.5B texted Petra "Here is my new address." and emailed
@@ -259,6 +264,8 @@ def value_left_out(request: str, arguments: dict[str, Any], skip: frozenset[str]
     asked = VALUE_ASKED_FOR.search(request)
     if asked and _recipients_address(asked.group(0), [str(v) for k, v in arguments.items() if k in skip]):
         return None
+    if asked and (clause := SAID_CLAUSE.search(request)) and clause.start() < asked.start():
+        return None  # "to say I'll pay the rent in January": the user's own words, no value to look up
     carried = " ".join(v for k, v in arguments.items() if k not in skip and isinstance(v, str))
     for address in (str(v) for k, v in arguments.items() if k in skip):
         carried = carried.replace(address, " ")  # "Your new address is +44 7700 900123.": the number it goes to

@@ -30,12 +30,19 @@ def header_and_rows(name: str, lines: list[str]) -> tuple[list[str], list[list[s
     return rows[0], [r for r in rows[1:] if len(r) == len(rows[0])]
 
 
+USER_ASKED = re.compile(r"\b(?:am\s+I|I\s+am|I'm|do\s+I|my\s+(?:next\s+)?(?:turn|go|shift|slot))\b", re.IGNORECASE)
+MY_CELL = re.compile(r"(?:^|,)\s*me\s*(?:,|$)", re.IGNORECASE)
+
+
 def dates_by_column(name: str, lines: list[str], request: str) -> list[str]:
     """`lines` of a table with two or more date columns, one line a row and date column; only the
-    columns the request names where it names any ("arriving": "arrive"). Other lines as they are."""
+    columns the request names where it names any ("arriving": "arrive"). Asked when the user is on
+    a table whose rows say "me", those rows only. Other lines as they are."""
     if (table := header_and_rows(name, lines)) is None:
         return lines
     header, body = table
+    if USER_ASKED.search(request) and any(MY_CELL.search(line) for line in lines[1:]):
+        return [lines[0], *(line for line in lines[1:] if MY_CELL.search(line))]  # "When am I on the rota next?"
     columns = [i for i in range(len(header)) if body and all(ISO_DATE.fullmatch(r[i].strip()) for r in body)]
     if len(columns) < 2:
         return lines

@@ -75,12 +75,19 @@ def table_totals(name: str, text: str, request: str = "", days: Collection[date]
     return ""
 
 
+MARKDOWN_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+MARKDOWN_RULE = re.compile(r"^[\s|:-]+$")
+
+
 def _table(name: str, text: str) -> list[tuple[list[str], list[list[str]]]]:
-    """The header and the rows of as many cells, of a CSV/TSV file of a size to work on; none otherwise."""
-    if not name.lower().endswith(TABLE_SUFFIXES):
-        return []
-    dialect = "excel-tab" if name.lower().endswith(".tsv") else "excel"
-    rows = [row for row in csv.reader(io.StringIO(text), dialect) if any(c.strip() for c in row)]
+    """The header and the rows of as many cells, of a CSV/TSV file of a size to work on, or of a
+    notes file's one markdown table ("| supplier | cost | deposit paid |"); none otherwise."""
+    if name.lower().endswith(TABLE_SUFFIXES):
+        dialect = "excel-tab" if name.lower().endswith(".tsv") else "excel"
+        rows = [row for row in csv.reader(io.StringIO(text), dialect) if any(c.strip() for c in row)]
+    else:
+        rows = [[cell.strip() for cell in found.group(1).split("|")] for line in text.splitlines()
+                if (found := MARKDOWN_ROW.match(line)) and not MARKDOWN_RULE.fullmatch(line)]
     if len(rows) < 3 or len(rows) > MAX_ROWS:
         return []
     return [(rows[0], [r for r in rows[1:] if len(r) == len(rows[0])])]
@@ -147,7 +154,8 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         over += f"{header[column].strip()} {'' if wanted else 'not '}{done} "
         grouping = None if grouping == column and wanted else grouping
     over = f"the {over}rows ({len(body)}{names})" if over else f"{len(body)} rows"
-    summed = [i for i in numeric if (product is None or not UNIT_PRICE.fullmatch(header[i].strip()))  # prices don't add
+    summed = [i for i in numeric if (product is None or not (UNIT_PRICE.fullmatch(header[i].strip())
+                                                             or PRICE_PER.fullmatch(header[i].strip())))  # prices don't add
               and not RATED.fullmatch(header[i].strip())]  # nor ratings
     parts = [f"{header[i].strip() or f'column {i + 1}'} = {plain(column_total(body, i))}" for i in summed]
     counted = HOW_MANY.search(request)
@@ -335,11 +343,14 @@ def _measured_by(column: str, thing: str) -> bool:
 
 
 FEW_ROWS = 3
-ROW_NAMES = re.compile(r"(?:id|no\.?|ref(?:erence)?|#|(?:order|invoice|receipt|item|booking)(?:[\s_]*(?:no\.?|id|number|#))?)",
+ROW_NAMES = re.compile(r"(?:id|no\.?|ref(?:erence)?|#|table|seat|room|bed|plot|pitch|court|locker|desk|flat|house|door|(?:order|invoice|receipt|item|booking)(?:[\s_]*(?:no\.?|id|number|#))?)",
                        re.IGNORECASE)
-"""A column's name that says its numbers name the rows; "number" alone may count ("number" of guests)."""
+"""A column's name that says its numbers name the rows (a guest's table 5 is no amount); "number" alone may count
+("number" of guests)."""
 QUANTITY = re.compile(r"qty|quantity|quantities|units|count|how\s+many|number(?:\s+of\s+\w+)?", re.IGNORECASE)
 UNIT_PRICE = re.compile(r"(?:unit[\s_]*)?(?:price|cost)(?:[\s_]*(?:each|per[\s_]*unit))?|each|rate", re.IGNORECASE)
+PRICE_PER = re.compile(r"(?:price|cost|[£$€]|p)\s*(?:per|a|an|/)\s*(?P<unit>[a-z]{2,})", re.IGNORECASE)
+"""A price of one unit the table counts in another column ("price per litre" of "litres")."""
 TOTALLED = re.compile(r"total|amount|subtotal|line[\s_]*total|sum", re.IGNORECASE)
 
 
@@ -347,8 +358,10 @@ def _identifies_rows(name: str, body: list[list[str]], column: int) -> bool:
     """A column of whole numbers that names its rows ("order": 1038, 1039 …; a week's number) is
     no amount: the orders' numbers had been summed to 8332."""
     values = [value_in(column, r) for r in body]
-    if any(v != v.to_integral_value() for v in values) or len(set(values)) != len(values):
+    if any(v != v.to_integral_value() for v in values):
         return False
+    if len(set(values)) != len(values):
+        return bool(ROW_NAMES.fullmatch(name.strip()))  # guests at table 3, 3, 5: still no amount
     ordered = sorted(values)
     return bool(ROW_NAMES.fullmatch(name.strip())) or (
         len(values) >= 3 and all(b - a == 1 for a, b in pairwise(ordered)) and not QUANTITY.fullmatch(name.strip())
@@ -358,9 +371,12 @@ def _identifies_rows(name: str, body: list[list[str]], column: int) -> bool:
 def _quantity_by_price(header: list[str], body: list[list[str]], numeric: list[int]
                        ) -> tuple[str, int, list[str]] | None:
     """("qty × price", the quantity's column, each row's product) for a table of quantities at a price each and no total of
-    its own: asked what November's orders took, the 1.5B had only the prices' sum (77.5 for 135)."""
-    quantity = next((i for i in numeric if QUANTITY.fullmatch(header[i].strip())), None)
-    price = next((i for i in numeric if UNIT_PRICE.fullmatch(header[i].strip())), None)
+    its own ("litres,price per litre" too): asked what November's orders took, the 1.5B had only the prices' sum (77.5 for
+    135)."""
+    price = next((i for i in numeric if UNIT_PRICE.fullmatch(header[i].strip()) or PRICE_PER.fullmatch(header[i].strip())), None)
+    per = PRICE_PER.fullmatch(header[price].strip()) if price is not None else None
+    quantity = next((i for i in numeric if QUANTITY.fullmatch(header[i].strip())
+                     or per and header[i].strip().lower().startswith(per["unit"].lower()[:4])), None)
     if quantity is None or price is None or any(TOTALLED.fullmatch(header[i].strip()) for i in numeric):
         return None
     name = f"{header[quantity].strip()} × {header[price].strip()}"

@@ -436,8 +436,8 @@ def unbacked_claim(
     in it or come from a read. `last_result`: the newest tool result, where a trail points on.
     """
     done = claimed_action(answer, asked_action(request))
-    if done is not None and _asked_of_the_past(done, request):
-        done = None  # "What did I write down about the car service?": "I wrote …" tells the note, claims nothing
+    if done is not None and (_asked_of_the_past(done, request) or not asked_action(request) and done.lower() in seen.lower()):
+        done = None  # "What did I write down …?": "I wrote …" tells the note; "are turned off" reads a line shown
     if done is not None and not something_acted(passes, registry):
         return Claim("done", done, tools_for(request, registry) if asked_action(request) else ())
     if (restates_request(answer, request) and not ran_anything(passes)

@@ -66,6 +66,7 @@ from saturnd.turn.worked_lines import (
     bracketed_counts,
     count_by_period,
     list_amounts,
+    most_of_a_list,
     progress,
     quantities_summed,
     rated_lines,
@@ -316,7 +317,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   or scaled_recipe(part.lines, request) or shares(part.lines, request)
                   or amounts_by_period(part.lines, request) or list_amounts(part.lines, request)
                   or quantities_summed(part.lines, request) or ratings(part.lines, request)
-                  or bracketed_counts(part.lines, request) or at_a_rate(part.lines, request)
+                  or bracketed_counts(part.lines, request) or at_a_rate(part.lines, request) or most_of_a_list(part.lines, request)
                   or (progress(part.lines, request) if not asked_action(request) else "")
                   or (times_worked_out(request, part.lines) if length_in_minutes(request) is None else ""))
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day, worked) if line)]))

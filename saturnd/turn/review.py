@@ -39,11 +39,13 @@ from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, deci
 from saturnd.model.types import ToolCall
 from saturnd.tools.messaging import email_addresses, is_email, is_phone
 from saturnd.tools.registry import Registry, Tool
+from saturnd.tools.table_cells import TABLE_SUFFIXES
 from saturnd.turn import prompts
 from saturnd.turn.asking import asks_leave
 from saturnd.turn.errands import READ_TOOLS, asked_action, only_messages_asked
 from saturnd.turn.fencing import fence
 from saturnd.turn.lists_named import (
+    ListToWrite,
     list_it_goes_on,
     new_list_refusal,
 )
@@ -91,7 +93,7 @@ from saturnd.turn.put_right import (
     where,
 )
 from saturnd.turn.retrieval import Document
-from saturnd.turn.table_rows import row_against_the_request, row_instead_of_a_new_file
+from saturnd.turn.table_rows import cell_told, row_against_the_request, row_instead_of_a_new_file
 from saturnd.turn.tool_fit import seems_unfit
 from saturnd.turn.validation import Invalid, validate_call
 
@@ -99,6 +101,10 @@ ASK_USER = "ask_user"
 ROW_AS_ASKED = (
     "tool error: the row this adds to {path} is not the one the user gave. Call write_file again with path {path} and"
     " this content:\n{content}"
+)
+CELL_AS_TOLD = (
+    "tool error: the user told you a thing was done; it changes one cell of {path}'s row for it. Call write_file again"
+    " with path {path} and this content:\n{content}"
 )
 OWN_ADDRESS_CARRIED = (
     "not run: the message carries {to}, where it goes, as if it were news. Write only what the user asked to tell,"
@@ -374,6 +380,15 @@ class SentBack:
     """(the question for the person, why the call did not run): a value they can give."""
 
 
+def _cell_not_as_told(context: GateContext, target: Path, content: str) -> ListToWrite | None:
+    """Told a thing was done on a day ("I sowed the garlic today."), a write to its table that is
+    not its row's one cell set (the 1.5B added a line "sown on: 2026-10-01"): the table so set."""
+    told = cell_told(context.request, context.documents) if target.suffix.lower() in TABLE_SUFFIXES else None
+    if told is None or Path(context.cwd, told.source).resolve() != target.resolve():
+        return None
+    return None if content.strip() == told.content.strip() else told
+
+
 def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateContext) -> SentBack | None:
     """A write or a message whose content is wrong before it runs: lines of the file nobody asked
     to drop or the line asked to go kept, the file written back with nothing added, a new file written
@@ -389,6 +404,8 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
     if tool.name == WRITE_FILE and (row := row_against_the_request(context.request, target, str(arguments.get("content", "")),
                                                                     date.today())):
         return SentBack("invalid", ROW_AS_ASKED.format(path=arguments["path"], content=row.content))
+    if tool.name == WRITE_FILE and (told := _cell_not_as_told(context, target, str(arguments.get("content", "")))):
+        return SentBack("invalid", CELL_AS_TOLD.format(path=arguments["path"], content=told.content))
     if tool.name == WRITE_FILE and (dropped := dropped_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
         return _new_lines_guessed(target, arguments, context) or SentBack(

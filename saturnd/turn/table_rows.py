@@ -124,9 +124,19 @@ def _dated_column_told(header: list[str], body: list[list[str]], request: str, s
     days = days_of(request, today) | {day for _, day in days_named(request, today)} | (
         {today} if THIS_PART_OF_DAY.search(request) else set())
     dated = [i for i in range(len(header)) if all(ISO_DATE.fullmatch(r[i].strip()) or not r[i].strip() for r in body)]
-    column = next((i for i in dated if stems(header[i]) & said),
+    column = next((i for i in dated if stems(header[i]) & said or _verb_of(header[i], request)),
                   next((i for i in dated if LAST_DONE.fullmatch(header[i].strip())), None))  # "I gave …": "last given"
     return (column, days.pop().isoformat()) if column is not None and len(days) == 1 else None
+
+
+PAST_TENSE = re.compile(r"\b(?P<root>[a-z]{3,}?)e?d\b", re.IGNORECASE)
+
+
+def _verb_of(column: str, request: str) -> bool:
+    """Whether a column's name is a past form of a verb the request puts in the past ("sown on" of
+    "I sowed the garlic", not "sow from"), where stems do not meet."""
+    roots = {found["root"].lower() for found in PAST_TENSE.finditer(request)}
+    return any(word.startswith(root) and word != root for word in re.findall(r"[a-z]+", column.lower()) for root in roots)
 
 
 def _csv_line(cells: list[str]) -> str:
@@ -302,7 +312,8 @@ def _quantities_in(header: list[str], body: list[list[str]], cells: list[str], r
         else:
             left.append(amount)
     empty = [i for i in numeric if not cells[i]]
-    if len(left) == 1 and len(empty) == 1 and len(numeric) == 1 or 1 < len(left) == len(empty):
+    # one number left by the rest's units, a decimal ("37.4 litres at 1.36, 46,870 miles"), goes in the one column left
+    if len(left) == 1 and len(empty) == 1 and (len(numeric) == 1 or by_unit and "." in left[0]) or 1 < len(left) == len(empty):
         for column, amount in zip(empty, left, strict=True):  # "138 over 84": systolic, diastolic, in order
             cells[column] = amount
     return by_unit

@@ -84,11 +84,39 @@ def _this_month(lines: list[str], request: str, today: date) -> str:
     garlic could be planted now."""
     monthly = [line.strip() for line in lines if _months_of(line) and not re.search(r"\d", line)]  # months, no dates
     if len(monthly) < 2 and not (monthly and stems(monthly[0]) & stems(request)):
-        return ""
+        return _within_a_span(lines, request, today)
     month = MONTHS[today.month - 1].capitalize()
     said = [line for line in monthly if today.month - 1 in _months_of(line)]
     return (f"[Saturn listed] now is {month}: the lines of {month} ({len(said)}): " + "; ".join(said) if said
             else f"[Saturn listed] now is {month}: no line here names {month}")
+
+
+DAY_MONTH = r"(?P<{0}day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<{0}month>[A-Za-z]{{3,9}})"
+DAY_SPAN = re.compile(r"\bfrom\s+" + DAY_MONTH.format("first") + r"\s+(?:to|until|till|-|–)\s+" + DAY_MONTH.format("last"),
+                      re.IGNORECASE)
+
+
+def _within_a_span(lines: list[str], request: str, today: date) -> str:
+    """Asked whether a thing holds now, of the one line about it that runs from a day to a day ("Water
+    troughs are turned off from 1 November to 1 March"), whether today falls in it: the 1.5B said
+    "Yes" and quoted the line."""
+    said = []
+    for line in lines:
+        if (found := DAY_SPAN.search(line)) is None or not stems(line[:found.start()]) & stems(request):
+            continue
+        first, last = (_month_day(found[f"{end}month"], found[f"{end}day"]) for end in ("first", "last"))
+        if first is None or last is None:
+            continue
+        now = (today.month, today.day)
+        inside = first <= now <= last if first <= last else now >= first or now <= last  # a span over the new year
+        said.append(f"[Saturn dated] today, {today.day} {MONTHS[today.month - 1].capitalize()}, is "
+                    f"{'inside' if inside else 'outside'} {found.group(0).removeprefix('from ')}: {line.strip()}")
+    return "\n".join(said) if len(said) == 1 else ""
+
+
+def _month_day(month: str, day: str) -> tuple[int, int] | None:
+    number = next((n for n, name in enumerate(MONTHS, 1) if name.startswith(month.lower()[:3])), None)
+    return (number, int(day)) if number is not None and 1 <= int(day) <= 31 else None
 
 
 PART_OF_DAY = re.compile(r"\b(?:in\s+the|at|each|every|this|tonight|before|after)\s+(morning|afternoon|evening|night|bedtime|"

@@ -157,6 +157,8 @@ def quantities_summed(lines: list[str], request: str) -> str:
         return ""
     said = []
     for line in lines:
+        if line.lstrip().startswith("|"):
+            continue  # a table's row: its amounts are columns, not parts of one whole
         found = QUANTITY.findall(line)
         money = MONEY.findall(line)
         if len(money) >= 2 and not (PROGRESS.search(line) or SAVED.search(line) or MONEY_RANGE.search(line)
@@ -175,6 +177,22 @@ def quantities_summed(lines: list[str], request: str) -> str:
 LISTED_AMOUNT = re.compile(r"^\s*[-*•]\s+(?P<label>[^\d:]+?)[\s:–-]+(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>[a-z]{0,6})\s*$",
                            re.IGNORECASE)
 UNIT_IN_BRACKETS = re.compile(r"\((?P<unit>kg|g|km|miles|mi|litres|l|ml|lbs|lb|hours|hrs|mins|minutes)\)", re.IGNORECASE)
+
+
+MOST_ASKED = re.compile(r"\b(?:best|most|biggest|largest|highest|top|least|worst|smallest|lowest)\b", re.IGNORECASE)
+
+
+def most_of_a_list(lines: list[str], request: str) -> str:
+    """Asked which did best (or least) of a list whose lines each end with one amount of one unit
+    ("- potatoes 18.5"), its largest and smallest lines: asked "Which crop did best?", the 1.5B
+    named a crop of another file."""
+    items = [(found["label"].strip(), Fraction(found["number"]), found["unit"]) for line in lines
+             if (found := LISTED_AMOUNT.match(line))]
+    if not MOST_ASKED.search(request) or len(items) < 2 or len({unit.lower() for _, _, unit in items}) != 1:
+        return ""
+    most, least = max(items, key=lambda item: item[1]), min(items, key=lambda item: item[1])
+    return (f"{WORKED_OUT} the most: {most[0]} {plain(most[1])}{' ' + most[2] if most[2] else ''};"
+            f" the least: {least[0]} {plain(least[1])}{' ' + least[2] if least[2] else ''}")
 
 
 def _amounts_down_a_list(lines: list[str], request: str) -> list[str]:
