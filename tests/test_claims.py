@@ -18,6 +18,7 @@ from saturnd.turn.claims import (
     unbacked_claim,
     unfetched_address,
 )
+from saturnd.turn.date_checks import not_on_that_day
 from saturnd.turn.errands import (
     forced_call,
 )
@@ -610,6 +611,14 @@ def test_a_done_claim_for_an_asked_action_names_the_tools_that_do_it():
     claim = unbacked_claim("The draft has been overwritten with the word 'final'.", _passes(("read_file", "ran")),
                            builtin_registry(), 'Overwrite draft.txt with "final". Then save it.')
     assert claim is not None and (claim.kind, claim.tools) == ("done", ("write_file", "edit_file"))
+
+
+def test_who_is_on_a_tables_day_is_the_cell_of_the_column_asked():
+    seen = "[Saturn dated] the 20th, Sunday 20 December: date 2026-12-20, event rehearsal, tea Mark, setting up me"
+    assert not_on_that_day("Mark", "Who's setting up on the 20th?", seen) == (
+        "the 20th, Sunday 20 December: date 2026-12-20, event rehearsal, tea Mark, setting up me")
+    assert not_on_that_day("You are.", "Who's setting up on the 20th?", seen) is None
+    assert not_on_that_day("Mark", "Who's doing tea on the 20th?", seen) is None
 
 
 def test_a_question_answered_with_a_lines_own_words_claims_nothing_done():

@@ -35,7 +35,7 @@ from saturnd.turn.ground import Ground, build_ground
 from saturnd.turn.repeats import age, lasts_until, next_due
 from saturnd.turn.retrieval import Document, Excerpt, rank, relevant_excerpts, render_excerpts
 from saturnd.turn.shares import shares, table_share
-from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, just_gone
+from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, just_gone, span_ends
 from saturnd.turn.worked_lines import (
     amount_added,
     amounts_by_period,
@@ -1321,3 +1321,12 @@ def test_asked_when_the_user_is_on_a_table_whose_rows_say_me_only_those_rows_are
     rota = ["date,event,tea", "2026-12-06,rehearsal,Helen", "2026-12-13,concert,me", "2026-12-20,rehearsal,Me"]
     assert dates_by_column("rota.csv", rota, "When am I on the rota next?") == [rota[0], rota[2], rota[3]]
     assert dates_by_column("rota.csv", rota, "When's the next rehearsal?") == rota
+
+
+def test_asked_when_a_thing_finishes_a_lines_span_of_times_gives_its_start_and_end():
+    choir = ["# Choir", "Rehearsals Sundays 4-6pm at St Luke's hall.", "Subs £12 a month."]
+    assert span_ends(choir, "What time does rehearsal finish?") == (
+        "[Saturn worked out] Rehearsals Sundays: starts 4pm, finishes 6pm")
+    assert span_ends(["Swimming 10:30am to 12pm"], "When does swimming start?") == (
+        "[Saturn worked out] Swimming: starts 10:30am, finishes 12pm")
+    assert span_ends(choir, "Where is rehearsal?") == ""

@@ -25,6 +25,7 @@ from saturnd.turn.rated import (
     gone_up,
     hours_at_their_rates,
     rows_at_their_prices,
+    unpaid_at_a_price,
     used_at_its_rate,
 )
 from saturnd.turn.retrieval import (
@@ -1026,6 +1027,15 @@ def test_the_rows_shown_are_priced_at_the_price_list_of_their_item():
         "[Saturn worked out] at the prices listed: Ana Lopez: Cupcakes 24 × £2 = £48")
     assert rows_at_their_prices("How many cupcakes do I need to make?", shown, [prices]) == ""
     assert rows_at_their_prices("How much is Ana's order?", shown, ["Scones £1 each"]) == ""  # no price for cupcakes
+
+
+def test_what_is_owed_is_a_price_a_period_times_the_periods_not_paid():
+    shown = ("Subs £12 a month, paid to Priya (treasurer).\n"
+             "[Saturn counted] paid: yes 2 (2026-09, 2026-10); no 2 (2026-11, 2026-12)")
+    assert unpaid_at_a_price("How much do I owe in subs?", shown) == (
+        "[Saturn worked out] Subs: £12 a month × 2 (paid no: 2026-11, 2026-12) = £24")
+    assert unpaid_at_a_price("How much are the subs?", shown) == ""  # not what is owed
+    assert unpaid_at_a_price("How much do I owe Sam?", shown) == ""  # not the subs' line
 
 
 def test_a_price_a_time_is_times_the_rows_of_the_month_asked():

@@ -115,6 +115,9 @@ def test_the_cell_a_request_tells_of_is_set_in_the_row_it_names(tmp_path):
     assert cell_told("I paid the brownies.", [CLUBS]) is None  # paid already
     assert cell_told("What did I pay for football?", [CLUBS]) is None  # no errand
 
+    subs = Document("subs.csv", "month,paid\n2026-10,yes\n2026-11,no\n2026-12,no\n")
+    assert cell_told("I've paid November's subs.", [subs], TODAY) == ListToWrite(
+        "subs.csv", "month,paid\n2026-10,yes\n2026-11,yes\n2026-12,no\n")  # the month named is its row
     sowing = Document("sowing.csv", "crop,sow from,sow until,sown on\ngarlic,2026-10-01,2026-12-15,\nonions,2027-02-15,2027-04-15,\n")
     assert cell_told("I sowed the garlic today.", [sowing], TODAY) == ListToWrite(  # "sown", not "sow from"
         "sowing.csv", "crop,sow from,sow until,sown on\ngarlic,2026-10-01,2026-12-15,2026-12-04\nonions,2027-02-15,2027-04-15,\n")

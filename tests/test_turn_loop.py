@@ -870,6 +870,14 @@ async def test_a_write_that_is_not_the_told_cell_set_goes_back_with_the_table_so
     assert sowing.read_text() == "crop,sow until,sown on\ngarlic,2026-12-15,\n"
 
 
+def test_the_rows_asked_answer_is_what_follows_the_lines_label_outside_its_brackets():
+    from saturnd.turn.loop import _after_its_label
+
+    quote = "the paid = no rows (2: Sophie, Ollie): date 2026-11-05, student Sophie | date 2026-11-12, student Ollie"
+    assert _after_its_label(quote) == "date 2026-11-05, student Sophie | date 2026-11-12, student Ollie"
+    assert _after_its_label("no label here") == "no label here"
+
+
 SENDING_ALLOWED = "gate:\n  rules:\n    - {tool: send_message, decision: allow}\n    - {tool: send_email, decision: allow}\n"
 TEXT_AND_EMAIL = "Text +44 7700 900123 and email tom@acme.example the same note: 'Office closed Monday'."
 TEXT_PETRA = call("send_message", {"to": "+44 7700 900123", "text": "Office closed Monday"})

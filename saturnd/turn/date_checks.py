@@ -51,7 +51,7 @@ def not_on_that_day(answer: str, request: str, seen: str) -> str | None:
     if found and found["line"] == NO_LINE_THAT_DAY and YES_NO_ASKED.search(request) and not NO.search(answer):
         return f"{found['day']}: {found['line']}"  # "Is there a class on Sunday?" answered "Yoga"
     if WHO_ASKED.search(request):
-        return _someone_else_that_day(answer, seen)
+        return _someone_else_that_day(answer, request, seen)
     if WHAT_ASKED.search(request):
         return _nothing_of_that_day(answer, request, seen)
     if not YES_NO_ASKED.search(request) or not (YES.search(answer) or NO.search(answer)):
@@ -104,7 +104,21 @@ PERSON = re.compile(r"\b(?:[A-Z][a-z]+|I|me|you)\b")
 NOBODY = re.compile(r"\b(?:no\s*one|nobody|none|no\s+school|not\s+on|no\s+line)\b", re.IGNORECASE)
 
 
-def _someone_else_that_day(answer: str, seen: str) -> str | None:
+NAMED_CELLS = re.compile(r"^\s*[a-z][a-z_ ]* \d{4}-\d\d-\d\d, ")
+"""A table's row written as its columns' names and values ("date 2026-12-20, tea Mark, …")."""
+
+
+def _the_cell_asked(line: str, request: str) -> str:
+    """Of a table's row written "tea Mark, setting up me", the one cell whose column the request
+    names ("Who's setting up on the 20th?": "me", not the tea's Mark); "" where not one."""
+    if not NAMED_CELLS.match(line):
+        return ""
+    cells = [cell for cell in line.split(", ") if len(cell.split()) > 1
+             and stems(" ".join(cell.split()[:-1])) & stems(request)]
+    return cells[0].split()[-1] if len(cells) == 1 else ""
+
+
+def _someone_else_that_day(answer: str, request: str, seen: str) -> str | None:
     found = next(DAY_LINE.finditer(seen), None)
     if found is None or ";" in found.group("line"):
         return None
@@ -113,7 +127,7 @@ def _someone_else_that_day(answer: str, seen: str) -> str | None:
         return f"{found['day']}: {found['line']}" if named and not NOBODY.search(answer) else None
     line = re.sub(r"^\W*[A-Za-z]+\s*:", "", found.group("line"))  # "Fri: Gran does both": its weekday aside
     said = {word.lower() for word in PERSON.findall(answer)} - {name.lower() for name in WEEKDAYS}
-    given = {word.lower() for word in PERSON.findall(line)}
+    given = {word.lower() for word in PERSON.findall(_the_cell_asked(line, request) or line)}
     if given and said and not said & (given | ({"you", "i", "me"} if given & {"i", "me"} else set())):
         return f"{found.group('day')}: {found.group('line')}"
     return None

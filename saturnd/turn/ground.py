@@ -34,6 +34,7 @@ from saturnd.turn.rated import (
     gone_up,
     hours_at_their_rates,
     rows_at_their_prices,
+    unpaid_at_a_price,
     used_at_its_rate,
 )
 from saturnd.turn.retrieval import KB_SOURCE, Document, Excerpt, relevant_excerpts, render_excerpts
@@ -198,9 +199,10 @@ def _read(path: Path) -> str:
 def _put_together(request: str, rendered: str, documents: list[Document]) -> list[str]:
     """What the ground works out from the excerpts shown and the folder's other texts together: a
     share, a price a head or an hour or a unit or a match, a time before the day's event, rows at
-    a price list's prices, a sum against a budget, a row's amount against a new one a line gives."""
+    a price list's prices, a sum against a budget, a row's amount against a new one a line gives, a
+    price a period times the periods not paid."""
     texts = [d.text for d in documents]
     return [table_share(request, rendered, texts), cost_a_head(request, rendered), hours_at_their_rates(request, rendered),
             used_at_its_rate(request, rendered), a_price_a_time(request, rendered), before_the_day_asked(request, rendered),
             rows_at_their_prices(request, rendered, texts), against_the_budget(request, rendered, texts),
-            gone_up(request, rendered)]
+            gone_up(request, rendered), unpaid_at_a_price(request, rendered)]

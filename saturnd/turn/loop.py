@@ -292,6 +292,17 @@ async def write_it_for_the_model(turn: TurnContext, messages: list[dict[str, Any
     return True
 
 
+def _after_its_label(quote: str) -> str:
+    """What follows a line's label, the first ": " outside brackets ("the paid = no rows (3: Sophie,
+    Ollie, Emily): date …" is the rows, not "Sophie, Ollie, Emily): …")."""
+    depth = 0
+    for at, char in enumerate(quote):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and quote.startswith(": ", at):
+            return quote[at + 2:]
+    return quote
+
+
 def shown_text(messages: list[dict[str, Any]]) -> str:
     return "\n".join(str(m.get("content") or "") for m in messages)
 
@@ -401,7 +412,7 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         return still_to_do(claim.quote)
     if claim is not None and claim.kind == "rows_not_asked":  # sent back, the 1.5B named the paid council tax again
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the rows asked")
-        return claim.quote.partition(": ")[2] + "."
+        return _after_its_label(claim.quote) + "."
     if claim is not None and claim.kind == "someone_elses_line" and (own := THE_LINE_ABOUT.search(claim.quote)):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the line about what was asked")
         return prompts.FROM_THE_DAY.format(line=own.group(1))  # "Dr Okafor" again for the eye test

@@ -143,6 +143,29 @@ def a_price_a_time(request: str, shown: str) -> str:
             f"= {found['money']}{_plain(Decimal(found['amount']) * count)}")
 
 
+OWED_ASKED = re.compile(r"\b(?:owe[sd]?|owing|behind|outstanding|arrears|due)\b", re.IGNORECASE)
+UNPAID_COUNTED = re.compile(r"^\[Saturn counted\] (?P<column>paid|settled|done)[^:]*: .*?\bno (?P<count>\d+) \((?P<rows>[^)]*)\)",
+                            re.IGNORECASE | re.MULTILINE)
+PERIODS = re.compile(r"month|week|term|quarter|year|session|lesson|class|match", re.IGNORECASE)
+
+
+def unpaid_at_a_price(request: str, shown: str) -> str:
+    """Asked what is owed, a price a period a line gives ("Subs £12 a month") times a table's rows
+    not paid ("paid: … no 2 (2026-11, 2026-12)"): asked "How much do I owe in subs?", the 1.5B
+    gave the £12."""
+    counted = UNPAID_COUNTED.search(shown) if OWED_ASKED.search(request) else None
+    asked = stems(request)
+    priced = [(line[:found.start()].strip(" -*•#:"), found) for line in shown.splitlines() if not line.startswith("[Saturn")
+              for found in A_UNIT.finditer(line) if found["money"] and PERIODS.fullmatch(found["unit"].rstrip("s"))
+              and asked & stems(line[:found.start()])]
+    if counted is None or len(priced) != 1:
+        return ""
+    label, found = priced[0]
+    count = int(counted["count"])
+    return (f"{WORKED_OUT} {label}: {found.group(0)} × {count} ({counted['column']} no: "
+            f"{counted['rows']}) = {found['money']}{_plain(Decimal(found['amount']) * count)}")
+
+
 def _money(symbol: str, value: Decimal) -> str:
     return f"{symbol}{value.quantize(Decimal('0.01'), ROUND_HALF_UP)}"
 

@@ -56,7 +56,13 @@ from saturnd.turn.repeats import age, lasts_until, next_due, repeats_on
 from saturnd.turn.row_days import runs_out, yearly_next
 from saturnd.turn.shares import shares
 from saturnd.turn.targets import TARGET_ASKED, against_the_target, sets_a_target
-from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, just_gone, month_asked
+from saturnd.turn.time_lines import (
+    at_that_time_of_day,
+    in_the_month,
+    just_gone,
+    month_asked,
+    span_ends,
+)
 from saturnd.turn.to_go import reached_in, to_go, units_asked
 from saturnd.turn.worked_lines import (
     RATING_ASKED,
@@ -318,6 +324,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   or amounts_by_period(part.lines, request) or list_amounts(part.lines, request)
                   or quantities_summed(part.lines, request) or ratings(part.lines, request)
                   or bracketed_counts(part.lines, request) or at_a_rate(part.lines, request) or most_of_a_list(part.lines, request)
+                  or span_ends(part.lines, request)
                   or (progress(part.lines, request) if not asked_action(request) else "")
                   or (times_worked_out(request, part.lines) if length_in_minutes(request) is None else ""))
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day, worked) if line)]))

@@ -84,7 +84,8 @@ def cell_told(request: str, documents: list[Document], today: date | None = None
             continue
         header, body = table
         held = [sum(bool(cell.strip() and number(cell) is None and cell.strip().lower() not in FLAGS
-                         and (stems(cell) and stems(cell) <= said or cell.split()[0] in words))  # "Ella Shaw"
+                         and (stems(cell) and stems(cell) <= said or cell.split()[0] in words)  # "Ella Shaw"
+                         or _month_said(cell, request))
                     for cell in r) for r in body]
         named = [r for r, count in zip(body, held, strict=True) if count and count == max(held)]  # "Pickle … joint tablet"
         if len(named) != 1 or (told := _cell_told(header, body, named[0], request, said, put, today)) is None:
@@ -93,6 +94,13 @@ def cell_told(request: str, documents: list[Document], today: date | None = None
         cells = [value if i == column else cell for i, cell in enumerate(named[0])]
         return ListToWrite(doc.source, doc.text.replace(_csv_line(named[0]), _csv_line(cells), 1))
     return None
+
+
+def _month_said(cell: str, request: str) -> bool:
+    """Whether a month cell ("2026-11") is the month the request names ("I've paid November's subs")."""
+    if not MONTH_CELL.fullmatch(cell.strip()):
+        return False
+    return re.search(rf"\b{MONTHS[int(cell.strip()[5:7]) - 1]}\b", request, re.IGNORECASE) is not None
 
 
 def _cell_told(header: list[str], body: list[list[str]], row: list[str], request: str, said: set[str],
