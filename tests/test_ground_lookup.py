@@ -23,6 +23,7 @@ from saturnd.turn.rated import (
     against_the_budget,
     cost_a_head,
     gone_up,
+    hours_at_table_rates,
     hours_at_their_rates,
     rows_at_their_prices,
     unpaid_at_a_price,
@@ -1027,6 +1028,16 @@ def test_the_rows_shown_are_priced_at_the_price_list_of_their_item():
         "[Saturn worked out] at the prices listed: Ana Lopez: Cupcakes 24 × £2 = £48")
     assert rows_at_their_prices("How many cupcakes do I need to make?", shown, [prices]) == ""
     assert rows_at_their_prices("How much is Ana's order?", shown, ["Scones £1 each"]) == ""  # no price for cupcakes
+
+
+def test_what_was_earned_is_a_logs_hours_at_the_rate_another_table_gives_each_name():
+    students = Document("students.csv", "student,subject,rate\nEmily,maths,£30\nJack,physics,£35\n")
+    lessons = Document("lessons.csv", "date,student,hours\n2026-10-30,Jack,1\n2026-11-02,Emily,1\n"
+                                      "2026-11-03,Jack,1.5\n2026-11-09,Emily,1\n")
+    assert hours_at_table_rates("How much did I earn in November?", [students, lessons], date(2026, 12, 4)) == (
+        "[Saturn worked out] hours at each student's rate (students.csv): Emily 2 × £30 = £60.00;"
+        " Jack 1.5 × £35 = £52.50; in all £112.50")
+    assert hours_at_table_rates("How many hours did Jack do?", [students, lessons], date(2026, 12, 4)) == ""
 
 
 def test_what_is_owed_is_a_price_a_period_times_the_periods_not_paid():

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ from saturnd.turn.rated import (
     against_the_budget,
     cost_a_head,
     gone_up,
+    hours_at_table_rates,
     hours_at_their_rates,
     rows_at_their_prices,
     unpaid_at_a_price,
@@ -117,7 +118,7 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], list[Do
             parts.append(map_text)
         if excerpts:
             rendered = render_excerpts(excerpts, ground.request, today)
-            shown = "\n".join(filter(None, (rendered, *_put_together(ground.request, rendered, documents),
+            shown = "\n".join(filter(None, (rendered, *_put_together(ground.request, rendered, documents, today),
                                             the_user_named(ground.request, documents, excerpts))))
             parts.append(prompts.EXCERPTS_INTRO + "\n" + fence("your files", shown))
         # an errand's own words stay the person's: "Text Tom I'll see him tomorrow" is not to gain a
@@ -196,7 +197,7 @@ def _read(path: Path) -> str:
     return text[:INSTRUCTIONS_CAP]
 
 
-def _put_together(request: str, rendered: str, documents: list[Document]) -> list[str]:
+def _put_together(request: str, rendered: str, documents: list[Document], today: date) -> list[str]:
     """What the ground works out from the excerpts shown and the folder's other texts together: a
     share, a price a head or an hour or a unit or a match, a time before the day's event, rows at
     a price list's prices, a sum against a budget, a row's amount against a new one a line gives, a
@@ -205,4 +206,5 @@ def _put_together(request: str, rendered: str, documents: list[Document]) -> lis
     return [table_share(request, rendered, texts), cost_a_head(request, rendered), hours_at_their_rates(request, rendered),
             used_at_its_rate(request, rendered), a_price_a_time(request, rendered), before_the_day_asked(request, rendered),
             rows_at_their_prices(request, rendered, texts), against_the_budget(request, rendered, texts),
-            gone_up(request, rendered), unpaid_at_a_price(request, rendered)]
+            gone_up(request, rendered), unpaid_at_a_price(request, rendered),
+            hours_at_table_rates(request, documents, today)]

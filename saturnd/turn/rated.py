@@ -15,9 +15,14 @@ import re
 from collections.abc import Iterable
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
+from functools import partial
 
+from saturnd.tools.table_cells import ISO_DATE, number
+from saturnd.tools.table_dates import header_and_rows
 from saturnd.tools.word_match import stems
+from saturnd.turn.dates import MONTHS
 from saturnd.turn.made_up import WORKED_OUT
+from saturnd.turn.retrieval import KB_SOURCE, Document
 
 HEADCOUNT_ASKED = re.compile(r"\bhow\s+much\b.*\b(?:every(?:one|body)|all|guests|people|coming|going|attending)\b",
                              re.IGNORECASE)
@@ -71,6 +76,57 @@ def hours_at_their_rates(request: str, shown: str) -> str:
                 each = ", ".join(f"{name} {_plain(hours)} × {money}{rate} = {_plain(hours * rate)}" for name, hours, rate in priced)
                 return f"{WORKED_OUT} at each one's rate an hour: {each}; in all {_plain(sum((h * r for _, h, r in priced), Decimal(0)))}"
     return ""
+
+
+RATE_COLUMN = re.compile(r"rate|price|fee|charge|cost|hourly|(?:per|an?)\s+(?:hour|lesson|session)", re.IGNORECASE)
+HOURS_COLUMN = re.compile(r"hours?|hrs", re.IGNORECASE)
+EARNED_ASKED = re.compile(r"\b(?:earn(?:ed|t)?|made|make|takings|took\s+in|invoice|bill|charge)\b", re.IGNORECASE)
+
+
+def hours_at_table_rates(request: str, documents: list[Document], today: date) -> str:
+    """Asked what was earned, a log's hours for each name times the rate another table gives that
+    name ("lessons.csv: date,student,hours" and "students.csv: student,…,rate"), over the month the
+    request names: asked "How much did I earn in November?", the 1.5B gave the hours' sum as money."""
+    if not EARNED_ASKED.search(request):
+        return ""
+    tables = [(doc.source, table) for doc in documents if not doc.source.startswith(KB_SOURCE)
+              and (table := header_and_rows(doc.source, doc.text.splitlines())) is not None]
+    for rates_source, (rates_header, rates_body) in tables:
+        rate = next((i for i, name in enumerate(rates_header) if RATE_COLUMN.search(name)
+                     and all(number(r[i]) is not None for r in rates_body)), None)
+        for source, (header, body) in tables:
+            key = next((i for i, name in enumerate(header) if source != rates_source and name.strip().lower()
+                        in (n.strip().lower() for n in rates_header)), None)
+            hours = next((i for i, name in enumerate(header) if HOURS_COLUMN.fullmatch(name.strip())), None)
+            if rate is None or key is None or hours is None:
+                continue
+            rates_key = [n.strip().lower() for n in rates_header].index(header[key].strip().lower())
+            price = {r[rates_key].strip().lower(): (r[rate].strip(), Decimal(str(number(r[rate])))) for r in rates_body}
+            rows = _of_the_month(header, body, request, today)
+            each: dict[str, Decimal] = {}
+            for row in rows:
+                if row[key].strip().lower() in price and number(row[hours]) is not None:
+                    each[row[key].strip()] = each.get(row[key].strip(), Decimal(0)) + Decimal(str(number(row[hours])))
+            if not each:
+                continue
+            symbol = next((cell[0] for cell, _ in price.values() if cell[:1] in "£$€"), "")
+            written = partial(_money, symbol) if symbol else _plain
+            said = [f"{name} {_plain(h)} × {price[name.lower()][0]} = {written(h * price[name.lower()][1])}"
+                    for name, h in each.items()]
+            total = sum((h * price[name.lower()][1] for name, h in each.items()), Decimal(0))
+            return (f"{WORKED_OUT} {header[hours].strip()} at each {header[key].strip()}'s {rates_header[rate].strip()}"
+                    f" ({rates_source}): {'; '.join(said)}; in all {written(total)}")
+    return ""
+
+
+def _of_the_month(header: list[str], body: list[list[str]], request: str, today: date) -> list[list[str]]:
+    """The rows of the month the request names (the last one gone, or this one), all where it names none."""
+    named = [n for n, month in enumerate(MONTHS, 1) if re.search(rf"\b{month}\b", request, re.IGNORECASE)]
+    dates = next((i for i in range(len(header)) if body and all(ISO_DATE.match(r[i].strip()) for r in body)), None)
+    if len(named) != 1 or dates is None:
+        return body
+    year = today.year if named[0] <= today.month else today.year - 1
+    return [r for r in body if r[dates].strip().startswith(f"{year}-{named[0]:02d}")]
 
 
 def _plain(value: Decimal) -> str:
