@@ -1038,6 +1038,12 @@ def test_what_was_earned_is_a_logs_hours_at_the_rate_another_table_gives_each_na
         "[Saturn worked out] hours at each student's rate (students.csv): Emily 2 × £30 = £60.00;"
         " Jack 1.5 × £35 = £52.50; in all £112.50")
     assert hours_at_table_rates("How many hours did Jack do?", [students, lessons], date(2026, 12, 4)) == ""
+    clients = Document("clients.csv", "dog,owner,price per walk\nBiscuit,Ann Lee,12\nMaple,Raj Shah,10\n")
+    walks = Document("walks.csv", "date,dog,paid\n2026-11-30,Biscuit,no\n2026-11-30,Maple,no\n2026-12-01,Maple,yes\n"
+                                  "2026-12-02,Maple,no\n")
+    assert hours_at_table_rates("How much does Raj owe me?", [clients, walks], date(2026, 12, 4)) == (
+        "[Saturn worked out] rows not paid at each dog's price per walk (clients.csv): Maple 2 × 10 = 20; in all 20")
+    assert hours_at_table_rates("How much did I earn this week?", [clients, walks], date(2026, 12, 4)) == ""
 
 
 def test_what_is_owed_is_a_price_a_period_times_the_periods_not_paid():

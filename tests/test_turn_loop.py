@@ -844,7 +844,7 @@ async def test_a_forced_call_the_model_cannot_give_is_the_ready_write_proposed_t
     assert [(e.name, e.fate) for e in of_type(events, "tool_finished")] == [("write_file", "ran")]
     assert of_type(events, "answer")[0].text == "Marked the oven done."
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
-    assert trace.passes[1].note.endswith("no readable call: the ready write to chores.md proposed")
+    assert trace.passes[1].note.endswith("no call that does it: the ready write_file proposed")
 
 
 async def test_the_ready_write_is_proposed_once_and_a_write_not_approved_stays_undone(harness):
@@ -876,6 +876,21 @@ def test_the_rows_asked_answer_is_what_follows_the_lines_label_outside_its_brack
     quote = "the paid = no rows (2: Sophie, Ollie): date 2026-11-05, student Sophie | date 2026-11-12, student Ollie"
     assert _after_its_label(quote) == "date 2026-11-05, student Sophie | date 2026-11-12, student Ollie"
     assert _after_its_label("no label here") == "no label here"
+
+
+async def test_a_model_stuck_asking_after_a_send_back_gets_the_ready_message_proposed(harness):
+    await harness.start(config_extra="gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
+    (harness.env.workdir / "students.csv").write_text(
+        "student,day,parent phone\nSophie,Thursday,07700 900103\nOllie,Thursday,07700 900104\n")
+    asking = call("ask_user", {"question": "Did you move the lesson?"})
+    harness.model.enqueue("The lesson has been moved.", asking, asking, "Sent.")
+    turn_id, events = await harness.turn("Text Sophie's mum that Thursday's lesson is moved to 5pm.", headless=True)
+    finished = [(e.name, e.fate) for e in of_type(events, "tool_finished")]
+    assert finished[-1] == ("send_message", "ran")
+    sent = json.loads(next((harness.env.data_dir / "outbox").glob("*.json")).read_text())
+    assert (sent["to"], sent["text"]) == ("07700 900103", "Thursday's lesson is moved to 5pm.")
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert any(p.note.endswith("no call that does it: the ready send_message proposed") for p in trace.passes)
 
 
 SENDING_ALLOWED = "gate:\n  rules:\n    - {tool: send_message, decision: allow}\n    - {tool: send_email, decision: allow}\n"

@@ -116,8 +116,8 @@ class TurnContext:
     must_call: tuple[str, ...] = ()
     """Passes offer only these tools and no answer (an action asked for was answered instead
     of done), until a tool that can do it is called (errands.forced_call)."""
-    ready_write_proposed: bool = False
-    """Whether the harness proposed the errand's ready write itself (loop.write_it_for_the_model)."""
+    ready_call_proposed: bool = False
+    """Whether the harness proposed the errand's ready call itself (loop.do_it_for_the_model)."""
     forced_since: int = 0
     """The index in `trace` of the first pass after the send-back: only calls from there end the forcing."""
 

@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 
 from protocol.events import Answer, EndStatus, Paused, Resumed, Steered, TurnStarted
+from saturnd.gate.provenance import PHONE
 from saturnd.memory.remember import memory_block
 from saturnd.model.caller import Unreadable
 from saturnd.model.types import ModelReply, ToolCall
@@ -58,10 +59,13 @@ from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
 from saturnd.turn.listing import still_to_do, whole_list
 from saturnd.turn.lists_named import ListToWrite, ready_write
+from saturnd.turn.look_first import addresses_named
 from saturnd.turn.marks import line_marked_as_told
+from saturnd.turn.message_words import message_asked
 from saturnd.turn.overwrite import (
     WRITE_FILE,
 )
+from saturnd.turn.put_right import SEND_MESSAGE
 from saturnd.turn.remembering import queue_missed_facts
 from saturnd.turn.table_rows import cell_told, row_asked
 from saturnd.turn.thinking import think_plan
@@ -87,13 +91,15 @@ async def run_turn(turn: TurnContext) -> EndStatus:
                 case ModelFailed(failure):
                     note = f"the model failed: {failure.message}"
                     return finish(turn, earlier_text(turn, prompts.NO_ANSWER_YET), note=note)
-                case Unreadable() if await write_it_for_the_model(turn, messages):
+                case Unreadable() if await do_it_for_the_model(turn, messages):
                     continue
                 case Unreadable(problem=problem):
                     note = f"the model's reply could not be read: {problem}"
                     return finish(turn, earlier_text(turn, prompts.UNREADABLE), note=note)
                 case CallsProposed(reply):
                     await tool_round(turn, messages, reply)
+                    if _stuck(turn):
+                        await do_it_for_the_model(turn, messages)
                 case Answered(text):
                     claim = check_answer(turn, messages, text)
                     if not bound and await put_to_the_person(turn, messages, text, claim):
@@ -276,20 +282,36 @@ def ready_write_for(turn: TurnContext, claim: Claim) -> ListToWrite | None:
             or cell_told(turn.text, turn.documents) or line_marked_as_told(turn.text, turn.documents, turn.cwd))
 
 
-async def write_it_for_the_model(turn: TurnContext, messages: list[dict[str, Any]]) -> bool:
+async def do_it_for_the_model(turn: TurnContext, messages: list[dict[str, Any]]) -> bool:
     """Sent back for an errand it answered instead of doing, the model gave no readable call (for
-    "I've cleaned the oven." the 1.5B's constrained retries gave no JSON twice, in 360 s), while
-    the harness has the write that does it: that write is proposed as the model's call, through
-    the gate as any call is, once a turn."""
-    ready = ready_write_for(turn, turn.sent_back[1]) if turn.sent_back and not turn.ready_write_proposed else None
+    "I've cleaned the oven." the 1.5B's constrained retries gave no JSON twice, in 360 s) or only
+    calls refused as loops (it asked the same question four times), while the harness has the call
+    that does it: that call is proposed as the model's, through the gate as any call is, once a turn."""
+    ready = ready_call_for(turn, turn.sent_back[1]) if turn.sent_back and not turn.ready_call_proposed else None
     if ready is None:
         return False
-    turn.ready_write_proposed = True
-    turn.trace[-1].note = join_note(turn.trace[-1].note, f"no readable call: the ready write to {ready.source} proposed")
-    writing = ToolCall(id=f"saturn-write-{turn.tally.passes}", name=WRITE_FILE,
-                       arguments=json.dumps({"path": ready.source, "content": ready.content}))
-    await tool_round(turn, messages, ModelReply(tool_calls=[writing]))
+    turn.ready_call_proposed = True
+    turn.trace[-1].note = join_note(turn.trace[-1].note, f"no call that does it: the ready {ready.name} proposed")
+    await tool_round(turn, messages, ModelReply(tool_calls=[ready]))
     return True
+
+
+def ready_call_for(turn: TurnContext, claim: Claim) -> ToolCall | None:
+    """The write that does the errand (ready_write_for), or the message the request words to its one
+    recipient, at the one number the user's files give them."""
+    call_id = f"saturn-ready-{turn.tally.passes}"
+    if (write := ready_write_for(turn, claim)) is not None:
+        return ToolCall(id=call_id, name=WRITE_FILE, arguments=json.dumps({"path": write.source, "content": write.content}))
+    numbers = [a for a in addresses_named(turn.text, turn.documents) if PHONE.fullmatch(a)]
+    if SEND_MESSAGE in claim.tools and len(numbers) == 1 and (text := message_asked(turn.text)):
+        return ToolCall(id=call_id, name=SEND_MESSAGE, arguments=json.dumps({"to": numbers[0], "text": text}))
+    return None
+
+
+def _stuck(turn: TurnContext) -> bool:
+    """Whether a pass after a send-back proposed only calls refused as loops."""
+    calls = turn.trace[-1].calls
+    return turn.sent_back is not None and bool(calls) and all(c.fate == "refused_loop" for c in calls)
 
 
 def _after_its_label(quote: str) -> str:

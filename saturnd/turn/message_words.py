@@ -116,7 +116,7 @@ def in_the_senders_words(arguments: dict[str, Any], request: str) -> tuple[dict[
     field = "body" if "body" in arguments else "text"
     body = str(arguments.get(field, ""))
     for person in people_messaged(request):
-        after = re.search(rf"\b{re.escape(person)}\b(?P<rest>.*)$", request, re.IGNORECASE | re.DOTALL)
+        after = re.search(rf"\b{re.escape(person)}\b(?:['’]s\s+[a-z]+\b)?(?P<rest>.*)$", request, re.IGNORECASE | re.DOTALL)
         own = SENDERS_OWN.match(after.group("rest")) if after else None
         if own is None:
             continue
@@ -171,15 +171,22 @@ def with_the_words_asked(arguments: dict[str, Any], request: str) -> tuple[dict[
 
 
 def _words_asked(request: str) -> list[tuple[str, re.Match[str]]]:
-    """(the person, the words the request says to tell them) for each person messaged, where the
-    words speak of no third person."""
+    """(the person, the words the request says to tell them) for each person messaged ("Sophie" or
+    "Sophie's mum"), where the words speak of no third person."""
     found = []
     for person in people_messaged(request):
-        after = re.search(rf"\b{re.escape(person)}\b(?P<rest>.*)$", request, re.IGNORECASE | re.DOTALL)
+        after = re.search(rf"\b{re.escape(person)}\b(?:['’]s\s+[a-z]+\b)?(?P<rest>.*)$", request, re.IGNORECASE | re.DOTALL)
         asked = (SAY_THAT.match(after.group("rest")) or ASKED_TO.match(after.group("rest"))) if after else None
         if asked is not None and not ABOUT_THEM.search(asked.group("said")):
             found.append((person, asked))
     return found
+
+
+def message_asked(request: str) -> str | None:
+    """The words the request says to send its one recipient, as a sentence ("Text Sophie's mum that
+    Thursday's lesson is moved to 5pm": "Thursday's lesson is moved to 5pm.")."""
+    asked = _words_asked(request)
+    return _as_a_sentence(asked[0][1]) if len(asked) == 1 and len(people_messaged(request)) == 1 else None
 
 
 def _as_a_sentence(asked: re.Match[str]) -> str:

@@ -84,39 +84,65 @@ EARNED_ASKED = re.compile(r"\b(?:earn(?:ed|t)?|made|make|takings|took\s+in|invoi
 
 
 def hours_at_table_rates(request: str, documents: list[Document], today: date) -> str:
-    """Asked what was earned, a log's hours for each name times the rate another table gives that
-    name ("lessons.csv: date,student,hours" and "students.csv: student,…,rate"), over the month the
-    request names: asked "How much did I earn in November?", the 1.5B gave the hours' sum as money."""
-    if not EARNED_ASKED.search(request):
-        return ""
+    """Asked what was earned or is owed, a log's hours (or rows, at a price per one) for each name
+    times the rate another table gives that name ("lessons.csv: date,student,hours" and
+    "students.csv: student,…,rate"), over the month the request names, and asked what is owed,
+    over the rows not paid, of the names of the person it names ("Raj" of "Maple,Raj Shah,…,10"):
+    asked "How much did I earn in November?", the 1.5B gave the hours' sum as money."""
+    owed = OWED_ASKED.search(request) is not None
+    if not EARNED_ASKED.search(request) and not owed or OTHER_SPAN.search(request):
+        return ""  # "this week", "yesterday": not a month's rows, nor all of them
     tables = [(doc.source, table) for doc in documents if not doc.source.startswith(KB_SOURCE)
               and (table := header_and_rows(doc.source, doc.text.splitlines())) is not None]
     for rates_source, (rates_header, rates_body) in tables:
         rate = next((i for i, name in enumerate(rates_header) if RATE_COLUMN.search(name)
                      and all(number(r[i]) is not None for r in rates_body)), None)
+        names = [n.strip().lower() for n in rates_header]
         for source, (header, body) in tables:
-            key = next((i for i, name in enumerate(header) if source != rates_source and name.strip().lower()
-                        in (n.strip().lower() for n in rates_header)), None)
+            key = next((i for i, name in enumerate(header) if source != rates_source and name.strip().lower() in names), None)
             hours = next((i for i, name in enumerate(header) if HOURS_COLUMN.fullmatch(name.strip())), None)
-            if rate is None or key is None or hours is None:
+            if rate is None or key is None or (hours is None and not A_ROW_EACH.search(rates_header[rate])):
                 continue
-            rates_key = [n.strip().lower() for n in rates_header].index(header[key].strip().lower())
-            price = {r[rates_key].strip().lower(): (r[rate].strip(), Decimal(str(number(r[rate])))) for r in rates_body}
-            rows = _of_the_month(header, body, request, today)
+            rates_key = names.index(header[key].strip().lower())
+            whose = _of_the_person(rates_body, request)
+            price = {r[rates_key].strip().lower(): (r[rate].strip(), Decimal(str(number(r[rate])))) for r in whose}
+            rows = [r for r in _of_the_month(header, body, request, today) if not owed or _not_paid(header, r)]
             each: dict[str, Decimal] = {}
             for row in rows:
-                if row[key].strip().lower() in price and number(row[hours]) is not None:
-                    each[row[key].strip()] = each.get(row[key].strip(), Decimal(0)) + Decimal(str(number(row[hours])))
-            if not each:
-                continue
-            symbol = next((cell[0] for cell, _ in price.values() if cell[:1] in "£$€"), "")
-            written = partial(_money, symbol) if symbol else _plain
-            said = [f"{name} {_plain(h)} × {price[name.lower()][0]} = {written(h * price[name.lower()][1])}"
-                    for name, h in each.items()]
-            total = sum((h * price[name.lower()][1] for name, h in each.items()), Decimal(0))
-            return (f"{WORKED_OUT} {header[hours].strip()} at each {header[key].strip()}'s {rates_header[rate].strip()}"
-                    f" ({rates_source}): {'; '.join(said)}; in all {written(total)}")
+                amount = Decimal(1) if hours is None else Decimal(str(number(row[hours]) or 0))
+                if row[key].strip().lower() in price:
+                    each[row[key].strip()] = each.get(row[key].strip(), Decimal(0)) + amount
+            if each:
+                unit = header[hours].strip() if hours is not None else "rows"
+                return _at_their_rates(unit, f"{header[key].strip()}'s {rates_header[rate].strip()} ({rates_source})",
+                                       each, price, "not paid" if owed else "")
     return ""
+
+
+OWED_ASKED = re.compile(r"\b(?:owe[sd]?|owing|outstanding)\b", re.IGNORECASE)
+OTHER_SPAN = re.compile(r"\b(?:week|weekend|fortnight|today|yesterday|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\b",
+                        re.IGNORECASE)
+A_ROW_EACH = re.compile(r"\b(?:per|a|an|each)\s+[a-z]+", re.IGNORECASE)
+
+
+def _of_the_person(rows: list[list[str]], request: str) -> list[list[str]]:
+    """The rows naming a person the request names by a first name ("Raj": "Raj Shah"), else all."""
+    named = set(re.findall(r"(?<!^)\b[A-Z][a-z]+", request))
+    theirs = [r for r in rows if any(cell.split()[:1] and cell.split()[0] in named for cell in r)]
+    return theirs or rows
+
+
+def _not_paid(header: list[str], row: list[str]) -> bool:
+    paid = next((i for i, name in enumerate(header) if name.strip().lower() in ("paid", "settled")), None)
+    return paid is None or row[paid].strip().lower() in ("no", "n", "false", "")
+
+
+def _at_their_rates(unit: str, whose: str, each: dict[str, Decimal], price: dict[str, tuple[str, Decimal]], over: str) -> str:
+    symbol = next((cell[0] for cell, _ in price.values() if cell[:1] in "£$€"), "")
+    written = partial(_money, symbol) if symbol else _plain
+    said = [f"{name} {_plain(n)} × {price[name.lower()][0]} = {written(n * price[name.lower()][1])}" for name, n in each.items()]
+    total = sum((n * price[name.lower()][1] for name, n in each.items()), Decimal(0))
+    return f"{WORKED_OUT} {unit}{' ' + over if over else ''} at each {whose}: {'; '.join(said)}; in all {written(total)}"
 
 
 def _of_the_month(header: list[str], body: list[list[str]], request: str, today: date) -> list[list[str]]:
