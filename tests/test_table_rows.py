@@ -10,6 +10,7 @@ from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.retrieval import Document
 from saturnd.turn.table_rows import (
     cell_told,
+    in_figures,
     row_against_the_request,
     row_asked,
     row_instead_of_a_new_file,
@@ -48,6 +49,8 @@ NOTES = Document("work.md", "# Freelance\nRates: Brightside £40 an hour.\n")
     ("Log today's reading: 138 over 84, pulse 69.", BP, "2026-12-04,138,84,69"),  # numbers left go in order
     ("Add the cooker to the warranties: bought today at Currys, 2 years.", WARRANTIES, "cooker,2026-12-04,2,Currys"),
     ("I weighed in this morning at 82.4.", WEIGHT, "2026-12-04,82.4"),  # today said by its part
+    ("I taught Jack for an hour today.", Document("lessons.csv", "date,student,hours\n2026-11-03,Jack,1.5\n"),
+     "2026-12-04,Jack,1"),  # "an hour": 1
     ("I filled up today: 37.4 litres at 1.36, 46,870 miles.", Document("fuel.csv", "date,litres,price per litre,miles\n"
      "2026-11-29,39.0,1.38,46490\n"), "2026-12-04,37.4,1.36,46870"),  # the one number left by units: the column left
     ("Add train to the airport, £36, paid by Kate.", COSTS, "train to the airport,36,Kate"),  # "to the" is not the table
@@ -142,3 +145,8 @@ def test_told_a_thing_done_on_a_day_the_date_column_its_verb_names_is_set_to_it(
     orders = Document("orders.csv", "customer,item,paid\nAna Lopez,cupcakes,no\nTom Burke,cake,no\n")
     assert cell_told("Ana paid.", [orders], TODAY) == ListToWrite(
         "orders.csv", "customer,item,paid\nAna Lopez,cupcakes,yes\nTom Burke,cake,no\n")
+
+
+def test_amounts_in_words_are_put_in_figures():
+    assert in_figures("I ran for half an hour and walked two and a half miles.") == "I ran for 0.5 hour and walked 2.5 miles."
+    assert in_figures("I taught Jack for an hour today.") == "I taught Jack for 1 hour today."

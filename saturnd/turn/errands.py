@@ -58,6 +58,10 @@ TOLD_LOGGED = re.compile(r"^\s*(?:I|we)\s+(?:just\s+)?(?!(?:moved|changed|booked
 """Told what was done with its amounts ("I filled up today, 39 litres for £56.20 at 43,760
 miles.", "I weighed in this morning at 82.4."): a row of the log that keeps them. The 1.5B said
 the words back."""
+TOLD_LOGGED_IN_WORDS = re.compile(r"^\s*(?:I|we)\s+(?:just\s+)?(?!(?:moved|changed|booked|rescheduled|cancelled|arranged|planned)\b)"
+                                  r"(?:[a-z]+ed|ran|swam|rode|drove|did|taught|spent|worked)\b[^?\d]*\bfor\s+(?:half\s+)?an?\s+"
+                                  r"(?:hour|minute)\b[^?\d]*$", re.IGNORECASE)
+"""Told what was done for an hour ("I taught Jack for an hour today."): a row of the log, as with figures."""
 TOLD_ANSWER = re.compile(r"^\W*(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?\s+(?:has\s+)?(?:said|says|replied|answered)\s+"
                          r"(?P<answer>yes|no)\b(?![^?]*\?)", re.IGNORECASE)
 """Told someone's answer ("Ella said yes."): their row's yes/no cell is marked so."""
@@ -170,7 +174,7 @@ def asked_action(request: str) -> str:
         return "mark"
     if TOLD_ADDED.match(request):
         return "update"
-    if TOLD_LOGGED.match(request):
+    if TOLD_LOGGED.match(request) or TOLD_LOGGED_IN_WORDS.match(request):
         return "add"
     later = LATER_ACTION.search(request)
     return later.group("verb").lower() if later else ""

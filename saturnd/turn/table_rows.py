@@ -25,6 +25,7 @@ from saturnd.tools.word_match import stems
 from saturnd.turn.dates import MONTHS, days_named, days_of
 from saturnd.turn.errands import NAMED_FILE, TOLD_ANSWER, asked_action
 from saturnd.turn.lists_named import ListToWrite
+from saturnd.turn.made_up import NUMBER_WORDS
 from saturnd.turn.retrieval import KB_SOURCE, Document
 
 ROW_ADDS = frozenset({"add", "put", "log", "record", "note", "append", "insert"})
@@ -229,12 +230,28 @@ def new_row(request: str, table: str, today: date, table_named: bool = False, na
             known += 1
     defaulted = _days_in(header, body, cells, request, said, today)
     _month_in(header, body, cells, request, today)
-    by_unit = _quantities_in(header, body, cells, DAY_WORDS.sub(" ", request))
+    by_unit = _quantities_in(header, body, cells, DAY_WORDS.sub(" ", in_figures(request)))
     _words_in(header, body, cells, request, name)
     filled = sum(bool(c) for c in cells) - defaulted
     if filled < MIN_CELLS or not (known or table_named or by_unit or filled > MIN_CELLS):
         return None  # the request names nothing of this table: no row of its words
     return _csv_line(cells), filled
+
+
+WORDED_AMOUNT = re.compile(r"\b(?:(?P<half>half\s+an?)|(?P<count>an?|one|two|three|four|five|six|seven|eight|nine|ten)"
+                           r"(?P<and_a_half>\s+and\s+a\s+half)?)\s+(?P<unit>hours?|hrs?|minutes?|mins?|km|miles?|kg|litres?)\b",
+                           re.IGNORECASE)
+
+
+def in_figures(request: str) -> str:
+    """The request's amounts written in words put in figures ("for an hour": "for 1 hour", "half an
+    hour": "0.5 hour", "two and a half hours": "2.5 hours")."""
+    def figure(found: re.Match[str]) -> str:
+        if found["half"]:
+            return f"0.5 {found['unit']}"
+        count = NUMBER_WORDS[found["count"].lower()] + (0.5 if found["and_a_half"] else 0)
+        return f"{count:g} {found['unit']}"
+    return WORDED_AMOUNT.sub(figure, request)
 
 
 def _days_in(header: list[str], body: list[list[str]], cells: list[str], request: str, said: set[str], today: date) -> bool:
