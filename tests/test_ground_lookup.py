@@ -1092,6 +1092,14 @@ def test_a_notes_files_markdown_table_is_worked_out_as_a_table():
     assert table_totals("notes.md", "# Notes\nDentist Friday 9am\n", "When is the dentist?") == ""
 
 
+def test_how_much_more_one_row_is_than_another_is_their_difference():
+    quotes = "firm,price\nSwift Movers,850\nBox & Go,1120\nCityVan,640\n"
+    assert table_totals("quotes.csv", quotes, "How much more is Box & Go than Swift Movers?") == (
+        "[Saturn worked out] price: Box & Go 1120 - Swift Movers 850 = 270")
+    assert table_totals("quotes.csv", quotes, "What's the difference between CityVan and Box & Go?") == (
+        "[Saturn worked out] price: Box & Go 1120 - CityVan 640 = 480")
+
+
 def test_litres_at_a_price_per_litre_are_what_was_spent():
     fuel = "date,litres,price per litre\n2026-11-12,36.5,1.41\n2026-11-29,39.0,1.38\n2026-10-03,38.2,1.42\n"
     assert table_totals("fuel.csv", fuel, "How much did I spend on fuel in November?").startswith(
