@@ -1026,3 +1026,11 @@ def test_a_thing_told_done_marks_its_one_line_in_the_folders_list(tmp_path):
         "chores.md", "# House\n- [x] Clean the oven\n- [x] Defrost the freezer\n")
     assert line_marked_as_told("I've defrosted the freezer.", documents, str(tmp_path)) is None  # marked already
     assert line_marked_as_told("Clean the oven tomorrow.", documents, str(tmp_path)) is None
+
+
+def test_an_add_to_the_to_do_list_goes_under_a_files_to_do_heading_written_as_its_items():
+    move = Document("move.md", "# Moving house\nMove day: 15 January.\n\n## To do\n- [x] Book van\n- [ ] Buy boxes\n\n"
+                               "Removals: Swift Movers.\n")
+    assert ready_write("Add change address with the bank to the to-do list.", [move]) == ListToWrite(
+        "move.md", "# Moving house\nMove day: 15 January.\n\n## To do\n- [x] Book van\n- [ ] Buy boxes\n"
+                   "- [ ] Change address with the bank\n\nRemovals: Swift Movers.\n")

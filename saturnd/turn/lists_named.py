@@ -77,6 +77,9 @@ def _with_the_item(request: str, documents: list[Document]) -> ListToWrite | Non
     number = re.match(r"\s*(\d+)([.)])", mark.group(0)) if mark else None
     bullet = BULLET.match(every[at - 1]) if at else None
     lead = f"{int(number.group(1)) + 1}{number.group(2)} " if number else new_items_bullet(bullet.group(1)) if bullet else ""
+    items = [line[found.end():] for line in every if (found := BULLET.match(line))]
+    if items and all(text[:1].isupper() for text in items):  # written as its items are: "Change address …"
+        item = item[0].upper() + item[1:]
     return ListToWrite(document.source, "\n".join([*every[:at], f"{lead}{item}", *every[at:]]) + "\n")
 
 
@@ -141,7 +144,7 @@ def _list_named(request: str, documents: list[Document]) -> Document | None:
     own = [d for d in documents if not d.source.startswith(KB_SOURCE)]
     by_name = (d for d in own if words & stems(re.sub(r"[^a-z]", " ", Path(d.source).stem.lower())))
     by_heading = (d for d in own if words & stems(" ".join(line for line in d.text.splitlines()[:1] if HEADING.search(line))))
-    by_list = (d for d in own if any(HEADING.search(line) and words <= stems(line) and LIST_MARK.match(below)
+    by_list = (d for d in own if any(HEADING.search(line) and _heading_names(line, words) and LIST_MARK.match(below)
                                      for line, below in pairwise(d.text.splitlines())))  # "Concert songs:" over "1. …"
     lists = [d for d in own if any(BULLET.match(line) for line in d.text.splitlines())]
     if not words:  # "Add … to the list": the one file with a list, where there is one
@@ -151,6 +154,14 @@ def _list_named(request: str, documents: list[Document]) -> Document | None:
             or (lists[0] if words <= ANY_LIST and len(lists) == 1 else None))  # "Add … to the jobs": the one list
 
 
+def _heading_names(heading: str, words: set[str]) -> bool:
+    """Whether a list's heading says each word the request names the list by, or some of them and
+    the rest are what any list holds ("## To do" of "the to-do list", its "tasks" besides)."""
+    said = stems(TO_DO.sub("todo", heading))
+    return words <= said or bool(words & said) and words <= ANY_LIST | said
+
+
+TO_DO = re.compile(r"\bto[\s-]?do\b", re.IGNORECASE)
 ANY_LIST = frozenset(stems("jobs tasks things items chores todo"))
 """Words any list's items are ("Add "net the brassicas" to the jobs" of a list headed "To do")."""
 
