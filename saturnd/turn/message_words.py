@@ -54,8 +54,9 @@ def message_itself(arguments: dict[str, Any], request: str) -> tuple[dict[str, A
     rather than saying it: "I will send an email to Dave Kerr at dave@kerrplumbing.example to say
     Tuesday morning works for the boiler valve." goes as "Tuesday morning works for the boiler
     valve.", and "Sure, I'll let Uncle Ray know you'll bring the wine" as "I'll bring the wine".
-    Only where that opening names the recipient (the address, or the person the request
-    messages): "I'll send you the files that you asked for" is a message."""
+    Only where that opening names the recipient (the address, the person the request messages, or
+    a name the request does not say: the landlord's "Mr Hughes"): "I'll send you the files that you
+    asked for" is a message."""
     field = "body" if "body" in arguments else "text"
     body = str(arguments.get(field, ""))
     found = ABOUT_SENDING.match(body) or REPORTED_SENDING.match(body)
@@ -68,13 +69,21 @@ def message_itself(arguments: dict[str, Any], request: str) -> tuple[dict[str, A
         reported = " ".join(_plain_words(asked or found.group("message"))[:3])
         if not reported or reported not in " ".join(_plain_words(request)):
             return None
-    elif to not in about and not any(re.search(rf"\b{re.escape(p)}\b", about) for p in people_messaged(request)):
+    elif to not in about and not any(re.search(rf"\b{re.escape(p)}\b", about) for p in people_messaged(request)) and not (
+            _name_not_in_the_request(found.group("about"), request)):
         return None
     message = f"Please {asked.strip()}" if asked else found.group("message").strip()
     for you, sender in THE_SENDER:
         message = you.sub(sender, message)
     message = message[0].upper() + message[1:]
     return {**arguments, field: message}, prompts.MESSAGE_PUT_RIGHT.format(message=message)
+
+
+def _name_not_in_the_request(about: str, request: str) -> bool:
+    """Whether the one the message tells of passing it on to is a name the request does not say
+    ("I'll let Mr Hughes know …" of "Tell the landlord …": the landlord's name, from the user's files)."""
+    names = re.findall(r"\b(?:(?:Mr|Mrs|Ms|Miss|Dr)\.?\s+)?[A-Z][a-z]+", about.strip())
+    return bool(names) and not any(re.search(rf"\b{re.escape(name)}\b", request) for name in names)
 
 
 INTRODUCED = re.compile(r"^\s*(?:that|to\s+say|saying)\s+", re.IGNORECASE)
