@@ -613,6 +613,14 @@ def test_a_done_claim_for_an_asked_action_names_the_tools_that_do_it():
     assert claim is not None and (claim.kind, claim.tools) == ("done", ("write_file", "edit_file"))
 
 
+def test_a_count_other_than_the_rows_counted_as_the_things_asked_goes_back():
+    seen = "[Saturn worked out] 6 walks (a row each); totals over the 2026-11-30 to 2026-12-06 rows (6): minutes = 255"
+    claim = unbacked_claim("2", [], builtin_registry(), "How many walks did I do this week?", seen=seen)
+    assert claim is not None and (claim.kind, claim.quote) == ("not_as_worked_out", "[Saturn worked out] 6 walks (a row each)")
+    assert unbacked_claim("6 walks.", [], builtin_registry(), "How many walks did I do this week?", seen=seen) is None
+    assert unbacked_claim("2", [], builtin_registry(), "How many dogs did I walk?", seen=seen) is None
+
+
 def test_who_is_on_a_tables_day_is_the_cell_of_the_column_asked():
     seen = "[Saturn dated] the 20th, Sunday 20 December: date 2026-12-20, event rehearsal, tea Mark, setting up me"
     assert not_on_that_day("Mark", "Who's setting up on the 20th?", seen) == (

@@ -262,7 +262,8 @@ YES_VALUES = frozenset({"yes", "y", "true"})
 def miscounted_kind(answer: str, request: str, seen: str) -> str | None:
     """The count the ground gave of a counted column's "yes" rows, or of the kind the request names,
     when asked how many and the answer gives another number: asked "How many guests with plus
-    ones?" with "plus_one: no 3 (…); yes 2 (Ben Cho, Eve Gold)" shown, the 1.5B answered 3."""
+    ones?" with "plus_one: no 3 (…); yes 2 (Ben Cho, Eve Gold)" shown, the 1.5B answered 3; so too
+    the rows counted as the things asked ("6 walks (a row each)", answered 2)."""
     if not re.search(r"\bhow\s+many\b", request, re.IGNORECASE):
         return None
     given = set(re.findall(r"\d+", answer))
@@ -273,7 +274,14 @@ def miscounted_kind(answer: str, request: str, seen: str) -> str | None:
         if len(named) == 1 and str(kinds[named[0]][0]) not in given:
             count, names = kinds[named[0]]
             return f"[Saturn counted] {column}: {named[0]} {count} ({', '.join(names)})"
+    asked = stems(" ".join(re.findall(r"\bhow\s+many\s+(\w+)", request, re.IGNORECASE)))
+    for found in ROWS_COUNTED.finditer(seen):  # "6 walks (a row each)", answered 2
+        if given and found["count"] not in given and stems(found["things"]) & asked:
+            return found.group(0)
     return None
+
+
+ROWS_COUNTED = re.compile(r"\[Saturn (?:worked out|counted)\] (?P<count>\d+) (?P<things>[a-z]+) \(a row each\)")
 
 
 LINES_LISTED = re.compile(r"^\[Saturn listed\] (?P<which>the lines of [^:]*?\(\d+\)): (?P<lines>.+)$")
