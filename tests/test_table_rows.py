@@ -118,6 +118,9 @@ def test_the_cell_a_request_tells_of_is_set_in_the_row_it_names(tmp_path):
     assert cell_told("I paid the brownies.", [CLUBS]) is None  # paid already
     assert cell_told("What did I pay for football?", [CLUBS]) is None  # no errand
 
+    guests = Document("guests.csv", "name,rsvp,meal\nJean,yes,fish\nPete,yes,beef\nTom,,\n")
+    assert cell_told("Tom said yes, and he'd like the fish.", [guests], TODAY) == ListToWrite(
+        "guests.csv", "name,rsvp,meal\nJean,yes,fish\nPete,yes,beef\nTom,yes,fish\n")  # a value its column holds too
     subs = Document("subs.csv", "month,paid\n2026-10,yes\n2026-11,no\n2026-12,no\n")
     assert cell_told("I've paid November's subs.", [subs], TODAY) == ListToWrite(
         "subs.csv", "month,paid\n2026-10,yes\n2026-11,yes\n2026-12,no\n")  # the month named is its row

@@ -86,15 +86,25 @@ def cell_told(request: str, documents: list[Document], today: date | None = None
         header, body = table
         held = [sum(bool(cell.strip() and number(cell) is None and cell.strip().lower() not in FLAGS
                          and (stems(cell) and stems(cell) <= said or cell.split()[0] in words)  # "Ella Shaw"
-                         or _month_said(cell, request))
+                         or _month_said(cell, request)) + bool(cell.strip() and cell.split()[0] in words)  # a name: twice
                     for cell in r) for r in body]
         named = [r for r, count in zip(body, held, strict=True) if count and count == max(held)]  # "Pickle … joint tablet"
         if len(named) != 1 or (told := _cell_told(header, body, named[0], request, said, put, today)) is None:
             continue
         column, value = told
-        cells = [value if i == column else cell for i, cell in enumerate(named[0])]
+        cells = [value if i == column else _blank_told(body, i, cell, request) for i, cell in enumerate(named[0])]
         return ListToWrite(doc.source, doc.text.replace(_csv_line(named[0]), _csv_line(cells), 1))
     return None
+
+
+def _blank_told(body: list[list[str]], column: int, cell: str, request: str) -> str:
+    """A blank cell of the row told of, set to the one value its column holds that the request says
+    ("Tom said yes, and he'd like the fish.": meal fish)."""
+    if cell.strip():
+        return cell
+    said = {value for r in body if (value := r[column].strip()) and number(value) is None and value.lower() not in FLAGS
+            and re.search(rf"\b{re.escape(value)}\b", request, re.IGNORECASE)}
+    return said.pop() if len(said) == 1 else cell
 
 
 def _month_said(cell: str, request: str) -> bool:
