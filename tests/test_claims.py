@@ -933,6 +933,7 @@ def test_no_figure_for_a_total_over_rows_picked_for_the_request_goes_back_with_i
     ("Can Leo go on the big slide?", "Yes, he is tall enough now.", None),
     ("Can I park on the street?", "Yes, but not allowed on Sundays.", None),  # a qualified yes
     ("What can't Pepper eat?", "Yes, chicken: she is allergic.", None),  # no yes/no question
+    ("Is Dad allergic to anything?", "Yes, Dad is allergic to penicillin.", None),  # the word asked, no reason for no
 ])
 def test_a_yes_that_gives_its_own_reason_for_no_goes_back(request_text, answer, said):
     claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True,

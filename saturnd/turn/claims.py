@@ -596,7 +596,9 @@ def heading_only(answer: str, seen: str) -> str | None:
 def yes_then_no(answer: str, request: str) -> str | None:
     """The first sentence of a yes that gives its own reason for no, to a yes/no question."""
     said = first_sentence(answer)
-    if (YES_NO_ASKED.search(request) and YES.search(said) and REASON_FOR_NO.search(said)
+    reason = REASON_FOR_NO.search(said)
+    if (YES_NO_ASKED.search(request) and YES.search(said) and reason
+            and not re.search(rf"\b{re.escape(reason.group(0))}\b", request, re.IGNORECASE)  # "Is Dad allergic to anything?"
             and not QUALIFIED.search(said)):  # "Yes, but not on Sundays" is a yes
         return said
     return None
