@@ -2,7 +2,7 @@ from datetime import date
 
 from saturnd.tools.table_sums import table_totals
 from saturnd.turn.date_checks import against_its_end
-from saturnd.turn.row_days import runs_out, yearly_next
+from saturnd.turn.row_days import runs_out, stock_runs_out, yearly_next
 
 TODAY = date(2026, 12, 4)
 BIRTHDAYS = ["name,birthday,budget", "Mum,1962-12-19,60", "Jake,2015-01-08,40", "Priya,1990-12-11,30",
@@ -72,3 +72,14 @@ def test_asked_of_a_year_only_the_ends_in_it_are_told():
         "[Saturn dated] none runs out in 2027")
     assert runs_out("warranties.csv", WARRANTIES, "What runs out in 2028?", TODAY).endswith(
         "fridge freezer 19 August 2028 (2023-08-19 + 5 years): in 624 days (89 weeks 1 day) (still holds)")
+
+
+def test_what_is_left_at_so_many_a_day_runs_out_on_its_day():
+    meds = ["medicine,dose,times a day,tablets left", "Amlodipine,5mg,1,24", "Metformin,500mg,2,30", "Atorvastatin,20mg,1,9"]
+    today = date(2026, 12, 4)
+    assert stock_runs_out("meds.csv", meds, "When will Dad run out of metformin?", today) == (
+        "[Saturn dated] when each runs out at its use a day, soonest first: Metformin 30 ÷ 2 a day = 15 days:"
+        " 19 December 2026 (a Saturday, in 15 days (2 weeks 1 day))")
+    assert stock_runs_out("meds.csv", meds, "Which tablets will run out first?", today).startswith(
+        "[Saturn dated] when each runs out at its use a day, soonest first: Atorvastatin 9 ÷ 1 a day = 9 days")
+    assert stock_runs_out("meds.csv", meds, "What dose is metformin?", today) == ""

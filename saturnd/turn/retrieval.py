@@ -53,7 +53,7 @@ from saturnd.turn.listing import (
 )
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 from saturnd.turn.repeats import age, lasts_until, next_due, repeats_on
-from saturnd.turn.row_days import runs_out, yearly_next
+from saturnd.turn.row_days import runs_out, stock_runs_out, yearly_next
 from saturnd.turn.shares import shares
 from saturnd.turn.targets import TARGET_ASKED, against_the_target, sets_a_target
 from saturnd.turn.time_lines import (
@@ -310,6 +310,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         table = part.source.lower().endswith(TABLE_SUFFIXES)  # its rows' "weekly" notes are no repeats to come
         repeating = NEXT_BY_ROW.search(totals) is not None  # rows done every so often: their days are no overdue dates
         days = "" if repeating else (yearly_next(part.source, part.lines, request, today) or runs_out(part.source, part.lines, request, today)
+                or stock_runs_out(part.source, part.lines, request, today)
                 or age(part.lines, request, today)
                 or _the_thing_named(request, dated(dates_by_column(part.source, part.lines, request), request, today),
                                     next_due(part.lines, request, today) if not table else "")

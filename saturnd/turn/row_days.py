@@ -10,7 +10,8 @@ and how old a thing bought on a day is.
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
+from fractions import Fraction
 
 from saturnd.tools.day_steps import from_today, moved
 from saturnd.tools.table_cells import day_of, number
@@ -103,3 +104,36 @@ def _named(body: list[list[str]], label: int | None, request: str) -> list[list[
     """The rows whose label the request names, else all."""
     named = [r for r in body if label is not None and stems(r[label]) & stems(request)]
     return named or body
+
+
+STOCK = re.compile(r".*\b(?:left|remaining|in\s+stock|stock|on\s+hand)\b.*", re.IGNORECASE)
+A_DAY = re.compile(r".*\b(?:(?:a|per)\s+day|daily)\b.*", re.IGNORECASE)
+RUNS_OUT_ASKED = re.compile(r"\brun(?:s|ning)?\s+out\b|\blast(?:s)?\b|\bneed\s+(?:more|a\s+refill)|\brefill\b|\breorder\b",
+                            re.IGNORECASE)
+
+
+def stock_runs_out(source: str, lines: list[str], request: str, today: date) -> str:
+    """Asked when things run out, of a table of what is left and how many go a day ("tablets
+    left,times a day"), each row's days left and the day it runs out, soonest first; only the rows
+    the request names where it names any. Asked when Dad runs out of metformin, the 1.5B gave the
+    table's smallest cells."""
+    table = header_and_rows(source, lines) if RUNS_OUT_ASKED.search(request) else None
+    if table is None:
+        return ""
+    header, body = table
+    numeric = [i for i in range(len(header)) if body and all(number(r[i]) is not None for r in body)]
+    left = next((i for i in numeric if STOCK.fullmatch(header[i].strip())), None)
+    a_day = next((i for i in numeric if A_DAY.fullmatch(header[i].strip())), None)
+    if left is None or a_day is None:
+        return ""
+    label = _label_column(header, body, {left, a_day})
+    ends = []
+    for row in _named(body, label, request):
+        use = Fraction(str(number(row[a_day])))
+        if use > 0:
+            days = int(Fraction(str(number(row[left]))) / use)
+            ends.append((days, row[label].strip() if label is not None else "", row))
+    said = [f"{who} {row[left].strip()} ÷ {row[a_day].strip()} a day = {days} days: "
+            f"{(when := today + timedelta(days=days)).day} {when:%B %Y} (a {when:%A}, {from_today(when, today)})"
+            for days, who, row in sorted(ends, key=lambda found: found[0])[:MAX_DATES]]
+    return "[Saturn dated] when each runs out at its use a day, soonest first: " + "; ".join(said) if said else ""
