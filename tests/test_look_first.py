@@ -299,6 +299,9 @@ async def test_an_email_where_a_text_was_asked_is_texted_to_the_phone_beside_the
     ("Text the window cleaner to skip next week.", {"to": "07700 900404", "text": "Texted Dan to skip next week."},
      "Please skip next week."),  # the report of the request, sent to Dan
     ("Text Sam that Bob is here.", {"to": "07700 900103", "text": "Asked Bob to come."}, None),  # not the request's
+    ("Text the surgery to ask for a repeat of atorvastatin.",
+     {"to": "0117 496 0555", "text": "I'll text Dr Patel at 0117 496 0555 to ask for a repeat of Atorvastatin."},
+     "Could I ask for a repeat of Atorvastatin?"),
     ("Tell the landlord we're moving out on 15 January.",
      {"to": "07700 900444", "text": "I'll let Mr Hughes know we're moving out on 15 January."},
      "We're moving out on 15 January."),  # the landlord by the name the files give him

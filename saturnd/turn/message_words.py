@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 ABOUT_SENDING = re.compile(
     r"^\s*(?:(?:sure|ok(?:ay)?|of course|certainly|alright)[,!.]?\s+)?"
     r"I(?:'ll|’ll|\s+will|\s+am\s+going\s+to|'m\s+going\s+to)\s+(?:send|e-?mail|text|message|let|tell)\b"
-    r"(?P<about>.*?)\b(?:to\s+say|saying|to\s+tell\s+(?:him|her|them)|know(?:\s+that)?|that)\s+(?P<message>\S.*)$",
+    r"(?P<about>.*?)\b(?:(?:to\s+say|saying|to\s+tell\s+(?:him|her|them)|know(?:\s+that)?|that)\s+(?P<message>\S.*)|"
+    r"to\s+ask\s+(?P<ask>(?:for|about|if|whether)\s+\S.*?)[.!]?)$",
     re.IGNORECASE | re.DOTALL,
 )
 """A message that tells of passing it on ("Sure, I'll let Uncle Ray know you'll bring the wine on
@@ -72,7 +73,10 @@ def message_itself(arguments: dict[str, Any], request: str) -> tuple[dict[str, A
     elif to not in about and not any(re.search(rf"\b{re.escape(p)}\b", about) for p in people_messaged(request)) and not (
             _name_not_in_the_request(found.group("about"), request)):
         return None
-    message = f"Please {asked.strip()}" if asked else found.group("message").strip()
+    if found.groupdict().get("ask"):  # "… to ask for a repeat of Atorvastatin."
+        message = f"Could I ask {found.group('ask').strip()}?"
+    else:
+        message = f"Please {asked.strip()}" if asked else found.group("message").strip()
     for you, sender in THE_SENDER:
         message = you.sub(sender, message)
     message = message[0].upper() + message[1:]
