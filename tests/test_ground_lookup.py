@@ -578,6 +578,9 @@ def test_a_dated_table_of_readings_by_their_own_names_is_levels_with_an_average_
     shown = table_totals("bp.csv", pressure, "What's my average blood pressure?")
     assert shown.startswith("[Saturn worked out] levels over time (not amounts to add): systolic latest 131")
     assert "; average 136.5 |" in shown and shown.endswith("; average 85")
+    assert table_totals("bp.csv", pressure, "What was my last blood pressure?").startswith(
+        "[Saturn worked out] levels over time (not amounts to add): the latest row: date 2026-12-02, systolic 131,"
+        " diastolic 82; systolic latest 131")  # both levels of the one reading
 
 
 def test_a_column_of_how_often_gives_every_row_as_the_period_asked():

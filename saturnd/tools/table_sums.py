@@ -531,7 +531,12 @@ def _levels_over_time(name: str, header: list[str], body: list[list[str]], numer
                     + (f"; change since the start of {since}" if since else "")
                     + f"; lowest {low[i].strip()} ({low[dates].strip()}), highest {high[i].strip()} ({high[dates].strip()})"
                     + (f"; average {plain(column_total(body, i) / len(body), places=2)}" if AVERAGE_ASKED.search(request) else ""))
-    return "[Saturn worked out] levels over time (not amounts to add): " + " | ".join(said)
+    latest_row = f"the latest row: {named_cells(header, ordered[-1])}; " if len(numeric) > 1 and LATEST_ASKED.search(request) else ""
+    return "[Saturn worked out] levels over time (not amounts to add): " + latest_row + " | ".join(said)
+
+
+LATEST_ASKED = re.compile(r"\b(?:last|latest|most\s+recent|current|now)\b", re.IGNORECASE)
+"""Asked the last reading of two levels ("138 over 84"): its whole row (the 1.5B gave the first level alone)."""
 
 
 def _signed(value: Decimal) -> str:
