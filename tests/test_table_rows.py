@@ -14,6 +14,7 @@ from saturnd.turn.table_rows import (
     row_against_the_request,
     row_asked,
     row_instead_of_a_new_file,
+    stock_topped_up,
 )
 
 TODAY = date(2026, 12, 4)
@@ -153,3 +154,11 @@ def test_told_a_thing_done_on_a_day_the_date_column_its_verb_names_is_set_to_it(
 def test_amounts_in_words_are_put_in_figures():
     assert in_figures("I ran for half an hour and walked two and a half miles.") == "I ran for 0.5 hour and walked 2.5 miles."
     assert in_figures("I taught Jack for an hour today.") == "I taught Jack for 1 hour today."
+
+
+def test_told_more_came_in_the_count_left_of_its_row_goes_up():
+    meds = Document("meds.csv", "medicine,times a day,tablets left\nAmlodipine,1,24\nMetformin,2,30\n")
+    assert stock_topped_up("I picked up 28 more metformin today.", [NOTES, meds]) == ListToWrite(
+        "meds.csv", "medicine,times a day,tablets left\nAmlodipine,1,24\nMetformin,2,58\n")
+    assert stock_topped_up("I picked up 28 more plasters today.", [meds]) is None  # no row names them
+    assert stock_topped_up("How many metformin are left?", [meds]) is None

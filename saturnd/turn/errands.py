@@ -58,6 +58,9 @@ TOLD_LOGGED = re.compile(r"^\s*(?:I|we)\s+(?:just\s+)?(?!(?:moved|changed|booked
 """Told what was done with its amounts ("I filled up today, 39 litres for £56.20 at 43,760
 miles.", "I weighed in this morning at 82.4."): a row of the log that keeps them. The 1.5B said
 the words back."""
+TOLD_MORE = re.compile(r"^\s*(?:I(?:'ve|\s+have)?|we(?:'ve|\s+have)?)\s+(?:just\s+)?(?:picked\s+up|got|bought|collected|"
+                       r"received|fetched|had)\s+(?:another\s+)?\d+\s+more\b[^?]*$", re.IGNORECASE)
+"""Told more of a thing came in ("I picked up 28 more metformin today."): its count left goes up."""
 TOLD_LOGGED_IN_WORDS = re.compile(r"^\s*(?:I|we)\s+(?:just\s+)?(?!(?:moved|changed|booked|rescheduled|cancelled|arranged|planned)\b)"
                                   r"(?:[a-z]+ed|ran|swam|rode|drove|did|taught|spent|worked)\b[^?\d]*\bfor\s+(?:half\s+)?an?\s+"
                                   r"(?:hour|minute)\b[^?\d]*$", re.IGNORECASE)
@@ -172,7 +175,7 @@ def asked_action(request: str) -> str:
         return SAID_PLAINLY.get(verb.split()[0], verb.split()[0])
     if TOLD_DONE.match(request) or TOLD_ANSWER.match(request):
         return "mark"
-    if TOLD_ADDED.match(request):
+    if TOLD_ADDED.match(request) or TOLD_MORE.match(request):
         return "update"
     if TOLD_LOGGED.match(request) or TOLD_LOGGED_IN_WORDS.match(request):
         return "add"

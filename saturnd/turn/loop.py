@@ -67,7 +67,7 @@ from saturnd.turn.overwrite import (
 )
 from saturnd.turn.put_right import SEND_MESSAGE
 from saturnd.turn.remembering import queue_missed_facts
-from saturnd.turn.table_rows import cell_told, row_asked
+from saturnd.turn.table_rows import cell_told, row_asked, stock_topped_up
 from saturnd.turn.thinking import think_plan
 from saturnd.turn.tool_round import tool_round
 from saturnd.turn.worked_lines import worked_entry_for
@@ -279,7 +279,8 @@ def ready_write_for(turn: TurnContext, claim: Claim) -> ListToWrite | None:
     if claim.kind not in ("done", "not_acted") or WRITE_FILE not in claim.tools:
         return None
     return (ready_write(turn.text, turn.documents) or row_asked(turn.text, turn.documents, date.today())
-            or cell_told(turn.text, turn.documents) or line_marked_as_told(turn.text, turn.documents, turn.cwd))
+            or cell_told(turn.text, turn.documents) or stock_topped_up(turn.text, turn.documents)
+            or line_marked_as_told(turn.text, turn.documents, turn.cwd))
 
 
 async def do_it_for_the_model(turn: TurnContext, messages: list[dict[str, Any]]) -> bool:

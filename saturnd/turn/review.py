@@ -93,7 +93,12 @@ from saturnd.turn.put_right import (
     where,
 )
 from saturnd.turn.retrieval import Document
-from saturnd.turn.table_rows import cell_told, row_against_the_request, row_instead_of_a_new_file
+from saturnd.turn.table_rows import (
+    cell_told,
+    row_against_the_request,
+    row_instead_of_a_new_file,
+    stock_topped_up,
+)
 from saturnd.turn.tool_fit import seems_unfit
 from saturnd.turn.validation import Invalid, validate_call
 
@@ -381,9 +386,11 @@ class SentBack:
 
 
 def _cell_not_as_told(context: GateContext, target: Path, content: str) -> ListToWrite | None:
-    """Told a thing was done on a day ("I sowed the garlic today."), a write to its table that is
-    not its row's one cell set (the 1.5B added a line "sown on: 2026-10-01"): the table so set."""
-    told = cell_told(context.request, context.documents) if target.suffix.lower() in TABLE_SUFFIXES else None
+    """Told a thing was done on a day ("I sowed the garlic today.") or more of it came in, a write to
+    its table that is not its row's one cell set (the 1.5B added a line "sown on: 2026-10-01"): the
+    table so set."""
+    told = (cell_told(context.request, context.documents) or stock_topped_up(context.request, context.documents)
+            if target.suffix.lower() in TABLE_SUFFIXES else None)
     if told is None or Path(context.cwd, told.source).resolve() != target.resolve():
         return None
     return None if content.strip() == told.content.strip() else told

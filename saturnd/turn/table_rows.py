@@ -17,13 +17,14 @@ import csv
 import io
 import re
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 
 from saturnd.tools.table_cells import ISO_DATE, TABLE_SUFFIXES, day_of, number
 from saturnd.tools.table_dates import header_and_rows
 from saturnd.tools.word_match import stems
 from saturnd.turn.dates import MONTHS, days_named, days_of
-from saturnd.turn.errands import NAMED_FILE, TOLD_ANSWER, asked_action
+from saturnd.turn.errands import NAMED_FILE, TOLD_ANSWER, TOLD_MORE, asked_action
 from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.made_up import NUMBER_WORDS
 from saturnd.turn.retrieval import KB_SOURCE, Document
@@ -94,6 +95,34 @@ def cell_told(request: str, documents: list[Document], today: date | None = None
         column, value = told
         cells = [value if i == column else _blank_told(body, i, cell, request) for i, cell in enumerate(named[0])]
         return ListToWrite(doc.source, doc.text.replace(_csv_line(named[0]), _csv_line(cells), 1))
+    return None
+
+
+MORE_OF = re.compile(r"\b(?:another\s+)?(?P<count>\d+)\s+more\b", re.IGNORECASE)
+STOCK_LEFT = re.compile(r".*\b(?:left|remaining|in\s+stock|stock|on\s+hand)\b.*", re.IGNORECASE)
+
+
+def stock_topped_up(request: str, documents: list[Document]) -> ListToWrite | None:
+    """Told more of a thing came in ("I picked up 28 more metformin today."), the folder's table
+    with the count left of the one row naming it gone up by that many (30 + 28 = 58)."""
+    more = MORE_OF.search(request) if TOLD_MORE.match(request) else None
+    if more is None:
+        return None
+    said = stems(request)
+    for doc in documents:
+        table = None if doc.source.startswith(KB_SOURCE) else header_and_rows(doc.source, doc.text.splitlines())
+        if table is None:
+            continue
+        header, body = table
+        left = next((i for i, name in enumerate(header) if STOCK_LEFT.fullmatch(name.strip())
+                     and all(number(r[i]) is not None for r in body)), None)
+        named = [r for r in body if any(number(cell) is None and stems(cell) and stems(cell) <= said for cell in r)]
+        if left is None or len(named) != 1:
+            continue
+        row = named[0]
+        total = Decimal(str(number(row[left]))) + int(more["count"])
+        cells = [format(total.normalize(), "f") if i == left else cell for i, cell in enumerate(row)]
+        return ListToWrite(doc.source, doc.text.replace(_csv_line(row), _csv_line(cells), 1))
     return None
 
 
