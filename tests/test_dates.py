@@ -1330,3 +1330,9 @@ def test_asked_when_a_thing_finishes_a_lines_span_of_times_gives_its_start_and_e
     assert span_ends(["Swimming 10:30am to 12pm"], "When does swimming start?") == (
         "[Saturn worked out] Swimming: starts 10:30am, finishes 12pm")
     assert span_ends(choir, "Where is rehearsal?") == ""
+
+
+def test_a_tables_rows_are_no_list_of_amounts_to_add():
+    clubs = ["child,activity,cost per term,paid", "Mia,swimming,£85,yes", "Mia,piano,£120,no", "Leo,karate,£75,no"]
+    shown = render_excerpts([Excerpt("activities.csv", 1, clubs, 4)], "How much do I still owe for clubs?", TODAY)
+    assert "cost per term = 195" in shown and "= 280" not in shown and "all:" not in shown

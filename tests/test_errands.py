@@ -67,6 +67,7 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("I've packed the charger.", "mark"),  # told it is done: its line is marked
     ("I taught Jack for an hour today.", "add"),  # told what was done, its amount in words: a log's row
     ("I picked up 28 more metformin today.", "update"),  # told more came in: the count left goes up
+    ("I've paid for karate.", "mark"),  # told a thing paid for: its row's paid cell
     ("I've returned Circe.", "mark"),
     ("I've pruned the raspberries.", "mark"),  # any thing done to a thing of the list
     ("I paid the football.", "mark"),

@@ -47,10 +47,11 @@ TOLD_DONE = re.compile(
     r"picked\s+up|fixed|cleared|ordered|booked)\s+(?:the|my|our|his|her|their|all\s+the)\b(?![^.!?]*[?\d])|"
     r"^\s*(?:I|we)\s+(?:just\s+)?(?!(?:moved|changed|booked|rescheduled|cancelled|arranged|planned)\b)(?:[a-z]{3,}ed|gave|fed|took|did)\s+(?:the|my|our|(?-i:[A-Z])[\w'-]*)\b[^.!?\d]*\b(?:today|yesterday|this\s+(?:morning|afternoon|evening))"
     r"\s*[.!]?\s*$|"
-    r"^\W*(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?\s+(?:has\s+)?(?:paid|collected|returned|confirmed|signed)(?:\s+up)?\s*[.!]?\s*$",
+    r"^\W*(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?\s+(?:has\s+)?(?:paid|collected|returned|confirmed|signed)(?:\s+up)?\s*[.!]?\s*$|"
+    r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+|already\s+)?paid\s+for\s+(?:the\s+|my\s+|our\s+)?[\w' -]+[.!]?\s*$",
     re.IGNORECASE)
 """Told a thing on a list is done ("I've packed the charger.", "I've pruned the raspberries.", "I
-paid the football.", "I watered the monstera today.", "Ana paid."): the list's line is marked. The 1.5B said the words back. Not "I've moved
+paid the football.", "I watered the monstera today.", "Ana paid.", "I've paid for karate."): the list's line is marked. The 1.5B said the words back. Not "I've moved
 the meeting to 3pm": a change."""
 TOLD_LOGGED = re.compile(r"^\s*(?:I|we)\s+(?:just\s+)?(?!(?:moved|changed|booked|rescheduled|cancelled|arranged|planned)\b)"
                          r"(?:[a-z]+ed|ran|swam|rode|drove|spent|paid|did|took|bought|sold|put)\b[^?]*?"

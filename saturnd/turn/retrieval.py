@@ -322,7 +322,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         worked = (amount_added(part.lines, request) or still_to_pay(part.lines, request) or count_by_period(part.lines, request) or time_between(part.lines, request) or lengths_summed(part.lines, request)
                   or arrival_times(part.lines, request) or before_the_event(part.lines, request)
                   or scaled_recipe(part.lines, request) or shares(part.lines, request)
-                  or amounts_by_period(part.lines, request) or list_amounts(part.lines, request)
+                  or amounts_by_period(part.lines, request) or (list_amounts(part.lines, request) if not table else "")
                   or quantities_summed(part.lines, request) or ratings(part.lines, request)
                   or bracketed_counts(part.lines, request) or at_a_rate(part.lines, request) or most_of_a_list(part.lines, request)
                   or span_ends(part.lines, request)
