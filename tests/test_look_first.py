@@ -366,6 +366,9 @@ def test_a_message_that_speaks_of_its_recipient_as_the_request_did_speaks_to_the
     ("Text Kev to check he's still OK for Monday.", "Kev, please check for urgent issues on Monday.",
      "Could you let me know if you're still OK for Monday?"),  # checking he is: whether he is
     ("Find out when the Orion kickoff is and email the time to Petra.", "It is Thursday at 10:00.", None),  # Saturn's to find
+    ("Ask Gran if she can take Leo to football on Saturday.", "Leo, can you please take Gran to football on Saturday?",
+     "Could you let me know if you can take Leo to football on Saturday?"),  # the two turned round
+    ("Ask Gran if she can take Leo to football on Saturday.", "Gran, can you take Leo to football on Saturday?", None),
 ])
 def test_a_message_asked_to_put_a_question_that_asks_none_asks_it(request_text, body, said):
     put_right = the_question_asked({"to": "greg@example.com", "body": body}, request_text)

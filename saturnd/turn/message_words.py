@@ -258,12 +258,18 @@ OBJECT_AFTER = frozenset({"to", "for", "at", "on", "about", "with", "up", "back"
 def the_question_asked(arguments: dict[str, Any], request: str) -> tuple[dict[str, Any], str] | None:
     """(the arguments, the note) for a message asked to put a question ("Email Greg and ask when he
     needs my receipts") that asks none: the 1.5B emailed "I need your receipts. Please send them to
-    me". It asks the request's question, turned to its recipient: "Could you let me know when you
-    need my receipts?"."""
+    me"; or one that greets another the request names ("Leo, can you please take Gran to football on
+    Saturday?" to Gran). It asks the request's question, turned to its recipient: "Could you let me
+    know when you need my receipts?"."""
     field = "body" if "body" in arguments else "text"
     body = str(arguments.get(field, ""))
     asked = QUESTION_ASKED.search(request)
-    if asked is None or "?" in body or not people_messaged(request):
+    people = people_messaged(request)
+    opening = VOCATIVE.match(body)
+    greets = opening.group(0).strip(" ,!:").split()[-1] if opening else ""
+    # "Leo, can you please take Gran to football?" sent to Gran: the two turned round
+    turned = bool(greets) and greets.lower() not in people and re.search(rf"\b{re.escape(greets)}\b", request) is not None
+    if asked is None or "?" in body and not turned or not people:
         return None
     if not asked.group(0).lower().startswith("ask") and not MESSAGING_BEFORE.search(request[:asked.start()]):
         return None  # "Find out when the kickoff is … and email the time to Petra": Saturn finds out, Petra is told
