@@ -621,6 +621,15 @@ def test_a_count_other_than_the_rows_counted_as_the_things_asked_goes_back():
     assert unbacked_claim("2", [], builtin_registry(), "How many dogs did I walk?", seen=seen) is None
 
 
+def test_rows_left_out_of_the_window_open_now_go_back():
+    seen = ("--- sowing.csv (whole file, 4 lines)\ncrop,sow from,sow until\ngarlic,2026-10-01,2026-12-15\n"
+            "onions,2027-02-15,2027-04-15\ncarrots,2027-03-15,2027-06-30\n"
+            "[Saturn worked out] the rows dated covering 2026-12-04 (1): crop garlic, sow from 2026-10-01, sow until 2026-12-15")
+    claim = unbacked_claim("Garlic, onions, carrots", [], builtin_registry(), "What can I still sow this month?", seen=seen)
+    assert claim is not None and claim.kind == "rows_not_asked"
+    assert unbacked_claim("Garlic.", [], builtin_registry(), "What can I still sow this month?", seen=seen) is None
+
+
 def test_who_is_on_a_tables_day_is_the_cell_of_the_column_asked():
     seen = "[Saturn dated] the 20th, Sunday 20 December: date 2026-12-20, event rehearsal, tea Mark, setting up me"
     assert not_on_that_day("Mark", "Who's setting up on the 20th?", seen) == (

@@ -15,7 +15,8 @@ from decimal import Decimal
 from saturnd.tools.table_asked import LARGEST_ASKED, SMALLEST_ASKED
 from saturnd.turn.listing import table_rows_above
 
-ROWS_PICKED = re.compile(r"^\[Saturn (?:listed|dated|counted)\] (?P<which>the rows with [^:]+?|no [^:]+? in \d+|"
+ROWS_PICKED = re.compile(r"^\[Saturn (?:listed|dated|counted|worked out)\] (?P<which>the rows with [^:]+?|no [^:]+? in \d+|"
+                         r"the rows dated covering [^:]+?|"
                          r"[^:;]*?\d+ [A-Z][a-z]+): (?P<rows>.+)$"
                          r"|^\[Saturn worked out\] (?:[^;]*?; )?totals over (?P<over>the [^;]*? rows \([^)]*\)): [^;]*; "
                          r"the rows?: (?P<listed>[^;]+)")
