@@ -689,8 +689,8 @@ def test_so_many_of_a_thing_the_request_counts_at_the_rate_a_line_gives_is_worke
 def test_asked_whether_a_thing_holds_now_a_line_from_a_day_to_a_day_says_if_today_is_in_it():
     allotment = ["Plot 14. Gate code 4471.", "Water troughs are turned off from 1 November to 1 March."]
     assert in_the_month(allotment, "Can I use the water troughs now?", TODAY) == (
-        "[Saturn dated] today, 2 December, is inside 1 November to 1 March: Water troughs are turned off from 1 November"
-        " to 1 March.")
+        "[Saturn dated] today, 2 December, is inside 1 November to 1 March, so this holds now: Water troughs are turned"
+        " off.")
     assert in_the_month(allotment, "Can I use the water troughs now?", date(2027, 3, 2)).startswith(
         "[Saturn dated] today, 2 March, is outside")
     assert in_the_month(["Pool closed from 3 August to 17 August."], "Is the pool open now?", TODAY).startswith(
