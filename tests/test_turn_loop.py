@@ -893,6 +893,17 @@ async def test_a_model_stuck_asking_after_a_send_back_gets_the_ready_message_pro
     assert any(p.note.endswith("no call that does it: the ready send_message proposed") for p in trace.passes)
 
 
+async def test_the_write_a_told_answer_makes_is_not_refused_for_a_line_sharing_its_words(harness):
+    await harness.start(config_extra="gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    guests = harness.env.workdir / "guests.csv"
+    guests.write_text("name,rsvp,meal\nAunt Jean,yes,fish\nTom Reed,,\n")
+    right = "name,rsvp,meal\nAunt Jean,yes,fish\nTom Reed,yes,fish\n"
+    harness.model.enqueue(call("write_file", {"path": "guests.csv", "content": right}), "Done.")
+    _, events = await harness.turn("Tom said yes, and he'd like the fish.")
+    assert [(e.name, e.fate) for e in of_type(events, "tool_finished")] == [("write_file", "ran")]
+    assert guests.read_text() == right
+
+
 SENDING_ALLOWED = "gate:\n  rules:\n    - {tool: send_message, decision: allow}\n    - {tool: send_email, decision: allow}\n"
 TEXT_AND_EMAIL = "Text +44 7700 900123 and email tom@acme.example the same note: 'Office closed Monday'."
 TEXT_PETRA = call("send_message", {"to": "+44 7700 900123", "text": "Office closed Monday"})

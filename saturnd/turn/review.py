@@ -385,15 +385,12 @@ class SentBack:
     """(the question for the person, why the call did not run): a value they can give."""
 
 
-def _cell_not_as_told(context: GateContext, target: Path, content: str) -> ListToWrite | None:
-    """Told a thing was done on a day ("I sowed the garlic today.") or more of it came in, a write to
-    its table that is not its row's one cell set (the 1.5B added a line "sown on: 2026-10-01"): the
-    table so set."""
+def _told_write(context: GateContext, target: Path) -> ListToWrite | None:
+    """Told a thing was done on a day ("I sowed the garlic today.") or more of it came in, its table
+    with the row's cells so set, where `target` is that table."""
     told = (cell_told(context.request, context.documents) or stock_topped_up(context.request, context.documents)
             if target.suffix.lower() in TABLE_SUFFIXES else None)
-    if told is None or Path(context.cwd, told.source).resolve() != target.resolve():
-        return None
-    return None if content.strip() == told.content.strip() else told
+    return told if told is not None and Path(context.cwd, told.source).resolve() == target.resolve() else None
 
 
 def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateContext) -> SentBack | None:
@@ -411,8 +408,10 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
     if tool.name == WRITE_FILE and (row := row_against_the_request(context.request, target, str(arguments.get("content", "")),
                                                                     date.today())):
         return SentBack("invalid", ROW_AS_ASKED.format(path=arguments["path"], content=row.content))
-    if tool.name == WRITE_FILE and (told := _cell_not_as_told(context, target, str(arguments.get("content", "")))):
-        return SentBack("invalid", CELL_AS_TOLD.format(path=arguments["path"], content=told.content))
+    if tool.name == WRITE_FILE and (told := _told_write(context, target)):
+        # the write the request tells of is the write: other checks would read "fish" as Aunt Jean's line to change
+        same = str(arguments.get("content", "")).strip() == told.content.strip()
+        return None if same else SentBack("invalid", CELL_AS_TOLD.format(path=arguments["path"], content=told.content))
     if tool.name == WRITE_FILE and (dropped := dropped_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
         return _new_lines_guessed(target, arguments, context) or SentBack(

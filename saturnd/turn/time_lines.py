@@ -109,10 +109,10 @@ def _within_a_span(lines: list[str], request: str, today: date) -> str:
             continue
         now = (today.month, today.day)
         inside = first <= now <= last if first <= last else now >= first or now <= last  # a span over the new year
-        now = (line[:found.start()] + line[found.end():]).strip(" .,;") + "."  # the line, its span aside
+        holds = (line[:found.start()] + line[found.end():]).strip(" .,;") + "."  # the line, its span aside
         said.append(f"[Saturn dated] today, {today.day} {MONTHS[today.month - 1].capitalize()}, is "
                     f"{'inside' if inside else 'outside'} {found.group(0).removeprefix('from ')}, so"
-                    f" {'this holds now' if inside else 'this does not hold now'}: {now}")
+                    f" {'this holds now' if inside else 'this does not hold now'}: {holds}")
     return "\n".join(said) if len(said) == 1 else ""
 
 
