@@ -313,6 +313,8 @@ def test_a_message_that_tells_of_sending_it_is_sent_as_what_it_says(request_text
 
 
 @pytest.mark.parametrize(("request_text", "body", "said"), [
+    ("Text Sophie's mum that Thursday's lesson is moved to 5pm.", "Sophie's mum moved Thursday's lesson to 5pm.",
+     "Thursday's lesson is moved to 5pm."),  # told of, not told
     ("Text Dave that the car's making a funny noise.", "Please check the tyres are inflated.",
      "The car's making a funny noise."),
     ("Email the plumber to say the boiler works again", "Hi, thanks!", "The boiler works again."),

@@ -904,6 +904,17 @@ async def test_the_write_a_told_answer_makes_is_not_refused_for_a_line_sharing_i
     assert guests.read_text() == right
 
 
+async def test_an_added_line_ticked_done_goes_back_unticked(harness):
+    await harness.start(config_extra="gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    move = harness.env.workdir / "move.md"
+    move.write_text("# Move\n\n## To do\n- [x] Book van\n- [ ] Buy boxes\n")
+    ticked = "# Move\n\n## To do\n- [x] Book van\n- [ ] Buy boxes\n- [x] Change address with the bank\n"
+    harness.model.enqueue(call("write_file", {"path": "move.md", "content": ticked}), "Added.")
+    await harness.turn("Add change address with the bank to the to-do list.")
+    assert harness.sent(1)[-1]["content"].startswith("tool error: the line this adds to move.md is ticked done")
+    assert harness.sent(1)[-1]["content"].endswith("- [ ] Buy boxes\n- [ ] Change address with the bank\n")
+
+
 SENDING_ALLOWED = "gate:\n  rules:\n    - {tool: send_message, decision: allow}\n    - {tool: send_email, decision: allow}\n"
 TEXT_AND_EMAIL = "Text +44 7700 900123 and email tom@acme.example the same note: 'Office closed Monday'."
 TEXT_PETRA = call("send_message", {"to": "+44 7700 900123", "text": "Office closed Monday"})

@@ -175,7 +175,9 @@ def with_the_words_asked(arguments: dict[str, Any], request: str) -> tuple[dict[
         words = stems(said)
         named = {name.lower() for name in NAMED.findall(said)} - {person}
         lost_name = any(not re.search(rf"\b{re.escape(name)}\b", body, re.IGNORECASE) for name in named)
-        if not words or (len(words & stems(body)) >= HELD_SHARE * len(words) and not lost_name
+        # "Sophie's mum moved Thursday's lesson": the recipient told of, not told (not "Sam, the car …")
+        opens_with_them = re.match(rf"\W*{re.escape(person)}(?:['’]s\s+[a-z]+)?\b(?!\s*[,!:])", body, re.IGNORECASE) is not None
+        if not words or (len(words & stems(body)) >= HELD_SHARE * len(words) and not lost_name and not opens_with_them
                          and not _turned_round(said, body) and not own_address_carried(arguments)):
             return None  # "Maya is off sick today" sent as "I am off sick today": whose news it is lost
         said = _as_a_sentence(asked)

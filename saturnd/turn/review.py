@@ -48,6 +48,7 @@ from saturnd.turn.lists_named import (
     ListToWrite,
     list_it_goes_on,
     new_list_refusal,
+    ready_write,
 )
 from saturnd.turn.look_first import (
     addresses_named,
@@ -58,6 +59,7 @@ from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.made_up import COMPUTE_REQUEST, WORKED_OUT, uncomputed_number
 from saturnd.turn.message_words import BLANK, own_address_carried
 from saturnd.turn.overwrite import (
+    ADDING,
     CHANGING,
     EDIT_FILE,
     REMOVING,
@@ -106,6 +108,10 @@ ASK_USER = "ask_user"
 ROW_AS_ASKED = (
     "tool error: the row this adds to {path} is not the one the user gave. Call write_file again with path {path} and"
     " this content:\n{content}"
+)
+ADDED_TICKED = (
+    "tool error: the line this adds to {path} is ticked done, and the user asked only to add it. Call write_file again"
+    " with path {path} and this content:\n{content}"
 )
 CELL_AS_TOLD = (
     "tool error: the user told you a thing was done; it changes one cell of {path}'s row for it. Call write_file again"
@@ -385,6 +391,22 @@ class SentBack:
     """(the question for the person, why the call did not run): a value they can give."""
 
 
+def _added_ticked(context: GateContext, target: Path, content: str) -> ListToWrite | None:
+    """An add to a list of tick boxes whose new line is ticked done ("- [x] Change address with the
+    bank" for "Add … to the to-do list"): the list with it added unticked."""
+    if asked_action(context.request) not in ADDING or not target.is_file():
+        return None
+    old = set(target.read_text(encoding="utf-8", errors="replace").splitlines())
+    added = [line for line in content.splitlines() if line.strip() and line not in old]
+    ready = ready_write(context.request, context.documents)
+    if len(added) != 1 or not TICKED.search(added[0]) or ready is None or Path(context.cwd, ready.source).resolve() != target.resolve():
+        return None
+    return ready
+
+
+TICKED = re.compile(r"^\s*[-*•]\s+\[[xX]\]")
+
+
 def _told_write(context: GateContext, target: Path) -> ListToWrite | None:
     """Told a thing was done on a day ("I sowed the garlic today.") or more of it came in, its table
     with the row's cells so set, where `target` is that table."""
@@ -408,6 +430,8 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
     if tool.name == WRITE_FILE and (row := row_against_the_request(context.request, target, str(arguments.get("content", "")),
                                                                     date.today())):
         return SentBack("invalid", ROW_AS_ASKED.format(path=arguments["path"], content=row.content))
+    if tool.name == WRITE_FILE and (ready := _added_ticked(context, target, str(arguments.get("content", "")))):
+        return SentBack("invalid", ADDED_TICKED.format(path=arguments["path"], content=ready.content))
     if tool.name == WRITE_FILE and (told := _told_write(context, target)):
         # the write the request tells of is the write: other checks would read "fish" as Aunt Jean's line to change
         same = str(arguments.get("content", "")).strip() == told.content.strip()
