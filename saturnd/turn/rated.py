@@ -80,6 +80,7 @@ def hours_at_their_rates(request: str, shown: str) -> str:
 
 RATE_COLUMN = re.compile(r"rate|price|fee|charge|cost|hourly|(?:per|an?)\s+(?:hour|lesson|session)", re.IGNORECASE)
 HOURS_COLUMN = re.compile(r"hours?|hrs", re.IGNORECASE)
+OWED_ASKED = re.compile(r"\b(?:owe[sd]?|owing|behind|outstanding|arrears|due)\b", re.IGNORECASE)
 EARNED_ASKED = re.compile(r"\b(?:earn(?:ed|t)?|made|make|takings|took\s+in|invoice|bill|charge)\b", re.IGNORECASE)
 
 
@@ -119,7 +120,6 @@ def hours_at_table_rates(request: str, documents: list[Document], today: date) -
     return ""
 
 
-OWED_ASKED = re.compile(r"\b(?:owe[sd]?|owing|outstanding)\b", re.IGNORECASE)
 OTHER_SPAN = re.compile(r"\b(?:week|weekend|fortnight|today|yesterday|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?\b",
                         re.IGNORECASE)
 A_ROW_EACH = re.compile(r"\b(?:per|a|an|each)\s+[a-z]+", re.IGNORECASE)
@@ -213,19 +213,27 @@ def a_price_a_time(request: str, shown: str) -> str:
         return ""
     month = next((found for line in shown.splitlines() if (found := LISTED_MONTH.match(line))
                   and re.search(rf"\b{found['period'].split()[0]}\b", request, re.IGNORECASE)), None)
-    asked = stems(request)
-    priced = [(line.strip(" -*•"), found) for line in shown.splitlines() if not line.startswith("[Saturn")
-              for found in A_UNIT.finditer(line) if found["money"] and COUNTED_UNIT.fullmatch(found["unit"].rstrip("s"))
-              and asked & stems(line[:found.start()])]
-    if month is None or len(priced) != 1:
+    priced = _one_priced_line(request, shown, COUNTED_UNIT)
+    if month is None or priced is None:
         return ""
-    line, found = priced[0]
-    count = int(month["count"])
-    return (f"{WORKED_OUT} {line.split(',')[0]}: {found.group(0)} × {count} (the {month['period']} rows) "
-            f"= {found['money']}{_plain(Decimal(found['amount']) * count)}")
+    line, found = priced
+    return _times(line.strip(" -*•").split(",")[0], found, int(month["count"]), f"the {month['period']} rows")
 
 
-OWED_ASKED = re.compile(r"\b(?:owe[sd]?|owing|behind|outstanding|arrears|due)\b", re.IGNORECASE)
+def _one_priced_line(request: str, shown: str, units: re.Pattern[str]) -> tuple[str, re.Match[str]] | None:
+    """The one line shown (not the ground's own) giving a price a unit of `units` after words of the
+    request ("Subs £5 a match"): the line and the price found."""
+    asked = stems(request)
+    priced = [(line, found) for line in shown.splitlines() if not line.startswith("[Saturn")
+              for found in A_UNIT.finditer(line) if found["money"] and units.fullmatch(found["unit"].rstrip("s"))
+              and asked & stems(line[:found.start()])]
+    return priced[0] if len(priced) == 1 else None
+
+
+def _times(label: str, found: re.Match[str], count: int, rows: str) -> str:
+    return f"{WORKED_OUT} {label}: {found.group(0)} × {count} ({rows}) = {found['money']}{_plain(Decimal(found['amount']) * count)}"
+
+
 UNPAID_COUNTED = re.compile(r"^\[Saturn counted\] (?P<column>paid|settled|done)[^:]*: .*?\bno (?P<count>\d+) \((?P<rows>[^)]*)\)",
                             re.IGNORECASE | re.MULTILINE)
 PERIODS = re.compile(r"month|week|term|quarter|year|session|lesson|class|match", re.IGNORECASE)
@@ -236,16 +244,11 @@ def unpaid_at_a_price(request: str, shown: str) -> str:
     not paid ("paid: … no 2 (2026-11, 2026-12)"): asked "How much do I owe in subs?", the 1.5B
     gave the £12."""
     counted = UNPAID_COUNTED.search(shown) if OWED_ASKED.search(request) else None
-    asked = stems(request)
-    priced = [(line[:found.start()].strip(" -*•#:"), found) for line in shown.splitlines() if not line.startswith("[Saturn")
-              for found in A_UNIT.finditer(line) if found["money"] and PERIODS.fullmatch(found["unit"].rstrip("s"))
-              and asked & stems(line[:found.start()])]
-    if counted is None or len(priced) != 1:
+    priced = _one_priced_line(request, shown, PERIODS)
+    if counted is None or priced is None:
         return ""
-    label, found = priced[0]
-    count = int(counted["count"])
-    return (f"{WORKED_OUT} {label}: {found.group(0)} × {count} ({counted['column']} no: "
-            f"{counted['rows']}) = {found['money']}{_plain(Decimal(found['amount']) * count)}")
+    line, found = priced
+    return _times(line[:found.start()].strip(" -*•#:"), found, int(counted["count"]), f"{counted['column']} no: {counted['rows']}")
 
 
 def _money(symbol: str, value: Decimal) -> str:
