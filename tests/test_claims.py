@@ -621,6 +621,13 @@ def test_a_count_other_than_the_rows_counted_as_the_things_asked_goes_back():
     assert unbacked_claim("2", [], builtin_registry(), "How many dogs did I walk?", seen=seen) is None
 
 
+def test_an_earning_or_debt_other_than_the_sums_at_their_rates_goes_back():
+    seen = "[Saturn worked out] rows not paid at each dog's price per walk (clients.csv): Maple 3 × 10 = 30; in all 30"
+    claim = unbacked_claim("Raj owes you $50.", [], builtin_registry(), "How much does Raj owe me?", seen=seen)
+    assert claim is not None and (claim.kind, claim.quote) == ("not_as_worked_out", seen)
+    assert unbacked_claim("Raj owes you £30.", [], builtin_registry(), "How much does Raj owe me?", seen=seen) is None
+
+
 def test_rows_left_out_of_the_window_open_now_go_back():
     seen = ("--- sowing.csv (whole file, 4 lines)\ncrop,sow from,sow until\ngarlic,2026-10-01,2026-12-15\n"
             "onions,2027-02-15,2027-04-15\ncarrots,2027-03-15,2027-06-30\n"

@@ -223,6 +223,7 @@ from saturnd.turn.picked_rows import (
     picked_rows_not_asked,
     superlative_missed,
 )
+from saturnd.turn.rated import against_their_rates
 from saturnd.turn.retrieval import Document
 from saturnd.turn.targets import against_the_target_held
 from saturnd.turn.the_user import own_part_missed, own_sum_missed
@@ -494,7 +495,8 @@ def unbacked_claim(
                   or against_the_worked_entry(answer, request, seen)
                   or coming_miscounted(answer, request, seen)  # not the kinds': "work 4" is not who is coming
                   or (miscounted_kind(answer, request, seen) if not coming_counted(request, seen) else None)
-                  or own_sum_missed(answer, request, seen) or period_figure_missed(answer, request, seen)):
+                  or own_sum_missed(answer, request, seen) or period_figure_missed(answer, request, seen)
+                  or against_their_rates(answer, request, seen)):
         return Claim("not_as_worked_out", worked)
     if said := yes_then_no(answer, request):
         return Claim("yes_then_no", said)

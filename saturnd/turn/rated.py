@@ -125,6 +125,24 @@ OTHER_SPAN = re.compile(r"\b(?:week|weekend|fortnight|today|yesterday|year|(?:mo
 A_ROW_EACH = re.compile(r"\b(?:per|a|an|each)\s+[a-z]+", re.IGNORECASE)
 
 
+AT_THEIR_RATES = re.compile(r"^\[Saturn worked out\] [^:\n]* at each [^:\n]*: (?P<items>[^\n]*); in all (?P<total>[£$€]?[\d.]+)$",
+                            re.MULTILINE)
+FIGURE = re.compile(r"(?<![\d.])\d+(?:\.\d+)?")
+
+
+def against_their_rates(answer: str, request: str, seen: str) -> str | None:
+    """The line of a log at the rates another table gives (hours_at_table_rates), when the answer
+    to what was earned or is owed gives a figure that is none of its sums: shown Maple's 3 unpaid
+    walks at 10 "in all 30", the 1.5B said Raj owed $50."""
+    found = AT_THEIR_RATES.search(seen) if EARNED_ASKED.search(request) or OWED_ASKED.search(request) else None
+    given = {Decimal(n) for n in FIGURE.findall(answer.replace(",", ""))}
+    if found is None or not given:
+        return None
+    sums = {Decimal(n) for n in FIGURE.findall(found["total"])} | {
+        Decimal(item.rsplit("= ", 1)[1].lstrip("£$€")) for item in found["items"].split("; ") if "= " in item}
+    return None if given & sums else found.group(0)
+
+
 def _of_the_person(rows: list[list[str]], request: str) -> list[list[str]]:
     """The rows naming a person the request names by a first name ("Raj": "Raj Shah"), else all."""
     named = set(re.findall(r"(?<!^)\b[A-Z][a-z]+", request))
