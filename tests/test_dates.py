@@ -1336,3 +1336,9 @@ def test_a_tables_rows_are_no_list_of_amounts_to_add():
     clubs = ["child,activity,cost per term,paid", "Mia,swimming,£85,yes", "Mia,piano,£120,no", "Leo,karate,£75,no"]
     shown = render_excerpts([Excerpt("activities.csv", 1, clubs, 4)], "How much do I still owe for clubs?", TODAY)
     assert "cost per term = 195" in shown and "= 280" not in shown and "all:" not in shown
+
+
+def test_a_date_labelled_only_date_is_labelled_with_its_files_heading():
+    plan = ["# Wedding", "Date: Saturday 5 June 2027, 2pm at Rosebank Hall.", "Invitations to go out by 1 January."]
+    assert dated(plan, "How many weeks until the wedding?", TODAY).startswith(
+        "[Saturn dated] Wedding date Saturday, 5 June 2027: a Saturday, in 185 days")

@@ -131,10 +131,20 @@ def dated(lines: list[str], request: str, today: date) -> str:
     if OVERDUE_ASKED.search(request):  # "Which library book is overdue?": the 1.5B named the first line, to come
         # a repeat's day gone was when it was last done, not when it is due (next_due tells that)
         chosen = sorted((pair for pair in chosen if pair[1] >= today or pair not in repeating), key=lambda pair: pair[1] >= today)
-    said = [f"{label}{when.day} {when:%B %Y}: a {when:%A}, {from_today(when, today)}"
+    heading = next((line.strip("# ").strip() for line in lines if line.startswith("# ")), "")
+    said = [f"{_headed(label, heading)}{when.day} {when:%B %Y}: a {when:%A}, {from_today(when, today)}"
             + (f" ({OVERDUE_MARK})" if when < today and OVERDUE_ASKED.search(request) else "")
             for label, when in chosen[:MAX_DATES]]
     return f"[Saturn dated] {'soonest first: ' if next_asked else ''}{'; '.join(said)}" if said else ""
+
+
+BARE_LABEL = re.compile(r"^(?:date|when|day|time)\b", re.IGNORECASE)
+
+
+def _headed(label: str, heading: str) -> str:
+    """A label that says only that it is a date ("Date Saturday, ") with the heading of its file
+    ("Wedding date Saturday, "): asked the weeks until the wedding, the 1.5B was shown "Date" alone."""
+    return f"{heading} {label[0].lower()}{label[1:]}" if heading and BARE_LABEL.match(label) else label
 
 
 EVERY = re.compile(
