@@ -1103,6 +1103,12 @@ def test_how_much_more_one_row_is_than_another_is_their_difference():
         "[Saturn worked out] price: Box & Go 1120 - CityVan 640 = 480")
 
 
+def test_columns_written_in_pounds_are_money_whatever_their_names():
+    builders = "builder,quote,paid so far\nNash & Sons,£6400,£2000\nHale Plastering,£1200,£0\n"
+    assert table_totals("builders.csv", builders, "How much is left to pay the builders?").endswith(
+        "; still to go, quote - paid so far, the most first: Nash & Sons 4400, Hale Plastering 1200 = 5600 in all")
+
+
 def test_litres_at_a_price_per_litre_are_what_was_spent():
     fuel = "date,litres,price per litre\n2026-11-12,36.5,1.41\n2026-11-29,39.0,1.38\n2026-10-03,38.2,1.42\n"
     assert table_totals("fuel.csv", fuel, "How much did I spend on fuel in November?").startswith(

@@ -43,6 +43,11 @@ LEFT_ASKED = re.compile(r"\b(?:still|left|remaining|to\s+go|outstanding|not\s+ye
 MONEY_HEADER = re.compile(r"cost|amount|price|spent|paid|total|fee|value|rent|budget|[£$€]", re.IGNORECASE)
 
 
+def _money(header: list[str], body: list[list[str]], column: int) -> bool:
+    """Whether a column is of money: its name says so, or its cells are written with a currency ("£6,400")."""
+    return bool(MONEY_HEADER.search(header[column])) or any(r[column].strip()[:1] in "£$€" and r[column].strip() for r in body)
+
+
 def _still_to_go(header: list[str], body: list[list[str]], numeric: list[int], request: str) -> str:
     """Asked what is still to go of a table whose one numeric column is part of the other in every
     row ("room,boxes,packed"), each row's rest and theirs in all, the most first: asked "How many
@@ -50,8 +55,7 @@ def _still_to_go(header: list[str], body: list[list[str]], numeric: list[int], r
     if len(numeric) != 2 or not LEFT_ASKED.search(request):
         return ""
     whole, part = numeric if all(value_in(numeric[0], r) >= value_in(numeric[1], r) for r in body) else numeric[::-1]
-    if any(value_in(whole, r) < value_in(part, r) for r in body) or (
-            bool(MONEY_HEADER.search(header[whole])) != bool(MONEY_HEADER.search(header[part]))):
+    if any(value_in(whole, r) < value_in(part, r) for r in body) or _money(header, body, whole) != _money(header, body, part):
         return ""  # "price,guests": 4 guests are no part of a 240 price
     label = next((i for i in range(len(header)) if i not in numeric), None)
     rest = sorted(((value_in(whole, r) - value_in(part, r), r) for r in body), key=lambda pair: -pair[0])
