@@ -15,7 +15,6 @@ from typing import Any
 import msgspec
 
 from protocol.events import Answer, EndStatus, Paused, Resumed, Steered, TurnStarted
-from saturnd.gate.provenance import PHONE
 from saturnd.memory.remember import memory_block
 from saturnd.model.caller import Unreadable
 from saturnd.model.types import ModelReply, ToolCall
@@ -58,16 +57,12 @@ from saturnd.turn.errands import (
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
 from saturnd.turn.listing import still_to_do, whole_list
-from saturnd.turn.lists_named import ListToWrite, ready_write
-from saturnd.turn.look_first import addresses_named
-from saturnd.turn.marks import line_marked_as_told
-from saturnd.turn.message_words import message_asked
 from saturnd.turn.overwrite import (
     WRITE_FILE,
 )
-from saturnd.turn.put_right import SEND_MESSAGE
+from saturnd.turn.ready_calls import ready_call_for, ready_write_text, stuck
 from saturnd.turn.remembering import queue_missed_facts
-from saturnd.turn.table_rows import cell_told, row_asked, stock_topped_up
+from saturnd.turn.table_rows import row_asked
 from saturnd.turn.thinking import think_plan
 from saturnd.turn.tool_round import tool_round
 from saturnd.turn.worked_lines import worked_entry_for
@@ -98,7 +93,7 @@ async def run_turn(turn: TurnContext) -> EndStatus:
                     return finish(turn, earlier_text(turn, prompts.UNREADABLE), note=note)
                 case CallsProposed(reply):
                     await tool_round(turn, messages, reply)
-                    if _stuck(turn):
+                    if stuck(turn):
                         await do_it_for_the_model(turn, messages)
                 case Answered(text):
                     claim = check_answer(turn, messages, text)
@@ -267,22 +262,6 @@ def earlier_text(turn: TurnContext, nothing_yet: str) -> str:
     return turn.last_text
 
 
-def ready_write_text(turn: TurnContext, claim: Claim) -> str:
-    ready = ready_write_for(turn, claim)
-    return prompts.READY_WRITE.format(source=ready.source, content=ready.content) if ready else ""
-
-
-def ready_write_for(turn: TurnContext, claim: Claim) -> ListToWrite | None:
-    """For a list errand answered instead of done, the write that does it (lists_named.ready_write),
-    for an add to a table, the table with the row the request gives (table_rows.row_asked), for a
-    thing told done, its list or table marked (marks.line_marked_as_told, table_rows.cell_told)."""
-    if claim.kind not in ("done", "not_acted") or WRITE_FILE not in claim.tools:
-        return None
-    return (ready_write(turn.text, turn.documents) or row_asked(turn.text, turn.documents, date.today())
-            or cell_told(turn.text, turn.documents) or stock_topped_up(turn.text, turn.documents)
-            or line_marked_as_told(turn.text, turn.documents, turn.cwd))
-
-
 async def do_it_for_the_model(turn: TurnContext, messages: list[dict[str, Any]]) -> bool:
     """Sent back for an errand it answered instead of doing, the model gave no readable call (for
     "I've cleaned the oven." the 1.5B's constrained retries gave no JSON twice, in 360 s) or only
@@ -295,24 +274,6 @@ async def do_it_for_the_model(turn: TurnContext, messages: list[dict[str, Any]])
     turn.trace[-1].note = join_note(turn.trace[-1].note, f"no call that does it: the ready {ready.name} proposed")
     await tool_round(turn, messages, ModelReply(tool_calls=[ready]))
     return True
-
-
-def ready_call_for(turn: TurnContext, claim: Claim) -> ToolCall | None:
-    """The write that does the errand (ready_write_for), or the message the request words to its one
-    recipient, at the one number the user's files give them."""
-    call_id = f"saturn-ready-{turn.tally.passes}"
-    if (write := ready_write_for(turn, claim)) is not None:
-        return ToolCall(id=call_id, name=WRITE_FILE, arguments=json.dumps({"path": write.source, "content": write.content}))
-    numbers = [a for a in addresses_named(turn.text, turn.documents) if PHONE.fullmatch(a)]
-    if SEND_MESSAGE in claim.tools and len(numbers) == 1 and (text := message_asked(turn.text)):
-        return ToolCall(id=call_id, name=SEND_MESSAGE, arguments=json.dumps({"to": numbers[0], "text": text}))
-    return None
-
-
-def _stuck(turn: TurnContext) -> bool:
-    """Whether a pass after a send-back proposed only calls refused as loops."""
-    calls = turn.trace[-1].calls
-    return turn.sent_back is not None and bool(calls) and all(c.fate == "refused_loop" for c in calls)
 
 
 def _after_its_label(quote: str) -> str:

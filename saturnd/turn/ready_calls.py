@@ -1,0 +1,55 @@
+"""The call that does an errand the model answered instead of doing, worked out by the harness
+from the request and the user's files: offered in the send-back (loop.send_back_claim) and, when
+the model still gives no call that does it, proposed as the model's (loop.do_it_for_the_model)."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+from saturnd.gate.provenance import PHONE
+from saturnd.model.types import ToolCall
+from saturnd.turn import prompts
+from saturnd.turn.claims import Claim
+from saturnd.turn.context import TurnContext
+from saturnd.turn.lists_named import ListToWrite, ready_write
+from saturnd.turn.look_first import addresses_named
+from saturnd.turn.marks import line_marked_as_told
+from saturnd.turn.message_words import message_asked
+from saturnd.turn.overwrite import WRITE_FILE
+from saturnd.turn.put_right import SEND_MESSAGE
+from saturnd.turn.table_rows import cell_told, row_asked, stock_topped_up
+
+
+def ready_write_text(turn: TurnContext, claim: Claim) -> str:
+    ready = ready_write_for(turn, claim)
+    return prompts.READY_WRITE.format(source=ready.source, content=ready.content) if ready else ""
+
+
+def ready_write_for(turn: TurnContext, claim: Claim) -> ListToWrite | None:
+    """For a list errand answered instead of done, the write that does it (lists_named.ready_write),
+    for an add to a table, the table with the row the request gives (table_rows.row_asked), for a
+    thing told done, its list or table marked (marks.line_marked_as_told, table_rows.cell_told)."""
+    if claim.kind not in ("done", "not_acted") or WRITE_FILE not in claim.tools:
+        return None
+    return (ready_write(turn.text, turn.documents) or row_asked(turn.text, turn.documents, date.today())
+            or cell_told(turn.text, turn.documents) or stock_topped_up(turn.text, turn.documents)
+            or line_marked_as_told(turn.text, turn.documents, turn.cwd))
+
+
+def ready_call_for(turn: TurnContext, claim: Claim) -> ToolCall | None:
+    """The write that does the errand (ready_write_for), or the message the request words to its one
+    recipient, at the one number the user's files give them."""
+    call_id = f"saturn-ready-{turn.tally.passes}"
+    if (write := ready_write_for(turn, claim)) is not None:
+        return ToolCall(id=call_id, name=WRITE_FILE, arguments=json.dumps({"path": write.source, "content": write.content}))
+    numbers = [a for a in addresses_named(turn.text, turn.documents) if PHONE.fullmatch(a)]
+    if SEND_MESSAGE in claim.tools and len(numbers) == 1 and (text := message_asked(turn.text)):
+        return ToolCall(id=call_id, name=SEND_MESSAGE, arguments=json.dumps({"to": numbers[0], "text": text}))
+    return None
+
+
+def stuck(turn: TurnContext) -> bool:
+    """Whether a pass after a send-back proposed only calls refused as loops."""
+    calls = turn.trace[-1].calls
+    return turn.sent_back is not None and bool(calls) and all(c.fate == "refused_loop" for c in calls)
