@@ -1,5 +1,6 @@
 """What a request asks of a table's rows besides their totals: an average, one column over
-another, the largest or smallest row, the latest, a pace, the days a stay spans, what is still to go."""
+another, the largest or smallest row, the latest, a pace, the days a stay spans, what is still to
+go, the difference of two rows."""
 
 from __future__ import annotations
 
@@ -148,3 +149,25 @@ def _paces(header: list[str], body: list[list[str]], numeric: list[int]) -> str:
     paces = sorted(((value_in(duration, row) / value_in(distance, row), row) for row in body), key=lambda pair: pair[0])
     each = ", ".join(f"{','.join(row)}: {plain(pace, places=2)} min a {unit}" for pace, row in paces)
     return f"pace, fastest first: {each}"
+
+
+DIFFERENCE_ASKED = re.compile(r"\bhow\s+much\s+(?:more|less|cheaper|dearer|extra)\b|\bdifference\b", re.IGNORECASE)
+
+
+def difference(header: list[str], body: list[list[str]], amount: int, request: str) -> str:
+    """Asked how much more one row is than another ("How much more is Box & Go than Swift Movers?"),
+    the first named less the second: the 1.5B added the two prices."""
+    if not DIFFERENCE_ASKED.search(request) or len(body) != 2:
+        return ""
+    label = next((i for i in range(len(header)) if i != amount and all(number(r[i]) is None for r in body)), None)
+    if label is None:
+        return ""
+    at = [request.lower().find(r[label].strip().lower()) for r in body]
+    if min(at) < 0:
+        return ""
+    first, second = body if at[0] < at[1] else body[::-1]
+    a, b = value_in(amount, first), value_in(amount, second)
+    if a < b and not re.search(r"\bhow\s+much\b", request, re.IGNORECASE):  # "the difference between": the larger first
+        (first, a), (second, b) = (second, b), (first, a)
+    return (f"[Saturn worked out] {header[amount].strip()}: {first[label].strip()} {plain(a)} - {second[label].strip()} {plain(b)}"
+            f" = {plain(a - b)}")

@@ -31,6 +31,7 @@ from saturnd.tools.table_asked import (
     RATED,
     SMALLEST_ASKED,
     asked_of_rows,
+    difference,
 )
 from saturnd.tools.table_cells import (
     BLANK,
@@ -157,7 +158,7 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     summed = [i for i in numeric if (product is None or not (UNIT_PRICE.fullmatch(header[i].strip())
                                                              or PRICE_PER.fullmatch(header[i].strip())))  # prices don't add
               and not RATED.fullmatch(header[i].strip())]  # nor ratings
-    if len(summed) == 1 and (between := _difference(header, body, summed[0], request)):
+    if len(summed) == 1 and (between := difference(header, body, summed[0], request)):
         return between
     parts = [f"{header[i].strip() or f'column {i + 1}'} = {plain(column_total(body, i))}" for i in summed]
     counted = HOW_MANY.search(request)
@@ -193,28 +194,6 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
             by = sums_by(body, amount, lambda r: f"{month_of(r[dates])} {r[grouping].strip()}")
             line += f"; by month and {header[grouping].strip()}: {by}"
     return line
-
-
-DIFFERENCE_ASKED = re.compile(r"\bhow\s+much\s+(?:more|less|cheaper|dearer|extra)\b|\bdifference\b", re.IGNORECASE)
-
-
-def _difference(header: list[str], body: list[list[str]], amount: int, request: str) -> str:
-    """Asked how much more one row is than another ("How much more is Box & Go than Swift Movers?"),
-    the first named less the second: the 1.5B added the two prices."""
-    if not DIFFERENCE_ASKED.search(request) or len(body) != 2:
-        return ""
-    label = next((i for i in range(len(header)) if i != amount and all(number(r[i]) is None for r in body)), None)
-    if label is None:
-        return ""
-    at = [request.lower().find(r[label].strip().lower()) for r in body]
-    if min(at) < 0:
-        return ""
-    first, second = body if at[0] < at[1] else body[::-1]
-    a, b = value_in(amount, first), value_in(amount, second)
-    if a < b and not re.search(r"\bhow\s+much\b", request, re.IGNORECASE):  # "the difference between": the larger first
-        (first, a), (second, b) = (second, b), (first, a)
-    return (f"[Saturn worked out] {header[amount].strip()}: {first[label].strip()} {plain(a)} - {second[label].strip()} {plain(b)}"
-            f" = {plain(a - b)}")
 
 
 def _blank_date_named(header: list[str], body: list[list[str]], request: str) -> bool:
