@@ -1342,3 +1342,10 @@ def test_a_date_labelled_only_date_is_labelled_with_its_files_heading():
     plan = ["# Wedding", "Date: Saturday 5 June 2027, 2pm at Rosebank Hall.", "Invitations to go out by 1 January."]
     assert dated(plan, "How many weeks until the wedding?", TODAY).startswith(
         "[Saturn dated] Wedding date Saturday, 5 June 2027: a Saturday, in 185 days")
+
+
+def test_a_tables_rows_of_someone_the_request_names_are_shown_beside_a_note_naming_them():
+    school = Document("school.md", "# School\nTerm ends Friday 18 December.\nMia's class teacher: Mrs Obi.\n")
+    clubs = Document("activities.csv", "child,activity,day\nMia,swimming,Monday\nLeo,karate,Thursday\n")
+    found = relevant_excerpts("What does Mia do after school?", [school, clubs], today=TODAY)
+    assert [e.source for e in found] == ["school.md", "activities.csv"]

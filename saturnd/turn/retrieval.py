@@ -235,7 +235,8 @@ def relevant_excerpts(
                   or TOLD_LOGGED.match(request)) and _dated_table(doc)  # "I weighed in at 82.4": weight.csv
               # "When did I last fill up?": fuel.csv; "Which readings were over target?": bp.csv
               or any(reached_in(doc.source, doc.text.splitlines(), unit) for unit in units)  # "How many miles until …"
-              or WHAT_TIME.search(request) and BEFORE_EVENT.search(doc.text)]  # "Meet 45 minutes before kick-off"
+              or WHAT_TIME.search(request) and BEFORE_EVENT.search(doc.text)  # "Meet 45 minutes before kick-off"
+              or _rows_of_someone_named(doc, request)]  # "What does Mia do after school?": activities.csv's Mia rows
     ranked += [(0.0, doc, frozenset()) for doc in needed if all(doc is not d for _, d, _ in ranked)]
     wanted = {*wanted, *(doc.source for doc in needed)}
     if (not ranked and not asked_action(request) and not re.search(r"\d", request)  # "2 hours 45 minutes …": its own
@@ -262,6 +263,14 @@ def relevant_excerpts(
         covered |= held
         used += size
     return chosen
+
+
+def _rows_of_someone_named(doc: Document, request: str) -> bool:
+    """Whether a table has rows whose first cell is a person the request names mid-sentence: a note
+    naming them too ("Mia's class teacher: Mrs Obi") had covered the name, and her rows were left out."""
+    table = header_and_rows(doc.source, doc.text.splitlines())
+    names = set(re.findall(r"(?<=\s)[A-Z][a-z]+", request))
+    return table is not None and bool(names) and any(row and row[0].strip() in names for row in table[1])
 
 
 LIMIT_NAMED = re.compile(r"\b(?P<way>over|above|under|below)\s+(?:the|my|our)\s+(?P<what>(?:[\w-]+\s+){0,2})"
