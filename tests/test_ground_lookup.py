@@ -1207,3 +1207,12 @@ def test_a_days_written_lines_stay_beside_the_repeats_falling_on_it():
     choir = ["Rehearsals: Wednesdays 7pm, weekly", "Wed 9 Dec: concert at St Mary's, 7:30pm"]
     shown = render_excerpts([Excerpt("choir.md", 1, choir, 2)], "What's on Wednesday the 9th?", date(2026, 12, 4))
     assert "concert at St Mary's" in shown.split("\n", 3)[-1] and "Wednesdays 7pm" in shown.split("\n", 3)[-1]
+
+
+async def test_found_nothing_after_sent_back_to_another_file_is_answered_with_that_file(harness):
+    await harness.start()
+    (harness.env.workdir / "travel.md").write_text("# Travel\nRenew the passport before June.\n")
+    (harness.env.workdir / "shopping.txt").write_text("milk\nbread\n")
+    harness.model.enqueue("shopping.txt", call("kb_search", {"query": "passport"}), "The knowledge base is empty.")
+    _, events = await harness.turn("Which of my files mentions my passport?", headless=True)
+    assert of_type(events, "answer")[-1].text == "travel.md holds 'Renew the passport before June.'."

@@ -208,7 +208,7 @@ STALLED = re.compile(r"^\W*(?:I\s+(?:need|have|must)\s+to\s+|I(?:'ll|\s+will)\s+
                      r"re-?check|double-?check|go\s+through)\b", re.IGNORECASE)
 FOUND_NOTHING = re.compile(r"\bknowledge\s+base\b[^.]*\bempty\b|\bno\s+(?:information|matches|results)\b|"
                            r"\bcould(?:\s*no|n['’])t\s+find\b|\bdon['’]?t\s+have\s+(?:any\s+)?information\b", re.IGNORECASE)
-ANSWERED_FROM_THE_CLAIM = frozenset({"marked_done", "rows_not_asked", "total_left_out", "part_of_list"})
+ANSWERED_FROM_THE_CLAIM = frozenset({"marked_done", "rows_not_asked", "total_left_out", "part_of_list", "another_file"})
 
 
 def _next_date_still_missed(answer: str, claim: Claim) -> bool:
