@@ -10,6 +10,7 @@ import pytest
 from protocol.methods import CallTrace, PassTrace
 from saturnd.testing.fake_model import call
 from saturnd.turn.added_items import item_as_asked, item_edited_as_asked, listed_not_written
+from saturnd.turn.listing import marked_line
 from saturnd.turn.lists_named import (
     ListToWrite,
     list_it_goes_on,
@@ -1034,3 +1035,9 @@ def test_an_add_to_the_to_do_list_goes_under_a_files_to_do_heading_written_as_it
     assert ready_write("Add change address with the bank to the to-do list.", [move]) == ListToWrite(
         "move.md", "# Moving house\nMove day: 15 January.\n\n## To do\n- [x] Book van\n- [ ] Buy boxes\n"
                    "- [ ] Change address with the bank\n\nRemovals: Swift Movers.\n")
+
+
+def test_a_line_is_marked_with_the_mark_the_request_spells_out():
+    request_text = 'In todo.txt, mark "water the plants" as done by adding " [done]" at the end of that line.'
+    assert marked_line("water the plants", request_text) == "water the plants [done]"
+    assert marked_line("water the plants", "Mark water the plants as done.") == "water the plants (done)"

@@ -14,6 +14,7 @@ import pytest
 
 from saturnd.testing.fake_model import Reply, call, calls, error
 from saturnd.turn import prompts
+from saturnd.turn.loop import _after_its_label
 from tests.conftest import of_type
 from tests.page_server import PageServer
 from tests.test_gate import decide_with, run_with_decisions
@@ -871,8 +872,6 @@ async def test_a_write_that_is_not_the_told_cell_set_goes_back_with_the_table_so
 
 
 def test_the_rows_asked_answer_is_what_follows_the_lines_label_outside_its_brackets():
-    from saturnd.turn.loop import _after_its_label
-
     quote = "the paid = no rows (2: Sophie, Ollie): date 2026-11-05, student Sophie | date 2026-11-12, student Ollie"
     assert _after_its_label(quote) == "date 2026-11-05, student Sophie | date 2026-11-12, student Ollie"
     assert _after_its_label("no label here") == "no label here"

@@ -112,7 +112,14 @@ def marked_line(line: str, request: str) -> str | None:
         return None
     if re.search(r"\[ \]", line):
         return re.sub(r"\[ \]", "[x]", line, count=1)
+    if added := MARK_GIVEN.search(request):  # "by adding " [done]" at the end": the mark as given
+        return line + added.group("mark")
     return f"{line} ({asked.group(1).lower() if asked else 'done'})"
+
+
+MARK_GIVEN = re.compile(r"\b(?:adding|add|append(?:ing)?|putting|put)\s+[\"“'‘](?P<mark>[^\"”'’]+)[\"”'’]\s+(?:at\s+the\s+end|after)",
+                        re.IGNORECASE)
+"""The mark the request spells out for the line's end (' [done]')."""
 NOT_DONE_LINE = re.compile(r"^\[Saturn counted\] \d+ not marked done: ")
 
 
