@@ -835,8 +835,11 @@ async def test_a_request_to_act_answered_with_nothing_tried_is_sent_back_once(ha
     assert trace.passes[0].note == 'not_acted: "Butter is already on your shopping list.": sent back'
 
 
+WRITES_ALLOWED = "gate:\n  rules:\n    - {tool: write_file, decision: allow}\n"
+
+
 async def test_a_forced_call_the_model_cannot_give_is_the_ready_write_proposed_through_the_gate(harness):
-    await harness.start(config_extra="gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    await harness.start(config_extra=WRITES_ALLOWED)
     chores = harness.env.workdir / "chores.md"
     chores.write_text("# House\n\n## Jobs\n- [ ] Clean the oven\n- [ ] Wash the curtains\n")
     harness.model.enqueue("Great!", Reply(text=""), "not json at all", "Marked the oven done.")
@@ -859,7 +862,7 @@ async def test_the_ready_write_is_proposed_once_and_a_write_not_approved_stays_u
 
 
 async def test_a_write_that_is_not_the_told_cell_set_goes_back_with_the_table_so_set(harness):
-    await harness.start(config_extra="gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    await harness.start(config_extra=WRITES_ALLOWED)
     sowing = harness.env.workdir / "sowing.csv"
     sowing.write_text("crop,sow until,sown on\ngarlic,2026-12-15,\n")
     wrong = "crop,sow until,sown on\ngarlic,2026-12-15,\nsown on: 2026-10-01\n"
@@ -893,7 +896,7 @@ async def test_a_model_stuck_asking_after_a_send_back_gets_the_ready_message_pro
 
 
 async def test_the_write_a_told_answer_makes_is_not_refused_for_a_line_sharing_its_words(harness):
-    await harness.start(config_extra="gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    await harness.start(config_extra=WRITES_ALLOWED)
     guests = harness.env.workdir / "guests.csv"
     guests.write_text("name,rsvp,meal\nAunt Jean,yes,fish\nTom Reed,,\n")
     right = "name,rsvp,meal\nAunt Jean,yes,fish\nTom Reed,yes,fish\n"
@@ -904,7 +907,7 @@ async def test_the_write_a_told_answer_makes_is_not_refused_for_a_line_sharing_i
 
 
 async def test_an_added_line_ticked_done_goes_back_unticked(harness):
-    await harness.start(config_extra="gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    await harness.start(config_extra=WRITES_ALLOWED)
     move = harness.env.workdir / "move.md"
     move.write_text("# Move\n\n## To do\n- [x] Book van\n- [ ] Buy boxes\n")
     ticked = "# Move\n\n## To do\n- [x] Book van\n- [ ] Buy boxes\n- [x] Change address with the bank\n"
