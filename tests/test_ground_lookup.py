@@ -1216,3 +1216,19 @@ async def test_found_nothing_after_sent_back_to_another_file_is_answered_with_th
     harness.model.enqueue("shopping.txt", call("kb_search", {"query": "passport"}), "The knowledge base is empty.")
     _, events = await harness.turn("Which of my files mentions my passport?", headless=True)
     assert of_type(events, "answer")[-1].text == "travel.md holds 'Renew the passport before June.'."
+
+
+def test_a_mileage_that_counts_up_gives_the_miles_between_rows_and_is_not_summed():
+    fuel = "date,litres,miles\n2026-10-24,40.1,45720\n2026-11-12,36.5,46105\n2026-11-29,39.0,46490\n"
+    shown = table_totals("fuel.csv", fuel, "How many miles did I do between the last two fill-ups?")
+    assert shown.endswith("[Saturn worked out] miles from each row to the next, the latest last: 2026-10-24 to 2026-11-12:"
+                          " 385; 2026-11-12 to 2026-11-29: 385")
+    assert "miles = " not in shown
+    assert "miles = 1215" in table_totals("fuel.csv", FUEL, "How far did I drive in total?")  # each row's own miles
+
+
+def test_a_dated_table_whose_header_the_request_names_is_shown_when_asked_between_its_rows():
+    car = Document("car.md", "# The car\nService every 12,000 miles or 12 months.\n")
+    fuel = Document("fuel.csv", "date,litres,miles\n2026-11-12,36.5,46105\n2026-11-29,39.0,46490\n")
+    found = relevant_excerpts("How many miles did I do between the last two fill-ups?", [car, fuel], today=date(2026, 12, 4))
+    assert [e.source for e in found] == ["car.md", "fuel.csv"]

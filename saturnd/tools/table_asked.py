@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from functools import partial
+from itertools import pairwise
 
 from saturnd.tools.table_cells import (
     CLOCK_TIME,
@@ -171,3 +172,34 @@ def difference(header: list[str], body: list[list[str]], amount: int, request: s
         (first, a), (second, b) = (second, b), (first, a)
     return (f"[Saturn worked out] {header[amount].strip()}: {first[label].strip()} {plain(a)} - {second[label].strip()} {plain(b)}"
             f" = {plain(a - b)}")
+
+
+MILEAGE = re.compile(r"miles|mileage|odometer|odo|km\s+reading|mileometer", re.IGNORECASE)
+BETWEEN_ASKED = re.compile(r"\bbetween\b|\bsince\b|\bhow\s+(?:far|many\s+(?:miles|km))\b", re.IGNORECASE)
+
+
+def distance_between_rows(header: list[str], body: list[list[str]], request: str) -> str:
+    """Asked how far between a dated log's rows, of its mileage column counting up ("date,litres,…,
+    miles" of fill-ups), the miles from each row to the next, the latest last: asked the miles
+    between the last two fill-ups, the 1.5B gave the 12,000 of the service interval."""
+    dates = next((i for i in range(len(header)) if body and all(ISO_DATE.match(r[i].strip()) for r in body)), None)
+    column = next((i for i, name in enumerate(header) if MILEAGE.fullmatch(name.strip())
+                   and all(number(r[i]) is not None for r in body)), None)
+    if dates is None or column is None or not BETWEEN_ASKED.search(request):
+        return ""
+    if not counts_up(header, body, column):
+        return ""
+    ordered = sorted(body, key=lambda row: row[dates].strip())
+    spans = [f"{a[dates].strip()} to {b[dates].strip()}: {plain(value_in(column, b) - value_in(column, a))}"
+             for a, b in pairwise(ordered)]
+    return f"[Saturn worked out] {header[column].strip()} from each row to the next, the latest last: " + "; ".join(spans[-6:])
+
+
+def counts_up(header: list[str], body: list[list[str]], column: int) -> bool:
+    """Whether a mileage column is a reading that counts up row by row in date order (46105, 46490),
+    not each row's own miles (412, 398, 405)."""
+    dates = next((i for i in range(len(header)) if body and all(ISO_DATE.match(r[i].strip()) for r in body)), None)
+    if dates is None or not MILEAGE.fullmatch(header[column].strip()) or len(body) < 2:
+        return False
+    ordered = sorted(body, key=lambda row: row[dates].strip())
+    return all(value_in(column, a) < value_in(column, b) for a, b in pairwise(ordered))

@@ -31,7 +31,9 @@ from saturnd.tools.table_asked import (
     RATED,
     SMALLEST_ASKED,
     asked_of_rows,
+    counts_up,
     difference,
+    distance_between_rows,
 )
 from saturnd.tools.table_cells import (
     BLANK,
@@ -72,7 +74,8 @@ def table_totals(name: str, text: str, request: str = "", days: Collection[date]
         return "\n".join(filter(None, (_totals(name, header, body, rows, request, days, days_now(request, today)), _hours_between(header, body, days),
                                         _dated_or_not(header, body), _blanks_asked(header, body, request),
                                         last_rows(header, body, request), next_by_row(header, body, request, today),
-                                        extremes_by_group(name, header, body, request), between_times(header, body, request))))
+                                        extremes_by_group(name, header, body, request), between_times(header, body, request),
+                                        distance_between_rows(header, body, request))))
     return ""
 
 
@@ -157,7 +160,8 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     over = f"the {over}rows ({len(body)}{names})" if over else f"{len(body)} rows"
     summed = [i for i in numeric if (product is None or not (UNIT_PRICE.fullmatch(header[i].strip())
                                                              or PRICE_PER.fullmatch(header[i].strip())))  # prices don't add
-              and not RATED.fullmatch(header[i].strip())]  # nor ratings
+              and not RATED.fullmatch(header[i].strip())  # nor ratings
+              and not counts_up(header, body, i)]  # nor a mileage read at each row (distance_between_rows)
     if len(summed) == 1 and (between := difference(header, body, summed[0], request)):
         return between
     parts = [f"{header[i].strip() or f'column {i + 1}'} = {plain(column_total(body, i))}" for i in summed]

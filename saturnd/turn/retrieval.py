@@ -236,7 +236,9 @@ def relevant_excerpts(
               # "When did I last fill up?": fuel.csv; "Which readings were over target?": bp.csv
               or any(reached_in(doc.source, doc.text.splitlines(), unit) for unit in units)  # "How many miles until …"
               or WHAT_TIME.search(request) and BEFORE_EVENT.search(doc.text)  # "Meet 45 minutes before kick-off"
-              or _rows_of_someone_named(doc, request)]  # "What does Mia do after school?": activities.csv's Mia rows
+              or _rows_of_someone_named(doc, request)  # "What does Mia do after school?": activities.csv's Mia rows
+              or BETWEEN_ROWS_ASKED.search(request) and _dated_table(doc) and _header_named(doc, request)]
+              # "How many miles between the last two fill-ups?": fuel.csv's miles, beside car.md's "12,000 miles"
     ranked += [(0.0, doc, frozenset()) for doc in needed if all(doc is not d for _, d, _ in ranked)]
     wanted = {*wanted, *(doc.source for doc in needed)}
     if (not ranked and not asked_action(request) and not re.search(r"\d", request)  # "2 hours 45 minutes …": its own
@@ -263,6 +265,14 @@ def relevant_excerpts(
         covered |= held
         used += size
     return chosen
+
+
+BETWEEN_ROWS_ASKED = re.compile(r"\bbetween\s+(?:the\s+)?(?:last|latest|first)\b", re.IGNORECASE)
+
+
+def _header_named(doc: Document, request: str) -> bool:
+    table = header_and_rows(doc.source, doc.text.splitlines())
+    return table is not None and bool(stems(" ".join(table[0])) & stems(request))
 
 
 def _rows_of_someone_named(doc: Document, request: str) -> bool:
