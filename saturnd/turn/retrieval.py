@@ -278,9 +278,11 @@ def _header_named(doc: Document, request: str) -> bool:
 def _rows_of_someone_named(doc: Document, request: str) -> bool:
     """Whether a table has rows whose first cell is a person the request names mid-sentence: a note
     naming them too ("Mia's class teacher: Mrs Obi") had covered the name, and her rows were left out."""
-    table = header_and_rows(doc.source, doc.text.splitlines())
     names = set(re.findall(r"(?<=\s)[A-Z][a-z]+", request))
-    return table is not None and bool(names) and any(row and row[0].strip() in names for row in table[1])
+    if not names or not any(name in doc.text for name in names):  # every turn ranks every document: parse only a candidate
+        return False
+    table = header_and_rows(doc.source, doc.text.splitlines())
+    return table is not None and any(row and row[0].strip() in names for row in table[1])
 
 
 LIMIT_NAMED = re.compile(r"\b(?P<way>over|above|under|below)\s+(?:the|my|our)\s+(?P<what>(?:[\w-]+\s+){0,2})"
