@@ -954,6 +954,9 @@ def test_asked_how_many_by_another_period_a_lines_count_is_converted():
 def test_asked_of_the_last_one_a_days_table_by_its_times_names_the_latest():
     assert table_totals("feeds.csv", "time,ml\n06:10,150\n9:30,120\n19:20,150\n", "When was her last feed?").endswith(
         "; the latest row: (time 19:20, ml 150)")
+    days = "date,time,minutes\n2026-12-03,22:10,15\n2026-12-04,01:40,20\n2026-12-04,12:05,16\n2026-12-04,08:50,18\n"
+    assert table_totals("feeds.csv", days, "When did she last feed?").endswith(
+        "; the latest row: (date 2026-12-04, time 12:05, minutes 16)")  # the day, then its time
 
 
 def test_a_yes_to_whether_a_thing_can_be_done_now_goes_back_when_no_line_names_this_month():

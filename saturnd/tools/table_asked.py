@@ -102,7 +102,9 @@ def asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int], 
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) or CLOCK_TIME.fullmatch(r[i].strip())
                                                        for r in body)), None)  # a day's table by its times too
     if dates is not None and LATEST_ASKED.search(request):  # "How many miles did I do on the last tank?"
-        latest: list[str] = max(body, key=lambda row: in_order(row[dates]))
+        times = [i for i in range(dates + 1, len(header)) if all(CLOCK_TIME.fullmatch(r[i].strip()) for r in body)]
+        # a day's rows by their times, then the file's order: "When did she last feed?" on a day of feeds
+        latest: list[str] = max(reversed(body), key=lambda row: [in_order(row[i]) for i in [dates, *times]])
         said += f"; the latest row: ({named_cells(header, latest)})"
     for asked, word, largest in ((LARGEST_ASKED, "largest", True), (SMALLEST_ASKED, "smallest", False)):
         if asked.search(request):
