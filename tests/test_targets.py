@@ -24,6 +24,8 @@ def test_no_target_no_log_or_a_money_limit_gives_nothing():
                               [("work.md", ["Food limit £40 a day."]), ("x.csv", ["date,amount", "2026-11-03,64.20"])]) == ""
     assert against_the_target("Am I under my target?", [MEDS]) == ""
     assert against_the_target("What's the weather?", [MEDS, BP]) == ""
+    runs = ("runs.csv", ["date,km,type", "2026-12-01,6,easy", "2026-12-03,10,tempo"])
+    assert against_the_target("What's my target time?", [("race.md", ["Target: under 2 hours."]), runs]) == ""  # not km
     assert sets_a_target("Blood pressure target: under 140/90") and not sets_a_target("Food limit £40 a day.")
 
 

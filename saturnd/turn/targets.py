@@ -19,7 +19,12 @@ from saturnd.turn.date_checks import NO, YES, YES_NO_ASKED
 
 TARGET_LINE = re.compile(
     r"^(?P<label>[^:\d]*?\b(?:target|goal|aim|limit)\b[^:\d]*):?\s*(?P<way>under|below|over|above|less\s+than|more\s+than|"
-    r"at\s+most|at\s+least)?\s*(?P<first>\d+(?:\.\d+)?)(?:\s*/\s*(?P<second>\d+(?:\.\d+)?))?", re.IGNORECASE)
+    r"at\s+most|at\s+least)?\s*(?P<first>\d+(?:\.\d+)?)(?:\s*/\s*(?P<second>\d+(?:\.\d+)?))?"
+    r"\s*(?P<unit>[a-z]+)?", re.IGNORECASE)
+MEASURES = re.compile(r"(?:hours?|hrs?|h|minutes?|mins?|seconds?|secs?|km|kms|miles?|metres?|meters?|m|kg|kilos?|"
+                      r"stones?|lbs?|pounds?|litres?|liters?|ml|steps?|pages?|words?)", re.IGNORECASE)
+"""Units a target may be in that a log's column must then be in: "Target: under 2 hours" is no limit
+on a runs log's km."""
 TARGET_ASKED = re.compile(r"\b(?:target|goal|aim|limit|on\s+track)\b", re.IGNORECASE)
 ABOVE = ("over", "above", "more than", "at least")
 MAX_LISTED = 8
@@ -55,6 +60,10 @@ def _held(found: re.Match[str], parts: list[tuple[str, list[str]]]) -> str:
         readings = [i for i in range(len(header)) if i != dates and body and all(number(r[i]) is not None for r in body)]
         if dates is None or len(readings) < len(limits):
             continue
+        if found["unit"] and MEASURES.fullmatch(found["unit"]):
+            readings = [i for i in readings if stems(found["unit"]) & stems(header[i])]
+            if len(readings) < len(limits):
+                continue
         columns = readings[:len(limits)]
         rows = sorted(body, key=lambda r: r[dates])
         values = [[number(r[i]) or Decimal(0) for i in columns] for r in rows]
