@@ -291,6 +291,9 @@ def test_a_list_by_weekday_without_the_day_asked_says_so():
     assert on_the_days(school, "What does Ella need on Tuesday?", TODAY) == (
         "[Saturn dated] Tuesday 8 December: Tue: library books")
     assert on_the_days(["Call the bank"], "Anything tomorrow?", TODAY) == ""  # not a list by weekday
+    trip = ["passport", "sun cream", "- Sat: Alfama walk", "- Sun: Sintra day trip"]
+    assert on_the_days(trip, "What are we doing on Sunday?", TODAY) == (
+        "[Saturn dated] Sunday 6 December: - Sun: Sintra day trip")  # not the sun cream
 
 
 @pytest.mark.parametrize(("line", "said"), [

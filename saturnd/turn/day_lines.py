@@ -37,7 +37,7 @@ def on_the_days(lines: list[str], request: str, today: date) -> str:
     the lines dated within the week the request names ("this week": a rota's "30 Nov: …")."""
     said = []
     for word, day in days_named(request, today):
-        forms = "|".join(re.escape(form) for form in ways_written(day))
+        forms = "|".join(_as_written(form) for form in ways_written(day))
         written = re.compile(rf"\b(?:{forms})s?\b", re.IGNORECASE)  # "Fridays 1:30pm" too
         # "Fri 18 Dec" is a Friday, not this one
         said += [f"{_label(word, day)}: {_with_its_header(part, lines)}" for line in lines
@@ -57,6 +57,13 @@ def on_the_days(lines: list[str], request: str, today: date) -> str:
     # without one, the 1.5B gave Friday's swimming kit
     named = days_named(request, today)
     return f"[Saturn dated] {_label(*named[0])}: {NO_LINE_THAT_DAY}" if named and _by_weekday(lines) else ""
+
+
+def _as_written(form: str) -> str:
+    """A weekday's short form capitalised only: "Sun: Sintra" is a Sunday's, "sun cream" is not."""
+    if form.isalpha() and len(form) == 3:
+        return f"(?-i:{form.capitalize()}|{form.upper()})"
+    return re.escape(form)
 
 
 def _part_for_the_day(line: str, written: re.Pattern[str], day: date, today: date) -> str:
