@@ -424,6 +424,8 @@ def test_asked_how_long_a_thing_lasts_the_time_between_its_lines_two_clock_times
 def test_how_long_until_or_a_line_of_one_time_is_no_span():
     assert time_between(["Dentist moved to Weds 10th Dec 2.30pm"], "How long until the dentist?") == ""
     assert time_between(["Hotel: 3 nights, check-in 14:00"], "How long is the hotel?") == ""
+    flights = "Flights: out Sat 12 December 08:40 (TP1331), back Wed 16 December 19:05 (TP1338)."
+    assert time_between([flights], "How long is the train to Sintra?") == ""  # two days' times
 
 
 def test_asked_when_a_journey_gets_in_its_leaving_and_arriving_times_are_named():

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from saturnd.tools.word_match import stems
+from saturnd.turn.dates import MONTHS, WEEKDAY_WRITTEN
 from saturnd.turn.made_up import NUMBER_WORDS
 
 CLOCK = re.compile(
@@ -26,7 +27,7 @@ def time_between(lines: list[str], request: str) -> str:
     holding two ("07:42 … 08:10": 28 minutes; past midnight it runs on to the next day)."""
     if not HOW_LONG.search(request):
         return ""
-    spans = [(line, times) for line in lines if len(times := clock_times(line)) == 2]
+    spans = [(line, times) for line in lines if len(times := clock_times(line)) == 2 and not _days_apart(line, times)]
     if len(spans) > MAX_SPANS:
         asked = stems(request)
         spans = [(line, times) for line, times in spans if asked & stems(line)]
@@ -36,6 +37,18 @@ def time_between(lines: list[str], request: str) -> str:
         label = re.sub(r"\s+", " ", line.split(first_written)[0].strip(" -*:,"))
         said.append(f"{label + ', ' if label else ''}{first_written} to {second_written}: {_duration(minutes)}")
     return f"[Saturn worked out] {'; '.join(said)}" if said else ""
+
+
+ANOTHER_DAY = re.compile(rf"{WEEKDAY_WRITTEN.pattern}|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{'|'.join(m[:3] for m in MONTHS)})",
+                         re.IGNORECASE)
+
+
+def _days_apart(line: str, times: list[tuple[str, int]]) -> bool:
+    """Whether a day is written between a line's two times: "out Sat 12 December 08:40 …, back Wed
+    16 December 19:05" is two flights, not a journey of 10 hours 25 minutes."""
+    (first, _), (second, _) = times
+    start = line.index(first) + len(first)
+    return bool(ANOTHER_DAY.search(line[start:line.index(second, start)]))
 
 
 def clock_times(line: str) -> list[tuple[str, int]]:
