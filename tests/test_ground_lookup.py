@@ -987,6 +987,15 @@ def test_a_tables_rows_done_every_so_often_are_given_their_next_day_when_asked()
     assert "next by" not in table_totals("plants.csv", plants, "Does the fern need feeding?", today=date(2026, 12, 4))
 
 
+def test_an_interval_in_whole_numbers_under_a_header_giving_its_unit_is_how_often_and_no_amount():
+    plants = "plant,water every (days),last watered\nfern,3,2026-12-02\nsnake plant,14,2026-11-15\n"
+    assert table_totals("plants.csv", plants, "Which plants need watering today?", today=date(2026, 12, 4)) == (
+        "[Saturn dated] snake plant, last watered 15 November 2026, every 14 days: next 29 November 2026, a Sunday, "
+        "5 days ago (overdue); fern, last watered 2 December 2026, every 3 days: next 5 December 2026, a Saturday, "
+        "tomorrow; due today or gone by: snake plant")
+    assert "= 17" not in table_totals("plants.csv", plants, "How many plants have I got?", today=date(2026, 12, 4))
+
+
 def test_a_pets_medicines_are_named_by_pet_and_medicine_and_their_last_days_are_not_overdue():
     meds = ["pet,medicine,every,last given", "Bramble,flea drops,4 weeks,2026-11-10", "Bramble,wormer,3 months,2026-09-20",
             "Pickle,joint tablets,1 day,2026-12-03"]

@@ -21,6 +21,8 @@ WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "six": 6}
 NEXT_BY_ROW = re.compile(r"^\[Saturn dated\] [^;\n]+, every [^:;\n]+: next ", re.MULTILINE)
 """next_by_row's line: a table whose days are each row's last, not dates to come or gone by."""
 DUE_ASKED = re.compile(r"\b(?:when|when's|next|due|overdue|needs?|today|tomorrow|this\s+week|soon|late)\b", re.IGNORECASE)
+EVERY_HEADED = re.compile(r"\bevery\b.*?\b(?P<unit>day|week|month|year)s?\b", re.IGNORECASE)
+"""A column of bare numbers whose header gives the unit: "water every (days)", "every n weeks"."""
 LAST = re.compile(r"\blast\b|\bdone\b|\bprevious\b", re.IGNORECASE)
 LAST_ASKED = re.compile(r"\b(?:did|was|were)\b.*\blast\b|\blast\s+time\b", re.IGNORECASE)
 """The day last done asked ("When did I last water the orchid?"): the table says it."""
@@ -33,7 +35,10 @@ def next_by_row(header: list[str], body: list[list[str]], request: str, today: d
     such a pair of columns."""
     if today is None or not body or not DUE_ASKED.search(request) or LAST_ASKED.search(request):
         return ""
-    every = next((i for i in range(len(header)) if all(INTERVAL.match(r[i]) for r in body)), None)
+    every = _every_column(header, body)
+    if every is not None and not INTERVAL.match(body[0][every]):  # "water every (days)": its unit in the header
+        unit = EVERY_HEADED.search(header[every])["unit"]  # type: ignore[index]
+        body = [[*r[:every], f"{r[every].strip()} {unit}s", *r[every + 1:]] for r in body]
     dates = [i for i in range(len(header)) if all(ISO_DATE.fullmatch(r[i].strip()) and day_of(r[i]) for r in body)]
     last = next((i for i in dates if LAST.search(header[i])), dates[0] if len(dates) == 1 else None)
     texts = [i for i in range(len(header)) if i not in (every, last) and all(r[i].strip() and number(r[i]) is None for r in body)]
@@ -50,6 +55,13 @@ def next_by_row(header: list[str], body: list[list[str]], request: str, today: d
             f"next {_written(day)}, a {day:%A}, {_from(day, today)}" for day, r in rows]
     due = [_label(r, labels) for day, r in rows if day <= today]
     return f"[Saturn dated] {'; '.join(said)}; due today or gone by: {', '.join(due) if due else 'none'}"
+
+
+def _every_column(header: list[str], body: list[list[str]]) -> int | None:
+    """The column of how often: each cell an interval ("3 days"), or a whole number under a header
+    that gives the unit ("water every (days)")."""
+    return next((i for i in range(len(header)) if all(INTERVAL.match(r[i]) for r in body)
+                 or (EVERY_HEADED.search(header[i]) and all(r[i].strip().isdigit() for r in body))), None)
 
 
 def _label(row: list[str], labels: list[int]) -> str:

@@ -54,7 +54,7 @@ from saturnd.tools.table_cells import (
 )
 from saturnd.tools.table_dates import as_next, days_now, last_rows
 from saturnd.tools.table_extremes import extremes_by_group
-from saturnd.tools.table_repeats import between_times, next_by_row
+from saturnd.tools.table_repeats import EVERY_HEADED, between_times, next_by_row
 from saturnd.tools.word_match import query_terms, stems
 
 MAX_ROWS = 2_000
@@ -103,7 +103,8 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
                and 2 * sum(number(r[i]) is not None for r in body) > len(body)]  # "riders" not yet known for rides to come
     if any(number(header[i]) is not None for i in numeric):  # no header row
         return ""
-    numeric = [i for i in numeric if not _identifies_rows(header[i], body, i)]
+    numeric = [i for i in numeric if not _identifies_rows(header[i], body, i)
+               and not EVERY_HEADED.search(header[i])]  # "water every (days)": how often, no amount
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
     over = ""
     stays = [i for i in range(len(header)) if all(day_of(r[i]) for r in body)]
