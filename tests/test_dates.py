@@ -824,6 +824,9 @@ def test_a_line_overdue_is_dated_gone_or_to_come():
     assert dated(library, "Which library book is overdue?", TODAY) == (
         "[Saturn dated] Circe due, 1 December 2026: a Tuesday, yesterday (gone: overdue); The Salt Path due, 8 December"
         " 2026: a Tuesday, in 6 days")  # the gone first
+    invoices = ["INV-042,Greenfield School,2026-10-20,£1200,paid", "INV-043,Harbour Cafe,2026-11-03,£450,unpaid"]
+    assert dated(invoices, "Which invoices are overdue?", TODAY) == (
+        "[Saturn dated] INV 043 Harbour Cafe, 3 November 2026: a Tuesday, 29 days ago (4 weeks 1 day) (gone: overdue)")
 
 
 def test_how_long_a_thing_lasts_from_its_date_gives_the_day_it_ends():

@@ -47,6 +47,8 @@ is then the last one gone, not the next to come."""
 OVERDUE_MARK = "gone: overdue"
 OVERDUE_ASKED = re.compile(r"\b(?:overdue|past\s+(?:its\s+|their\s+|the\s+)?due|expired|out\s+of\s+date)\b", re.IGNORECASE)
 """Which things are late ("Which library book is overdue?"): each date, gone or to come."""
+SETTLED = re.compile(r"(?<!not )\b(?:paid|returned|done|cancelled|canceled|settled|completed?)\b", re.IGNORECASE)
+"""A line that says its thing is dealt with: whatever its date, not overdue."""
 QUESTION = re.compile(r"\?\s*$|^\W*(?:who|whose|what|what's|which|when|when's)\b", re.IGNORECASE)
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
@@ -104,6 +106,8 @@ def dated(lines: list[str], request: str, today: date) -> str:
     weekly: set[tuple[str, date]] = set()
     repeating: set[tuple[str, date]] = set()
     for line in lines:
+        if OVERDUE_ASKED.search(request) and SETTLED.search(line):
+            continue  # "INV-042, 2026-10-20, paid": no invoice overdue
         written = _dates(line, today, gone=since_asked, weekdays=False, yearly=YEARLY.search(request) is not None)
         for pair in written or ([] if NTH_WEEKDAY.search(line) else _dates(line, today)):
             found.setdefault(pair, bool(written))
