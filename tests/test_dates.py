@@ -890,6 +890,9 @@ def test_asked_how_old_a_birth_date_gives_the_years_to_today():
     assert age(["- Dad: born 3 December 1960"], "How old is Dad turning?", TODAY).startswith(
         "[Saturn dated] Dad born, 3 December 1960: 65 years 11 months old today; 66 on 3 December 2026, tomorrow")
     assert age(["- Mum: birthday 14 Feb", "- Jo: birthday 14 Dec"], "How old is Mum?", TODAY) == ""  # no year, no age
+    assert age(["Born 2 November 2026, 3.4 kg."], "How old is Ada?", TODAY) == (
+        "[Saturn dated] Born, 2 November 2026: 1 month (4 weeks 2 days) old today")  # a baby's in weeks too
+    assert age(["Born 20 November 2026"], "How old is Ada?", TODAY).endswith(": 1 week 5 days old today")
     assert age(["Born: 12 May 2022"], "When was Biscuit born?", TODAY) == ""
 
 

@@ -185,12 +185,20 @@ def age(lines: list[str], request: str, today: date) -> str:
             months = (today.year - born.year) * 12 + today.month - born.month - (today.day < born.day)
             years, left = divmod(months, 12)
             turns = moved(born, years + 1, "year")
-            said.append(f"{label}{born.day} {born:%B %Y}: {years} year{'s' if years != 1 else ''}"
-                        + (f" {left} month{'s' if left != 1 else ''}" if left else "") + " old today"
+            said.append(f"{label}{born.day} {born:%B %Y}: " + (_baby_age(born, today, left) if not years else
+                        f"{years} year{'s' if years != 1 else ''}" + (f" {left} month{'s' if left != 1 else ''}" if left else ""))
+                        + " old today"
                         # the age to come only when asked: shown "4 … old today; 5 on 12 May", the 1.5B said 5
                         + (f"; {years + 1} on {turns.day} {turns:%B %Y}, {from_today(turns, today)}"
                            if TURNS_ASKED.search(request) else ""))
     return f"[Saturn dated] {'; '.join(said[:MAX_DATES])}" if said else ""
+
+
+def _baby_age(born: date, today: date, months: int) -> str:
+    """An age under a year in months and in weeks: "0 years 1 month" is no way to say a baby's."""
+    weeks, days = divmod((today - born).days, 7)
+    in_weeks = f"{weeks} week{'s' if weeks != 1 else ''}" + (f" {days} day{'s' if days != 1 else ''}" if days else "")
+    return f"{months} month{'s' if months != 1 else ''} ({in_weeks})" if months else in_weeks
 
 
 LASTS = re.compile(
