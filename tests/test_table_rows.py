@@ -149,6 +149,20 @@ def test_told_a_thing_done_on_a_day_the_date_column_its_verb_names_is_set_to_it(
     orders = Document("orders.csv", "customer,item,paid\nAna Lopez,cupcakes,no\nTom Burke,cake,no\n")
     assert cell_told("Ana paid.", [orders], TODAY) == ListToWrite(
         "orders.csv", "customer,item,paid\nAna Lopez,cupcakes,yes\nTom Burke,cake,no\n")
+    assert cell_told("I watered the monstera and the fern this morning.", [plants], TODAY) == ListToWrite(
+        "plants.csv", "plant,water every,last watered\nfern,3 days,2026-12-04\nmonstera,7 days,2026-12-04\n")  # each named
+    assert cell_told("I gave Pickle her tablets today.", [meds], TODAY) is None  # which of Pickle's two rows?
+
+
+def test_told_a_rows_new_state_the_column_holding_it_is_set():
+    invoices = Document("invoices.csv", "invoice,client,amount,status\nINV-042,Greenfield School,1200,paid\n"
+                                        "INV-045,Greenfield School,600,unpaid\nINV-046,Moss & Co,80,unpaid\n")
+    assert cell_told("Greenfield paid INV-045 today.", [invoices], TODAY) == ListToWrite(
+        "invoices.csv", "invoice,client,amount,status\nINV-042,Greenfield School,1200,paid\n"
+                        "INV-045,Greenfield School,600,paid\nINV-046,Moss & Co,80,unpaid\n")
+    members = Document("members.csv", "name,phone,paid subs\nPriya,07700 900801,yes\nEsme,07700 900804,no\n")
+    assert cell_told("Esme paid her subs tonight.", [members], TODAY) == ListToWrite(
+        "members.csv", "name,phone,paid subs\nPriya,07700 900801,yes\nEsme,07700 900804,yes\n")
 
 
 def test_amounts_in_words_are_put_in_figures():

@@ -85,17 +85,30 @@ def cell_told(request: str, documents: list[Document], today: date | None = None
         if table is None:
             continue
         header, body = table
-        held = [sum(bool(cell.strip() and number(cell) is None and cell.strip().lower() not in FLAGS
+        states = _state_columns(body)
+        held = [sum(bool(cell.strip() and number(cell) is None and cell.strip().lower() not in FLAGS and i not in states
                          and (stems(cell) and stems(cell) <= said or cell.split()[0] in words)  # "Ella Shaw"
                          or _month_said(cell, request)) + bool(cell.strip() and cell.split()[0] in words)  # a name: twice
-                    for cell in r) for r in body]
+                    for i, cell in enumerate(r)) for r in body]
         named = [r for r, count in zip(body, held, strict=True) if count and count == max(held)]  # "Pickle … joint tablet"
-        if len(named) != 1 or (told := _cell_told(header, body, named[0], request, said, put, today)) is None:
+        if len(named) != 1 and not _each_named(named, said):
             continue
-        column, value = told
-        cells = [value if i == column else _blank_told(body, i, cell, request) for i, cell in enumerate(named[0])]
-        return ListToWrite(doc.source, doc.text.replace(_csv_line(named[0]), _csv_line(cells), 1))
+        told = [_cell_told(header, body, row, request, said, put, today) for row in named]
+        if not all(told):
+            continue
+        text = doc.text
+        for row, (column, value) in zip(named, told, strict=True):  # type: ignore[misc]
+            cells = [value if i == column else _blank_told(body, i, cell, request) for i, cell in enumerate(row)]
+            text = text.replace(_csv_line(row), _csv_line(cells), 1)
+        return ListToWrite(doc.source, text)
     return None
+
+
+def _each_named(rows: list[list[str]], said: set[str]) -> bool:
+    """Whether the request names each of several rows by its own first cell ("I watered the monstera
+    and the snake plant"), not two rows by a cell they share ("Bramble")."""
+    labels = [next((cell for cell in row if cell.strip() and number(cell) is None), "") for row in rows]
+    return len(rows) > 1 and len(set(labels)) == len(labels) and all(stems(label) and stems(label) <= said for label in labels)
 
 
 MORE_OF = re.compile(r"\b(?:another\s+)?(?P<count>\d+)\s+more\b", re.IGNORECASE)
@@ -157,9 +170,28 @@ def _cell_told(header: list[str], body: list[list[str]], row: list[str], request
     else:  # "I paid the football.": the yes/no column its verb names, as the table writes yes
         column = next((i for i, name in enumerate(header) if stems(name) & said
                        and {r[i].strip().lower() for r in body} <= FLAGS), None)
-        told = None if column is None else (column, next(
+        told = _state_told(header, body, request) if column is None else (column, next(
             (r[column].strip() for r in body if r[column].strip().lower() in ("yes", "y", "true")), "yes"))
     return None if told is None or row[told[0]].strip() == told[1] else told
+
+
+def _state_columns(body: list[list[str]]) -> set[int]:
+    """The columns of a few lower-case words each row is in ("paid", "unpaid"): they name no row."""
+    return {i for i in range(len(body[0]) if body else 0)
+            if len(states := {r[i].strip() for r in body}) < len(body) and all(s.islower() for s in states)}
+
+
+def _state_told(header: list[str], body: list[list[str]], request: str) -> tuple[int, str] | None:
+    """(the column, the state) where one column's few words hold the one the request says ("Greenfield
+    paid INV-045": a status of paid or unpaid set to paid)."""
+    for i in sorted(_state_columns(body)):
+        states = {r[i].strip() for r in body if r[i].strip()}
+        if not 2 <= len(states) <= 4:
+            continue
+        told = [state for state in states if re.search(rf"\b{re.escape(state)}\b", request, re.IGNORECASE)]
+        if len(told) == 1:
+            return i, told[0]
+    return None
 
 
 LAST_DONE = re.compile(r"(?:last|last\s+(?:given|done|taken|had|used|time))", re.IGNORECASE)
