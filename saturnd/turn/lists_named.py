@@ -58,6 +58,9 @@ def list_it_goes_on(request: str, path: Path, documents: list[Document]) -> List
     return None if Path(found.source).name == path.name or "," in (item_asked(request) or "") else found
 
 
+ARTICLE = re.compile(r"(?:an?|some)\s+(?=\w)", re.IGNORECASE)
+
+
 def _with_the_item(request: str, documents: list[Document]) -> ListToWrite | None:
     """The list of the folder the request names, with the item the request adds; None when the
     request adds no item or the list already holds it."""
@@ -78,6 +81,8 @@ def _with_the_item(request: str, documents: list[Document]) -> ListToWrite | Non
     bullet = BULLET.match(every[at - 1]) if at else None
     lead = f"{int(number.group(1)) + 1}{number.group(2)} " if number else new_items_bullet(bullet.group(1)) if bullet else ""
     items = [line[found.end():] for line in every if (found := BULLET.match(line))]
+    if ARTICLE.match(item) and not any(ARTICLE.match(text) for text in items or lines):
+        item = ARTICLE.sub("", item, count=1)  # "an umbrella" on a list of "passport", "adapter"
     if items and all(text[:1].isupper() for text in items):  # written as its items are: "Change address …"
         item = item[0].upper() + item[1:]
     return ListToWrite(document.source, "\n".join([*every[:at], f"{lead}{item}", *every[at:]]) + "\n")
