@@ -60,6 +60,10 @@ NOTES = Document("work.md", "# Freelance\nRates: Brightside £40 an hour.\n")
     ("Add a quote: rewiring from Bright Electrics, £3,950, today.", QUOTES, "rewiring,Bright Electrics,3950,2026-12-04,"),
     ("Add January's book: The Glass Road by Ben Ash, 302 pages, chosen by Hannah.", READ,
      "2027-01,The Glass Road,Ben Ash,302,Hannah"),  # names into the columns of names; the month next to come
+    ("I ran 7k this morning in 39 minutes, easy.", Document("runs.csv", "date,km,time,type\n2026-11-29,14,1:22:30,long\n"
+     "2026-12-01,6,33:00,easy\n"), "2026-12-04,7,39:00,easy"),  # "7k": km; minutes as its times taken are written
+    ("Fed her just now at 3.30pm, left side, 14 minutes.", Document("feeds.csv", "date,time,side,minutes\n"
+     "2026-12-04,01:40,right,20\n2026-12-04,12:05,left,16\n"), "2026-12-04,15:30,left,14"),  # a time of day is no amount
 ])
 def test_an_add_to_a_table_is_the_row_of_the_cells_the_request_gives(request_text, table, row):
     found = row_asked(request_text, [NOTES, table], TODAY)

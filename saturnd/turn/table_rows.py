@@ -18,9 +18,10 @@ import io
 import re
 from datetime import date
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
-from saturnd.tools.table_cells import ISO_DATE, TABLE_SUFFIXES, day_of, number
+from saturnd.tools.table_cells import ISO_DATE, TABLE_SUFFIXES, day_of, in_order, number
 from saturnd.tools.table_dates import header_and_rows
 from saturnd.tools.word_match import stems
 from saturnd.turn.dates import MONTHS, days_named, days_of
@@ -301,6 +302,7 @@ def new_row(request: str, table: str, today: date, table_named: bool = False, na
             known += 1
     defaulted = _days_in(header, body, cells, request, said, today)
     _month_in(header, body, cells, request, today)
+    request = _clock_in(header, body, cells, request)
     by_unit = _quantities_in(header, body, cells, DAY_WORDS.sub(" ", in_figures(request)))
     _words_in(header, body, cells, request, name)
     filled = sum(bool(c) for c in cells) - defaulted
@@ -397,12 +399,18 @@ def _quantities_in(header: list[str], body: list[list[str]], cells: list[str], r
                and any(number(r[i]) is not None for r in body)]
     left = []
     by_unit = 0
+    durations = next((i for i in range(len(header)) if not cells[i] and body and all(DURATION.fullmatch(r[i].strip()) for r in body)
+                      and any(not CLOCK.fullmatch(r[i].strip()) for r in body)), None)  # "44:10" is no time of day
     for found in QUANTITY.finditer(request):
         unit, amount = (found["unit"] or "").lower(), found["amount"].replace(",", "")
         column = next((i for i in numeric if not cells[i] and (
             found["money"] and MONEY_COLUMN.search(header[i])
-            or unit and (unit == header[i].strip().lower() or stems(unit) & stems(header[i].replace("_", " "))))), None)
-        if column is not None:
+            or unit and (unit == header[i].strip().lower() or stems(unit) & stems(header[i].replace("_", " "))
+                         or not found["money"] and len(header[i].strip()) <= 3 and header[i].strip().lower().startswith(unit)))), None)
+        if column is None and durations is not None and not cells[durations] and (minutes := TIME_UNITS.get(unit)):
+            cells[durations] = _as_a_duration(Fraction(amount) * minutes, [r[durations] for r in body])
+            by_unit += 1
+        elif column is not None:  # "7k": km
             cells[column] = amount
             by_unit += 1
         else:
@@ -413,6 +421,36 @@ def _quantities_in(header: list[str], body: list[list[str]], cells: list[str], r
         for column, amount in zip(empty, left, strict=True):  # "138 over 84": systolic, diastolic, in order
             cells[column] = amount
     return by_unit
+
+
+TIME_OF_DAY = re.compile(r"\b(?:[01]?\d|2[0-3])[:.][0-5]\d(?:\s*[ap]m)?\b|\b(?:1[0-2]|0?\d)\s*[ap]m\b", re.IGNORECASE)
+
+
+def _clock_in(header: list[str], body: list[list[str]], cells: list[str], request: str) -> str:
+    """The one time of day the request gives ("at 15:30") in the column of times of day, written as
+    its cells are; the request without it, so its figures are no amounts."""
+    times = TIME_OF_DAY.findall(request)
+    column = next((i for i in range(len(header)) if not cells[i] and body and all(CLOCK.fullmatch(r[i].strip()) for r in body)), None)
+    if len(times) != 1 or column is None:
+        return request
+    cells[column] = in_order(times[0])
+    return TIME_OF_DAY.sub(" ", request)
+
+
+DURATION = re.compile(r"\d{1,3}:[0-5]\d(?::[0-5]\d)?")
+CLOCK = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d")
+"""A cell of time taken: "27:40", "1:22:30"."""
+TIME_UNITS = {"minutes": 1, "minute": 1, "mins": 1, "min": 1, "hours": 60, "hour": 60, "hrs": 60, "hr": 60, "h": 60}
+
+
+def _as_a_duration(minutes: Fraction, written: list[str]) -> str:
+    """Minutes as a column of times taken writes them: "39:00" beside "27:40" and "1:22:30" (minutes
+    and seconds), "0:39" beside "1:15" and "0:45" (hours and minutes)."""
+    seconds = round(minutes * 60)
+    if any(cell.count(":") == 2 or int(cell.split(":")[0]) > 23 for cell in written):  # minutes:seconds
+        hours, rest = divmod(seconds, 3600)
+        return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}"
 
 
 def _words_in(header: list[str], body: list[list[str]], cells: list[str], request: str, name: str) -> None:
