@@ -152,8 +152,13 @@ def in_the_senders_words(arguments: dict[str, Any], request: str) -> tuple[dict[
 
 
 SAY_THAT = re.compile(r"^\s*(?:that|to\s+say(?:\s+that)?|saying(?:\s+that)?)\s+(?P<said>\S.*?)\s*$", re.IGNORECASE | re.DOTALL)
-ASKED_TO = re.compile(r"^\s*to\s+(?!(?:say|tell|let|ask|know)\b)(?P<said>[a-z]\S*.*?)\s*$", re.IGNORECASE | re.DOTALL)
-"""What the person is asked to do ("Text Tom to feed Pepper while we're in Lisbon"): "Please …"."""
+ASKED_TO = re.compile(r"^\s*to\s+(?!(?:say|tell|let|ask|know|remind|chase|thank|wish|invite|congratulate|warn|apologi[sz]e|"
+                      r"confirm|check|update|nudge|welcome|cancel|book)\b)(?P<said>[a-z]\S*.*?)\s*$", re.IGNORECASE | re.DOTALL)
+"""What the person is asked to do ("Text Tom to feed Pepper while we're in Lisbon"): "Please …"; not
+what the user texts them for ("to chase the invoice": no "Please chase the invoice.")."""
+REMIND_THAT = re.compile(r"^\s*to\s+remind\s+(?:him|her|them)\s+(?:that\s+)?(?P<said>\S.*?)\s*$",
+                         re.IGNORECASE | re.DOTALL)
+"""A reminder to send ("Text Hannah to remind her it's at mine next week"): "Just a reminder: …"."""
 ABOUT_THEM = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|theirs|he's|she's|they're)\b", re.IGNORECASE)
 HELD_SHARE = 0.5
 NAMED = re.compile(r"(?<![.!?]\s)\b[A-Z][a-z]+\b")
@@ -191,7 +196,8 @@ def _words_asked(request: str) -> list[tuple[str, re.Match[str]]]:
     found = []
     for person in people_messaged(request):
         after = re.search(rf"\b{re.escape(person)}\b(?:['’]s\s+[a-z]+\b)?(?P<rest>.*)$", request, re.IGNORECASE | re.DOTALL)
-        asked = (SAY_THAT.match(after.group("rest")) or ASKED_TO.match(after.group("rest"))) if after else None
+        asked = (SAY_THAT.match(after.group("rest")) or REMIND_THAT.match(after.group("rest"))
+                 or ASKED_TO.match(after.group("rest"))) if after else None
         if asked is not None and not ABOUT_THEM.search(asked.group("said")):
             found.append((person, asked))
     return found
@@ -206,7 +212,8 @@ def message_asked(request: str) -> str | None:
 
 def _as_a_sentence(asked: re.Match[str]) -> str:
     said = asked.group("said")
-    return (f"Please {said}" if asked.re is ASKED_TO else said[0].upper() + said[1:]) + ("" if said[-1] in ".!?" else ".")
+    opened = {ASKED_TO: f"Please {said}", REMIND_THAT: f"Just a reminder{' ' if said.startswith('about ') else ': '}{said}"}.get(asked.re, said[0].upper() + said[1:])
+    return opened + ("" if said[-1] in ".!?" else ".")
 
 
 def without_its_own_address(arguments: dict[str, Any], request: str) -> tuple[dict[str, Any], str] | None:
