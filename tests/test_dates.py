@@ -116,6 +116,8 @@ def test_asked_how_long_a_stay_lasts_the_two_dates_are_counted_apart():
     assert dated(trip, "How many nights am I away in Lisbon?", TODAY) == span
     assert dated(trip, "How many days until Lisbon?", TODAY).startswith("[Saturn dated] Out flight TP1337 Saturday, 12 De")
     assert dated(trip[:2], "How many nights am I away?", TODAY) == ""  # one date: no stay to count
+    plan = [*trip, "## Plan", "- Sat: Alfama walk", "- Sun: Sintra day trip", "- Mon: Belem"]
+    assert dated(plan, "How many nights am I away in Lisbon?", TODAY) == span  # the dates written, not the plan's days
     seen = "\n".join([*trip, span])
     assert miscounted_days("2 nights", "How many nights am I away in Lisbon?", seen) == span
     assert miscounted_days("4 nights", "How many nights am I away in Lisbon?", seen) is None

@@ -118,8 +118,8 @@ def dated(lines: list[str], request: str, today: date) -> str:
         for pair in days_of_the_month(line, today):  # "Water £38 monthly, 15th": the coming 15th
             found.setdefault(pair, True)
     found = _weekdays_within(found, today, weekly)
-    if span_asked:
-        return _span(sorted({when for _, when in found}))
+    if span_asked:  # the dates written, not a plan's "Sat:", "Sun:" lines
+        return _span(sorted({when for (_, when), written in found.items() if written} or {when for _, when in found}))
     chosen = list(found)
     if before := before_day(request, today):  # "What's due before Christmas?"
         chosen = [pair for pair in chosen if today <= pair[1] < before]
