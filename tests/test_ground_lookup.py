@@ -316,6 +316,9 @@ def test_how_many_gets_the_count_of_a_list_under_its_heading():
     library = ["The Salt Path — due 8 Dec", "Piranesi — due 15 Dec", "Circe — due 1 Dec"]
     assert counted(library, "How many library books have I got out?", "library.txt") == (
         "[Saturn counted] 3 lines in library.txt")  # no heading, but the file named
+    read = ["Books I've read this year", "- Demon Copperhead (loved it)", "- Klara and the Sun", "- Circe"]
+    assert counted(read, "How many books have I read this year?") == (
+        "[Saturn counted] 3 lines besides the heading 'Books I've read this year'")  # a heading by its list below
     trip = ["# Trip to Lisbon", "Out: Saturday 12 December", "Back: Wednesday 16 December", "- get euros"]
     assert counted(trip, "How many nights am I away in Lisbon?") == ""  # nights are no line of it
     assert counted(["# Pancakes (makes 8)", "- 2 eggs", "- 300ml milk"], "How many eggs for a double batch?") == ""

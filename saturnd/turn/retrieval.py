@@ -402,6 +402,8 @@ def counted(lines: list[str], request: str, source: str = "") -> str:
     out?" of library.txt, the 1.5B answered its first line."""
     headings = [line.strip() for line in lines if HEADING.search(line)]
     items = [line for line in lines if line.strip() and not HEADING.search(line)]
+    if not headings and len(items) > 2 and not LIST_MARK.match(items[0]) and all(LIST_MARK.match(line) for line in items[1:]):
+        headings, items = [items[0].strip()], items[1:]  # "Books I've read this year" over its "- " lines
     if listed := [line for line in items if LIST_MARK.match(line)]:  # "Reading now: …" below "4. …" is none
         items = listed
     if not COUNT_REQUEST.search(request) or not items or month_asked(request):
