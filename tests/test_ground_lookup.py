@@ -1244,3 +1244,10 @@ def test_a_dated_table_whose_header_the_request_names_is_shown_when_asked_betwee
     fuel = Document("fuel.csv", "date,litres,miles\n2026-11-12,36.5,46105\n2026-11-29,39.0,46490\n")
     found = relevant_excerpts("How many miles did I do between the last two fill-ups?", [car, fuel], today=date(2026, 12, 4))
     assert [e.source for e in found] == ["car.md", "fuel.csv"]
+
+
+def test_a_total_asked_a_day_is_of_the_column_counted_a_day():
+    meds = "medicine,dose,times a day,tablets left\nAmlodipine,5mg,1,24\nMetformin,500mg,2,30\nAtorvastatin,20mg,1,9\n"
+    assert table_totals("meds.csv", meds, "How many tablets does Dad take a day in total?") == (
+        "[Saturn worked out] totals over 3 rows: times a day = 4")  # not the 63 tablets left
+    assert "tablets left = 63" in table_totals("meds.csv", meds, "How many tablets are left in total?")

@@ -163,6 +163,8 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
                                                              or PRICE_PER.fullmatch(header[i].strip())))  # prices don't add
               and not RATED.fullmatch(header[i].strip())  # nor ratings
               and not counts_up(header, body, i)]  # nor a mileage read at each row (distance_between_rows)
+    if (period := PER_PERIOD.search(request)) and len(by_period := [i for i in summed if _per(period) == _per(PER_PERIOD.search(header[i]))]) == 1:
+        summed = by_period  # "How many tablets a day in total?": the "times a day", not the tablets left
     if len(summed) == 1 and (between := difference(header, body, summed[0], request)):
         return between
     parts = [f"{header[i].strip() or f'column {i + 1}'} = {plain(column_total(body, i))}" for i in summed]
@@ -360,6 +362,14 @@ UNIT_PRICE = re.compile(r"(?:unit[\s_]*)?(?:price|cost)(?:[\s_]*(?:each|per[\s_]
 PRICE_PER = re.compile(r"(?:price|cost|[£$€]|p)\s*(?:per|a|an|/)\s*(?P<unit>[a-z]{2,})", re.IGNORECASE)
 """A price of one unit the table counts in another column ("price per litre" of "litres")."""
 TOTALLED = re.compile(r"total|amount|subtotal|line[\s_]*total|sum", re.IGNORECASE)
+
+
+PER_PERIOD = re.compile(r"\b(?:a|per|each)\s+(?P<unit>day|week|month|year)\b|\b(?P<adverb>dai|week|month|year)ly\b", re.IGNORECASE)
+
+
+def _per(found: re.Match[str] | None) -> str:
+    """The period of "a day", "per week", "monthly": "day", "week", "month"."""
+    return "" if found is None else (found["unit"] or found["adverb"].replace("dai", "day")).lower()
 
 
 def _identifies_rows(name: str, body: list[list[str]], column: int) -> bool:
