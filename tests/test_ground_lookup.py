@@ -1251,3 +1251,14 @@ def test_a_total_asked_a_day_is_of_the_column_counted_a_day():
     assert table_totals("meds.csv", meds, "How many tablets does Dad take a day in total?") == (
         "[Saturn worked out] totals over 3 rows: times a day = 4")  # not the 63 tablets left
     assert "tablets left = 63" in table_totals("meds.csv", meds, "How many tablets are left in total?")
+
+
+def test_asked_how_many_are_left_before_a_day_the_rows_from_today_to_it_are_counted_by_kind():
+    rota = ["date,event,tea", "2026-12-06,Sunday rehearsal,Helen", "2026-12-13,Carol concert,me",
+            "2026-12-20,Sunday rehearsal,Mark", "2027-01-10,Sunday rehearsal,Helen"]
+    subs = ["month,paid", "2026-10,yes", "2026-11,no", "2026-12,no"]
+    shown = render_excerpts([Excerpt("rota.csv", 1, rota, 5), Excerpt("subs.csv", 1, subs, 4)],
+                            "How many rehearsals are left before Christmas?", date(2026, 12, 4))
+    assert "[Saturn worked out] the rows dated 2026-12-04 to 2026-12-24 (3): " in shown
+    assert "[Saturn counted] event: sunday rehearsal 2 (2026-12-06, 2026-12-20); carol concert 1 (2026-12-13)" in shown
+    assert "(a row each)" not in shown  # subs.csv's months are no rehearsals

@@ -299,7 +299,8 @@ def _rows_without_amounts(name: str, header: list[str], body: list[list[str]], r
                     f"({len(picked)} of {len(body)}): " + " | ".join(named_cells(header, r) for r in picked))
     counted = HOW_MANY.search(request)
     rows = (f"[Saturn counted] {len(body)} {counted.group(1)} (a row each)"
-            if counted and not named and _rows_counted(counted.group(1), name, header, [], set(), False) else "")
+            if counted and not named and _rows_counted(counted.group(1), name, header, [], set(), False)
+            and _mentions(counted.group(1), name, header, body) else "")
     return "\n".join(filter(None, (rows, by_flag)))
 
 
@@ -344,6 +345,17 @@ def _rows_counted(thing: str, name: str, header: list[str], numeric: list[int], 
     if named and not names and not stems(thing) & stems(re.sub(r"[^a-z]+", " ", name.lower().rsplit(".", 1)[0])):
         return False  # of the rows a value picks, a thing of its own: a column's, not theirs
     return not quantities or bool(names)
+
+
+ANY_ROWS = frozenset({"peop", "thin", "item", "entr", "rows", "ones", "line"})
+"""Four-letter stems of things any table's rows may be: "How many people …?"."""
+
+
+def _mentions(thing: str, name: str, header: list[str], body: list[list[str]]) -> bool:
+    """Whether a table without amounts is of the thing counted: its name, a column or a cell says it
+    ("How many rehearsals …?" is no count of subs.csv's months)."""
+    said = stems(thing)
+    return bool(said & ANY_ROWS or said & stems(" ".join([re.sub(r"[^a-z]+", " ", name.lower()), *header, *(c for r in body for c in r)])))
 
 
 def _measured_by(column: str, thing: str) -> bool:

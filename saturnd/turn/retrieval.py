@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from saturnd.tools.table_cells import TABLE_SUFFIXES, day_of
 from saturnd.tools.table_dates import dates_by_column, header_and_rows
@@ -30,6 +30,7 @@ from saturnd.tools.word_match import (
 from saturnd.turn.dates import (
     MONTHS,
     PAST_ASKED,
+    before_day,
     content_words,
     dated,
     dates_gone,
@@ -360,6 +361,8 @@ def _days_for_tables(request: str, today: date | None) -> list[date]:
     pay out on 20 November?": not next year's)."""
     if today is None:
         return []
+    if not asked_action(request) and (before := before_day(request, today)) is not None and before > today:
+        return [today + timedelta(days=n) for n in range((before - today).days)]  # "left before Christmas": from today
     written = ([day for _, day in dates_gone(request, today)] if PAST_ASKED.search(request)
                else sorted(days_of(request, today))) if not asked_action(request) else []
     return [*(day for _, day in [*days_named(request, today), *holidays_named(request, today)]),
