@@ -54,8 +54,9 @@ from saturnd.tools.table_cells import (
 )
 from saturnd.tools.table_dates import as_next, days_now, last_rows
 from saturnd.tools.table_extremes import extremes_by_group
+from saturnd.tools.table_flags import FLAGS, HOW_MANY, UNSURE, flagged, rows_by_flag, status_asked
 from saturnd.tools.table_repeats import EVERY_HEADED, between_times, next_by_row
-from saturnd.tools.word_match import query_terms, stems
+from saturnd.tools.word_match import stems
 
 MAX_ROWS = 2_000
 MAX_GROUPS = 12
@@ -146,13 +147,13 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         if not body:
             return f"[Saturn worked out] no row has {over.strip()}"
     names = ""
-    if flagged := _flagged(header, body, numeric, request):  # shown every row's total too, the 1.5B gave that
-        column, wanted, label = flagged
+    if by_flag := flagged(header, body, numeric, request):  # shown every row's total too, the 1.5B gave that
+        column, wanted, label = by_flag
         body = [r for r in body if FLAGS[r[column].strip().lower()] is wanted]
         over += f"{header[column].strip()} = {body[0][column].strip()} "
         names = f": {', '.join(r[label].strip() for r in body)}" if label is not None else ""
         grouping = None if grouping == column else grouping
-    elif (status := _status_asked(header, body, request)) and 0 < len(
+    elif (status := status_asked(header, body, request)) and 0 < len(
             picked := [r for r in body if (r[status[0]].strip().lower() == status[1]) is status[2]]) < len(body):
         column, done, wanted = status  # "How many orders still need shipping?": those not "shipped"
         body = picked
@@ -280,7 +281,7 @@ def _rows_without_amounts(name: str, header: list[str], body: list[list[str]], r
     if over:
         cells = " | ".join(named_cells(header, r) for r in body)
         return "\n".join(filter(None, (f"[Saturn worked out] the rows dated {over}({len(body)}): {cells}",
-                                        _rows_by_flag(header, body, request))))
+                                        rows_by_flag(header, body, request))))
     dates = column if (column := _date_column_named(header, body, request)) is not None else dates
     if dates is not None and len(months := {m for r in body if r[dates].strip() and _month_named(m := month_of(r[dates]), request)}) == 1:
         month = months.pop()  # "What did I sow in November?": November's rows, not the first the 1.5B saw
@@ -288,7 +289,7 @@ def _rows_without_amounts(name: str, header: list[str], body: list[list[str]], r
         return (f"[Saturn listed] the rows with {header[dates].strip()} in {month} ({len(picked)} of {len(body)}): "
                 + " | ".join(named_cells(header, r) for r in picked[:MAX_ROWS_LISTED]))
     named = _named_values(header, body, [dates], request, name)
-    by_flag = _rows_by_flag(header, body, request)
+    by_flag = rows_by_flag(header, body, request)
     if coming := _coming(header, body, named, request):
         return "\n".join(filter(None, (coming, by_flag)))
     if named and not re.search(rf"(?:^|\| ){re.escape(header[named[0]].strip())}: ", by_flag.removeprefix("[Saturn counted] ")):
@@ -549,83 +550,6 @@ def _signed(value: Decimal) -> str:
     return ("+" if value > 0 else "") + plain(value)
 
 
-FLAGS = {"yes": True, "y": True, "true": True, "no": False, "n": False, "false": False}
-UNSURE = frozenset({"maybe", "tbc", "unsure", "not sure", "?"})
-NEGATED = re.compile(r"n't\b|\b(?:not|never|unpaid|undone|ow(?:e|es|ed)|outstanding|overdue|still|yet|left)\b|"
-                     r"\bneeds?\s+to\b|\bhow\s+much\s+more\b", re.IGNORECASE)
-FLAG_FORMS = {"boug": {"buy", "spen"}, "paid": {"pay", "spen"}, "sent": {"send"}, "done": {"do", "did"}}
-"""A yes/no column's name by the request's other forms of its verb: "spent" and "buy" ask of "bought"."""
-
-
-def _flagged(header: list[str], body: list[list[str]], numeric: list[int], request: str
-             ) -> tuple[int, bool, int | None] | None:
-    """(the column, the value asked, the column that names the rows) for a request about a yes/no
-    column by its name ("Who hasn't paid me yet?" of a table with a "paid" column, "How much am I
-    still owed?"): the rows to total are those with that value. Shown the totals by "paid", the
-    1.5B named one of the two unpaid, and answered the whole table's total as what is owed."""
-    terms = {term[:4] for term in query_terms(request)}
-    payee = re.search(r"\bpay\s+(?-i:([A-Z][\w'-]+))", request, re.IGNORECASE)
-    if payee and not any(payee.group(1).lower() in cell.lower() for r in body for cell in r):
-        terms -= {"pay", "paid", "bill"}  # "How much will I pay Rosa?" of the guests' bookings: not whether they paid
-    for i, name in enumerate(header):
-        values = {r[i].strip().lower() for r in body}
-        verb = name.strip().lower()[:4]
-        undone = re.search(rf"\bun{re.escape(name.strip().lower())}", request, re.IGNORECASE)  # "my unclaimed expenses"
-        if values <= FLAGS.keys() and len({FLAGS[v] for v in values}) == 2 and (
-                verb in terms or FLAG_FORMS.get(verb, set()) & terms or undone):
-            texts = [j for j in range(len(header)) if j != i and j not in numeric]
-            undated = [j for j in texts if not all(ISO_DATE.match(r[j]) for r in body)]
-            named = [j for j in undated if not any(re.search(r"\d", r[j]) for r in body)]  # a client, not INV-102
-            label = next(iter(named + undated + texts), None)
-            return i, not (NEGATED.search(request) or undone), label
-    return None
-
-
-def _status_asked(header: list[str], body: list[list[str]], request: str) -> tuple[int, str, bool] | None:
-    """(the column, its done value, whether rows with it are asked) for a column of states one of
-    which is another's "not" ("shipped", "not shipped", "packed") that the request names: asked "How
-    many orders still need shipping?", the rows not shipped, the packed one too."""
-    asked = stems(request)
-    for i in range(len(header)):
-        values = {r[i].strip().lower() for r in body}
-        done = next((v for v in values if f"not {v}" in values and stems(v) & asked), None)
-        if done is not None:
-            return i, done, not NEGATED.search(request) and not re.search(r"\bneeds?\b|\bto\s+be\b", request, re.IGNORECASE)
-    return None
-
-
-def _rows_by_flag(header: list[str], body: list[list[str]], request: str = "") -> str:
-    """The rows of each answer of a yes/no column, a blank one too ("rsvp: yes 3 (Leo, Sam, Tom);
-    blank (no answer) 2 (Priya, Ines)"), for a table without numbers: asked who hasn't replied, a small model
-    reads "Priya,,vegetarian" as nothing. So too a column of a few kinds with blanks the request names
-    or names a kind of ("Is anyone vegan?": "diet: vegetarian 1 (Tom); blank 3 (Priya, Ines, Leo);
-    vegan 1 (Sam)"; asked who hasn't replied, its blanks were read as no reply)."""
-    label = next((i for i in range(len(header)) if {r[i].strip().lower() for r in body} - FLAGS.keys() - {""}),
-                 None)
-    if label is None:
-        return ""
-    said = []
-    for i, name in enumerate(header):
-        values = [r[i].strip().lower() for r in body]
-        firsts = [value.split()[0] if value else "" for value in values]
-        if len(set(firsts)) < len(set(values)) and stems(request) & stems(" ".join(firsts)):
-            values = firsts  # "How many games have we won?": "won 3-1" and "won 2-0" are both won
-        answers = set(values) <= FLAGS.keys() | UNSURE | {""}
-        kinds_of = (len(set(values) - {""}) <= max(3, len(body) // 2) and "" in values  # "diet": vegan, blank …
-                    and bool(stems(request) & stems(" ".join([name, *values])))
-                    or len(set(values)) < len(body) and HOW_MANY.search(request) is not None
-                    and bool(stems(request) & stems(" ".join(values))))  # "How many sopranos are there?"
-        if i == label or not (answers or kinds_of) or len(set(values)) < 2 or not any(values):
-            continue
-        blank = "blank (no answer)" if answers else "blank"
-        kinds = {value or blank: [r[label].strip() for r, its in zip(body, values, strict=True) if its == value]
-                 for value in dict.fromkeys(values)}
-        said.append(f"{name.strip()}: " + "; ".join(f"{value} {len(rows)} ({', '.join(rows)})" for value, rows in kinds.items()))
-    return f"[Saturn counted] {' | '.join(said)}" if said else ""
-
-
-HOW_MANY = re.compile(r"\bhow many\s+(?:more\s+)?(?!(?:hours|hrs|minutes|mins|days|weeks|months|years|nights|more)\b)([a-z]+)",
-                      re.IGNORECASE)
 THRESHOLD = re.compile(r"\b(?P<way>over|above|more\s+than|under|below|less\s+than)\s+[£$€]?(?P<limit>\d[\d,]*(?:\.\d+)?)"
                        r"(?!\s*(?:%|percent|days?|weeks?|months?|years?|times|hours?|people|rows?)\b)", re.IGNORECASE)
 ABOVE = frozenset({"over", "above", "more than"})
