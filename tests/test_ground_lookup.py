@@ -1262,3 +1262,10 @@ def test_asked_how_many_are_left_before_a_day_the_rows_from_today_to_it_are_coun
     assert "[Saturn worked out] the rows dated 2026-12-04 to 2026-12-24 (3): " in shown
     assert "[Saturn counted] event: sunday rehearsal 2 (2026-12-06, 2026-12-20); carol concert 1 (2026-12-13)" in shown
     assert "(a row each)" not in shown  # subs.csv's months are no rehearsals
+
+
+def test_a_deposit_is_part_of_the_price_and_the_rows_with_none_to_go_are_named_when_asked_which():
+    orders = "customer,price,deposit\nAmira Khan,28,10\nBen Ford,42,0\nDev Patel,30,30\n"
+    assert table_totals("orders.csv", orders, "How much is still owed on orders?").endswith(
+        "; still to go, price - deposit, the most first: Ben Ford 42, Amira Khan 18, Dev Patel 0 = 60 in all")
+    assert table_totals("orders.csv", orders, "Which orders have paid in full?").endswith("= 60 in all; none to go: Dev Patel")

@@ -39,10 +39,13 @@ SMALLEST_ASKED = re.compile(
     re.IGNORECASE)
 
 
-LEFT_ASKED = re.compile(r"\b(?:still|left|remaining|to\s+go|outstanding|not\s+yet|unpacked|unpaid|undone)\b", re.IGNORECASE)
+LEFT_ASKED = re.compile(r"\b(?:still|left|remaining|to\s+go|outstanding|not\s+yet|unpacked|unpaid|undone|in\s+full|ow(?:e|es|ed|ing))\b",
+                        re.IGNORECASE)
 
 
-MONEY_HEADER = re.compile(r"cost|amount|price|spent|paid|total|fee|value|rent|budget|[£$€]", re.IGNORECASE)
+WHICH_DONE = re.compile(r"\bin\s+full\b|\bfully\b|\bnothing\s+(?:left|to\s+go)\b|\bfinished\b|\bcompleted?\b", re.IGNORECASE)
+"""Asked which rows are done ("Which orders have paid in full?"): those with none to go, named."""
+MONEY_HEADER = re.compile(r"cost|amount|price|spent|paid|total|fee|value|rent|budget|deposit|[£$€]", re.IGNORECASE)
 
 
 def _money(header: list[str], body: list[list[str]], column: int) -> bool:
@@ -63,7 +66,9 @@ def _still_to_go(header: list[str], body: list[list[str]], numeric: list[int], r
     rest = sorted(((value_in(whole, r) - value_in(part, r), r) for r in body), key=lambda pair: -pair[0])
     each = ", ".join(f"{r[label].strip() if label is not None else ','.join(r)} {plain(left)}" for left, r in rest)
     total = plain(sum((left for left, _ in rest), Decimal(0)))
-    return f"; still to go, {header[whole].strip()} - {header[part].strip()}, the most first: {each} = {total} in all"
+    done = [r[label].strip() for left, r in rest if not left] if label is not None and WHICH_DONE.search(request) else []
+    return (f"; still to go, {header[whole].strip()} - {header[part].strip()}, the most first: {each} = {total} in all"
+            + (f"; none to go: {', '.join(done)}" if done else ""))  # "Which orders have paid in full?"
 
 
 LATEST_ASKED = re.compile(r"\b(?:last|latest|most\s+recent)\b(?!\s+(?:week|month|year|time|weekend|night)s?\b)", re.IGNORECASE)
