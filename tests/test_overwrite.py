@@ -1048,3 +1048,12 @@ def test_a_line_is_marked_with_the_mark_the_request_spells_out():
     request_text = 'In todo.txt, mark "water the plants" as done by adding " [done]" at the end of that line.'
     assert marked_line("water the plants", request_text) == "water the plants [done]"
     assert marked_line("water the plants", "Mark water the plants as done.") == "water the plants (done)"
+
+
+def test_an_item_for_a_weekday_goes_on_that_days_line_of_a_week_set_out_by_day():
+    week = Document("week.md", "# Week\nMon: Leo swimming 5pm\nTue: Ava piano 4:30\nThu: Ava Brownies 6:15\n\nSchool run: Mon/Wed me\n")
+    assert ready_write("Add Leo dentist Thursday 3:40 to the week.", [week]) == ListToWrite(
+        "week.md", "# Week\nMon: Leo swimming 5pm\nTue: Ava piano 4:30\nThu: Ava Brownies 6:15, Leo dentist 3:40\n\n"
+                   "School run: Mon/Wed me\n")
+    assert ready_write("Add wedding cake tasting to the week.", [week]).content.endswith(  # type: ignore[union-attr]
+        "School run: Mon/Wed me\nwedding cake tasting\n")  # no weekday: "wedding" is none

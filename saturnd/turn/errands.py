@@ -57,7 +57,7 @@ paid the football.", "I watered the monstera today.", "Ana paid.", "I've paid fo
 the meeting to 3pm": a change."""
 TOLD_LOGGED = re.compile(r"^\s*(?:(?:I|we)\s+)?(?:just\s+)?(?!(?:moved|changed|booked|rescheduled|cancelled|arranged|planned|"
                          r"need|feed|seed|speed|breed|bleed|weed|proceed|exceed|succeed)\b)"  # "Fed her at 15:30, 14 minutes."
-                         r"(?:[a-z]+ed|ran|swam|rode|drove|spent|paid|did|took|bought|sold|put|fed|gave|ate|slept)\b[^?]*?"
+                         r"(?:[a-z]+ed|ran|swam|rode|drove|spent|paid|did|took|bought|sold|put|fed|gave|ate|slept|read)\b[^?]*?"
                          r"\d[\d,.]*(?![\d:]|\s*(?:am|pm|st|nd|rd|th)\b)(?:\s*[a-z]+\b)?[^?\d]*$", re.IGNORECASE)
 """Told what was done with its amounts ("I filled up today, 39 litres for £56.20 at 43,760
 miles.", "I weighed in this morning at 82.4."): a row of the log that keeps them. The 1.5B said

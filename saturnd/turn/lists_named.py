@@ -72,6 +72,8 @@ def _with_the_item(request: str, documents: list[Document]) -> ListToWrite | Non
     if any(lower_words(item) <= lower_words(line) for line in lines):
         return None
     every = document.text.rstrip("\n").splitlines()  # its blank lines too
+    if (on_its_day := _on_its_days_line(every, item)) is not None:  # "Thu: Ava Brownies 6:15, Leo dentist 3:40"
+        return ListToWrite(document.source, "\n".join(on_its_day) + "\n")
     if (inline := inline_list_at(every, list_words(request))) is not None:  # "Weak topics: algebra, …"
         every[inline] = f"{every[inline].rstrip(' .')}, {item}"
         return ListToWrite(document.source, "\n".join(every) + "\n")
@@ -86,6 +88,23 @@ def _with_the_item(request: str, documents: list[Document]) -> ListToWrite | Non
     if items and all(text[:1].isupper() for text in items):  # written as its items are: "Change address …"
         item = item[0].upper() + item[1:]
     return ListToWrite(document.source, "\n".join([*every[:at], f"{lead}{item}", *every[at:]]) + "\n")
+
+
+WEEKDAY = re.compile(r"(?:\bon\s+)?\b(?P<day>mon|tue|wed|thu|fri|sat|sun)(?:day|s|sday|nesday|rsday|urday|rs|r|es|\.)?(?![a-z])", re.IGNORECASE)
+DAYS_LINE = re.compile(r"^\W*(?P<day>mon|tue|wed|thu|fri|sat|sun)[a-z]*\s*:", re.IGNORECASE)
+
+
+def _on_its_days_line(lines: list[str], item: str) -> list[str] | None:
+    """A file set out a line a weekday ("Thu: Ava Brownies 6:15") with the item added to the line of
+    the one weekday it names, without that name; None for any other file or item."""
+    days = list(WEEKDAY.finditer(item))
+    at = [i for i, line in enumerate(lines) if (head := DAYS_LINE.match(line)) and days
+          and head["day"].lower() == days[0]["day"].lower()]
+    if len(days) != 1 or len(at) != 1 or sum(bool(DAYS_LINE.match(line)) for line in lines) < 3:
+        return None
+    thing = re.sub(r"\s+", " ", WEEKDAY.sub("", item)).strip(" ,")
+    line = lines[at[0]].rstrip(" .")
+    return [*lines[:at[0]], f"{line}{', ' if line.rstrip()[-1:] != ':' else ' '}{thing}", *lines[at[0] + 1:]]
 
 
 def into_its_list(lines: list[str], at: int, request: str) -> int:
