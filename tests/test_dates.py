@@ -34,7 +34,7 @@ from saturnd.turn.day_lines import on_the_days
 from saturnd.turn.ground import Ground, build_ground
 from saturnd.turn.repeats import age, lasts_until, next_due
 from saturnd.turn.retrieval import Document, Excerpt, rank, relevant_excerpts, render_excerpts
-from saturnd.turn.shares import shares, table_share
+from saturnd.turn.shares import percent_of_the_total, shares, table_share
 from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, just_gone, span_ends
 from saturnd.turn.worked_lines import (
     amount_added,
@@ -1365,3 +1365,19 @@ def test_a_tables_rows_of_someone_the_request_names_are_shown_beside_a_note_nami
     clubs = Document("activities.csv", "child,activity,day\nMia,swimming,Monday\nLeo,karate,Thursday\n")
     found = relevant_excerpts("What does Mia do after school?", [school, clubs], today=TODAY)
     assert [e.source for e in found] == ["school.md", "activities.csv"]
+
+
+def test_a_percentage_a_line_takes_of_each_amount_is_taken_of_the_total_shown():
+    shown = "[Saturn worked out] totals over the October 2026 rows (2): amount = 1650; amount by status: paid 1650"
+    tax = "Self assessment due 31 January 2027.\nPut aside 25% of every payment for tax.\n"
+    assert percent_of_the_total("How much should I have put aside for tax from October?", shown, [tax]) == (
+        '[Saturn worked out] "Put aside 25% of every payment for tax." of amount over the October 2026 rows (2): '
+        "1650 × 25% = 412.50")
+    assert percent_of_the_total("How much did I invoice in October?", shown, [tax]) == ""  # the line is of no word asked
+    assert percent_of_the_total("Is tax put aside?", shown, [tax]) == ""  # no amount asked
+
+
+def test_a_status_and_its_un_form_pick_the_rows_asked():
+    invoices = "client,amount,status\nHarbour Cafe,450,paid\nHarbour Cafe,450,unpaid\nMoss,780,unpaid\n"
+    assert table_totals("invoices.csv", invoices, "How much has Harbour Cafe paid me so far?").startswith(
+        "[Saturn worked out] totals over the Harbour Cafe status paid rows (1): amount = 450")

@@ -42,12 +42,12 @@ def flagged(header: list[str], body: list[list[str]], numeric: list[int], reques
 
 def status_asked(header: list[str], body: list[list[str]], request: str) -> tuple[int, str, bool] | None:
     """(the column, its done value, whether rows with it are asked) for a column of states one of
-    which is another's "not" ("shipped", "not shipped", "packed") that the request names: asked "How
-    many orders still need shipping?", the rows not shipped, the packed one too."""
+    which is another's "not" ("shipped", "not shipped", "packed"; "paid", "unpaid") that the request
+    names: asked "How many orders still need shipping?", the rows not shipped, the packed one too."""
     asked = stems(request)
     for i in range(len(header)):
         values = {r[i].strip().lower() for r in body}
-        done = next((v for v in values if f"not {v}" in values and stems(v) & asked), None)
+        done = next((v for v in values if (f"not {v}" in values or f"un{v}" in values) and stems(v) & asked), None)
         if done is not None:
             return i, done, not NEGATED.search(request) and not re.search(r"\bneeds?\b|\bto\s+be\b", request, re.IGNORECASE)
     return None

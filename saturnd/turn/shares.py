@@ -81,6 +81,30 @@ def table_share(request: str, shown: str, texts: Iterable[str] = ()) -> str:
     return f"{WORKED_OUT} {'; '.join(said)}" if said else ""
 
 
+PERCENT = re.compile(r"(?<![\d.])(?P<rate>\d{1,2}(?:\.\d+)?)\s?%")
+PERCENT_WORDS = frozenset({"how", "much", "many", "should", "would", "need", "what", "have", "from", "every", "each"})
+
+
+def percent_of_the_total(request: str, shown: str, texts: Iterable[str] = ()) -> str:
+    """Asked an amount where a line of the `texts` about the same things takes a percentage of
+    each ("Put aside 25% of every payment for tax."), that percentage of the table's total shown:
+    asked "How much should I have put aside for tax from October?", the 1.5B gave October's total."""
+    asked = {stem for stem in stems(request) if stem not in {w[:4] for w in PERCENT_WORDS}}
+    lines = [line.strip(" -*•") for text in texts for line in text.splitlines()
+             if len(PERCENT.findall(line)) == 1 and not MONEY.search(line)]
+    line = next((line for line in lines if stems(PERCENT.sub("", line)) & asked), None)
+    totals = next((found for text_line in shown.splitlines() if (found := TOTALS_LINE.match(text_line))), None)
+    if line is None or totals is None or not re.search(r"\bhow\s+much\b", request, re.IGNORECASE):
+        return ""
+    column, _, total = totals.group("totals").split(", ")[0].rpartition(" = ")
+    rate = Fraction(PERCENT.search(line)["rate"])  # type: ignore[index]
+    with contextlib.suppress(ValueError):
+        amount = Fraction(total)
+        return (f"{WORKED_OUT} \"{line}\" of {column} over {totals.group('over')}: {plain(amount)} × {plain(rate)}% = "
+                f"{money_written(amount * rate / 100)}")
+    return ""
+
+
 def _us(line: str) -> list[str]:
     """The people a line lists when the user is one of them."""
     found = PEOPLE_LINE.match(line)
