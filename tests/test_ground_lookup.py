@@ -889,7 +889,12 @@ def test_a_date_column_with_blanks_is_told_dated_or_not_and_ratings_are_not_summ
              "Klara and the Sun,2026-11-05,2026-11-19,320,5\nDemon Copperhead,2026-11-21,,560,\n")
     assert table_totals("books.csv", books, "How many books have I finished?") == (
         "[Saturn worked out] totals over 3 rows: pages = 1168\n"
-        "[Saturn counted] finished: dated 2 (The Salt Path, Klara and the Sun); not finished yet 1 (Demon Copperhead)")
+        "[Saturn counted] finished: dated 2 (The Salt Path, Klara and the Sun); not finished yet 1 (Demon Copperhead);"
+        " pages: dated 608, not finished yet 560")  # each part's amount too
+    selling = "item,price,sold,buyer\nkids bike,45,2026-11-14,Tom R\nlamp,12,,\nlego box,60,2026-11-28,J Singh\n"
+    assert table_totals("selling.csv", selling, "How much have I made from selling so far?") == (
+        "[Saturn worked out] totals over 3 rows: price = 117\n"  # no "price by buyer: Tom R 45, (blank) 12 …"
+        "[Saturn counted] sold: dated 2 (kids bike, lego box); not sold yet 1 (lamp); price: dated 105, not sold yet 12")
     assert "largest rating: (title Klara and the Sun" in table_totals("books.csv", books, "What was my favourite book?")
 
 

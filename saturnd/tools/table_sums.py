@@ -235,6 +235,10 @@ def undated_rows(name: str, text: str) -> str:
     return "\n".join(_dated_or_not(header, body) for header, body in _table(name, text))
 
 
+DONE_FORMS = ("ed", "old", "aid", "ent", "ught", "one", "en")
+"""A column's name in the past ("finished", "sold", "paid", "sent", "bought", "done", "taken")."""
+
+
 def _dated_or_not(header: list[str], body: list[list[str]]) -> str:
     """The rows of a date column some of whose cells are blank, dated or not ("finished: dated 4
     (…); not finished yet 1 (Demon Copperhead)"): asked what they are reading now, or how many
@@ -246,8 +250,12 @@ def _dated_or_not(header: list[str], body: list[list[str]]) -> str:
         if label is None or not all(not c or ISO_DATE.fullmatch(c) for c in cells) or all(cells) or not any(cells):
             continue
         dated, blank = ([r[label].strip() for r, c in zip(body, cells, strict=True) if bool(c) is filled] for filled in (True, False))
-        not_yet = f"not {name.strip()} yet" if name.strip().lower().endswith("ed") else "blank"
-        said.append(f"{name.strip()}: dated {len(dated)} ({', '.join(dated)}); {not_yet} {len(blank)} ({', '.join(blank)})")
+        not_yet = f"not {name.strip()} yet" if name.strip().lower().endswith(DONE_FORMS) else "blank"
+        amounts = [j for j in range(len(header)) if all(number(r[j]) is not None for r in body) and not _identifies_rows(header[j], body, j)]
+        summed = "".join(f"; {header[j].strip()}: dated {plain(sum((value_in(j, r) for r, c in zip(body, cells, strict=True) if c), Decimal(0)))}, "
+                         f"{not_yet} {plain(sum((value_in(j, r) for r, c in zip(body, cells, strict=True) if not c), Decimal(0)))}"
+                         for j in amounts[:1])  # "How much have I made from selling?": the sold rows' prices
+        said.append(f"{name.strip()}: dated {len(dated)} ({', '.join(dated)}); {not_yet} {len(blank)} ({', '.join(blank)}){summed}")
     return f"[Saturn counted] {' | '.join(said)}" if said else ""
 
 
@@ -641,12 +649,19 @@ def _value_named(value: str, request: str) -> bool:
     return month is not None and re.search(rf"\b{month}\b", request, re.IGNORECASE) is not None
 
 
+def _a_value_repeats(cells: list[str]) -> bool:
+    values = [cell.strip() for cell in cells if cell.strip()]
+    return len(set(values)) < len(values)
+
+
 def _grouping_column(header: list[str], body: list[list[str]], skip: list[int | None], request: str = "") -> int | None:
     """The text column the request names ("Which item sells best?"), else whose values repeat most
     (a category rather than a shop), or None; a column of clock times is no category ("hours by
     start: 09:00 12")."""
     kinds = {i: len({r[i].strip() for r in body}) for i in range(len(header))
-             if i not in skip and not all(CLOCK_TIME.fullmatch(r[i].strip()) for r in body)}
+             if i not in skip and not all(CLOCK_TIME.fullmatch(r[i].strip()) for r in body)
+             and not any(ISO_DATE.match(r[i]) for r in body)  # "price by sold: 2026-11-14 45, (blank) 57" is no kind
+             and _a_value_repeats([r[i] for r in body])}  # nor a buyer's name beside blanks
     repeating = [i for i, count in kinds.items() if count < len(body) and count <= MAX_GROUPS]
     return min(repeating, key=lambda i: (not stems_named(header[i], request), kinds[i], i), default=None)
 
