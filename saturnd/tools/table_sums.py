@@ -28,6 +28,7 @@ from saturnd.tools.periods import PERIOD_OF, TIMES_A_YEAR, period_asked
 from saturnd.tools.table_asked import (
     AVERAGE_ASKED,
     LARGEST_ASKED,
+    LEFT_ASKED,
     RATED,
     SMALLEST_ASKED,
     asked_of_rows,
@@ -170,7 +171,8 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         return between
     parts = [f"{header[i].strip() or f'column {i + 1}'} = {plain(column_total(body, i))}" for i in summed]
     counted = HOW_MANY.search(request)
-    count = f"{len(body)} {counted.group(1)} (a row each); " if counted and not _blank_date_named(header, body, request) and _rows_counted(
+    count = f"{len(body)} {counted.group(1)} (a row each); " if counted and not _blank_date_named(header, body, request) and not (
+        LEFT_ASKED.search(request) and _some_not_done(body)) and _rows_counted(
         counted.group(1), name, header, numeric, named[1] if named else set(), product is not None) else ""
     of_rows = asked_of_rows(header, body, numeric, request)
     line = f"[Saturn worked out] {count}totals over {over}: " + ", ".join(parts) + of_rows + _in_and_out(header, body, summed)
@@ -309,7 +311,7 @@ def _rows_without_amounts(name: str, header: list[str], body: list[list[str]], r
     counted = HOW_MANY.search(request)
     rows = (f"[Saturn counted] {len(body)} {counted.group(1)} (a row each)"
             if counted and not named and _rows_counted(counted.group(1), name, header, [], set(), False)
-            and _mentions(counted.group(1), name, header, body) else "")
+            and _mentions(counted.group(1), name, header, body) and not (LEFT_ASKED.search(request) and _some_not_done(body)) else "")
     return "\n".join(filter(None, (rows, by_flag)))
 
 
@@ -647,6 +649,13 @@ def _value_named(value: str, request: str) -> bool:
         return True
     month = next((m for m in MONTHS if len(value) >= 3 and m.startswith(value.lower().rstrip("."))), None)
     return month is not None and re.search(rf"\b{month}\b", request, re.IGNORECASE) is not None
+
+
+def _some_not_done(body: list[list[str]]) -> bool:
+    """Whether a column is filled in some rows and blank or "no" in others: "How many things are still
+    listed?" is then no count of every row."""
+    return any(len({not cell.strip() or cell.strip().lower() in ("no", "n", "false") for cell in column}) == 2
+               for column in zip(*body, strict=True))
 
 
 def _a_value_repeats(cells: list[str]) -> bool:
