@@ -1278,5 +1278,10 @@ def test_a_deposit_is_part_of_the_price_and_the_rows_with_none_to_go_are_named_w
 
 def test_asked_how_many_are_still_to_do_the_rows_are_not_each_counted_where_some_are_done():
     selling = "item,price,sold\nkids bike,45,2026-11-14\nlamp,12,\nlego box,60,\n"
-    assert "(a row each)" not in table_totals("selling.csv", selling, "How many things are still listed?")
+    assert table_totals("selling.csv", selling, "How many things are still listed?").startswith(
+        "[Saturn worked out] 2 things (a row each); totals over the not sold yet rows (2): price = 72")  # not 3
+    assert "largest price: (item lego box" in table_totals("selling.csv", selling, "What's the dearest thing still for sale?")
     assert "3 things (a row each)" in table_totals("selling.csv", selling, "How many things have I listed?")
+    shown = relevant_excerpts("What's the dearest thing still for sale?", docs({
+        "selling.md": "Fees: 10% of each sale.\n", "selling.csv": selling}))
+    assert [p.source for p in shown] == ["selling.md", "selling.csv"]  # the notes' namesake table

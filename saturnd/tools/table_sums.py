@@ -160,6 +160,10 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         body = picked
         over += f"{header[column].strip()} {'' if wanted else 'not '}{done} "
         grouping = None if grouping == column and wanted else grouping
+    elif LEFT_ASKED.search(request) and not days and len(undone := _blank_dates(header, body)) == 1:
+        column = undone[0]  # "the most expensive thing still for sale": the rows not sold yet
+        body = [r for r in body if not r[column].strip()]
+        over += f"not {header[column].strip()} yet "
     over = f"the {over}rows ({len(body)}{names})" if over else f"{len(body)} rows"
     summed = [i for i in numeric if (product is None or not (UNIT_PRICE.fullmatch(header[i].strip())
                                                              or PRICE_PER.fullmatch(header[i].strip())))  # prices don't add
@@ -649,6 +653,12 @@ def _value_named(value: str, request: str) -> bool:
         return True
     month = next((m for m in MONTHS if len(value) >= 3 and m.startswith(value.lower().rstrip("."))), None)
     return month is not None and re.search(rf"\b{month}\b", request, re.IGNORECASE) is not None
+
+
+def _blank_dates(header: list[str], body: list[list[str]]) -> list[int]:
+    """The date columns some rows leave blank: a thing not done yet ("sold", "finished")."""
+    return [i for i in range(len(header)) if any(r[i].strip() for r in body) and any(not r[i].strip() for r in body)
+            and all(not r[i].strip() or ISO_DATE.fullmatch(r[i].strip()) for r in body)]
 
 
 def _some_not_done(body: list[list[str]]) -> bool:

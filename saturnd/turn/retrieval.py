@@ -241,6 +241,9 @@ def relevant_excerpts(
               or _rows_of_someone_named(doc, request)  # "What does Mia do after school?": activities.csv's Mia rows
               or BETWEEN_ROWS_ASKED.search(request) and _dated_table(doc) and _header_named(doc, request)]
               # "How many miles between the last two fill-ups?": fuel.csv's miles, beside car.md's "12,000 miles"
+    shown_names = {_bare_name(d.source) for score, d, _ in ranked if score > 0 and not d.source.lower().endswith(TABLE_SUFFIXES)}
+    needed += [doc for doc in documents if doc.source.lower().endswith(TABLE_SUFFIXES) and _bare_name(doc.source) in shown_names]
+    # "the most expensive thing still for sale": selling.md shares "sale"'s words, its selling.csv none
     ranked += [(0.0, doc, frozenset()) for doc in needed if all(doc is not d for _, d, _ in ranked)]
     wanted = {*wanted, *(doc.source for doc in needed)}
     if (not ranked and not asked_action(request) and not re.search(r"\d", request)  # "2 hours 45 minutes …": its own
@@ -267,6 +270,11 @@ def relevant_excerpts(
         covered |= held
         used += size
     return chosen
+
+
+def _bare_name(source: str) -> str:
+    """A file's name without its folder or suffix: "selling" of "notes/selling.md"."""
+    return source.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
 
 
 BETWEEN_ROWS_ASKED = re.compile(r"\bbetween\s+(?:the\s+)?(?:last|latest|first)\b", re.IGNORECASE)
