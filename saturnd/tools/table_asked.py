@@ -39,7 +39,8 @@ SMALLEST_ASKED = re.compile(
     re.IGNORECASE)
 
 
-LEFT_ASKED = re.compile(r"\b(?:still|left|remaining|to\s+go|outstanding|not\s+yet|unpacked|unpaid|undone|in\s+full|ow(?:e|es|ed|ing))\b",
+LEFT_ASKED = re.compile(r"\b(?:still|left|remaining|to\s+go|outstanding|not\s+yet|unpacked|unpaid|undone|in\s+full|ow(?:e|es|ed|ing)|"
+                        r"far\s+off|short|closest|nearest|more\s+do\s+I\s+need)\b",
                         re.IGNORECASE)
 
 

@@ -44,6 +44,7 @@ from saturnd.turn.dates import (
 )
 from saturnd.turn.day_lines import NO_LINE_THAT_DAY, on_the_days
 from saturnd.turn.errands import TOLD_LOGGED, asked_action
+from saturnd.turn.line_amounts import amounts_in_a_line
 from saturnd.turn.listing import (
     DONE_MARK,
     LIST_MARK,
@@ -354,6 +355,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   or arrival_times(part.lines, request) or before_the_event(part.lines, request)
                   or scaled_recipe(part.lines, request) or shares(part.lines, request)
                   or amounts_by_period(part.lines, request) or (list_amounts(part.lines, request) if not table else "")
+                  or (amounts_in_a_line(part.lines, request) if not table else "")
                   or quantities_summed(part.lines, request) or ratings(part.lines, request)
                   or bracketed_counts(part.lines, request) or at_a_rate(part.lines, request) or most_of_a_list(part.lines, request)
                   or span_ends(part.lines, request) or (measure_change(part.lines, request) if not table else "")
