@@ -180,3 +180,13 @@ def test_told_more_came_in_the_count_left_of_its_row_goes_up():
         "meds.csv", "medicine,times a day,tablets left\nAmlodipine,1,24\nMetformin,2,58\n")
     assert stock_topped_up("I picked up 28 more plasters today.", [meds]) is None  # no row names them
     assert stock_topped_up("How many metformin are left?", [meds]) is None
+
+
+def test_a_told_log_of_a_row_the_table_holds_fills_its_blank_day_and_money_put_in_goes_on_its_total():
+    selling = Document("selling.csv", "item,listed,price,sold\nlamp,2026-11-25,12,\nlego box,2026-11-20,60,2026-11-28\n")
+    assert cell_told("I sold the lamp today for 12.", [selling], TODAY) == ListToWrite(
+        "selling.csv", "item,listed,price,sold\nlamp,2026-11-25,12,2026-12-04\nlego box,2026-11-20,60,2026-11-28\n")
+    assert cell_told("I sold the lego box today for 60.", [selling], TODAY) is None  # sold already: a row of its own
+    pots = Document("pots.csv", "pot,saved,target\nholiday,1240,2000\nnew car,3500,8000\n")
+    assert stock_topped_up("I've put another £50 in the holiday pot.", [pots]) == ListToWrite(
+        "pots.csv", "pot,saved,target\nholiday,1290,2000\nnew car,3500,8000\n")

@@ -32,8 +32,8 @@ def ready_write_for(turn: TurnContext, claim: Claim) -> ListToWrite | None:
     thing told done, its list or table marked (marks.line_marked_as_told, table_rows.cell_told)."""
     if claim.kind not in ("done", "not_acted") or WRITE_FILE not in claim.tools:
         return None
-    return (ready_write(turn.text, turn.documents) or row_asked(turn.text, turn.documents, date.today())
-            or cell_told(turn.text, turn.documents) or stock_topped_up(turn.text, turn.documents)
+    return (ready_write(turn.text, turn.documents) or cell_told(turn.text, turn.documents)  # a row told of before a new one
+            or stock_topped_up(turn.text, turn.documents) or row_asked(turn.text, turn.documents, date.today())
             or line_marked_as_told(turn.text, turn.documents, turn.cwd))
 
 

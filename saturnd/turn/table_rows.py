@@ -25,7 +25,14 @@ from saturnd.tools.table_cells import ISO_DATE, TABLE_SUFFIXES, day_of, in_order
 from saturnd.tools.table_dates import header_and_rows
 from saturnd.tools.word_match import stems
 from saturnd.turn.dates import MONTHS, days_named, days_of
-from saturnd.turn.errands import NAMED_FILE, TOLD_ANSWER, TOLD_MORE, asked_action
+from saturnd.turn.errands import (
+    NAMED_FILE,
+    TOLD_ADDED,
+    TOLD_ANSWER,
+    TOLD_LOGGED,
+    TOLD_MORE,
+    asked_action,
+)
 from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.made_up import NUMBER_WORDS
 from saturnd.turn.retrieval import KB_SOURCE, Document
@@ -77,7 +84,8 @@ def cell_told(request: str, documents: list[Document], today: date | None = None
     watered the monstera today."), the date column its verb names set to that day; a thing
     put down for someone ("Put down a candle for Priya"), the one cell their row leaves blank."""
     action, put = asked_action(request), PUT_FOR.match(request)
-    if action != "mark" and put is None:
+    logged = action == "add" and TOLD_LOGGED.match(request) is not None  # "I sold the lamp today for 12."
+    if action != "mark" and put is None and not logged:
         return None
     today = today or date.today()
     said, words = stems(request), set(re.findall(r"[A-Z][\w'-]*", request))
@@ -95,8 +103,9 @@ def cell_told(request: str, documents: list[Document], today: date | None = None
         if len(named) != 1 and not _each_named(named, said):
             continue
         told = [_cell_told(header, body, row, request, said, put, today) for row in named]
-        if not all(told):
-            continue
+        if not all(told) or logged and not all(not row[column].strip() and ISO_DATE.fullmatch(value)  # type: ignore[misc]
+                                               for row, (column, value) in zip(named, told, strict=True)):
+            continue  # a told log fills its row's blank day, else it is a new row
         text = doc.text
         for row, (column, value) in zip(named, told, strict=True):  # type: ignore[misc]
             cells = [value if i == column else _blank_told(body, i, cell, request) for i, cell in enumerate(row)]
@@ -113,28 +122,32 @@ def _each_named(rows: list[list[str]], said: set[str]) -> bool:
 
 
 MORE_OF = re.compile(r"\b(?:another\s+)?(?P<count>\d+)\s+more\b", re.IGNORECASE)
+SAVED = re.compile(r".*\b(?:saved|balance|so\s+far|in\s+(?:it|the\s+pot)|paid\s+in|put\s+by|total)\b.*", re.IGNORECASE)
+"""A column of money built up ("saved"): told "I've put another £50 in the holiday pot", it goes up."""
+MONEY_ADDED = re.compile(r"[£$€]\s?(?P<amount>\d[\d,]*(?:\.\d+)?)")
 STOCK_LEFT = re.compile(r".*\b(?:left|remaining|in\s+stock|stock|on\s+hand)\b.*", re.IGNORECASE)
 
 
 def stock_topped_up(request: str, documents: list[Document]) -> ListToWrite | None:
     """Told more of a thing came in ("I picked up 28 more metformin today."), the folder's table
     with the count left of the one row naming it gone up by that many (30 + 28 = 58)."""
-    more = MORE_OF.search(request) if TOLD_MORE.match(request) else None
+    more = MORE_OF.search(request) if TOLD_MORE.match(request) else TOLD_ADDED.match(request)
     if more is None:
         return None
+    added = more["count"] if TOLD_MORE.match(request) else MONEY_ADDED.search(request)["amount"]  # type: ignore[index]
     said = stems(request)
     for doc in documents:
         table = None if doc.source.startswith(KB_SOURCE) else header_and_rows(doc.source, doc.text.splitlines())
         if table is None:
             continue
         header, body = table
-        left = next((i for i, name in enumerate(header) if STOCK_LEFT.fullmatch(name.strip())
+        left = next((i for i, name in enumerate(header) if (STOCK_LEFT if TOLD_MORE.match(request) else SAVED).fullmatch(name.strip())
                      and all(number(r[i]) is not None for r in body)), None)
         named = [r for r in body if any(number(cell) is None and stems(cell) and stems(cell) <= said for cell in r)]
         if left is None or len(named) != 1:
             continue
         row = named[0]
-        total = Decimal(str(number(row[left]))) + int(more["count"])
+        total = Decimal(str(number(row[left]))) + Decimal(added.replace(",", ""))
         cells = [format(total.normalize(), "f") if i == left else cell for i, cell in enumerate(row)]
         return ListToWrite(doc.source, doc.text.replace(_csv_line(row), _csv_line(cells), 1))
     return None
