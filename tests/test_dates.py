@@ -773,6 +773,9 @@ def test_asked_what_happens_at_a_part_of_the_day_the_lines_naming_it_are_listed(
     assert at_that_time_of_day(meds, "What do I take tonight?") == (
         "[Saturn listed] the lines of the night (1): - Atorvastatin 20mg: one at night")
     assert at_that_time_of_day(meds, "What do I take a day?") == ""
+    classes = ["day,time,class", "Monday,07:00,Spin", "Wednesday,12:15,HIIT", "Thursday,19:00,Yoga"]
+    assert at_that_time_of_day(classes, "Is there a class at lunchtime?") == (
+        "[Saturn listed] the lines of the lunchtime (1): Wednesday,12:15,HIIT")  # by its times, 11 to 2
 
 
 def test_told_money_went_into_a_thing_its_line_is_worked_out_so_much_more():

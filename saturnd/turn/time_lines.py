@@ -125,7 +125,7 @@ PART_OF_DAY = re.compile(r"\b(?:in\s+the|at|each|every|this|tonight|before|after
                          r"lunch(?:time)?|breakfast|dinner)s?\b|\b(tonight)\b", re.IGNORECASE)
 
 
-HOURS_OF = {"morning": (5, 12), "afternoon": (12, 17), "evening": (17, 22)}
+HOURS_OF = {"morning": (5, 12), "afternoon": (12, 17), "evening": (17, 22), "lunch": (11, 14), "lunchtime": (11, 14)}
 
 
 def at_that_time_of_day(lines: list[str], request: str) -> str:
