@@ -335,6 +335,9 @@ def test_a_message_that_tells_of_sending_it_is_sent_as_what_it_says(request_text
     ("Text Lena to chase the invoice.", "Hi Lena, just chasing invoice INV-044 for £780.", None),  # the user's chase
     ("Text Hannah to remind her it's at mine next week.", "Hi Hannah!", "Just a reminder: it's at mine next week."),
     ("Text Hannah to remind her it's at mine next week.", "Hi Hannah, a reminder it's at mine next week!", None),
+    ("Let Dee know the cake is ready.", "Hi Dee!", "The cake is ready."),
+    ("Send Sam a text saying the accounts are ready.", "Hi Sam", "The accounts are ready."),
+    ("Tell Lena I'll send the invoice tomorrow.", "Hi Lena!", "I'll send the invoice tomorrow."),  # she alone is messaged
 ])
 def test_a_message_that_leaves_out_what_the_request_says_to_say_says_it(request_text, body, said):
     put_right = with_the_words_asked({"to": "+44 7700 900123", "text": body}, request_text)

@@ -151,7 +151,10 @@ def in_the_senders_words(arguments: dict[str, Any], request: str) -> tuple[dict[
     return None
 
 
-SAY_THAT = re.compile(r"^\s*(?:that|to\s+say(?:\s+that)?|saying(?:\s+that)?)\s+(?P<said>\S.*?)\s*$", re.IGNORECASE | re.DOTALL)
+SAY_THAT = re.compile(r"^\s*(?:an?\s+(?:quick\s+)?(?:text|message|note|line|email|e-mail)\s+)?"  # "Send Sam a text saying …"
+                      r"(?:(?:that|to\s+say(?:\s+that)?|saying(?:\s+that)?|know(?:\s+that)?)\s+"
+                      r"|(?=(?:I|I'm|I'll|I've|I'd|we|we're|we'll|we've)\s))(?P<said>\S.*?)\s*$",  # "Tell Lena I'll send it"
+                      re.IGNORECASE | re.DOTALL)
 ASKED_TO = re.compile(r"^\s*to\s+(?!(?:say|tell|let|ask|know|remind|chase|thank|wish|invite|congratulate|warn|apologi[sz]e|"
                       r"confirm|check|update|nudge|welcome|cancel|book)\b)(?P<said>[a-z]\S*.*?)\s*$", re.IGNORECASE | re.DOTALL)
 """What the person is asked to do ("Text Tom to feed Pepper while we're in Lisbon"): "Please …"; not
