@@ -177,7 +177,7 @@ def test_a_removal_takes_the_line_the_request_names_most_not_one_sharing_a_word(
 def test_a_note_answered_instead_of_made_goes_to_the_notes_file():
     notes = Document("notes.txt", "Dentist Friday 9am\n")
     written = ready_write("Make a note that the boiler man is coming Monday at 8.", [Document("shop.txt", "eggs\n"), notes])
-    assert written == ListToWrite("notes.txt", "Dentist Friday 9am\nthe boiler man is coming Monday at 8\n")
+    assert written == ListToWrite("notes.txt", "Dentist Friday 9am\nThe boiler man is coming Monday at 8\n")
 
 
 KIDS = "# Kids' week\n\nElla: swimming Monday 5pm, piano Thursday 4pm\nLeo: Cubs Wednesday 6:30pm, football Saturday 10am\n"
@@ -1056,4 +1056,34 @@ def test_an_item_for_a_weekday_goes_on_that_days_line_of_a_week_set_out_by_day()
         "week.md", "# Week\nMon: Leo swimming 5pm\nTue: Ava piano 4:30\nThu: Ava Brownies 6:15, Leo dentist 3:40\n\n"
                    "School run: Mon/Wed me\n")
     assert ready_write("Add wedding cake tasting to the week.", [week]).content.endswith(  # type: ignore[union-attr]
-        "School run: Mon/Wed me\nwedding cake tasting\n")  # no weekday: "wedding" is none
+        "School run: Mon/Wed me\nWedding cake tasting\n")  # no weekday: "wedding" is none
+
+
+def test_an_add_of_several_short_things_puts_each_on_its_own_line_and_a_remove_takes_each_off():
+    shopping = Document("shopping.txt", "milk\neggs\nflour\n")
+    assert ready_write("Put bread and butter on the shopping list.", [shopping]) == ListToWrite(
+        "shopping.txt", "milk\neggs\nflour\nbread\nbutter\n")
+    assert ready_write("Add milk and onions to the shopping list.", [shopping]) == ListToWrite(
+        "shopping.txt", "milk\neggs\nflour\nonions\n")  # milk is on it
+    assert ready_write("Remove flour and milk from my shopping list.", [shopping]) == ListToWrite("shopping.txt", "eggs\n")
+
+
+def test_tick_off_on_a_list_of_boxes_ticks_the_box():
+    todo = Document("todo.md", "# To do\n- [ ] call the bank\n- [ ] renew passport\n")
+    assert ready_write("Tick off renew passport.", [todo]) == ListToWrite(
+        "todo.md", "# To do\n- [ ] call the bank\n- [x] renew passport\n")
+    assert ready_write("Take renew passport off my to do list.", [todo]) == ListToWrite(
+        "todo.md", "# To do\n- [ ] call the bank\n")
+
+
+def test_note_that_is_a_note_written_as_the_notes_are():
+    notes = Document("notes.txt", "Dentist Friday 9am\nBins Tuesday\n")
+    assert ready_write("Note that the boiler man comes Monday at 8.", [Document("shop.txt", "eggs\n"), notes]) == ListToWrite(
+        "notes.txt", "Dentist Friday 9am\nBins Tuesday\nThe boiler man comes Monday at 8\n")
+
+
+def test_a_box_ticked_for_tick_off_is_not_the_line_kept(tmp_path):
+    todo = tmp_path / "todo.md"
+    todo.write_text("# To do\n- [ ] call the bank\n- [ ] renew passport\n")
+    assert kept_lines("Tick off renew passport.", todo, "# To do\n- [ ] call the bank\n- [x] renew passport\n") == []
+    assert kept_lines("Tick off renew passport.", todo, todo.read_text()) == ["- [ ] renew passport"]

@@ -24,7 +24,7 @@ ACTION_REQUEST = re.compile(
     r"(?P<verb>add(?!\s+up\b)|put|append|insert|remove|delete|take\s+(?:\w+\s+){1,3}?off|take\s+(?:\w+\s+){1,4}?out\b|"
     r"cross|tick|mark|"
     r"send|text|email|e-mail|message|reply|forward|tell(?!\s+(?:me|us)\b)|let\s+(?!(?:me|us)\b)(?:\w+\s+){1,3}?know|"
-    r"save|store|note\s+down|make\s+a\s+note|write\s+down|remember|"
+    r"save|store|note\s+down|note(?=\s+that\b)|make\s+a\s+note|write\s+down|remember|"
     r"(?:write|make|create)\b(?=.*(?:\bfiles?\b|\bfolder\b|\.[a-z]{2,4}\b))|"
     r"book|order|schedule|cancel|set|turn|switch|change|update|rename|move|copy|edit|fix|replace|overwrite|swap|transfer|"
     r"remind(?!\s+me\b[,:]?\s*(?:when|what|where|who|which|how|of)\b)|pay|call|ring|phone(?=\s+(?:the|my|our|(?-i:[A-Z])))|install|run|unlock|lock|start(?!\s+(?:at|from|with|on)\b)|stop|play|dim|print|buy|water|heat|charge|"

@@ -85,9 +85,26 @@ def _with_the_item(request: str, documents: list[Document]) -> ListToWrite | Non
     items = [line[found.end():] for line in every if (found := BULLET.match(line))]
     if ARTICLE.match(item) and not any(ARTICLE.match(text) for text in items or lines):
         item = ARTICLE.sub("", item, count=1)  # "an umbrella" on a list of "passport", "adapter"
-    if items and all(text[:1].isupper() for text in items):  # written as its items are: "Change address …"
+    written = items or [line for line in lines if line[:1].isalpha()]
+    if written and all(text[:1].isupper() for text in written):  # written as its items are: "Change address …"
         item = item[0].upper() + item[1:]
-    return ListToWrite(document.source, "\n".join([*every[:at], f"{lead}{item}", *every[at:]]) + "\n")
+    things = _things_of(item, items or lines)
+    new = [f"{lead}{thing}" for thing in things if not any(lower_words(thing) <= lower_words(line) for line in lines)]
+    return ListToWrite(document.source, "\n".join([*every[:at], *new, *every[at:]]) + "\n")
+
+
+THINGS_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
+SHORT_ITEM_WORDS = 3
+
+
+def _things_of(item: str, items: list[str]) -> list[str]:
+    """The things an add names ("bread and butter": bread, butter) where its list holds one short
+    thing a line; else the item whole ("call the bank and the council" on a to-do list of tasks)."""
+    things = [thing.strip() for thing in THINGS_SPLIT.split(item) if thing.strip()]
+    one_a_line = items and all(len(text.split()) <= SHORT_ITEM_WORDS and "," not in text for text in items)
+    if len(things) < 2 or not one_a_line or any(len(thing.split()) > SHORT_ITEM_WORDS for thing in things):
+        return [item]
+    return things
 
 
 WEEKDAY = re.compile(r"(?:\bon\s+)?\b(?P<day>mon|tue|wed|thu|fri|sat|sun)(?:day|s|sday|nesday|rsday|urday|rs|r|es|\.)?(?![a-z])", re.IGNORECASE)
@@ -138,12 +155,20 @@ def _without_the_line(request: str, documents: list[Document]) -> ListToWrite | 
     file_words = stems(re.sub(r"[^a-z]", " ", Path(document.source).stem.lower()))
     words = stems(NAMED_FILE.sub(" ", request)) - file_words - stems(f"{' '.join(REMOVING)} off {CONTAINERS}")
     lines = document.text.splitlines()
+    every_said = [n for n, line in enumerate(lines) if line.strip() and not HEADING.search(line)
+                  and (own := stems(LIST_MARK.sub("", line))) and own <= words]
+    if len(every_said) > 1 and THINGS_SPLIT.search(request) and asked_action(request) not in ("tick", "cross"):
+        # "Remove flour and milk from my shopping list": each line it names goes
+        return ListToWrite(document.source, "".join(f"{line}\n" for n, line in enumerate(lines) if n not in every_said))
     shared = [len(words & stems(line)) for line in lines]
     most = max(shared, default=0)
     items = [n for n, line in enumerate(lines) if _item_said(line, request)]  # "- cake", not "Still to book:"
     if len(items) != 1 and (not most or shared.count(most) > 1):
         return None
     gone = items[0] if len(items) == 1 else shared.index(most)
+    if asked_action(request) in ("tick", "cross") and "[ ]" in lines[gone]:  # a box to tick, not a line to drop
+        lines[gone] = lines[gone].replace("[ ]", "[x]", 1)
+        return ListToWrite(document.source, "".join(f"{line}\n" for line in lines))
     return ListToWrite(document.source, "".join(f"{line}\n" for n, line in enumerate(lines) if n != gone))
 
 

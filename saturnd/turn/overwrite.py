@@ -169,6 +169,9 @@ def kept_lines(request: str, path: Path, content: str) -> list[str]:
     added = [line for line in written if line not in old]
     if verb in CHANGING:
         return [line for line in asked if line in written and any(named(line, new) for new in added)]
+    if verb in ("tick", "cross"):  # "Tick off renew passport": its box ticked is the line done, not kept
+        ticked = set(content_lines(content))  # as written: _as_the_files reads "[x]" as the file's "[ ]"
+        asked = [line for line in asked if not ("[ ]" in line and {line.replace("[ ]", "[x]"), line.replace("[ ]", "[X]")} & ticked)]
     # "Guardian,12.00,…" written for the "The Guardian,12.00,…" asked gone is the line kept
     return [] if len(asked) == len(old) else [line for line in asked if line in written
                                                or any(named(line, new) and named(request, new) for new in added)]
@@ -410,7 +413,7 @@ ITEM_ASKED = re.compile(
 """"Add call the council to my to-do list": the item is "call the council"; "Pop mulch on my garden
 jobs": "mulch"."""
 NOTE_ASKED = re.compile(
-    r"^\W*(?:please\s+)?(?:make\s+a\s+note|note\s+down|jot\s+down|write\s+down)\s+(?:that\s+|of\s+)?(?P<item>.+?)"
+    r"^\W*(?:please\s+)?(?:make\s+a\s+note|note\s+down|note(?=\s+that\b)|jot\s+down|write\s+down)\s+(?:that\s+|of\s+)?(?P<item>.+?)"
     r"(?:\s+(?:in|to|on)\s+(?:my|the)\s+notes?(?:\s+file)?)?\s*[.!]?\s*$",
     re.IGNORECASE,
 )
