@@ -958,6 +958,9 @@ def test_asked_whether_a_thing_can_be_done_now_the_lines_of_this_month_are_liste
         "[Saturn listed] now is December: no line here names December")  # spring and summer are March to August
     assert in_the_month(plants, "Does the monstera need feeding now?", date(2026, 6, 3)).endswith("(1): " + plants[0])
     assert in_the_month(plants, "Is the orchid thirsty now?", date(2026, 12, 3)) == ""  # the one line is not about it
+    ruled_out = ["Feed the monstera once a month in spring and summer, not in winter.", "Fern likes misting."]
+    assert in_the_month(ruled_out, "Should I feed the monstera now?", date(2026, 12, 3)) == (
+        "[Saturn listed] now is December: no line here names December")  # "not in winter" rules December out
 
 
 def test_asked_how_many_by_another_period_a_lines_count_is_converted():

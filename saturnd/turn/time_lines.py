@@ -67,14 +67,24 @@ SEASONS = {"spring": {2, 3, 4}, "summer": {5, 6, 7}, "autumn": {8, 9, 10}, "fall
 def _months_of(line: str) -> set[int]:
     """The months a line names, a range's between ("sow April to June": 4, 5, 6), a season's
     ("feed in spring and summer only": March to August)."""
-    months = {n for n, month in enumerate(MONTHS) if MONTH_IN_LINE[month].search(line)}
-    months |= {n for season, numbers in SEASONS.items() if re.search(rf"\b{season}\b", line, re.IGNORECASE) for n in numbers}
+    months = {n for n, month in enumerate(MONTHS) if any(not _negated(line, found.start()) for found in MONTH_IN_LINE[month].finditer(line))}
+    months |= {n for season, numbers in SEASONS.items()
+               if any(not _negated(line, found.start()) for found in re.finditer(rf"\b{season}\b", line, re.IGNORECASE))
+               for n in numbers}
     for start, end in MONTH_RANGE.findall(line):
         first = next((n for n, month in enumerate(MONTHS) if MONTH_IN_LINE[month].fullmatch(start)), None)
         last = next((n for n, month in enumerate(MONTHS) if MONTH_IN_LINE[month].fullmatch(end)), None)
         if first is not None and last is not None:
             months |= {(first + k) % 12 for k in range((last - first) % 12 + 1)}
     return months
+
+
+NEGATED_BEFORE = re.compile(r"\b(?:not|except|never|but\s+not|apart\s+from)\s+(?:in\s+|during\s+)?$", re.IGNORECASE)
+
+
+def _negated(line: str, at: int) -> bool:
+    """Whether the month or season at `at` is one the line rules out ("not in winter")."""
+    return NEGATED_BEFORE.search(line[:at]) is not None
 
 
 def _this_month(lines: list[str], request: str, today: date) -> str:
