@@ -1387,3 +1387,5 @@ def test_a_status_and_its_un_form_pick_the_rows_asked():
     invoices = "client,amount,status\nHarbour Cafe,450,paid\nHarbour Cafe,450,unpaid\nMoss,780,unpaid\n"
     assert table_totals("invoices.csv", invoices, "How much has Harbour Cafe paid me so far?").startswith(
         "[Saturn worked out] totals over the Harbour Cafe status paid rows (1): amount = 450")
+    assert table_totals("invoices.csv", invoices, "How much am I owed?").startswith(
+        "[Saturn worked out] totals over the status not paid rows (2): amount = 1230")

@@ -40,6 +40,9 @@ def flagged(header: list[str], body: list[list[str]], numeric: list[int], reques
     return None
 
 
+OWED_ASKED = re.compile(r"\bow(?:e|es|ed|ing)\b|\boutstanding\b", re.IGNORECASE)
+
+
 def status_asked(header: list[str], body: list[list[str]], request: str) -> tuple[int, str, bool] | None:
     """(the column, its done value, whether rows with it are asked) for a column of states one of
     which is another's "not" ("shipped", "not shipped", "packed"; "paid", "unpaid") that the request
@@ -47,7 +50,8 @@ def status_asked(header: list[str], body: list[list[str]], request: str) -> tupl
     asked = stems(request)
     for i in range(len(header)):
         values = {r[i].strip().lower() for r in body}
-        done = next((v for v in values if (f"not {v}" in values or f"un{v}" in values) and stems(v) & asked), None)
+        done = next((v for v in values if (f"not {v}" in values or f"un{v}" in values)
+                     and (stems(v) & asked or v == "paid" and OWED_ASKED.search(request))), None)  # "How much am I owed?"
         if done is not None:
             return i, done, not NEGATED.search(request) and not re.search(r"\bneeds?\b|\bto\s+be\b", request, re.IGNORECASE)
     return None
