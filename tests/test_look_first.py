@@ -333,6 +333,8 @@ def test_a_message_that_tells_of_sending_it_is_sent_as_what_it_says(request_text
     ("Text Tom to feed Pepper while we're in Lisbon.", "Hi Tom, could you feed Pepper while we're in Lisbon?", None),
     ("Text Tom to feed her cat.", "Hi Tom!", None),  # her cat is the recipient's
     ("Text Lena to chase the invoice.", "Hi Lena, just chasing invoice INV-044 for £780.", None),  # the user's chase
+    ("Text Lena to chase the invoice.", "Hi Lena!", "Just chasing up the invoice."),
+    ("Text Gran to thank her for the flowers.", "Hi Gran!", "Thank you for the flowers."),
     ("Text Hannah to remind her it's at mine next week.", "Hi Hannah!", "Just a reminder: it's at mine next week."),
     ("Text Hannah to remind her it's at mine next week.", "Hi Hannah, a reminder it's at mine next week!", None),
     ("Let Dee know the cake is ready.", "Hi Dee!", "The cake is ready."),

@@ -162,6 +162,10 @@ what the user texts them for ("to chase the invoice": no "Please chase the invoi
 REMIND_THAT = re.compile(r"^\s*to\s+remind\s+(?:him|her|them)\s+(?:that\s+)?(?P<said>\S.*?)\s*$",
                          re.IGNORECASE | re.DOTALL)
 """A reminder to send ("Text Hannah to remind her it's at mine next week"): "Just a reminder: …"."""
+CHASE_UP = re.compile(r"^\s*to\s+chase\s+(?:up\s+)?(?P<said>\S.*?)\s*$", re.IGNORECASE | re.DOTALL)
+"""A thing to chase ("Text Lena to chase the invoice"): "Just chasing up the invoice."."""
+THANK_FOR = re.compile(r"^\s*to\s+(?:say\s+)?thank(?:s|\s+(?:him|her|them|you))?\s+for\s+(?P<said>\S.*?)\s*$", re.IGNORECASE | re.DOTALL)
+"""Thanks to send ("Text Gran to thank her for the flowers"): "Thank you for the flowers."."""
 ABOUT_THEM = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|theirs|he's|she's|they're)\b", re.IGNORECASE)
 HELD_SHARE = 0.5
 NAMED = re.compile(r"(?<![.!?]\s)\b[A-Z][a-z]+\b")
@@ -199,8 +203,9 @@ def _words_asked(request: str) -> list[tuple[str, re.Match[str]]]:
     found = []
     for person in people_messaged(request):
         after = re.search(rf"\b{re.escape(person)}\b(?:['’]s\s+[a-z]+\b)?(?P<rest>.*)$", request, re.IGNORECASE | re.DOTALL)
-        asked = (SAY_THAT.match(after.group("rest")) or REMIND_THAT.match(after.group("rest"))
-                 or ASKED_TO.match(after.group("rest"))) if after else None
+        rest = after.group("rest") if after else ""
+        asked = (SAY_THAT.match(rest) or REMIND_THAT.match(rest) or CHASE_UP.match(rest) or THANK_FOR.match(rest)
+                 or ASKED_TO.match(rest)) if after else None
         if asked is not None and not ABOUT_THEM.search(asked.group("said")):
             found.append((person, asked))
     return found
@@ -215,7 +220,8 @@ def message_asked(request: str) -> str | None:
 
 def _as_a_sentence(asked: re.Match[str]) -> str:
     said = asked.group("said")
-    opened = {ASKED_TO: f"Please {said}", REMIND_THAT: f"Just a reminder{' ' if said.startswith('about ') else ': '}{said}"}.get(asked.re, said[0].upper() + said[1:])
+    opened = {ASKED_TO: f"Please {said}", REMIND_THAT: f"Just a reminder{' ' if said.startswith('about ') else ': '}{said}",
+              CHASE_UP: f"Just chasing up {said}", THANK_FOR: f"Thank you for {said}"}.get(asked.re, said[0].upper() + said[1:])
     return opened + ("" if said[-1] in ".!?" else ".")
 
 
