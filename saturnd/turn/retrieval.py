@@ -27,6 +27,7 @@ from saturnd.tools.word_match import (
     query_word_groups,
     stems,
 )
+from saturnd.turn.asked_line import the_line_asked
 from saturnd.turn.dates import (
     MONTHS,
     PAST_ASKED,
@@ -360,7 +361,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   or bracketed_counts(part.lines, request) or at_a_rate(part.lines, request) or most_of_a_list(part.lines, request)
                   or span_ends(part.lines, request) or (measure_change(part.lines, request) if not table else "")
                   or (progress(part.lines, request) if not asked_action(request) else "")
-                  or (times_worked_out(request, part.lines) if length_in_minutes(request) is None else ""))
+                  or (times_worked_out(request, part.lines) if length_in_minutes(request) is None else "")
+                  or (the_line_asked(part.lines, request) if not table and not (totals or days or on_the_day) else ""))
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day, worked) if line)]))
     whole = [(part.source, part.lines) for part in excerpts if part.whole]
     return "\n".join([*blocks, *filter(None, (to_go(request, whole), against_the_target(request, whole)))])

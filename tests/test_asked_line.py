@@ -1,0 +1,18 @@
+"""The one line of a note that holds every word a question asks (asked_line.py)."""
+
+from saturnd.turn.asked_line import the_line_asked
+
+CARE = ["Feed the monstera once a month in spring and summer, not in winter.", "Fern likes misting.",
+        "Repot the fiddle leaf fig in March.", "Bought basil from the market for £2.50."]
+
+
+def test_the_one_line_holding_each_word_of_the_question_is_named():
+    assert the_line_asked(CARE, "When should I repot the fig?") == (
+        "[Saturn listed] the one line with each word asked: Repot the fiddle leaf fig in March.")
+
+
+def test_no_line_named_for_an_errand_a_word_alone_or_lines_sharing_the_words():
+    assert the_line_asked(CARE, "Repot the fig in April.") == ""  # no question
+    assert the_line_asked(CARE, "What about the fern?") == ""  # one word: the file is read as it is
+    assert the_line_asked([*CARE, "Repot the fig again in May."], "When should I repot the fig?") == ""
+    assert the_line_asked(CARE[2:], "When should I repot the fig?") == ""  # two lines: read whole
