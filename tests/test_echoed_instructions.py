@@ -55,3 +55,11 @@ def test_not_done_account_names_each_declined_or_unapproved_call_once():
 ])
 def test_an_answer_saying_nothing_of_the_errand_done_is_off_it(answer, off):
     assert off_the_errand(answer, "Omar paid.", []) is off
+
+
+def test_an_answer_giving_a_figure_neither_the_request_nor_the_write_holds_is_off_the_errand():
+    written = _pass(("write_file", "ran"))
+    written.calls[0].arguments = '{"path": "feeds.csv", "content": "date,time,minutes\\n2026-12-04,12:05,16\\n2026-12-04,15:30,14\\n"}'
+    request = "Fed her just now at 15:30, 14 minutes."
+    assert off_the_errand("The total minutes over the left rows is 43.", request, [written])
+    assert not off_the_errand("Logged: fed at 15:30 on 4 December for 14 minutes.", request, [written])

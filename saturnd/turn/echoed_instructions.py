@@ -69,13 +69,21 @@ SAYS_DONE = re.compile(r"\b(?:done|sent|added|saved|updated|marked|written|wrote
 
 def off_the_errand(answer: str, request: str, passes: Iterable[PassTrace]) -> bool:
     """Whether an answer to an errand that changed something shares no word with the request nor
-    with what the calls were given: told "Omar paid.", the 1.5B marked his row and answered "The
-    cottage is a cottage."."""
+    with what the calls were given, or gives a figure neither holds: told "Omar paid.", the 1.5B
+    marked his row and answered "The cottage is a cottage."; told "Fed her at 15:30 …", it wrote
+    the row and answered "The total minutes over the left rows is 43."."""
+    given = " ".join(call.arguments for record in passes for call in record.calls if call.fate == "ran")
+    if _figures(answer) - _figures(request) - _figures(given):  # "The snake plant was watered on 2026-11-15" after the write of today
+        return True
     if SAYS_DONE.search(answer):  # "Message sent.": an account of the errand, in its own words
         return False
-    given = " ".join(call.arguments for record in passes for call in record.calls if call.fate == "ran")
     said = stems(answer)
     return bool(said) and not said & (stems(request) | stems(given))
+
+
+def _figures(text: str) -> set[str]:
+    """The runs of digits a text gives, as numbers: "2026-12-04" and "4 December 2026" alike."""
+    return {run.lstrip("0") or "0" for run in re.findall(r"\d+", text)}
 
 
 def done_account(passes: Iterable[PassTrace], registry: Registry) -> str:
