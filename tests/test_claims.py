@@ -8,6 +8,7 @@ import pytest
 
 from protocol.methods import CallTrace, PassTrace
 from saturnd.tools import builtin_registry
+from saturnd.tools.table_sums import table_totals
 from saturnd.turn.asking import asks_for_missing, asks_leave, only_the_person_knows
 from saturnd.turn.claims import (
     Claim,
@@ -22,6 +23,7 @@ from saturnd.turn.date_checks import not_on_that_day
 from saturnd.turn.errands import (
     forced_call,
 )
+from saturnd.turn.listing import rows_not_asked
 from saturnd.turn.picked_rows import coming_miscounted, superlative_missed
 from saturnd.turn.the_user import own_sum_missed
 from saturnd.turn.trails import asks_to_follow
@@ -1383,3 +1385,11 @@ def test_asked_for_the_cheapest_of_each_group_the_answer_must_give_their_sum():
     request_text = "If we take the cheapest quote for each job, how much is that?"
     assert superlative_missed("£2850", request_text, seen) == seen.splitlines()[1]
     assert superlative_missed("That comes to £8,750.", request_text, seen) is None
+
+
+def test_asked_which_rows_are_done_an_answer_naming_a_row_with_some_to_go_is_not_the_rows_asked():
+    orders = "customer,price,deposit\nAmira Khan,28,10\nBen Ford,42,0\nDev Patel,30,30\n"
+    seen = "--- orders.csv (whole file, 4 lines)\n" + orders + table_totals("orders.csv", orders, "Which orders have paid in full?")
+    assert rows_not_asked("Amira Khan, Ben Ford, Dev Patel", "Which orders have paid in full?", seen) == (
+        "the rows with none to go: Dev Patel")
+    assert rows_not_asked("Dev Patel has.", "Which orders have paid in full?", seen) is None

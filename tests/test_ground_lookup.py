@@ -1279,7 +1279,8 @@ def test_a_deposit_is_part_of_the_price_and_the_rows_with_none_to_go_are_named_w
     orders = "customer,price,deposit\nAmira Khan,28,10\nBen Ford,42,0\nDev Patel,30,30\n"
     assert table_totals("orders.csv", orders, "How much is still owed on orders?").endswith(
         "; still to go, price - deposit, the most first: Ben Ford 42, Amira Khan 18, Dev Patel 0 = 60 in all")
-    assert table_totals("orders.csv", orders, "Which orders have paid in full?").endswith("= 60 in all; none to go: Dev Patel")
+    assert table_totals("orders.csv", orders, "Which orders have paid in full?").endswith(
+        "= 60 in all; the rows with none to go: Dev Patel")
 
 
 def test_asked_how_many_are_still_to_do_the_rows_are_not_each_counted_where_some_are_done():

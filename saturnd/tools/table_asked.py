@@ -69,7 +69,7 @@ def _still_to_go(header: list[str], body: list[list[str]], numeric: list[int], r
     total = plain(sum((left for left, _ in rest), Decimal(0)))
     done = [r[label].strip() for left, r in rest if not left] if label is not None and WHICH_DONE.search(request) else []
     return (f"; still to go, {header[whole].strip()} - {header[part].strip()}, the most first: {each} = {total} in all"
-            + (f"; none to go: {', '.join(done)}" if done else ""))  # "Which orders have paid in full?"
+            + (f"; the rows with none to go: {', '.join(done)}" if done else ""))  # "Which orders have paid in full?"
 
 
 LATEST_ASKED = re.compile(r"\b(?:last|latest|most\s+recent)\b(?!\s+(?:week|month|year|time|weekend|night)s?\b)", re.IGNORECASE)

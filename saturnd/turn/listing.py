@@ -202,7 +202,7 @@ def rows_not_asked(answer: str, request: str, seen: str) -> str | None:
     1.5B answered "Council tax, Electric, Water", the council tax paid."""
     lines = seen.splitlines()
     for at, line in enumerate(lines):
-        found = ROWS_ASKED.match(line)
+        found = ROWS_ASKED.match(line) or NONE_TO_GO.search(line)
         if found is None:
             continue
         names = {name.strip().lower() for name in found.group("names").split(",")}
@@ -212,6 +212,10 @@ def rows_not_asked(answer: str, request: str, seen: str) -> str | None:
         if any(re.search(rf"(?<!\w){re.escape(other)}(?!\w)", said) for other in others if len(other) > 2):
             return f"the {found.group('which')}: {found.group('names')}"
     return None
+
+
+NONE_TO_GO = re.compile(r"^\[Saturn worked out\] .*; the (?P<which>rows with none to go): (?P<names>[^;]+)$")
+"""table_asked's rows with nothing still to go ("Which orders have paid in full?": Dev Patel)."""
 
 
 KIND_VALUE = r"(?:blank \(no answer\)|[^|(;]+?)"
