@@ -42,7 +42,7 @@ from saturnd.turn.overwrite import (
 )
 from saturnd.turn.put_right import names_of_the_kind_asked
 from saturnd.turn.retrieval import Document
-from saturnd.turn.review import GateContext
+from saturnd.turn.review import GateContext, someone_elses_line
 from saturnd.turn.time_moves import time_moved_as_asked, time_moved_in_edit
 from tests.conftest import of_type
 from tests.test_gate import decide_with, run_with_decisions
@@ -1087,3 +1087,12 @@ def test_a_box_ticked_for_tick_off_is_not_the_line_kept(tmp_path):
     todo.write_text("# To do\n- [ ] call the bank\n- [ ] renew passport\n")
     assert kept_lines("Tick off renew passport.", todo, "# To do\n- [ ] call the bank\n- [x] renew passport\n") == []
     assert kept_lines("Tick off renew passport.", todo, todo.read_text()) == ["- [ ] renew passport"]
+
+
+def test_told_someone_did_a_thing_a_write_marking_a_file_that_is_not_about_them_goes_back(tmp_path):
+    notes = tmp_path / "notes.md"
+    notes.write_text("Oven service booked Wed 9 Dec.\nCake boxes: 6 left.\n")
+    assert someone_elses_line("Dev has collected his cake.", notes, "Oven service booked Wed 9 Dec.\nCake boxes: 6 left. (collected)\n") == "Dev"
+    orders = tmp_path / "orders.csv"
+    orders.write_text("customer,cake\nDev Patel,carrot cake\n")
+    assert someone_elses_line("Dev has collected his cake.", orders, "customer,cake,collected\nDev Patel,carrot cake,yes\n") == ""

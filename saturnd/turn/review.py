@@ -117,6 +117,10 @@ CELL_AS_TOLD = (
     "tool error: the user told you a thing was done; it changes one cell of {path}'s row for it. Call write_file again"
     " with path {path} and this content:\n{content}"
 )
+NOT_THEIR_LINE = (
+    "not run: the user told you {name} did a thing, and the line this changes in {path} is not about {name}: no line"
+    " of it is theirs. Do not change the file; tell the user it is noted."
+)
 OWN_ADDRESS_CARRIED = (
     "not run: the message carries {to}, where it goes, as if it were news. Write only what the user asked to tell,"
     " and call {tool} again."
@@ -407,6 +411,24 @@ def _added_ticked(context: GateContext, target: Path, content: str) -> ListToWri
 TICKED = re.compile(r"^\s*[-*•]\s+\[[xX]\]")
 
 
+TOLD_OF_SOMEONE = re.compile(r"^\W*(?P<name>(?-i:[A-Z])[\w'-]+)(?:\s+(?-i:[A-Z])[\w'-]+)?\s+(?:has\s+)?(?:just\s+)?[a-z]+ed\b",
+                             re.IGNORECASE)
+"""A thing told done by someone named ("Dev has collected his cake.")."""
+
+
+def someone_elses_line(request: str, target: Path, content: str) -> str:
+    """The name of the one who did what the request tells of, where a write marks a line of a file
+    that is not theirs: told "Dev has collected his cake.", the 1.5B wrote "(collected)" on notes.md's
+    "Cake boxes: 6 left."."""
+    told = TOLD_OF_SOMEONE.match(request)
+    if told is None or asked_action(request) != "mark" or not target.is_file():
+        return ""
+    old = target.read_text(encoding="utf-8", errors="replace").splitlines()
+    changed = [line for line in content.splitlines() if line.strip() and line not in old]
+    name = told["name"]
+    return name if changed and not any(re.search(rf"\b{re.escape(name)}\b", line) for line in [*changed, *old]) else ""
+
+
 def _told_write(context: GateContext, target: Path) -> ListToWrite | None:
     """Told a thing was done on a day ("I sowed the garlic today.") or more of it came in, its table
     with the row's cells so set, where `target` is that table."""
@@ -432,6 +454,8 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
         return SentBack("invalid", ROW_AS_ASKED.format(path=arguments["path"], content=row.content))
     if tool.name == WRITE_FILE and (ready := _added_ticked(context, target, str(arguments.get("content", "")))):
         return SentBack("invalid", ADDED_TICKED.format(path=arguments["path"], content=ready.content))
+    if tool.name == WRITE_FILE and (name := someone_elses_line(context.request, target, str(arguments.get("content", "")))):
+        return SentBack("invalid", NOT_THEIR_LINE.format(name=name, path=arguments["path"]))
     if tool.name == WRITE_FILE and (told := _told_write(context, target)):
         # the write the request tells of is the write: other checks would read "fish" as Aunt Jean's line to change
         same = str(arguments.get("content", "")).strip() == told.content.strip()
