@@ -1352,6 +1352,8 @@ def test_asked_when_a_thing_finishes_a_lines_span_of_times_gives_its_start_and_e
     assert span_ends(["Swimming 10:30am to 12pm"], "When does swimming start?") == (
         "[Saturn worked out] Swimming: starts 10:30am, finishes 12pm")
     assert span_ends(choir, "Where is rehearsal?") == ""
+    assert span_ends(["Oven service booked Wed 9 Dec, 8-10am: no baking."], "What time is the oven man coming?") == (
+        "[Saturn worked out] Oven service booked Wed 9 Dec: starts 8am, finishes 10am")  # not 8:10
 
 
 def test_a_tables_rows_are_no_list_of_amounts_to_add():

@@ -174,12 +174,14 @@ def just_gone(lines: list[str], request: str, today: date) -> str:
 
 TIME_SPAN = re.compile(r"\b(?P<first>\d{1,2}(?:[:.]\d\d)?)\s*(?P<first_half>am|pm)?\s*(?:-|–|to|until|till)\s*"
                        r"(?P<last>\d{1,2}(?:[:.]\d\d)?)\s*(?P<half>am|pm)\b", re.IGNORECASE)
-END_ASKED = re.compile(r"\b(?:finish(?:es)?|end|ends|over|done|until|till|start|starts|begin|begins)\b", re.IGNORECASE)
+END_ASKED = re.compile(r"\b(?:finish(?:es)?|end|ends|over|done|until|till|start|starts|begin|begins|what\s+time|when)\b",
+                       re.IGNORECASE)  # "What time is the oven man coming?" of "8-10am": 8 to 10, not 8:10
 
 
 def span_ends(lines: list[str], request: str) -> str:
-    """Asked when a thing starts or finishes, of the one line about it giving a span of times
-    ("Rehearsals Sundays 4-6pm"), its start and its end: the 1.5B said no finish was given."""
+    """Asked when a thing starts or finishes, or what time it is, of the one line about it giving a
+    span of times ("Rehearsals Sundays 4-6pm"), its start and its end: the 1.5B said no finish was
+    given, and read "8-10am" as 8:10."""
     if not END_ASKED.search(request):
         return ""
     said = []
@@ -188,6 +190,6 @@ def span_ends(lines: list[str], request: str) -> str:
         if found is None or line.startswith("[Saturn") or not stems(line[:found.start()]) & stems(request):
             continue
         first_half = found["first_half"] or found["half"]
-        said.append(f"[Saturn worked out] {line[:found.start()].strip(' -*•:')}: starts {found['first']}{first_half.lower()},"
+        said.append(f"[Saturn worked out] {line[:found.start()].strip(' -*•:,')}: starts {found['first']}{first_half.lower()},"
                     f" finishes {found['last']}{found['half'].lower()}")
     return said[0] if len(said) == 1 else ""
