@@ -1096,3 +1096,4 @@ def test_told_someone_did_a_thing_a_write_marking_a_file_that_is_not_about_them_
     orders = tmp_path / "orders.csv"
     orders.write_text("customer,cake\nDev Patel,carrot cake\n")
     assert someone_elses_line("Dev has collected his cake.", orders, "customer,cake,collected\nDev Patel,carrot cake,yes\n") == ""
+    assert someone_elses_line("I've collected the cake.", notes, "Oven service booked Wed 9 Dec.\nCake boxes: 5 left.\n") == ""
