@@ -851,6 +851,21 @@ async def test_a_forced_call_the_model_cannot_give_is_the_ready_write_proposed_t
     assert trace.passes[1].note.endswith("no call that does it: the ready write_file proposed")
 
 
+async def test_two_passes_of_wrong_writes_get_the_ready_write_proposed(harness):
+    await harness.start(config_extra=WRITES_ALLOWED)
+    selling = harness.env.workdir / "selling.csv"
+    selling.write_text("item,listed,price,sold\nlamp,2026-11-25,12,\nlego box,2026-11-20,60,2026-11-28\n")
+    wrong = "item,listed,price,sold\nd lamp,2026-11-25,12,2026-12-04\nd lego box,2026-11-20,60,2026-11-28\n"
+    harness.model.enqueue(call("write_file", {"path": "selling.csv", "content": wrong}),
+                          call("write_file", {"path": "selling.csv", "content": wrong}), "Marked the lamp sold.")
+    turn_id, events = await harness.turn(f"I sold the lamp {date.today():%-d %B %Y} for 12.")
+    assert selling.read_text() == (f"item,listed,price,sold\nlamp,2026-11-25,12,{date.today().isoformat()}\n"
+                                   "lego box,2026-11-20,60,2026-11-28\n")
+    assert [e.fate for e in of_type(events, "tool_finished")] == ["invalid", "invalid", "ran"]
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[1].note.endswith("no call that does it: the ready write_file proposed")
+
+
 async def test_the_ready_write_is_proposed_once_and_a_write_not_approved_stays_undone(harness):
     await harness.start()
     (harness.env.workdir / "chores.md").write_text("- [ ] Clean the oven\n")

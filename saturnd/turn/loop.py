@@ -93,8 +93,8 @@ async def run_turn(turn: TurnContext) -> EndStatus:
                     return finish(turn, earlier_text(turn, prompts.UNREADABLE), note=note)
                 case CallsProposed(reply):
                     await tool_round(turn, messages, reply)
-                    if stuck(turn):
-                        await do_it_for_the_model(turn, messages)
+                    if undone := stuck(turn):
+                        await do_it_for_the_model(turn, messages, undone)
                 case Answered(text):
                     claim = check_answer(turn, messages, text)
                     if not bound and await put_to_the_person(turn, messages, text, claim):
@@ -262,12 +262,14 @@ def earlier_text(turn: TurnContext, nothing_yet: str) -> str:
     return turn.last_text
 
 
-async def do_it_for_the_model(turn: TurnContext, messages: list[dict[str, Any]]) -> bool:
+async def do_it_for_the_model(turn: TurnContext, messages: list[dict[str, Any]], undone: Claim | None = None) -> bool:
     """Sent back for an errand it answered instead of doing, the model gave no readable call (for
     "I've cleaned the oven." the 1.5B's constrained retries gave no JSON twice, in 360 s) or only
-    calls refused as loops (it asked the same question four times), while the harness has the call
-    that does it: that call is proposed as the model's, through the gate as any call is, once a turn."""
-    ready = ready_call_for(turn, turn.sent_back[1]) if turn.sent_back and not turn.ready_call_proposed else None
+    calls refused as loops (it asked the same question four times), or it wrote wrong twice running
+    (ready_calls.stuck), while the harness has the call that does it: that call is proposed as the
+    model's, through the gate as any call is, once a turn."""
+    claim = undone or (turn.sent_back[1] if turn.sent_back else None)
+    ready = ready_call_for(turn, claim) if claim and not turn.ready_call_proposed else None
     if ready is None:
         return False
     turn.ready_call_proposed = True

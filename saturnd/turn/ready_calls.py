@@ -49,7 +49,14 @@ def ready_call_for(turn: TurnContext, claim: Claim) -> ToolCall | None:
     return None
 
 
-def stuck(turn: TurnContext) -> bool:
-    """Whether a pass after a send-back proposed only calls refused as loops."""
+def stuck(turn: TurnContext) -> Claim | None:
+    """The errand left undone where a pass after a send-back proposed only calls refused as loops, or
+    two passes running proposed only writes sent back as wrong (told "I sold the lamp today for 12.",
+    the 1.5B wrote the table four times over with "d " before each row, and gave up)."""
     calls = turn.trace[-1].calls
-    return turn.sent_back is not None and bool(calls) and all(c.fate == "refused_loop" for c in calls)
+    if turn.sent_back is not None and calls and all(c.fate == "refused_loop" for c in calls):
+        return turn.sent_back[1]
+    last_two = turn.trace[-2:]
+    if len(last_two) == 2 and all(p.calls and all(c.name == WRITE_FILE and c.fate == "invalid" for c in p.calls) for p in last_two):
+        return Claim("not_acted", "", (WRITE_FILE,))
+    return None
