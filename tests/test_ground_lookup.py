@@ -894,12 +894,12 @@ def test_a_date_column_with_blanks_is_told_dated_or_not_and_ratings_are_not_summ
     books = ("title,started,finished,pages,rating\nThe Salt Path,2026-09-02,2026-09-20,288,4\n"
              "Klara and the Sun,2026-11-05,2026-11-19,320,5\nDemon Copperhead,2026-11-21,,560,\n")
     assert table_totals("books.csv", books, "How many books have I finished?") == (
-        "[Saturn worked out] totals over 3 rows: pages = 1168\n"
+        "[Saturn worked out] 2 books (a row each); totals over the finished rows (2): pages = 608\n"  # the rows finished
         "[Saturn counted] finished: dated 2 (The Salt Path, Klara and the Sun); not finished yet 1 (Demon Copperhead);"
         " pages: dated 608, not finished yet 560")  # each part's amount too
     selling = "item,price,sold,buyer\nkids bike,45,2026-11-14,Tom R\nlamp,12,,\nlego box,60,2026-11-28,J Singh\n"
     assert table_totals("selling.csv", selling, "How much have I made from selling so far?") == (
-        "[Saturn worked out] totals over 3 rows: price = 117\n"  # no "price by buyer: Tom R 45, (blank) 12 …"
+        "[Saturn worked out] totals over the sold rows (2): price = 105\n"  # no "price by buyer: Tom R 45, (blank) 12 …"
         "[Saturn counted] sold: dated 2 (kids bike, lego box); not sold yet 1 (lamp); price: dated 105, not sold yet 12")
     assert "largest rating: (title Klara and the Sun" in table_totals("books.csv", books, "What was my favourite book?")
 
@@ -1292,3 +1292,9 @@ def test_asked_how_many_are_still_to_do_the_rows_are_not_each_counted_where_some
     shown = relevant_excerpts("What's the dearest thing still for sale?", docs({
         "selling.md": "Fees: 10% of each sale.\n", "selling.csv": selling}))
     assert [p.source for p in shown] == ["selling.md", "selling.csv"]  # the notes' namesake table
+
+
+def test_asked_which_is_closest_what_is_still_to_go_is_given_the_least_first():
+    pots = "pot,saved,target\nholiday,1240,2000\nnew car,3500,8000\nchristmas,410,500\n"
+    assert table_totals("pots.csv", pots, "Which pot is closest to its target?").endswith(
+        "; still to go, target - saved, the least first: christmas 90, holiday 760, new car 4500 = 5350 in all")

@@ -44,6 +44,7 @@ LEFT_ASKED = re.compile(r"\b(?:still|left|remaining|to\s+go|outstanding|not\s+ye
                         re.IGNORECASE)
 
 
+CLOSEST_ASKED = re.compile(r"\b(?:closest|nearest|least|fewest)\b", re.IGNORECASE)
 WHICH_DONE = re.compile(r"\bin\s+full\b|\bfully\b|\bnothing\s+(?:left|to\s+go)\b|\bfinished\b|\bcompleted?\b", re.IGNORECASE)
 """Asked which rows are done ("Which orders have paid in full?"): those with none to go, named."""
 MONEY_HEADER = re.compile(r"cost|amount|price|spent|paid|total|fee|value|rent|budget|deposit|[£$€]", re.IGNORECASE)
@@ -64,11 +65,13 @@ def _still_to_go(header: list[str], body: list[list[str]], numeric: list[int], r
     if any(value_in(whole, r) < value_in(part, r) for r in body) or _money(header, body, whole) != _money(header, body, part):
         return ""  # "price,guests": 4 guests are no part of a 240 price
     label = next((i for i in range(len(header)) if i not in numeric), None)
-    rest = sorted(((value_in(whole, r) - value_in(part, r), r) for r in body), key=lambda pair: -pair[0])
+    least_first = CLOSEST_ASKED.search(request) is not None  # "Which pot is closest to its target?": the least first
+    rest = sorted(((value_in(whole, r) - value_in(part, r), r) for r in body), key=lambda pair: pair[0] if least_first else -pair[0])
     each = ", ".join(f"{r[label].strip() if label is not None else ','.join(r)} {plain(left)}" for left, r in rest)
     total = plain(sum((left for left, _ in rest), Decimal(0)))
     done = [r[label].strip() for left, r in rest if not left] if label is not None and WHICH_DONE.search(request) else []
-    return (f"; still to go, {header[whole].strip()} - {header[part].strip()}, the most first: {each} = {total} in all"
+    return (f"; still to go, {header[whole].strip()} - {header[part].strip()}, the {'least' if least_first else 'most'} first:"
+            f" {each} = {total} in all"
             + (f"; the rows with none to go: {', '.join(done)}" if done else ""))  # "Which orders have paid in full?"
 
 

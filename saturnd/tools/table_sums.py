@@ -55,7 +55,15 @@ from saturnd.tools.table_cells import (
 )
 from saturnd.tools.table_dates import as_next, days_now, last_rows
 from saturnd.tools.table_extremes import extremes_by_group
-from saturnd.tools.table_flags import FLAGS, HOW_MANY, UNSURE, flagged, rows_by_flag, status_asked
+from saturnd.tools.table_flags import (
+    FLAGS,
+    HOW_MANY,
+    NEGATED,
+    UNSURE,
+    flagged,
+    rows_by_flag,
+    status_asked,
+)
 from saturnd.tools.table_repeats import EVERY_HEADED, between_times, next_by_row
 from saturnd.tools.word_match import stems
 
@@ -160,10 +168,13 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         body = picked
         over += f"{header[column].strip()} {'' if wanted else 'not '}{done} "
         grouping = None if grouping == column and wanted else grouping
-    elif LEFT_ASKED.search(request) and not days and len(undone := _blank_dates(header, body)) == 1:
+    elif (LEFT_ASKED.search(request) or NEGATED.search(request)) and not days and len(undone := _blank_dates(header, body)) == 1:
         column = undone[0]  # "the most expensive thing still for sale": the rows not sold yet
         body = [r for r in body if not r[column].strip()]
         over += f"not {header[column].strip()} yet "
+    elif not days and len(done := _blank_dates(header, body)) == 1 and _verb_named(header[done[0]], request):
+        body = [r for r in body if r[done[0]].strip()]  # "How much have I made from selling?": the rows sold
+        over += f"{header[done[0]].strip()} "
     over = f"the {over}rows ({len(body)}{names})" if over else f"{len(body)} rows"
     summed = [i for i in numeric if (product is None or not (UNIT_PRICE.fullmatch(header[i].strip())
                                                              or PRICE_PER.fullmatch(header[i].strip())))  # prices don't add
@@ -653,6 +664,16 @@ def _value_named(value: str, request: str) -> bool:
         return True
     month = next((m for m in MONTHS if len(value) >= 3 and m.startswith(value.lower().rstrip("."))), None)
     return month is not None and re.search(rf"\b{month}\b", request, re.IGNORECASE) is not None
+
+
+VERB_FORMS = {"sold": ("sell", "sale"), "paid": ("pay",), "bought": ("buy",), "done": ("do", "did"), "sent": ("send",)}
+
+
+def _verb_named(column: str, request: str) -> bool:
+    """Whether the request names a column of a thing done by its verb in any form ("selling" of "sold")."""
+    name = column.strip().lower()
+    forms = (name, name.removesuffix("ed"), *VERB_FORMS.get(name, ()))
+    return any(re.search(rf"\b{re.escape(form)}", request, re.IGNORECASE) for form in forms if len(form) > 2)
 
 
 def _blank_dates(header: list[str], body: list[list[str]]) -> list[int]:
