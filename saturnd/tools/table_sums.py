@@ -172,9 +172,9 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         column = undone[0]  # "the most expensive thing still for sale": the rows not sold yet
         body = [r for r in body if not r[column].strip()]
         over += f"not {header[column].strip()} yet "
-    elif not days and len(done := _blank_dates(header, body)) == 1 and _verb_named(header[done[0]], request):
-        body = [r for r in body if r[done[0]].strip()]  # "How much have I made from selling?": the rows sold
-        over += f"{header[done[0]].strip()} "
+    elif not days and len(dated := _blank_dates(header, body)) == 1 and _verb_named(header[dated[0]], request):
+        body = [r for r in body if r[dated[0]].strip()]  # "How much have I made from selling?": the rows sold
+        over += f"{header[dated[0]].strip()} "
     over = f"the {over}rows ({len(body)}{names})" if over else f"{len(body)} rows"
     summed = [i for i in numeric if (product is None or not (UNIT_PRICE.fullmatch(header[i].strip())
                                                              or PRICE_PER.fullmatch(header[i].strip())))  # prices don't add
