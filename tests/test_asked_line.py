@@ -1,6 +1,6 @@
 """The one line of a note that holds every word a question asks (asked_line.py)."""
 
-from saturnd.turn.asked_line import the_line_asked
+from saturnd.turn.asked_line import another_line_than_asked, the_line_asked
 
 CARE = ["Feed the monstera once a month in spring and summer, not in winter.", "Fern likes misting.",
         "Repot the fiddle leaf fig in March.", "Bought basil from the market for £2.50."]
@@ -16,3 +16,11 @@ def test_no_line_named_for_an_errand_a_word_alone_or_lines_sharing_the_words():
     assert the_line_asked(CARE, "What about the fern?") == ""  # one word: the file is read as it is
     assert the_line_asked([*CARE, "Repot the fig again in May."], "When should I repot the fig?") == ""
     assert the_line_asked(CARE[2:], "When should I repot the fig?") == ""  # two lines: read whole
+
+
+def test_an_answer_with_none_of_the_named_lines_other_words_is_against_it():
+    seen = "\n".join([*CARE, the_line_asked(CARE, "When should I repot the fig?")])
+    assert another_line_than_asked("Bought basil from the market for £2.50.", "When should I repot the fig?", seen) == (
+        "Repot the fiddle leaf fig in March.")
+    assert another_line_than_asked("In March.", "When should I repot the fig?", seen) is None
+    assert another_line_than_asked("Bought basil.", "When should I repot the fig?", "\n".join(CARE)) is None  # none named

@@ -26,3 +26,17 @@ def the_line_asked(lines: list[str], request: str) -> str:
     if len(held) != 1 or sum(1 for line in lines if line.strip()) < 3:
         return ""
     return f"[Saturn listed] the one line with each word asked: {held[0]}"
+
+
+NAMED_LINE = re.compile(r"^\[Saturn listed\] the one line with each word asked: (?P<line>.+)$", re.MULTILINE)
+
+
+def another_line_than_asked(answer: str, request: str, seen: str) -> str | None:
+    """The line holding each word asked, where the answer has none of its other words: the 1.5B
+    answered "When should I repot the fig?" with "Bought basil from the market for £2.50.", care.txt's
+    last line, beside "Repot the fiddle leaf fig in March." named."""
+    found = NAMED_LINE.search(seen)
+    if found is None:
+        return None
+    rest = stems(found["line"]) - stems(request)
+    return found["line"] if rest and not rest & stems(answer) else None

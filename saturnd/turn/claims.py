@@ -148,6 +148,7 @@ from typing import Literal
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
 from saturnd.tools.word_match import WORD, stems
+from saturnd.turn.asked_line import another_line_than_asked
 from saturnd.turn.date_checks import (
     YES,
     YES_NO_ASKED,
@@ -505,7 +506,8 @@ def unbacked_claim(
                  or against_its_time(answer, request, seen) or against_the_trend(answer, request, seen)
                  or overdue_missed(answer, request, seen) or against_next_due(answer, request, seen)
                  or against_this_month(answer, request, seen) or soonest_unnamed(answer, request, seen)
-                 or against_the_target_held(answer, request, seen) or own_part_missed(answer, request, seen)):
+                 or against_the_target_held(answer, request, seen) or own_part_missed(answer, request, seen)
+                 or another_line_than_asked(answer, request, seen)):
         return Claim("against_the_line", line)
     if lines := no_time_given(answer, request, seen):
         return Claim("no_time_given", lines)
