@@ -305,6 +305,8 @@ async def test_an_email_where_a_text_was_asked_is_texted_to_the_phone_beside_the
     ("Tell the landlord we're moving out on 15 January.",
      {"to": "07700 900444", "text": "I'll let Mr Hughes know we're moving out on 15 January."},
      "We're moving out on 15 January."),  # the landlord by the name the files give him
+    ("Text Lena to chase the invoice.", {"to": "07700 900903", "text": "I'll send a text message to chase the invoice."},
+     "Just chasing up the invoice."),  # no words of its own: the request's
 ])
 def test_a_message_that_tells_of_sending_it_is_sent_as_what_it_says(request_text, arguments, said):
     put_right = message_itself(arguments, request_text)

@@ -28,6 +28,10 @@ ABOUT_SENDING = re.compile(
 )
 """A message that tells of passing it on ("Sure, I'll let Uncle Ray know you'll bring the wine on
 Saturday."): Saturn's reply to the person, where "you" is the person who sends it."""
+SENDING_OPENING = re.compile(r"^\s*(?:(?:sure|ok(?:ay)?|of course|certainly|alright)[,!.]?\s+)?"
+                             r"I(?:'ll|’ll|\s+will|\s+am\s+going\s+to|'m\s+going\s+to)\s+(?:send|e-?mail|text|message)\b",
+                             re.IGNORECASE)
+"""A body that tells of sending itself, with no words of the message after ("I'll send a text message to chase the invoice.")."""
 REPORTED_SENDING = re.compile(
     r"^\s*(?:I(?:'ve|\s+have)?\s+)?(?:texted|messaged|emailed|e-mailed|told|asked)\s+(?P<about>[\w'’]+(?:\s+[A-Z][\w'’]*)?)"
     r"\s+(?:to\s+(?P<asked>\S.*)|that\s+(?P<message>\S.*))$",
@@ -62,6 +66,8 @@ def message_itself(arguments: dict[str, Any], request: str) -> tuple[dict[str, A
     body = str(arguments.get(field, ""))
     found = ABOUT_SENDING.match(body) or REPORTED_SENDING.match(body)
     to = str(arguments.get("to", "")).strip().lower()
+    if found is None and SENDING_OPENING.match(body) and (words := message_asked(request)):
+        return {**arguments, field: words}, prompts.MESSAGE_PUT_RIGHT.format(message=words)  # "I'll send a text … to chase"
     if found is None or not to:
         return None
     about = found.group("about").lower()
