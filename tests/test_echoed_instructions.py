@@ -63,3 +63,7 @@ def test_an_answer_giving_a_figure_neither_the_request_nor_the_write_holds_is_of
     request = "Fed her just now at 15:30, 14 minutes."
     assert off_the_errand("The total minutes over the left rows is 43.", request, [written])
     assert not off_the_errand("Logged: fed at 15:30 on 4 December for 14 minutes.", request, [written])
+    texted = _pass(("send_message", "ran"))
+    texted.calls[0].arguments = '{"to": "07700 900903", "text": "Just chasing up the invoice."}'
+    assert off_the_errand("Message sent to Lena@harbourcafe.example.", "Text Lena to chase the invoice.", [texted])
+    assert not off_the_errand("Message sent to 07700 900903.", "Text Lena to chase the invoice.", [texted])
