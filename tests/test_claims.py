@@ -1178,6 +1178,11 @@ def test_one_rows_figure_of_several_picked_for_a_total_goes_back_with_the_total(
     assert claim == Claim("total_left_out", "totals over the 2026-11-23 to 2026-11-29 rows (3): km = 29")
     assert unbacked_claim("29 km.", [], builtin_registry(), "How far did I run last week?", documents_at_hand=True,
                           seen=runs) is None
+    timed = ("--- runs.csv (whole file, 3 lines)\ndate,km,time\n2026-12-01,6,33:00\n2026-12-03,10,54:20\n"
+             "[Saturn worked out] totals over the 2026-11-30 to 2026-12-06 rows (2): km = 16")
+    claim = unbacked_claim("You ran 6.33 km on 1 December and 10.54 km on 3 December.", [], builtin_registry(),
+                           "How far did I run this week?", documents_at_hand=True, seen=timed)  # km and time run together
+    assert claim == Claim("total_left_out", "totals over the 2026-11-30 to 2026-12-06 rows (2): km = 16")
 
 
 def test_an_answer_that_is_only_a_files_heading_goes_back_with_what_the_ground_found():
