@@ -1183,6 +1183,11 @@ def test_one_rows_figure_of_several_picked_for_a_total_goes_back_with_the_total(
     claim = unbacked_claim("You ran 6.33 km on 1 December and 10.54 km on 3 December.", [], builtin_registry(),
                            "How far did I run this week?", documents_at_hand=True, seen=timed)  # km and time run together
     assert claim == Claim("total_left_out", "totals over the 2026-11-30 to 2026-12-06 rows (2): km = 16")
+    billed = ("--- jobs.csv (whole file, 3 lines)\ndate,client,hours\n2026-11-03,Greens,4\n2026-11-20,Greens,2.5\n"
+              "[Saturn worked out] totals over the November 2026 Greens rows (2): hours = 6.5\n"
+              "[Saturn worked out] Greens 6.5 hours × 22 an hour = 143")
+    assert unbacked_claim("You bill the Greens £143.", [], builtin_registry(), "How much do I bill the Greens for November?",
+                          documents_at_hand=True, seen=billed) is None  # another worked line holds it
 
 
 def test_an_answer_that_is_only_a_files_heading_goes_back_with_what_the_ground_found():

@@ -1281,6 +1281,9 @@ def test_a_deposit_is_part_of_the_price_and_the_rows_with_none_to_go_are_named_w
         "; still to go, price - deposit, the most first: Ben Ford 42, Amira Khan 18, Dev Patel 0 = 60 in all")
     assert table_totals("orders.csv", orders, "Which orders have paid in full?").endswith(
         "= 60 in all; the rows with none to go: Dev Patel")
+    stays = "guest,nights,total,paid so far\nHendersons,3,420,420\nOkafor,2,280,100\n"
+    assert table_totals("bookings.csv", stays, "Which guests have paid in full?").endswith(
+        "; the rows with none to go: Hendersons")  # the two money columns of three numeric
 
 
 def test_asked_how_many_are_still_to_do_the_rows_are_not_each_counted_where_some_are_done():

@@ -59,6 +59,8 @@ def _still_to_go(header: list[str], body: list[list[str]], numeric: list[int], r
     """Asked what is still to go of a table whose one numeric column is part of the other in every
     row ("room,boxes,packed"), each row's rest and theirs in all, the most first: asked "How many
     boxes are still to pack?", the 1.5B had only each column's total."""
+    if len(numeric) > 2:  # "guest,nights,total,paid so far": the two money columns
+        numeric = [i for i in numeric if _money(header, body, i)]
     if len(numeric) != 2 or not LEFT_ASKED.search(request):
         return ""
     whole, part = numeric if all(value_in(numeric[0], r) >= value_in(numeric[1], r) for r in body) else numeric[::-1]

@@ -354,7 +354,7 @@ def total_left_out(answer: str, request: str, seen: str) -> str | None:
         picked = PICKED_ROWS.match(found.group("over"))
         if len(said & cells) >= 2 or (said & cells and picked and int(picked.group("count")) > 1):
             return f"totals over {found.group('over')}: {found.group('totals')}"  # "16.0" of last week's three runs
-        if picked and int(picked.group("count")) > 1 and said - cells - {plain_number(n) for n in NUMBER.findall(found.group("over"))}:
+        if picked and int(picked.group("count")) > 1 and said - {plain_number(n) for n in NUMBER.findall(seen)}:
             return f"totals over {found.group('over')}: {found.group('totals')}"  # "6.33 km and 10.54 km": a row's km and time run together
     return None
 
