@@ -613,7 +613,6 @@ async def test_a_write_that_joins_the_list_and_doubles_the_item_is_sent_back(har
     harness.model.enqueue(
         call("write_file", {"path": "shopping.txt", "content": "milk\neggs\nflour\nbutter\nbutter\n"}),
         call("write_file", {"path": "shopping.txt", "content": "milk eggs flour butter butter"}),
-        call("write_file", {"path": "shopping.txt", "content": "milk\neggs\nflour\nbutter\n"}),
         "Added butter.",
     )
     _, events = await harness.turn("Add butter to my shopping list.", headless=True)
@@ -621,11 +620,11 @@ async def test_a_write_that_joins_the_list_and_doubles_the_item_is_sent_back(har
         "tool error: write_file would put 'butter' in shopping.txt twice. Call write_file again with path"
         " shopping.txt and this content:\nmilk\neggs\nflour\nbutter\n"
     )
-    assert harness.sent(2)[-1]["content"] == (
+    assert harness.sent(2)[-3]["content"] == (
         "tool error: write_file replaces all of shopping.txt, and this content drops 3 of its lines that the user"
         " did not ask to change ('milk', 'eggs', 'flour'). Call write_file again with path shopping.txt and"
         " this content:\nmilk\neggs\nflour\nbutter\n"
-    )
+    )  # two passes of wrong writes: the harness proposes the ready write (ready_calls.stuck)
     assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "invalid", "ran"]
     assert shopping.read_text() == "milk\neggs\nflour\nbutter\n"
 
