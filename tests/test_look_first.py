@@ -14,6 +14,7 @@ from saturnd.turn.look_first import (
     another_owners_line,
     contact_lines,
     contact_sources,
+    people_messaged,
     people_named,
     someone_elses_contact,
     someone_elses_line,
@@ -712,3 +713,8 @@ def test_the_file_with_the_messaged_persons_number_is_shown_though_it_ranks_low(
     assert contact_sources(request, documents) == {"contacts.md"}
     shown = [part.source for part in relevant_excerpts(request, documents, wanted=contact_sources(request, documents))]
     assert "contacts.md" in shown and "contacts.md" not in [part.source for part in relevant_excerpts(request, documents)]
+
+
+def test_a_thing_the_message_sends_is_no_one_to_message_but_a_second_role_messaged_is():
+    assert people_messaged("Tell Lena I'll send the invoice tomorrow.") == ["lena"]
+    assert people_messaged("Email the plumber and text the electrician that the job is off.") == ["electrician", "plumber"]

@@ -102,7 +102,8 @@ SENT_TO = re.compile(
 def people_messaged(request: str) -> list[str]:
     """The people (names or roles, lower-cased) the request asks to message or send something to."""
     found = {(m.group("role") or m.group("the_name") or m.group("the_role") or m.group("name")).lower()
-             for n, m in enumerate(MESSAGED.finditer(request)) if not (n and m.group("the_role"))}
+             for n, m in enumerate(MESSAGED.finditer(request))
+             if not (n and m.group("the_role") and m.group(0).lower().startswith(("send", "drop", "shoot")))}
     # after the first, "the <thing>" is the message's ("Tell Lena I'll send the invoice tomorrow"), no one to message
     found |= {(m.group("role") or m.group("name")).lower() for m in SENT_TO.finditer(request)}
     return sorted(person for person in found if person.split()[0] not in NOT_A_PERSON)
