@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 
 from protocol.methods import PassTrace
+from saturnd.gate.provenance import EMAIL
 from saturnd.tools.registry import Registry
 from saturnd.tools.word_match import stems
 from saturnd.turn.review import DOES_NOT_FIT
@@ -75,15 +76,12 @@ def off_the_errand(answer: str, request: str, passes: Iterable[PassTrace]) -> bo
     given = " ".join(call.arguments for record in passes for call in record.calls if call.fate == "ran")
     if _figures(answer) - _figures(request) - _figures(given):  # "The snake plant was watered on 2026-11-15" after the write of today
         return True
-    if {a.lower() for a in EMAIL_ADDRESS.findall(answer)} - {a.lower() for a in EMAIL_ADDRESS.findall(given)}:
+    if {a.lower() for a in EMAIL.findall(answer)} - {a.lower() for a in EMAIL.findall(given)}:
         return True  # "Message sent to Lena@harbourcafe.example." of a text to 07700 900903
     if SAYS_DONE.search(answer):  # "Message sent.": an account of the errand, in its own words
         return False
     said = stems(answer)
     return bool(said) and not said & (stems(request) | stems(given))
-
-
-EMAIL_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 
 def _figures(text: str) -> set[str]:

@@ -184,7 +184,7 @@ def _cell_told(header: list[str], body: list[list[str]], row: list[str], request
     else:  # "I paid the football.": the yes/no column its verb names, as the table writes yes
         column = next((i for i, name in enumerate(header) if stems(name) & said
                        and {r[i].strip().lower() for r in body} <= FLAGS), None)
-        told = _state_told(header, body, request) if column is None else (column, next(
+        told = _state_told(body, request) if column is None else (column, next(
             (r[column].strip() for r in body if r[column].strip().lower() in ("yes", "y", "true")), "yes"))
     return None if told is None or row[told[0]].strip() == told[1] else told
 
@@ -195,7 +195,7 @@ def _state_columns(body: list[list[str]]) -> set[int]:
             if len(states := {r[i].strip() for r in body}) < len(body) and all(s.islower() for s in states)}
 
 
-def _state_told(header: list[str], body: list[list[str]], request: str) -> tuple[int, str] | None:
+def _state_told(body: list[list[str]], request: str) -> tuple[int, str] | None:
     """(the column, the state) where one column's few words hold the one the request says ("Greenfield
     paid INV-045": a status of paid or unpaid set to paid)."""
     for i in sorted(_state_columns(body)):
@@ -450,8 +450,9 @@ def _clock_in(header: list[str], body: list[list[str]], cells: list[str], reques
     return TIME_OF_DAY.sub(" ", request)
 
 
-DURATION = re.compile(r"\d{1,3}:[0-5]\d(?::[0-5]\d)?")
 CLOCK = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d")
+"""A time of day written with a colon only: table_cells.CLOCK_TIME also takes "1.36", a price."""
+DURATION = re.compile(r"\d{1,3}:[0-5]\d(?::[0-5]\d)?")
 """A cell of time taken: "27:40", "1:22:30"."""
 TIME_UNITS = {"minutes": 1, "minute": 1, "mins": 1, "min": 1, "hours": 60, "hour": 60, "hrs": 60, "hr": 60, "h": 60}
 
