@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 from datetime import date
+from pathlib import Path
 
 from saturnd.gate.provenance import PHONE
 from saturnd.model.types import ToolCall
 from saturnd.turn import prompts
 from saturnd.turn.claims import Claim
 from saturnd.turn.context import TurnContext
+from saturnd.turn.errands import NAMED_FILE, asked_action
 from saturnd.turn.lists_named import ListToWrite, ready_write
 from saturnd.turn.look_first import addresses_named
 from saturnd.turn.marks import line_marked_as_told
@@ -29,12 +31,29 @@ def ready_write_text(turn: TurnContext, claim: Claim) -> str:
 def ready_write_for(turn: TurnContext, claim: Claim) -> ListToWrite | None:
     """For a list errand answered instead of done, the write that does it (lists_named.ready_write),
     for an add to a table, the table with the row the request gives (table_rows.row_asked), for a
-    thing told done, its list or table marked (marks.line_marked_as_told, table_rows.cell_told)."""
+    thing told done, its list or table marked (marks.line_marked_as_told, table_rows.cell_told), for
+    a new file of what the user was asked, their answer (reply_as_new_file)."""
     if claim.kind not in ("done", "not_acted") or WRITE_FILE not in claim.tools:
         return None
     return (ready_write(turn.text, turn.documents) or cell_told(turn.text, turn.documents)  # a row told of before a new one
             or stock_topped_up(turn.text, turn.documents) or row_asked(turn.text, turn.documents, date.today())
-            or line_marked_as_told(turn.text, turn.documents, turn.cwd))
+            or line_marked_as_told(turn.text, turn.documents, turn.cwd) or reply_as_new_file(turn))
+
+
+MAKING = frozenset({"create", "make", "write", "save", "put", "start"})
+
+
+def reply_as_new_file(turn: TurnContext) -> ListToWrite | None:
+    """A new file the request names, made with what only the user knew, and the user's one answer
+    this turn: that answer is its content. Asked for "a file called meeting.txt with the time of my
+    next meeting", told "Tuesday at 15:00", the 1.5B wrote "2026-12-04 15:00" (a Friday) twice."""
+    replies = [r.strip() for r in turn.ledger.replies() if r.strip()]
+    named = NAMED_FILE.search(turn.text)
+    if len(replies) != 1 or named is None or asked_action(turn.text) not in MAKING:
+        return None
+    if Path(turn.cwd, named.group(0)).exists():
+        return None
+    return ListToWrite(source=named.group(0), content=replies[0] + "\n")
 
 
 def ready_call_for(turn: TurnContext, claim: Claim) -> ToolCall | None:
