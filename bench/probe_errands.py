@@ -5,7 +5,11 @@ from one question to the next, as they would for a person. Judged by hand from t
 (the answer, the calls and their fates, what was sent, the files at the end); the probe home's
 saturn.db is kept for tracing what the harness did.
 
-Usage: python bench/probe_errands.py OUT.txt bench/errand_probes/n99.json [more.json …]
+With --ground-only, no model runs: each question's ground (what the model would be shown of the
+turn, worked out from the files as they stand at the start, 2026-12-04 15:00) and the ready write
+the harness would offer for it are printed, to find the harness's own faults before a model run.
+
+Usage: python bench/probe_errands.py [--ground-only] OUT.txt bench/errand_probes/n99.json [more.json …]
 """
 
 from __future__ import annotations
@@ -14,7 +18,9 @@ import asyncio
 import json
 import shutil
 import sys
+import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +29,13 @@ sys.path.insert(0, str(REPO))
 
 from bench.daemon import BenchDaemon, DaemonSpec, default_model_cache  # noqa: E402
 from bench.drive import TurnLog, drive_turn, read_outbox  # noqa: E402
+from saturnd.turn.ground import TURN_HEADING, Ground, ground_messages  # noqa: E402
+from saturnd.turn.ready_calls import ready_write_of  # noqa: E402
+from saturnd.turn.retrieval import Document  # noqa: E402
 
 QUESTION_TIMEOUT_S = 420.0
+GROUND_ONLY_NOW = datetime(2026, 12, 4, 15, 0)
+"""The probes' files were written for this afternoon."""
 HOMES = REPO / "bench" / "results" / "probe-homes"
 """Each probe's saturn.db, for tracing (not committed)."""
 
@@ -79,16 +90,37 @@ async def run_probe(spec: dict[str, Any], out: Any) -> None:
         daemon.stop()
 
 
+def ground_only(spec: dict[str, Any], out: Any) -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        work, home = Path(scratch, "work"), Path(scratch, "home")
+        home.mkdir()
+        for name, text in spec["files"].items():
+            (work / name).parent.mkdir(parents=True, exist_ok=True)
+            (work / name).write_text(text, encoding="utf-8")
+        documents = [Document(name, text) for name, text in spec["files"].items()]
+        for question in spec["questions"]:
+            _, built = ground_messages(Ground(cwd=work, home=home, now=GROUND_ONLY_NOW, request=question))
+            out.write(f"### [{spec['name']}] {question}\n{built.text[built.text.index(TURN_HEADING):]}\n")
+            if ready := ready_write_of(question, documents, str(work), GROUND_ONLY_NOW.date()):
+                out.write(f"   READY WRITE {ready.source}:\n{ready.content}\n")
+
+
 async def run_all(specs: list[dict[str, Any]], out: Any) -> None:
     for spec in specs:
         await run_probe(spec, out)
 
 
-def main(out_path: str, spec_paths: list[str]) -> None:
+def main(args: list[str]) -> None:
+    only_ground = args[0] == "--ground-only"
+    out_path, *spec_paths = args[1:] if only_ground else args
     specs = [json.loads(Path(path).read_text(encoding="utf-8")) for path in spec_paths]
     with open(out_path, "a", encoding="utf-8") as out:
-        asyncio.run(run_all(specs, out))
+        if only_ground:
+            for spec in specs:
+                ground_only(spec, out)
+        else:
+            asyncio.run(run_all(specs, out))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2:])
+    main(sys.argv[1:])

@@ -357,3 +357,17 @@ def test_a_run_plays_whole_repeats_one_after_the_other():
     assert plan == [(1, "act", None, ["call-01"]), (1, "act", 2, ["bound-01"]),
                     (2, "act", None, ["call-01"]), (2, "act", 2, ["bound-01"])]
 
+
+
+def test_a_probe_checked_for_its_ground_only_shows_each_questions_ground_and_ready_write(tmp_path):
+    from bench import probe_errands
+
+    spec = tmp_path / "p.json"
+    spec.write_text(json.dumps({"name": "p", "files": {"shopping.txt": "milk\neggs\n", "pots.csv": "pot,saved\nholiday,10\ncar,5\n"},
+                                "questions": ["How much have I saved?", "Add butter to my shopping list."]}))
+    out = tmp_path / "out.txt"
+    probe_errands.main(["--ground-only", str(out), str(spec)])
+    text = out.read_text()
+    assert "### [p] How much have I saved?\n## This turn\nNow: Friday 2026-12-04 15:00" in text
+    assert "totals over 2 rows: saved = 15" in text
+    assert text.endswith("   READY WRITE shopping.txt:\nmilk\neggs\nbutter\n\n")

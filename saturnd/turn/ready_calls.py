@@ -20,6 +20,7 @@ from saturnd.turn.marks import line_marked_as_told
 from saturnd.turn.message_words import message_asked
 from saturnd.turn.overwrite import WRITE_FILE
 from saturnd.turn.put_right import SEND_MESSAGE
+from saturnd.turn.retrieval import Document
 from saturnd.turn.table_rows import cell_told, row_asked, stock_topped_up
 
 
@@ -35,9 +36,14 @@ def ready_write_for(turn: TurnContext, claim: Claim) -> ListToWrite | None:
     a new file of what the user was asked, their answer (reply_as_new_file)."""
     if claim.kind not in ("done", "not_acted") or WRITE_FILE not in claim.tools:
         return None
-    return (ready_write(turn.text, turn.documents) or cell_told(turn.text, turn.documents)  # a row told of before a new one
-            or stock_topped_up(turn.text, turn.documents) or row_asked(turn.text, turn.documents, date.today())
-            or line_marked_as_told(turn.text, turn.documents, turn.cwd) or reply_as_new_file(turn))
+    return ready_write_of(turn.text, turn.documents, turn.cwd, date.today()) or reply_as_new_file(turn)
+
+
+def ready_write_of(request: str, documents: list[Document], cwd: str, today: date) -> ListToWrite | None:
+    """The write a request to change the user's files comes to, from the files alone."""
+    return (ready_write(request, documents) or cell_told(request, documents, today)  # a row told of before a new one
+            or stock_topped_up(request, documents) or row_asked(request, documents, today)
+            or line_marked_as_told(request, documents, cwd))
 
 
 MAKING = frozenset({"create", "make", "write", "save", "put", "start"})
