@@ -134,6 +134,31 @@ def test_a_document_under_the_floor_comes_in_for_a_word_nothing_shown_holds():
     }))] == ["shopping-list.md"]
 
 
+def test_a_table_whose_number_column_the_request_names_comes_in_though_a_note_covered_its_words():
+    habits = {"goals.md": "# Goals\nSteps: 10,000 a day\nSleep: at least 7 hours\n",
+              "habits.csv": "date,sleep h,steps\n2026-12-01,8.0,9800\n2026-12-02,7.0,12100\n"}
+    assert [p.source for p in relevant_excerpts("On how many days did I hit my step goal?", docs(habits))] == [
+        "goals.md", "habits.csv"]
+    rides = {"bike.md": "# Bike\nChain: cleaned and oiled 2026-11-15, every 300 km\n",
+             "rides.csv": "date,route,km\n2026-12-01,commute,16.0\n2026-12-03,hills,38.2\n"}
+    assert [p.source for p in relevant_excerpts("How many km have I done since I oiled the chain?", docs(rides))] == [
+        "bike.md", "rides.csv"]
+
+
+def test_asked_what_time_a_line_with_a_time_and_the_words_asked_comes_in_beside_the_rows_naming_them():
+    files = {"shifts.csv": "date,shift,volunteer\n2026-12-05,morning,Bev\n2026-12-05,afternoon,Tom\n"
+                           "2026-12-08,afternoon,Bev\n",
+             "foodbank.md": "# Food bank\nMorning 9:30-12:30, afternoon 13:30-16:30\nMost needed: tinned meat\n"}
+    assert [p.source for p in relevant_excerpts("What time does the afternoon shift start?", docs(files))] == [
+        "shifts.csv", "foodbank.md"]
+
+
+def test_still_got_out_asks_for_the_rows_a_date_column_leaves_blank():
+    files = {"library.md": "# Library\nFines: 25p a day per book\n",
+             "loans.csv": "title,borrowed,returned\nPiranesi,2026-11-25,\nOrbital,2026-10-30,2026-11-19\n"}
+    assert "loans.csv" in [p.source for p in relevant_excerpts("Which books have I still got out?", docs(files))]
+
+
 def test_a_request_about_nothing_in_the_files_finds_nothing():
     assert relevant_excerpts("What is 17*23?", docs(HOME_FILES)) == []
     assert query_terms("What is the total of it?") == ["total"]
@@ -360,6 +385,21 @@ INVOICES = "client,amount,paid\nAcme,450,yes\nBolt Ltd,1200,no\nCrane & Co,300,n
 ])
 def test_a_yes_no_column_asked_about_totals_the_rows_with_the_value_asked(request_text, said):
     assert table_totals("invoices.csv", INVOICES, request_text) == f"[Saturn worked out] {said}"
+
+
+MONTHLY_BILLS = "bill,amount,day of month,paid this month\nRent,950.00,1,yes\nElectric,88.00,15,no\nPhone,18.00,22,no\n"
+
+
+def test_still_to_come_asks_for_the_rows_a_yes_no_column_says_no_and_a_day_of_the_month_is_no_amount():
+    assert table_totals("bills.csv", MONTHLY_BILLS, "Which bills are still to come out this month?") == (
+        "[Saturn worked out] totals over the paid this month = no rows (2: Electric, Phone): amount = 106")
+    assert table_totals("bills.csv", MONTHLY_BILLS, "How much are my bills altogether?") == (
+        "[Saturn worked out] totals over 3 rows: amount = 1056; amount by paid this month: yes 950, no 106")
+
+
+def test_an_average_or_a_speed_column_is_not_totalled():
+    rides = "date,km,avg speed\n2026-11-26,16.0,22.9\n2026-12-01,16.0,24.0\n2026-12-03,16.0,21.8\n"
+    assert table_totals("rides.csv", rides, "How far have I ridden?") == "[Saturn worked out] totals over 3 rows: km = 48"
 
 
 RUNS = "date,km\n2026-11-02,5.2\n2026-11-09,6.0\n2026-11-16,7.5\n2026-11-23,8.1\n"

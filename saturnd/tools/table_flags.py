@@ -37,7 +37,15 @@ def flagged(header: list[str], body: list[list[str]], numeric: list[int], reques
             named = [j for j in undated if not any(re.search(r"\d", r[j]) for r in body)]  # a client, not INV-102
             label = next(iter(named + undated + texts), None)
             return i, not (NEGATED.search(request) or undone), label
+    flags = [i for i in range(len(header)) if (values := {r[i].strip().lower() for r in body}) <= FLAGS.keys()
+             and len({FLAGS[v] for v in values}) == 2]
+    if STILL_TO_COME.search(request) and len(flags) == 1:  # "Which bills are still to come out?": "paid this month" no
+        texts = [j for j in range(len(header)) if j not in flags and j not in numeric]
+        return flags[0], False, next(iter(texts), None)
     return None
+
+
+STILL_TO_COME = re.compile(r"\b(?:still|yet)\s+to\s+(?:come|go\s+out|happen|be\s+(?:paid|taken|done))\b", re.IGNORECASE)
 
 
 OWED_ASKED = re.compile(r"\bow(?:e|es|ed|ing)\b|\boutstanding\b", re.IGNORECASE)

@@ -114,7 +114,8 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     if any(number(header[i]) is not None for i in numeric):  # no header row
         return ""
     numeric = [i for i in numeric if not _identifies_rows(header[i], body, i)
-               and not EVERY_HEADED.search(header[i])]  # "water every (days)": how often, no amount
+               and not EVERY_HEADED.search(header[i])  # "water every (days)": how often, no amount
+               and not DAY_OF_MONTH.search(header[i])]  # a bill's "day of month": when, no amount
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
     over = ""
     stays = [i for i in range(len(header)) if all(day_of(r[i]) for r in body)]
@@ -179,6 +180,7 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     summed = [i for i in numeric if (product is None or not (UNIT_PRICE.fullmatch(header[i].strip())
                                                              or PRICE_PER.fullmatch(header[i].strip())))  # prices don't add
               and not RATED.fullmatch(header[i].strip())  # nor ratings
+              and not AVERAGED.search(header[i])  # nor a ride's "avg speed"
               and not counts_up(header, body, i)]  # nor a mileage read at each row (distance_between_rows)
     if (period := PER_PERIOD.search(request)) and len(by_period := [i for i in summed if _per(period) == _per(PER_PERIOD.search(header[i]))]) == 1:
         summed = by_period  # "How many tablets a day in total?": the "times a day", not the tablets left
@@ -396,6 +398,8 @@ ROW_NAMES = re.compile(r"(?:id|no\.?|ref(?:erence)?|#|table|seat|room|bed|plot|p
 """A column's name that says its numbers name the rows (a guest's table 5 is no amount); "number" alone may count
 ("number" of guests)."""
 QUANTITY = re.compile(r"qty|quantity|quantities|units|count|how\s+many|number(?:\s+of\s+\w+)?", re.IGNORECASE)
+DAY_OF_MONTH = re.compile(r"\bday\s+of\s+(?:the\s+)?month\b|^\s*(?:due\s+)?day\s*$", re.IGNORECASE)
+AVERAGED = re.compile(r"\b(?:avg|average|mean|speed|pace)\b|%|\bper\s*cent", re.IGNORECASE)
 UNIT_PRICE = re.compile(r"(?:unit[\s_]*)?(?:price|cost)(?:[\s_]*(?:each|per[\s_]*unit))?|each|rate", re.IGNORECASE)
 PRICE_PER = re.compile(r"(?:price|cost|[£$€]|p)\s*(?:per|a|an|/)\s*(?P<unit>[a-z]{2,})", re.IGNORECASE)
 """A price of one unit the table counts in another column ("price per litre" of "litres")."""

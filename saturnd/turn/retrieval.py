@@ -15,12 +15,13 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from saturnd.tools.table_cells import TABLE_SUFFIXES, day_of
+from saturnd.tools.table_cells import TABLE_SUFFIXES, day_of, number
 from saturnd.tools.table_dates import dates_by_column, header_and_rows
 from saturnd.tools.table_repeats import NEXT_BY_ROW
 from saturnd.tools.table_sums import table_totals, undated_rows
 from saturnd.tools.word_match import (
     NAME_WEIGHT,
+    SHORT_STOP_WORDS,
     fts_index,
     fts_query,
     name_as_asked,
@@ -204,8 +205,10 @@ def excerpt(doc: Document, terms: list[str], limits: RetrievalLimits) -> Excerpt
 
 
 ONGOING_ASKED = re.compile(r"\b(?:at\s+the\s+moment|currently|right\s+now|in\s+progress|on\s+the\s+go|"
-                           r"still\s+\w+ing|not\s+(?:yet\s+)?(?:finished|done|returned|paid|back))\b", re.IGNORECASE)
-"""A request about what is under way: the rows of a table's date column left blank answer it."""
+                           r"still\s+(?:\w+ing|got|have|out)|(?:got|have)\s+out|"
+                           r"not\s+(?:yet\s+)?(?:finished|done|returned|paid|back))\b", re.IGNORECASE)
+"""A request about what is under way: the rows of a table's date column left blank answer it
+("Which books have I still got out?": loans.csv's blank "returned")."""
 LAST_DONE_ASKED = re.compile(r"\bwhen\s+(?:did|was|were)\s+(?:i|we|he|she|they)\s+last\b|\blast\s+time\s+(?:i|we)\b",
                              re.IGNORECASE)
 """Asked when a thing was last done ("When did I last fill up?"): a dated log's latest row answers
@@ -241,6 +244,10 @@ def relevant_excerpts(
               or any(reached_in(doc.source, doc.text.splitlines(), unit) for unit in units)  # "How many miles until …"
               or WHAT_TIME.search(request) and BEFORE_EVENT.search(doc.text)  # "Meet 45 minutes before kick-off"
               or _rows_of_someone_named(doc, request)  # "What does Mia do after school?": activities.csv's Mia rows
+              or _number_column_named(doc, request)
+              # "On how many days did I hit my step goal?": goals.md's "Steps: 10,000" covered habits.csv's steps
+              or WHAT_TIME.search(request) and _time_line_named(doc, request)
+              # "What time does the afternoon shift start?": the afternoon rows had covered "afternoon 13:30-16:30"
               or BETWEEN_ROWS_ASKED.search(request) and _dated_table(doc) and _header_named(doc, request)]
               # "How many miles between the last two fill-ups?": fuel.csv's miles, beside car.md's "12,000 miles"
     shown_names = {_bare_name(d.source) for score, d, _ in ranked if score > 0 and not d.source.lower().endswith(TABLE_SUFFIXES)}
@@ -285,6 +292,27 @@ BETWEEN_ROWS_ASKED = re.compile(r"\bbetween\s+(?:the\s+)?(?:last|latest|first)\b
 def _header_named(doc: Document, request: str) -> bool:
     table = header_and_rows(doc.source, doc.text.splitlines())
     return table is not None and bool(stems(" ".join(table[0])) & stems(request))
+
+
+def _number_column_named(doc: Document, request: str) -> bool:
+    asked = _column_words(request)
+    table = header_and_rows(doc.source, doc.text.splitlines()) if _column_words(doc.text.split("\n", 1)[0]) & asked else None
+    return table is not None and any(
+        _column_words(name) & asked and all(number(row[i]) is not None for row in table[1] if len(row) > i and row[i].strip())
+        for i, name in enumerate(table[0]))
+
+
+def _column_words(text: str) -> set[str]:
+    """stems, and a unit's two letters ("km", "kg") that stems leave out."""
+    return stems(text) | {w for w in re.findall(r"\b[a-z]{2}\b", text.lower()) if w not in SHORT_STOP_WORDS}
+
+
+CLOCK_TIME = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*(?:am|pm)\b", re.IGNORECASE)
+
+
+def _time_line_named(doc: Document, request: str) -> bool:
+    asked = stems(request)
+    return any(CLOCK_TIME.search(line) and stems(line) & asked for line in doc.text.splitlines())
 
 
 def _rows_of_someone_named(doc: Document, request: str) -> bool:
