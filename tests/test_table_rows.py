@@ -190,3 +190,25 @@ def test_a_told_log_of_a_row_the_table_holds_fills_its_blank_day_and_money_put_i
     pots = Document("pots.csv", "pot,saved,target\nholiday,1240,2000\nnew car,3500,8000\n")
     assert stock_topped_up("I've put another £50 in the holiday pot.", [pots]) == ListToWrite(
         "pots.csv", "pot,saved,target\nholiday,1290,2000\nnew car,3500,8000\n")
+
+
+def test_a_row_the_table_has_with_blanks_is_filled_in_not_added_again():
+    rota = Document("shifts.csv", "date,shift,volunteer,confirmed\n2026-12-08,morning,,\n2026-12-08,afternoon,Bev,yes\n")
+    assert row_asked("Put Aisha down for the morning of the 8th.", [rota], TODAY) == ListToWrite(
+        "shifts.csv", "date,shift,volunteer,confirmed\n2026-12-08,morning,Aisha,\n2026-12-08,afternoon,Bev,yes\n")
+
+
+def test_a_things_row_with_a_last_done_column_is_brought_up_to_date():
+    pets = Document("pets.csv", "pet,kind,born,weight kg,last weighed\nBiscuit,dog,2019-05-14,18.2,2026-11-02\n"
+                                "Miso,cat,2022-08-30,4.6,2026-10-15\n")
+    assert row_asked("Weighed Biscuit today, 18.9 kg.", [pets], TODAY) == ListToWrite(
+        "pets.csv", "pet,kind,born,weight kg,last weighed\nBiscuit,dog,2019-05-14,18.9,2026-12-04\n"
+                    "Miso,cat,2022-08-30,4.6,2026-10-15\n")
+
+
+def test_a_thing_told_of_whose_row_has_no_last_done_column_gets_no_second_row_nor_today_as_a_birthday():
+    birthdays = Document("birthdays.csv", "name,birthday,relation,gift budget\nAunt Rose,1958-12-09,aunt,20\n"
+                                          "Jamie,2016-12-21,nephew,30\n")
+    assert row_asked("Bought Jamie the football kit, £28.", [birthdays], TODAY) is None
+    assert row_asked("Add Priya, my friend, budget £25.", [birthdays], TODAY) == ListToWrite(
+        "birthdays.csv", birthdays.text + "Priya,,my friend,25\n")

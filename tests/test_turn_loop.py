@@ -1335,7 +1335,8 @@ async def test_an_add_to_a_table_declined_while_the_request_gives_its_row_goes_b
     _, events = await harness.turn("Put me down for the 19th morning.", headless=True)
     sent_back = harness.sent(1)[-1]["content"]
     assert "call write_file with path shifts.csv" in sent_back
-    assert "-19,morning,Me,\n" in sent_back  # the day said, the shift a row holds, the rota's "Me"
+    # the day said, the shift a row holds, the rota's "Me": the 19th's morning row filled in, no row added
+    assert "\n2026-12-19,morning,Me,till\n2026-12-19,afternoon,Bob,sorting\n2026-12-05,afternoon,Me,till\n" in sent_back
 
 
 async def test_a_yes_to_a_day_no_line_is_for_given_twice_is_answered_no(harness):

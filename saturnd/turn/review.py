@@ -98,6 +98,7 @@ from saturnd.turn.retrieval import Document
 from saturnd.turn.table_rows import (
     cell_told,
     row_against_the_request,
+    row_changed_in_place,
     row_instead_of_a_new_file,
     stock_topped_up,
 )
@@ -116,6 +117,10 @@ ADDED_TICKED = (
 CELL_AS_TOLD = (
     "tool error: the user told you a thing was done; it changes one cell of {path}'s row for it. Call write_file again"
     " with path {path} and this content:\n{content}"
+)
+ROW_IN_PLACE = (
+    "tool error: {path} already has the row the user gave, with blanks or older values: it changes that row, and adds"
+    " none. Call write_file again with path {path} and this content:\n{content}"
 )
 NOT_THEIR_LINE = (
     "not run: the user told you {name} did a thing, and the line this changes in {path} is not about {name}: no line"
@@ -437,6 +442,11 @@ def _told_write(context: GateContext, target: Path) -> ListToWrite | None:
     return told if told is not None and Path(context.cwd, told.source).resolve() == target.resolve() else None
 
 
+def _row_in_place(context: GateContext, target: Path) -> ListToWrite | None:
+    row = row_changed_in_place(context.request, context.documents, date.today()) if target.suffix.lower() in TABLE_SUFFIXES else None
+    return row if row is not None and Path(context.cwd, row.source).resolve() == target.resolve() else None
+
+
 def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateContext) -> SentBack | None:
     """A write or a message whose content is wrong before it runs: lines of the file nobody asked
     to drop or the line asked to go kept, the file written back with nothing added, a new file written
@@ -460,6 +470,9 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
         # the write the request tells of is the write: other checks would read "fish" as Aunt Jean's line to change
         same = str(arguments.get("content", "")).strip() == told.content.strip()
         return None if same else SentBack("invalid", CELL_AS_TOLD.format(path=arguments["path"], content=told.content))
+    if tool.name == WRITE_FILE and (in_place := _row_in_place(context, target)):
+        same = str(arguments.get("content", "")).strip() == in_place.content.strip()
+        return None if same else SentBack("invalid", ROW_IN_PLACE.format(path=arguments["path"], content=in_place.content))
     if tool.name == WRITE_FILE and (dropped := dropped_lines(context.request, target, arguments["content"])):
         suggested = content_to_write(context.request, target, arguments["content"])
         return _new_lines_guessed(target, arguments, context) or SentBack(

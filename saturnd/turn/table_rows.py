@@ -16,7 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -60,6 +60,7 @@ AFTER_THE_COLON = re.compile(r"^\W*(?:please\s+)?(?:add|log|record|put|note)\s+(
                              r"(?P<item>[^,.:]+?)\s*,", re.IGNORECASE)
 """The thing a row is for, first of the request's list: "Add a policy: pet insurance, PetCover, …"."""
 MIN_CELLS = 2
+YEAR_DAYS = 366
 
 
 def row_instead_of_a_new_file(request: str, path: Path, documents: list[Document]) -> ListToWrite | None:
@@ -261,7 +262,8 @@ def row_against_the_request(request: str, path: Path, content: str, today: date)
                       and cell != other.strip()) for cell, other in zip(wanted, written, strict=True)) and not _column_in_a_cell(
             header, wanted, written):
         return None
-    return ListToWrite(path.name, text.rstrip("\n") + "\n" + built[0] + "\n")
+    table = with_the_row(text, built[0], TOLD_LOGGED.match(request) is not None)
+    return ListToWrite(path.name, table) if table is not None else None
 
 
 def _column_in_a_cell(header: list[str], wanted: list[str], written: list[str]) -> bool:
@@ -289,9 +291,49 @@ def row_asked(request: str, documents: list[Document], today: date) -> ListToWri
             continue
         row, filled = built
         named = filled + table_named
-        if best is None or named > best[0]:
-            best = (named, ListToWrite(doc.source, doc.text.rstrip("\n") + "\n" + row + "\n"))
+        if (best is None or named > best[0]) and (written := with_the_row(doc.text, row, TOLD_LOGGED.match(request) is not None)):
+            best = (named, ListToWrite(doc.source, written))
     return best[1] if best else None
+
+
+def row_changed_in_place(request: str, documents: list[Document], today: date) -> ListToWrite | None:
+    """row_asked where the row it gives is one the table has, filled in or brought up to date."""
+    ready = row_asked(request, documents, today)
+    held = next((d.text for d in documents if ready is not None and d.source == ready.source), "")
+    return ready if ready is not None and len(ready.content.strip().splitlines()) == len(held.strip().splitlines()) else None
+
+
+LAST_HEADED = re.compile(r"\blast\b", re.IGNORECASE)
+
+
+def with_the_row(text: str, line: str, told: bool = False) -> str | None:
+    """The table with its new row: filling in the one row it completes ("Put Aisha down for the
+    morning of the 8th": the 8th's morning row, its volunteer blank), or, in a table of one row a
+    thing, bringing that thing's row up to date where a column is when it was "last" done ("Weighed
+    Biscuit today, 18.9 kg": weight and last weighed); a thing told of that has a row and no such
+    column gets no second row (None: "Bought Jamie the football kit" is no new birthday). Else the
+    row goes at the end."""
+    lines = text.rstrip("\n").split("\n")
+    data = [n for n, physical in enumerate(lines[1:], 1) if physical.strip()]
+    body = [next(csv.reader([lines[n]])) for n in data]
+    cells = next(csv.reader([line]))
+    same = [[bool(a.strip()) and a.strip().lower() == b.strip().lower() for a, b in zip(r, cells, strict=False)] for r in body]
+    fills = [k for k, r in enumerate(body) if len(r) == len(cells) and sum(same[k]) >= MIN_CELLS
+             and all(not a.strip() or not b.strip() or a.strip().lower() == b.strip().lower() for a, b in zip(r, cells, strict=True))
+             and any(not a.strip() and b.strip() for a, b in zip(r, cells, strict=True))]
+    if len(fills) == 1:
+        lines[data[fills[0]]] = _csv_line([a if a.strip() else b for a, b in zip(body[fills[0]], cells, strict=True)])
+        return "\n".join(lines) + "\n"
+    firsts = [r[0].strip().lower() for r in body if r]
+    thing = next((k for k, r in enumerate(body) if r and same[k][:1] == [True]), None)
+    if (thing is None or len(set(firsts)) != len(firsts) or not all(firsts) or any(day_of(f) or number(f) is not None for f in firsts)
+            or len(body[thing]) != len(cells)):
+        return "\n".join(lines) + "\n" + line + "\n"
+    header = next(csv.reader([lines[0]]))
+    if any(LAST_HEADED.search(name) and day_of(cells[i]) for i, name in enumerate(header)):
+        lines[data[thing]] = _csv_line([b if b.strip() else a for a, b in zip(body[thing], cells, strict=True)])
+        return "\n".join(lines) + "\n"
+    return None if told else "\n".join(lines) + "\n" + line + "\n"
 
 
 def new_row(request: str, table: str, today: date, table_named: bool = False, name: str = "") -> tuple[str, int] | None:
@@ -356,6 +398,8 @@ def _days_in(header: list[str], body: list[list[str]], cells: list[str], request
     if len(days) > 1:
         return False
     column = next((i for i in dated if stems(header[i].replace("_", " ")) & said), dated[0])
+    if not days and all(d < today - timedelta(days=YEAR_DAYS) for r in body if (d := day_of(r[column]))):
+        return False  # a column of birthdays takes no "today" for want of a day said
     cells[column] = (days[0] if days else today).isoformat()
     return not days
 
