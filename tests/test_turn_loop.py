@@ -1353,3 +1353,18 @@ async def test_someone_named_twice_for_a_day_no_line_is_for_is_answered_nothing(
     harness.model.enqueue("Jo", "Jo")
     _, events = await harness.turn("Who's doing the school run on Sunday?", headless=True)
     assert of_type(events, "answer")[0].text.startswith("Nothing in your files is for Sunday ")
+
+
+async def test_a_write_adding_a_row_the_table_has_with_blanks_goes_back_with_that_row_filled_in(harness):
+    await harness.start(config_extra=WRITES_ALLOWED)
+    shifts = harness.env.workdir / "shifts.csv"
+    shifts.write_text("date,shift,volunteer\n2026-12-08,morning,\n2026-12-08,afternoon,Bev\n")
+    filled = "date,shift,volunteer\n2026-12-08,morning,Aisha\n2026-12-08,afternoon,Bev\n"
+    added = shifts.read_text() + "2026-12-08,morning,Aisha\n"
+    harness.model.enqueue(call("write_file", {"path": "shifts.csv", "content": added}),
+                          call("write_file", {"path": "shifts.csv", "content": filled}), "Aisha is down for it.")
+    await harness.turn("Put Aisha down for the morning of the 8th.")
+    assert harness.sent(1)[-1]["content"].endswith(
+        "tool error: shifts.csv already has the row the user gave, with blanks or older values: it changes that row,"
+        f" and adds none. Call write_file again with path shifts.csv and this content:\n{filled}")
+    assert shifts.read_text() == filled
