@@ -22,6 +22,18 @@ def test_a_person_named_gets_their_row_alone():
     assert said == "[Saturn dated] birthday next, soonest first: Jake 8 January 2027 (a Friday, in 35 days (5 weeks)), turns 12"
 
 
+def test_asked_how_old_someone_is_their_age_now_comes_first():
+    pets = ["pet,kind,born,weight kg", "Biscuit,dog,2019-05-14,18.2", "Miso,cat,2022-08-30,4.6"]
+    assert yearly_next("pets.csv", pets, "How old is Biscuit?", TODAY) == (
+        "[Saturn dated] birthday next, soonest first: Biscuit is 7 now (born 14 May 2019); next birthday 14 May 2027"
+        " (a Friday, in 161 days (23 weeks)), turns 8")
+
+
+def test_a_table_of_one_row_a_thing_by_the_day_each_was_born_is_no_level_over_time():
+    pets = "pet,born,weight kg\nBiscuit,2019-05-14,18.2\nMiso,2022-08-30,4.6\n"
+    assert "levels over time" not in table_totals("pets.csv", pets, "How heavy is Miso?")
+
+
 def test_other_tables_and_files_have_no_yearly_days():
     assert yearly_next("log.csv", ["date,kg", "2026-06-10,14.2", "2026-08-05,14.9"], "When?", TODAY) == ""
     assert yearly_next("notes.md", ["Mum's birthday 19 December"], "When?", TODAY) == ""

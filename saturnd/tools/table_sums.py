@@ -551,6 +551,8 @@ def _levels_over_time(name: str, header: list[str], body: list[list[str]], numer
     gives that."""
     if not (all(LEVELS.search(header[i]) for i in numeric) or (len(numeric) == 1 and LEVELS.search(name))):
         return ""  # a bank's amount,balance: the amounts still add up
+    if one_row_a_thing(body):
+        return ""  # pets.csv's dog and cat, by the day each was born: no level over time
     if all(WEIGHED.fullmatch(header[i].strip()) for i in numeric) and _grouping_column(header, body, [*numeric, dates]) is not None:
         return ""  # "date,crop,kg": what was picked of each crop, amounts; one "date,kg" is a weight
     ordered = sorted(body, key=lambda row: row[dates].strip())
@@ -569,6 +571,13 @@ def _levels_over_time(name: str, header: list[str], body: list[list[str]], numer
                     + (f"; average {plain(column_total(body, i) / len(body), places=2)}" if AVERAGE_ASKED.search(request) else ""))
     latest_row = f"the latest row: {named_cells(header, ordered[-1])}; " if len(numeric) > 1 and LATEST_ASKED.search(request) else ""
     return "[Saturn worked out] levels over time (not amounts to add): " + latest_row + " | ".join(said)
+
+
+def one_row_a_thing(body: list[list[str]]) -> bool:
+    """Whether the first column names a different thing in each row (not a date, not a number)."""
+    firsts = [r[0].strip().lower() for r in body if r]
+    return len(firsts) > 1 and all(firsts) and len(set(firsts)) == len(firsts) and not any(
+        ISO_DATE.match(f) or number(f) is not None for f in firsts)
 
 
 LATEST_ASKED = re.compile(r"\b(?:last|latest|most\s+recent|current|now)\b", re.IGNORECASE)

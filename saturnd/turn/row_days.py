@@ -35,10 +35,13 @@ def yearly_next(source: str, lines: list[str], request: str, today: date) -> str
     days = sorted(((next_of(born, today), born, row[label].strip() if label is not None else "")
                    for row in _named(body, label, request) if (born := day_of(row[column]))), key=lambda found: found[0])
     turns = BIRTH.search(header[column]) is not None
-    said = [f"{who} {when.day} {when:%B %Y} (a {when:%A}, {from_today(when, today)}), "
+    now = turns and re.search(r"\bhow\s+old\s+(?:is|are)\b", request, re.IGNORECASE) is not None
+    said = [(f"{who} is {when.year - born.year - (when != today)} now (born {born:%-d %B %Y}); next birthday " if now else f"{who} ")
+            + f"{when.day} {when:%B %Y} (a {when:%A}, {from_today(when, today)}), "
             + (f"turns {when.year - born.year}" if turns else f"{when.year - born.year} years")
             for when, born, who in days[:MAX_DATES]]
-    return f"[Saturn dated] {header[column].strip()} next, soonest first: " + "; ".join(said)
+    column_name = "birthday" if turns else header[column].strip()  # "born next" reads as a day of birth to come
+    return f"[Saturn dated] {column_name} next, soonest first: " + "; ".join(said)
 
 
 def runs_out(source: str, lines: list[str], request: str, today: date) -> str:
