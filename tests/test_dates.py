@@ -1119,6 +1119,13 @@ def test_a_tables_dates_are_told_by_their_column_and_row():
                  date(2026, 12, 3)).startswith("[Saturn dated] soonest first: Morgan family arrive, 18 December 2026")
 
 
+def test_asked_what_is_overdue_a_table_is_dated_by_its_due_column_and_a_row_returned_is_not_late():
+    loans = ["title,borrowed,due,returned", "The Salt Path,2026-11-10,2026-12-01,", "Orbital,2026-10-30,2026-11-20,2026-11-19",
+             "Piranesi,2026-11-25,2026-12-16,"]
+    assert dates_by_column("loans.csv", loans, "Which library books are overdue?") == [
+        "The Salt Path, due: 2026-12-01", "Piranesi, due: 2026-12-16"]
+
+
 def test_a_price_is_no_part_of_a_dates_label():
     lines = ["service,cost,billed,next_payment", "Netflix,10.99,monthly,2026-12-07"]
     assert dated(lines, "What's the next payment?", date(2026, 12, 3)) == (

@@ -47,6 +47,11 @@ def dates_by_column(name: str, lines: list[str], request: str) -> list[str]:
     if len(columns) < 2:
         return lines
     named = [i for i in columns if stems(header[i]) & stems(request)]
+    if LATE_ASKED.search(request) and (due := [i for i in columns if DUE_HEADED.search(header[i])]):
+        named = due  # "Which library books are overdue?": by "due", not "borrowed"
+        done = [i for i in range(len(header)) if i not in columns and any(not r[i].strip() for r in body)
+                and any(r[i].strip() for r in body) and all(not r[i].strip() or ISO_DATE.fullmatch(r[i].strip()) for r in body)]
+        body = [r for r in body if not any(r[i].strip() for i in done)]  # a book returned is late no more
     said = []
     for row in body:
         label = next((cell.strip() for i, cell in enumerate(row) if i not in columns and cell.strip()
@@ -55,6 +60,8 @@ def dates_by_column(name: str, lines: list[str], request: str) -> list[str]:
     return said
 
 
+LATE_ASKED = re.compile(r"\b(?:overdue|late|past\s+(?:its\s+|their\s+|the\s+)?due)\b", re.IGNORECASE)
+DUE_HEADED = re.compile(r"\b(?:due|expir\w*|ends?|deadline|until|by)\b", re.IGNORECASE)
 YEARLY = re.compile(r"birthday|born|dob|date\s+of\s+birth|anniversary|b'?day", re.IGNORECASE)
 BIRTH = re.compile(r"birth|born|dob|b'?day", re.IGNORECASE)
 
