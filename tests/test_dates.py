@@ -313,9 +313,18 @@ def test_a_line_that_opens_with_its_date_is_labelled_by_what_follows(line, said)
     ("What's on the 2nd?", date(2026, 12, 2)),  # today
     ("Anything on the 1st?", date(2027, 1, 1)),  # gone this month: the next
     ("What's on the 9th of January?", None),  # a month named: no day word
+    ("How far have I ridden since the 1st?", date(2026, 12, 1)),  # since it: the last one
+    ("What did I spend on the 30th?", date(2026, 11, 30)),  # asked in the past: the last one
 ])
 def test_a_day_of_the_month_alone_is_this_months_or_the_next(request_text, meant):
     assert [day for _, day in days_named(request_text, TODAY)] == ([meant] if meant else [])
+
+
+def test_since_a_day_a_tables_rows_from_it_to_today_are_totalled():
+    rides = "date,route,km\n2026-11-29,hills,38.2\n2026-12-01,commute,16.0\n2026-12-03,commute,16.0\n"
+    part = Excerpt("rides.csv", 1, rides.splitlines(), 4)
+    assert "totals over the 2026-12-01 to 2026-12-04 rows (2): km = 32" in render_excerpts(
+        [part], "How far have I ridden since the 1st?", date(2026, 12, 4))
 
 
 def test_a_tables_row_for_the_day_is_shown_with_its_header():

@@ -320,7 +320,7 @@ def days_named(request: str, today: date) -> list[tuple[str, date]]:
     changes with the clock: "tomorrow", "tonight", "Friday" (the coming one, today included;
     "next Friday" the coming one after today, "last Friday" the one before, and asked in the past, "did I …", the last one, today included), "the weekend" (its Saturday and Sunday), "the 9th" (this
     month's, or the next month's once it has gone: "What time do I finish on the 9th?" of a rota
-    dated 2026-12-09)."""
+    dated 2026-12-09; asked since it or in the past, the last one: "since the 1st")."""
     named: list[tuple[str, date]] = []
     for match in DAY_NAMED.finditer(request):
         word = match.group("day").lower()
@@ -329,7 +329,8 @@ def days_named(request: str, today: date) -> list[tuple[str, date]]:
         elif word in ("tomorrow", "yesterday"):
             days = [today + timedelta(days=1 if word == "tomorrow" else -1)]
         elif word[0].isdigit():
-            days = [day] if (day := _day_of_month(int(word[:-2]), today)) else []
+            gone = PAST_ASKED.search(request) or re.search(r"\bsince\s+the\s+$", request[:match.start("day")], re.IGNORECASE)
+            days = [day] if (day := _day_of_month(int(word[:-2]), today, gone=bool(gone))) else []
         else:
             wanted = (5, 6) if word == "weekend" else (WEEKDAYS.index(word),)
             which = (match.group("which") or "").strip().lower()
@@ -372,11 +373,13 @@ def _nth_weekday(nth: int, weekday: int, today: date) -> date:
     return day
 
 
-def _day_of_month(number: int, today: date) -> date | None:
-    for ahead in range(3):  # the 31st may be two months on
-        month, year = (today.month + ahead - 1) % 12 + 1, today.year + (today.month + ahead - 1) // 12
+def _day_of_month(number: int, today: date, gone: bool = False) -> date | None:
+    """The coming day of the month, today included; `gone`, the last one ("since the 1st")."""
+    for ahead in range(3):  # the 31st may be two months on (or back)
+        months = today.month - 1 + (-ahead if gone else ahead)
         with contextlib.suppress(ValueError):
-            if (day := date(year, month, number)) >= today:
+            day = date(today.year + months // 12, months % 12 + 1, number)
+            if (day <= today) if gone else (day >= today):
                 return day
     return None
 

@@ -406,8 +406,14 @@ def _days_for_tables(request: str, today: date | None) -> list[date]:
         return [today + timedelta(days=n) for n in range((before - today).days)]  # "left before Christmas": from today
     written = ([day for _, day in dates_gone(request, today)] if PAST_ASKED.search(request)
                else sorted(days_of(request, today))) if not asked_action(request) else []
-    return [*(day for _, day in [*days_named(request, today), *holidays_named(request, today)]),
+    days = [*(day for _, day in [*days_named(request, today), *holidays_named(request, today)]),
             *week_named(request, today), *written]
+    if SINCE_DAY.search(request) and len(days) == 1 and days[0] < today:  # "since the 1st": each day on from it
+        return [days[0] + timedelta(days=n) for n in range((today - days[0]).days + 1)]
+    return days
+
+
+SINCE_DAY = re.compile(r"\bsince\s+(?:the\s+\d|last\s+\w+day\b|\w+day\b|\d)", re.IGNORECASE)
 
 
 def _the_thing_named(request: str, *accounts: str) -> str:
