@@ -329,8 +329,9 @@ def days_named(request: str, today: date) -> list[tuple[str, date]]:
         elif word in ("tomorrow", "yesterday"):
             days = [today + timedelta(days=1 if word == "tomorrow" else -1)]
         elif word[0].isdigit():
-            gone = PAST_ASKED.search(request) or re.search(r"\bsince\s+the\s+$", request[:match.start("day")], re.IGNORECASE)
-            days = [day] if (day := _day_of_month(int(word[:-2]), today, gone=bool(gone))) else []
+            since = re.search(r"\bsince\s+the\s+$", request[:match.start("day")], re.IGNORECASE) is not None
+            gone = since or PAST_ASKED.search(request) is not None
+            days = [day] if (day := _day_of_month(int(word[:-2]), today, gone=gone)) else []
         else:
             wanted = (5, 6) if word == "weekend" else (WEEKDAYS.index(word),)
             which = (match.group("which") or "").strip().lower()
