@@ -1065,6 +1065,9 @@ def test_an_add_of_several_short_things_puts_each_on_its_own_line_and_a_remove_t
     assert ready_write("Add milk and onions to the shopping list.", [shopping]) == ListToWrite(
         "shopping.txt", "milk\neggs\nflour\nonions\n")  # milk is on it
     assert ready_write("Remove flour and milk from my shopping list.", [shopping]) == ListToWrite("shopping.txt", "eggs\n")
+    written_capitalised = Document("shopping.txt", "Milk\nPeppers\n")
+    assert ready_write("Add soy sauce and an onion to the shopping.", [written_capitalised]) == ListToWrite(
+        "shopping.txt", "Milk\nPeppers\nSoy sauce\nOnion\n")  # each as the list writes its things
 
 
 def test_tick_off_on_a_list_of_boxes_ticks_the_box():

@@ -83,12 +83,12 @@ def _with_the_item(request: str, documents: list[Document]) -> ListToWrite | Non
     bullet = BULLET.match(every[at - 1]) if at else None
     lead = f"{int(number.group(1)) + 1}{number.group(2)} " if number else new_items_bullet(bullet.group(1)) if bullet else ""
     items = [line[found.end():] for line in every if (found := BULLET.match(line))]
-    if ARTICLE.match(item) and not any(ARTICLE.match(text) for text in items or lines):
-        item = ARTICLE.sub("", item, count=1)  # "an umbrella" on a list of "passport", "adapter"
+    things = _things_of(item, items or lines)
+    if not any(ARTICLE.match(text) for text in items or lines):
+        things = [ARTICLE.sub("", thing, count=1) if ARTICLE.match(thing) else thing for thing in things]  # "an umbrella" on a list of "passport", "adapter"
     written = items or [line for line in lines if line[:1].isalpha()]
     if written and all(text[:1].isupper() for text in written):  # written as its items are: "Change address …"
-        item = item[0].upper() + item[1:]
-    things = _things_of(item, items or lines)
+        things = [thing[0].upper() + thing[1:] for thing in things]
     new = [f"{lead}{thing}" for thing in things if not any(lower_words(thing) <= lower_words(line) for line in lines)]
     return ListToWrite(document.source, "\n".join([*every[:at], *new, *every[at:]]) + "\n")
 
