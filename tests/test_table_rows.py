@@ -212,3 +212,9 @@ def test_a_thing_told_of_whose_row_has_no_last_done_column_gets_no_second_row_no
     assert row_asked("Bought Jamie the football kit, £28.", [birthdays], TODAY) is None
     assert row_asked("Add Priya, my friend, budget £25.", [birthdays], TODAY) == ListToWrite(
         "birthdays.csv", birthdays.text + "Priya,,my friend,25\n")
+
+
+def test_asked_to_add_money_to_a_pot_its_saved_total_goes_up_written_as_the_table_writes_it():
+    pocket = Document("pocket.csv", "child,weekly,saved,goal\nMaya,5.00,32.50,45\nTheo,3.00,11.00,25\n")
+    assert stock_topped_up("Add £5 to Maya's savings.", [pocket]) == ListToWrite(
+        "pocket.csv", "child,weekly,saved,goal\nMaya,5.00,37.50,45\nTheo,3.00,11.00,25\n")

@@ -73,8 +73,11 @@ TOLD_ANSWER = re.compile(r"^\W*(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?\s+(?
                          r"(?P<answer>yes|no)\b(?![^?]*\?)", re.IGNORECASE)
 """Told someone's answer ("Ella said yes."): their row's yes/no cell is marked so."""
 TOLD_ADDED = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+)?(?:added|put|paid|saved|moved|"
-                        r"transferred)\s+(?:in\s+)?(?:another\s+|an\s+extra\s+)?[£$€]\s?\d", re.IGNORECASE)
-"""Told money went into a thing a line counts ("I added £50 to the bike fund."): the line is updated."""
+                        r"transferred)\s+(?:in\s+)?(?:another\s+|an\s+extra\s+)?[£$€]\s?\d|"
+                        r"^\s*(?:please\s+)?(?:add|put|pop)\s+(?:another\s+|an\s+extra\s+)?[£$€]\s?\d[\d,.]*\s+(?:to|in|into|on)\b",
+                        re.IGNORECASE)
+"""Told money went into a thing a line counts ("I added £50 to the bike fund.", "Add £5 to Maya's
+savings."): the line is updated."""
 REMIND_SOMEONE = re.compile(r"^\s+(?!(?:me|us|myself)\b)(?:[A-Z][\w'-]*|(?:my|our)\s+\w+|him|her|them)\b")
 """A reminder for someone else ("Remind Tom that his invoice is overdue") is a message to them."""
 INSTEAD = re.compile(r"\binstead\s+of\b|\bin\s+place\s+of\b", re.IGNORECASE)

@@ -148,8 +148,12 @@ def stock_topped_up(request: str, documents: list[Document]) -> ListToWrite | No
         if left is None or len(named) != 1:
             continue
         row = named[0]
-        total = Decimal(str(number(row[left]))) + Decimal(added.replace(",", ""))
-        cells = [format(total.normalize(), "f") if i == left else cell for i, cell in enumerate(row)]
+        held = Decimal(str(number(row[left])))
+        total = held + Decimal(added.replace(",", ""))
+        exponent = held.as_tuple().exponent
+        places = -exponent if isinstance(exponent, int) else 0
+        written = total.quantize(Decimal(1).scaleb(-places)) if places > 0 else total.normalize()  # 32.50 + 5: 37.50
+        cells = [format(written, "f") if i == left else cell for i, cell in enumerate(row)]
         return ListToWrite(doc.source, doc.text.replace(_csv_line(row), _csv_line(cells), 1))
     return None
 
