@@ -218,3 +218,9 @@ def test_asked_to_add_money_to_a_pot_its_saved_total_goes_up_written_as_the_tabl
     pocket = Document("pocket.csv", "child,weekly,saved,goal\nMaya,5.00,32.50,45\nTheo,3.00,11.00,25\n")
     assert stock_topped_up("Add £5 to Maya's savings.", [pocket]) == ListToWrite(
         "pocket.csv", "child,weekly,saved,goal\nMaya,5.00,37.50,45\nTheo,3.00,11.00,25\n")
+
+
+def test_a_day_of_the_month_named_goes_in_the_day_of_month_column():
+    bills = Document("bills.csv", "bill,amount,day of month\nRent,950.00,1\nGym,35.00,28\n")
+    assert row_asked("Add Netflix, £10.99 on the 9th.", [bills], TODAY) == ListToWrite(
+        "bills.csv", "bill,amount,day of month\nRent,950.00,1\nGym,35.00,28\nNetflix,10.99,9\n")

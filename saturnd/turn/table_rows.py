@@ -23,6 +23,7 @@ from pathlib import Path
 
 from saturnd.tools.table_cells import ISO_DATE, TABLE_SUFFIXES, day_of, in_order, number
 from saturnd.tools.table_dates import header_and_rows
+from saturnd.tools.table_sums import DAY_OF_MONTH
 from saturnd.tools.word_match import stems
 from saturnd.turn.dates import MONTHS, days_named, days_of
 from saturnd.turn.errands import (
@@ -360,6 +361,7 @@ def new_row(request: str, table: str, today: date, table_named: bool = False, na
             cells[i] = named[0]
             known += 1
     defaulted = _days_in(header, body, cells, request, said, today)
+    request = _day_of_month_in(header, body, cells, request)
     _month_in(header, body, cells, request, today)
     request = _clock_in(header, body, cells, request)
     by_unit = _quantities_in(header, body, cells, DAY_WORDS.sub(" ", in_figures(request)))
@@ -419,6 +421,21 @@ def _span_of(request: str, today: date) -> tuple[date, date] | None:
     if found is None or last is None or not 0 < int(found["first"]) < last.day:
         return None
     return last.replace(day=int(found["first"])), last
+
+
+ORDINAL_DAY = re.compile(r"\b(?:on\s+)?the\s+(?P<day>[12]?\d|3[01])(?:st|nd|rd|th)\b", re.IGNORECASE)
+
+
+def _day_of_month_in(header: list[str], body: list[list[str]], cells: list[str], request: str) -> str:
+    """The day of the month the request names ("on the 9th") in a column of days of the month (a
+    bill's "day of month"); the request without it, so that no other column takes the 9."""
+    column = next((i for i in range(len(header)) if not cells[i] and DAY_OF_MONTH.search(header[i])
+                   and all(r[i].strip().isdigit() and 1 <= int(r[i]) <= 31 for r in body if r[i].strip())), None)
+    found = ORDINAL_DAY.search(request)
+    if column is None or found is None:
+        return request
+    cells[column] = found["day"]
+    return request[:found.start()] + request[found.end():]
 
 
 MONTH_CELL = re.compile(r"\d{4}-(?:0[1-9]|1[0-2])")
