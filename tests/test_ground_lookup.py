@@ -400,6 +400,9 @@ def test_still_to_come_asks_for_the_rows_a_yes_no_column_says_no_and_a_day_of_th
 def test_an_average_or_a_speed_column_is_not_totalled():
     rides = "date,km,avg speed\n2026-11-26,16.0,22.9\n2026-12-01,16.0,24.0\n2026-12-03,16.0,21.8\n"
     assert table_totals("rides.csv", rides, "How far have I ridden?") == "[Saturn worked out] totals over 3 rows: km = 48"
+    assert table_totals("rides.csv", rides, "What was my fastest ride?") == (
+        "[Saturn worked out] totals over 3 rows: km = 48; by avg speed, fastest first: date 2026-12-01, km 16.0, avg speed 24.0"
+        " | date 2026-11-26, km 16.0, avg speed 22.9 | date 2026-12-03, km 16.0, avg speed 21.8")
 
 
 RUNS = "date,km\n2026-11-02,5.2\n2026-11-09,6.0\n2026-11-16,7.5\n2026-11-23,8.1\n"

@@ -94,6 +94,10 @@ def asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int], 
             said += (f"; {per.group(0)} over {len(body)} rows: {header[over].strip()} {plain(column_total(body, over))}"
                      f" / {header[under].strip()} {plain(column_total(body, under))} = {ratio}")
             return said  # its average of each column is no answer to a ratio
+    if PACE_ASKED.search(request) and (speed := next((i for i in numeric if SPEED.search(header[i])), None)) is not None:
+        fastest = sorted(body, key=partial(value_in, speed), reverse=SLOWEST.search(request) is None)
+        order = "slowest" if SLOWEST.search(request) else "fastest"
+        return f"; by {header[speed].strip()}, {order} first: " + " | ".join(named_cells(header, row) for row in fastest[:FEW])
     if PACE_ASKED.search(request) and (pace := _paces(header, body, numeric)):
         return f"; {pace}"  # "my fastest run": the least time a km, not the shortest or longest
     if SPAN_ASKED.search(request) and (spans := days_between(header, body, SPAN_ASKED.search(request))):
@@ -146,6 +150,9 @@ def days_between(header: list[str], body: list[list[str]], asked: re.Match[str] 
             + total + (f"; the most: {longest[0]} {longest[1]}" if longest else ""))
 
 
+SPEED = re.compile(r"\bspeed\b|km/h|\bkph\b|\bmph\b", re.IGNORECASE)
+SLOWEST = re.compile(r"\bslowest\b", re.IGNORECASE)
+FEW = 3
 PACE_ASKED = re.compile(r"\b(?:fastest|quickest|slowest|pace|speed)\b", re.IGNORECASE)
 DISTANCE = re.compile(r"^(?:km|kms|kilometres|kilometers|miles?|mi|distance)\b", re.IGNORECASE)
 
