@@ -224,3 +224,9 @@ def test_a_day_of_the_month_named_goes_in_the_day_of_month_column():
     bills = Document("bills.csv", "bill,amount,day of month\nRent,950.00,1\nGym,35.00,28\n")
     assert row_asked("Add Netflix, £10.99 on the 9th.", [bills], TODAY) == ListToWrite(
         "bills.csv", "bill,amount,day of month\nRent,950.00,1\nGym,35.00,28\nNetflix,10.99,9\n")
+
+
+def test_a_time_goes_in_without_a_leading_nought_where_the_column_writes_none():
+    rides = Document("rides.csv", "date,route,km,time\n2026-11-22,canal loop,24.5,1:05\n2026-11-26,commute,16.0,0:42\n")
+    assert row_asked("Rode the canal loop this morning, 25.1 km in 1:02.", [rides], TODAY) == ListToWrite(
+        "rides.csv", rides.text + "2026-12-04,canal loop,25.1,1:02\n")

@@ -511,7 +511,8 @@ def _clock_in(header: list[str], body: list[list[str]], cells: list[str], reques
     column = next((i for i in range(len(header)) if not cells[i] and body and all(CLOCK.fullmatch(r[i].strip()) for r in body)), None)
     if len(times) != 1 or column is None:
         return request
-    cells[column] = in_order(times[0])
+    unpadded = any(re.match(r"\d:", r[column].strip()) for r in body)  # "1:05", not "01:05"
+    cells[column] = re.sub(r"^0(?=\d:)", "", in_order(times[0])) if unpadded else in_order(times[0])
     return TIME_OF_DAY.sub(" ", request)
 
 
