@@ -27,3 +27,8 @@ def test_a_week_asked_gets_each_repeat_in_it_or_not():
 def test_no_repeat_no_line_and_a_fortnight_from_no_date_is_not_guessed():
     assert repeats_on(["Bins: blue every other Friday"], "Is it bin day tomorrow?", FRIDAY) == ""
     assert repeats_on(["Swimming Tuesday 5pm"], "Is there swimming on Tuesday?", FRIDAY) == ""
+
+
+def test_a_word_opening_like_a_weekday_is_no_weekday():
+    assert repeats_on(["Pocket money paid on Saturdays."], "When do I pay pocket money this week?", FRIDAY) == (
+        "[Saturn dated] this week (30 November to 6 December): Pocket money paid on Saturdays.: Saturday 5 December")

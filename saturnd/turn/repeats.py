@@ -36,7 +36,8 @@ from saturnd.turn.dates import (
 from saturnd.turn.day_lines import NO_LINE_THAT_DAY
 from saturnd.turn.made_up import NUMBER_WORDS
 
-DAY = re.compile(r"\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\b", re.IGNORECASE)
+DAY = re.compile(r"\b(mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday|s|rs?)?s?\b", re.IGNORECASE)
+"""A weekday however written ("Sat", "Tues", "Saturdays"), not the "mon" of "money"."""
 WEEKLY = re.compile(r"\b(?:weekly|every\s+week|each\s+week|every\s+(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*day|"
                     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b", re.IGNORECASE)
 FORTNIGHTLY = re.compile(r"\b(?:fortnightly|every\s+(?:other|second|2|two)\s+(?:week|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*)|"
