@@ -635,6 +635,8 @@ def test_a_lists_amounts_are_summed_all_marked_and_not_and_against_its_budget():
         " still to come, not marked: Dad 15 + Leo 60 = 75")
     assert list_amounts(GIFTS, "How much of my gift budget is left?").endswith("; budget 300 - all 145 = 155 left")
     assert list_amounts(GIFTS, "How much is Leo's present?") == ""  # one line's amount
+    assert list_amounts(["Wash the car: £2", "Empty the dishwasher: 50p"], "How much for all the chores?") == (
+        "[Saturn worked out] all: Wash the car 2 + Empty the dishwasher 0.50 = 2.50")  # pence written "50p"
     assert list_amounts(["Brownies £1.50 each", "Cupcakes £2 each", "Lemon cake £18"], "How much is Ana's order?") == ""
     assert list_amounts(GIFTS, "Who still needs a present?") == ""
 

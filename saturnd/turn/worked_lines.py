@@ -18,6 +18,7 @@ from saturnd.turn.made_up import HEADING, NUMBER_WORDS, WORKED_OUT
 from saturnd.turn.worked_times import MAX_SPANS, plain, times_worked_out
 
 MONEY = re.compile(r"[£$€]\s?(\d[\d,]*(?:\.\d+)?)")
+PENCE = re.compile(r"(?<![\w.£$€])(\d{1,2})p\b")
 SPENT_ASKED = re.compile(r"\b(?:spent|spend|cost|costs|left|budget)\b", re.IGNORECASE)
 EACH_PRICE = re.compile(r"[£$€]\s?\d[\d,]*(?:\.\d+)?\s*(?:each|apiece|a\s+(?:piece|dozen|slice|box|tray))\b", re.IGNORECASE)
 ALL_ASKED = re.compile(r"\bhow\s+much\b|\btotal\b|\baltogether\b|\bin\s+all\b", re.IGNORECASE)
@@ -237,7 +238,7 @@ def list_amounts(lines: list[str], request: str) -> str:
         return ""  # a price list ("Brownies £1.50 each"): prices of one, not amounts to add
     items = []
     for line in lines:
-        amounts = MONEY.findall(line)
+        amounts = MONEY.findall(line) or [f"0.{int(pence):02d}" for pence in PENCE.findall(line)]  # "50p"
         if len(amounts) == 1 and not PERIOD.search(line) and not BUDGET.search(line) and not OWES.search(line):
             label = re.split(r"[:\-–(]|\s[£$€]", line.strip(" -*•"))[0].strip() or "amount"
             mark = DONE_MARK.search(line)
