@@ -405,6 +405,13 @@ def test_an_average_or_a_speed_column_is_not_totalled():
         " | date 2026-11-26, km 16.0, avg speed 22.9 | date 2026-12-03, km 16.0, avg speed 21.8")
 
 
+def test_asked_how_many_weeks_until_a_goal_the_rest_over_the_weekly_amount_rounded_up():
+    pocket = "child,weekly,saved,goal\nMaya,5.00,32.50,45\nTheo,3.00,11.00,25\n"
+    assert "; weeks to go, (goal - saved) / weekly, rounded up: Theo 14 / 3 = 5 weeks" in table_totals(
+        "pocket.csv", pocket, "How many more weeks until Theo can buy his lego set?")
+    assert "months to go" not in table_totals("pocket.csv", pocket, "How many months until Theo can buy it?")
+
+
 RUNS = "date,km\n2026-11-02,5.2\n2026-11-09,6.0\n2026-11-16,7.5\n2026-11-23,8.1\n"
 
 
