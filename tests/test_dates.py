@@ -278,7 +278,8 @@ def test_a_day_the_excerpts_name_lines_for_is_dated_there_only(tmp_path):
 
 
 def test_a_month_is_searched_for_as_a_tables_dates_write_it():
-    assert months_written("november", TODAY) == ("nov", "2026-11", "2025-11")
+    assert months_written("november", TODAY) == ("nov", "2026-11", "2027-11")  # not a year gone
+    assert months_written("january", TODAY) == ("jan", "2026-01", "2027-01")
     money = Document("money.csv", "date,what,amount\n2026-11-03,petrol,58.20\n")
     notes = Document("notes.md", "Call the bank\n")
     assert [d.source for _, d in rank("What did I buy in November?", [notes, money], TODAY)] == ["money.csv"]

@@ -18,7 +18,7 @@ import io
 import re
 from collections import Counter
 from collections.abc import Collection
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
 from functools import partial
@@ -81,7 +81,7 @@ def table_totals(name: str, text: str, request: str = "", days: Collection[date]
     for header, body in _table(name, text):
         body = as_next(header, body, today)
         rows = [header, *body]
-        return "\n".join(filter(None, (_totals(name, header, body, rows, request, days, days_now(request, today)), _hours_between(header, body, days),
+        return "\n".join(filter(None, (_totals(name, header, body, rows, request, days, days_now(request, today), today), _hours_between(header, body, days),
                                         _dated_or_not(header, body), _blanks_asked(header, body, request),
                                         last_rows(header, body, request), next_by_row(header, body, request, today),
                                         extremes_by_group(name, header, body, request), between_times(header, body, request),
@@ -108,7 +108,7 @@ def _table(name: str, text: str) -> list[tuple[list[str], list[list[str]]]]:
 
 
 def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list[str]], request: str,
-            days: Collection[date] = (), now: Collection[date] = ()) -> str:
+            days: Collection[date] = (), now: Collection[date] = (), today: date | None = None) -> str:
     numeric = [i for i in range(len(header)) if all(number(r[i]) is not None or not r[i].strip() for r in body)
                and 2 * sum(number(r[i]) is not None for r in body) > len(body)]  # "riders" not yet known for rides to come
     if any(number(header[i]) is not None for i in numeric):  # no header row
@@ -140,7 +140,8 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     if dates is not None and since and (start := _month_started(body, dates, since.group(1))):
         body = [r for r in body if (d := first_day_of(r[dates])) is not None and d >= start]  # "since September": on from it
         over += f"since {start:%B %Y} "
-    elif dates is not None and len(asked := {m for r in body if _month_named(m := month_of(r[dates]), request)}) == 1:
+    elif dates is not None and len(asked := {m for r in body if _month_named(m := month_of(r[dates]), request)
+                                             and not _a_year_gone(m, today)}) == 1:
         month = asked.pop()
         body, dates = [r for r in body if month_of(r[dates]) == month], None
         over += f"{month} "
@@ -632,6 +633,16 @@ def _month_started(body: list[list[str]], dates: int, month: str) -> date | None
     wanted = MONTHS.index(month.lower()) + 1
     starts = [date(year, wanted, 1) for year in {d.year for d in days}]
     return max((s for s in starts if s <= max(days)), default=None) if days else None
+
+
+def _a_year_gone(month: str, today: date | None) -> bool:
+    """Whether a month ("November 2025") is a year or more before today's: asked about November in
+    December 2026, the electrician's visit of November 2025 is no answer."""
+    when = datetime.strptime(month, "%B %Y").date()
+    return today is not None and (today.year - when.year) * 12 + today.month - when.month >= MONTHS_A_YEAR
+
+
+MONTHS_A_YEAR = 12
 
 
 def _month_named(month: str, request: str) -> bool:

@@ -449,6 +449,8 @@ def months_meant(request: str, today: date) -> str:
 
 
 def months_written(month: str, today: date) -> tuple[str, ...]:
-    """How notes and tables write a month: "nov", "2026-11" (this year's and last year's)."""
+    """How notes and tables write a month: "nov", "2026-11" (the last one, this month's included, and
+    the next: asked about November in December 2026, not 2025's, the electrician's visit)."""
     number = MONTHS.index(month.lower()) + 1
-    return (month[:3].lower(), *(f"{year}-{number:02d}" for year in (today.year, today.year - 1)))
+    last = today.year if number <= today.month else today.year - 1
+    return (month[:3].lower(), *(f"{year}-{number:02d}" for year in (last, last + 1)))

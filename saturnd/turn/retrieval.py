@@ -56,7 +56,7 @@ from saturnd.turn.listing import (
     who_owes,
 )
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
-from saturnd.turn.measures import measure_change
+from saturnd.turn.measures import measure_change, readings_used
 from saturnd.turn.repeats import age, lasts_until, next_due, repeats_on
 from saturnd.turn.row_days import runs_out, stock_runs_out, yearly_next
 from saturnd.turn.shares import shares
@@ -388,6 +388,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   or quantities_summed(part.lines, request) or ratings(part.lines, request)
                   or bracketed_counts(part.lines, request) or at_a_rate(part.lines, request) or most_of_a_list(part.lines, request)
                   or span_ends(part.lines, request) or (measure_change(part.lines, request) if not table else "")
+                  or (readings_used(part.lines, request) if not table else "")
                   or (progress(part.lines, request) if not asked_action(request) else "")
                   or (times_worked_out(request, part.lines) if length_in_minutes(request) is None else "")
                   or (the_line_asked(part.lines, request) if not table and not (totals or days or on_the_day) else ""))
