@@ -304,6 +304,7 @@ def test_a_list_by_weekday_without_the_day_asked_says_so():
      "swimming after school club till, 2 December 2026: a Wednesday, today"),  # the words after the day
     ("Saturday: football 9am", "football, 5 December 2026: a Saturday, in 3 days"),
     ("4 December: parents evening", "parents evening, 4 December 2026: a Friday, in 2 days"),
+    ("Sat 12 Dec: home v Millbrook", "home v Millbrook, 12 December 2026: a Saturday, in 10 days"),  # its weekday first
 ])
 def test_a_line_that_opens_with_its_date_is_labelled_by_what_follows(line, said):
     assert dated([line], "What day is it on?", TODAY) == f"[Saturn dated] {said}"

@@ -265,7 +265,7 @@ def _label_of(line: str, date_written: re.Match[str], after: int = 0) -> str:
     "Passports: mine expires 14 May 2027, Ava's expires 2 February 2027"), or after it where the
     line opens with it ("Wednesday: swimming, after school club" is the swimming's)."""
     words = re.sub(r"[^\w' ]+", " ", AMOUNT.sub(" ", line[after:date_written.start()])).split()
-    if not words:
+    if not words or len(words) == 1 and WEEKDAY_WRITTEN.fullmatch(words[0]):  # "Sat 5 Dec: home v Millbrook"
         words = [w for w in re.sub(r"[^\w' ]+", " ", line[date_written.end():]).split() if not w[0].isdigit()]
     topic = TOPIC.match(line)
     if after and topic and topic.end() <= after:  # "Passports: …, Ava's expires 2 February": Passports Ava's expires
