@@ -94,7 +94,7 @@ def test_dates_are_counted_from_today_when_the_request_asks_how_far_off(request_
     ("MOT due January 14, 2027.", "MOT due, 14 January 2027: a Thursday, in 43 days (6 weeks 1 day)"),
     ("Dentist Friday 9am", "Dentist, 4 December 2026: a Friday, in 2 days"),  # the coming Friday
     ("Bins go out Wed", "Bins go out, 2 December 2026: a Wednesday, today"),
-    ("Mon 7 Dec: call Priya", "Mon, 7 December 2026: a Monday, in 5 days"),  # the date, not the weekday again
+    ("Mon 7 Dec: call Priya", "call Priya, 7 December 2026: a Monday, in 5 days"),  # the date, not the weekday again
     ("Renew by 1 December", "Renew by, 1 December 2026: a Tuesday, yesterday"),  # gone, not next year's
 ])
 def test_each_way_of_writing_a_date(line, said):
