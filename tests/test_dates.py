@@ -317,6 +317,7 @@ def test_a_line_that_opens_with_its_date_is_labelled_by_what_follows(line, said)
     ("What's on the 9th of January?", None),  # a month named: no day word
     ("How far have I ridden since the 1st?", date(2026, 12, 1)),  # since it: the last one
     ("What did I spend on the 30th?", date(2026, 11, 30)),  # asked in the past: the last one
+    ("How much did I sleep last night?", date(2026, 12, 1)),  # yesterday's row of a log
 ])
 def test_a_day_of_the_month_alone_is_this_months_or_the_next(request_text, meant):
     assert [day for _, day in days_named(request_text, TODAY)] == ([meant] if meant else [])

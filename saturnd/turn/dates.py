@@ -342,7 +342,12 @@ def days_named(request: str, today: date) -> list[tuple[str, date]]:
                                       else -((today.weekday() - n) % 7) if gone else (n - today.weekday()) % 7 or soonest)
                     for n in wanted]
         named += [(word, day) for day in days if (word, day) not in named]
+    if LAST_NIGHT.search(request):  # "How much did I sleep last night?": yesterday's row of a log
+        named.append(("last night", today - timedelta(days=1)))
     return named
+
+
+LAST_NIGHT = re.compile(r"\blast\s+night\b", re.IGNORECASE)
 
 
 WEEK_NAMED = re.compile(r"\b(last|this|next)\s+week\b", re.IGNORECASE)
