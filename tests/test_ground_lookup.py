@@ -397,6 +397,11 @@ def test_still_to_come_asks_for_the_rows_a_yes_no_column_says_no_and_a_day_of_th
         "[Saturn worked out] totals over 3 rows: amount = 1056; amount by paid this month: yes 950, no 106")
 
 
+def test_how_many_of_a_thing_a_column_counts_in_other_words_is_no_count_of_rows():
+    habits = "date,sleep h,water glasses\n2026-12-01,8.0,8\n2026-12-02,7.0,6\n"
+    assert "(a row each)" not in table_totals("habits.csv", habits, "How many glasses of water did I drink?")
+
+
 def test_an_average_or_a_speed_column_is_not_totalled():
     rides = "date,km,avg speed\n2026-11-26,16.0,22.9\n2026-12-01,16.0,24.0\n2026-12-03,16.0,21.8\n"
     assert table_totals("rides.csv", rides, "How far have I ridden?") == "[Saturn worked out] totals over 3 rows: km = 48"

@@ -367,7 +367,8 @@ def _rows_counted(thing: str, name: str, header: list[str], numeric: list[int], 
     left?" (the mug row's number), "How many miles?" (a mileage column's), "How many candles have I sold?" of a table with quantities, nor,
     of the rows a value picks, a thing neither the file nor a column names ("How many people came
     on the Coast road ride?" of rides.csv: its "riders", not its two Coast road rows)."""
-    names = [i for i in range(len(header)) if _forms(header[i]) & _forms(thing)]  # "rides" is no "riders"
+    names = [i for i in range(len(header)) if any(_forms(word) & _forms(thing) for word in [header[i], *header[i].split()])]
+    # "rides" is no "riders"; "water glasses" holds "glasses"
     if any(i in numeric for i in names) or any(_value_named(value, thing) for value in named) or any(
             _measured_by(header[i], thing) for i in numeric):  # "How many miles …?" of a mileage column
         return False
