@@ -402,6 +402,12 @@ def test_how_many_of_a_thing_a_column_counts_in_other_words_is_no_count_of_rows(
     assert "(a row each)" not in table_totals("habits.csv", habits, "How many glasses of water did I drink?")
 
 
+def test_a_value_set_aside_picks_the_other_rows():
+    assert table_totals("bills.csv", MONTHLY_BILLS, "What's my biggest bill after rent?") == (
+        "[Saturn worked out] totals over the other than Rent rows (2): amount = 106; largest amount:"
+        " (bill Electric, amount 88.00, day of month 15, paid this month no)")
+
+
 def test_an_average_or_a_speed_column_is_not_totalled():
     rides = "date,km,avg speed\n2026-11-26,16.0,22.9\n2026-12-01,16.0,24.0\n2026-12-03,16.0,21.8\n"
     assert table_totals("rides.csv", rides, "How far have I ridden?") == "[Saturn worked out] totals over 3 rows: km = 48"

@@ -145,7 +145,12 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         month = asked.pop()
         body, dates = [r for r in body if month_of(r[dates]) == month], None
         over += f"{month} "
-    if named := _named_values(header, body, [*numeric, dates], request, name):
+    if (named := _named_values(header, body, [*numeric, dates], request, name)) and _all_but(named[1], request):
+        column, values = named  # "my biggest bill after rent": the rows other than Rent's
+        body = [r for r in body if r[column].strip() not in values]
+        over += "other than " + " and ".join(sorted(values)) + " "
+        named = None
+    elif named:
         column, values = named
         body = [r for r in body if r[column].strip() in values]
         over += " and ".join(sorted(values)) + " "
@@ -634,6 +639,14 @@ def _month_started(body: list[list[str]], dates: int, month: str) -> date | None
     wanted = MONTHS.index(month.lower()) + 1
     starts = [date(year, wanted, 1) for year in {d.year for d in days}]
     return max((s for s in starts if s <= max(days)), default=None) if days else None
+
+
+ALL_BUT = r"\b(?:after|apart\s+from|besides|other\s+than|except(?:\s+for)?|excluding|not\s+counting|leaving\s+out|bar)\s+(?:the\s+|my\s+)?"
+
+
+def _all_but(values: set[str], request: str) -> bool:
+    """Whether the request sets the values it names aside ("after rent", "apart from the gym")."""
+    return all(re.search(ALL_BUT + re.escape(value), request, re.IGNORECASE) for value in values)
 
 
 def _a_year_gone(month: str, today: date | None) -> bool:
