@@ -230,3 +230,9 @@ def test_a_time_goes_in_without_a_leading_nought_where_the_column_writes_none():
     rides = Document("rides.csv", "date,route,km,time\n2026-11-22,canal loop,24.5,1:05\n2026-11-26,commute,16.0,0:42\n")
     assert row_asked("Rode the canal loop this morning, 25.1 km in 1:02.", [rides], TODAY) == ListToWrite(
         "rides.csv", rides.text + "2026-12-04,canal loop,25.1,1:02\n")
+
+
+def test_a_thing_told_taken_back_sets_its_returned_day():
+    loans = Document("loans.csv", "title,due,returned\nThe Salt Path,2026-12-01,\nOrbital,2026-11-20,2026-11-19\n")
+    assert cell_told("I took The Salt Path back today.", [loans], TODAY) == ListToWrite(
+        "loans.csv", "title,due,returned\nThe Salt Path,2026-12-01,2026-12-04\nOrbital,2026-11-20,2026-11-19\n")

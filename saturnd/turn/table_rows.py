@@ -224,11 +224,14 @@ def _dated_column_told(header: list[str], body: list[list[str]], request: str, s
     days = days_of(request, today) | {day for _, day in days_named(request, today)} | (
         {today} if THIS_PART_OF_DAY.search(request) else set())
     dated = [i for i in range(len(header)) if all(ISO_DATE.fullmatch(r[i].strip()) or not r[i].strip() for r in body)]
-    column = next((i for i in dated if stems(header[i]) & said or _verb_of(header[i], request)),
+    column = next((i for i in dated if stems(header[i]) & said or _verb_of(header[i], request)
+                   or BACK_TOLD.search(request) and RETURN_HEADED.search(header[i])),  # "took … back": "returned"
                   next((i for i in dated if LAST_DONE.fullmatch(header[i].strip())), None))  # "I gave …": "last given"
     return (column, days.pop().isoformat()) if column is not None and len(days) == 1 else None
 
 
+BACK_TOLD = re.compile(r"\b(?:took|brought|gave|handed|dropped|sent)\b(?:\s+[\w',-]+){0,8}?\s+back\b", re.IGNORECASE)
+RETURN_HEADED = re.compile(r"\breturn", re.IGNORECASE)
 PAST_TENSE = re.compile(r"\b(?P<root>[a-z]{3,}?)e?d\b", re.IGNORECASE)
 
 
