@@ -48,7 +48,8 @@ TOLD_DONE = re.compile(
     r"^\s*(?:I|we)\s+(?:just\s+)?(?!(?:moved|changed|booked|rescheduled|cancelled|arranged|planned)\b)(?:[a-z]{3,}ed|gave|fed|took|did)\s+(?:the|my|our|(?-i:[A-Z])[\w'-]*)\b[^.!?\d]*\b(?:today|yesterday|this\s+(?:morning|afternoon|evening))"
     r"\s*[.!]?\s*$|"
     r"^\W*(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?\s+(?:has\s+)?(?:just\s+)?(?:paid|collected|returned|confirmed|signed)(?:\s+up)?"
-    r"(?:\s+(?:for\s+)?(?:the|his|her|their|its|my|our)\s+[a-z' -]+|\s+(?-i:[A-Z]{2,})[\w-]*)?"  # "her subs", "INV-045"
+    r"(?:\s+(?:for\s+)?(?:the|his|her|their|its|my|our)\s+[a-z' -]+|\s+(?-i:[A-Z]{2,})[\w-]*|"  # "her subs", "INV-045"
+    r"\s+for\s+(?:\w+day|the\s+\d+\w*)(?:\s+(?:morning|afternoon|evening|night))?)?"  # "for Saturday afternoon"
     r"(?:\s+(?:today|tonight|yesterday|just\s+now|this\s+(?:morning|afternoon|evening)))?\s*[.!]?\s*$|"
     r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+|already\s+)?paid\s+for\s+(?:the\s+|my\s+|our\s+)?[\w' -]+[.!]?\s*$",
     re.IGNORECASE)
