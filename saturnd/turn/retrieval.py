@@ -232,6 +232,8 @@ def relevant_excerpts(
     `wanted` sources (where the person to message has a number: "Text Leo that the party starts at
     7" found the party's guest list, Leo and party, and left out contacts.md's "- Leo: 07700 …")."""
     ranked = _ranked(request, documents, today)
+    a_table_shown = any(score >= ranked[0][0] * limits.relative_floor and d.source.lower().endswith(TABLE_SUFFIXES)
+                        for score, d, _ in ranked)
     units = units_asked(request)
     targets_set = TARGET_ASKED.search(request) is not None and any(sets_a_target(doc.text) for doc in documents)
     needed = [doc for doc in documents if RATING_ASKED.search(request) and len(rated_lines(doc.text.splitlines())) >= 2
@@ -244,8 +246,9 @@ def relevant_excerpts(
               or any(reached_in(doc.source, doc.text.splitlines(), unit) for unit in units)  # "How many miles until …"
               or WHAT_TIME.search(request) and BEFORE_EVENT.search(doc.text)  # "Meet 45 minutes before kick-off"
               or _rows_of_someone_named(doc, request)  # "What does Mia do after school?": activities.csv's Mia rows
-              or _number_column_named(doc, request)
+              or not a_table_shown and _number_column_named(doc, request)
               # "On how many days did I hit my step goal?": goals.md's "Steps: 10,000" covered habits.csv's steps
+              # (not beside a table shown already: walks.csv's rows, not clients.csv's "walks a week")
               or WHAT_TIME.search(request) and _time_line_named(doc, request)
               # "What time does the afternoon shift start?": the afternoon rows had covered "afternoon 13:30-16:30"
               or BETWEEN_ROWS_ASKED.search(request) and _dated_table(doc) and _header_named(doc, request)]
