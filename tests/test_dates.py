@@ -1412,3 +1412,11 @@ def test_a_status_and_its_un_form_pick_the_rows_asked():
         "[Saturn worked out] totals over the Harbour Cafe status paid rows (1): amount = 450")
     assert table_totals("invoices.csv", invoices, "How much am I owed?").startswith(
         "[Saturn worked out] totals over the status not paid rows (2): amount = 1230")
+
+
+def test_a_day_asked_of_a_span_of_weekdays_is_within_it_or_not():
+    hours = ["# Library", "Open Tue-Sat 9-5"]
+    assert on_the_days(hours, "Is the library open on Monday?", TODAY) == (
+        '[Saturn dated] Monday 7 December: not within Tue-Sat of "Open Tue-Sat 9-5"')
+    assert on_the_days(["Surgery: Mon to Fri 8-6"], "Is the surgery open on Wednesday?", TODAY) == (
+        '[Saturn dated] Wednesday 2 December: within Mon to Fri of "Surgery: Mon to Fri 8-6"')

@@ -42,6 +42,9 @@ def on_the_days(lines: list[str], request: str, today: date) -> str:
         # "Fri 18 Dec" is a Friday, not this one
         said += [f"{_label(word, day)}: {_with_its_header(part, lines)}" for line in lines
                  if (part := _part_for_the_day(line, written, day, today))]
+        said += [f"{_label(word, day)}: {'within' if inside else 'not within'} {days} of \"{line.strip()}\""
+                 for line in lines if not _part_for_the_day(line, written, day, today)
+                 for days, inside in _in_a_range_of_days(line, day)]
     if (week := week_named(request, today)) and (which := WEEK_NAMED.search(request)):  # a rota's "30 Nov: …"
         said += [f"{which.group(0).lower()} ({week[0]:%-d %B} to {week[-1]:%-d %B}): {line.strip()}"
                  for line in lines if (on := days_of(line, today)) and all(when in week for when in on)]
@@ -57,6 +60,22 @@ def on_the_days(lines: list[str], request: str, today: date) -> str:
     # without one, the 1.5B gave Friday's swimming kit
     named = days_named(request, today)
     return f"[Saturn dated] {_label(*named[0])}: {NO_LINE_THAT_DAY}" if named and _by_weekday(lines) else ""
+
+
+DAY_RANGE = re.compile(r"\b(?P<first>mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*(?:-|–|to|till|until)\s*"
+                       r"(?P<last>mon|tue|wed|thu|fri|sat|sun)[a-z]*\b", re.IGNORECASE)
+"""A span of weekdays a line gives ("Open Tue-Sat 9-5", "Monday to Friday")."""
+
+
+def _in_a_range_of_days(line: str, day: date) -> list[tuple[str, bool]]:
+    """(the span written, whether `day` falls within it) for each weekday span of `line`: asked "Is
+    the library open on Monday?" of "Open Tue-Sat 9-5", Monday is not within it."""
+    found = []
+    for span in DAY_RANGE.finditer(line):
+        first, last = (next(n for n, name in enumerate(WEEKDAYS) if name.startswith(span[part].lower()[:3]))
+                       for part in ("first", "last"))
+        found.append((span.group(0), (day.weekday() - first) % 7 <= (last - first) % 7))
+    return found
 
 
 def _as_written(form: str) -> str:
