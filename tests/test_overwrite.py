@@ -1070,6 +1070,22 @@ def test_an_add_of_several_short_things_puts_each_on_its_own_line_and_a_remove_t
         "shopping.txt", "Milk\nPeppers\nSoy sauce\nOnion\n")  # each as the list writes its things
 
 
+def test_a_thing_added_for_someone_goes_on_their_line_of_a_file_set_out_a_line_a_person():
+    gifts = Document("gifts.md", "# Gift ideas\nJamie: the new Minecraft book\nAunt Rose: garden gloves\n")
+    assert ready_write("Add a scarf to the ideas for Dad.", [gifts]) == ListToWrite(
+        "gifts.md", "# Gift ideas\nJamie: the new Minecraft book\nAunt Rose: garden gloves\nDad: scarf\n")
+    assert ready_write("Add a football to the ideas for Jamie.", [gifts]) == ListToWrite(
+        "gifts.md", "# Gift ideas\nJamie: the new Minecraft book, football\nAunt Rose: garden gloves\n")
+
+
+def test_a_write_of_a_thing_for_someone_is_put_on_their_line_and_theirs_is_left_as_written(tmp_path):
+    gifts = tmp_path / "gifts.md"
+    gifts.write_text("# Gift ideas\nJamie: the new Minecraft book\nAunt Rose: garden gloves\n")
+    ideas = "# Gift ideas\nJamie: the new Minecraft book\nAunt Rose: garden gloves\n"
+    assert item_as_asked("Add a scarf to the ideas for Dad.", gifts, ideas + "Scarf\n") == ideas + "Dad: scarf\n"
+    assert item_as_asked("Add a scarf to the ideas for Dad.", gifts, ideas + "Dad: a scarf\n") is None
+
+
 def test_tick_off_on_a_list_of_boxes_ticks_the_box():
     todo = Document("todo.md", "# To do\n- [ ] call the bank\n- [ ] renew passport\n")
     assert ready_write("Tick off renew passport.", [todo]) == ListToWrite(

@@ -21,9 +21,12 @@ from saturnd.tools.word_match import stems
 from saturnd.turn.dates import days_named, days_of
 from saturnd.turn.errands import asked_action
 from saturnd.turn.lists_named import (
+    FOR_SOMEONE,
+    SOMEONES_LINE,
     inline_list_at,
     into_its_list,
     list_words,
+    on_their_line,
 )
 from saturnd.turn.overwrite import (
     ADDING,
@@ -51,6 +54,10 @@ def item_as_asked(request: str, path: Path, content: str) -> str | None:
     place = written.index(added[0])
     after = next((line for line in reversed(written[:place]) if line in old), None)
     lines = text.splitlines()
+    if (item := item_asked(request)) and (theirs := on_their_line(lines, item, request)) is not None:
+        written_theirs = (found := SOMEONES_LINE.match(added[0])) and (asked := FOR_SOMEONE.search(request)) and (
+            found["who"].lower() == asked["who"].lower())
+        return None if written_theirs else "\n".join(theirs) + "\n"  # "Dad: a scarf", not "A scarf"
     if (inline := inline_list_at(lines, list_words(request))) is not None and (item := item_asked(request)):
         lines[inline] = f"{lines[inline].rstrip(' .')}, {item}"  # "Weak topics: algebra, …, genetics"
         return "\n".join(lines) + "\n"

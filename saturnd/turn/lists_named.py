@@ -74,6 +74,8 @@ def _with_the_item(request: str, documents: list[Document]) -> ListToWrite | Non
     every = document.text.rstrip("\n").splitlines()  # its blank lines too
     if (on_its_day := _on_its_days_line(every, item)) is not None:  # "Thu: Ava Brownies 6:15, Leo dentist 3:40"
         return ListToWrite(document.source, "\n".join(on_its_day) + "\n")
+    if (theirs := on_their_line(every, item, request)) is not None:  # "Aunt Rose: garden gloves, …"
+        return ListToWrite(document.source, "\n".join(theirs) + "\n")
     if (inline := inline_list_at(every, list_words(request))) is not None:  # "Weak topics: algebra, …"
         every[inline] = f"{every[inline].rstrip(' .')}, {item}"
         return ListToWrite(document.source, "\n".join(every) + "\n")
@@ -122,6 +124,25 @@ def _on_its_days_line(lines: list[str], item: str) -> list[str] | None:
     thing = re.sub(r"\s+", " ", WEEKDAY.sub("", item)).strip(" ,")
     line = lines[at[0]].rstrip(" .")
     return [*lines[:at[0]], f"{line}{', ' if line.rstrip()[-1:] != ':' else ' '}{thing}", *lines[at[0] + 1:]]
+
+
+FOR_SOMEONE = re.compile(r"\bfor\s+(?P<who>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)\s*[.!]?\s*$", re.IGNORECASE)
+SOMEONES_LINE = re.compile(r"^\W*(?P<who>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)\s*:\s*\S")
+
+
+def on_their_line(lines: list[str], item: str, request: str) -> list[str] | None:
+    """A file set out a line a person ("Jamie: the new Minecraft book", "Aunt Rose: garden gloves")
+    with the thing added for the one the request names ("for Dad"): on their line, or on a line of
+    their own after the others; None for any other file or request."""
+    who = FOR_SOMEONE.search(request)
+    theirs = [i for i, line in enumerate(lines) if SOMEONES_LINE.match(line)]
+    if who is None or len(theirs) < 2:
+        return None
+    thing = ARTICLE.sub("", item, count=1) if ARTICLE.match(item) else item
+    at = next((i for i in theirs if SOMEONES_LINE.match(lines[i])["who"].lower() == who["who"].lower()), None)  # type: ignore[index]
+    if at is not None:
+        return [*lines[:at], f"{lines[at].rstrip(' .')}, {thing}", *lines[at + 1:]]
+    return [*lines[:theirs[-1] + 1], f"{who['who']}: {thing}", *lines[theirs[-1] + 1:]]
 
 
 def into_its_list(lines: list[str], at: int, request: str) -> int:
