@@ -13,6 +13,7 @@ from saturnd.turn.added_items import item_as_asked, item_edited_as_asked, listed
 from saturnd.turn.listing import marked_line
 from saturnd.turn.lists_named import (
     ListToWrite,
+    days_swapped,
     list_it_goes_on,
     ready_write,
 )
@@ -1084,6 +1085,14 @@ def test_a_write_of_a_thing_for_someone_is_put_on_their_line_and_theirs_is_left_
     ideas = "# Gift ideas\nJamie: the new Minecraft book\nAunt Rose: garden gloves\n"
     assert item_as_asked("Add a scarf to the ideas for Dad.", gifts, ideas + "Scarf\n") == ideas + "Dad: scarf\n"
     assert item_as_asked("Add a scarf to the ideas for Dad.", gifts, ideas + "Dad: a scarf\n") is None
+
+
+def test_two_days_swapped_change_what_follows_their_colons():
+    meals = Document("meals.md", "# Dinners\nMon: chilli\nTue: fish pie\nWed: leftovers\nThu: stir fry\n")
+    assert days_swapped("Swap Tuesday and Thursday dinners.", [meals]) == ListToWrite(
+        "meals.md", "# Dinners\nMon: chilli\nTue: stir fry\nWed: leftovers\nThu: fish pie\n")
+    assert days_swapped("Swap Tuesday and Friday dinners.", [meals]) is None  # no Friday line
+    assert days_swapped("What's on Tuesday?", [meals]) is None
 
 
 def test_tick_off_on_a_list_of_boxes_ticks_the_box():

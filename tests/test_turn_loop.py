@@ -1368,3 +1368,15 @@ async def test_a_write_adding_a_row_the_table_has_with_blanks_goes_back_with_tha
         "tool error: shifts.csv already has the row the user gave, with blanks or older values: it changes that row,"
         f" and adds none. Call write_file again with path shifts.csv and this content:\n{filled}")
     assert shifts.read_text() == filled
+
+
+async def test_a_swap_of_two_days_written_otherwise_goes_back_with_the_days_swapped(harness):
+    await harness.start(config_extra=WRITES_ALLOWED)
+    meals = harness.env.workdir / "meals.md"
+    meals.write_text("# Dinners\nMon: chilli\nTue: fish pie\nWed: leftovers\nThu: stir fry\n")
+    swapped = "# Dinners\nMon: chilli\nTue: stir fry\nWed: leftovers\nThu: fish pie\n"
+    harness.model.enqueue(call("write_file", {"path": "meals.md", "content": "Tue: stir fry\nThu: fish pie\n"}),
+                          call("write_file", {"path": "meals.md", "content": swapped}), "Swapped.")
+    await harness.turn("Swap Tuesday and Thursday dinners.")
+    assert harness.sent(1)[-1]["content"].startswith("tool error: the user asked to swap two days")
+    assert meals.read_text() == swapped

@@ -147,7 +147,7 @@ VERB_TOOL_WORDS = {
     "take": "file", "cross": "file", "tick": "file", "mark": "file", "write": "file",
     "make": "file", "create": "file", "save": "file", "store": "file", "note": "file", "edit": "file",
     "fix": "file", "replace": "file", "overwrite": "file", "rename": "file", "update": "file", "change": "file",
-    "move": "file", "swap": "file", "run": "command",
+    "move": "file", "swap": "file", "switch": "file", "run": "command",
     "tell": "message", "let": "message", "remember": "remember",
 }
 """The request's first verb -> a word in the names or descriptions of the tools that do it. Not

@@ -145,6 +145,30 @@ def on_their_line(lines: list[str], item: str, request: str) -> list[str] | None
     return [*lines[:theirs[-1] + 1], f"{who['who']}: {thing}", *lines[theirs[-1] + 1:]]
 
 
+SWAP_DAYS = re.compile(r"^\W*(?:please\s+)?(?:swap|switch)\s+(?:the\s+|round\s+)?(?P<first>mon|tue|wed|thu|fri|sat|sun)[a-z]*(?:'s)?"
+                       r"\s+(?:and|with|for)\s+(?P<second>mon|tue|wed|thu|fri|sat|sun)[a-z]*(?:'s)?\b", re.IGNORECASE)
+
+
+def days_swapped(request: str, documents: list[Document]) -> ListToWrite | None:
+    """Asked to swap two days ("Swap Tuesday and Thursday dinners."), the one file set out a line a
+    weekday with what follows each day's colon swapped."""
+    asked = SWAP_DAYS.match(request)
+    if asked is None:
+        return None
+    found = []
+    for doc in documents:
+        lines = doc.text.rstrip("\n").split("\n")
+        at = {day: [i for i, line in enumerate(lines) if (head := DAYS_LINE.match(line)) and head["day"].lower() == day.lower()]
+              for day in (asked["first"], asked["second"])}
+        if all(len(found_at) == 1 for found_at in at.values()) and sum(bool(DAYS_LINE.match(line)) for line in lines) >= 3:
+            (first,), (second,) = at.values()
+            heads = [lines[i][:DAYS_LINE.match(lines[i]).end()] for i in (first, second)]  # type: ignore[union-attr]
+            rests = [lines[i][len(head):] for i, head in zip((first, second), heads, strict=True)]
+            lines[first], lines[second] = heads[0] + rests[1], heads[1] + rests[0]
+            found.append(ListToWrite(doc.source, "\n".join(lines) + "\n"))
+    return found[0] if len(found) == 1 else None
+
+
 def into_its_list(lines: list[str], at: int, request: str) -> int:
     """Where an item goes that the write put among a file's other lines: after the last item of its
     list, the one whose heading shares a word with the request where the file has more ("Add "Buy

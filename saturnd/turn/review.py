@@ -46,6 +46,7 @@ from saturnd.turn.errands import READ_TOOLS, asked_action, only_messages_asked
 from saturnd.turn.fencing import fence
 from saturnd.turn.lists_named import (
     ListToWrite,
+    days_swapped,
     list_it_goes_on,
     new_list_refusal,
     ready_write,
@@ -117,6 +118,10 @@ ADDED_TICKED = (
 CELL_AS_TOLD = (
     "tool error: the user told you a thing was done; it changes one cell of {path}'s row for it. Call write_file again"
     " with path {path} and this content:\n{content}"
+)
+DAYS_SWAPPED = (
+    "tool error: the user asked to swap two days: what follows each one's colon changes places, and nothing else"
+    " changes. Call write_file again with path {path} and this content:\n{content}"
 )
 ROW_IN_PLACE = (
     "tool error: {path} already has the row the user gave, with blanks or older values: it changes that row, and adds"
@@ -470,6 +475,10 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
         # the write the request tells of is the write: other checks would read "fish" as Aunt Jean's line to change
         same = str(arguments.get("content", "")).strip() == told.content.strip()
         return None if same else SentBack("invalid", CELL_AS_TOLD.format(path=arguments["path"], content=told.content))
+    if tool.name == WRITE_FILE and (swapped := days_swapped(context.request, context.documents)) and (
+            Path(context.cwd, swapped.source).resolve() == target.resolve()):
+        same = str(arguments.get("content", "")).strip() == swapped.content.strip()
+        return None if same else SentBack("invalid", DAYS_SWAPPED.format(path=arguments["path"], content=swapped.content))
     if tool.name == WRITE_FILE and (in_place := _row_in_place(context, target)):
         same = str(arguments.get("content", "")).strip() == in_place.content.strip()
         return None if same else SentBack("invalid", ROW_IN_PLACE.format(path=arguments["path"], content=in_place.content))
