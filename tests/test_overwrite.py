@@ -14,6 +14,7 @@ from saturnd.turn.listing import marked_line
 from saturnd.turn.lists_named import (
     ListToWrite,
     days_swapped,
+    days_taken,
     list_it_goes_on,
     ready_write,
 )
@@ -1093,6 +1094,14 @@ def test_two_days_swapped_change_what_follows_their_colons():
         "meals.md", "# Dinners\nMon: chilli\nTue: stir fry\nWed: leftovers\nThu: fish pie\n")
     assert days_swapped("Swap Tuesday and Friday dinners.", [meals]) is None  # no Friday line
     assert days_swapped("What's on Tuesday?", [meals]) is None
+
+
+def test_told_who_takes_a_day_the_rota_gives_it_them_and_i_as_it_writes_the_user():
+    lifts = Document("lifts.md", "# School run\nMon: me\nTue: Hannah\nWed: me\nThu: Olu\n\nPick-up 15:15.\n")
+    assert days_taken("Olu's doing Monday now and I'm doing Thursday.", [lifts]) == ListToWrite(
+        "lifts.md", "# School run\nMon: Olu\nTue: Hannah\nWed: me\nThu: me\n\nPick-up 15:15.\n")
+    meals = Document("meals.md", "Mon: chilli con carne\nTue: fish pie\nWed: leftovers\n")
+    assert days_taken("Gran's doing Monday.", [meals]) is None  # no rota of one name a day
 
 
 def test_tick_off_on_a_list_of_boxes_ticks_the_box():

@@ -163,6 +163,12 @@ DELETE_A_FILE = re.compile(
 not "delete the meeting from calendar.txt"."""
 
 
+DAY_TAKEN = re.compile(r"\W*(?:\w+\W+){0,3}?(?P<who>I|(?!(?:Who|What|Which|Whose)\b)(?-i:[A-Z])[\w-]*)(?:'s|'m|\s+is|\s+am|"
+                       r"\s+will\s+be|'ll\s+be)\s+(?:now\s+)?(?:doing|taking|covering)\s+(?:the\s+)?"
+                       r"(?P<day>mon|tue|wed|thu|fri|sat|sun)[a-z]*\b", re.IGNORECASE)
+"""Told who takes a weekday of a rota ("Olu's doing Monday now and I'm doing Thursday")."""
+
+
 def asked_action(request: str) -> str:
     """The verb of the action the request asks for ("" if it asks for none): its first word, or
     one after "and" / "then"."""
@@ -183,7 +189,7 @@ def asked_action(request: str) -> str:
         return SAID_PLAINLY.get(verb.split()[0], verb.split()[0])
     if TOLD_DONE.match(request) or TOLD_ANSWER.match(request):
         return "mark"
-    if TOLD_ADDED.match(request) or TOLD_MORE.match(request):
+    if TOLD_ADDED.match(request) or TOLD_MORE.match(request) or DAY_TAKEN.match(request) and "?" not in request:
         return "update"
     if TOLD_LOGGED.match(request) or TOLD_LOGGED_IN_WORDS.match(request):
         return "add"

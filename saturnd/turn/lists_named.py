@@ -15,7 +15,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from saturnd.tools.word_match import query_terms, stems
-from saturnd.turn.errands import NAMED_FILE, asked_action
+from saturnd.turn.errands import DAY_TAKEN, NAMED_FILE, asked_action
 from saturnd.turn.listing import LIST_MARK
 from saturnd.turn.made_up import HEADING
 from saturnd.turn.overwrite import (
@@ -165,6 +165,32 @@ def days_swapped(request: str, documents: list[Document]) -> ListToWrite | None:
             heads = [lines[i][:DAYS_LINE.match(lines[i]).end()] for i in (first, second)]  # type: ignore[union-attr]
             rests = [lines[i][len(head):] for i, head in zip((first, second), heads, strict=True)]
             lines[first], lines[second] = heads[0] + rests[1], heads[1] + rests[0]
+            found.append(ListToWrite(doc.source, "\n".join(lines) + "\n"))
+    return found[0] if len(found) == 1 else None
+
+
+ONE_NAME = re.compile(r"^[\w'-]+$")
+
+
+def days_taken(request: str, documents: list[Document]) -> ListToWrite | None:
+    """Told who takes a weekday of a rota set out a line a day with one name each ("Mon: me",
+    "Thu: Olu"), the rota with each day told of given to them: "I" as the rota writes the user."""
+    told = [(found["who"], found["day"]) for found in DAY_TAKEN.finditer(request)]
+    if not told:
+        return None
+    found = []
+    for doc in documents:
+        lines = doc.text.rstrip("\n").split("\n")
+        days = {i: head for i, line in enumerate(lines) if (head := DAYS_LINE.match(line))}
+        if len(days) < 3 or not all(ONE_NAME.match(lines[i][head.end():].strip()) for i, head in days.items()):
+            continue
+        mine = next((lines[i][head.end():].strip() for i, head in days.items() if lines[i][head.end():].strip().lower() == "me"), "me")
+        for who, day in told:
+            at = [i for i, head in days.items() if head["day"].lower() == day.lower()[:3]]
+            if len(at) == 1:
+                head = days[at[0]]
+                lines[at[0]] = f"{lines[at[0]][:head.end()]} {mine if who.lower() == 'i' else who}"
+        if lines != doc.text.rstrip("\n").split("\n"):
             found.append(ListToWrite(doc.source, "\n".join(lines) + "\n"))
     return found[0] if len(found) == 1 else None
 

@@ -14,7 +14,7 @@ from saturnd.turn import prompts
 from saturnd.turn.claims import Claim
 from saturnd.turn.context import TurnContext
 from saturnd.turn.errands import NAMED_FILE, asked_action
-from saturnd.turn.lists_named import ListToWrite, days_swapped, ready_write
+from saturnd.turn.lists_named import ListToWrite, days_swapped, days_taken, ready_write
 from saturnd.turn.look_first import addresses_named
 from saturnd.turn.marks import line_marked_as_told
 from saturnd.turn.message_words import message_asked
@@ -43,7 +43,8 @@ def ready_write_of(request: str, documents: list[Document], cwd: str, today: dat
     """The write a request to change the user's files comes to, from the files alone."""
     return (ready_write(request, documents) or cell_told(request, documents, today)  # a row told of before a new one
             or stock_topped_up(request, documents) or row_asked(request, documents, today)
-            or line_marked_as_told(request, documents, cwd) or days_swapped(request, documents))
+            or line_marked_as_told(request, documents, cwd) or days_swapped(request, documents)
+            or days_taken(request, documents))
 
 
 MAKING = frozenset({"create", "make", "write", "save", "put", "start"})
