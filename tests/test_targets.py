@@ -16,7 +16,8 @@ def test_readings_are_held_against_the_target_a_note_sets_for_them():
 def test_a_target_of_one_number_and_one_to_reach_over():
     steps = ("steps.csv", ["date,steps", "2026-12-01,11200", "2026-12-02,8400"])
     said = against_the_target("Am I hitting my goal?", [("health.md", ["Daily goal: at least 10000 steps"]), steps])
-    assert said.endswith("latest 8400 (2026-12-02) is under it; average 9800 is under it; under it: 1 of 2 (2026-12-02 8400)")
+    assert said.endswith("latest 8400 (2026-12-02) is under it; average 9800 is under it; under it: 1 of 2 (2026-12-02 8400);"
+                         " reached it: 1 of 2")
 
 
 def test_no_target_no_log_or_a_money_limit_gives_nothing():
@@ -36,3 +37,13 @@ def test_a_yes_or_no_against_the_latest_reading_held_to_its_target_goes_back():
     assert against_the_target_held("No, you are over it.", "Am I under my blood pressure target?", seen) is None
     assert against_the_target_held("No.", "Is my blood pressure over target?", seen) == held
     assert against_the_target_held("141/89", "What was my last reading?", seen) is None
+
+
+def test_a_goal_under_a_heading_of_goals_is_one_to_reach_held_against_its_own_column():
+    goals = ("goals.md", ["# Goals", "Steps: 10,000 a day", "Sleep: at least 7 hours"])
+    habits = ("habits.csv", ["date,sleep h,steps", "2026-12-01,8.0,9800", "2026-12-02,7.0,12100", "2026-12-03,5.5,10400"])
+    assert against_the_target("On how many days did I hit my step goal?", [goals, habits]) == (
+        '[Saturn worked out] steps against "Steps: 10,000": latest 10400 (2026-12-03) is within it; average 10766.7 is'
+        " within it; under it: 1 of 3 (2026-12-01 9800); reached it: 2 of 3")
+    assert against_the_target("What's my sleep goal?", [goals, habits]).startswith(
+        '[Saturn worked out] sleep h against "Sleep: at least 7 hours": latest 5.5 (2026-12-03) is under it')

@@ -150,7 +150,7 @@ def asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int], 
         return said + still  # "the most boxes left": the rest's most, not the column's largest
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) or CLOCK_TIME.fullmatch(r[i].strip())
                                                        for r in body)), None)  # a day's table by its times too
-    if dates is not None and LATEST_ASKED.search(request):  # "How many miles did I do on the last tank?"
+    if dates is not None and LATEST_ASKED.search(request) and len(body) > 1:  # "How many miles did I do on the last tank?"
         times = [i for i in range(dates + 1, len(header)) if all(CLOCK_TIME.fullmatch(r[i].strip()) for r in body)]
         # a day's rows by their times, then the file's order: "When did she last feed?" on a day of feeds
         latest: list[str] = max(reversed(body), key=lambda row: [in_order(row[i]) for i in [dates, *times]])

@@ -187,6 +187,7 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
                                                              or PRICE_PER.fullmatch(header[i].strip())))  # prices don't add
               and not RATED.fullmatch(header[i].strip())  # nor ratings
               and not AVERAGED.search(header[i])  # nor a ride's "avg speed"
+              and not (LEVELS.search(header[i]) and one_row_a_thing(rows[1:]))  # nor a dog's and a cat's weights
               and not counts_up(header, body, i)]  # nor a mileage read at each row (distance_between_rows)
     if (period := PER_PERIOD.search(request)) and len(by_period := [i for i in summed if _per(period) == _per(PER_PERIOD.search(header[i]))]) == 1:
         summed = by_period  # "How many tablets a day in total?": the "times a day", not the tablets left
@@ -198,14 +199,15 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         LEFT_ASKED.search(request) and _some_not_done(body)) and _rows_counted(
         counted.group(1), name, header, numeric, named[1] if named else set(), product is not None) else ""
     of_rows = asked_of_rows(header, body, numeric, request)
-    line = f"[Saturn worked out] {count}totals over {over}: " + ", ".join(parts) + of_rows + _in_and_out(header, body, summed)
+    totals = f"totals over {over}: " + ", ".join(parts) if parts else over  # no amount to add: the rows picked
+    line = f"[Saturn worked out] {count}{totals}" + of_rows + _in_and_out(header, body, summed)
     if len(body) == 1 and len(rows) > 2:  # one row asked: its cells by name ("school Oakfield Primary")
         line += "; the row: " + named_cells(header, body[0])
     elif len(body) <= FEW_ROWS and (len(rows) > 2 * FEW_ROWS or len(rows) > len(body) + 2 and not SUM_ASKED.search(
             request)):  # "What did Priya order?": her two rows of eight; "What am I getting Olivia?": two of five
         line += "; the rows: " + " | ".join(named_cells(header, r) for r in body)
-    if len(numeric) != 1 and product is None:
-        return line
+    if len(numeric) != 1 and product is None or numeric[-1] not in summed:
+        return line  # a dog's and a cat's weights have no sum by month either
     amount = numeric[-1]
     line += _as_one_period(body, amount, request) or _column_as_period(header[amount], body, amount, request)
     if of_rows and not (grouping is not None and stems_named(header[grouping], request)):

@@ -17,10 +17,14 @@ from saturnd.tools.table_dates import header_and_rows
 from saturnd.tools.word_match import stems
 from saturnd.turn.date_checks import NO, YES, YES_NO_ASKED
 
-TARGET_LINE = re.compile(
-    r"^(?P<label>[^:\d]*?\b(?:target|goal|aim|limit)\b[^:\d]*):?\s*(?P<way>under|below|over|above|less\s+than|more\s+than|"
-    r"at\s+most|at\s+least)?\s*(?P<first>\d+(?:\.\d+)?)(?:\s*/\s*(?P<second>\d+(?:\.\d+)?))?"
-    r"\s*(?P<unit>[a-z]+)?", re.IGNORECASE)
+TARGET_AMOUNT = (r"\s*(?P<way>under|below|over|above|less\s+than|more\s+than|at\s+most|at\s+least)?\s*"
+                 r"(?P<first>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s*/\s*(?P<second>\d+(?:\.\d+)?))?\s*(?P<unit>(?!a\b)[a-z]+)?")
+TARGET_LINE = re.compile(r"^(?P<label>[^:\d]*?\b(?:target|goal|aim|limit)\b[^:\d]*):?" + TARGET_AMOUNT, re.IGNORECASE)
+HEADED_LINE = re.compile(r"^(?P<label>[A-Za-z][^:\d]{0,30}):" + TARGET_AMOUNT, re.IGNORECASE)
+"""A line under a heading of goals ("# Goals" over "Steps: 10,000 a day"): a goal by its label."""
+GOALS_HEADING = re.compile(r"^#+\s*(?:my\s+)?(?:goals?|targets?|aims?)\b", re.IGNORECASE)
+REACHED = re.compile(r"goal|aim", re.IGNORECASE)
+"""A goal with no way written is one to reach ("Steps: 10,000 a day"); a target or limit, to keep under."""
 MEASURES = re.compile(r"(?:hours?|hrs?|h|minutes?|mins?|seconds?|secs?|km|kms|miles?|metres?|meters?|m|kg|kilos?|"
                       r"stones?|lbs?|pounds?|litres?|liters?|ml|steps?|pages?|words?)", re.IGNORECASE)
 """Units a target may be in that a log's column must then be in: "Target: under 2 hours" is no limit
@@ -37,19 +41,20 @@ def against_the_target(request: str, parts: Iterable[tuple[str, list[str]]]) -> 
     for source, lines in parts:
         if header_and_rows(source, lines) is not None:
             continue
-        for line in lines:
-            found = TARGET_LINE.match(line.strip(" -*•#"))
-            if found is None or re.search(r"[£$€]", found["label"]) or not (TARGET_ASKED.search(request) or stems(found["label"]) - {"targ", "goal", "aim", "limi"}
-                                     & stems(request)):
-                continue
-            if said := _held(found, parts):
+        goals = next((line for line in lines if GOALS_HEADING.match(line.strip())), "")
+        targets = [found for line in lines if (found := TARGET_LINE.match(line.strip(" -*•#"))
+                                               or (HEADED_LINE.match(line.strip(" -*•")) if goals else None))
+                   and not re.search(r"[£$€]", found["label"])]
+        named = [found for found in targets if stems(found["label"]) - {"targ", "goal", "aim", "limi"} & stems(request)]
+        for found in named or (targets if TARGET_ASKED.search(request) else []):  # "my sleep goal": Sleep's line first
+            if said := _held(found, parts, reached=bool(REACHED.search(found["label"]) or REACHED.search(goals))):
                 return said
     return ""
 
 
-def _held(found: re.Match[str], parts: list[tuple[str, list[str]]]) -> str:
-    limits = [Decimal(found["first"]), *([Decimal(found["second"])] if found["second"] else [])]
-    keeps_under = not found["way"] or " ".join(found["way"].lower().split()) not in ABOVE
+def _held(found: re.Match[str], parts: list[tuple[str, list[str]]], reached: bool = False) -> str:
+    limits = [Decimal(found["first"].replace(",", "")), *([Decimal(found["second"])] if found["second"] else [])]
+    keeps_under = not reached if not found["way"] else " ".join(found["way"].lower().split()) not in ABOVE
     word = "over" if keeps_under else "under"
     for source, lines in parts:
         table = header_and_rows(source, lines)
@@ -61,10 +66,11 @@ def _held(found: re.Match[str], parts: list[tuple[str, list[str]]]) -> str:
         if dates is None or len(readings) < len(limits):
             continue
         if found["unit"] and MEASURES.fullmatch(found["unit"]):
-            readings = [i for i in readings if stems(found["unit"]) & stems(header[i])]
+            readings = [i for i in readings if (stems(found["unit"]) | stems(found["label"])) & stems(header[i])]  # "sleep h"
             if len(readings) < len(limits):
                 continue
-        columns = readings[:len(limits)]
+        named = [i for i in readings if stems(header[i]) & stems(found["label"])]  # "Steps: 10,000": the steps column
+        columns = named[:len(limits)] if len(named) >= len(limits) else readings[:len(limits)]
         rows = sorted(body, key=lambda r: r[dates])
         values = [[number(r[i]) or Decimal(0) for i in columns] for r in rows]
         average = [sum((v[n] for v in values), Decimal(0)) / len(values) for n in range(len(columns))]
@@ -73,7 +79,8 @@ def _held(found: re.Match[str], parts: list[tuple[str, list[str]]]) -> str:
                 f"latest {_written(values[-1])} ({rows[-1][dates].strip()}) is "
                 f"{word if _past(values[-1], limits, keeps_under) else 'within'} it; "
                 f"average {_written(average)} is {word if _past(average, limits, keeps_under) else 'within'} it; "
-                f"{word} it: {len(over)} of {len(rows)}" + (f" ({', '.join(over[:MAX_LISTED])})" if over else ""))
+                f"{word} it: {len(over)} of {len(rows)}" + (f" ({', '.join(over[:MAX_LISTED])})" if over else "")
+                + (f"; reached it: {len(rows) - len(over)} of {len(rows)}" if not keeps_under else ""))
     return ""
 
 
