@@ -408,6 +408,12 @@ def test_a_value_set_aside_picks_the_other_rows():
         " (bill Electric, amount 88.00, day of month 15, paid this month no)")
 
 
+def test_still_out_of_a_loans_table_is_by_its_blank_returned_day_not_by_borrowed_to_due():
+    loans = "title,borrowed,due,returned\nIntermezzo,2026-11-20,2026-12-11,\nOrbital,2026-10-30,2026-11-20,2026-11-19\n"
+    said = table_totals("loans.csv", loans, "Which books have I still got out?", today=date(2026, 12, 4))
+    assert "covering" not in said and "not returned yet 1 (Intermezzo)" in said
+
+
 def test_an_average_or_a_speed_column_is_not_totalled():
     rides = "date,km,avg speed\n2026-11-26,16.0,22.9\n2026-12-01,16.0,24.0\n2026-12-03,16.0,21.8\n"
     assert table_totals("rides.csv", rides, "How far have I ridden?") == "[Saturn worked out] totals over 3 rows: km = 48"

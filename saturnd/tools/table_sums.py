@@ -119,7 +119,11 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
     over = ""
     stays = [i for i in range(len(header)) if all(day_of(r[i]) for r in body)]
-    if len(stays) == 2 and (days or now) and (picked := [r for r in body if any(_stayed(header, r, stays, day) for day in days or now)]):
+    if len(stays) == 2 and (days or now and not (LEFT_ASKED.search(request) and _blank_dates(header, body)
+                                                 and not any(stems_named(header[i], request) for i in stays))) and (
+            # "Which books have I still got out?": a loan's blank "returned" tells, not borrowed to due
+            # ("What can I still sow this month?" is of "sow from" and "sow until")
+            picked := [r for r in body if any(_stayed(header, r, stays, day) for day in days or now)]):
         body, over = picked, f"covering {_days_written(days or now)} "  # "free on New Year's Eve?"
     elif dates is not None and (picked := [r for r in body if day_of(r[dates]) in days]):  # "last week", "on Friday"
         body, over = picked, " to ".join(dict.fromkeys([min(days).isoformat(), max(days).isoformat()])) + " "
