@@ -1375,6 +1375,9 @@ def test_asked_when_a_thing_finishes_a_lines_span_of_times_gives_its_start_and_e
     assert span_ends(choir, "Where is rehearsal?") == ""
     assert span_ends(["Oven service booked Wed 9 Dec, 8-10am: no baking."], "What time is the oven man coming?") == (
         "[Saturn worked out] Oven service booked Wed 9 Dec: starts 8am, finishes 10am")  # not 8:10
+    party = ["# Mia's 8th birthday party", "Saturday 12 December, 2-4pm, Jumpzone, Mill Road"]
+    assert span_ends(party, "What time does the party finish?") == (
+        "[Saturn worked out] Saturday 12 December: starts 2pm, finishes 4pm")  # the heading says what it is
 
 
 def test_a_tables_rows_are_no_list_of_amounts_to_add():

@@ -185,9 +185,10 @@ def span_ends(lines: list[str], request: str) -> str:
     if not END_ASKED.search(request):
         return ""
     said = []
-    for line in lines:
+    for at, line in enumerate(lines):
         found = TIME_SPAN.search(line)
-        if found is None or line.startswith("[Saturn") or not stems(line[:found.start()]) & stems(request):
+        heading = lines[at - 1] if at and lines[at - 1].startswith("# ") else ""  # "# Mia's party" over "Sat 12 Dec, 2-4pm"
+        if found is None or line.startswith("[Saturn") or not stems(line[:found.start()] + " " + heading) & stems(request):
             continue
         first_half = found["first_half"] or found["half"]
         said.append(f"[Saturn worked out] {line[:found.start()].strip(' -*•:,')}: starts {found['first']}{first_half.lower()},"
