@@ -28,6 +28,7 @@ from saturnd.tools.word_match import (
     query_word_groups,
     stems,
 )
+from saturnd.turn.answers import answers_counted
 from saturnd.turn.asked_line import the_line_asked
 from saturnd.turn.dates import (
     MONTHS,
@@ -394,6 +395,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   or (readings_used(part.lines, request) if not table else "")
                   or (progress(part.lines, request) if not asked_action(request) else "")
                   or (times_worked_out(request, part.lines) if length_in_minutes(request) is None else "")
+                  or (answers_counted(part.lines, request) if not table else "")
                   or (the_line_asked(part.lines, request) if not table and not (totals or days or on_the_day) else ""))
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day, worked) if line)]))
     whole = [(part.source, part.lines) for part in excerpts if part.whole]

@@ -1,0 +1,16 @@
+"""Who said what, of a list a line a person with their answer (answers.py)."""
+
+from saturnd.turn.answers import answers_counted
+
+RSVPS = ["# Mia's party", "## RSVPs", "- Olivia: yes", "- Leo: yes", "- Ava: no", "- Noah: ?", "- Isla: yes"]
+
+
+def test_each_answer_is_counted_with_who_gave_it_and_a_question_mark_is_none_yet():
+    assert answers_counted(RSVPS, "How many kids are coming to the party?") == (
+        "[Saturn counted] yes 3 (Olivia, Leo, Isla); no 1 (Ava); no answer yet 1 (Noah)")
+    assert answers_counted(RSVPS, "Who hasn't replied yet?").endswith("no answer yet 1 (Noah)")
+
+
+def test_a_request_asking_none_of_it_or_too_few_answers_give_nothing():
+    assert answers_counted(RSVPS, "Where is the party?") == ""
+    assert answers_counted(["- Olivia: yes", "- Ava: no"], "Who is coming?") == ""
