@@ -414,6 +414,12 @@ def test_still_out_of_a_loans_table_is_by_its_blank_returned_day_not_by_borrowed
     assert "covering" not in said and "not returned yet 1 (Intermezzo)" in said
 
 
+def test_how_many_done_by_a_yes_no_columns_verb_is_no_count_of_every_row():
+    cards = "name,address,sent\nAuntie Jo,4 Elm Close,yes\nUncle Bob,19 Harbour View,no\nGrandma,2 Church Lane,yes\n"
+    said = table_totals("cards.csv", cards, "How many cards have I sent?")
+    assert "(a row each)" not in said and "sent: yes 2 (Auntie Jo, Grandma); no 1 (Uncle Bob)" in said
+
+
 def test_an_average_or_a_speed_column_is_not_totalled():
     rides = "date,km,avg speed\n2026-11-26,16.0,22.9\n2026-12-01,16.0,24.0\n2026-12-03,16.0,21.8\n"
     assert table_totals("rides.csv", rides, "How far have I ridden?") == "[Saturn worked out] totals over 3 rows: km = 48"

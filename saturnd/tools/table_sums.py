@@ -340,7 +340,9 @@ def _rows_without_amounts(name: str, header: list[str], body: list[list[str]], r
     counted = HOW_MANY.search(request)
     rows = (f"[Saturn counted] {len(body)} {counted.group(1)} (a row each)"
             if counted and not named and _rows_counted(counted.group(1), name, header, [], set(), False)
-            and _mentions(counted.group(1), name, header, body) and not (LEFT_ASKED.search(request) and _some_not_done(body)) else "")
+            and _mentions(counted.group(1), name, header, body) and not (LEFT_ASKED.search(request) and _some_not_done(body))
+            and not any(_verb_named(header[i], request) and {r[i].strip().lower() for r in body} <= FLAGS.keys()
+                        for i in range(len(header))) else "")  # "How many cards have I sent?": the "sent" yeses
     return "\n".join(filter(None, (rows, by_flag)))
 
 
