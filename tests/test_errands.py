@@ -73,6 +73,7 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("I've bled the radiators.", "mark"),  # done in an irregular past
     ("Tom's confirmed for Saturday afternoon.", "mark"),  # someone's answer, for a day's row
     ("Olu's doing Monday now and I'm doing Thursday.", "update"),  # who takes a day of a rota
+    ("The maths sheet is done.", "mark"),  # a thing told done by what it is
     ("Who's doing the school run on Thursday?", ""),
     ("I paid the football.", "mark"),
     ("I watered the monstera today.", "mark"),  # done on a day: its date cell

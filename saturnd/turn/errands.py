@@ -51,7 +51,9 @@ TOLD_DONE = re.compile(
     r"(?:\s+(?:for\s+)?(?:the|his|her|their|its|my|our)\s+[a-z' -]+|\s+(?-i:[A-Z]{2,})[\w-]*|"  # "her subs", "INV-045"
     r"\s+for\s+(?:\w+day|the\s+\d+\w*)(?:\s+(?:morning|afternoon|evening|night))?)?"  # "for Saturday afternoon"
     r"(?:\s+(?:today|tonight|yesterday|just\s+now|this\s+(?:morning|afternoon|evening)))?\s*[.!]?\s*$|"
-    r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+|already\s+)?paid\s+for\s+(?:the\s+|my\s+|our\s+)?[\w' -]+[.!]?\s*$",
+    r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+|already\s+)?paid\s+for\s+(?:the\s+|my\s+|our\s+)?[\w' -]+[.!]?\s*$|"
+    r"^\W*(?:the|my|our|his|her|their)\s+[\w' -]{2,40}?\s+(?:is|are|has\s+been|have\s+been)\s+(?:all\s+)?"
+    r"(?:done|finished|sorted|paid|booked|sent|posted|fixed|handed\s+in|packed)\s*[.!]?\s*$",
     re.IGNORECASE)
 """Told a thing on a list is done ("I've packed the charger.", "I've pruned the raspberries.", "I
 paid the football.", "I watered the monstera today.", "Ana paid.", "I've paid for karate."): the list's line is marked. The 1.5B said the words back. Not "I've moved
