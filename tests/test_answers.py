@@ -1,6 +1,9 @@
 """Who said what, of a list a line a person with their answer (answers.py)."""
 
 from saturnd.turn.answers import answers_counted
+from saturnd.turn.lists_named import ListToWrite
+from saturnd.turn.marks import answer_told
+from saturnd.turn.retrieval import Document
 
 RSVPS = ["# Mia's party", "## RSVPs", "- Olivia: yes", "- Leo: yes", "- Ava: no", "- Noah: ?", "- Isla: yes"]
 
@@ -14,3 +17,11 @@ def test_each_answer_is_counted_with_who_gave_it_and_a_question_mark_is_none_yet
 def test_a_request_asking_none_of_it_or_too_few_answers_give_nothing():
     assert answers_counted(RSVPS, "Where is the party?") == ""
     assert answers_counted(["- Olivia: yes", "- Ava: no"], "Who is coming?") == ""
+
+
+def test_told_someones_answer_their_line_of_the_answers_is_given_it():
+    party = Document("party.md", "\n".join(RSVPS) + "\n")
+    assert answer_told("Noah's coming.", [party]) == ListToWrite("party.md", party.text.replace("- Noah: ?", "- Noah: yes"))
+    assert answer_told("Leo can't make it.", [party]) == ListToWrite("party.md", party.text.replace("- Leo: yes", "- Leo: no"))
+    assert answer_told("Is Noah coming?", [party]) is None
+    assert answer_told("Sam's coming.", [party]) is None  # no line of theirs

@@ -74,6 +74,8 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("Tom's confirmed for Saturday afternoon.", "mark"),  # someone's answer, for a day's row
     ("Olu's doing Monday now and I'm doing Thursday.", "update"),  # who takes a day of a rota
     ("The maths sheet is done.", "mark"),  # a thing told done by what it is
+    ("Noah's coming.", "mark"),  # someone's answer
+    ("Christmas is coming.", ""),
     ("Who's doing the school run on Thursday?", ""),
     ("I paid the football.", "mark"),
     ("I watered the monstera today.", "mark"),  # done on a day: its date cell

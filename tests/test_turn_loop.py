@@ -1378,5 +1378,5 @@ async def test_a_swap_of_two_days_written_otherwise_goes_back_with_the_days_swap
     harness.model.enqueue(call("write_file", {"path": "meals.md", "content": "Tue: stir fry\nThu: fish pie\n"}),
                           call("write_file", {"path": "meals.md", "content": swapped}), "Swapped.")
     await harness.turn("Swap Tuesday and Thursday dinners.")
-    assert harness.sent(1)[-1]["content"].startswith("tool error: the user asked to swap two days")
+    assert harness.sent(1)[-1]["content"].startswith("tool error: what the user asked or told changes these lines of meals.md")
     assert meals.read_text() == swapped

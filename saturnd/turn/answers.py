@@ -28,3 +28,4 @@ def answers_counted(lines: list[str], request: str) -> str:
         said = NO_ANSWER if answer.startswith("?") or answer in ("tbc", "no reply", "waiting") else " ".join(answer.split())
         by_answer.setdefault(said, []).append(match["who"])
     return "[Saturn counted] " + "; ".join(f"{answer} {len(who)} ({', '.join(who)})" for answer, who in by_answer.items())
+

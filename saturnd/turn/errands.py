@@ -75,6 +75,20 @@ TOLD_LOGGED_IN_WORDS = re.compile(r"^\s*(?:I|we)\s+(?:just\s+)?(?!(?:moved|chang
 TOLD_ANSWER = re.compile(r"^\W*(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?\s+(?:has\s+)?(?:said|says|replied|answered)\s+"
                          r"(?P<answer>yes|no)\b(?![^?]*\?)", re.IGNORECASE)
 """Told someone's answer ("Ella said yes."): their row's yes/no cell is marked so."""
+TOLD_COMING = re.compile(r"^\W*(?!(?:Christmas|Easter|Summer|Winter|Spring|Autumn|Halloween|It|This|That|The|Everyone|Nobody|"
+                         r"Someone|Who|What|Which)\b)(?P<who>(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)?)(?:'s|\s+is|\s+can|\s+will|'ll)?"
+                         r"(?P<not>\s+not|n't|\s+(?:can't|cannot|won't|isn't))?\s+(?:be\s+)?(?:coming|come|make\s+it)\b[^?]*$",
+                         re.IGNORECASE)
+"""Told someone is coming or not ("Noah's coming.", "Ava can't make it."): their answer."""
+
+
+def told_answer(request: str) -> str | None:
+    """The yes or no the request tells someone gave, if it tells one."""
+    if found := TOLD_ANSWER.match(request):
+        return found["answer"].lower()
+    if found := TOLD_COMING.match(request):
+        return "no" if found["not"] else "yes"
+    return None
 TOLD_ADDED = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+)?(?:added|put|paid|saved|moved|"
                         r"transferred)\s+(?:in\s+)?(?:another\s+|an\s+extra\s+)?[£$€]\s?\d|"
                         r"^\s*(?:please\s+)?(?:add|put|pop)\s+(?:another\s+|an\s+extra\s+)?[£$€]\s?\d[\d,.]*\s+(?:to|in|into|on)\b",
@@ -189,7 +203,7 @@ def asked_action(request: str) -> str:
         if verb == "remind" and REMIND_SOMEONE.search(request[found.end("verb"):]):  # "Remind Tom that …"
             return "message"
         return SAID_PLAINLY.get(verb.split()[0], verb.split()[0])
-    if TOLD_DONE.match(request) or TOLD_ANSWER.match(request):
+    if TOLD_DONE.match(request) or told_answer(request):
         return "mark"
     if TOLD_ADDED.match(request) or TOLD_MORE.match(request) or DAY_TAKEN.match(request) and "?" not in request:
         return "update"

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from saturnd.tools.word_match import stems
-from saturnd.turn.errands import asked_action
+from saturnd.turn.answers import ANSWER_LINE, MIN_LINES
+from saturnd.turn.errands import asked_action, told_answer
 from saturnd.turn.listing import DONE_MARK, marked_line, marks_done
 from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.overwrite import TABLE, asked_about, content_lines, file_text
@@ -141,3 +142,24 @@ def _cell_marked(header: list[str], body: list[list[str]], value: str) -> tuple[
 def row_marked_in_edit(request: str, path: Path, old: str, new: str) -> tuple[str, str] | None:
     """An edit_file's (old, new) as the row marked_as_asked changes: its line and that line marked."""
     return _as_an_edit(row_marked_as_asked, request, path, old, new)
+
+
+def answer_told(request: str, documents: list[Document]) -> ListToWrite | None:
+    """Told someone's answer ("Noah's coming."), the one list of answers with a line for them, that
+    line given it ("- Noah: ?" as "- Noah: yes")."""
+    answer, told = told_answer(request), TOLD_WHO.match(request)
+    if answer is None or told is None:
+        return None
+    found = []
+    for doc in documents:
+        lines = doc.text.rstrip("\n").split("\n")
+        answers = [(i, match) for i, line in enumerate(lines) if (match := ANSWER_LINE.match(line))]
+        theirs = [(i, match) for i, match in answers if match["who"].lower() == told["who"].lower()]
+        if len(answers) >= MIN_LINES and len(theirs) == 1:
+            at, match = theirs[0]
+            lines[at] = lines[at][:match.start("answer")] + answer + lines[at][match.end("answer"):]
+            found.append(ListToWrite(doc.source, "\n".join(lines) + "\n"))
+    return found[0] if len(found) == 1 else None
+
+
+TOLD_WHO = re.compile(r"^\W*(?P<who>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)(?=\s|'s|'ll|n't)")

@@ -47,6 +47,7 @@ from saturnd.turn.fencing import fence
 from saturnd.turn.lists_named import (
     ListToWrite,
     days_swapped,
+    days_taken,
     list_it_goes_on,
     new_list_refusal,
     ready_write,
@@ -58,6 +59,7 @@ from saturnd.turn.look_first import (
 )
 from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.made_up import COMPUTE_REQUEST, WORKED_OUT, uncomputed_number
+from saturnd.turn.marks import answer_told
 from saturnd.turn.message_words import BLANK, own_address_carried
 from saturnd.turn.overwrite import (
     ADDING,
@@ -119,9 +121,9 @@ CELL_AS_TOLD = (
     "tool error: the user told you a thing was done; it changes one cell of {path}'s row for it. Call write_file again"
     " with path {path} and this content:\n{content}"
 )
-DAYS_SWAPPED = (
-    "tool error: the user asked to swap two days: what follows each one's colon changes places, and nothing else"
-    " changes. Call write_file again with path {path} and this content:\n{content}"
+SET_AS_TOLD = (
+    "tool error: what the user asked or told changes these lines of {path}, and nothing else of it. Call write_file"
+    " again with path {path} and this content:\n{content}"
 )
 ROW_IN_PLACE = (
     "tool error: {path} already has the row the user gave, with blanks or older values: it changes that row, and adds"
@@ -447,6 +449,13 @@ def _told_write(context: GateContext, target: Path) -> ListToWrite | None:
     return told if told is not None and Path(context.cwd, told.source).resolve() == target.resolve() else None
 
 
+def _days_or_answer_set(context: GateContext, target: Path) -> ListToWrite | None:
+    """Two days swapped, a weekday given to someone, or someone's answer set, where `target` is that file."""
+    set_so = (days_swapped(context.request, context.documents) or days_taken(context.request, context.documents)
+              or answer_told(context.request, context.documents))
+    return set_so if set_so is not None and Path(context.cwd, set_so.source).resolve() == target.resolve() else None
+
+
 def _row_in_place(context: GateContext, target: Path) -> ListToWrite | None:
     row = row_changed_in_place(context.request, context.documents, date.today()) if target.suffix.lower() in TABLE_SUFFIXES else None
     return row if row is not None and Path(context.cwd, row.source).resolve() == target.resolve() else None
@@ -475,10 +484,9 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
         # the write the request tells of is the write: other checks would read "fish" as Aunt Jean's line to change
         same = str(arguments.get("content", "")).strip() == told.content.strip()
         return None if same else SentBack("invalid", CELL_AS_TOLD.format(path=arguments["path"], content=told.content))
-    if tool.name == WRITE_FILE and (swapped := days_swapped(context.request, context.documents)) and (
-            Path(context.cwd, swapped.source).resolve() == target.resolve()):
-        same = str(arguments.get("content", "")).strip() == swapped.content.strip()
-        return None if same else SentBack("invalid", DAYS_SWAPPED.format(path=arguments["path"], content=swapped.content))
+    if tool.name == WRITE_FILE and (set_so := _days_or_answer_set(context, target)):
+        same = str(arguments.get("content", "")).strip() == set_so.content.strip()
+        return None if same else SentBack("invalid", SET_AS_TOLD.format(path=arguments["path"], content=set_so.content))
     if tool.name == WRITE_FILE and (in_place := _row_in_place(context, target)):
         same = str(arguments.get("content", "")).strip() == in_place.content.strip()
         return None if same else SentBack("invalid", ROW_IN_PLACE.format(path=arguments["path"], content=in_place.content))

@@ -29,10 +29,10 @@ from saturnd.turn.dates import MONTHS, days_named, days_of
 from saturnd.turn.errands import (
     NAMED_FILE,
     TOLD_ADDED,
-    TOLD_ANSWER,
     TOLD_LOGGED,
     TOLD_MORE,
     asked_action,
+    told_answer,
 )
 from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.made_up import NUMBER_WORDS
@@ -182,9 +182,9 @@ def _cell_told(header: list[str], body: list[list[str]], row: list[str], request
     if put is not None:
         blank = [i for i, cell in enumerate(row) if not cell.strip()]
         told = (blank[0], put["thing"]) if len(blank) == 1 else None
-    elif answer := TOLD_ANSWER.match(request):  # "Ella said yes.": the one yes/no column
+    elif answer := told_answer(request):  # "Ella said yes.", "Noah's coming.": the one yes/no column
         flags = [i for i in range(len(header)) if {r[i].strip().lower() for r in body} <= FLAGS]
-        told = (flags[0], answer["answer"].lower()) if len(flags) == 1 else None
+        told = (flags[0], answer) if len(flags) == 1 else None
     elif (dated := _dated_column_told(header, body, request, said, today)) is not None:
         told = dated  # "I watered the monstera today.": its "last watered" is today
     else:  # "I paid the football.": the yes/no column its verb names, as the table writes yes
