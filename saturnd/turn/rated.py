@@ -49,6 +49,9 @@ def cost_a_head(request: str, shown: str) -> str:
 MONEY_ASKED = re.compile(r"\bhow\s+much\b|\b(?:earn(?:ed|t)?|invoice|charge|bill|made|make|owe[sd]?|paid|pay)\b", re.IGNORECASE)
 HOURLY = re.compile(r"(?P<name>[A-Z][\w&'’]*(?:\s+[A-Z][\w&'’]*)*)(?:\s*\([^()]*\))?\s*[:=-]?\s*(?P<money>[£$€])\s?(?P<rate>\d+(?:\.\d+)?)\s*"
                     r"(?:an?|per)\s+(?:hour|hr)\b")
+HOURLY_OPENING = re.compile(r"^\W*(?P<name>[A-Z][\w&'’]*(?:\s+[A-Z][\w&'’]*)*)\s*[-–:,][^£$€]*?(?P<money>[£$€])\s?(?P<rate>\d+(?:\.\d+)?)\s*"
+                            r"(?:an?|per)\s+(?:hour|hr)\b")
+"""A line opening with the name it gives a rate for ("Acme - Sarah Lin, sarah@acme.example, £45 an hour")."""
 HOURS_TOTAL = re.compile(r"^\[Saturn worked out\] (?:[^;]*?; )?totals over (?:the (?P<over>[^;]*?) rows \([^)]*\)|\d+ rows): "
                          r"(?:[^;]*?, )?(?:hours|hrs) = (?P<hours>\d+(?:\.\d+)?)")
 HOURS_BY = re.compile(r"; (?:hours|hrs) by [\w ]+?: (?P<groups>[^;]+)")
@@ -60,7 +63,7 @@ def hours_at_their_rates(request: str, shown: str) -> str:
     if not MONEY_ASKED.search(request):
         return ""
     rates = {found["name"].strip().lower(): Decimal(found["rate"]) for line in shown.splitlines()
-             if not line.startswith("[Saturn") for found in HOURLY.finditer(line)}
+             if not line.startswith("[Saturn") for found in (list(HOURLY.finditer(line)) or filter(None, [HOURLY_OPENING.match(line)]))}
     money = next((found["money"] for found in HOURLY.finditer(shown)), "£")
     for line in shown.splitlines():
         if not rates or (totals := HOURS_TOTAL.match(line)) is None:
