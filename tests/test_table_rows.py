@@ -236,3 +236,9 @@ def test_a_thing_told_taken_back_sets_its_returned_day():
     loans = Document("loans.csv", "title,due,returned\nThe Salt Path,2026-12-01,\nOrbital,2026-11-20,2026-11-19\n")
     assert cell_told("I took The Salt Path back today.", [loans], TODAY) == ListToWrite(
         "loans.csv", "title,due,returned\nThe Salt Path,2026-12-01,2026-12-04\nOrbital,2026-11-20,2026-11-19\n")
+
+
+def test_a_name_before_the_comma_and_an_address_shaped_as_the_columns_make_a_row():
+    cards = Document("cards.csv", "name,address,sent\nAuntie Jo,4 Elm Close Bristol,yes\nUncle Bob,19 Harbour View Whitby,no\n")
+    assert row_asked("Add Mr and Mrs Patel, 12 Oak Lane Ely CB7 1AB.", [cards], TODAY) == ListToWrite(
+        "cards.csv", cards.text + "Mr and Mrs Patel,12 Oak Lane Ely CB7 1AB,\n")

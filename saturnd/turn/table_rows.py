@@ -368,9 +368,9 @@ def new_row(request: str, table: str, today: date, table_named: bool = False, na
     _month_in(header, body, cells, request, today)
     request = _clock_in(header, body, cells, request)
     by_unit = _quantities_in(header, body, cells, DAY_WORDS.sub(" ", in_figures(request)))
-    _words_in(header, body, cells, request, name)
+    shaped = _words_in(header, body, cells, request, name)
     filled = sum(bool(c) for c in cells) - defaulted
-    if filled < MIN_CELLS or not (known or table_named or by_unit or filled > MIN_CELLS):
+    if filled < MIN_CELLS or not (known or table_named or by_unit or shaped or filled > MIN_CELLS):
         return None  # the request names nothing of this table: no row of its words
     return _csv_line(cells), filled
 
@@ -536,9 +536,11 @@ def _as_a_duration(minutes: Fraction, written: list[str]) -> str:
     return f"{seconds // 3600}:{seconds % 3600 // 60:02d}"
 
 
-def _words_in(header: list[str], body: list[list[str]], cells: list[str], request: str, name: str) -> None:
+def _words_in(header: list[str], body: list[list[str]], cells: list[str], request: str, name: str) -> int:
     """The item ("Intermezzo") in the first empty text column; a phrase after a comma that no cell
-    holds yet ("business cards") in a free-text column, one whose values are mostly different."""
+    holds yet ("business cards") in a free-text column, one whose values are mostly different, or,
+    opening with a number as each of a column's values does, in that column ("12 Oak Lane Ely": the
+    address); how many went in by that shape."""
     text = [i for i in range(len(header)) if not cells[i] and all(number(r[i]) is None and not ISO_DATE.match(r[i].strip())
                                                                   for r in body)]
     item = _item(request, name)
@@ -546,11 +548,22 @@ def _words_in(header: list[str], body: list[list[str]], cells: list[str], reques
         cells[text.pop(0)] = item
     _names_in(header, body, cells, text, request)
     free = [i for i in text if 2 * len({r[i].strip() for r in body}) > len(body) > 1]
+    shaped = 0
     for phrase in request.split(",")[1:]:
         phrase = phrase.strip(" .!")
-        if (free and phrase and not DAY_WORDS.search(phrase) and not re.search(r"\d", phrase)
+        numbered = [i for i in free if NUMBERED.match(phrase) and all(NUMBERED.match(r[i].strip()) for r in body)]
+        if numbered and not any(phrase.lower() in c.lower() for c in cells if c):
+            cells[numbered[0]] = phrase
+            free.remove(numbered[0])
+            shaped += 1
+        elif (free and phrase and not DAY_WORDS.search(phrase) and not re.search(r"\d", phrase)
                 and not any(phrase.lower() in c.lower() for c in cells if c)):
             cells[free.pop(0)] = phrase
+    return shaped
+
+
+NUMBERED = re.compile(r"^\d+[a-z]?\s+[A-Za-z]")
+"""A value opening with a number and a word: a house number and its street."""
 
 
 def _item(request: str, name: str) -> str | None:
@@ -561,9 +574,9 @@ def _item(request: str, name: str) -> str | None:
     if (listed := AFTER_THE_COLON.match(request)) and listed["item"].islower():  # "Add a policy: pet insurance, …"
         return listed["item"]
     before = ITEM_TO_THE.match(request)
-    if before is None:
-        return None
     whole = BEFORE_THE_COMMA.match(request)
+    if before is None:  # "Add Mr and Mrs Patel, 12 Oak Lane": a name before the comma
+        return whole["item"] if whole and whole["item"][:1].isupper() and ":" not in whole["item"] else None
     if name and whole and before["place"].strip() and not stems(before["place"]) & stems(name.replace("_", " ")):
         return whole["item"]
     return before["item"]
