@@ -433,7 +433,7 @@ async def test_an_answer_saying_nothing_of_an_errand_done_is_replaced_by_what_wa
     )
     _, events = await harness.turn("Omar paid.")
     assert bookings.read_text().endswith("Omar Haddad,240,yes\nPaul Dunn,610,no\n")
-    assert of_type(events, "answer")[-1].text == "Done: write_file bookings.csv."
+    assert of_type(events, "answer")[-1].text == "Done: write_file bookings.csv (Omar Haddad,240,yes)."
 
 
 async def test_an_answer_that_stops_for_a_missing_value_is_put_to_the_person(harness):
@@ -1236,7 +1236,7 @@ async def test_an_answer_that_is_a_put_right_note_is_replaced_with_what_was_done
         "The call wrote the content the last result gave for todo.txt.",
     )
     turn_id, events = await harness.turn("Add call the council to my to-do list.", headless=True)
-    assert of_type(events, "answer")[0].text == "Done: write_file todo.txt."
+    assert of_type(events, "answer")[0].text == "Done: write_file todo.txt (call the council)."
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
     assert trace.passes[-1].note.endswith("the answer repeated Saturn's note to the model: replaced with what was done")
 

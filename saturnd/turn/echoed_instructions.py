@@ -89,19 +89,27 @@ def _figures(text: str) -> set[str]:
     return {run.lstrip("0") or "0" for run in re.findall(r"\d+", text)}
 
 
-def done_account(passes: Iterable[PassTrace], registry: Registry) -> str:
-    """What the calls that changed something did: "Done: write_file todo.txt."."""
+def done_account(passes: Iterable[PassTrace], registry: Registry, request: str = "") -> str:
+    """What the calls that changed something did, with the lines written that the request's words
+    are on: "Done: write_file todo.txt (call the council)."."""
     done = []
     for call in (c for p in passes for c in p.calls if c.fate == "ran"):
         tool = registry.get(call.name)
         if tool is None or tool.risk == "read_only":
             continue
         try:
-            target = json.loads(call.arguments).get(tool.target or "", "")
+            arguments = json.loads(call.arguments)
+            target, written = arguments.get(tool.target or "", ""), str(arguments.get("content", arguments.get("new", "")))
         except (ValueError, AttributeError):
-            target = ""
-        done.append(f"{call.name} {target}".strip())
+            target, written = "", ""
+        lines = [line.strip() for at, line in enumerate(written.splitlines()) if line.strip() and stems(line) & stems(request)
+                 and not (at == 0 and "," in line and not re.search(r"\d", line))]  # a table's header is no line written
+        said = f" ({'; '.join(lines)})" if 0 < len(lines) <= LINES_TOLD else ""
+        done.append(f"{call.name} {target}".strip() + said)
     return f"Done: {', '.join(dict.fromkeys(done))}." if done else ""
+
+
+LINES_TOLD = 2
 
 
 ASKING_ERRAND = re.compile(r"^\W*(?:please\s+)?ask\b(?!\s+(?:me|us|you)\b)|\b(?:to|and)\s+ask\b(?!\s+(?:me|us|you)\b)",

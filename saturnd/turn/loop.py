@@ -363,7 +363,7 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         acted = something_acted(turn.trace, turn.registry)
         what = "what was done" if acted and not account else "what was not done"
         turn.trace[-1].note = join_note(turn.trace[-1].note, f"the answer repeated Saturn's note to the model: replaced with {what}")
-        return account or (done_account(turn.trace, turn.registry) if acted else prompts.NOT_DONE)
+        return account or (done_account(turn.trace, turn.registry, turn.text) if acted else prompts.NOT_DONE)
     if account and not SAYS_NOT_DONE.search(text) and not something_acted(turn.trace, turn.registry):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "prefixed: what was not done")
         return f"{account} {text}"
@@ -371,10 +371,10 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         acted = something_acted(turn.trace, turn.registry)
         turn.trace[-1].note = join_note(turn.trace[-1].note, "the answer repeated the user's reply: replaced with "
                                         + ("what was done" if acted else "what was not done"))
-        return done_account(turn.trace, turn.registry) if acted else _not_done(turn)
+        return done_account(turn.trace, turn.registry, turn.text) if acted else _not_done(turn)
     if asked_action(turn.text) and something_acted(turn.trace, turn.registry) and off_the_errand(text, turn.text, turn.trace):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "the answer said nothing of the errand: replaced with what was done")
-        return done_account(turn.trace, turn.registry)  # "The cottage is a cottage." for "Omar paid."
+        return done_account(turn.trace, turn.registry, turn.text)  # "The cottage is a cottage." for "Omar paid."
     if asked := question_sent(turn.text, text, turn.trace):  # "Gran can pick the kids up": nobody replied yet
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the question sent")
         return asked
