@@ -95,3 +95,13 @@ def test_what_is_left_at_so_many_a_day_runs_out_on_its_day():
     assert stock_runs_out("meds.csv", meds, "Which tablets will run out first?", today).startswith(
         "[Saturn dated] when each runs out at its use a day, soonest first: Atorvastatin 9 ÷ 1 a day = 9 days")
     assert stock_runs_out("meds.csv", meds, "What dose is metformin?", today) == ""
+
+
+def test_how_long_until_a_pot_reaches_its_target_at_what_a_line_puts_in_it_a_month():
+    from saturnd.turn.to_go import months_to_target
+    pots = ("pots.csv", ["pot,saved,target", "holiday,1240,2000", "new car,3500,8000"])
+    savings = ("savings.md", ["# Savings", "Paid in every month on the 28th: holiday £150, new car £300."])
+    assert months_to_target("How long until I've got enough for the new car?", [pots, savings]) == (
+        '[Saturn worked out] new car: target 8000 - saved 3500 = 4500 to go; at 300 a month ("Paid in every month on'
+        ' the 28th: holiday £150, new car £300."): 4500 / 300 = 15 months, rounded up')
+    assert months_to_target("How much have I saved for the new car?", [pots, savings]) == ""

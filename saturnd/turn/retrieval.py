@@ -69,7 +69,7 @@ from saturnd.turn.time_lines import (
     month_asked,
     span_ends,
 )
-from saturnd.turn.to_go import reached_in, to_go, units_asked
+from saturnd.turn.to_go import months_to_target, reached_in, to_go, units_asked
 from saturnd.turn.worked_lines import (
     RATING_ASKED,
     amount_added,
@@ -399,7 +399,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   or (the_line_asked(part.lines, request) if not table and not (totals or days or on_the_day) else ""))
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day, worked) if line)]))
     whole = [(part.source, part.lines) for part in excerpts if part.whole]
-    return "\n".join([*blocks, *filter(None, (to_go(request, whole), against_the_target(request, whole)))])
+    return "\n".join([*blocks, *filter(None, (to_go(request, whole), against_the_target(request, whole),
+                                               months_to_target(request, whole)))])
 
 
 def _days_for_tables(request: str, today: date | None) -> list[date]:

@@ -82,3 +82,41 @@ def _to_go_in(request: str, parts: list[tuple[str, list[str]]], unit: str) -> st
     how, have = reached
     left = target - have
     return f'[Saturn worked out] "{line}": {plain(target)} - {how} = {plain(left)} ' + ("to go" if left > 0 else "(reached)")
+
+
+MONTHS_ASKED = re.compile(r"\bhow\s+(?:long|many\s+(?:more\s+)?months)\b.*\b(?:until|till|before|to)\b|\bwhen\s+will\s+(?:i|we)\s+have\b",
+                          re.IGNORECASE)
+MONTHLY_LINE = re.compile(r"\b(?:every|each|a|per)\s+month\b|\bmonthly\b", re.IGNORECASE)
+LABELLED_MONEY = re.compile(r"(?P<label>[A-Za-z][A-Za-z' ]{1,30}?)\s*[:=-]?\s*[£$€]\s?(?P<amount>\d[\d,]*(?:\.\d+)?)")
+
+
+def months_to_target(request: str, parts: Iterable[tuple[str, list[str]]]) -> str:
+    """Asked how long until a row of a table reaches its target ("pot,saved,target"), what it has to
+    go over what a line puts in it each month ("Paid in every month: …, new car £300"), rounded up:
+    (8000 - 3500) / 300 = 15 months. The 1.5B had the pot's row and the line, and no division."""
+    if not MONTHS_ASKED.search(request):
+        return ""
+    parts, asked = list(parts), stems(request)
+    for source, lines in parts:
+        table = header_and_rows(source, lines)
+        if table is None:
+            continue
+        header, body = table
+        money = [i for i in range(len(header)) if body and all(number(r[i]) is not None for r in body)]
+        rows = [r for r in body if (name := r[0].strip()) and stems(name) and stems(name) <= asked]
+        if len(money) != 2 or len(rows) != 1:
+            continue
+        row = rows[0]
+        low, high = sorted(money, key=lambda i: number(row[i]) or Decimal(0))
+        have, target = number(row[low]) or Decimal(0), number(row[high]) or Decimal(0)
+        left = target - have
+        monthly = [(Decimal(m["amount"].replace(",", "")), line.strip(" -*•#")) for named, other in parts
+                   if header_and_rows(named, other) is None for line in other if MONTHLY_LINE.search(line)
+                   for m in LABELLED_MONEY.finditer(line) if stems(m["label"]) == stems(row[0])]
+        if len(monthly) == 1 and monthly[0][0] > 0:
+            each, line = monthly[0]
+            count = -(-left // each) if left > 0 else 0
+            return (f"[Saturn worked out] {row[0].strip()}: {header[high].strip()} {plain(target)} -"
+                    f" {header[low].strip()} {plain(have)} = {plain(left)} to go; at {plain(each)} a month"
+                    f" (\"{line}\"): {plain(left)} / {plain(each)} = {count} month{'s' if count != 1 else ''}, rounded up")
+    return ""
