@@ -242,3 +242,9 @@ def test_a_name_before_the_comma_and_an_address_shaped_as_the_columns_make_a_row
     cards = Document("cards.csv", "name,address,sent\nAuntie Jo,4 Elm Close Bristol,yes\nUncle Bob,19 Harbour View Whitby,no\n")
     assert row_asked("Add Mr and Mrs Patel, 12 Oak Lane Ely CB7 1AB.", [cards], TODAY) == ListToWrite(
         "cards.csv", cards.text + "Mr and Mrs Patel,12 Oak Lane Ely CB7 1AB,\n")
+
+
+def test_a_dose_told_goes_in_by_its_unit_with_the_user_as_the_table_writes_them():
+    calpol = Document("calpol.csv", "date,time,dose ml,given by\n2026-12-04,06:10,5,me\n2026-12-04,10:20,5,Sam\n")
+    assert row_asked("I gave her 5 ml at 14:30.", [calpol], TODAY) == ListToWrite(
+        "calpol.csv", calpol.text + "2026-12-04,14:30,5,me\n")

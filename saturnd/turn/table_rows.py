@@ -370,6 +370,10 @@ def new_row(request: str, table: str, today: date, table_named: bool = False, na
     by_unit = _quantities_in(header, body, cells, DAY_WORDS.sub(" ", in_figures(request)))
     shaped = _words_in(header, body, cells, request, name)
     filled = sum(bool(c) for c in cells) - defaulted
+    if re.match(r"^\W*I\b", request):  # "I gave her 5 ml": the column that writes the user "me"
+        mine = next(((i, v) for i in range(len(header)) if not cells[i] for v in {r[i].strip() for r in body} if v.lower() == "me"), None)
+        if mine is not None:
+            cells[mine[0]] = mine[1]
     if filled < MIN_CELLS or not (known or table_named or by_unit or shaped or filled > MIN_CELLS):
         return None  # the request names nothing of this table: no row of its words
     return _csv_line(cells), filled
@@ -487,6 +491,7 @@ def _quantities_in(header: list[str], body: list[list[str]], cells: list[str], r
         column = next((i for i in numeric if not cells[i] and (
             found["money"] and MONEY_COLUMN.search(header[i])
             or unit and (unit == header[i].strip().lower() or stems(unit) & stems(header[i].replace("_", " "))
+                         or unit in re.findall(r"[a-z]+", header[i].lower())  # "5 ml": "dose ml"
                          or not found["money"] and len(header[i].strip()) <= 3 and header[i].strip().lower().startswith(unit)))), None)
         if column is None and durations is not None and not cells[durations] and (minutes := TIME_UNITS.get(unit)):
             cells[durations] = _as_a_duration(Fraction(amount) * minutes, [r[durations] for r in body])
