@@ -34,3 +34,11 @@ def test_how_far_before_a_target_reads_an_odometer_in_miles_or_km():
     log = ("mileage.csv", ["date,odometer,litres", "2026-10-11,57980,49", "2026-11-20,58420,50"])
     assert to_go("How far can I drive before the van needs its service?", [van, log]) == (
         '[Saturn worked out] "Service due at 60,000 miles": 60000 - odometer 58420 (the latest, 2026-11-20) = 1580 to go')
+
+
+def test_a_target_done_at_so_many_and_due_every_so_many_is_their_sum():
+    car = ("car.md", ["# Car", "Last service 2 June 2026 at 38,400 miles; service every 10,000 miles or 12 months"])
+    mileage = ("mileage.csv", ["date,miles", "2026-11-01,41760", "2026-12-01,42530"])
+    assert to_go("How many miles until the next service?", [car, mileage]) == (
+        '[Saturn worked out] "Last service 2 June 2026 at 38,400 miles; service every 10,000 miles or 12 months":'
+        " 38400 + 10000 = 48400 - miles 42530 (the latest, 2026-12-01) = 5870 to go")

@@ -73,15 +73,33 @@ def to_go(request: str, parts: Iterable[tuple[str, list[str]]]) -> str:
 def _to_go_in(request: str, parts: list[tuple[str, list[str]]], unit: str) -> str:
     reached = next((found for source, lines in parts if (found := reached_in(source, lines, unit))), None)
     asked = stems(request) - {unit}
-    targets = [(len(asked & stems(line)), line.strip(" -*•#"), Decimal(m["amount"].replace(",", "")))
+    targets = [(len(asked & stems(line)), line.strip(" -*•#"), *_target_of(line, unit))
                for source, lines in parts if header_and_rows(source, lines) is None
-               for line in lines for m in TARGET.finditer(line) if _of_unit(m["unit"], unit)]
+               for line in lines if _target_of(line, unit)[0] is not None]
     if reached is None or not targets:
         return ""
-    _, line, target = max(targets, key=lambda found: found[0])
+    _, line, target, worked = max(targets, key=lambda found: found[0])
+    assert target is not None
     how, have = reached
     left = target - have
-    return f'[Saturn worked out] "{line}": {plain(target)} - {how} = {plain(left)} ' + ("to go" if left > 0 else "(reached)")
+    return f'[Saturn worked out] "{line}": {worked}{plain(target)} - {how} = {plain(left)} ' + ("to go" if left > 0 else "(reached)")
+
+
+AT_AMOUNT = re.compile(r"\bat\s+(?P<amount>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[a-z]+)", re.IGNORECASE)
+EVERY_AMOUNT = re.compile(r"\bevery\s+(?P<amount>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[a-z]+)", re.IGNORECASE)
+
+
+def _target_of(line: str, unit: str) -> tuple[Decimal | None, str]:
+    """The amount in the unit a line sets as the next target, and how it was worked out: one done at
+    so many and due every so many is due at their sum ("Last service … at 38,400 miles; service
+    every 10,000 miles": 48,400)."""
+    done = next((m for m in AT_AMOUNT.finditer(line) if _of_unit(m["unit"], unit)), None)
+    every = next((m for m in EVERY_AMOUNT.finditer(line) if _of_unit(m["unit"], unit)), None)
+    if done and every:
+        last, step = (Decimal(m["amount"].replace(",", "")) for m in (done, every))
+        return last + step, f"{plain(last)} + {plain(step)} = "
+    found = next((m for m in TARGET.finditer(line) if _of_unit(m["unit"], unit)), None)
+    return (Decimal(found["amount"].replace(",", "")), "") if found else (None, "")
 
 
 MONTHS_ASKED = re.compile(r"\bhow\s+(?:long|many\s+(?:more\s+)?months)\b.*\b(?:until|till|before|to)\b|\bwhen\s+will\s+(?:i|we)\s+have\b",
