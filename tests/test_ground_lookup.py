@@ -420,6 +420,12 @@ def test_how_many_done_by_a_yes_no_columns_verb_is_no_count_of_every_row():
     assert "(a row each)" not in said and "sent: yes 2 (Auntie Jo, Grandma); no 1 (Uncle Bob)" in said
 
 
+def test_a_month_of_an_odometers_log_is_no_total_of_its_reading():
+    mileage = "date,miles\n2026-10-01,41015\n2026-11-01,41760\n2026-12-01,42530\n"
+    said = table_totals("mileage.csv", mileage, "How many miles did I do in November?")
+    assert "miles = 41760" not in said and "2026-11-01 to 2026-12-01: 770" in said
+
+
 def test_an_average_or_a_speed_column_is_not_totalled():
     rides = "date,km,avg speed\n2026-11-26,16.0,22.9\n2026-12-01,16.0,24.0\n2026-12-03,16.0,21.8\n"
     assert table_totals("rides.csv", rides, "How far have I ridden?") == "[Saturn worked out] totals over 3 rows: km = 48"

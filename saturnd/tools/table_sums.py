@@ -117,6 +117,7 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
                and not EVERY_HEADED.search(header[i])  # "water every (days)": how often, no amount
                and not DAY_OF_MONTH.search(header[i])]  # a bill's "day of month": when, no amount
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) for r in body)), None)
+    rising = {i for i in numeric if counts_up(header, body, i)}  # over every row: one month's row is no sum of an odometer
     over = ""
     stays = [i for i in range(len(header)) if all(day_of(r[i]) for r in body)]
     if len(stays) == 2 and (days or now and not (LEFT_ASKED.search(request) and _blank_dates(header, body)
@@ -192,7 +193,7 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
               and not RATED.fullmatch(header[i].strip())  # nor ratings
               and not AVERAGED.search(header[i])  # nor a ride's "avg speed"
               and not (LEVELS.search(header[i]) and one_row_a_thing(rows[1:]))  # nor a dog's and a cat's weights
-              and not counts_up(header, body, i)]  # nor a mileage read at each row (distance_between_rows)
+              and i not in rising]  # nor a mileage read at each row (distance_between_rows)
     if (period := PER_PERIOD.search(request)) and len(by_period := [i for i in summed if _per(period) == _per(PER_PERIOD.search(header[i]))]) == 1:
         summed = by_period  # "How many tablets a day in total?": the "times a day", not the tablets left
     if len(summed) == 1 and (between := difference(header, body, summed[0], request)):
@@ -205,6 +206,8 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     of_rows = asked_of_rows(header, body, numeric, request)
     totals = f"totals over {over}: " + ", ".join(parts) if parts else over  # no amount to add: the rows picked
     line = f"[Saturn worked out] {count}{totals}" + of_rows + _in_and_out(header, body, summed)
+    if not parts and not count and not of_rows and len(body) == len(rows) - 1:
+        return ""  # "4 rows" of an odometer's log says nothing
     if len(body) == 1 and len(rows) > 2:  # one row asked: its cells by name ("school Oakfield Primary")
         line += "; the row: " + named_cells(header, body[0])
     elif len(body) <= FEW_ROWS and (len(rows) > 2 * FEW_ROWS or len(rows) > len(body) + 2 and not SUM_ASKED.search(
