@@ -75,6 +75,8 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("Olu's doing Monday now and I'm doing Thursday.", "update"),  # who takes a day of a rota
     ("The maths sheet is done.", "mark"),  # a thing told done by what it is
     ("Noah's coming.", "mark"),  # someone's answer
+    ("The odometer says 42,700 today.", "add"),  # a reading of the day
+    ("Got 44 out of 60 in Physics today.", "add"),  # a score
     ("Christmas is coming.", ""),
     ("Who's doing the school run on Thursday?", ""),
     ("I paid the football.", "mark"),

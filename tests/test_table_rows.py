@@ -248,3 +248,9 @@ def test_a_dose_told_goes_in_by_its_unit_with_the_user_as_the_table_writes_them(
     calpol = Document("calpol.csv", "date,time,dose ml,given by\n2026-12-04,06:10,5,me\n2026-12-04,10:20,5,Sam\n")
     assert row_asked("I gave her 5 ml at 14:30.", [calpol], TODAY) == ListToWrite(
         "calpol.csv", calpol.text + "2026-12-04,14:30,5,me\n")
+
+
+def test_a_score_out_of_a_number_goes_in_the_score_and_out_of_columns():
+    scores = Document("scores.csv", "date,subject,score,out of\n2026-11-20,Maths,34,50\n2026-12-02,Chemistry,28,40\n")
+    assert row_asked("Got 44 out of 60 in Physics today.", [scores], TODAY) == ListToWrite(
+        "scores.csv", scores.text + "2026-12-04,Physics,44,60\n")

@@ -417,7 +417,8 @@ ROW_NAMES = re.compile(r"(?:id|no\.?|ref(?:erence)?|#|table|seat|room|bed|plot|p
 ("number" of guests)."""
 QUANTITY = re.compile(r"qty|quantity|quantities|units|count|how\s+many|number(?:\s+of\s+\w+)?", re.IGNORECASE)
 DAY_OF_MONTH = re.compile(r"\bday\s+of\s+(?:the\s+)?month\b|^\s*(?:due\s+)?day\s*$", re.IGNORECASE)
-AVERAGED = re.compile(r"\b(?:avg|average|mean|speed|pace)\b|%|\bper\s*cent", re.IGNORECASE)
+AVERAGED = re.compile(r"\b(?:avg|average|mean|speed|pace)\b|%|\bper\s*cent|^\s*out\s+of\s*$", re.IGNORECASE)
+"""Columns that are no amounts to add: an average, a speed, a share, what a score is out of."""
 UNIT_PRICE = re.compile(r"(?:unit[\s_]*)?(?:price|cost)(?:[\s_]*(?:each|per[\s_]*unit))?|each|rate", re.IGNORECASE)
 PRICE_PER = re.compile(r"(?:price|cost|[£$€]|p)\s*(?:per|a|an|/)\s*(?P<unit>[a-z]{2,})", re.IGNORECASE)
 """A price of one unit the table counts in another column ("price per litre" of "litres")."""

@@ -82,6 +82,14 @@ TOLD_COMING = re.compile(r"^\W*(?!(?:Christmas|Easter|Summer|Winter|Spring|Autum
 """Told someone is coming or not ("Noah's coming.", "Ava can't make it."): their answer."""
 
 
+TOLD_READING = re.compile(r"^\W*(?:the\s+|my\s+)?[\w' -]{2,30}?\s+(?:says|reads|read|showed|shows|is\s+(?:at|on)|was)\s+"
+                          r"\d[\d,.]*\s*[a-z%]*\s+(?:today|tonight|this\s+(?:morning|afternoon|evening)|just\s+now)\s*[.!]?\s*$",
+                          re.IGNORECASE)
+"""Told a reading of the day ("The odometer says 42,700 today."): a row of a log."""
+GOT_SCORED = re.compile(r"^\W*(?:I\s+)?got\s+\d+\s*(?:/|out\s+of)\s*\d+\b[^?]*$", re.IGNORECASE)
+"""Told a score ("Got 44 out of 60 in Physics today."): a row of a log."""
+
+
 def told_answer(request: str) -> str | None:
     """The yes or no the request tells someone gave, if it tells one."""
     if found := TOLD_ANSWER.match(request):
@@ -207,7 +215,8 @@ def asked_action(request: str) -> str:
         return "mark"
     if TOLD_ADDED.match(request) or TOLD_MORE.match(request) or DAY_TAKEN.match(request) and "?" not in request:
         return "update"
-    if TOLD_LOGGED.match(request) or TOLD_LOGGED_IN_WORDS.match(request):
+    if (TOLD_LOGGED.match(request) or TOLD_LOGGED_IN_WORDS.match(request) or TOLD_READING.match(request)
+            or GOT_SCORED.match(request)):
         return "add"
     later = LATER_ACTION.search(request)
     return later.group("verb").lower() if later else ""

@@ -46,7 +46,7 @@ from saturnd.turn.dates import (
     week_named,
 )
 from saturnd.turn.day_lines import NO_LINE_THAT_DAY, on_the_days
-from saturnd.turn.errands import TOLD_LOGGED, asked_action
+from saturnd.turn.errands import TOLD_LOGGED, TOLD_READING, asked_action
 from saturnd.turn.line_amounts import amounts_in_a_line
 from saturnd.turn.listing import (
     DONE_MARK,
@@ -242,7 +242,7 @@ def relevant_excerpts(
               or ONGOING_ASKED.search(request) and undated_rows(doc.source, doc.text)
               # "What am I reading at the moment?": books.csv's blank "finished"
               or (LAST_DONE_ASKED.search(request) or TARGET_ASKED.search(request) and targets_set
-                  or TOLD_LOGGED.match(request)) and _dated_table(doc)  # "I weighed in at 82.4": weight.csv
+                  or TOLD_LOGGED.match(request) or TOLD_READING.match(request)) and _dated_table(doc)  # "I weighed in at 82.4": weight.csv
               # "When did I last fill up?": fuel.csv; "Which readings were over target?": bp.csv
               or any(reached_in(doc.source, doc.text.splitlines(), unit) for unit in units)  # "How many miles until …"
               or WHAT_TIME.search(request) and BEFORE_EVENT.search(doc.text)  # "Meet 45 minutes before kick-off"

@@ -367,6 +367,7 @@ def new_row(request: str, table: str, today: date, table_named: bool = False, na
     request = _day_of_month_in(header, body, cells, request)
     _month_in(header, body, cells, request, today)
     request = _clock_in(header, body, cells, request)
+    request = _score_in(header, body, cells, request)
     by_unit = _quantities_in(header, body, cells, DAY_WORDS.sub(" ", in_figures(request)))
     shaped = _words_in(header, body, cells, request, name)
     filled = sum(bool(c) for c in cells) - defaulted
@@ -507,6 +508,23 @@ def _quantities_in(header: list[str], body: list[list[str]], cells: list[str], r
         for column, amount in zip(empty, left, strict=True):  # "138 over 84": systolic, diastolic, in order
             cells[column] = amount
     return by_unit
+
+
+SCORE = re.compile(r"\b(?P<got>\d+(?:\.\d+)?)\s*(?:/|out\s+of)\s*(?P<of>\d+(?:\.\d+)?)\b", re.IGNORECASE)
+OUT_OF = re.compile(r"^\s*(?:out\s+of|max(?:imum)?|possible)\s*$", re.IGNORECASE)
+
+
+def _score_in(header: list[str], body: list[list[str]], cells: list[str], request: str) -> str:
+    """A score the request gives out of a number ("44 out of 60") in the column of what it is out
+    of and the numeric column before it; the request without it."""
+    found = SCORE.search(request)
+    of = next((i for i in range(len(header)) if OUT_OF.match(header[i]) and not cells[i]), None)
+    got = next((i for i in range(len(header) - 1, -1, -1) if of is not None and i < of and not cells[i]
+                and all(number(r[i]) is not None for r in body)), None)
+    if found is None or of is None or got is None:
+        return request
+    cells[got], cells[of] = found["got"], found["of"]
+    return request[:found.start()] + request[found.end():]
 
 
 TIME_OF_DAY = re.compile(r"\b(?:[01]?\d|2[0-3])[:.][0-5]\d(?:\s*[ap]m)?\b|\b(?:1[0-2]|0?\d)\s*[ap]m\b", re.IGNORECASE)
