@@ -46,6 +46,7 @@ from saturnd.turn.dates import (
     week_named,
 )
 from saturnd.turn.day_lines import NO_LINE_THAT_DAY, on_the_days
+from saturnd.turn.doses import next_dose
 from saturnd.turn.errands import TOLD_LOGGED, TOLD_READING, asked_action
 from saturnd.turn.line_amounts import amounts_in_a_line
 from saturnd.turn.listing import (
@@ -400,7 +401,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day, worked) if line)]))
     whole = [(part.source, part.lines) for part in excerpts if part.whole]
     return "\n".join([*blocks, *filter(None, (to_go(request, whole), against_the_target(request, whole),
-                                               months_to_target(request, whole)))])
+                                               months_to_target(request, whole),
+                                               next_dose(request, whole, today) if today else ""))])
 
 
 def _days_for_tables(request: str, today: date | None) -> list[date]:
