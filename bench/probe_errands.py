@@ -100,7 +100,8 @@ def ground_only(spec: dict[str, Any], out: Any) -> None:
         documents = [Document(name, text) for name, text in spec["files"].items()]
         for question in spec["questions"]:
             _, built = ground_messages(Ground(cwd=work, home=home, now=GROUND_ONLY_NOW, request=question))
-            out.write(f"### [{spec['name']}] {question}\n{built.text[built.text.index(TURN_HEADING):]}\n")
+            turn_part = built.text[built.text.index(TURN_HEADING):].replace(str(work), "WORK")  # the same each run
+            out.write(f"### [{spec['name']}] {question}\n{turn_part}\n")
             if ready := ready_write_of(question, documents, str(work), GROUND_ONLY_NOW.date()):
                 out.write(f"   READY WRITE {ready.source}:\n{ready.content}\n")
 
