@@ -540,9 +540,15 @@ def scaled_recipe(lines: list[str], request: str) -> str:
         return ""
     factor = Fraction(people, written_for)
     scaled = []
-    for line in lines:
+    heading = " ".join(line for line in lines[:3] if SERVES.search(line) and AMOUNT.match(line) is None)
+    asked_words = ({w.removesuffix("s") for w in re.findall(r"[a-z]{3,}", request.lower())}
+                   - {w.removesuffix("s") for w in re.findall(r"[a-z]{3,}", heading.lower())})  # "banana bread" names the recipe
+    for line in _each_amount(lines):
         if (amount := AMOUNT.match(line)) is None or SERVES.search(line):
             continue
+        named = {w.removesuffix("s") for w in re.findall(r"[a-z]{3,}", amount.group("rest").lower())}
+        if any(_names_an_ingredient(other, asked_words) for other in _each_amount(lines)) and not named & asked_words:
+            continue  # "How many eggs for two loaves?": the egg's line, not the bananas
         unit = amount.group("unit") or ""
         wanted = Fraction(amount.group("number")) * factor
         if unit.lower() in WHOLE_UNITS and wanted >= 10:  # 666.67g is 667g
@@ -552,6 +558,18 @@ def scaled_recipe(lines: list[str], request: str) -> str:
         return ""
     return (f"[Saturn worked out] for {people} of a recipe for {written_for} (each amount × {plain(factor)}): "
             + "; ".join(scaled))
+
+
+def _each_amount(lines: list[str]) -> list[str]:
+    """The lines, with a line of several amounts by commas ("3 ripe bananas, 75g butter, …") one each."""
+    return [part.strip() for line in lines
+            for part in (line.split(",") if sum(bool(AMOUNT.match(p.strip())) for p in line.split(",")) > 1 else [line])]
+
+
+def _names_an_ingredient(line: str, asked_words: set[str]) -> bool:
+    amount = AMOUNT.match(line)
+    return amount is not None and not SERVES.search(line) and bool(
+        {w.removesuffix("s") for w in re.findall(r"[a-z]{3,}", amount.group("rest").lower())} & asked_words)
 
 
 def _recipe_asked(lines: list[str], request: str) -> list[str]:
