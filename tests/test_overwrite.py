@@ -1104,6 +1104,14 @@ def test_told_who_takes_a_day_the_rota_gives_it_them_and_i_as_it_writes_the_user
     assert days_taken("Gran's doing Monday.", [meals]) is None  # no rota of one name a day
 
 
+def test_what_a_recipe_needs_added_to_a_list_is_its_ingredients_without_amounts_or_what_the_list_holds():
+    recipes = Document("recipes.md", "# Recipes\n\n## Banana bread (makes 1 loaf)\n3 ripe bananas, 75g butter, 1 egg,"
+                                     " 1 tsp bicarb\nBake 60 minutes at 175C\n\n## Pancakes (serves 4)\n200g flour\n")
+    shopping = Document("shopping.txt", "eggs\nmilk\n")
+    assert ready_write("Add what I need for banana bread to the shopping.", [shopping, recipes]) == ListToWrite(
+        "shopping.txt", "eggs\nmilk\nripe bananas\nbutter\nbicarb\n")
+
+
 def test_tick_off_on_a_list_of_boxes_ticks_the_box():
     todo = Document("todo.md", "# To do\n- [ ] call the bank\n- [ ] renew passport\n")
     assert ready_write("Tick off renew passport.", [todo]) == ListToWrite(

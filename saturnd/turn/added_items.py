@@ -22,6 +22,7 @@ from saturnd.turn.dates import days_named, days_of
 from saturnd.turn.errands import asked_action
 from saturnd.turn.lists_named import (
     FOR_SOMEONE,
+    NEEDED_FOR,
     SOMEONES_LINE,
     inline_list_at,
     into_its_list,
@@ -44,6 +45,8 @@ def item_as_asked(request: str, path: Path, content: str) -> str | None:
     words and the list's style (a table's row with its commas), where the write put it; None when the write needs no such
     change or is not one line added to the file's lines."""
     if asked_action(request) not in ADDING or (item_asked(request) is None and not TABLE.search(path.name)):
+        return None
+    if NEEDED_FOR.match(item_asked(request) or ""):  # "what I need for banana bread" is no line to write
         return None
     text = file_text(path)
     old = content_lines(text)

@@ -9,6 +9,7 @@ line taken off is what review offers back and loop's send-back carries.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from itertools import pairwise
@@ -85,14 +86,41 @@ def _with_the_item(request: str, documents: list[Document]) -> ListToWrite | Non
     bullet = BULLET.match(every[at - 1]) if at else None
     lead = f"{int(number.group(1)) + 1}{number.group(2)} " if number else new_items_bullet(bullet.group(1)) if bullet else ""
     items = [line[found.end():] for line in every if (found := BULLET.match(line))]
-    things = _things_of(item, items or lines)
+    things = _ingredients_of(item, documents) or _things_of(item, items or lines)
     if not any(ARTICLE.match(text) for text in items or lines):
         things = [ARTICLE.sub("", thing, count=1) if ARTICLE.match(thing) else thing for thing in things]  # "an umbrella" on a list of "passport", "adapter"
     written = items or [line for line in lines if line[:1].isalpha()]
     if written and all(text[:1].isupper() for text in written):  # written as its items are: "Change address …"
         things = [thing[0].upper() + thing[1:] for thing in things]
-    new = [f"{lead}{thing}" for thing in things if not any(lower_words(thing) <= lower_words(line) for line in lines)]
+    new = [f"{lead}{thing}" for thing in things if not any(_singular(thing) <= _singular(line) for line in lines)]
     return ListToWrite(document.source, "\n".join([*every[:at], *new, *every[at:]]) + "\n")
+
+
+NEEDED_FOR = re.compile(r"^(?:what(?:ever)?\s+(?:i|we)\s+need|everything(?:\s+(?:i|we)\s+need)?|(?:the\s+)?(?:ingredients|things|stuff|bits)"
+                        r"(?:\s+(?:i|we)\s+need)?)\s+(?:for|to\s+make)\s+(?:the\s+|a\s+|some\s+)?(?P<what>.+)$", re.IGNORECASE)
+QUANTITY_FIRST = re.compile(r"^\s*(?:[-*•]\s*)?(?:\d+(?:[./]\d+)?\s*(?:kg|g|ml|l|tsp|tbsp|cups?|oz|lbs?|tins?|cans?|cloves?)?\b"
+                            r"|a\s+pinch\s+of|pinch\s+of|a\s+handful\s+of)\s*", re.IGNORECASE)
+
+
+def _ingredients_of(item: str, documents: list[Document]) -> list[str]:
+    """Asked to add what a recipe needs ("what I need for banana bread"), the ingredients of the one
+    recipe under a heading naming it, without their amounts ("3 ripe bananas": ripe bananas)."""
+    asked = NEEDED_FOR.match(item)
+    if asked is None:
+        return []
+    found = []
+    for doc in documents:
+        lines = doc.text.splitlines()
+        for at, line in enumerate(lines):
+            if line.startswith("#") and stems(asked["what"]) and stems(asked["what"]) <= stems(line):
+                body = list(itertools.takewhile(lambda text: not text.startswith("#"), lines[at + 1:]))
+                parts = [part.strip() for text in body for part in text.split(",")]
+                found.append([QUANTITY_FIRST.sub("", part, count=1) for part in parts if QUANTITY_FIRST.match(part) and part.strip()])
+    return found[0] if len(found) == 1 else []
+
+
+def _singular(text: str) -> set[str]:
+    return {word.removesuffix("s") for word in lower_words(text)}
 
 
 THINGS_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
