@@ -13,6 +13,7 @@ from datetime import date, datetime, timedelta
 
 from saturnd.tools.table_cells import ISO_DATE
 from saturnd.tools.table_dates import header_and_rows
+from saturnd.turn.made_up import CLOCK
 
 NEXT_DOSE_ASKED = re.compile(r"\bnext\s+(?:dose|one|lot)\b|\bwhen\s+can\s+(?:she|he|they|i|we)\s+(?:have|take|give|get)\b|"
                              r"\bhow\s+many\s+more\s+(?:doses|times)\b|\bmore\s+doses\b", re.IGNORECASE)
@@ -20,7 +21,6 @@ APART = re.compile(r"\b(?:at\s+least\s+)?(?P<hours>\d+)\s*(?:hours?|hrs?|h)\s+ap
                    re.IGNORECASE)
 MOST = re.compile(r"\b(?:no\s+more\s+than|max(?:imum)?(?:\s+of)?|up\s+to)\s+(?P<most>\d+)\s*(?:doses|times)?\s*"
                   r"(?:in\s+(?:24\s*hours?|a\s+day)|a\s+day|per\s+day)", re.IGNORECASE)
-CLOCK = re.compile(r"^(?:[01]?\d|2[0-3]):[0-5]\d$")
 
 
 def next_dose(request: str, parts: Iterable[tuple[str, list[str]]], today: date) -> str:
@@ -51,7 +51,7 @@ def _times_given(source: str, lines: list[str]) -> list[datetime]:
         return []
     header, body = table
     day = next((i for i in range(len(header)) if body and all(ISO_DATE.fullmatch(r[i].strip()) for r in body)), None)
-    time = next((i for i in range(len(header)) if body and all(CLOCK.match(r[i].strip()) for r in body)), None)
+    time = next((i for i in range(len(header)) if body and all(CLOCK.fullmatch(r[i].strip()) for r in body)), None)
     if day is None or time is None:
         return []
     return [datetime.fromisoformat(f"{r[day].strip()} {r[time].strip().zfill(5)}") for r in body]

@@ -45,7 +45,7 @@ from saturnd.turn.dates import (
     ways_written,
     week_named,
 )
-from saturnd.turn.day_lines import NO_LINE_THAT_DAY, on_the_days
+from saturnd.turn.day_lines import NO_LINE_THAT_DAY, TIME_WRITTEN, on_the_days
 from saturnd.turn.doses import next_dose
 from saturnd.turn.errands import TOLD_LOGGED, TOLD_READING, asked_action
 from saturnd.turn.line_amounts import amounts_in_a_line
@@ -312,12 +312,9 @@ def _column_words(text: str) -> set[str]:
     return stems(text) | {w for w in re.findall(r"\b[a-z]{2}\b", text.lower()) if w not in SHORT_STOP_WORDS}
 
 
-CLOCK_TIME = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*(?:am|pm)\b", re.IGNORECASE)
-
-
 def _time_line_named(doc: Document, request: str) -> bool:
     asked = stems(request)
-    return any(CLOCK_TIME.search(line) and stems(line) & asked for line in doc.text.splitlines())
+    return any(TIME_WRITTEN.search(line) and stems(line) & asked for line in doc.text.splitlines())
 
 
 def _rows_of_someone_named(doc: Document, request: str) -> bool:
