@@ -45,7 +45,7 @@ from saturnd.turn.overwrite import (
 from saturnd.turn.put_right import names_of_the_kind_asked
 from saturnd.turn.retrieval import Document
 from saturnd.turn.review import GateContext, someone_elses_line
-from saturnd.turn.time_moves import time_moved_as_asked, time_moved_in_edit
+from saturnd.turn.time_moves import time_moved_as_asked, time_moved_in_edit, time_moved_ready
 from tests.conftest import of_type
 from tests.test_gate import decide_with, run_with_decisions
 from tests.test_turn_loop import run_answering
@@ -1141,3 +1141,10 @@ def test_told_someone_did_a_thing_a_write_marking_a_file_that_is_not_about_them_
     orders.write_text("customer,cake\nDev Patel,carrot cake\n")
     assert someone_elses_line("Dev has collected his cake.", orders, "customer,cake,collected\nDev Patel,carrot cake,yes\n") == ""
     assert someone_elses_line("I've collected the cake.", notes, "Oven service booked Wed 9 Dec.\nCake boxes: 5 left.\n") == ""
+
+
+def test_a_time_move_asked_is_the_one_line_naming_the_thing_with_its_time_moved():
+    diary = Document("diary.txt", "Mon 7 Dec - dentist 8:40\nWed 9 Dec - haircut 17:15 with Jess\n")
+    assert time_moved_ready("Move my haircut to 6pm.", [diary]) == ListToWrite(
+        "diary.txt", "Mon 7 Dec - dentist 8:40\nWed 9 Dec - haircut 6pm with Jess\n")
+    assert time_moved_ready("Move my haircut to Friday.", [diary]) is None  # a day, not a time

@@ -22,6 +22,7 @@ from saturnd.turn.overwrite import WRITE_FILE
 from saturnd.turn.put_right import SEND_MESSAGE
 from saturnd.turn.retrieval import Document
 from saturnd.turn.table_rows import cell_told, row_asked, stock_topped_up
+from saturnd.turn.time_moves import time_moved_ready
 
 
 def ready_write_text(turn: TurnContext, claim: Claim) -> str:
@@ -44,7 +45,7 @@ def ready_write_of(request: str, documents: list[Document], cwd: str, today: dat
     return (ready_write(request, documents) or cell_told(request, documents, today)  # a row told of before a new one
             or stock_topped_up(request, documents) or row_asked(request, documents, today)
             or line_marked_as_told(request, documents, cwd) or days_swapped(request, documents)
-            or days_taken(request, documents) or answer_told(request, documents))
+            or days_taken(request, documents) or answer_told(request, documents) or time_moved_ready(request, documents))
 
 
 MAKING = frozenset({"create", "make", "write", "save", "put", "start"})

@@ -10,6 +10,7 @@ from pathlib import Path
 from saturnd.gate.provenance import DAY_OR_MONTH, TIME
 from saturnd.tools.word_match import stems
 from saturnd.turn.errands import asked_action
+from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.overwrite import (
     CHANGING,
     ERRAND_WORDS,
@@ -18,6 +19,7 @@ from saturnd.turn.overwrite import (
     named,
     time_line_asked,
 )
+from saturnd.turn.retrieval import KB_SOURCE, Document
 
 
 def time_moved_as_asked(request: str, path: Path, content: str) -> str | None:
@@ -69,3 +71,17 @@ def _time_moved(line: str, request: str, time: str) -> str | None:
             return f"{line[:found.start()]}{time}{line[found.end():]}"
         start = found.end()
     return None
+
+
+def time_moved_ready(request: str, documents: list[Document]) -> ListToWrite | None:
+    """Asked to move a thing to a time ("Move my haircut to 6pm."), the one file with one line naming
+    it and giving a time, with that time moved: the write that does it."""
+    times = list(TIME.finditer(request))
+    if asked_action(request) not in CHANGING or len(times) != 1 or DAY_OR_MONTH.search(request):
+        return None
+    found = [(doc, line) for doc in documents if not doc.source.startswith(KB_SOURCE)
+             for line in doc.text.splitlines() if TIME.search(line) and named(request, line)]
+    if len(found) != 1 or (moved := _time_moved(found[0][1], request, times[0].group(0))) is None:
+        return None
+    doc, line = found[0]
+    return ListToWrite(doc.source, doc.text.replace(line, moved, 1))
