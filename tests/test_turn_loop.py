@@ -1380,3 +1380,11 @@ async def test_a_swap_of_two_days_written_otherwise_goes_back_with_the_days_swap
     await harness.turn("Swap Tuesday and Thursday dinners.")
     assert harness.sent(1)[-1]["content"].startswith("tool error: what the user asked or told changes these lines of meals.md")
     assert meals.read_text() == swapped
+
+
+async def test_a_new_file_of_the_things_from_another_answered_instead_of_made_gets_those_lines_written(harness):
+    await harness.start(config_extra=WRITES_ALLOWED)
+    (harness.env.workdir / "notes.txt").write_text("Dentist Friday 9am\nCall mum on Sunday\nBook the car service\n")
+    harness.model.enqueue("File todo.txt created successfully.", Reply(text=""), "not json at all", "Made todo.txt.")
+    await harness.turn("Make a file todo.txt with the three things from my notes, one per line.")
+    assert (harness.env.workdir / "todo.txt").read_text() == "Dentist Friday 9am\nCall mum on Sunday\nBook the car service\n"

@@ -5,22 +5,25 @@ the model still gives no call that does it, proposed as the model's (loop.do_it_
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
 from pathlib import Path
 
 from saturnd.gate.provenance import PHONE
 from saturnd.model.types import ToolCall
+from saturnd.tools.word_match import stems
 from saturnd.turn import prompts
 from saturnd.turn.claims import Claim
 from saturnd.turn.context import TurnContext
 from saturnd.turn.errands import NAMED_FILE, asked_action
 from saturnd.turn.lists_named import ListToWrite, days_swapped, days_taken, ready_write
 from saturnd.turn.look_first import addresses_named
+from saturnd.turn.made_up import NUMBER_WORDS
 from saturnd.turn.marks import answer_told, line_marked_as_told
 from saturnd.turn.message_words import message_asked
 from saturnd.turn.overwrite import WRITE_FILE
 from saturnd.turn.put_right import SEND_MESSAGE
-from saturnd.turn.retrieval import Document
+from saturnd.turn.retrieval import KB_SOURCE, Document
 from saturnd.turn.table_rows import cell_told, row_asked, stock_topped_up
 from saturnd.turn.time_moves import time_moved_ready
 
@@ -45,10 +48,32 @@ def ready_write_of(request: str, documents: list[Document], cwd: str, today: dat
     return (ready_write(request, documents) or cell_told(request, documents, today)  # a row told of before a new one
             or stock_topped_up(request, documents) or row_asked(request, documents, today)
             or line_marked_as_told(request, documents, cwd) or days_swapped(request, documents)
-            or days_taken(request, documents) or answer_told(request, documents) or time_moved_ready(request, documents))
+            or days_taken(request, documents) or answer_told(request, documents) or time_moved_ready(request, documents)
+            or lines_copied(request, documents, cwd))
 
 
 MAKING = frozenset({"create", "make", "write", "save", "put", "start"})
+COPIED_FROM = re.compile(r"\bwith\s+(?:all\s+)?(?:the\s+)?(?:(?P<count>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+)?"
+                         r"(?:things|items|lines|tasks|jobs|entries|names)\s+(?:from|in|on)\s+(?:my|the|our)\s+(?P<source>[\w.-]+)",
+                         re.IGNORECASE)
+
+
+def lines_copied(request: str, documents: list[Document], cwd: str) -> ListToWrite | None:
+    """Asked to make a new file with the things from another ("Make a file todo.txt with the three
+    things from my notes, one per line."), that file's lines, when there are as many as asked: the
+    1.5B wrote "Note 1 / Note 2 / Note 3" without reading notes.txt."""
+    named, copied = NAMED_FILE.search(request), COPIED_FROM.search(request)
+    if named is None or copied is None or asked_action(request) not in MAKING or Path(cwd, named.group(0)).exists():
+        return None
+    sources = [doc for doc in documents if not doc.source.startswith(KB_SOURCE) and doc.source != named.group(0)
+               and stems(Path(doc.source).stem.replace("_", " ")) & stems(copied["source"])]
+    if len(sources) != 1:
+        return None
+    lines = [line.strip() for line in sources[0].text.splitlines() if line.strip() and not line.startswith("#")]
+    count = copied["count"]
+    if count and (int(count) if count.isdigit() else NUMBER_WORDS.get(count.lower())) != len(lines):
+        return None
+    return ListToWrite(named.group(0), "\n".join(lines) + "\n")
 
 
 def reply_as_new_file(turn: TurnContext) -> ListToWrite | None:
