@@ -15,6 +15,7 @@ from saturnd.tools.word_match import stems
 from saturnd.turn import prompts
 from saturnd.turn.claims import Claim
 from saturnd.turn.context import TurnContext
+from saturnd.turn.diary_adds import diary_line_added
 from saturnd.turn.errands import NAMED_FILE, asked_action
 from saturnd.turn.lists_named import ListToWrite, days_swapped, days_taken, ready_write
 from saturnd.turn.look_first import addresses_named
@@ -49,7 +50,7 @@ def ready_write_of(request: str, documents: list[Document], cwd: str, today: dat
             or stock_topped_up(request, documents) or row_asked(request, documents, today)
             or line_marked_as_told(request, documents, cwd) or days_swapped(request, documents)
             or days_taken(request, documents) or answer_told(request, documents) or time_moved_ready(request, documents)
-            or lines_copied(request, documents, cwd))
+            or lines_copied(request, documents, cwd) or diary_line_added(request, documents, today))
 
 
 MAKING = frozenset({"create", "make", "write", "save", "put", "start"})

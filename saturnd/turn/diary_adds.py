@@ -1,0 +1,59 @@
+"""A thing put in a diary of dated lines ("Mon 7 Dec - dentist 8:40"), written as its lines are.
+
+Asked "Put the boiler man in for Friday at 9am." of diary.txt, the line it comes to is the
+harness's to write: the day the request names, in the diary's own way of writing days, then the
+thing and its time, among the other days in order.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from saturnd.gate.provenance import TIME
+from saturnd.turn.dates import days_named, days_of
+from saturnd.turn.errands import asked_action
+from saturnd.turn.lists_named import ListToWrite
+from saturnd.turn.retrieval import KB_SOURCE, Document
+
+DIARY_LINE = re.compile(r"^(?P<weekday>Mon|Tue|Wed|Thu|Fri|Sat|Sun)\w*\s+(?P<day>\d{1,2})\s+(?P<month>[A-Z][a-z]{2,8})\.?"
+                        r"(?P<sep>\s*[-–:]\s*)")
+PUTTING = frozenset({"put", "add", "book", "note"})
+NOT_THE_THING = re.compile(
+    r"^\W*(?:please\s+)?(?:put|add|pop|stick|book|pencil|note)\s+(?:in\s+)?|\s+(?:in|into|on|to)\s+(?:my|the|our)\s+(?:diary|calendar)\b|"
+    r"\s+in\s+for\b|\s+(?:for|on|at|in)\s*$|[.!]+\s*$", re.IGNORECASE)
+MIN_DIARY_LINES = 3
+
+
+def diary_line_added(request: str, documents: list[Document], today: date) -> ListToWrite | None:
+    """The one diary of the folder, with a line for the one day the request names: the diary's way
+    of writing that day, then the thing and its time; among the other days in date order."""
+    days = {day for _, day in days_named(request, today)} | days_of(request, today)
+    time = TIME.search(request)
+    if asked_action(request) not in PUTTING or len(days) != 1:
+        return None
+    day = days.pop()
+    thing = request
+    for words in [*(found.group(0) for found in re.finditer(
+            r"\b(?:on\s+|for\s+)?(?:this\s+|next\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:on\s+|for\s+)?(?:today|tomorrow)\b",
+            request, re.IGNORECASE)), *([f"at {time.group(0)}", time.group(0)] if time else [])]:
+        thing = thing.replace(words, " ", 1)
+    thing = re.sub(r"\s+", " ", NOT_THE_THING.sub(" ", NOT_THE_THING.sub(" ", thing))).strip(" ,.-")
+    thing = re.sub(r"^(?:the|a|an)\s+", "", thing, flags=re.IGNORECASE) if thing.lower().startswith(("the ", "a ", "an ")) else thing
+    found = []
+    for doc in documents:
+        lines = doc.text.rstrip("\n").split("\n")
+        dated = [(n, match) for n, line in enumerate(lines) if (match := DIARY_LINE.match(line))]
+        if doc.source.startswith(KB_SOURCE) or len(dated) < MIN_DIARY_LINES or not thing:
+            continue
+        first = dated[0][1]
+        month = f"{day:%B}"[:len(first['month'])] if len(first["month"]) <= 3 else f"{day:%B}"
+        new = f"{day:%a} {day.day} {month}{first['sep']}{thing}" + (f" {time.group(0)}" if time else "")
+        after = [n for n, match in dated if _day_of(match, today) is not None and _day_of(match, today) <= day]  # type: ignore[operator]
+        at = (max(after) + 1) if after else dated[0][0]
+        found.append(ListToWrite(doc.source, "\n".join([*lines[:at], new, *lines[at:]]) + "\n"))
+    return found[0] if len(found) == 1 else None
+
+
+def _day_of(match: re.Match[str], today: date) -> date | None:
+    return next(iter(days_of(f"{match['day']} {match['month']}", today)), None)
