@@ -22,6 +22,7 @@ from saturnd.turn.look_first import (
 from saturnd.turn.message_words import (
     as_a_reminder,
     in_the_senders_words,
+    message_asked,
     message_itself,
     own_address_carried,
     the_question_asked,
@@ -718,3 +719,8 @@ def test_the_file_with_the_messaged_persons_number_is_shown_though_it_ranks_low(
 def test_a_thing_the_message_sends_is_no_one_to_message_but_a_second_role_messaged_is():
     assert people_messaged("Tell Lena I'll send the invoice tomorrow.") == ["lena"]
     assert people_messaged("Email the plumber and text the electrician that the job is off.") == ["electrician", "plumber"]
+
+
+def test_a_greeting_to_send_is_the_message():
+    assert message_asked("Text Aunt Rose happy birthday from all of us.") == "Happy birthday from all of us."
+    assert message_asked("Email Jo good luck for tomorrow") == "Good luck for tomorrow!"

@@ -172,6 +172,9 @@ CHASE_UP = re.compile(r"^\s*to\s+chase\s+(?:up\s+)?(?P<said>\S.*?)\s*$", re.IGNO
 """A thing to chase ("Text Lena to chase the invoice"): "Just chasing up the invoice."."""
 THANK_FOR = re.compile(r"^\s*to\s+(?:say\s+)?thank(?:s|\s+(?:him|her|them|you))?\s+for\s+(?P<said>\S.*?)\s*$", re.IGNORECASE | re.DOTALL)
 """Thanks to send ("Text Gran to thank her for the flowers"): "Thank you for the flowers."."""
+GREETING = re.compile(r"^\s*(?P<said>(?:happy|merry|congratulations|congrats|good\s+luck|get\s+well|well\s+done|bon\s+voyage|"
+                      r"welcome\s+home|safe\s+travels|season'?s\s+greetings)\b.*?)\s*$", re.IGNORECASE | re.DOTALL)
+"""Words of greeting to send ("Text Aunt Rose happy birthday from all of us"): "Happy birthday from all of us!"."""
 ABOUT_THEM = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|theirs|he's|she's|they're)\b", re.IGNORECASE)
 HELD_SHARE = 0.5
 NAMED = re.compile(r"(?<![.!?]\s)\b[A-Z][a-z]+\b")
@@ -211,7 +214,7 @@ def _words_asked(request: str) -> list[tuple[str, re.Match[str]]]:
         after = re.search(rf"\b{re.escape(person)}\b(?:['’]s\s+[a-z]+\b)?(?P<rest>.*)$", request, re.IGNORECASE | re.DOTALL)
         rest = after.group("rest") if after else ""
         asked = (SAY_THAT.match(rest) or REMIND_THAT.match(rest) or CHASE_UP.match(rest) or THANK_FOR.match(rest)
-                 or ASKED_TO.match(rest)) if after else None
+                 or ASKED_TO.match(rest) or GREETING.match(rest)) if after else None
         if asked is not None and not ABOUT_THEM.search(asked.group("said")):
             found.append((person, asked))
     return found
@@ -228,7 +231,7 @@ def _as_a_sentence(asked: re.Match[str]) -> str:
     said = asked.group("said")
     opened = {ASKED_TO: f"Please {said}", REMIND_THAT: f"Just a reminder{' ' if said.startswith('about ') else ': '}{said}",
               CHASE_UP: f"Just chasing up {said}", THANK_FOR: f"Thank you for {said}"}.get(asked.re, said[0].upper() + said[1:])
-    return opened + ("" if said[-1] in ".!?" else ".")
+    return opened + ("" if said[-1] in ".!?" else "!" if asked.re is GREETING else ".")
 
 
 def without_its_own_address(arguments: dict[str, Any], request: str) -> tuple[dict[str, Any], str] | None:
