@@ -77,6 +77,7 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("Noah's coming.", "mark"),  # someone's answer
     ("The odometer says 42,700 today.", "add"),  # a reading of the day
     ("Got 44 out of 60 in Physics today.", "add"),  # a score
+    ("Theo hoovered the stairs today.", "mark"),  # someone's job done
     ("Christmas is coming.", ""),
     ("Who's doing the school run on Thursday?", ""),
     ("I paid the football.", "mark"),

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from saturnd.tools.word_match import stems
 from saturnd.turn.answers import ANSWER_LINE, MIN_LINES
+from saturnd.turn.chores import DONE_ITEM, TOLD_JOB, done_section, price_of, priced_jobs
 from saturnd.turn.errands import asked_action, told_answer
 from saturnd.turn.listing import DONE_MARK, marked_line, marks_done
 from saturnd.turn.lists_named import ListToWrite
@@ -163,3 +164,27 @@ def answer_told(request: str, documents: list[Document]) -> ListToWrite | None:
 
 
 TOLD_WHO = re.compile(r"^\W*(?P<who>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)(?=\s|'s|'ll|n't)")
+
+
+def job_logged(request: str, documents: list[Document]) -> ListToWrite | None:
+    """Told someone did a job of the price list ("Theo hoovered the stairs today."), the file with
+    "- Theo: hoover the stairs" at the end of its done list, written as its items are."""
+    told = TOLD_JOB.match(request)
+    if told is None:
+        return None
+    found = []
+    for doc in documents:
+        lines = doc.text.rstrip("\n").split("\n")
+        section = done_section(lines)
+        priced = priced_jobs(lines)
+        if doc.source.startswith(KB_SOURCE) or section is None or not section[1] or len(priced) < 2:
+            continue
+        job = price_of(request, priced)
+        if job is None:
+            continue
+        first = DONE_ITEM.match(lines[section[1][0]])
+        assert first is not None
+        name = job[0][0].lower() + job[0][1:] if first["job"][:1].islower() else job[0]
+        at = section[1][-1] + 1
+        found.append(ListToWrite(doc.source, "\n".join([*lines[:at], f"- {told['who']}: {name}", *lines[at:]]) + "\n"))
+    return found[0] if len(found) == 1 else None
