@@ -254,3 +254,10 @@ def test_a_score_out_of_a_number_goes_in_the_score_and_out_of_columns():
     scores = Document("scores.csv", "date,subject,score,out of\n2026-11-20,Maths,34,50\n2026-12-02,Chemistry,28,40\n")
     assert row_asked("Got 44 out of 60 in Physics today.", [scores], TODAY) == ListToWrite(
         "scores.csv", scores.text + "2026-12-04,Physics,44,60\n")
+
+
+def test_several_rows_told_done_by_their_first_words_are_each_set():
+    receipts = Document("receipts.csv", "date,item,amount,claimed\n2026-11-18,lunch,11.45,yes\n"
+                                        "2026-11-25,hotel Manchester,118.00,no\n2026-11-26,taxi,23.50,no\n2026-12-02,parking,9.00,no\n")
+    assert cell_told("I've claimed the hotel and the taxi.", [receipts], TODAY) == ListToWrite(
+        "receipts.csv", receipts.text.replace("118.00,no", "118.00,yes").replace("23.50,no", "23.50,yes"))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections import Counter
 from datetime import date, timedelta
 from decimal import Decimal
 from fractions import Fraction
@@ -91,18 +92,21 @@ def cell_told(request: str, documents: list[Document], today: date | None = None
         return None
     today = today or date.today()
     said, words = stems(request), set(re.findall(r"[A-Z][\w'-]*", request))
+    lower = set(re.findall(r"[a-z][\w'-]*", request.lower()))
     for doc in documents:
         table = None if doc.source.startswith(KB_SOURCE) else header_and_rows(doc.source, doc.text.splitlines())
         if table is None:
             continue
         header, body = table
         states = _state_columns(body)
+        heads = [Counter(r[i].split()[0].lower() for r in body if r[i].strip()) for i in range(len(header))]
         held = [sum(bool(cell.strip() and number(cell) is None and cell.strip().lower() not in FLAGS and i not in states
-                         and (stems(cell) and stems(cell) <= said or cell.split()[0] in words)  # "Ella Shaw"
+                         and (stems(cell) and stems(cell) <= said or cell.split()[0] in words  # "Ella Shaw"
+                              or _head_said(cell, heads[i], lower))  # "the hotel": "hotel Manchester"
                          or _month_said(cell, request)) + bool(cell.strip() and cell.split()[0] in words)  # a name: twice
                     for i, cell in enumerate(r)) for r in body]
         named = [r for r, count in zip(body, held, strict=True) if count and count == max(held)]  # "Pickle … joint tablet"
-        if len(named) != 1 and not _each_named(named, said):
+        if len(named) != 1 and not _each_named(named, said, lower):
             continue
         told = [_cell_told(header, body, row, request, said, put, today) for row in named]
         if not all(told) or logged and not all(not row[column].strip() and ISO_DATE.fullmatch(value)  # type: ignore[misc]
@@ -116,11 +120,23 @@ def cell_told(request: str, documents: list[Document], today: date | None = None
     return None
 
 
-def _each_named(rows: list[list[str]], said: set[str]) -> bool:
+def _head_said(cell: str, heads: Counter[str], words: set[str]) -> bool:
+    """Whether the request says a cell's first word, one no other cell of its column opens with
+    ("the hotel" of "hotel Manchester")."""
+    head = cell.split()[0].lower()
+    return len(head) >= MIN_HEAD and head in words and heads[head] == 1 and len(cell.split()) > 1
+
+
+MIN_HEAD = 4
+
+
+def _each_named(rows: list[list[str]], said: set[str], words: set[str]) -> bool:
     """Whether the request names each of several rows by its own first cell ("I watered the monstera
-    and the snake plant"), not two rows by a cell they share ("Bramble")."""
-    labels = [next((cell for cell in row if cell.strip() and number(cell) is None), "") for row in rows]
-    return len(rows) > 1 and len(set(labels)) == len(labels) and all(stems(label) and stems(label) <= said for label in labels)
+    and the snake plant", "the hotel and the taxi"), not two rows by a cell they share ("Bramble")."""
+    labels = [next((cell for cell in row if cell.strip() and number(cell) is None and not ISO_DATE.match(cell)), "") for row in rows]
+    heads = Counter(label.split()[0].lower() for label in labels if label.strip())
+    return len(rows) > 1 and len(set(labels)) == len(labels) and all(
+        stems(label) and stems(label) <= said or label.strip() and _head_said(label, heads, words) for label in labels)
 
 
 MORE_OF = re.compile(r"\b(?:another\s+)?(?P<count>\d+)\s+more\b", re.IGNORECASE)
