@@ -704,6 +704,8 @@ def test_so_many_of_a_thing_the_request_counts_at_the_rate_a_line_gives_is_worke
     assert at_a_rate(work, "And two hours on top?") == "[Saturn worked out] two hours at Extra hours: £45 an hour: 2 × 45 = 90"
     assert at_a_rate(work, "How many days until the tax bill?") == ""
     assert at_a_rate(work, "What did I earn 3 days ago?") == ""
+    assert at_a_rate(["Mileage rate 45p a mile"], "I drove 86 miles to the Bristol office, how much can I claim?") == (
+        "[Saturn worked out] 86 miles at Mileage rate 45p a mile: 86 × 0.45 = 38.70")  # a rate in pence
 
 
 def test_asked_whether_a_thing_holds_now_a_line_from_a_day_to_a_day_says_if_today_is_in_it():

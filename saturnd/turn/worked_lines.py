@@ -407,7 +407,7 @@ def _toward(label: str, have: Fraction, goal: Fraction) -> str:
             f" {plain(Fraction(round(have * 100 / goal, 1)))}% there")
 
 
-UNITS = "day|hour|night|week|month|session|lesson|class|visit|ticket|person|people|kid|child"
+UNITS = "day|hour|night|week|month|session|lesson|class|visit|ticket|person|people|kid|child|mile|km"
 HOW_MANY_OF = re.compile(
     rf"\b(?P<count>\d+(?:\.\d+)?|{'|'.join(w for w in NUMBER_WORDS if w not in ('a', 'an'))})\s+(?:more\s+)?"
     rf"(?P<unit>{UNITS})(?:s|es|ren)?\b(?!\s+(?:ago|until|till|left|away|before|after|later|since))", re.IGNORECASE)
@@ -424,7 +424,7 @@ def at_a_rate(lines: list[str], request: str) -> str:
         unit = PER_UNIT.get(found.group("unit").lower(), found.group("unit").lower())
         count = Fraction(NUMBER_WORDS.get(found.group("count").lower(), 0) or found.group("count"))
         for line in lines:
-            amounts = MONEY.findall(line)
+            amounts = MONEY.findall(line) or [f"0.{int(pence):02d}" for pence in PENCE.findall(line)]  # "45p a mile"
             units = {PER_UNIT.get(word, word.removesuffix("s")) for word in re.findall(r"[a-z]+", line.lower())}
             if len(amounts) == 1 and unit in units:
                 rate = Fraction(amounts[0].replace(",", ""))
