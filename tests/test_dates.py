@@ -1070,6 +1070,12 @@ def test_a_share_of_a_tables_total_is_over_the_ways_another_file_splits_it():
     netflix = "[Saturn worked out] totals over the Netflix rows (1): monthly = 10.99; the row: service Netflix"
     assert table_share("How much does Tom owe me for Netflix?", netflix, ["Tom pays half of anything shared."]) == (
         "[Saturn worked out] a share of monthly over the Netflix rows (1), split 2 ways: 10.99 / 2 = 5.50")
+    house = "# Housemates\nSplit everything equally between the four of us: me, Chloe, Arun, Beth\n"
+    assert table_share("How much is each person's share of the bills?", shown, [house]) == (
+        "[Saturn worked out] a share of amount over the November 2026 rows (3), split 4 ways: 211.3 / 4 = 52.83")
+    gig = "[Saturn worked out] totals over the 2026-12-31 rows (1): fee = 900"
+    assert table_share("What's my share of the New Year's Eve gig?", gig, ["Split fees four ways (me, Kit, Jo, Ravi)"]) == (
+        "[Saturn worked out] a share of fee over the 2026-12-31 rows (1), split 4 ways: 900 / 4 = 225")
 
 
 def test_what_i_get_of_a_rows_fee_is_its_share_where_a_line_splits_the_fees():

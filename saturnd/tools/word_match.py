@@ -37,7 +37,7 @@ ALSO_WRITTEN = {
     "weigh": ("weight", "kg"), "shift": ("rota", "shifts"), "shifts": ("rota",), "rota": ("shift", "shifts"),
     "work": ("timesheet", "shift"), "worked": ("timesheet", "shift"), "hours": ("timesheet",),
     "present": ("gift", "gifts"), "presents": ("gifts", "gift"), "gift": ("present", "presents"),
-    "gifts": ("presents", "present"),
+    "gifts": ("presents", "present"), "share": ("split",), "shares": ("split",),
     "replied": ("rsvp",), "reply": ("rsvp",), "respond": ("rsvp",), "responded": ("rsvp",),
     "coming": ("rsvp",), "people": ("guests",), "date": ("use", "before", "expires", "expiry"),
     "expired": ("use", "before", "expires", "expiry"),

@@ -22,9 +22,11 @@ SHARE_ASKED = re.compile(r"\b(?:share|each|split|per\s+person|apiece|my\s+(?:par
 PAYS_A_PART = re.compile(r"\bpays?\s+(?P<part>half|a\s+third|a\s+quarter)\b", re.IGNORECASE)
 PARTS = {"half": 2, "a third": 3, "a quarter": 4}
 """A share a line gives as a part ("Tom pays half of anything shared"): the total over so many ways."""
-SPLIT = re.compile(r"\b(?:split|shared|divided)\b(?:\s+(?P<ways>\d{1,2}|two|three|four|five|six)\s+ways\b|"
-                   r"\s+(?:between|among)\s+(?P<among>\d{1,2}|two|three|four|five|six)\b|(?P<equally>\s+equally\b))?",
+SPLIT = re.compile(r"\b(?:split|shared|divided)\b(?:(?:\s+(?!between|among|equally)[a-z]+){0,2}?\s+(?P<ways>\d{1,2}|two|three|four|five|six)\s+ways\b|"
+                   r"(?:\s+everything)?(?:\s+equally)?\s+(?:between|among)\s+(?:the\s+|all\s+)?(?P<among>\d{1,2}|two|three|four|five|six)\b|"
+                   r"(?P<equally>\s+equally\b))?",
                    re.IGNORECASE)
+"""A split and its ways: "split 3 ways", "Split fees four ways", "split equally between the four of us"."""
 BRACKETED_NAMES = re.compile(r"\(([^()]*,[^()]*)\)")
 
 
@@ -65,8 +67,9 @@ def table_share(request: str, shown: str, texts: Iterable[str] = ()) -> str:
     lines = [line.strip(" -*•") for text in texts for line in text.splitlines()]
     columns = stems(" ".join(found["totals"] for line in shown.splitlines() if (found := TOTALS_LINE.match(line))))
     wanted = {stem.rstrip("s") for stem in asked | columns}  # "Fees split four ways" of a table's "fee = 900"
-    ways = next((w for line in lines if not MONEY.search(line) and {stem.rstrip("s") for stem in stems(line)} & wanted
-                 and (w := _ways_given(line))), None)
+    ways = next((w for line in lines if not MONEY.search(line)
+                 and ({stem.rstrip("s") for stem in stems(line)} & wanted or re.search(r"\beverything\b", line, re.IGNORECASE))
+                 and (w := _ways_given(line))), None)  # "Split everything equally between the four of us": any table
     people = next((names for line in lines if US_ASKED.search(request) and (names := _us(line))), [])
     ways = ways or len(people) or None
     said = []
