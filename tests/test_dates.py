@@ -375,6 +375,8 @@ def test_a_date_gone_with_a_repeat_gives_the_next_time_it_falls():
     assert next_due(["Window cleaner: every 4 weeks (last came 20 Nov)"], "When's he next due?", TODAY).endswith(
         "every 4 weeks: next 18 December 2026, a Friday, in 16 days (2 weeks 2 days)")
     assert next_due(["Dentist: 4 December, check-up"], "When's the dentist due?", TODAY) == ""  # no repeat
+    assert next_due(["Window cleaner every 6 weeks, last came 23 Oct, £15."], "When's the window cleaner due?", TODAY) == (
+        "[Saturn dated] Window cleaner, 23 October 2026, every 6 weeks: next 4 December 2026, a Friday, in 2 days")  # not 2027
     assert next_due([line], "What's the boiler's make?", TODAY) == ""  # not asked when
 
 

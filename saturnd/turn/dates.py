@@ -230,7 +230,8 @@ def _dates(line: str, today: date, gone: bool = False, weekdays: bool = True, ye
 
 
 SAID_GONE = re.compile(
-    r"\b(?:last|ordered|given|bought|started|done|since|taken|had|opened|frozen|made|sent|paid)$", re.IGNORECASE)
+    r"\b(?:last(?:\s+[a-z]+)?|ordered|given|bought|started|done|since|taken|had|opened|frozen|made|sent|paid)$", re.IGNORECASE)
+"""Words just before a date without a year that say it is gone ("last ordered 20 Nov", "last came 23 Oct")."""
 LINKING_WORDS = re.compile(r"(?:\b(?:on|in|at|the|was|were|is|it|of)\b|\W)*$", re.IGNORECASE)
 YEARLY = re.compile(r"\b(?:birthday|bday|anniversary|christmas|every\s+year|yearly|annual(?:ly)?)\b", re.IGNORECASE)
 RECENT_DAYS = 31
