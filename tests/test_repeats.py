@@ -32,3 +32,11 @@ def test_no_repeat_no_line_and_a_fortnight_from_no_date_is_not_guessed():
 def test_a_word_opening_like_a_weekday_is_no_weekday():
     assert repeats_on(["Pocket money paid on Saturdays."], "When do I pay pocket money this week?", FRIDAY) == (
         "[Saturn dated] this week (30 November to 6 December): Pocket money paid on Saturdays.: Saturday 5 December")
+
+
+def test_every_other_weekday_with_its_next_day_in_the_next_clause_is_not_this_one():
+    home = ["Bin day Tuesday. Recycling every other Friday, next 11 Dec."]
+    assert repeats_on(home, "Is it recycling this Friday?", FRIDAY) == (
+        "[Saturn dated] Friday 4 December: Recycling every other Friday: not this one")
+    assert repeats_on(home, "Is it recycling next Friday?", FRIDAY) == (
+        "[Saturn dated] Friday 11 December: Recycling every other Friday")

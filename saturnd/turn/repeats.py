@@ -54,9 +54,11 @@ def repeats_on(lines: list[str], request: str, today: date) -> str:
     said = []
     for word, day in days_named(request, today):
         falling = [clause for clause, weekday, anchor in repeats if _falls_on(day, weekday, anchor)]
+        off_week = [f"{clause}: not this one" for clause, weekday, anchor in repeats
+                    if anchor is not None and day.weekday() == weekday and not _falls_on(day, weekday, anchor)]
         said_as = f"the {word}" if word[0].isdigit() else word
         label = f"{'' if word.lower() in WEEKDAYS else f'{said_as}, '}{day:%A} {day.day} {day:%B}"
-        said.append(f"{label}: {'; '.join(falling) or NO_LINE_THAT_DAY}")
+        said.append(f"{label}: {'; '.join(falling + off_week) or NO_LINE_THAT_DAY}")  # "every other Friday": not this one
     if (week := week_named(request, today)) and (which := WEEK_NAMED.search(request)):
         falling = [f"{clause}: {day:%A} {day.day} {day:%B}" for clause, weekday, anchor in repeats
                    for day in week if _falls_on(day, weekday, anchor)]
@@ -69,17 +71,23 @@ def repeats_on(lines: list[str], request: str, today: date) -> str:
 def _weekday_repeats(line: str, today: date) -> list[tuple[str, int, date | None]]:
     """(the clause, its weekday, the date a fortnightly one counts from) of each repeat the line writes."""
     found = []
-    for clause in re.split(r"[,;]", line):
+    clauses = re.split(r"[,;]|(?<=\.)\s+", line)
+    for at, clause in enumerate(clauses):
         day = DAY.search(clause)
         fortnightly = FORTNIGHTLY.search(clause)
         if day is None or not (fortnightly or WEEKLY.search(clause)):
             continue
         weekday = next(i for i, name in enumerate(WEEKDAYS) if name.startswith(day.group(1).lower()))
-        anchor = min(days_of(clause, today), default=None) if fortnightly else None
+        told_next = clauses[at + 1] if at + 1 < len(clauses) and NEXT_ONE.match(clauses[at + 1]) else ""
+        anchor = min(days_of(clause, today) or days_of(told_next, today), default=None) if fortnightly else None
         if fortnightly and anchor is None:
             continue  # every other Friday from when: not to be guessed
         found.append((clause.strip(" -*•").split(":")[-1].strip(), weekday, anchor))
     return found
+
+
+NEXT_ONE = re.compile(r"^\s*(?:the\s+)?next\s+(?:one\s+)?(?:is\s+|on\s+)?\d", re.IGNORECASE)
+"""A clause giving the next day of a repeat before it ("Recycling every other Friday, next 11 Dec")."""
 
 
 def _falls_on(day: date, weekday: int, anchor: date | None) -> bool:
