@@ -1,8 +1,10 @@
-"""Who said what, of a list a line a person with their answer (answers.py)."""
+"""Who said what, of a list a line a person with their answer (answers.py), and the lines marks.py sets from what is told."""
+
+from datetime import date
 
 from saturnd.turn.answers import answers_counted
 from saturnd.turn.lists_named import ListToWrite
-from saturnd.turn.marks import answer_told
+from saturnd.turn.marks import answer_told, last_day_told
 from saturnd.turn.retrieval import Document
 
 RSVPS = ["# Mia's party", "## RSVPs", "- Olivia: yes", "- Leo: yes", "- Ava: no", "- Noah: ?", "- Isla: yes"]
@@ -25,3 +27,10 @@ def test_told_someones_answer_their_line_of_the_answers_is_given_it():
     assert answer_told("Leo can't make it.", [party]) == ListToWrite("party.md", party.text.replace("- Leo: yes", "- Leo: no"))
     assert answer_told("Is Noah coming?", [party]) is None
     assert answer_told("Sam's coming.", [party]) is None  # no line of theirs
+
+
+def test_told_a_thing_done_today_its_lines_last_day_is_today_as_the_line_writes_days():
+    mum = Document("mum.md", "# Mum\nRepeat prescription: order every 28 days, last ordered 20 Nov\nChiropodist every 8 weeks\n")
+    assert last_day_told("I ordered Mum's prescription today.", [mum], date(2026, 12, 4)) == ListToWrite(
+        "mum.md", mum.text.replace("last ordered 20 Nov", "last ordered 4 Dec"))
+    assert last_day_told("I ordered Mum's prescription.", [mum], date(2026, 12, 4)) is None  # no day told

@@ -54,6 +54,8 @@ TOLD_DONE = re.compile(
     r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+|already\s+)?paid\s+for\s+(?:the\s+|my\s+|our\s+)?[\w' -]+[.!]?\s*$|"
     r"^\W*(?!(?:I|We|You|It|This|That|They|He|She)\b)(?-i:[A-Z])[\w'-]+\s+(?:just\s+)?[a-z]{3,}ed\s+the\b[^.!?\d]*"
     r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\s*[.!]?\s*$|"  # "Theo hoovered the stairs today."
+    r"^\W*(?:the|my|our)\s+[\w' -]{2,30}?\s+(?:came|called|visited|arrived|delivered|was\s+here|has\s+been)\s+(?:round\s+)?"
+    r"(?:today|this\s+(?:morning|afternoon|evening))\s*[.!]?\s*$|"  # "The window cleaner came today."
     r"^\W*(?:the|my|our|his|her|their)\s+[\w' -]{2,40}?\s+(?:is|are|has\s+been|have\s+been)\s+(?:all\s+)?"
     r"(?:done|finished|sorted|paid|booked|sent|posted|fixed|handed\s+in|packed)\s*[.!]?\s*$",
     re.IGNORECASE)

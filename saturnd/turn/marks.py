@@ -8,6 +8,7 @@ import csv
 import io
 import re
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 
 from saturnd.tools.word_match import stems
@@ -16,7 +17,7 @@ from saturnd.turn.chores import DONE_ITEM, TOLD_JOB, done_section, price_of, pri
 from saturnd.turn.errands import asked_action, told_answer
 from saturnd.turn.listing import DONE_MARK, marked_line, marks_done
 from saturnd.turn.lists_named import ListToWrite
-from saturnd.turn.overwrite import TABLE, asked_about, content_lines, file_text
+from saturnd.turn.overwrite import TABLE, asked_about, content_lines, file_text, named
 from saturnd.turn.retrieval import KB_SOURCE, Document
 
 
@@ -188,3 +189,27 @@ def job_logged(request: str, documents: list[Document]) -> ListToWrite | None:
         at = section[1][-1] + 1
         found.append(ListToWrite(doc.source, "\n".join([*lines[:at], f"- {told['who']}: {name}", *lines[at:]]) + "\n"))
     return found[0] if len(found) == 1 else None
+
+
+LAST_DAY = re.compile(r"\blast\s+(?:[a-z]+\s+)?(?:on\s+)?(?P<date>(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?P<month>[A-Z][a-z]{2,8})\b|"
+                      r"\d{4}-\d\d-\d\d)")
+"""A line's day a thing was last done ("last ordered 20 Nov", "last came 23 Oct", "last 2026-11-02")."""
+
+
+def last_day_told(request: str, documents: list[Document], today: date) -> ListToWrite | None:
+    """Told a thing was done today ("I ordered Mum's prescription today."), the one line naming it
+    with its last day set to today, written as it writes days ("last ordered 20 Nov": 4 Dec)."""
+    if asked_action(request) not in ("mark", "add") or not re.search(r"\btoday\b|\bthis\s+(?:morning|afternoon|evening)\b",
+                                                                     request, re.IGNORECASE):
+        return None
+    found = [(doc, line, match) for doc in documents if not doc.source.startswith(KB_SOURCE)
+             for line in doc.text.splitlines() if (match := LAST_DAY.search(line)) and named(request, line)]
+    if len(found) != 1:
+        return None
+    doc, line, match = found[0]
+    if match["month"]:
+        month = f"{today:%B}" if len(match["month"]) > 3 else f"{today:%b}"
+        written = f"{today.day} {month}"
+    else:
+        written = today.isoformat()
+    return ListToWrite(doc.source, doc.text.replace(line, line[:match.start("date")] + written + line[match.end("date"):], 1))

@@ -20,7 +20,7 @@ from saturnd.turn.errands import NAMED_FILE, asked_action
 from saturnd.turn.lists_named import ListToWrite, days_swapped, days_taken, ready_write
 from saturnd.turn.look_first import addresses_named
 from saturnd.turn.made_up import NUMBER_WORDS
-from saturnd.turn.marks import answer_told, job_logged, line_marked_as_told
+from saturnd.turn.marks import answer_told, job_logged, last_day_told, line_marked_as_told
 from saturnd.turn.message_words import message_asked
 from saturnd.turn.overwrite import WRITE_FILE
 from saturnd.turn.put_right import SEND_MESSAGE
@@ -48,7 +48,7 @@ def ready_write_of(request: str, documents: list[Document], cwd: str, today: dat
     """The write a request to change the user's files comes to, from the files alone."""
     return (ready_write(request, documents) or cell_told(request, documents, today)  # a row told of before a new one
             or stock_topped_up(request, documents) or row_asked(request, documents, today)
-            or line_marked_as_told(request, documents, cwd) or days_swapped(request, documents)
+            or last_day_told(request, documents, today) or line_marked_as_told(request, documents, cwd) or days_swapped(request, documents)
             or days_taken(request, documents) or answer_told(request, documents) or time_moved_ready(request, documents)
             or lines_copied(request, documents, cwd) or diary_line_added(request, documents, today)
             or job_logged(request, documents))
