@@ -1112,6 +1112,12 @@ def test_what_a_recipe_needs_added_to_a_list_is_its_ingredients_without_amounts_
         "shopping.txt", "eggs\nmilk\nripe bananas\nbutter\nbicarb\n")
 
 
+def test_an_add_to_my_notes_goes_on_the_notes_file():
+    notes = Document("notes.txt", "Dentist Friday 9am\nCall mum on Sunday\n")
+    assert ready_write("Add renew passport to my notes.", [notes, Document("todo.md", "- [ ] bins\n- [ ] post\n")]) == (
+        ListToWrite("notes.txt", "Dentist Friday 9am\nCall mum on Sunday\nRenew passport\n"))
+
+
 def test_tick_off_on_a_list_of_boxes_ticks_the_box():
     todo = Document("todo.md", "# To do\n- [ ] call the bank\n- [ ] renew passport\n")
     assert ready_write("Tick off renew passport.", [todo]) == ListToWrite(

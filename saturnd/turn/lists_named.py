@@ -295,8 +295,9 @@ def _list_named(request: str, documents: list[Document]) -> Document | None:
     by_list = (d for d in own if any(HEADING.search(line) and _heading_names(line, words) and LIST_MARK.match(below)
                                      for line, below in pairwise(d.text.splitlines())))  # "Concert songs:" over "1. …"
     lists = [d for d in own if any(BULLET.match(line) for line in d.text.splitlines())]
-    if not words:  # "Add … to the list": the one file with a list, where there is one
-        return lists[0] if len(lists) == 1 else None
+    if not words:  # "Add … to the list": the one file with a list, where there is one; "to my notes": notes.txt
+        noted = [d for d in own if re.search(r"\bnotes?\b", request, re.IGNORECASE) and Path(d.source).stem.lower() in ("note", "notes")]
+        return noted[0] if len(noted) == 1 else lists[0] if len(lists) == 1 else None
     by_inline = (d for d in own if inline_list_at(d.text.splitlines(), words) is not None)
     return (next(by_name, None) or next(by_heading, None) or next(by_list, None) or next(by_inline, None)
             or (lists[0] if words <= ANY_LIST and len(lists) == 1 else None))  # "Add … to the jobs": the one list
