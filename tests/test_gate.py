@@ -361,3 +361,17 @@ def test_two_put_rights_that_undo_each_other_end_instead_of_going_round(monkeypa
     proposed = ToolCall(id="c1", name="write_file", arguments=json.dumps({"path": "notes.txt", "content": "a\n"}))
     decision = review.review_calls([proposed], builtin_registry(), CallLedger(), 4, review.GateContext(cwd=str(tmp_path)))[0]
     assert decision.put_right == "(put right)" and json.loads(decision.call.arguments)["content"] in ("a\n", "b\n")
+
+
+def test_the_clocks_time_is_no_source_for_a_time_the_user_did_not_say_was_now(tmp_path):
+    (tmp_path / "calendar.txt").write_text("Mon 09:00 standup\nWed 14:00 dentist\n")
+    seen = "## This turn\nNow: Friday 2026-12-04 17:11\nWorking folder: x\n--- calendar.txt\nMon 09:00 standup\nWed 14:00 dentist"
+    written = "Mon 09:00 standup\nWed 14:00 dentist\nMon 17:11 bank meeting\n"
+    proposed = ToolCall(id="c1", name="write_file", arguments=json.dumps({"path": "calendar.txt", "content": written}))
+
+    def decided(request: str) -> str:
+        context = review.GateContext(cwd=str(tmp_path), request=request, seen=seen)
+        return review.review_calls([proposed], builtin_registry(), CallLedger(), 4, context)[0].fate
+
+    assert decided("Add my meeting with the bank to calendar.txt.") == "refused_guess"
+    assert decided("Add my meeting with the bank to calendar.txt, it's now.") != "refused_guess"
