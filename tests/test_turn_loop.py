@@ -1388,3 +1388,12 @@ async def test_a_new_file_of_the_things_from_another_answered_instead_of_made_ge
     harness.model.enqueue("File todo.txt created successfully.", Reply(text=""), "not json at all", "Made todo.txt.")
     await harness.turn("Make a file todo.txt with the three things from my notes, one per line.")
     assert (harness.env.workdir / "todo.txt").read_text() == "Dentist Friday 9am\nCall mum on Sunday\nBook the car service\n"
+
+
+async def test_a_line_about_something_else_given_again_is_replaced_by_the_line_about_what_was_asked(harness):
+    await harness.start()
+    (harness.env.workdir / "car.txt").write_text("Reg: KX19 ABC\nInsurance: Direct Line, policy 55-1234, renews 20 February\n")
+    (harness.env.workdir / "pets.md").write_text("# Biscuit (dog)\n\nFood: 2 scoops a day\nInsurance renews 1 March\n")
+    harness.model.enqueue("20 February", "20 February")
+    _, events = await harness.turn("When is the dog's insurance due?", headless=True)
+    assert of_type(events, "answer")[0].text == "From your files: Insurance renews 1 March."

@@ -319,7 +319,8 @@ async def put_to_the_person(
 FIGURE_SENT_BACK = frozenset({"uncomputed", "unsourced", "per_period"})
 
 
-THE_LINE_ABOUT = re.compile(r'the line about (?:it|them) is "(.*)"$')
+THE_LINE_ABOUT = re.compile(r'the line about (?:it|them|the [\w\' -]+?) is "(.*)"(?: \([^()]*\))?$')
+"""The line a claim names as the one about what was asked: "the line about the dog is "Insurance renews 1 March" (pets.md)"."""
 
 
 def worked_entry_text(turn: TurnContext, claim: Claim) -> str:
