@@ -411,6 +411,20 @@ async def test_a_time_the_model_made_up_for_a_write_is_asked_of_the_person(harne
     assert calendar.read_text() == "Mon 09:00 standup\nThu 11:00 bank\n"
 
 
+async def test_a_guess_written_again_after_the_person_answered_is_not_put_to_them_twice(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    (harness.env.workdir / "calendar.txt").write_text("Mon 09:00 standup\n")
+    guessed = call("write_file", {"path": "calendar.txt", "content": "Mon 09:00 standup\nFri 10:00 bank\n"})
+    harness.model.enqueue(guessed, call("write_file", {"path": "calendar.txt", "content": "Mon 09:00 standup\nFri 10:00 bank\nThu 11:00 bank\n"}),
+                          call("write_file", {"path": "calendar.txt", "content": "Mon 09:00 standup\nThu 11:00 bank\n"}), "Added.")
+    seen = await run_answering(harness, "Add my meeting with the bank to calendar.txt.", "Thursday at 11:00")
+    assert len(of_type(seen, "question")) == 1
+    assert harness.sent(2)[-1]["content"] == (
+        "not run: '10:00' was a guess. The user says: Thursday at 11:00. Call write_file again with what the user said."
+    )
+    assert (harness.env.workdir / "calendar.txt").read_text() == "Mon 09:00 standup\nThu 11:00 bank\n"
+
+
 async def test_the_reply_to_a_guess_question_given_back_as_the_answer_is_replaced(harness):
     await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
     (harness.env.workdir / "calendar.txt").write_text("Mon 09:00 standup\n")

@@ -74,6 +74,10 @@ class CallLedger:
     def record_answer(self, signature: str, answer: str) -> None:
         self._answers[signature] = answer
 
+    def answer_to(self, signature: str) -> str | None:
+        """What the person answered this question this turn, if it was put to them."""
+        return self._answers.get(signature)
+
     def replies(self) -> list[str]:
         """What the user answered the questions asked this turn."""
         return list(self._answers.values())

@@ -193,7 +193,8 @@ async def ask_about_guesses(turn: TurnContext, decisions: list[Decision]) -> lis
     for d in decisions:
         if d.ask_person:
             question, why = d.ask_person
-            answer = await turn.env.ask(question)
+            # asked once this turn, the person's answer stands: ask-15 put the same guess to them three times
+            answer = turn.ledger.answer_to(f"guess:{question}") or await turn.env.ask(question)
             if answer != NO_ANSWER:
                 turn.ledger.record_answer(f"guess:{question}", answer)  # an answer that only gives it back is no answer
                 d = replace(d, result=prompts.VALUE_GIVEN.format(why=why, answer=answer, tool=d.call.name))
