@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 
 from protocol.client import Client
+from saturnd.gate.provenance import SessionRecord
 from saturnd.model.types import ToolCall
 from saturnd.testing.fake_model import call, calls
 from saturnd.tools import builtin_registry
 from saturnd.turn import review
 from saturnd.turn.loop_rules import CallLedger
+from saturnd.turn.put_right import without_the_guessed_twin
 from tests.conftest import of_type
 
 
@@ -375,3 +377,22 @@ def test_the_clocks_time_is_no_source_for_a_time_the_user_did_not_say_was_now(tm
 
     assert decided("Add my meeting with the bank to calendar.txt.") == "refused_guess"
     assert decided("Add my meeting with the bank to calendar.txt, it's now.") != "refused_guess"
+
+
+def test_a_guessed_line_goes_only_where_a_line_about_the_same_thing_has_no_guess(tmp_path):
+    (tmp_path / "calendar.txt").write_text("Mon 09:00 standup\n")
+    told = review.GateContext(cwd=str(tmp_path), request="Add my meeting with the bank to calendar.txt.",
+                              record=SessionRecord(["Thursday at 11:00"], [], []))
+
+    def put_right(content: str) -> str | None:
+        fixed = without_the_guessed_twin("write_file", {"path": "calendar.txt", "content": content}, told)
+        return fixed[0]["content"] if fixed else None
+
+    assert put_right("Mon 09:00 standup\nMon 15:00 bank meeting\nThu 11:00 bank meeting\n") == (
+        "Mon 09:00 standup\nThu 11:00 bank meeting\n")
+    assert put_right("Mon 09:00 standup\nMon 15:00 bank meeting\n") is None  # no twin: the person is asked
+    assert put_right("Mon 09:00 standup\nMon 15:00 dentist\nThu 11:00 bank meeting\n") is None  # not the same thing
+    assert put_right("Mon 09:00 standup\nThu 11:00 bank meeting\n") is None  # nothing guessed
+    edited = without_the_guessed_twin("edit_file", {"path": "calendar.txt", "old_text": "Mon 09:00 standup",
+                                                    "new_text": "Mon 09:00 standup\nFri 15:00 bank\nThu 11:00 bank"}, told)
+    assert edited is not None and edited[0]["new_text"] == "Mon 09:00 standup\nThu 11:00 bank"

@@ -415,7 +415,7 @@ async def test_a_guess_written_again_after_the_person_answered_is_not_put_to_the
     await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
     (harness.env.workdir / "calendar.txt").write_text("Mon 09:00 standup\n")
     guessed = call("write_file", {"path": "calendar.txt", "content": "Mon 09:00 standup\nFri 10:00 bank\n"})
-    harness.model.enqueue(guessed, call("write_file", {"path": "calendar.txt", "content": "Mon 09:00 standup\nFri 10:00 bank\nThu 11:00 bank\n"}),
+    harness.model.enqueue(guessed, call("write_file", {"path": "calendar.txt", "content": "Mon 09:00 standup\nFri 10:00 bank meeting\n"}),
                           call("write_file", {"path": "calendar.txt", "content": "Mon 09:00 standup\nThu 11:00 bank\n"}), "Added.")
     seen = await run_answering(harness, "Add my meeting with the bank to calendar.txt.", "Thursday at 11:00")
     assert len(of_type(seen, "question")) == 1
@@ -423,6 +423,24 @@ async def test_a_guess_written_again_after_the_person_answered_is_not_put_to_the
         "not run: '10:00' was a guess. The user says: Thursday at 11:00. Call write_file again with what the user said."
     )
     assert (harness.env.workdir / "calendar.txt").read_text() == "Mon 09:00 standup\nThu 11:00 bank\n"
+
+
+async def test_a_guessed_line_written_beside_the_one_the_person_gave_is_dropped(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    calendar = harness.env.workdir / "calendar.txt"
+    calendar.write_text("Mon 09:00 standup\n")
+    harness.model.enqueue(
+        call("write_file", {"path": "calendar.txt", "content": "Mon 09:00 standup\nMon 15:00 bank meeting"}),
+        call("write_file", {"path": "calendar.txt", "content": "Mon 09:00 standup\nMon 15:00 bank meeting\nThu 11:00 bank meeting"}),
+        "Added.",
+    )
+    seen = await run_answering(harness, "Add my meeting with the bank to calendar.txt.", "Thursday at 11:00")
+    assert [f.fate for f in of_type(seen, "tool_finished")] == ["refused_guess", "ran"]
+    assert harness.sent(2)[-1]["content"].startswith(
+        "(The content wrote 'Mon 15:00 bank meeting' beside 'Thu 11:00 bank meeting', and '15:00' is a guess:"
+        " the call wrote calendar.txt without the guessed line.) "
+    )
+    assert calendar.read_text() == "Mon 09:00 standup\nThu 11:00 bank meeting\n"
 
 
 async def test_the_reply_to_a_guess_question_given_back_as_the_answer_is_replaced(harness):

@@ -214,6 +214,17 @@ YEAR_AND_MONTH = re.compile(r"\b(\d{4})-(?:0[1-9]|1[0-2])\b(?!-\d)")
 """A number of one digit is a count or a list's numbering more often than a value."""
 
 
+CLOCK_NOW = re.compile(r"^(?P<day>Now: .*?)\s+\d{1,2}:\d{2}\s*$", re.MULTILINE)
+NOW_SAID = re.compile(r"\b(?:now|just\s+now|right\s+now|this\s+minute)\b", re.IGNORECASE)
+
+
+def shown_for_values(request: str, seen: str) -> str:
+    """What the model was shown that a value may come from: the clock's time only when the user
+    said "now" (asked to "Add my meeting with the bank to calendar.txt", the 1.5B wrote "Mon
+    17:11", the time it was told)."""
+    return seen if NOW_SAID.search(request) else CLOCK_NOW.sub(r"\g<day>", seen)
+
+
 def guessed_value(arguments: dict[str, Any], record: SessionRecord, skip: frozenset[str], seen: str = ""
                   ) -> tuple[str, str] | None:
     """(argument, value): a time, a day, a month or a number of two digits or more that an acting

@@ -14,8 +14,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from saturnd.gate.provenance import EMAIL, PHONE, labelled_value_left_out
+from saturnd.gate.provenance import (
+    DAY_OR_MONTH,
+    EMAIL,
+    PHONE,
+    guessed_value,
+    labelled_value_left_out,
+    shown_for_values,
+)
 from saturnd.tools.registry import Tool
+from saturnd.tools.word_match import STEM_WORD, STOP_WORDS
 from saturnd.turn import prompts
 from saturnd.turn.added_items import item_as_asked, item_edited_as_asked
 from saturnd.turn.errands import NAMED_FILE, NOT_BY_EMAIL, asked_action, first_sentence
@@ -281,6 +289,8 @@ def content_put_right(
         return named
     if tool.name == WRITE_FILE and (cleaned := without_the_grounds_lines(arguments, context)):
         return cleaned
+    if tool.name in (WRITE_FILE, EDIT_FILE) and (untwinned := without_the_guessed_twin(tool.name, arguments, context)):
+        return untwinned
     if tool.name == WRITE_FILE and (rewritten := overwrite_put_right(arguments, context)):
         return rewritten
     if tool.name == WRITE_FILE and (moved := list_put_right(arguments, context)):
@@ -401,6 +411,35 @@ def without_the_grounds_lines(arguments: dict[str, Any], context: GateContext) -
         return None
     content = "\n".join(kept) + ("\n" if str(arguments.get("content", "")).endswith("\n") or old else "")
     return {**arguments, "content": content}, prompts.GROUND_LINES_PUT_RIGHT.format(path=arguments.get("path", ""))
+
+
+def without_the_guessed_twin(name: str, arguments: dict[str, Any], context: GateContext
+                             ) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) for a write that adds two lines for one thing, one with a value
+    nobody gave and one without a guess: it goes without the guessed one. Asked the time it had
+    guessed, the user said "Thursday at 11:00", and the 1.5B wrote "Mon 15:00 bank meeting"
+    beside "Thu 11:00 bank meeting" six times."""
+    key, held = ("new_text", str(arguments.get("old_text", ""))) if name == EDIT_FILE else (
+        "content", file_text(Path(context.cwd, os.path.expanduser(str(arguments.get("path", ""))))))
+    written = str(arguments.get(key, "")).splitlines()
+    added = [line for line in written if line.strip() and line not in set(held.splitlines())]
+    seen = shown_for_values(context.request, context.seen)
+    guesses = {line: guess[1] for line in added
+               if (guess := guessed_value({key: line}, context.record, frozenset(), seen))}
+    kept = [line for line in added if line not in guesses]
+    twins = {line: next((k for k in kept if _thing_words(k) & _thing_words(line)), None) for line in guesses}
+    if not guesses or None in twins.values():
+        return None
+    content = "\n".join(line for line in written if line not in guesses)
+    content += "\n" if str(arguments.get(key, "")).endswith("\n") else ""
+    dropped, twin = next(iter(twins.items()))
+    return {**arguments, key: content}, prompts.GUESSED_TWIN_PUT_RIGHT.format(
+        dropped=repr(dropped), kept=repr(twin), value=guesses[dropped], path=arguments.get("path", ""))
+
+
+def _thing_words(line: str) -> set[str]:
+    """A line's words of three letters or more, without its days and months: what it is about."""
+    return set(STEM_WORD.findall(DAY_OR_MONTH.sub(" ", line.lower()))) - STOP_WORDS
 
 
 def list_put_right(arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:

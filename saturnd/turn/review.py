@@ -30,6 +30,7 @@ from saturnd.gate.provenance import (
     outside_escalation,
     parent_missing,
     recipient_refusal,
+    shown_for_values,
     value_left_out,
     weekday_against_said,
     weekday_beside_another_date,
@@ -537,15 +538,8 @@ def _new_lines_guessed(target: Path, arguments: dict[str, Any], context: GateCon
     return _guess_sent_back(WRITE_FILE, {"content": added}, frozenset(), context)
 
 
-CLOCK_NOW = re.compile(r"^(?P<day>Now: .*?)\s+\d{1,2}:\d{2}\s*$", re.MULTILINE)
-NOW_SAID = re.compile(r"\b(?:now|just\s+now|right\s+now|this\s+minute)\b", re.IGNORECASE)
-
-
 def _guess_sent_back(name: str, arguments: dict[str, Any], skip: frozenset[str], context: GateContext) -> SentBack | None:
-    # the clock's time is no source for a time the user did not say was now: asked to "Add my
-    # meeting with the bank to calendar.txt", the 1.5B wrote "Mon 17:11", the time it was told
-    seen = context.seen if NOW_SAID.search(context.request) else CLOCK_NOW.sub(r"\g<day>", context.seen)
-    if guess := guessed_value(arguments, context.record, skip, seen):
+    if guess := guessed_value(arguments, context.record, skip, shown_for_values(context.request, context.seen)):
         argument, value = guess
         question = prompts.WHICH_VALUE.format(value=value, tool=name, name=argument)
         return SentBack("refused_guess", GUESSED.format(value=value, name=argument), (question, f"'{value}' was a guess"))
