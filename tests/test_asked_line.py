@@ -24,3 +24,10 @@ def test_an_answer_with_none_of_the_named_lines_other_words_is_against_it():
         "Repot the fiddle leaf fig in March.")
     assert another_line_than_asked("In March.", "When should I repot the fig?", seen) is None
     assert another_line_than_asked("Bought basil.", "When should I repot the fig?", "\n".join(CARE)) is None  # none named
+
+
+def test_an_answer_with_the_lines_date_is_from_the_line_asked():
+    seen = "[Saturn listed] the one line with each word asked: Miso: booster due 2026-12-18, dental check booked 2026-12-11 at 10:40"
+    assert another_line_than_asked("Miso's booster is due on 2026-12-18.", "When is Miso's booster due?", seen) is None
+    assert another_line_than_asked("On 18 December.", "When is Miso's booster due?", seen) is None
+    assert another_line_than_asked("Miso's booster is due soon.", "When is Miso's booster due?", seen) is not None

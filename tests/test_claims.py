@@ -1037,6 +1037,9 @@ def test_an_answer_that_turns_round_who_owes_goes_back(request_text, answer, sai
      'No: your files say "Bin day: Tues (green = garden waste, fortnightly)".'),
     ("Mon: I drop off, Sam picks up\nTue: Gran does both\n", ["Sam", "No, Sam does."],
      "Who's doing drop off on Tuesday?", "Tue: Gran does both."),  # after "From your files: <the day>: "
+    ("# Vet\nBiscuit: booster due 2027-01-10\nMiso: booster due 2026-12-18, dental check booked 2026-12-11 at 10:40\n",
+     ["Miso's booster is due soon.", "Yes, soon."], "When is Miso's booster due?",
+     "From your files: Miso: booster due 2026-12-18, dental check booked 2026-12-11 at 10:40."),  # no "No:" to a when
 ])
 async def test_a_second_answer_against_its_own_line_is_answered_from_the_line(harness, notes, replies, request_text,
                                                                               answer):

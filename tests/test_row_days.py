@@ -50,7 +50,7 @@ def test_birthday_budgets_sum_by_the_month_they_fall_in_not_the_birth_year():
     assert asked == "[Saturn worked out] totals over the December 2026 rows (2): budget = 90"
     every = table_totals("birthdays.csv", "\n".join(BIRTHDAYS), "What's the gift budget?", today=TODAY)
     assert "budget by month: December 2026 90, January 2027 40, March 2027 10" in every
-    assert "the row: name Jake, birthday 2027-01-08 (born 2015)" in table_totals(
+    assert "the row: name Jake, birthday 2015-01-08 (next 2027-01-08)" in table_totals(
         "birthdays.csv", "\n".join(BIRTHDAYS), "What am I getting Jake?", today=TODAY)
 
 

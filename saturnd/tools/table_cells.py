@@ -32,7 +32,18 @@ def number(cell: str) -> Decimal | None:
 def named_cells(header: list[str], row: list[str]) -> str:
     """A row as its cells by name ("date 2026-11-29, km 16.0"): a bare "2026-11-29,16.0,97:45,long
     run" had the 1.5B give the first number it saw."""
-    return ", ".join(f"{name.strip()} {cell.strip()}" for name, cell in zip(header, row, strict=True) if cell.strip())
+    return ", ".join(f"{name.strip()} {_as_given(cell.strip())}" for name, cell in zip(header, row, strict=True) if cell.strip())
+
+
+NEXT_OF_YEARLY = re.compile(r"(?P<next>\d{4}(?P<day>-\d\d-\d\d)) \((?P<since>born|since) (?P<year>\d{4})\)")
+"""A yearly day's cell as table_dates.as_next writes it: "2027-08-30 (born 2022)"."""
+
+
+def _as_given(cell: str) -> str:
+    """A yearly day's cell as the file has it, its next day after: "born 2027-08-30 (born 2022)"
+    read as a birth to come."""
+    found = NEXT_OF_YEARLY.fullmatch(cell)
+    return f"{found['year']}{found['day']} (next {found['next']})" if found else cell
 
 
 def stems_named(name: str, request: str) -> bool:

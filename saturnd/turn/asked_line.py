@@ -38,5 +38,10 @@ def another_line_than_asked(answer: str, request: str, seen: str) -> str | None:
     found = NAMED_LINE.search(seen)
     if found is None:
         return None
-    rest = stems(found["line"]) - stems(request)
-    return found["line"] if rest and not rest & stems(answer) else None
+    rest = _words_and_numbers(found["line"]) - _words_and_numbers(request)
+    return found["line"] if rest and not rest & _words_and_numbers(answer) else None
+
+
+def _words_and_numbers(text: str) -> set[str]:
+    """A text's word stems and numbers: "due on 2026-12-18" is from the line "booster due 2026-12-18, dental check …"."""
+    return stems(text) | {str(int(n)) for n in re.findall(r"\d+", text)}

@@ -31,7 +31,7 @@ from saturnd.turn.worked_times import clock_times
 COUNT_ASKED = re.compile(r"\bhow\s+(?:many|long|soon)\b", re.IGNORECASE)
 
 
-YES_NO_ASKED = re.compile(r"^\W*(?:does|do|is|are|has|have|will|should|am|can|need)\b", re.IGNORECASE)
+YES_NO_ASKED = re.compile(r"^\W*(?:does|do|did|is|are|was|were|has|have|will|should|am|can|need)\b", re.IGNORECASE)
 DAY_LINE = re.compile(
     r"^\[Saturn dated\] (?P<day>(?:[\w ]+, )?(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) \d{1,2} "
     r"[A-Z][a-z]+): (?P<line>.+)$", re.MULTILINE)

@@ -34,7 +34,7 @@ from saturnd.turn.claims import (
 )
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
-from saturnd.turn.date_checks import NO, WHAT_ASKED, WHO_ASKED, YES, gives_the_date, worked_out_date
+from saturnd.turn.date_checks import NO, YES, YES_NO_ASKED, gives_the_date, worked_out_date
 from saturnd.turn.day_lines import NO_LINE_THAT_DAY
 from saturnd.turn.echoed_instructions import (
     done_account,
@@ -420,7 +420,7 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         if NO_LINE_THAT_DAY in claim.quote:  # no line for it: no (and nobody, nothing)
             none = prompts.NO_LINE_FOR_THE_DAY if YES.search(text) or NO.search(text) else prompts.NOTHING_FOR_THE_DAY
             return none.format(day=claim.quote.split(f": {NO_LINE_THAT_DAY}")[0])
-        if WHO_ASKED.search(turn.text) or WHAT_ASKED.search(turn.text) or not (YES.search(text) or NO.search(text)):
+        if not YES_NO_ASKED.search(turn.text) or not (YES.search(text) or NO.search(text)):  # "When is …?" is no yes/no
             return prompts.FROM_THE_DAY.format(line=claim.quote)
         return prompts.FROM_THE_LINE.format(answer="No" if YES.search(text) else "Yes", line=claim.quote)
     if claim is not None and claim.kind == "contact_not_given":  # "450" again for TopRoof's number
