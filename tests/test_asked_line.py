@@ -31,3 +31,11 @@ def test_an_answer_with_the_lines_date_is_from_the_line_asked():
     assert another_line_than_asked("Miso's booster is due on 2026-12-18.", "When is Miso's booster due?", seen) is None
     assert another_line_than_asked("On 18 December.", "When is Miso's booster due?", seen) is None
     assert another_line_than_asked("Miso's booster is due soon.", "When is Miso's booster due?", seen) is not None
+
+
+def test_a_question_of_which_night_is_answered_from_the_one_line_with_its_other_word():
+    week = ["# Dinners this week", "Mon: chilli", "Fri: pizza night", "Sat: out at Gran's", "Sun: roast lamb"]
+    assert the_line_asked(week, "Which night are we at Gran's?") == "[Saturn listed] the one line with each word asked: Sat: out at Gran's"
+    assert the_line_asked(week, "Are we at Gran's?") == ""  # one word, and no day asked
+    assert the_line_asked(["Sleep: at least 7 hours", "Water: 2 litres", "Steps: 8000"], "Which day did I sleep the least?") == ""
+    assert the_line_asked(["Booked: Yoga Thursday, Spin Saturday.", "Gym: 6am", "Pool: shut"], "What time is yoga?") == ""

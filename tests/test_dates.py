@@ -841,6 +841,13 @@ def test_a_repeat_gone_by_since_it_was_last_done_is_overdue_not_the_next_one():
         assert claim is not None and claim.kind == "against_the_line" and claim.quote.startswith("Boiler service last")
 
 
+def test_asked_what_is_past_its_date_with_none_gone_by_that_is_said():
+    pantry = ["mince,500g,2026-12-05", "rice,1kg,2027-06-01"]
+    assert dated(pantry, "Is anything past its date?", TODAY).endswith("; gone by: none")
+    assert "gone by: none" not in dated(["milk,1l,2026-12-01"], "Is anything past its use-by?", TODAY)
+    assert "gone by: none" not in dated(["Open Tue-Sat 9-5"], "Which books are overdue?", TODAY)  # a weekday's, no due day
+
+
 def test_a_line_overdue_is_dated_gone_or_to_come():
     library = ["The Salt Path — due 8 Dec", "Circe — due 1 Dec"]
     assert dated(library, "Which library book is overdue?", TODAY) == (
@@ -1435,3 +1442,15 @@ def test_a_day_asked_of_a_span_of_weekdays_is_within_it_or_not():
         '[Saturn dated] Monday 7 December: not within Tue-Sat of "Open Tue-Sat 9-5"')
     assert on_the_days(["Surgery: Mon to Fri 8-6"], "Is the surgery open on Wednesday?", TODAY) == (
         '[Saturn dated] Wednesday 2 December: within Mon to Fri of "Surgery: Mon to Fri 8-6"')
+
+
+@pytest.mark.parametrize(("answer", "sent_back"), [
+    ("Yes, the rice is past its date.", True),
+    ("The mince.", True),
+    ("No, nothing is past its date.", False),
+])
+def test_asked_what_is_past_its_date_with_none_gone_by_a_yes_goes_back(answer, sent_back):
+    pantry = ["mince,500g,2026-12-05", "rice,1kg,2027-06-01"]
+    seen = "--- pantry.csv\n" + "\n".join(pantry) + "\n" + dated(pantry, "Is anything past its date?", TODAY)
+    claim = unbacked_claim(answer, [], builtin_registry(), "Is anything past its date?", documents_at_hand=True, seen=seen)
+    assert (claim is not None and claim.kind == "against_the_line") is sent_back

@@ -9,23 +9,37 @@ from __future__ import annotations
 
 import re
 
+from saturnd.gate.provenance import TIME
 from saturnd.tools.word_match import stems
-from saturnd.turn.dates import content_words
+from saturnd.turn.dates import WEEKDAY_WRITTEN, content_words
 from saturnd.turn.errands import asked_action
 
 QUESTION = re.compile(r"\?\s*$")
 MIN_WORDS = 2
+KIND_ASKED = re.compile(r"^\W*(?:which|what)\s+(?P<kind>day|night|evening|morning|afternoon|time|date|week|month)\b",
+                        re.IGNORECASE)
+"""A question asking which day or time: the line it is answered from holds the day, not the word."""
+DATE_WRITTEN = re.compile(r"\b\d{4}-\d\d-\d\d\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)",
+                          re.IGNORECASE)
 
 
 def the_line_asked(lines: list[str], request: str) -> str:
     """For a question of two or more words of its own, the one line of several that holds them all."""
-    asked = stems(" ".join(content_words(request)))
-    if not QUESTION.search(request) or asked_action(request) or len(asked) < MIN_WORDS:
+    kind = KIND_ASKED.search(request)  # "Which night are we at Gran's?": the line holds the night, not "night"
+    asked = stems(" ".join(content_words(request))) - (stems(kind["kind"]) if kind else set())
+    if not QUESTION.search(request) or asked_action(request) or len(asked) < MIN_WORDS - (kind is not None):
         return ""
-    held = [line.strip(" -*•") for line in lines if line.strip() and asked <= stems(line)]
+    held = [line.strip(" -*•") for line in lines if line.strip() and asked <= stems(line)
+            and (kind is None or _holds_the_kind(line, kind["kind"].lower()))]
     if len(held) != 1 or sum(1 for line in lines if line.strip()) < 3:
         return ""
     return f"[Saturn listed] the one line with each word asked: {held[0]}"
+
+
+def _holds_the_kind(line: str, kind: str) -> bool:
+    """A line holding a time for "what time", a day for "which day": "Sleep: at least 7 hours" is
+    no answer to "Which day did I sleep the least?"."""
+    return bool(TIME.search(line) if kind == "time" else WEEKDAY_WRITTEN.search(line) or DATE_WRITTEN.search(line))
 
 
 NAMED_LINE = re.compile(r"^\[Saturn listed\] the one line with each word asked: (?P<line>.+)$", re.MULTILINE)

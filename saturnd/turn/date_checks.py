@@ -14,6 +14,7 @@ from saturnd.turn.dates import (
     DAYS_ASKED,
     MONTHS,
     NEXT_ASKED,
+    NONE_GONE,
     OVERDUE_ASKED,
     OVERDUE_MARK,
     SPAN_ASKED,
@@ -253,7 +254,15 @@ def overdue_missed(answer: str, request: str, seen: str) -> str | None:
             for entry in line.removeprefix("[Saturn dated]").split(";") if entry.strip().endswith(f"({OVERDUE_MARK})")]
     said = (content_words(answer) | set(re.findall(r"\d+", answer))) - content_words(request) - DATE_WORDS
     named = [entry for entry in gone if said & (content_words(entry.split(",")[0]) | set(re.findall(r"\d+", entry.split(",")[0])))]
-    return "; ".join(gone) if gone and not named else None
+    if gone:
+        return "; ".join(gone) if not named else None
+    # none gone by: "Is anything past its date?" answered "Yes, the rice is past its date." (good till June)
+    none_gone = next((line.removeprefix("[Saturn dated]").strip() for line in seen.splitlines()
+                      if line.startswith("[Saturn dated]") and line.endswith(NONE_GONE)), None)
+    entries = none_gone.split(";")[:-1] if none_gone else []
+    if none_gone and (YES.search(answer) or any(said & content_words(entry.split(",")[0]) for entry in entries)):
+        return none_gone
+    return None
 
 
 def against_its_end(answer: str, request: str, seen: str) -> str | None:

@@ -45,7 +45,10 @@ SINCE_ASKED = re.compile(
 """How long since a thing ("How long has the chilli been in the freezer?"): a date without a year
 is then the last one gone, not the next to come."""
 OVERDUE_MARK = "gone: overdue"
-OVERDUE_ASKED = re.compile(r"\b(?:overdue|past\s+(?:its\s+|their\s+|the\s+)?due|expired|out\s+of\s+date)\b", re.IGNORECASE)
+NONE_GONE = "; gone by: none"
+"""The end of a dated line where nothing asked of is gone by its date."""
+OVERDUE_ASKED = re.compile(r"\b(?:overdue|past\s+(?:its\s+|their\s+|the\s+)?(?:due|(?:use|best|sell)[- ]by|date)|expired|"
+                           r"out\s+of\s+date)\b", re.IGNORECASE)
 """Which things are late ("Which library book is overdue?"): each date, gone or to come."""
 SETTLED = re.compile(r"(?<!not )\b(?:paid|returned|done|cancelled|canceled|settled|completed?)\b", re.IGNORECASE)
 """A line that says its thing is dealt with: whatever its date, not overdue."""
@@ -139,6 +142,8 @@ def dated(lines: list[str], request: str, today: date) -> str:
     said = [f"{_headed(label, heading)}{when.day} {when:%B %Y}: a {when:%A}, {from_today(when, today)}"
             + (f" ({OVERDUE_MARK})" if when < today and OVERDUE_ASKED.search(request) else "")
             for label, when in chosen[:MAX_DATES]]
+    if said and OVERDUE_ASKED.search(request) and all(when >= today and found[(label, when)] for label, when in chosen):
+        said.append(NONE_GONE.removeprefix("; "))  # "Is anything past its date?": the 1.5B said "Yes, the rice", good till June
     return f"[Saturn dated] {'soonest first: ' if next_asked else ''}{'; '.join(said)}" if said else ""
 
 
