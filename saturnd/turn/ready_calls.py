@@ -48,10 +48,11 @@ def ready_write_of(request: str, documents: list[Document], cwd: str, today: dat
     """The write a request to change the user's files comes to, from the files alone."""
     return (ready_write(request, documents) or cell_told(request, documents, today)  # a row told of before a new one
             or stock_topped_up(request, documents) or row_asked(request, documents, today)
-            or last_day_told(request, documents, today) or line_marked_as_told(request, documents, cwd) or days_swapped(request, documents)
+            or last_day_told(request, documents, today)
+            or job_logged(request, documents)  # before the mark: the price list's "Hoover the stairs: £1" is no job done
+            or line_marked_as_told(request, documents, cwd) or days_swapped(request, documents)
             or days_taken(request, documents) or answer_told(request, documents) or time_moved_ready(request, documents)
-            or lines_copied(request, documents, cwd) or diary_line_added(request, documents, today)
-            or job_logged(request, documents))
+            or lines_copied(request, documents, cwd) or diary_line_added(request, documents, today))
 
 
 MAKING = frozenset({"create", "make", "write", "save", "put", "start"})
