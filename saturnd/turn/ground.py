@@ -39,7 +39,7 @@ from saturnd.turn.rated import (
     used_at_its_rate,
 )
 from saturnd.turn.retrieval import KB_SOURCE, Document, Excerpt, relevant_excerpts, render_excerpts
-from saturnd.turn.shares import percent_of_the_total, table_share
+from saturnd.turn.shares import part_of_the_amount, percent_of_the_total, table_share
 from saturnd.turn.the_user import the_user_named
 from saturnd.turn.trails import asks_to_follow
 from saturnd.turn.worked_lines import request_worked_out
@@ -203,7 +203,8 @@ def _put_together(request: str, rendered: str, documents: list[Document], today:
     a price list's prices, a sum against a budget, a row's amount against a new one a line gives, a
     price a period times the periods not paid."""
     texts = [d.text for d in documents]
-    return [table_share(request, rendered, texts), percent_of_the_total(request, rendered, texts), cost_a_head(request, rendered), hours_at_their_rates(request, rendered),
+    return [table_share(request, rendered, texts), percent_of_the_total(request, rendered, texts), part_of_the_amount(request, texts),
+            cost_a_head(request, rendered), hours_at_their_rates(request, rendered),
             used_at_its_rate(request, rendered), a_price_a_time(request, rendered), before_the_day_asked(request, rendered),
             rows_at_their_prices(request, rendered, texts), against_the_budget(request, rendered, texts),
             gone_up(request, rendered), unpaid_at_a_price(request, rendered),

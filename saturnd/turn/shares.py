@@ -108,6 +108,33 @@ def percent_of_the_total(request: str, shown: str, texts: Iterable[str] = ()) ->
     return ""
 
 
+PART_OF = re.compile(r"^\W*(?P<part>half|(?:a|one)\s+third|two\s+thirds|(?:a|one)\s+quarter|three\s+quarters|(?:a|one)\s+tenth|"
+                     r"\d{1,2}(?:\.\d+)?\s?%)\s+of\b", re.IGNORECASE)
+PART_SIZES = {"half": Fraction(1, 2), "third": Fraction(1, 3), "thirds": Fraction(2, 3), "quarter": Fraction(1, 4),
+              "quarters": Fraction(3, 4), "tenth": Fraction(1, 10)}
+MIN_SHARED = 2
+
+
+def part_of_the_amount(request: str, texts: Iterable[str]) -> str:
+    """Asked how much of an amount the request gives, where a line of the `texts` about the same
+    things takes a part of any ("Half of any birthday money goes in savings."), that part of it:
+    asked "Maya got £20 for her birthday - how much of it goes in savings?", the 1.5B gave her row."""
+    amounts = MONEY.findall(request)
+    if len(amounts) != 1 or not re.search(r"\bhow\s+much\b", request, re.IGNORECASE):
+        return ""
+    asked = {stem for stem in stems(request) if stem not in {w[:4] for w in PERCENT_WORDS}}
+    lines = [(line.strip(" -*•"), found) for text in texts for line in text.splitlines()
+             if (found := PART_OF.match(line.strip(" -*•"))) and not MONEY.search(line)]
+    fitting = [(line, found) for line, found in lines if len(stems(line[found.end():]) & asked) >= MIN_SHARED]
+    if len(fitting) != 1:
+        return ""
+    line, found = fitting[0]
+    part = found["part"].lower()
+    size = Fraction(PERCENT.match(part)["rate"]) / 100 if PERCENT.match(part) else PART_SIZES[part.split()[-1]]  # type: ignore[index]
+    amount = Fraction(amounts[0].replace(",", ""))
+    return f"{WORKED_OUT} \"{line}\" of {plain(amount)}: {plain(amount)} × {size} = {money_written(amount * size)}"
+
+
 def _us(line: str) -> list[str]:
     """The people a line lists when the user is one of them."""
     found = PEOPLE_LINE.match(line)
