@@ -1,6 +1,6 @@
 """The one line of a note that holds every word a question asks (asked_line.py)."""
 
-from saturnd.turn.asked_line import another_line_than_asked, the_line_asked
+from saturnd.turn.asked_line import another_line_than_asked, nothing_found_beside_the_line, the_line_asked
 
 CARE = ["Feed the monstera once a month in spring and summer, not in winter.", "Fern likes misting.",
         "Repot the fiddle leaf fig in March.", "Bought basil from the market for £2.50."]
@@ -39,3 +39,11 @@ def test_a_question_of_which_night_is_answered_from_the_one_line_with_its_other_
     assert the_line_asked(week, "Are we at Gran's?") == ""  # one word, and no day asked
     assert the_line_asked(["Sleep: at least 7 hours", "Water: 2 litres", "Steps: 8000"], "Which day did I sleep the least?") == ""
     assert the_line_asked(["Booked: Yoga Thursday, Spin Saturday.", "Gym: 6am", "Pool: shut"], "What time is yoga?") == ""
+
+
+def test_an_answer_that_nothing_was_found_beside_a_line_with_the_words_asked_is_sent_back_with_it():
+    seen = "--- rules.txt (whole file, 2 lines)\nPocket money paid on Saturdays.\nHalf of any birthday money goes in savings."
+    request = "When do I pay pocket money?"
+    assert nothing_found_beside_the_line("The knowledge base is empty.", request, seen) == "Pocket money paid on Saturdays."
+    assert nothing_found_beside_the_line("On Saturdays.", request, seen) is None
+    assert nothing_found_beside_the_line("I couldn't find it.", "When is the bin day?", seen) is None  # no line with its words

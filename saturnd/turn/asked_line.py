@@ -59,3 +59,25 @@ def another_line_than_asked(answer: str, request: str, seen: str) -> str | None:
 def _words_and_numbers(text: str) -> set[str]:
     """A text's word stems and numbers: "due on 2026-12-18" is from the line "booster due 2026-12-18, dental check …"."""
     return stems(text) | {str(int(n)) for n in re.findall(r"\d+", text)}
+
+
+NOTHING_FOUND = re.compile(
+    r"\b(?:(?:is|are)\s+empty|no\s+(?:information|info|results?|matches|records?|entries|mention|details)|"
+    r"(?:did\s+not|didn't|could\s+not|couldn't|can't|cannot|was\s+unable\s+to)\s+find|not\s+found|nothing\s+(?:about|on|for))\b",
+    re.IGNORECASE)
+"""An answer saying nothing was found: "The knowledge base is empty.", "I couldn't find anything about it."."""
+SHOWN_LINE = re.compile(r"^(?!\[|---|<|#|Now:|Working folder:|Files in|Excerpts of|- \S+ \(\d)(?P<line>.*\w.*)$", re.MULTILINE)
+
+
+def nothing_found_beside_the_line(answer: str, request: str, seen: str) -> str | None:
+    """The one line shown holding most of the question's words (two or more), where the answer
+    says nothing was found: asked "When do I pay pocket money?" with "Pocket money paid on
+    Saturdays." shown, the 1.5B searched the empty knowledge base and answered "The knowledge base
+    is empty."."""
+    if not QUESTION.search(request) or not NOTHING_FOUND.search(answer):
+        return None
+    asked = stems(" ".join(content_words(request)))
+    shared = [(len(asked & stems(found["line"])), found["line"].strip(" -*•")) for found in SHOWN_LINE.finditer(seen)]
+    most = max((count for count, _ in shared), default=0)
+    best = {line for count, line in shared if count == most}
+    return best.pop() if most >= MIN_WORDS and len(best) == 1 else None

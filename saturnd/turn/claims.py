@@ -148,7 +148,7 @@ from typing import Literal
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
 from saturnd.tools.word_match import WORD, stems
-from saturnd.turn.asked_line import another_line_than_asked
+from saturnd.turn.asked_line import another_line_than_asked, nothing_found_beside_the_line
 from saturnd.turn.date_checks import (
     YES,
     YES_NO_ASKED,
@@ -383,8 +383,8 @@ def _asked_of_the_past(claimed: str, request: str) -> bool:
     down …?" answered "I wrote …"): the answer reports the user's own doing, no tool's."""
     if asked_action(request) or "?" not in request:
         return False
-    verb = claimed.split()[-1].lower()
-    return bool(stems(PAST_FORMS.get(verb, verb)) & stems(request))
+    # any of its words: "is paid on" for "When do I pay pocket money?"
+    return any(stems(PAST_FORMS.get(word, word)) & stems(request) for word in claimed.lower().split())
 
 
 def _claims_of(verb: str) -> tuple[re.Pattern[str], ...]:
@@ -507,7 +507,7 @@ def unbacked_claim(
                  or overdue_missed(answer, request, seen) or against_next_due(answer, request, seen)
                  or against_this_month(answer, request, seen) or soonest_unnamed(answer, request, seen)
                  or against_the_target_held(answer, request, seen) or own_part_missed(answer, request, seen)
-                 or another_line_than_asked(answer, request, seen)):
+                 or another_line_than_asked(answer, request, seen) or nothing_found_beside_the_line(answer, request, seen)):
         return Claim("against_the_line", line)
     if lines := no_time_given(answer, request, seen):
         return Claim("no_time_given", lines)
