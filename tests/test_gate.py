@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from protocol.client import Client
 from saturnd.gate.provenance import SessionRecord
@@ -396,3 +397,21 @@ def test_a_guessed_line_goes_only_where_a_line_about_the_same_thing_has_no_guess
     edited = without_the_guessed_twin("edit_file", {"path": "calendar.txt", "old_text": "Mon 09:00 standup",
                                                     "new_text": "Mon 09:00 standup\nFri 15:00 bank\nThu 11:00 bank"}, told)
     assert edited is not None and edited[0]["new_text"] == "Mon 09:00 standup\nThu 11:00 bank"
+
+
+def test_a_value_the_file_written_already_holds_is_no_guess(tmp_path):
+    (tmp_path / "bills.csv").write_text("bill,amount,day of month\nRent,950.00,1\nGym,35.00,28\n")
+    request = "Add Netflix, £10.99 on the 9th."
+    context = review.GateContext(cwd=str(tmp_path), request=request, seen="Now: Friday 2026-12-04 15:00",
+                                 record=SessionRecord([request], [], []))  # the table not in the ground
+
+    def decided(content: str) -> review.Decision:
+        proposed = ToolCall(id="c1", name="write_file", arguments=json.dumps({"path": "bills.csv", "content": content}))
+        return review.review_calls([proposed], builtin_registry(), CallLedger(), 4, context)[0]
+
+    assert decided("bill,amount,day of month\nRent,950.00,1\nGym,35.00,28\nNetflix,10.99,9\n").fate == "needs_approval"
+    unsaid = replace(context, request="Add my Netflix to the bills.", record=SessionRecord(["Add my Netflix to the bills."], [], []))
+    proposed = ToolCall(id="c1", name="write_file", arguments=json.dumps(
+        {"path": "bills.csv", "content": "bill,amount,day of month\nRent,950.00,1\nGym,35.00,28\nNetflix,10.99,9\n"}))
+    guessed = review.review_calls([proposed], builtin_registry(), CallLedger(), 4, unsaid)[0]
+    assert guessed.fate == "refused_guess" and "'10.99'" in guessed.result  # the row added is still checked

@@ -527,6 +527,10 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
         return SentBack("invalid", OFF_REQUEST.format(tool=tool.name, line=off, request=context.request))
     if tool.risk not in ("write", "messaging"):
         return None
+    if tool.name in (WRITE_FILE, EDIT_FILE) and target.is_file():
+        # what the file holds is no guess: offered the table with Netflix's row added, the 1.5B wrote it, and
+        # "950.00", the rent row's, was refused as a guess five times (the table was not in the ground)
+        context = replace(context, seen=f"{context.seen}\n{file_text(target)}")
     return _what_it_carries(tool.name, arguments, addresses_of(tool), context)
 
 
