@@ -1,6 +1,10 @@
 """The one line of a note that holds every word a question asks (asked_line.py)."""
 
-from saturnd.turn.asked_line import another_line_than_asked, nothing_found_beside_the_line, the_line_asked
+from saturnd.turn.asked_line import (
+    another_line_than_asked,
+    nothing_found_beside_the_line,
+    the_line_asked,
+)
 
 CARE = ["Feed the monstera once a month in spring and summer, not in winter.", "Fern likes misting.",
         "Repot the fiddle leaf fig in March.", "Bought basil from the market for £2.50."]

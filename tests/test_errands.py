@@ -80,6 +80,7 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("Theo hoovered the stairs today.", "mark"),  # someone's job done
     ("Riverside paid us.", "mark"),  # someone paid the user
     ("The window cleaner came today.", "mark"),  # a visit told
+    ("The electric came out today.", "mark"),  # a bill gone out of the account
     ("Christmas is coming.", ""),
     ("Who's doing the school run on Thursday?", ""),
     ("I paid the football.", "mark"),

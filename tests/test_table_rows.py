@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 
 from saturnd.turn.lists_named import ListToWrite
+from saturnd.turn.marks import line_marked_as_told
 from saturnd.turn.retrieval import Document
 from saturnd.turn.table_rows import (
     cell_told,
@@ -261,3 +262,13 @@ def test_several_rows_told_done_by_their_first_words_are_each_set():
                                         "2026-11-25,hotel Manchester,118.00,no\n2026-11-26,taxi,23.50,no\n2026-12-02,parking,9.00,no\n")
     assert cell_told("I've claimed the hotel and the taxi.", [receipts], TODAY) == ListToWrite(
         "receipts.csv", receipts.text.replace("118.00,no", "118.00,yes").replace("23.50,no", "23.50,yes"))
+
+
+def test_a_bill_told_gone_out_of_the_account_is_set_paid_and_no_other_line_is_marked(tmp_path):
+    bills = "bill,amount,day of month,paid this month\nRent,950.00,1,yes\nElectric,88.00,15,no\n"
+    money = "# Money\nDirect debits come out of the current account.\n"
+    (tmp_path / "money.md").write_text(money)
+    documents = [Document("bills.csv", bills), Document("money.md", money)]
+    assert cell_told("The electric came out today.", documents) == ListToWrite(
+        "bills.csv", bills.replace("Electric,88.00,15,no", "Electric,88.00,15,yes"))
+    assert line_marked_as_told("The sun came out today.", documents, str(tmp_path)) is None  # "out" names no line

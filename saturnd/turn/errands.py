@@ -54,14 +54,17 @@ TOLD_DONE = re.compile(
     r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+|already\s+)?paid\s+for\s+(?:the\s+|my\s+|our\s+)?[\w' -]+[.!]?\s*$|"
     r"^\W*(?!(?:I|We|You|It|This|That|They|He|She)\b)(?-i:[A-Z])[\w'-]+\s+(?:just\s+)?[a-z]{3,}ed\s+the\b[^.!?\d]*"
     r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\s*[.!]?\s*$|"  # "Theo hoovered the stairs today."
-    r"^\W*(?:the|my|our)\s+[\w' -]{2,30}?\s+(?:came|called|visited|arrived|delivered|was\s+here|has\s+been)\s+(?:round\s+)?"
+    r"^\W*(?:the|my|our)\s+[\w' -]{2,30}?\s+(?:came|called|visited|arrived|delivered|was\s+here|has\s+been|went\s+out|came\s+out|"
+    r"has\s+(?:gone|come)\s+out)\s+(?:round\s+)?"
     r"(?:today|this\s+(?:morning|afternoon|evening))\s*[.!]?\s*$|"  # "The window cleaner came today."
     r"^\W*(?:the|my|our|his|her|their)\s+[\w' -]{2,40}?\s+(?:is|are|has\s+been|have\s+been)\s+(?:all\s+)?"
     r"(?:done|finished|sorted|paid|booked|sent|posted|fixed|handed\s+in|packed)\s*[.!]?\s*$",
     re.IGNORECASE)
-"""Told a thing on a list is done ("I've packed the charger.", "I've pruned the raspberries.", "I
+"""Told a thing on a list is done ("I've packed the charger.", "The electric came out today.", "I've pruned the raspberries.", "I
 paid the football.", "I watered the monstera today.", "Ana paid.", "I've paid for karate."): the list's line is marked. The 1.5B said the words back. Not "I've moved
 the meeting to 3pm": a change."""
+WENT_OUT = re.compile(r"\b(?:came|went|gone|come)\s+out\b", re.IGNORECASE)
+"""A bill told paid by its money going out of the account ("The electric came out today.")."""
 TOLD_LOGGED = re.compile(r"^\s*(?:(?:I|we)\s+)?(?:just\s+)?(?!(?:moved|changed|booked|rescheduled|cancelled|arranged|planned|"
                          r"need|feed|seed|speed|breed|bleed|weed|proceed|exceed|succeed)\b)"  # "Fed her at 15:30, 14 minutes."
                          r"(?:[a-z]+ed|ran|swam|rode|drove|spent|paid|did|took|bought|sold|put|fed|gave|ate|slept|read)\b[^?]*?"

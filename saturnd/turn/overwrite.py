@@ -306,7 +306,7 @@ def kept_refusal(path: str, kept: list[str], suggested: str, changing: bool = Fa
 
 CONTAINERS = "list lists file files note notes page"
 """Words for the file itself, not for what goes in it ("my to-do list")."""
-ERRAND_WORDS = frozenset(w[:4] for w in (*ADDING, *REMOVING, *CHANGING, "off", *CONTAINERS.split()))
+ERRAND_WORDS = frozenset(w[:4] for w in (*ADDING, *REMOVING, *CHANGING, "off", "out", *CONTAINERS.split()))
 
 
 def adds_nothing(request: str, path: Path, content: str) -> bool:

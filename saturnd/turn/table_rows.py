@@ -32,6 +32,7 @@ from saturnd.turn.errands import (
     TOLD_ADDED,
     TOLD_LOGGED,
     TOLD_MORE,
+    WENT_OUT,
     asked_action,
     told_answer,
 )
@@ -91,7 +92,7 @@ def cell_told(request: str, documents: list[Document], today: date | None = None
     if action != "mark" and put is None and not logged:
         return None
     today = today or date.today()
-    said, words = stems(request), set(re.findall(r"[A-Z][\w'-]*", request))
+    said, words = stems(request) | (PAID if WENT_OUT.search(request) else set()), set(re.findall(r"[A-Z][\w'-]*", request))
     lower = set(re.findall(r"[a-z][\w'-]*", request.lower()))
     for doc in documents:
         table = None if doc.source.startswith(KB_SOURCE) else header_and_rows(doc.source, doc.text.splitlines())
@@ -128,6 +129,8 @@ def _head_said(cell: str, heads: Counter[str], words: set[str]) -> bool:
 
 
 MIN_HEAD = 4
+PAID = stems("paid")
+"""What money gone out of the account did to a bill: a yes/no "paid" column is set."""
 
 
 def _each_named(rows: list[list[str]], said: set[str], words: set[str]) -> bool:
