@@ -81,6 +81,9 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("Riverside paid us.", "mark"),  # someone paid the user
     ("The window cleaner came today.", "mark"),  # a visit told
     ("The electric came out today.", "mark"),  # a bill gone out of the account
+    ("I've cancelled the gym.", "remove"),  # its line goes
+    ("I cancelled Spotify.", "remove"),
+    ("I stopped at the shop.", ""),
     ("Christmas is coming.", ""),
     ("Who's doing the school run on Thursday?", ""),
     ("I paid the football.", "mark"),

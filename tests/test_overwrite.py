@@ -13,6 +13,7 @@ from saturnd.turn.added_items import item_as_asked, item_edited_as_asked, listed
 from saturnd.turn.listing import marked_line
 from saturnd.turn.lists_named import (
     ListToWrite,
+    cancelled_line,
     days_swapped,
     days_taken,
     list_it_goes_on,
@@ -1154,3 +1155,13 @@ def test_a_time_move_asked_is_the_one_line_naming_the_thing_with_its_time_moved(
     assert time_moved_ready("Move my haircut to 6pm.", [diary]) == ListToWrite(
         "diary.txt", "Mon 7 Dec - dentist 8:40\nWed 9 Dec - haircut 6pm with Jess\n")
     assert time_moved_ready("Move my haircut to Friday.", [diary]) is None  # a day, not a time
+
+
+def test_a_thing_told_cancelled_is_the_one_line_or_row_naming_it_gone():
+    bills = "bill,amount,day of month\nRent,950.00,1\nGym,35.00,28\n"
+    calendar = "Mon 09:00 standup\nWed 14:00 dentist\n"
+    documents = [Document("bills.csv", bills), Document("calendar.txt", calendar)]
+    assert cancelled_line("I've cancelled the gym membership.", documents) == ListToWrite(
+        "bills.csv", "bill,amount,day of month\nRent,950.00,1\n")
+    assert cancelled_line("I cancelled the dentist.", documents) == ListToWrite("calendar.txt", "Mon 09:00 standup\n")
+    assert cancelled_line("I've cancelled the meeting.", documents) is None  # no line names it

@@ -63,6 +63,10 @@ TOLD_DONE = re.compile(
 """Told a thing on a list is done ("I've packed the charger.", "The electric came out today.", "I've pruned the raspberries.", "I
 paid the football.", "I watered the monstera today.", "Ana paid.", "I've paid for karate."): the list's line is marked. The 1.5B said the words back. Not "I've moved
 the meeting to 3pm": a change."""
+TOLD_CANCELLED = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+|finally\s+)?"
+                            r"(?:cancell?ed|stopped|quit)\s+(?:(?:the|my|our)\s+|(?-i:(?=[A-Z])))(?P<thing>[\w' -]+?)"
+                            r"(?:\s+(?:subscription|membership|direct\s+debit|booking))?\s*[.!]?\s*$", re.IGNORECASE)
+"""Told a thing was cancelled ("I've cancelled the gym.", "I cancelled Spotify."): its line goes."""
 WENT_OUT = re.compile(r"\b(?:came|went|gone|come)\s+out\b", re.IGNORECASE)
 """A bill told paid by its money going out of the account ("The electric came out today.")."""
 TOLD_LOGGED = re.compile(r"^\s*(?:(?:I|we)\s+)?(?:just\s+)?(?!(?:moved|changed|booked|rescheduled|cancelled|arranged|planned|"
@@ -218,6 +222,8 @@ def asked_action(request: str) -> str:
         if verb == "remind" and REMIND_SOMEONE.search(request[found.end("verb"):]):  # "Remind Tom that …"
             return "message"
         return SAID_PLAINLY.get(verb.split()[0], verb.split()[0])
+    if TOLD_CANCELLED.match(request):
+        return "remove"
     if TOLD_DONE.match(request) or told_answer(request):
         return "mark"
     if TOLD_ADDED.match(request) or TOLD_MORE.match(request) or DAY_TAKEN.match(request) and "?" not in request:

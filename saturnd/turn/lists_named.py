@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
+from saturnd.gate.provenance import DAY_OR_MONTH
+from saturnd.tools.table_cells import TABLE_SUFFIXES
 from saturnd.tools.word_match import query_terms, stems
-from saturnd.turn.errands import DAY_TAKEN, NAMED_FILE, asked_action
+from saturnd.turn.errands import DAY_TAKEN, NAMED_FILE, TOLD_CANCELLED, asked_action
 from saturnd.turn.listing import LIST_MARK
 from saturnd.turn.made_up import HEADING
 from saturnd.turn.overwrite import (
@@ -269,6 +271,22 @@ def _without_the_line(request: str, documents: list[Document]) -> ListToWrite | 
         lines[gone] = lines[gone].replace("[ ]", "[x]", 1)
         return ListToWrite(document.source, "".join(f"{line}\n" for line in lines))
     return ListToWrite(document.source, "".join(f"{line}\n" for n, line in enumerate(lines) if n != gone))
+
+
+def cancelled_line(request: str, documents: list[Document]) -> ListToWrite | None:
+    """Told a thing was cancelled ("I've cancelled the gym."), the folder's one line or row it
+    names by all its own words, gone: the 1.5B asked "What was the Gym row?" four times."""
+    told = TOLD_CANCELLED.match(request)
+    if told is None:
+        return None
+    thing = stems(told["thing"])
+    found = [(doc, n) for doc in documents if not doc.source.startswith(KB_SOURCE)
+             for n, line in enumerate(doc.text.splitlines()) if n > 0 or not doc.source.endswith(TABLE_SUFFIXES)
+             if (own := stems(DAY_OR_MONTH.sub(" ", BULLET.sub("", line).split(",")[0]))) and own <= thing]  # "Wed 14:00 dentist"
+    if len(found) != 1:
+        return None
+    doc, gone = found[0]
+    return ListToWrite(doc.source, "".join(f"{line}\n" for n, line in enumerate(doc.text.splitlines()) if n != gone))
 
 
 def _holding_the_item(request: str, documents: list[Document]) -> Document | None:

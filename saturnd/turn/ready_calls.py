@@ -17,7 +17,13 @@ from saturnd.turn.claims import Claim
 from saturnd.turn.context import TurnContext
 from saturnd.turn.diary_adds import diary_line_added
 from saturnd.turn.errands import NAMED_FILE, asked_action
-from saturnd.turn.lists_named import ListToWrite, days_swapped, days_taken, ready_write
+from saturnd.turn.lists_named import (
+    ListToWrite,
+    cancelled_line,
+    days_swapped,
+    days_taken,
+    ready_write,
+)
 from saturnd.turn.look_first import addresses_named
 from saturnd.turn.made_up import NUMBER_WORDS
 from saturnd.turn.marks import answer_told, job_logged, last_day_told, line_marked_as_told
@@ -50,6 +56,7 @@ def ready_write_of(request: str, documents: list[Document], cwd: str, today: dat
             or stock_topped_up(request, documents) or row_asked(request, documents, today)
             or last_day_told(request, documents, today)
             or job_logged(request, documents)  # before the mark: the price list's "Hoover the stairs: £1" is no job done
+            or cancelled_line(request, documents)  # gone, not marked done
             or line_marked_as_told(request, documents, cwd) or days_swapped(request, documents)
             or days_taken(request, documents) or answer_told(request, documents) or time_moved_ready(request, documents)
             or lines_copied(request, documents, cwd) or diary_line_added(request, documents, today))
