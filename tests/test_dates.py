@@ -1454,3 +1454,16 @@ def test_asked_what_is_past_its_date_with_none_gone_by_a_yes_goes_back(answer, s
     seen = "--- pantry.csv\n" + "\n".join(pantry) + "\n" + dated(pantry, "Is anything past its date?", TODAY)
     claim = unbacked_claim(answer, [], builtin_registry(), "Is anything past its date?", documents_at_hand=True, seen=seen)
     assert (claim is not None and claim.kind == "against_the_line") is sent_back
+
+
+@pytest.mark.parametrize(("request_text", "answer", "sent_back"), [
+    ("Is the library open on Monday?", "No, it's closed on Mondays.", False),
+    ("Is the library open on Monday?", "Yes, it is open.", True),
+    ("Is the library closed on Monday?", "Yes.", False),
+    ("Is the library closed on Monday?", "No.", True),
+])
+def test_a_day_outside_a_lines_weekdays_is_a_no_to_open_and_a_yes_to_closed(request_text, answer, sent_back):
+    seen = ('--- library.md\n# Library\nOpen Tue-Sat 9-5\n[Saturn dated] Monday 7 December: not within Tue-Sat of'
+            ' "Open Tue-Sat 9-5"')
+    claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=seen)
+    assert (claim is not None and claim.kind == "against_the_day") is sent_back

@@ -77,7 +77,8 @@ def nothing_found_beside_the_line(answer: str, request: str, seen: str) -> str |
     if not QUESTION.search(request) or not NOTHING_FOUND.search(answer):
         return None
     asked = stems(" ".join(content_words(request)))
-    shared = [(len(asked & stems(found["line"])), found["line"].strip(" -*•")) for found in SHOWN_LINE.finditer(seen)]
+    shared = [(len(asked & stems(found["line"])), found["line"].strip(" -*•")) for found in SHOWN_LINE.finditer(seen)
+              if not found["line"].rstrip().endswith("?")]  # the question itself, where the turn shows it
     most = max((count for count, _ in shared), default=0)
     best = {line for count, line in shared if count == most}
     return best.pop() if most >= MIN_WORDS and len(best) == 1 else None

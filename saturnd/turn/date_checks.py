@@ -25,7 +25,7 @@ from saturnd.turn.dates import (
     days_named,
     days_of,
 )
-from saturnd.turn.day_lines import NO_LINE_THAT_DAY
+from saturnd.turn.day_lines import NO_LINE_THAT_DAY, NOT_WITHIN, WITHIN
 from saturnd.turn.repeats import ENDS, WHEN_ASKED
 from saturnd.turn.worked_times import clock_times
 
@@ -63,7 +63,11 @@ def not_on_that_day(answer: str, request: str, seen: str) -> str | None:
     if found is None or not asked:
         return None
     others = [line for line in seen.splitlines() if not line.startswith("[Saturn") and asked & content_words(line)]
-    on_the_day = bool(asked & content_words(found.group("line")))
+    line = found.group("line")  # "not within Tue-Sat of "Open Tue-Sat 9-5"": its quote's words are not the day's
+    if line.startswith((WITHIN, NOT_WITHIN)):  # asked "closed?", a day not within the opening days is a yes
+        on_the_day = line.startswith(WITHIN) != bool(re.search(r"\b(?:closed|shut)\b", request, re.IGNORECASE))
+    else:
+        on_the_day = bool(asked & content_words(line))
     if (YES.search(answer) and not on_the_day and others) or (NO.search(answer) and on_the_day):
         return f"{found.group('day')}: {found.group('line')}"
     return None

@@ -27,6 +27,8 @@ from saturnd.turn.worked_times import clock_times
 TIME_WRITTEN = re.compile(r"\b\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)\b|\b\d{1,2}[:.]\d\d\b", re.IGNORECASE)
 
 
+WITHIN, NOT_WITHIN = "within", "not within"
+"""A day against a line's span of weekdays ("Open Tue-Sat 9-5")."""
 NO_LINE_THAT_DAY = "no line here is for that day"
 
 
@@ -42,7 +44,7 @@ def on_the_days(lines: list[str], request: str, today: date) -> str:
         # "Fri 18 Dec" is a Friday, not this one
         said += [f"{_label(word, day)}: {_with_its_header(part, lines)}" for line in lines
                  if (part := _part_for_the_day(line, written, day, today))]
-        said += [f"{_label(word, day)}: {'within' if inside else 'not within'} {days} of \"{line.strip()}\""
+        said += [f"{_label(word, day)}: {WITHIN if inside else NOT_WITHIN} {days} of \"{line.strip()}\""
                  for line in lines if not _part_for_the_day(line, written, day, today)
                  for days, inside in _in_a_range_of_days(line, day)]
     if (week := week_named(request, today)) and (which := WEEK_NAMED.search(request)):  # a rota's "30 Nov: …"
