@@ -1467,3 +1467,13 @@ def test_a_day_outside_a_lines_weekdays_is_a_no_to_open_and_a_yes_to_closed(requ
             ' "Open Tue-Sat 9-5"')
     claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=seen)
     assert (claim is not None and claim.kind == "against_the_day") is sent_back
+
+
+def test_asked_what_is_overdue_an_answer_naming_what_is_still_to_come_too_goes_back():
+    library = ["The Salt Path — due 1 Dec", "Intermezzo — due 11 Dec"]
+    seen = "--- library.txt\n" + "\n".join(library) + "\n" + dated(library, "Which library books are overdue?", TODAY)
+    claim = unbacked_claim("The Salt Path, Intermezzo", [], builtin_registry(), "Which library books are overdue?",
+                           documents_at_hand=True, seen=seen)
+    assert claim is not None and claim.quote.startswith("The Salt Path due, 1 December 2026")
+    assert unbacked_claim("The Salt Path", [], builtin_registry(), "Which library books are overdue?",
+                          documents_at_hand=True, seen=seen) is None

@@ -259,7 +259,12 @@ def overdue_missed(answer: str, request: str, seen: str) -> str | None:
     said = (content_words(answer) | set(re.findall(r"\d+", answer))) - content_words(request) - DATE_WORDS
     named = [entry for entry in gone if said & (content_words(entry.split(",")[0]) | set(re.findall(r"\d+", entry.split(",")[0])))]
     if gone:
-        return "; ".join(gone) if not named else None
+        entries = [entry.strip() for line in seen.splitlines() if line.startswith("[Saturn dated]") and OVERDUE_MARK in line
+                   for entry in line.removeprefix("[Saturn dated]").split(";")]
+        to_come = [entry for entry in entries if entry not in gone
+                   and said & (content_words(entry.split(",")[0]) - content_words(" ".join(gone)))]
+        # "The Salt Path, Intermezzo, Piranesi": two of them due in days to come
+        return "; ".join(gone) if not named or to_come else None
     # none gone by: "Is anything past its date?" answered "Yes, the rice is past its date." (good till June)
     none_gone = next((line.removeprefix("[Saturn dated]").strip() for line in seen.splitlines()
                       if line.startswith("[Saturn dated]") and line.endswith(NONE_GONE)), None)
