@@ -25,6 +25,7 @@ from saturnd.turn.dates import days_meant
 from saturnd.turn.day_lines import on_the_days
 from saturnd.turn.errands import asked_action
 from saturnd.turn.fencing import fence
+from saturnd.turn.fines import fines_owed
 from saturnd.turn.folder_scan import FolderScan, scan_folder
 from saturnd.turn.look_first import contact_sources
 from saturnd.turn.rated import (
@@ -208,4 +209,4 @@ def _put_together(request: str, rendered: str, documents: list[Document], today:
             used_at_its_rate(request, rendered), a_price_a_time(request, rendered), before_the_day_asked(request, rendered),
             rows_at_their_prices(request, rendered, texts), against_the_budget(request, rendered, texts),
             gone_up(request, rendered), unpaid_at_a_price(request, rendered),
-            hours_at_table_rates(request, documents, today)]
+            hours_at_table_rates(request, documents, today), fines_owed(request, documents, today)]
