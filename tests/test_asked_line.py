@@ -51,3 +51,11 @@ def test_an_answer_that_nothing_was_found_beside_a_line_with_the_words_asked_is_
     assert nothing_found_beside_the_line("The knowledge base is empty.", request, seen) == "Pocket money paid on Saturdays."
     assert nothing_found_beside_the_line("On Saturdays.", request, seen) is None
     assert nothing_found_beside_the_line("I couldn't find it.", "When is the bin day?", seen) is None  # no line with its words
+
+
+def test_not_enough_information_beside_the_harness_line_for_the_day_asked_goes_back_with_it():
+    seen = ("--- habits.csv (whole file, 3 lines)\ndate,sleep h,water glasses\n2026-11-30,6.0,4\n2026-12-01,8.0,8\n"
+            "[Saturn dated] Tuesday 1 December: date 2026-12-01, sleep h 8.0, water glasses 8")
+    assert nothing_found_beside_the_line("I don't have enough information to answer this question.",
+                                         "How many glasses of water did I drink on Tuesday?", seen) == (
+        "Tuesday 1 December: date 2026-12-01, sleep h 8.0, water glasses 8")

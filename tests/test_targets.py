@@ -16,7 +16,7 @@ def test_readings_are_held_against_the_target_a_note_sets_for_them():
 def test_a_target_of_one_number_and_one_to_reach_over():
     steps = ("steps.csv", ["date,steps", "2026-12-01,11200", "2026-12-02,8400"])
     said = against_the_target("Am I hitting my goal?", [("health.md", ["Daily goal: at least 10000 steps"]), steps])
-    assert said.endswith("latest 8400 (2026-12-02) is under it; average 9800 is under it; under it: 1 of 2 (2026-12-02 8400);"
+    assert said.endswith("latest 8400 (2026-12-02) is under it; average 9800 is under it; under it: 1 of 2 (2026-12-02 8400 (1600 short));"
                          " reached it: 1 of 2")
 
 
@@ -44,6 +44,6 @@ def test_a_goal_under_a_heading_of_goals_is_one_to_reach_held_against_its_own_co
     habits = ("habits.csv", ["date,sleep h,steps", "2026-12-01,8.0,9800", "2026-12-02,7.0,12100", "2026-12-03,5.5,10400"])
     assert against_the_target("On how many days did I hit my step goal?", [goals, habits]) == (
         '[Saturn worked out] steps against "Steps: 10,000": latest 10400 (2026-12-03) is within it; average 10766.7 is'
-        " within it; under it: 1 of 3 (2026-12-01 9800); reached it: 2 of 3")
+        " within it; under it: 1 of 3 (2026-12-01 9800 (200 short)); reached it: 2 of 3")
     assert against_the_target("What's my sleep goal?", [goals, habits]).startswith(
         '[Saturn worked out] sleep h against "Sleep: at least 7 hours": latest 5.5 (2026-12-03) is under it')

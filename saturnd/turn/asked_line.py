@@ -63,10 +63,13 @@ def _words_and_numbers(text: str) -> set[str]:
 
 NOTHING_FOUND = re.compile(
     r"\b(?:(?:is|are)\s+empty|no\s+(?:information|info|results?|matches|records?|entries|mention|details)|"
-    r"(?:did\s+not|didn't|could\s+not|couldn't|can't|cannot|was\s+unable\s+to)\s+find|not\s+found|nothing\s+(?:about|on|for))\b",
+    r"(?:did\s+not|didn't|could\s+not|couldn't|can't|cannot|was\s+unable\s+to)\s+find|not\s+found|nothing\s+(?:about|on|for)|"
+    r"(?:not|don't|do\s+not)\s+(?:have\s+)?enough\s+(?:information|info|data|details))\b",
     re.IGNORECASE)
 """An answer saying nothing was found: "The knowledge base is empty.", "I couldn't find anything about it."."""
-SHOWN_LINE = re.compile(r"^(?!\[|---|<|#|Now:|Working folder:|Files in|Excerpts of|- \S+ \(\d)(?P<line>.*\w.*)$", re.MULTILINE)
+SHOWN_LINE = re.compile(r"^(?:\[Saturn (?:dated|listed|worked out)\] )?(?!\[|---|<|#|Now:|Working folder:|Files in|Excerpts of|- \S+ \(\d)"
+                        r"(?P<line>.*\w.*)$", re.MULTILINE)
+"""A line of the user's files shown, or one the harness worked out of them ("Tuesday 1 December: … water glasses 8")."""
 
 
 def nothing_found_beside_the_line(answer: str, request: str, seen: str) -> str | None:

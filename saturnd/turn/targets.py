@@ -74,7 +74,8 @@ def _held(found: re.Match[str], parts: list[tuple[str, list[str]]], reached: boo
         rows = sorted(body, key=lambda r: r[dates])
         values = [[number(r[i]) or Decimal(0) for i in columns] for r in rows]
         average = [sum((v[n] for v in values), Decimal(0)) / len(values) for n in range(len(columns))]
-        over = [f"{r[dates].strip()} {_written(v)}" for r, v in zip(rows, values, strict=True) if _past(v, limits, keeps_under)]
+        over = [f"{r[dates].strip()} {_written(v)}{_gap(v, limits, keeps_under)}" for r, v in zip(rows, values, strict=True)
+                if _past(v, limits, keeps_under)]
         return (f"[Saturn worked out] {'/'.join(header[i].strip() for i in columns)} against \"{found.group(0).strip()}\": "
                 f"latest {_written(values[-1])} ({rows[-1][dates].strip()}) is "
                 f"{word if _past(values[-1], limits, keeps_under) else 'within'} it; "
@@ -86,6 +87,15 @@ def _held(found: re.Match[str], parts: list[tuple[str, list[str]]], reached: boo
 
 def _past(values: list[Decimal], limits: list[Decimal], keeps_under: bool) -> bool:
     return any(v > limit if keeps_under else v < limit for v, limit in zip(values, limits, strict=True))
+
+
+def _gap(values: list[Decimal], limits: list[Decimal], keeps_under: bool) -> str:
+    """How far one reading is past its one limit: asked "How many steps short of my goal was I on
+    Monday?", the 1.5B gave Monday's 4300."""
+    if len(limits) != 1:
+        return ""
+    gap = values[0] - limits[0] if keeps_under else limits[0] - values[0]
+    return f" ({_written([gap])} {'over' if keeps_under else 'short'})"
 
 
 def _written(values: list[Decimal]) -> str:
