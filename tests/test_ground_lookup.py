@@ -25,6 +25,7 @@ from saturnd.turn.rated import (
     gone_up,
     hours_at_table_rates,
     hours_at_their_rates,
+    left_after_spent,
     rows_at_their_prices,
     unpaid_at_a_price,
     used_at_its_rate,
@@ -1382,3 +1383,12 @@ def test_asked_which_is_closest_what_is_still_to_go_is_given_the_least_first():
     pots = "pot,saved,target\nholiday,1240,2000\nnew car,3500,8000\nchristmas,410,500\n"
     assert table_totals("pots.csv", pots, "Which pot is closest to its target?").endswith(
         "; still to go, target - saved, the least first: christmas 90, holiday 760, new car 4500 = 5350 in all")
+
+
+def test_what_is_left_of_a_rows_amount_takes_off_what_a_line_naming_it_says_was_spent():
+    shown = ("--- gifts.md\nPriya: candle from the market (bought, £18)\nJamie: football kit (Spurs)\n"
+             "[Saturn worked out] totals over the Priya rows (1): gift budget = 25; the row: name Priya, relation friend,"
+             " gift budget 25")
+    assert left_after_spent("How much have I got left to spend on Priya's present?", shown) == (
+        '[Saturn worked out] "Priya: candle from the market (bought, £18)" against gift budget 25: 25 - 18 = 7 left')
+    assert left_after_spent("How much is Priya's gift budget?", shown) == ""

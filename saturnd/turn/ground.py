@@ -35,6 +35,7 @@ from saturnd.turn.rated import (
     gone_up,
     hours_at_table_rates,
     hours_at_their_rates,
+    left_after_spent,
     rows_at_their_prices,
     unpaid_at_a_price,
     used_at_its_rate,
@@ -208,5 +209,5 @@ def _put_together(request: str, rendered: str, documents: list[Document], today:
             cost_a_head(request, rendered), hours_at_their_rates(request, rendered),
             used_at_its_rate(request, rendered), a_price_a_time(request, rendered), before_the_day_asked(request, rendered),
             rows_at_their_prices(request, rendered, texts), against_the_budget(request, rendered, texts),
-            gone_up(request, rendered), unpaid_at_a_price(request, rendered),
+            gone_up(request, rendered), left_after_spent(request, rendered), unpaid_at_a_price(request, rendered),
             hours_at_table_rates(request, documents, today), fines_owed(request, documents, today)]

@@ -352,3 +352,26 @@ def gone_up(request: str, shown: str) -> str:
     new, old = Decimal(ONE_AMOUNT.findall(lines[0])[0].replace(",", "")), Decimal(row["value"])
     change = f"{_plain(new - old)} up" if new >= old else f"{_plain(old - new)} down"
     return f"{WORKED_OUT} \"{lines[0]}\" against {row['column'].strip()} {row['value']}: {_plain(new)} - {_plain(old)} = {change}"
+
+
+LEFT_OF_IT_ASKED = re.compile(r"\b(?:left|remaining|still\s+(?:got|have)\s+to\s+spend)\b", re.IGNORECASE)
+SPENT_WORDS = re.compile(r"\b(?:bought|spent|paid|cost)\b", re.IGNORECASE)
+
+
+def left_after_spent(request: str, shown: str) -> str:
+    """Asked what is left of a row's amount, the amount a line naming the row says was spent taken
+    off it: with Priya's "gift budget 25" and "Priya: candle from the market (bought, £18)" shown,
+    the 1.5B answered 25 for "How much have I got left to spend on Priya's present?"."""
+    if not LEFT_OF_IT_ASKED.search(request):
+        return ""
+    row = next((found for line in shown.splitlines() if (found := ONE_ROW.match(line))), None)
+    if row is None:
+        return ""
+    words = {stem for cell in row["cells"].split(", ") if not re.search(r"\d", cell) for stem in stems(cell.partition(" ")[2])}
+    lines = [line.strip(" -*•") for line in shown.splitlines() if not line.startswith(("[Saturn", "---"))
+             and len(ONE_AMOUNT.findall(line)) == 1 and SPENT_WORDS.search(line) and stems(line) & words & stems(request)]
+    if len(lines) != 1:
+        return ""
+    spent, amount = Decimal(ONE_AMOUNT.findall(lines[0])[0].replace(",", "")), Decimal(row["value"])
+    return (f"{WORKED_OUT} \"{lines[0]}\" against {row['column'].strip()} {row['value']}: {_plain(amount)} - {_plain(spent)}"
+            f" = {_plain(amount - spent)} left")
