@@ -4,7 +4,8 @@ from datetime import date
 
 from saturnd.turn.answers import answers_counted
 from saturnd.turn.lists_named import ListToWrite
-from saturnd.turn.marks import answer_told, last_day_told
+from saturnd.turn.marks import answer_told, bought_for, last_day_told
+from saturnd.turn.ready_calls import ready_write_of
 from saturnd.turn.retrieval import Document
 
 RSVPS = ["# Mia's party", "## RSVPs", "- Olivia: yes", "- Leo: yes", "- Ava: no", "- Noah: ?", "- Isla: yes"]
@@ -34,3 +35,15 @@ def test_told_a_thing_done_today_its_lines_last_day_is_today_as_the_line_writes_
     assert last_day_told("I ordered Mum's prescription today.", [mum], date(2026, 12, 4)) == ListToWrite(
         "mum.md", mum.text.replace("last ordered 20 Nov", "last ordered 4 Dec"))
     assert last_day_told("I ordered Mum's prescription.", [mum], date(2026, 12, 4)) is None  # no day told
+
+
+GIFTS = "# Gift ideas\nJamie: Minecraft book, or a football kit (Spurs)\nPriya: candle from the market (bought, £18)\n"
+CONTACTS = "# Contacts\nPriya - 07700 900655\nJamie's mum - 07700 900111\n"
+
+
+def test_a_present_told_bought_marks_the_persons_gift_line_as_the_list_marks_another():
+    documents = [Document("gifts.md", GIFTS), Document("contacts.md", CONTACTS)]
+    assert bought_for("Bought Jamie the football kit, £28.", documents) == ListToWrite(
+        "gifts.md", GIFTS.replace("(Spurs)", "(Spurs) (bought, £28)"))
+    assert bought_for("I bought Priya the candle.", documents) is None  # bought already; her contact line is no gift
+    assert ready_write_of("I bought Priya the candle.", documents, "/nowhere", date(2026, 12, 4)) is None

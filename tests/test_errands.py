@@ -84,6 +84,7 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("I've cancelled the gym.", "remove"),  # its line goes
     ("I cancelled Spotify.", "remove"),
     ("I stopped at the shop.", ""),
+    ("Bought Jamie the football kit, £28.", "mark"),  # a present bought: its gift line is marked
     ("Christmas is coming.", ""),
     ("Who's doing the school run on Thursday?", ""),
     ("I paid the football.", "mark"),

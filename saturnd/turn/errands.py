@@ -67,6 +67,10 @@ TOLD_CANCELLED = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+h
                             r"(?:cancell?ed|stopped|quit)\s+(?:(?:the|my|our)\s+|(?-i:(?=[A-Z])))(?P<thing>[\w' -]+?)"
                             r"(?:\s+(?:subscription|membership|direct\s+debit|booking))?\s*[.!]?\s*$", re.IGNORECASE)
 """Told a thing was cancelled ("I've cancelled the gym.", "I cancelled Spotify."): its line goes."""
+BOUGHT_FOR = re.compile(r"^\s*(?:(?:I|we)(?:'ve|’ve|\s+have)?\s+)?(?:just\s+|finally\s+)?(?:bought|got|ordered|picked\s+up)\s+"
+                        r"(?P<who>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)\s+(?:the|a|an|some|his|her|their)\s+"
+                        r"(?P<thing>[^,.£$€?]+?)(?:,?\s*(?:for\s+)?(?P<money>[£$€]\s?\d[\d,]*(?:\.\d+)?))?\s*[.!]?\s*$", re.IGNORECASE)
+"""Told a present was bought for someone ("Bought Jamie the football kit, £28."): their gift line is marked bought."""
 WENT_OUT = re.compile(r"\b(?:came|went|gone|come)\s+out\b", re.IGNORECASE)
 """A bill told paid by its money going out of the account ("The electric came out today.")."""
 TOLD_LOGGED = re.compile(r"^\s*(?:(?:I|we)\s+)?(?:just\s+)?(?!(?:moved|changed|booked|rescheduled|cancelled|arranged|planned|"
@@ -224,6 +228,8 @@ def asked_action(request: str) -> str:
         return SAID_PLAINLY.get(verb.split()[0], verb.split()[0])
     if TOLD_CANCELLED.match(request):
         return "remove"
+    if BOUGHT_FOR.match(request):
+        return "mark"
     if TOLD_DONE.match(request) or told_answer(request):
         return "mark"
     if TOLD_ADDED.match(request) or TOLD_MORE.match(request) or DAY_TAKEN.match(request) and "?" not in request:

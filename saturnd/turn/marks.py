@@ -11,10 +11,11 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
+from saturnd.tools.table_cells import TABLE_SUFFIXES
 from saturnd.tools.word_match import stems
 from saturnd.turn.answers import ANSWER_LINE, MIN_LINES
 from saturnd.turn.chores import DONE_ITEM, TOLD_JOB, done_section, price_of, priced_jobs
-from saturnd.turn.errands import asked_action, told_answer
+from saturnd.turn.errands import BOUGHT_FOR, asked_action, told_answer
 from saturnd.turn.listing import DONE_MARK, marked_line, marks_done
 from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.overwrite import TABLE, asked_about, content_lines, file_text, named
@@ -161,6 +162,33 @@ def answer_told(request: str, documents: list[Document]) -> ListToWrite | None:
             at, match = theirs[0]
             lines[at] = lines[at][:match.start("answer")] + answer + lines[at][match.end("answer"):]
             found.append(ListToWrite(doc.source, "\n".join(lines) + "\n"))
+    return found[0] if len(found) == 1 else None
+
+
+BOUGHT_MARK = re.compile(r"\((?:bought|got)(?P<priced>,\s*[£$€])?[^)]*\)", re.IGNORECASE)
+
+
+def bought_for(request: str, documents: list[Document]) -> ListToWrite | None:
+    """Told a present was bought for someone ("Bought Jamie the football kit, £28."), the one list
+    line of theirs marked bought as the list marks another ("Priya: candle (bought, £18)"): the
+    1.5B wrote the birthdays table into the gift list."""
+    told = BOUGHT_FOR.match(request)
+    if told is None:
+        return None
+    found = []
+    for doc in documents:
+        lines = doc.text.rstrip("\n").split("\n")
+        if doc.source.startswith(KB_SOURCE) or doc.source.lower().endswith(TABLE_SUFFIXES):
+            continue
+        marks_bought = any(map(BOUGHT_MARK.search, lines))  # a gift list, not contacts.md's "Priya - 07700 …"
+        theirs = [i for i, line in enumerate(lines) if re.match(rf"^\W*{re.escape(told['who'])}\s*[:\-–]", line, re.IGNORECASE)
+                  and (marks_bought or stems(told["thing"]) & stems(line))]
+        if len(theirs) != 1 or BOUGHT_MARK.search(lines[theirs[0]]):
+            continue
+        priced = any((mark := BOUGHT_MARK.search(line)) and mark["priced"] for line in lines)
+        money = f", {told['money'].replace(' ', '')}" if told["money"] and (priced or not marks_bought) else ""
+        lines[theirs[0]] = f"{lines[theirs[0]].rstrip()} (bought{money})"
+        found.append(ListToWrite(doc.source, "\n".join(lines) + "\n"))
     return found[0] if len(found) == 1 else None
 
 

@@ -16,7 +16,7 @@ from saturnd.turn import prompts
 from saturnd.turn.claims import Claim
 from saturnd.turn.context import TurnContext
 from saturnd.turn.diary_adds import diary_line_added
-from saturnd.turn.errands import NAMED_FILE, asked_action
+from saturnd.turn.errands import BOUGHT_FOR, NAMED_FILE, asked_action
 from saturnd.turn.lists_named import (
     ListToWrite,
     cancelled_line,
@@ -26,7 +26,13 @@ from saturnd.turn.lists_named import (
 )
 from saturnd.turn.look_first import addresses_named
 from saturnd.turn.made_up import NUMBER_WORDS
-from saturnd.turn.marks import answer_told, job_logged, last_day_told, line_marked_as_told
+from saturnd.turn.marks import (
+    answer_told,
+    bought_for,
+    job_logged,
+    last_day_told,
+    line_marked_as_told,
+)
 from saturnd.turn.message_words import message_asked
 from saturnd.turn.overwrite import WRITE_FILE
 from saturnd.turn.put_right import SEND_MESSAGE
@@ -57,7 +63,9 @@ def ready_write_of(request: str, documents: list[Document], cwd: str, today: dat
             or last_day_told(request, documents, today)
             or job_logged(request, documents)  # before the mark: the price list's "Hoover the stairs: £1" is no job done
             or cancelled_line(request, documents)  # gone, not marked done
-            or line_marked_as_told(request, documents, cwd) or days_swapped(request, documents)
+            # a present bought is its gift line's, not any line naming the person ("Priya - 07700 …")
+            or (bought_for(request, documents) if BOUGHT_FOR.match(request) else line_marked_as_told(request, documents, cwd))
+            or days_swapped(request, documents)
             or days_taken(request, documents) or answer_told(request, documents) or time_moved_ready(request, documents)
             or lines_copied(request, documents, cwd) or diary_line_added(request, documents, today))
 

@@ -60,7 +60,7 @@ from saturnd.turn.look_first import (
 )
 from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.made_up import COMPUTE_REQUEST, WORKED_OUT, uncomputed_number
-from saturnd.turn.marks import answer_told, job_logged
+from saturnd.turn.marks import answer_told, bought_for, job_logged
 from saturnd.turn.message_words import BLANK, own_address_carried
 from saturnd.turn.overwrite import (
     ADDING,
@@ -451,10 +451,11 @@ def _told_write(context: GateContext, target: Path) -> ListToWrite | None:
 
 
 def _days_or_answer_set(context: GateContext, target: Path) -> ListToWrite | None:
-    """Two days swapped, a weekday given to someone, someone's answer set or a job they did logged,
-    where `target` is that file."""
+    """Two days swapped, a weekday given to someone, someone's answer set, a job they did logged or
+    a present bought for them marked, where `target` is that file."""
     set_so = (days_swapped(context.request, context.documents) or days_taken(context.request, context.documents)
-              or answer_told(context.request, context.documents) or job_logged(context.request, context.documents))
+              or answer_told(context.request, context.documents) or job_logged(context.request, context.documents)
+              or bought_for(context.request, context.documents))
     return set_so if set_so is not None and Path(context.cwd, set_so.source).resolve() == target.resolve() else None
 
 
