@@ -41,7 +41,7 @@ from saturnd.turn.retrieval import (
     relevant_excerpts,
     render_excerpts,
 )
-from saturnd.turn.the_user import own_part_missed, the_user_named
+from saturnd.turn.the_user import own_count_missed, own_part_missed, the_user_named
 from saturnd.turn.worked_lines import against_the_worked_entry, bracketed_counts
 from tests.conftest import of_type
 from tests.test_gate import decide_with, run_with_decisions
@@ -1392,3 +1392,11 @@ def test_what_is_left_of_a_rows_amount_takes_off_what_a_line_naming_it_says_was_
     assert left_after_spent("How much have I got left to spend on Priya's present?", shown) == (
         '[Saturn worked out] "Priya: candle from the market (bought, £18)" against gift budget 25: 25 - 18 = 7 left')
     assert left_after_spent("How much is Priya's gift budget?", shown) == ""
+
+
+def test_asked_how_many_of_a_rotas_lines_are_mine_another_count_goes_back():
+    noted = '[Saturn noted] the rows that say "Me" are the user\'s: 2 of 5 lines: Mon: me; Wed: me'
+    request = "How many days am I driving this week?"
+    assert own_count_missed("I'm driving this week for 5 days.", request, noted) == "2 of 5 lines say you: Mon: me; Wed: me"
+    assert own_count_missed("Two days: Monday and Wednesday.", request, noted) is None
+    assert own_count_missed("5", "How many days is Hannah driving?", noted) is None  # not the user's

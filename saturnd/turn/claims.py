@@ -227,7 +227,7 @@ from saturnd.turn.picked_rows import (
 from saturnd.turn.rated import against_their_rates
 from saturnd.turn.retrieval import Document
 from saturnd.turn.targets import against_the_target_held
-from saturnd.turn.the_user import own_part_missed, own_sum_missed
+from saturnd.turn.the_user import own_count_missed, own_part_missed, own_sum_missed
 from saturnd.turn.tool_fit import fits_request, named_for_request
 from saturnd.turn.trails import elsewhere_untried, unfollowed_pointer
 from saturnd.turn.which_file import the_file_holding_it
@@ -507,6 +507,7 @@ def unbacked_claim(
                  or overdue_missed(answer, request, seen) or against_next_due(answer, request, seen)
                  or against_this_month(answer, request, seen) or soonest_unnamed(answer, request, seen)
                  or against_the_target_held(answer, request, seen) or own_part_missed(answer, request, seen)
+                 or own_count_missed(answer, request, seen)
                  or another_line_than_asked(answer, request, seen) or nothing_found_beside_the_line(answer, request, seen)):
         return Claim("against_the_line", line)
     if lines := no_time_given(answer, request, seen):

@@ -134,3 +134,24 @@ def own_part_missed(answer: str, request: str, seen: str) -> str | None:
                 and not words & set(re.findall(r"[a-z]{3,}", answer.lower()))):
             return f"[Saturn noted] the user's part of {label}: {mine}"
     return None
+
+
+COUNTED_MINE = re.compile(r"(?:^|; )(?P<count>\d+) of (?P<all>\d+) lines: (?P<lines>[^;]+(?:; [^;]+?: (?:me|myself))*)",
+                          re.IGNORECASE)
+HOW_MANY_ASKED = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
+COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
+
+
+def own_count_missed(answer: str, request: str, seen: str) -> str | None:
+    """The count of a rota's lines that say "me", when a request in the first person asks how many
+    and the answer gives another: asked "How many days am I driving this week?" with "2 of 5 lines:
+    Mon: me; Wed: me" shown, the 1.5B said 5."""
+    noted = NOTED_PART.search(seen)
+    if noted is None or not FIRST_PERSON.search(request) or not HOW_MANY_ASKED.search(request):
+        return None
+    counted = COUNTED_MINE.search(noted["parts"])
+    given = [int(n) for n in re.findall(r"\b\d+\b", answer)] + [COUNT_WORDS[w] for w in re.findall(
+        r"\b(?:one|two|three|four|five|six|seven)\b", answer.lower())]
+    if counted is None or not given or int(counted["count"]) in given:
+        return None
+    return f"{counted['count']} of {counted['all']} lines say you: {counted['lines']}"
