@@ -85,6 +85,7 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("I cancelled Spotify.", "remove"),
     ("I stopped at the shop.", ""),
     ("Bought Jamie the football kit, £28.", "mark"),  # a present bought: its gift line is marked
+    ("Riya scored two today.", "update"),  # her count goes up
     ("Christmas is coming.", ""),
     ("Who's doing the school run on Thursday?", ""),
     ("I paid the football.", "mark"),

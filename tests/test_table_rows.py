@@ -15,6 +15,7 @@ from saturnd.turn.table_rows import (
     row_against_the_request,
     row_asked,
     row_instead_of_a_new_file,
+    score_added,
     stock_topped_up,
 )
 
@@ -272,3 +273,10 @@ def test_a_bill_told_gone_out_of_the_account_is_set_paid_and_no_other_line_is_ma
     assert cell_told("The electric came out today.", documents) == ListToWrite(
         "bills.csv", bills.replace("Electric,88.00,15,no", "Electric,88.00,15,yes"))
     assert line_marked_as_told("The sun came out today.", documents, str(tmp_path)) is None  # "out" names no line
+
+
+def test_someone_told_to_have_scored_so_many_has_their_count_gone_up_by_as_many():
+    squad = "player,position,goals\nAlfie,striker,7\nRiya,striker,5\n"
+    assert score_added("Riya scored two today.", [Document("squad.csv", squad)]) == ListToWrite(
+        "squad.csv", squad.replace("Riya,striker,5", "Riya,striker,7"))
+    assert score_added("Sam scored two today.", [Document("squad.csv", squad)]) is None  # no row of theirs

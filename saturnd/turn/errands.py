@@ -101,6 +101,11 @@ TOLD_READING = re.compile(r"^\W*(?:the\s+|my\s+)?[\w' -]{2,30}?\s+(?:says|reads|
                           r"\d[\d,.]*\s*[a-z%]*\s+(?:today|tonight|this\s+(?:morning|afternoon|evening)|just\s+now)\s*[.!]?\s*$",
                           re.IGNORECASE)
 """Told a reading of the day ("The odometer says 42,700 today."): a row of a log."""
+SCORED_MORE = re.compile(r"^\W*(?P<who>(?-i:[A-Z])[\w'-]*)\s+(?:just\s+)?(?:scored|got|took|made)\s+(?:another\s+)?"
+                         r"(?P<count>\d{1,3}|one|two|three|four|five|six|a|an)\s*(?P<what>goals?|tries|try|points?|runs?|wickets?|baskets?)?"
+                         r"\s*(?:today|tonight|yesterday|this\s+(?:morning|afternoon|evening|week)|on\s+\w+day)?\s*[.!]?\s*$",
+                         re.IGNORECASE)
+"""Told someone scored so many ("Riya scored two today."): their count in a table goes up."""
 GOT_SCORED = re.compile(r"^\W*(?:I\s+)?got\s+\d+\s*(?:/|out\s+of)\s*\d+\b[^?]*$", re.IGNORECASE)
 """Told a score ("Got 44 out of 60 in Physics today."): a row of a log."""
 
@@ -232,7 +237,8 @@ def asked_action(request: str) -> str:
         return "mark"
     if TOLD_DONE.match(request) or told_answer(request):
         return "mark"
-    if TOLD_ADDED.match(request) or TOLD_MORE.match(request) or DAY_TAKEN.match(request) and "?" not in request:
+    if (TOLD_ADDED.match(request) or TOLD_MORE.match(request) or SCORED_MORE.match(request)
+            or DAY_TAKEN.match(request) and "?" not in request):
         return "update"
     if (TOLD_LOGGED.match(request) or TOLD_LOGGED_IN_WORDS.match(request) or TOLD_READING.match(request)
             or GOT_SCORED.match(request)):

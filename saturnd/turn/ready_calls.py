@@ -37,7 +37,7 @@ from saturnd.turn.message_words import message_asked
 from saturnd.turn.overwrite import WRITE_FILE
 from saturnd.turn.put_right import SEND_MESSAGE
 from saturnd.turn.retrieval import KB_SOURCE, Document
-from saturnd.turn.table_rows import cell_told, row_asked, stock_topped_up
+from saturnd.turn.table_rows import cell_told, row_asked, score_added, stock_topped_up
 from saturnd.turn.time_moves import time_moved_ready
 
 
@@ -59,7 +59,7 @@ def ready_write_for(turn: TurnContext, claim: Claim) -> ListToWrite | None:
 def ready_write_of(request: str, documents: list[Document], cwd: str, today: date) -> ListToWrite | None:
     """The write a request to change the user's files comes to, from the files alone."""
     return (ready_write(request, documents) or cell_told(request, documents, today)  # a row told of before a new one
-            or stock_topped_up(request, documents) or row_asked(request, documents, today)
+            or stock_topped_up(request, documents) or score_added(request, documents) or row_asked(request, documents, today)
             or last_day_told(request, documents, today)
             or job_logged(request, documents)  # before the mark: the price list's "Hoover the stairs: £1" is no job done
             or cancelled_line(request, documents)  # gone, not marked done

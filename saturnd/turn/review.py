@@ -104,6 +104,7 @@ from saturnd.turn.table_rows import (
     row_against_the_request,
     row_changed_in_place,
     row_instead_of_a_new_file,
+    score_added,
     stock_topped_up,
 )
 from saturnd.turn.tool_fit import seems_unfit
@@ -446,7 +447,7 @@ def _told_write(context: GateContext, target: Path) -> ListToWrite | None:
     """Told a thing was done on a day ("I sowed the garlic today.") or more of it came in, its table
     with the row's cells so set, where `target` is that table."""
     told = (cell_told(context.request, context.documents) or stock_topped_up(context.request, context.documents)
-            if target.suffix.lower() in TABLE_SUFFIXES else None)
+            or score_added(context.request, context.documents) if target.suffix.lower() in TABLE_SUFFIXES else None)
     return told if told is not None and Path(context.cwd, told.source).resolve() == target.resolve() else None
 
 

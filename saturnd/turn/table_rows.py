@@ -22,13 +22,14 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
-from saturnd.tools.table_cells import ISO_DATE, TABLE_SUFFIXES, day_of, in_order, number
+from saturnd.tools.table_cells import ISO_DATE, TABLE_SUFFIXES, day_of, in_order, number, plain
 from saturnd.tools.table_dates import header_and_rows
 from saturnd.tools.table_sums import DAY_OF_MONTH
 from saturnd.tools.word_match import stems
 from saturnd.turn.dates import MONTHS, days_named, days_of
 from saturnd.turn.errands import (
     NAMED_FILE,
+    SCORED_MORE,
     TOLD_ADDED,
     TOLD_LOGGED,
     TOLD_MORE,
@@ -174,6 +175,33 @@ def stock_topped_up(request: str, documents: list[Document]) -> ListToWrite | No
         places = -exponent if isinstance(exponent, int) else 0
         written = total.quantize(Decimal(1).scaleb(-places)) if places > 0 else total.normalize()  # 32.50 + 5: 37.50
         cells = [format(written, "f") if i == left else cell for i, cell in enumerate(row)]
+        return ListToWrite(doc.source, doc.text.replace(_csv_line(row), _csv_line(cells), 1))
+    return None
+
+
+SCORES = re.compile(r"goals?|score|points?|tries|runs|wickets|baskets", re.IGNORECASE)
+
+
+def score_added(request: str, documents: list[Document]) -> ListToWrite | None:
+    """Told someone scored so many ("Riya scored two today."), the folder's table with that
+    person's count gone up by as many (5 + 2 = 7): the 1.5B said "Riya scored two goals today."."""
+    told = SCORED_MORE.match(request)
+    if told is None:
+        return None
+    count = told["count"].lower()
+    added = int(count) if count.isdigit() else NUMBER_WORDS.get(count, 1)
+    for doc in documents:
+        table = None if doc.source.startswith(KB_SOURCE) else header_and_rows(doc.source, doc.text.splitlines())
+        if table is None:
+            continue
+        header, body = table
+        counts = [i for i, name in enumerate(header) if (stems(name) & stems(told["what"]) if told["what"] else SCORES.fullmatch(
+            name.strip())) and all(number(r[i]) is not None for r in body)]
+        theirs = [r for r in body if r and r[0].strip().lower() == told["who"].lower()]
+        if len(counts) != 1 or len(theirs) != 1:
+            continue
+        row, column = theirs[0], counts[0]
+        cells = [plain(Decimal(str(number(cell))) + added) if i == column else cell for i, cell in enumerate(row)]
         return ListToWrite(doc.source, doc.text.replace(_csv_line(row), _csv_line(cells), 1))
     return None
 
