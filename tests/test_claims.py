@@ -1407,3 +1407,24 @@ def test_asked_which_rows_are_done_an_answer_naming_a_row_with_some_to_go_is_not
     assert rows_not_asked("Amira Khan, Ben Ford, Dev Patel", "Which orders have paid in full?", seen) == (
         "the rows with none to go: Dev Patel")
     assert rows_not_asked("Dev Patel has.", "Which orders have paid in full?", seen) is None
+
+
+@pytest.mark.parametrize(("answer", "kind"), [
+    ("The bike service is booked on 2026-12-12 at 10:00.", None),  # what bike.md says
+    ("I have booked the bike service.", "done"),  # Saturn's own doing: nothing did it
+])
+def test_a_question_answered_with_a_verb_the_files_say_claims_no_action(answer, kind):
+    seen = "--- bike.md\n# Bike\nService: Pedal Power, 01632 960566, booked 2026-12-12 10:00"
+    claim = unbacked_claim(answer, [], builtin_registry(), "When's the bike service?", documents_at_hand=True, seen=seen)
+    assert (claim.kind if claim else None) == kind
+
+
+def test_asked_the_fastest_an_answer_without_the_fastest_rows_own_cells_goes_back():
+    seen = ("[Saturn worked out] totals over the commute rows (2): km = 32; by avg speed, fastest first: date 2026-12-01,"
+            " route commute, km 16.0, time 0:40, avg speed 24.0 | date 2026-11-26, route commute, km 16.0, time 0:42,"
+            " avg speed 22.9")
+    claim = unbacked_claim("2026-11-26, commute, 0:42", [], builtin_registry(), "What was my fastest commute?",
+                           documents_at_hand=True, seen=seen)
+    assert claim is not None and claim.quote.startswith("avg speed: date 2026-12-01")
+    assert unbacked_claim("On 2026-12-01, in 0:40.", [], builtin_registry(), "What was my fastest commute?",
+                          documents_at_hand=True, seen=seen) is None

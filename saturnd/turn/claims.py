@@ -387,6 +387,19 @@ def _asked_of_the_past(claimed: str, request: str) -> bool:
     return any(stems(PAST_FORMS.get(word, word)) & stems(request) for word in claimed.lower().split())
 
 
+def _read_in(claimed: str, seen: str) -> bool:
+    """Whether a claim's verb is a word of what was shown: asked "When's the bike service?", "is
+    booked on 12 December" reads "booked 2026-12-12" of bike.md."""
+    if claimed.lower() in seen.lower():
+        return True
+    return not re.match(r"(?:I|we)\b", claimed, re.IGNORECASE) and any(  # "I have booked …" is Saturn's own
+        re.search(rf"\b{re.escape(word)}\b", seen, re.IGNORECASE) for word in claimed.lower().split() if len(word) > MIN_VERB)
+
+
+MIN_VERB = 3
+"""A claim's words longer than "has", "are" or "was"."""
+
+
 def _claims_of(verb: str) -> tuple[re.Pattern[str], ...]:
     """The answer doing the request's verb: opening with its -ing form, or its -ed form after
     "I", "is", "has been"."""
@@ -438,7 +451,7 @@ def unbacked_claim(
     in it or come from a read. `last_result`: the newest tool result, where a trail points on.
     """
     done = claimed_action(answer, asked_action(request))
-    if done is not None and (_asked_of_the_past(done, request) or not asked_action(request) and done.lower() in seen.lower()):
+    if done is not None and (_asked_of_the_past(done, request) or not asked_action(request) and _read_in(done, seen)):
         done = None  # "What did I write down …?": "I wrote …" tells the note; "are turned off" reads a line shown
     if done is not None and not something_acted(passes, registry):
         return Claim("done", done, tools_for(request, registry) if asked_action(request) else ())

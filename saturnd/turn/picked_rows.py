@@ -77,6 +77,8 @@ def superlative_missed(answer: str, request: str, seen: str) -> str | None:
     when the answer names none of its cells: asked "What was my favourite book?" with "largest
     rating: (title Tomorrow and Tomorrow and Tomorrow, …, rating 5)" shown, the 1.5B gave the
     want-to-read list. Asked for the cheapest of each group, the answer must give their sum."""
+    if ordered := _first_by_speed_missed(answer, request, seen):
+        return ordered
     if not (LARGEST_ASKED.search(request) or SMALLEST_ASKED.search(request)):
         return None
     if each := EACH_GROUPS.search(seen):  # "the cheapest quote for each job: …; together 12950": the sum of the picks
@@ -92,6 +94,21 @@ def superlative_missed(answer: str, request: str, seen: str) -> str | None:
         if any(len(cell) > 2 and re.sub(r"[£$€,]", "", cell.lower()) in said for cell in cells):
             return None
     return "[Saturn worked out] " + "; ".join(row.group(0).strip("; ") for row in found)
+
+
+BY_SPEED = re.compile(r"; by (?P<column>[^,;]+), (?:fastest|slowest) first: (?P<rows>[^;\n]+)")
+SPEED_ASKED = re.compile(r"\b(?:fastest|quickest|slowest)\b", re.IGNORECASE)
+
+
+def _first_by_speed_missed(answer: str, request: str, seen: str) -> str | None:
+    """Asked the fastest, the first row "by avg speed, fastest first" when the answer has none of
+    the cells that row alone holds: the 1.5B gave the first commute listed, not the fastest."""
+    found = BY_SPEED.search(seen) if SPEED_ASKED.search(request) else None
+    if found is None:
+        return None
+    rows = [{cell.split(" ")[-1] for cell in row.strip().split(", ")} for row in found["rows"].split(" | ")]
+    own = rows[0] - set().union(*rows[1:])
+    return None if not own or any(cell in answer for cell in own) else f"{found['column']}: {found['rows'].split(' | ')[0].strip()}"
 
 
 BY_KIND = re.compile(r"; [^;:]+ by [^;:]+: (?P<sums>[^;\n]+)")
