@@ -415,3 +415,12 @@ def test_a_value_the_file_written_already_holds_is_no_guess(tmp_path):
         {"path": "bills.csv", "content": "bill,amount,day of month\nRent,950.00,1\nGym,35.00,28\nNetflix,10.99,9\n"}))
     guessed = review.review_calls([proposed], builtin_registry(), CallLedger(), 4, unsaid)[0]
     assert guessed.fate == "refused_guess" and "'10.99'" in guessed.result  # the row added is still checked
+
+
+def test_a_row_marked_for_someone_named_with_an_s_is_theirs(tmp_path):
+    shifts = "date,shift,volunteer,confirmed\n2026-12-05,afternoon,Tom,no\n2026-12-08,morning,,\n"
+    (tmp_path / "shifts.csv").write_text(shifts)
+    assert review.someone_elses_line("Tom's confirmed for Saturday afternoon.", tmp_path / "shifts.csv",
+                                     shifts.replace("Tom,no", "Tom,yes")) == ""
+    assert review.someone_elses_line("Bev's confirmed for Saturday afternoon.", tmp_path / "shifts.csv",
+                                     shifts.replace("Tom,no", "Tom,yes")) == "Bev"

@@ -425,9 +425,10 @@ def _added_ticked(context: GateContext, target: Path, content: str) -> ListToWri
 TICKED = re.compile(r"^\s*[-*•]\s+\[[xX]\]")
 
 
-TOLD_OF_SOMEONE = re.compile(r"^\W*(?!(?:I|I've|I'd|I'm|We|We've|You|He|She|They|It)\b)(?P<name>(?-i:[A-Z])[\w'-]+)(?:\s+(?-i:[A-Z])[\w'-]+)?\s+(?:has\s+)?(?:just\s+)?[a-z]+ed\b",
+TOLD_OF_SOMEONE = re.compile(r"^\W*(?!(?:I|I've|I'd|I'm|We|We've|You|He|She|They|It)\b)(?P<name>(?-i:[A-Z])[\w-]+)(?:'s|’s)?"
+                             r"(?:\s+(?-i:[A-Z])[\w'-]+)?\s+(?:has\s+)?(?:just\s+)?[a-z]+ed\b",
                              re.IGNORECASE)
-"""A thing told done by someone named ("Dev has collected his cake.")."""
+"""A thing told done by someone named ("Dev has collected his cake.", "Tom's confirmed for Saturday")."""
 
 
 def someone_elses_line(request: str, target: Path, content: str) -> str:
