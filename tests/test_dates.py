@@ -1477,3 +1477,21 @@ def test_asked_what_is_overdue_an_answer_naming_what_is_still_to_come_too_goes_b
     assert claim is not None and claim.quote.startswith("The Salt Path due, 1 December 2026")
     assert unbacked_claim("The Salt Path", [], builtin_registry(), "Which library books are overdue?",
                           documents_at_hand=True, seen=seen) is None
+
+
+async def test_no_time_given_twice_is_answered_from_the_lines_with_the_times(harness):
+    await harness.start()
+    (harness.env.workdir / "trip.md").write_text("# Edinburgh\nTrain out: Fri 18 Dec, King's Cross 08:00, arrives 12:20\n"
+                                                 "Train home: Mon 21 Dec, leaves 15:30, arrives 19:52\n")
+    harness.model.enqueue("Soon.", "Yes")
+    _, events = await harness.turn("What time's our train home?", headless=True)
+    answer = of_type(events, "answer")[-1].text
+    assert answer.startswith("From your files: ") and "15:30" in answer
+
+
+def test_asked_what_time_a_journey_is_the_answer_is_held_to_the_journey_named():
+    seen = ("[Saturn read] Train out: Fri 18 Dec: leaves 08:00, arrives 12:20; Train home: Mon 21 Dec: leaves 15:30,"
+            " arrives 19:52")
+    assert arrival_for_leaving("Our train home leaves at 15:30.", "What time's our train home?", seen) is None
+    assert arrival_for_leaving("It arrives at 19:52.", "What time's our train home?", seen) == (
+        "Train home: Mon 21 Dec: leaves 15:30, arrives 19:52")

@@ -423,6 +423,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         if not YES_NO_ASKED.search(turn.text) or not (YES.search(text) or NO.search(text)):  # "When is …?" is no yes/no
             return prompts.FROM_THE_DAY.format(line=claim.quote)
         return prompts.FROM_THE_LINE.format(answer="No" if YES.search(text) else "Yes", line=claim.quote)
+    if claim is not None and claim.kind == "no_time_given":  # "Yes" again for "What time's our train home?"
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the lines")
+        return prompts.FROM_THE_DAY.format(line="; ".join(claim.quote.splitlines()))
     if claim is not None and claim.kind == "contact_not_given":  # "450" again for TopRoof's number
         turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the line")
         return prompts.FROM_THE_DAY.format(line=claim.quote)

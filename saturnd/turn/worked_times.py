@@ -80,6 +80,9 @@ ARRIVAL_ASKED = re.compile(r"\b(?:get|gets|getting)\s+(?:in|there|back|home)\b|\
 ARRIVAL = re.compile(r"\b(?:arriv\w*|lands?|landing|gets?\s+in|reach\w*|due\s+in(?:to)?)\b", re.IGNORECASE)
 
 
+LEAVES_WORD = re.compile(r"[,\s]*\b(?:leaves|leaving|departs|departing|dep)\b[\s:]*$", re.IGNORECASE)
+
+
 def arrival_times(lines: list[str], request: str) -> str:
     """Asked when a journey gets in, of each line that leaves at one time and arrives at another
     ("Usual train: 07:42 from Leeds, arrives York 08:10"), both by name: asked "What time does my
@@ -92,7 +95,7 @@ def arrival_times(lines: list[str], request: str) -> str:
         arrives, times = ARRIVAL.search(line), clock_times(line)
         if len(times) != 2 or not arrives or not line.find(times[0][0]) < arrives.start() < line.rfind(times[1][0]):
             continue
-        label = re.sub(r"\s+", " ", line.split(times[0][0])[0].strip(" -*:,"))
+        label = re.sub(r"\s+", " ", LEAVES_WORD.sub("", line.split(times[0][0])[0]).strip(" -*:,"))  # not "leaves: leaves"
         said.append((line, f"{label + ': ' if label else ''}leaves {times[0][0]}, {line[arrives.start():].strip(' .')}"))
     asked = stems(request) - JOURNEY_WORDS
     if asked and any((labelled := LABEL.match(line)) and asked & stems(labelled.group(1))
@@ -308,11 +311,13 @@ def arrival_for_leaving(answer: str, request: str, seen: str) -> str | None:
     if not ARRIVAL_ASKED.search(request) or ARRIVING_WORDS.search(request):
         return None
     given = {minutes for _, minutes in clock_times(answer)}
-    for line in seen.splitlines():
-        if not line.startswith("[Saturn read]"):
-            continue
-        for found in READ_JOURNEY.finditer(line.removeprefix("[Saturn read]")):
-            leaving = {minutes for _, minutes in clock_times(found["leaves"])}
-            if given and leaving and not given & leaving:
-                return found["entry"].strip()
+    journeys = [found for line in seen.splitlines() if line.startswith("[Saturn read]")
+                for found in READ_JOURNEY.finditer(line.removeprefix("[Saturn read]"))]
+    asked = stems(request) - JOURNEY_WORDS
+    shared = [len(asked & stems(found["entry"].split(":")[0])) for found in journeys]
+    named = [found for found, count in zip(journeys, shared, strict=True) if count and count == max(shared)]
+    for found in named or journeys:  # "our train home": its line, not the train out's
+        leaving = {minutes for _, minutes in clock_times(found["leaves"])}
+        if given and leaving and not given & leaving:
+            return found["entry"].strip()
     return None
