@@ -39,6 +39,7 @@ from saturnd.turn.overwrite import (
     doubled_lines,
     dropped_lines,
     item_asked,
+    item_line,
     kept_lines,
     line_named_elsewhere,
     where_it_is,
@@ -1165,3 +1166,9 @@ def test_a_thing_told_cancelled_is_the_one_line_or_row_naming_it_gone():
         "bills.csv", "bill,amount,day of month\nRent,950.00,1\n")
     assert cancelled_line("I cancelled the dentist.", documents) == ListToWrite("calendar.txt", "Mon 09:00 standup\n")
     assert cancelled_line("I've cancelled the meeting.", documents) is None  # no line names it
+
+
+def test_an_item_added_with_an_article_to_a_list_without_them_goes_without_it():
+    packing = ["- [x] Passports", "- [ ] Chargers"]
+    assert item_line("Add an umbrella to the packing.", "- [ ] An umbrella", packing) == "- [ ] Umbrella"
+    assert item_line("Add an umbrella to the list.", "- an umbrella", ["- a torch", "- some rope"]) == "- an umbrella"

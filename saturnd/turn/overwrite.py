@@ -82,6 +82,9 @@ REPORTED_ADD = frozenset({"added", "has", "have", "been", "is", "now", "successf
 """The words of an add's report, written as the item ("Milk added to notes.")."""
 
 
+ARTICLE = re.compile(r"(?:a|an|some|the)\s+(?=\w)", re.IGNORECASE)
+
+
 def item_line(request: str, line: str, before: list[str]) -> str:
     """`line`, added to a list, as the request words its item when the line drops some of the
     item's words or carries the request's own ("charge the camera to my trip list", "Milk added to
@@ -94,6 +97,10 @@ def item_line(request: str, line: str, before: list[str]) -> str:
         if written < lower_words(item) or lower_words(item) < written <= lower_words(request) | REPORTED_ADD:
             capital = before and BULLET.sub("", before[-1])[:1].isupper()  # as the list's lines begin
             body = item[0].upper() + item[1:] if capital else item
+    bodies = [BULLET.sub("", line) for line in before]
+    if bodies and (article := ARTICLE.match(body)) and not any(ARTICLE.match(other) for other in bodies):
+        rest = body[article.end():]  # "An umbrella" on a list of "Passports", "Chargers": "Umbrella"
+        body = rest[:1].upper() + rest[1:] if bodies[-1][:1].isupper() else rest
     above = BULLET.match(before[-1]) if before else None
     mark = bullet.group(1) if bullet else new_items_bullet(above.group(1)) if above else ""
     if above and ("[" in above.group(1)) > ("[" in mark):  # "- sun cream" on a list of "- [ ] …"
