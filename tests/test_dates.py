@@ -1495,3 +1495,15 @@ def test_asked_what_time_a_journey_is_the_answer_is_held_to_the_journey_named():
     assert arrival_for_leaving("Our train home leaves at 15:30.", "What time's our train home?", seen) is None
     assert arrival_for_leaving("It arrives at 19:52.", "What time's our train home?", seen) == (
         "Train home: Mon 21 Dec: leaves 15:30, arrives 19:52")
+
+
+def test_asked_what_falls_on_a_day_no_row_does_that_is_said_and_an_answer_naming_rows_goes_back():
+    homework = "subject,task,due,done\nMaths,fractions sheet,2026-12-07,no\nEnglish,book review,2026-12-04,no\n"
+    shown = table_totals("homework.csv", homework, "What homework is due tomorrow?", days=[date(2026, 12, 5)])
+    assert shown.startswith("[Saturn worked out] no rows with due 2026-12-05: none of the 2")
+    assert table_totals("homework.csv", homework, "I did the maths today.", days=[date(2026, 12, 5)]).find("no rows") == -1
+    claim = unbacked_claim("Maths, English", [], builtin_registry(), "What homework is due tomorrow?", documents_at_hand=True,
+                           seen=shown)
+    assert claim is not None and claim.quote == "no rows with due 2026-12-05: none of the 2"
+    assert unbacked_claim("Nothing is due tomorrow.", [], builtin_registry(), "What homework is due tomorrow?",
+                          documents_at_hand=True, seen=shown) is None

@@ -81,12 +81,30 @@ def table_totals(name: str, text: str, request: str = "", days: Collection[date]
     for header, body in _table(name, text):
         body = as_next(header, body, today)
         rows = [header, *body]
-        return "\n".join(filter(None, (_totals(name, header, body, rows, request, days, days_now(request, today), today), _hours_between(header, body, days),
+        return "\n".join(filter(None, (_none_on_the_days(header, body, days, request),
+                                        _totals(name, header, body, rows, request, days, days_now(request, today), today), _hours_between(header, body, days),
                                         _dated_or_not(header, body), _blanks_asked(header, body, request),
                                         last_rows(header, body, request), next_by_row(header, body, request, today),
                                         extremes_by_group(name, header, body, request), between_times(header, body, request),
                                         distance_between_rows(header, body, request))))
     return ""
+
+
+MAX_DAYS_NONE = 7
+
+
+def _none_on_the_days(header: list[str], body: list[list[str]], days: Collection[date], request: str) -> str:
+    """A table's one column of days holding none of the days asked, said: asked "What homework is
+    due tomorrow?" of rows due on other days, the 1.5B named three of them."""
+    dated = [i for i in range(len(header)) if body and all(day_of(r[i]) for r in body)
+             and not header[i].strip().lower().startswith("last")]  # "last watered" is no day a thing falls on
+    if not days or not ASKS_OF_THE_DAYS.match(request) or len(days) > MAX_DAYS_NONE or len(dated) != 1 or any(day_of(r[dated[0]]) in days for r in body):
+        return ""
+    return f"[Saturn worked out] no rows with {header[dated[0]].strip()} {_days_written(days)}: none of the {len(body)}"
+
+
+ASKS_OF_THE_DAYS = re.compile(r"^\W*(?:what|which|is|are|has|have|do|does|anything)\b[^?]*\?\s*$", re.IGNORECASE)
+"""A question of what falls on the days it names ("What homework is due tomorrow?"), not a thing told of today."""
 
 
 MARKDOWN_ROW = re.compile(r"^\s*\|(.*)\|\s*$")

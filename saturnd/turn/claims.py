@@ -161,6 +161,7 @@ from saturnd.turn.date_checks import (
     against_this_month,
     miscounted_days,
     next_due_missed,
+    none_on_the_days_missed,
     not_on_that_day,
     overdue_missed,
     soonest_unnamed,
@@ -521,7 +522,8 @@ def unbacked_claim(
                  or against_this_month(answer, request, seen) or soonest_unnamed(answer, request, seen)
                  or against_the_target_held(answer, request, seen) or own_part_missed(answer, request, seen)
                  or own_count_missed(answer, request, seen)
-                 or another_line_than_asked(answer, request, seen) or nothing_found_beside_the_line(answer, request, seen)):
+                 or another_line_than_asked(answer, request, seen) or nothing_found_beside_the_line(answer, request, seen)
+                 or none_on_the_days_missed(answer, request, seen)):
         return Claim("against_the_line", line)
     if lines := no_time_given(answer, request, seen):
         return Claim("no_time_given", lines)

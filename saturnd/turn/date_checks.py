@@ -510,3 +510,14 @@ def against_this_month(answer: str, request: str, seen: str) -> str | None:
     if found is None or not YES_NO_ASKED.search(request) or not YES.search(answer):
         return None
     return found.group(0).removeprefix("[Saturn listed] ")
+
+
+NONE_ON_THE_DAYS = re.compile(r"^\[Saturn worked out\] (?P<line>no rows with [^:\n]+: none of the \d+)$", re.MULTILINE)
+SAYS_NONE = re.compile(r"\b(?:no|none|nothing|nobody|not\s+any)\b", re.IGNORECASE)
+
+
+def none_on_the_days_missed(answer: str, request: str, seen: str) -> str | None:
+    """The table's line that none of its rows falls on the days asked, when the answer names some
+    all the same: asked "What homework is due tomorrow?", the 1.5B named three, due other days."""
+    found = NONE_ON_THE_DAYS.search(seen)
+    return found["line"] if found and not SAYS_NONE.search(answer) else None
