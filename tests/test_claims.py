@@ -1428,3 +1428,15 @@ def test_asked_the_fastest_an_answer_without_the_fastest_rows_own_cells_goes_bac
     assert claim is not None and claim.quote.startswith("avg speed: date 2026-12-01")
     assert unbacked_claim("On 2026-12-01, in 0:40.", [], builtin_registry(), "What was my fastest commute?",
                           documents_at_hand=True, seen=seen) is None
+
+
+@pytest.mark.parametrize(("answer", "sent_back"), [
+    ("Auntie Jo, Grandma; Uncle Bob, The Okafors", True),
+    ("Uncle Bob and The Okafors.", False),
+])
+def test_asked_what_is_still_to_do_an_answer_naming_one_done_goes_back(answer, sent_back):
+    seen = ("--- cards.csv\nname,sent\nAuntie Jo,yes\nUncle Bob,no\nThe Okafors,no\nGrandma,yes\n"
+            "[Saturn counted] sent: yes 2 (Auntie Jo, Grandma); no 2 (Uncle Bob, The Okafors)")
+    claim = unbacked_claim(answer, [], builtin_registry(), "Which Christmas cards have I still to send?",
+                           documents_at_hand=True, seen=seen)
+    assert (claim.quote if claim else None) == ("sent: no 2 (Uncle Bob, The Okafors)" if sent_back else None)

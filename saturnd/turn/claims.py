@@ -182,6 +182,7 @@ from saturnd.turn.errands import (
 )
 from saturnd.turn.listing import (
     another_rows_figure,
+    done_ones_named,
     kind_rows_not_asked,
     lines_not_asked,
     marked_done_given,
@@ -523,7 +524,7 @@ def unbacked_claim(
                  or against_the_target_held(answer, request, seen) or own_part_missed(answer, request, seen)
                  or own_count_missed(answer, request, seen)
                  or another_line_than_asked(answer, request, seen) or nothing_found_beside_the_line(answer, request, seen)
-                 or none_on_the_days_missed(answer, request, seen)):
+                 or none_on_the_days_missed(answer, request, seen) or done_ones_named(answer, request, seen)):
         return Claim("against_the_line", line)
     if lines := no_time_given(answer, request, seen):
         return Claim("no_time_given", lines)

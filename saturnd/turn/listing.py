@@ -487,3 +487,27 @@ def rows_of_another_answer(answer: str, request: str, seen: str) -> str | None:
                 re.search(rf"\b{re.escape(name.lower())}\b", said) for name in kinds[wanted]):
             return f"the {found.group('column').strip()} = {wanted} rows: {', '.join(kinds[wanted])}"
     return None
+
+
+STILL_TO = re.compile(r"\b(?:still\s+(?:to|got\s+to|need\s+to|have\s+to)|(?:haven't|have\s+not|hasn't|not\s+yet)|yet\s+to|left\s+to)\b",
+                      re.IGNORECASE)
+DONE_FORMS = {"sent": "send", "paid": "pay", "done": "do", "bought": "buy", "booked": "book", "posted": "post",
+              "returned": "return", "packed": "pack", "replied": "reply", "confirmed": "confirm"}
+
+
+def done_ones_named(answer: str, request: str, seen: str) -> str | None:
+    """The rows a yes/no column counts as not done, when asked what is still to do and the answer
+    names one it counts as done: asked "Which Christmas cards have I still to send?" with "sent: yes
+    2 (Auntie Jo, Grandma); no 2 (Uncle Bob, The Okafors)" shown, the 1.5B named all four."""
+    if not STILL_TO.search(request):
+        return None
+    asked = stems(request)
+    for column, kinds in counted_columns(seen):
+        verb = DONE_FORMS.get(column.lower(), column)
+        if not {"yes", "no"} <= kinds.keys() or not (stems(verb) | stems(column)) & asked:
+            continue
+        undone = kinds["no"][1]
+        done = [name for name in kinds["yes"][1] if name.lower() not in {n.lower() for n in undone}]
+        if any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", answer, re.IGNORECASE) for name in done):
+            return f"{column}: no {kinds['no'][0]} ({', '.join(undone)})"
+    return None
