@@ -280,3 +280,9 @@ def test_someone_told_to_have_scored_so_many_has_their_count_gone_up_by_as_many(
     assert score_added("Riya scored two today.", [Document("squad.csv", squad)]) == ListToWrite(
         "squad.csv", squad.replace("Riya,striker,5", "Riya,striker,7"))
     assert score_added("Sam scored two today.", [Document("squad.csv", squad)]) is None  # no row of theirs
+
+
+def test_a_reading_told_of_today_that_fills_a_logs_row_whole_is_its_new_row():
+    mileage = "date,miles\n2026-11-01,41760\n2026-12-01,42530\n"
+    assert row_asked("The odometer says 42,700 today.", [Document("mileage.csv", mileage)], date(2026, 12, 4)) == ListToWrite(
+        "mileage.csv", mileage + "2026-12-04,42700\n")

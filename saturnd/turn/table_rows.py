@@ -33,6 +33,7 @@ from saturnd.turn.errands import (
     TOLD_ADDED,
     TOLD_LOGGED,
     TOLD_MORE,
+    TOLD_READING,
     WENT_OUT,
     asked_action,
     told_answer,
@@ -422,7 +423,8 @@ def new_row(request: str, table: str, today: date, table_named: bool = False, na
         mine = next(((i, v) for i in range(len(header)) if not cells[i] for v in {r[i].strip() for r in body} if v.lower() == "me"), None)
         if mine is not None:
             cells[mine[0]] = mine[1]
-    if filled < MIN_CELLS or not (known or table_named or by_unit or shaped or filled > MIN_CELLS):
+    whole_reading = TOLD_READING.match(request) is not None and all(cells)  # "The odometer says 42,700 today.": date, miles
+    if filled < MIN_CELLS or not (known or table_named or by_unit or shaped or filled > MIN_CELLS or whole_reading):
         return None  # the request names nothing of this table: no row of its words
     return _csv_line(cells), filled
 
