@@ -1507,3 +1507,11 @@ def test_asked_what_falls_on_a_day_no_row_does_that_is_said_and_an_answer_naming
     assert claim is not None and claim.quote == "no rows with due 2026-12-05: none of the 2"
     assert unbacked_claim("Nothing is due tomorrow.", [], builtin_registry(), "What homework is due tomorrow?",
                           documents_at_hand=True, seen=shown) is None
+
+
+def test_how_many_of_a_thing_whose_column_is_its_amount_in_a_unit_counts_the_rows():
+    calpol = "date,time,dose ml\n2026-12-04,06:10,5\n2026-12-04,10:20,5\n"
+    assert table_totals("calpol.csv", calpol, "How many doses has she had today?", days=[date(2026, 12, 4)]).startswith(
+        "[Saturn worked out] 2 doses (a row each); ")
+    runs = "date,km\n2026-12-01,5\n2026-12-03,8\n2026-12-04,6\n"
+    assert "(a row each)" not in table_totals("runs.csv", runs, "How many km have I run?")

@@ -403,14 +403,23 @@ def _rows_counted(thing: str, name: str, header: list[str], numeric: list[int], 
     on the Coast road ride?" of rides.csv: its "riders", not its two Coast road rows)."""
     names = [i for i in range(len(header)) if any(_forms(word) & _forms(thing) for word in [header[i], *header[i].split()])]
     # "rides" is no "riders"; "water glasses" holds "glasses"
-    if any(i in numeric for i in names) or any(_value_named(value, thing) for value in named) or any(
-            _measured_by(header[i], thing) for i in numeric):  # "How many miles …?" of a mileage column
+    counted_in = [i for i in names if not _amount_of_each(header[i])]  # "dose ml": how much each dose is, no count
+    if any(i in numeric for i in counted_in) or any(_value_named(value, thing) for value in named) or any(
+            _measured_by(header[i], thing) and not _amount_of_each(header[i])
+            for i in numeric):  # "How many miles …?" of a mileage column
         return False
     if named and not names and not stems(thing) & stems(re.sub(r"[^a-z]+", " ", name.lower().rsplit(".", 1)[0])):
         return False  # of the rows a value picks, a thing of its own: a column's, not theirs
     return not quantities or bool(names)
 
 
+AMOUNT_OF_EACH = re.compile(r"\b(?:ml|mg|g|kg|l|km|mins?|minutes|hours|hrs|cost|price)\b", re.IGNORECASE)
+
+
+def _amount_of_each(column: str) -> bool:
+    """Whether a column's name is a thing's with a unit beside it ("dose ml"): each row's amount of
+    it, not how many; "km" alone is the thing counted in."""
+    return len(column.split()) > 1 and AMOUNT_OF_EACH.search(column) is not None
 ANY_ROWS = frozenset({"peop", "thin", "item", "entr", "rows", "ones", "line"})
 """Four-letter stems of things any table's rows may be: "How many people …?"."""
 
