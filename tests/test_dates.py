@@ -1515,3 +1515,13 @@ def test_how_many_of_a_thing_whose_column_is_its_amount_in_a_unit_counts_the_row
         "[Saturn worked out] 2 doses (a row each); ")
     runs = "date,km\n2026-12-01,5\n2026-12-03,8\n2026-12-04,6\n"
     assert "(a row each)" not in table_totals("runs.csv", runs, "How many km have I run?")
+
+
+@pytest.mark.parametrize(("answer", "sent_back"), [
+    ("Maths (geometry)", True),  # half the day's list
+    ("History and Maths (geometry).", False),
+])
+def test_asked_what_is_on_a_day_an_answer_with_part_of_its_list_goes_back(answer, sent_back):
+    seen = "--- revision.md\nTue: English\nWed: History, Maths (geometry)\n[Saturn dated] Wednesday 9 December: Wed: History, Maths (geometry)"
+    claim = unbacked_claim(answer, [], builtin_registry(), "What am I revising on Wednesday?", documents_at_hand=True, seen=seen)
+    assert (claim is not None and claim.kind == "against_the_day") is sent_back

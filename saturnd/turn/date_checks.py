@@ -101,7 +101,12 @@ def _nothing_of_that_day(answer: str, request: str, seen: str) -> str | None:
         return None
     line_words = content_words(found.group("line")) - content_words(request) - {name.lower() for name in WEEKDAYS}
     said = content_words(answer) - content_words(request)
-    return f"{found.group('day')}: {found.group('line')}" if line_words and said and not said & line_words else None
+    if line_words and said and not said & line_words:
+        return f"{found.group('day')}: {found.group('line')}"
+    # a part of the day's list only: "Wed: History, Maths (geometry)" answered "Maths (geometry)"
+    items = [item for item in re.split(r",\s*|\s+and\s+", found.group("line").partition(": ")[2]) if content_words(item)]
+    named = [item for item in items if content_words(item) & said]
+    return f"{found.group('day')}: {found.group('line')}" if len(items) > 1 and named and len(named) < len(items) else None
 
 
 WHO_ASKED = re.compile(r"^\W*who(?:'s|’s|\s+is|\s+does|\s+do|\s+will)?\b", re.IGNORECASE)
