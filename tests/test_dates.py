@@ -1525,3 +1525,11 @@ def test_asked_what_is_on_a_day_an_answer_with_part_of_its_list_goes_back(answer
     seen = "--- revision.md\nTue: English\nWed: History, Maths (geometry)\n[Saturn dated] Wednesday 9 December: Wed: History, Maths (geometry)"
     claim = unbacked_claim(answer, [], builtin_registry(), "What am I revising on Wednesday?", documents_at_hand=True, seen=seen)
     assert (claim is not None and claim.kind == "against_the_day") is sent_back
+
+
+async def test_asked_if_free_on_a_day_no_line_is_for_a_no_goes_back_and_a_second_is_answered_yes(harness):
+    await harness.start()
+    (harness.env.workdir / "diary.txt").write_text("Mon 7 Dec - dentist 8:40\nWed 9 Dec - haircut 17:15\nThu 10 Dec - book club\n")
+    harness.model.enqueue("No, you have plans.", "No.")
+    _, events = await harness.turn("Am I free on Tuesday?", headless=True)
+    assert of_type(events, "answer")[-1].text.startswith("Yes: nothing in your files is for Tuesday")

@@ -37,6 +37,8 @@ DAY_LINE = re.compile(
     r"^\[Saturn dated\] (?P<day>(?:[\w ]+, )?(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) \d{1,2} "
     r"[A-Z][a-z]+): (?P<line>.+)$", re.MULTILINE)
 """on_the_days' line for a day: "[Saturn dated] tomorrow, Friday 4 December: Friday: packed lunch"."""
+FREE_ASKED = re.compile(r"\b(?:free|clear|available|empty)\b", re.IGNORECASE)
+"""A yes/no of a day being free: no line that day is a yes ("Am I free on Friday?")."""
 YES = re.compile(r"^\W*(?:yes|yeah|yep)\b", re.IGNORECASE)
 NO = re.compile(r"^\W*(?:no|nope)\b", re.IGNORECASE)
 
@@ -49,8 +51,9 @@ def not_on_that_day(answer: str, request: str, seen: str) -> str | None:
     December: Fri: Gran does both" shown, it answered "Sam"), and the day's line a "what" answer
     shares no word with."""
     found = next(DAY_LINE.finditer(seen), None)
-    if found and found["line"] == NO_LINE_THAT_DAY and YES_NO_ASKED.search(request) and not NO.search(answer):
-        return f"{found['day']}: {found['line']}"  # "Is there a class on Sunday?" answered "Yoga"
+    if found and found["line"] == NO_LINE_THAT_DAY and YES_NO_ASKED.search(request) and (
+            not YES.search(answer) if FREE_ASKED.search(request) else not NO.search(answer)):
+        return f"{found['day']}: {found['line']}"  # "Is there a class on Sunday?" answered "Yoga"; "Am I free?" a no
     if WHO_ASKED.search(request):
         return _someone_else_that_day(answer, request, seen)
     if WHAT_ASKED.search(request):

@@ -34,7 +34,14 @@ from saturnd.turn.claims import (
 )
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
-from saturnd.turn.date_checks import NO, YES, YES_NO_ASKED, gives_the_date, worked_out_date
+from saturnd.turn.date_checks import (
+    FREE_ASKED,
+    NO,
+    YES,
+    YES_NO_ASKED,
+    gives_the_date,
+    worked_out_date,
+)
 from saturnd.turn.day_lines import NO_LINE_THAT_DAY
 from saturnd.turn.echoed_instructions import (
     done_account,
@@ -419,6 +426,7 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the line")
         if NO_LINE_THAT_DAY in claim.quote:  # no line for it: no (and nobody, nothing)
             none = prompts.NO_LINE_FOR_THE_DAY if YES.search(text) or NO.search(text) else prompts.NOTHING_FOR_THE_DAY
+            none = prompts.FREE_THAT_DAY if FREE_ASKED.search(turn.text) and YES_NO_ASKED.search(turn.text) else none
             return none.format(day=claim.quote.split(f": {NO_LINE_THAT_DAY}")[0])
         if not YES_NO_ASKED.search(turn.text) or not (YES.search(text) or NO.search(text)):  # "When is …?" is no yes/no
             return prompts.FROM_THE_DAY.format(line=claim.quote)

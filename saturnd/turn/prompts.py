@@ -120,6 +120,7 @@ NO_TIME_GIVEN = (
 FROM_THE_LINE = "{answer}: your files say \"{line}\"."
 NO_LINE_FOR_THE_DAY = "No: nothing in your files is for {day}."
 """The answer to a yes/no the model twice answered against the line it is about."""
+FREE_THAT_DAY = "Yes: nothing in your files is for {day}."
 NOTHING_FOR_THE_DAY = "Nothing in your files is for {day}."
 """The answer to a "who" or "what" of a day no line is for, twice answered with someone or something."""
 NO_TOOL_FOR_IT = "I can't do that: none of my tools can."
