@@ -1533,3 +1533,9 @@ async def test_asked_if_free_on_a_day_no_line_is_for_a_no_goes_back_and_a_second
     harness.model.enqueue("No, you have plans.", "No.")
     _, events = await harness.turn("Am I free on Tuesday?", headless=True)
     assert of_type(events, "answer")[-1].text.startswith("Yes: nothing in your files is for Tuesday")
+
+
+def test_the_lines_within_the_week_asked_are_counted_where_there_are_several():
+    diary = ["Mon 7 Dec - dentist 8:40", "Tue 8 Dec - nativity 2pm", "Sat 12 Dec - market", "Mon 14 Dec - work do"]
+    assert on_the_days(diary, "How many things have I got on next week?", date(2026, 12, 4)).startswith(
+        "[Saturn dated] next week (7 December to 13 December): 3 lines; next week (7 December to 13 December): Mon 7 Dec")

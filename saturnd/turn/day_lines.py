@@ -48,8 +48,9 @@ def on_the_days(lines: list[str], request: str, today: date) -> str:
                  for line in lines if not _part_for_the_day(line, written, day, today)
                  for days, inside in _in_a_range_of_days(line, day)]
     if (week := week_named(request, today)) and (which := WEEK_NAMED.search(request)):  # a rota's "30 Nov: …"
-        said += [f"{which.group(0).lower()} ({week[0]:%-d %B} to {week[-1]:%-d %B}): {line.strip()}"
-                 for line in lines if (on := days_of(line, today)) and all(when in week for when in on)]
+        label = f"{which.group(0).lower()} ({week[0]:%-d %B} to {week[-1]:%-d %B})"
+        in_week = [f"{label}: {line.strip()}" for line in lines if (on := days_of(line, today)) and all(when in week for when in on)]
+        said += [f"{label}: {len(in_week)} lines"] * (len(in_week) > 1) + in_week  # "How many things …": 6 said of 5
     if MINE.search(request) and any(re.search(r"\bMe\b", part) for part in said):
         said = [part for part in said if re.search(r"\bMe\b", part)]  # "What am I doing on the 12th?": a rota's "Me" rows
     asked = content_words(request) - content_words(" ".join(word for word, _ in days_named(request, today)))
