@@ -59,3 +59,9 @@ def test_not_enough_information_beside_the_harness_line_for_the_day_asked_goes_b
     assert nothing_found_beside_the_line("I don't have enough information to answer this question.",
                                          "How many glasses of water did I drink on Tuesday?", seen) == (
         "Tuesday 1 December: date 2026-12-01, sleep h 8.0, water glasses 8")
+
+
+def test_a_when_question_of_one_word_is_answered_from_the_one_line_with_it_and_a_day():
+    plan = ["# Revision plan", "Mon: Maths (algebra), Biology", "Tue: English (poetry), Chemistry", "Fri: mock paper"]
+    assert the_line_asked(plan, "When do I do Chemistry?").endswith(": Tue: English (poetry), Chemistry")
+    assert the_line_asked(["Chemistry notes", "Biology notes", "Maths notes"], "When do I do Chemistry?") == ""  # no day
