@@ -1440,3 +1440,20 @@ def test_asked_what_is_still_to_do_an_answer_naming_one_done_goes_back(answer, s
     claim = unbacked_claim(answer, [], builtin_registry(), "Which Christmas cards have I still to send?",
                            documents_at_hand=True, seen=seen)
     assert (claim.quote if claim else None) == ("sent: no 2 (Uncle Bob, The Okafors)" if sent_back else None)
+
+
+RECEIPTS = ("--- receipts.csv\ndate,item,amount,claimed\n2026-11-18,lunch,11.45,yes\n2026-11-25,hotel Manchester,118.00,no\n"
+            "2026-11-26,taxi,23.50,no\n[Saturn worked out] totals over the claimed = no rows (2: hotel Manchester, taxi):"
+            " amount = 141.5; the rows: date 2026-11-25, item hotel Manchester, amount 118.00, claimed no | date 2026-11-26,"
+            " item taxi, amount 23.50, claimed no")
+
+
+@pytest.mark.parametrize(("answer", "sent_back"), [
+    ("Expenses: claim within 30 days, via the portal.", True),  # none of the rows picked
+    ("The hotel and the taxi.", False),  # "the hotel" of "hotel Manchester"
+    ("The taxi.", True),  # one of two
+])
+def test_asked_which_rows_an_answer_naming_none_or_some_of_the_rows_picked_goes_back(answer, sent_back):
+    claim = unbacked_claim(answer, [], builtin_registry(), "Which expenses haven't I claimed yet?", documents_at_hand=True,
+                           seen=RECEIPTS)
+    assert (claim is not None and claim.kind == "rows_not_asked") is sent_back

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from decimal import Decimal
 
+from saturnd.tools.table_flags import FLAGS
 from saturnd.tools.word_match import query_terms, stems
 from saturnd.turn.errands import TOLD_DONE, asked_action
 from saturnd.turn.made_up import HEADING, NUMBER, plain_number
@@ -186,6 +187,7 @@ def still_to_do(shown: str) -> str:
 
 
 MAX_TABLE_LINES = 60
+WHICH_ASKED = re.compile(r"^\W*(?:which|what)\s+(?!time\b|day\b|date\b)[a-z]+\b", re.IGNORECASE)
 ROWS_ASKED = re.compile(r"^\[Saturn worked out\] totals over the (?P<which>[^()]+? rows) \(\d+: (?P<names>[^)]*)\)")
 
 
@@ -210,6 +212,12 @@ def rows_not_asked(answer: str, request: str, seen: str) -> str | None:
         others = {row.split(",")[0].strip().lower() for row in rows if "," in row} - names
         said = answer.lower()
         if any(re.search(rf"(?<!\w){re.escape(other)}(?!\w)", said) for other in others if len(other) > 2):
+            return f"the {found.group('which')}: {found.group('names')}"
+        # asked which, none of the rows picked named: "Which expenses haven't I claimed yet?" answered with work.md's line
+        picked_cells = {cell.strip() for row in rows if "," in row and row.split(",")[0].strip().lower() in names
+                        for cell in row.split(",")} | names  # "the lego set" of Jack's row
+        if WHICH_ASKED.match(request) and not any(stems(cell) & stems(answer) for cell in picked_cells
+                                                  if cell.lower() not in FLAGS and stems(cell)):
             return f"the {found.group('which')}: {found.group('names')}"
     return None
 

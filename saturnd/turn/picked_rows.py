@@ -58,7 +58,9 @@ def picked_rows_left_out(answer: str, request: str, seen: str) -> str | None:
         _, picked = _rows_picked(lines, at, found)
         for column in range(min((len(row) for row in picked), default=0)):
             values = {row[column].strip().lower() for row in picked} - {""}
-            named = {value for value in values if len(value) > 2 and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", said)}
+            named = {value for value in values if len(value) > 2 and any(  # "the hotel" of "hotel Manchester" too
+                re.search(rf"(?<!\w){re.escape(said_as)}(?!\w)", said) for said_as in {value, value.split()[0]} if len(said_as) > 3
+                or said_as == value)}
             if named and named != values:
                 return _quoted(found)
     return None
