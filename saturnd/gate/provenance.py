@@ -264,8 +264,9 @@ pressure readings": "Please find them attached.")."""
 
 
 SAID_CLAUSE = re.compile(r"\b(?:say|saying|tell\s+\w+|that)\s+(?:that\s+)?(?:I|I'll|I'm|I've|I'd|we|we'll|we're|we've|he|she|"
-                         r"they|it|it's|you)\s", re.IGNORECASE)
-"""The words the user asks to be said, in a clause of their own ("to say I'll pay the rent")."""
+                         r"they|it|it's|you|my\s+[\w ]+?\s+(?:is|are|was|were|has|have)(?:n't)?)\s", re.IGNORECASE)
+"""The words the user asks to be said, in a clause of their own ("to say I'll pay the rent", "that my
+expenses are in")."""
 
 
 def value_left_out(request: str, arguments: dict[str, Any], skip: frozenset[str]) -> str | None:
