@@ -446,6 +446,7 @@ def test_a_turn_that_does_not_fit_drops_every_older_one():
     ("Text Marion to say I'll pay the rent in January.", "I'll pay the rent in January.", None),  # the user's own words
     ("Text Marion the rent.", "Here is the rent.", "the rent"),
     ("Email Rachel that my expenses are in.", "My expenses are in.", None),  # said of them, no value
+    ("Email Dev to move our review to Thursday at the same time.", "Can we move our review to Thursday?", None),
     ("Send Petra my new address by text.", "Your new address is +44 7700 900123.", "my new address"),  # her number
     ("Email Priya my hours for November.", "Please find your hours for November attached.", "my hours"),
     ("Email Priya my hours for November.", "November: 7.5 hours (2 on the 4th, 5.5 on the 17th).", None),

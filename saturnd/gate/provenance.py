@@ -274,6 +274,8 @@ def value_left_out(request: str, arguments: dict[str, Any], skip: frozenset[str]
     or send holds no digit at all: the 1.5B texted Petra "Here is my new address." and emailed
     the accountant without the total."""
     asked = VALUE_ASKED_FOR.search(request)
+    if asked and re.search(r"\b(?:same|usual)\b", asked.group(0), re.IGNORECASE):
+        return None  # "move our review to Thursday at the same time": a time the recipient knows
     if asked and _recipients_address(asked.group(0), [str(v) for k, v in arguments.items() if k in skip]):
         return None
     if asked and (clause := SAID_CLAUSE.search(request)) and clause.start() < asked.start():
