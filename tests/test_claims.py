@@ -1457,3 +1457,10 @@ def test_asked_which_rows_an_answer_naming_none_or_some_of_the_rows_picked_goes_
     claim = unbacked_claim(answer, [], builtin_registry(), "Which expenses haven't I claimed yet?", documents_at_hand=True,
                            seen=RECEIPTS)
     assert (claim is not None and claim.kind == "rows_not_asked") is sent_back
+
+
+def test_asked_what_i_still_have_out_an_answer_naming_one_returned_goes_back():
+    seen = "[Saturn counted] returned: dated 1 (Orbital); not returned yet 2 (Intermezzo, Piranesi)"
+    claim = unbacked_claim("Intermezzo, Orbital", [], builtin_registry(), "Which books have I still got out?",
+                           documents_at_hand=True, seen=seen)
+    assert claim is not None and claim.quote == "returned: not returned yet 2 (Intermezzo, Piranesi)"

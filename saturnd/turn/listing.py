@@ -497,7 +497,7 @@ def rows_of_another_answer(answer: str, request: str, seen: str) -> str | None:
     return None
 
 
-STILL_TO = re.compile(r"\b(?:still\s+(?:to|got\s+to|need\s+to|have\s+to)|(?:haven't|have\s+not|hasn't|not\s+yet)|yet\s+to|left\s+to)\b",
+STILL_TO = re.compile(r"\b(?:still\s+(?:to|got(?:\s+to)?|need\s+to|have(?:\s+to)?)|(?:haven't|have\s+not|hasn't|not\s+yet)|yet\s+to|left\s+to)\b",
                       re.IGNORECASE)
 DONE_FORMS = {"sent": "send", "paid": "pay", "done": "do", "bought": "buy", "booked": "book", "posted": "post",
               "returned": "return", "packed": "pack", "replied": "reply", "confirmed": "confirm"}
@@ -512,10 +512,12 @@ def done_ones_named(answer: str, request: str, seen: str) -> str | None:
     asked = stems(request)
     for column, kinds in counted_columns(seen):
         verb = DONE_FORMS.get(column.lower(), column)
-        if not {"yes", "no"} <= kinds.keys() or not (stems(verb) | stems(column)) & asked:
+        not_yet = f"not {column} yet"  # a column of days done: "returned: dated 1 (Orbital); not returned yet 3 (…)"
+        yes, no = ("yes", "no") if {"yes", "no"} <= kinds.keys() else ("dated", not_yet)
+        if not {yes, no} <= kinds.keys() or yes == "yes" and not (stems(verb) | stems(column)) & asked:
             continue
-        undone = kinds["no"][1]
-        done = [name for name in kinds["yes"][1] if name.lower() not in {n.lower() for n in undone}]
+        undone = kinds[no][1]
+        done = [name for name in kinds[yes][1] if name.lower() not in {n.lower() for n in undone}]
         if any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", answer, re.IGNORECASE) for name in done):
-            return f"{column}: no {kinds['no'][0]} ({', '.join(undone)})"
+            return f"{column}: {no} {kinds[no][0]} ({', '.join(undone)})"
     return None
