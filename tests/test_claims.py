@@ -1464,3 +1464,11 @@ def test_asked_what_i_still_have_out_an_answer_naming_one_returned_goes_back():
     claim = unbacked_claim("Intermezzo, Orbital", [], builtin_registry(), "Which books have I still got out?",
                            documents_at_hand=True, seen=seen)
     assert claim is not None and claim.quote == "returned: not returned yet 2 (Intermezzo, Piranesi)"
+
+
+def test_a_number_in_the_working_folders_path_is_no_figure_shown():
+    seen = ("Working folder: /tmp/pytest-of-root/pytest-9/test_x0/work\n--- savings.md (whole file, 2 lines)\n"
+            "Holiday fund: £1,350 of £2,000\nI put in £150 a month to the holiday fund.")
+    claim = unbacked_claim("You have 9 months until your holiday target.", [], builtin_registry(),
+                           "How many months until I hit my holiday target?", documents_at_hand=True, seen=seen)
+    assert claim is not None  # the 9 of "pytest-9" is no figure the files hold

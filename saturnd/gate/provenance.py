@@ -205,6 +205,16 @@ THOUSANDS = re.compile(r"(?<![\d.,-])\d{1,3}(?:,\d{3})+(?!\d|,\d)")
 ("2026-12-04,138,84": the commas after a date's day or another cell separate cells)."""
 
 
+FOLDER_PATH = re.compile(r"(?<![\w.])(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?")
+"""An absolute path ("/tmp/pytest-9/work"): its digits are no value anyone gave."""
+
+
+def without_paths(text: str) -> str:
+    """`text` without its folder paths: the working folder's "pytest-9" made an answer's made-up
+    "9 months" look shown, one test run in ten."""
+    return FOLDER_PATH.sub(" ", text)
+
+
 def without_thousands(text: str) -> str:
     return THOUSANDS.sub(lambda found: found.group(0).replace(",", ""), text)
 """The comma of "1,200"; not a table's "12:30,20", whose 20 a write of the table keeps."""
@@ -231,7 +241,7 @@ def guessed_value(arguments: dict[str, Any], record: SessionRecord, skip: frozen
     call would write or send and that nothing the user typed, no tool returned and nothing shown
     (`seen`) holds. Asked to "add my meeting with the bank to calendar.txt", the 1.5B wrote a time
     it made up; asked to email Petra a room number nobody gave, it made one up. It almost never asks."""
-    known = record.known_text(seen)
+    known = without_paths(record.known_text(seen))
     times, days = clock_times(known), {_day(d) for d in DAY_OR_MONTH.findall(known)} | _days_of_iso_dates(known)
     this_year = date.today().year  # "January's book" in December is next year's: its year is no guess
     numbers = {float(n) for n in NUMBER.findall(without_thousands(known))} | {float(this_year), float(this_year + 1)}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from protocol.methods import PassTrace
+from saturnd.gate.provenance import without_paths
 from saturnd.tools.periods import PERIOD, period_named
 from saturnd.tools.word_match import stems
 
@@ -40,7 +41,7 @@ def uncomputed_number(answer: str, request: str, seen: str, passes: list[PassTra
     was shown (`seen`) and not worked out by a calculate call that ran."""
     if not COMPUTE_REQUEST.search(request) or calculated(passes):
         return None
-    shown = {plain_number(n) for n in NUMBER.findall(seen)} | _worked_out(request)
+    shown = {plain_number(n) for n in NUMBER.findall(without_paths(seen))} | _worked_out(request)
     for number in NUMBER.findall(answer):
         if plain_number(number) not in shown:
             return number
