@@ -1467,8 +1467,8 @@ def test_asked_what_i_still_have_out_an_answer_naming_one_returned_goes_back():
 
 
 def test_a_number_in_the_working_folders_path_is_no_figure_shown():
-    seen = ("Working folder: /tmp/pytest-of-root/pytest-9/test_x0/work\n--- savings.md (whole file, 2 lines)\n"
+    seen = ("Working folder: /tmp/st-k9x_ab/work\n--- savings.md (whole file, 2 lines)\n"
             "Holiday fund: £1,350 of £2,000\nI put in £150 a month to the holiday fund.")
     claim = unbacked_claim("You have 9 months until your holiday target.", [], builtin_registry(),
                            "How many months until I hit my holiday target?", documents_at_hand=True, seen=seen)
-    assert claim is not None  # the 9 of "pytest-9" is no figure the files hold
+    assert claim is not None  # the 9 of the temp folder is no figure the files hold

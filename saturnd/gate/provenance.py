@@ -206,12 +206,12 @@ THOUSANDS = re.compile(r"(?<![\d.,-])\d{1,3}(?:,\d{3})+(?!\d|,\d)")
 
 
 FOLDER_PATH = re.compile(r"(?<![\w.])(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?")
-"""An absolute path ("/tmp/pytest-9/work"): its digits are no value anyone gave."""
+"""An absolute path ("/tmp/st-k9x_ab/work"): its digits are no value anyone gave."""
 
 
 def without_paths(text: str) -> str:
-    """`text` without its folder paths: the working folder's "pytest-9" made an answer's made-up
-    "9 months" look shown, one test run in ten."""
+    """`text` without its folder paths: a working folder "/tmp/st-k9x_ab/work" made an answer's made-up
+    "9 months" look shown, about one test run in five."""
     return FOLDER_PATH.sub(" ", text)
 
 
