@@ -12,7 +12,7 @@ totalled, it gave the hours. Two files' figures to put together is a step it doe
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from functools import partial
@@ -339,19 +339,12 @@ def gone_up(request: str, shown: str) -> str:
     """Asked how much a thing has gone up, the new amount a line gives for its row (by a word of the
     row: "Admiral renewal quote came in at £642") against the row's ("yearly 586"): 642 - 586 = 56;
     the 1.5B gave the old amount."""
-    if not GONE_UP_ASKED.search(request):
+    if not GONE_UP_ASKED.search(request) or (found := _row_and_its_line(shown, lambda _line: True)) is None:
         return ""
-    row = next((found for line in shown.splitlines() if (found := ONE_ROW.match(line))), None)
-    if row is None:
-        return ""
-    words = {stem for cell in row["cells"].split(", ") if not re.search(r"\d", cell) for stem in stems(cell.partition(" ")[2])}
-    lines = [line.strip(" -*•") for line in shown.splitlines() if not line.startswith(("[Saturn", "---"))
-             and len(ONE_AMOUNT.findall(line)) == 1 and stems(line) & words]
-    if len(lines) != 1:
-        return ""
-    new, old = Decimal(ONE_AMOUNT.findall(lines[0])[0].replace(",", "")), Decimal(row["value"])
+    row, line, new = found
+    old = Decimal(row["value"])
     change = f"{_plain(new - old)} up" if new >= old else f"{_plain(old - new)} down"
-    return f"{WORKED_OUT} \"{lines[0]}\" against {row['column'].strip()} {row['value']}: {_plain(new)} - {_plain(old)} = {change}"
+    return f"{WORKED_OUT} \"{line}\" against {row['column'].strip()} {row['value']}: {_plain(new)} - {_plain(old)} = {change}"
 
 
 LEFT_OF_IT_ASKED = re.compile(r"\b(?:left|remaining|still\s+(?:got|have)\s+to\s+spend)\b", re.IGNORECASE)
@@ -362,16 +355,26 @@ def left_after_spent(request: str, shown: str) -> str:
     """Asked what is left of a row's amount, the amount a line naming the row says was spent taken
     off it: with Priya's "gift budget 25" and "Priya: candle from the market (bought, £18)" shown,
     the 1.5B answered 25 for "How much have I got left to spend on Priya's present?"."""
-    if not LEFT_OF_IT_ASKED.search(request):
+    def spent_on_it(line: str) -> bool:
+        return bool(SPENT_WORDS.search(line) and stems(line) & stems(request))
+
+    if not LEFT_OF_IT_ASKED.search(request) or (found := _row_and_its_line(shown, spent_on_it)) is None:
         return ""
+    row, line, spent = found
+    amount = Decimal(row["value"])
+    return (f"{WORKED_OUT} \"{line}\" against {row['column'].strip()} {row['value']}: {_plain(amount)} - {_plain(spent)}"
+            f" = {_plain(amount - spent)} left")
+
+
+def _row_and_its_line(shown: str, fits: Callable[[str], bool]) -> tuple[re.Match[str], str, Decimal] | None:
+    """The one table row the ground picked, and the one line shown naming it by a word of its cells
+    with one amount (and `fits`), with that amount."""
     row = next((found for line in shown.splitlines() if (found := ONE_ROW.match(line))), None)
     if row is None:
-        return ""
+        return None
     words = {stem for cell in row["cells"].split(", ") if not re.search(r"\d", cell) for stem in stems(cell.partition(" ")[2])}
     lines = [line.strip(" -*•") for line in shown.splitlines() if not line.startswith(("[Saturn", "---"))
-             and len(ONE_AMOUNT.findall(line)) == 1 and SPENT_WORDS.search(line) and stems(line) & words & stems(request)]
+             and len(ONE_AMOUNT.findall(line)) == 1 and stems(line) & words and fits(line)]
     if len(lines) != 1:
-        return ""
-    spent, amount = Decimal(ONE_AMOUNT.findall(lines[0])[0].replace(",", "")), Decimal(row["value"])
-    return (f"{WORKED_OUT} \"{lines[0]}\" against {row['column'].strip()} {row['value']}: {_plain(amount)} - {_plain(spent)}"
-            f" = {_plain(amount - spent)} left")
+        return None
+    return row, lines[0], Decimal(ONE_AMOUNT.findall(lines[0])[0].replace(",", ""))
