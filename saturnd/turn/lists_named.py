@@ -281,12 +281,13 @@ def cancelled_line(request: str, documents: list[Document]) -> ListToWrite | Non
         return None
     thing = stems(told["thing"])
     found = [(doc, n) for doc in documents if not doc.source.startswith(KB_SOURCE)
-             for n, line in enumerate(doc.text.splitlines()) if n > 0 or not doc.source.endswith(TABLE_SUFFIXES)
+             for n, line in enumerate(doc.text.splitlines()) if n > 0 or not doc.source.lower().endswith(TABLE_SUFFIXES)
              if (own := stems(DAY_OR_MONTH.sub(" ", BULLET.sub("", line).split(",")[0]))) and own <= thing]  # "Wed 14:00 dentist"
     if len(found) != 1:
         return None
     doc, gone = found[0]
-    return ListToWrite(doc.source, "".join(f"{line}\n" for n, line in enumerate(doc.text.splitlines()) if n != gone))
+    lines = doc.text.splitlines()
+    return ListToWrite(doc.source, "".join(f"{line}\n" for line in lines[:gone] + lines[gone + 1:]))
 
 
 def _holding_the_item(request: str, documents: list[Document]) -> Document | None:

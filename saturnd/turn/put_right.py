@@ -419,7 +419,7 @@ def without_the_guessed_twin(name: str, arguments: dict[str, Any], context: Gate
     nobody gave and one without a guess: it goes without the guessed one. Asked the time it had
     guessed, the user said "Thursday at 11:00", and the 1.5B wrote "Mon 15:00 bank meeting"
     beside "Thu 11:00 bank meeting" six times."""
-    key, held = ("new_text", str(arguments.get("old_text", ""))) if name == EDIT_FILE else (
+    key, held = ("new", str(arguments.get("old", ""))) if name == EDIT_FILE else (
         "content", file_text(Path(context.cwd, os.path.expanduser(str(arguments.get("path", ""))))))
     written = str(arguments.get(key, "")).splitlines()
     added = [line for line in written if line.strip() and line not in set(held.splitlines())]
