@@ -358,6 +358,17 @@ def test_how_many_gets_the_count_of_a_list_under_its_heading():
     assert counted(books, "How many books have we finished?") == (
         "[Saturn counted] 2 of the 3 lines marked done: October: Tomorrow x3 (done, 3/5); November: Orbital (done, 5/5)")
     assert counted(["# Jobs", "- gutters", "- shed"], "How many jobs have I got?").startswith("[Saturn counted] 2")
+
+
+def test_how_many_of_a_file_of_several_lists_counts_the_list_its_heading_names():
+    lists = ["# Shopping", "- eggs", "- bread", "- washing up liquid", "", "# To do", "- [ ] book haircut",
+             "- [x] pay council tax", "- [ ] renew car insurance"]
+    assert counted(lists, "How many things are on the shopping list now?") == (
+        "[Saturn counted] 3 lines besides the heading '# Shopping'")
+    assert counted(lists, "How many things have I done on my to do list?") == (
+        "[Saturn counted] 1 of the 3 lines marked done: [x] pay council tax")
+    assert counted(lists, "How many things are on my lists?") == (  # no one list named: all of them
+        "[Saturn counted] 6 lines besides the headings '# Shopping' and '# To do'")
     assert counted(["# Christmas presents", "- Dad: book"], "How many presents left?").startswith("[Saturn counted] 1")
     plan = ["# Half marathon plan", "Race: Sunday 14 March 2027", "## Each week", "- Tuesday: easy 6-8 km"]
     assert counted(plan, "How many weeks until the race?") == ""  # weeks are no line under "## Each week"

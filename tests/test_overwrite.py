@@ -1040,6 +1040,14 @@ def test_an_add_to_the_to_do_list_goes_under_a_files_to_do_heading_written_as_it
                    "- [ ] Change address with the bank\n\nRemovals: Swift Movers.\n")
 
 
+def test_an_add_to_one_of_a_files_headed_lists_goes_under_the_heading_its_list_is_named_by():
+    lists = Document("lists.md", "# Shopping\n- eggs\n- bread\n\n# To do\n- [ ] book haircut\n- [x] pay council tax\n")
+    assert ready_write("Put milk and bananas on the shopping list.", [lists]) == ListToWrite(
+        "lists.md", "# Shopping\n- eggs\n- bread\n- milk\n- bananas\n\n# To do\n- [ ] book haircut\n- [x] pay council tax\n")
+    assert ready_write("Add shopping bags to my to-do list.", [lists]) == ListToWrite(  # the item's words name no list
+        "lists.md", lists.text + "- [ ] shopping bags\n")
+
+
 def test_an_item_added_loses_its_article_on_a_list_of_bare_names():
     packing = Document("packing.txt", "passport\nadapter\n")
     assert ready_write("Add an umbrella to my packing list.", [packing]) == ListToWrite("packing.txt", "passport\nadapter\numbrella\n")

@@ -228,9 +228,8 @@ def days_taken(request: str, documents: list[Document]) -> ListToWrite | None:
 def into_its_list(lines: list[str], at: int, request: str) -> int:
     """Where an item goes that the write put among a file's other lines: after the last item of its
     list, the one whose heading shares a word with the request where the file has more ("Add "Buy
-    netting" to the allotment to do list": the 1.5B wrote it under "Rent: £38 a year", above "## To do")."""
-    if at > 0 and LIST_MARK.match(lines[at - 1]):
-        return at
+    netting" to the allotment to do list": the 1.5B wrote it under "Rent: £38 a year", above "## To do";
+    milk for "the shopping list" went under "# To do", the file's last list, not "# Shopping")."""
     blocks: list[list[int]] = []
     for i, line in enumerate(lines):
         if LIST_MARK.match(line):  # "- netting" or "4. Fairytale of New York"
@@ -238,11 +237,14 @@ def into_its_list(lines: list[str], at: int, request: str) -> int:
                 blocks[-1].append(i)
             else:
                 blocks.append([i])
-    asked = stems(request)
+    asked = list_words(request)  # the list's words, not the item's ("shopping bags" to the to-do list)
     headed = [block for block in blocks if (heading := next(
-        (line for line in reversed(lines[:block[0]]) if HEADING.search(line)), None)) and stems(heading) & asked]
-    chosen = blocks if len(blocks) == 1 else headed if len(headed) == 1 else []
-    return chosen[0][-1] + 1 if chosen else at
+        (line for line in reversed(lines[:block[0]]) if HEADING.search(line)), None)) and stems(TO_DO.sub("todo", heading)) & asked]
+    if len(headed) == 1 and len(blocks) > 1:  # "the shopping list" of "# Shopping" above "# To do"
+        return headed[0][-1] + 1
+    if at > 0 and LIST_MARK.match(lines[at - 1]):
+        return at
+    return blocks[0][-1] + 1 if len(blocks) == 1 else at
 
 
 def _without_the_line(request: str, documents: list[Document]) -> ListToWrite | None:

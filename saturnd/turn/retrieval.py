@@ -63,6 +63,7 @@ from saturnd.turn.measures import measure_change, readings_used
 from saturnd.turn.repeats import age, lasts_until, next_due, repeats_on
 from saturnd.turn.row_days import runs_out, stock_runs_out, yearly_next
 from saturnd.turn.shares import shares
+from saturnd.turn.stay_costs import stay_costs
 from saturnd.turn.targets import TARGET_ASKED, against_the_target, sets_a_target
 from saturnd.turn.time_lines import (
     at_that_time_of_day,
@@ -383,7 +384,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                 or (at_that_time_of_day(part.lines, request) if not asked_action(request) else "")) if today else ""
         on_the_day = (_days_lines(repeats_on(part.lines, request, today), on_the_days(part.lines, request, today))
                       if today and not asked_action(request) else "")
-        worked = ((done_jobs_priced(part.lines, request) if not table else "") or amount_added(part.lines, request) or still_to_pay(part.lines, request) or count_by_period(part.lines, request) or time_between(part.lines, request) or lengths_summed(part.lines, request)
+        worked = ((done_jobs_priced(part.lines, request) if not table else "") or stay_costs(part.lines, request) or amount_added(part.lines, request) or still_to_pay(part.lines, request) or count_by_period(part.lines, request) or time_between(part.lines, request) or lengths_summed(part.lines, request)
                   or arrival_times(part.lines, request) or before_the_event(part.lines, request)
                   or scaled_recipe(part.lines, request) or shares(part.lines, request)
                   or amounts_by_period(part.lines, request) or (list_amounts(part.lines, request) if not table else "")
@@ -452,11 +453,29 @@ def _counts_the_list(request: str, headings: list[str]) -> bool:
 DONE_ASKED = re.compile(r"\b(?:finished|done|completed|bought|paid|booked|read|sent|ticked)\b", re.IGNORECASE)
 
 
+def _list_stems(text: str) -> set[str]:
+    return stems(re.sub(r"\bto[\s-]?do\b", "todo", text, flags=re.IGNORECASE))  # "To do" is one word to a heading
+
+
+def _under_the_heading_asked(lines: list[str], request: str) -> list[str] | None:
+    """Of a file of several headed lists, the one whose heading the request names, heading and all
+    ("How many things are on the shopping list?" of "# Shopping" over "# To do": the shopping's 3,
+    not the file's 7)."""
+    starts = [i for i, line in enumerate(lines) if HEADING.search(line)]
+    named = [i for i in starts if _list_stems(lines[i]) & _list_stems(request)]
+    if len(starts) < 2 or len(named) != 1:
+        return None
+    end = next((i for i in starts if i > named[0]), len(lines))
+    return lines[named[0]:end]
+
+
 def counted(lines: list[str], request: str, source: str = "") -> str:
     """For "how many", the lines of a list under its heading: asked how many books were on a
     reading list headed "Books to read:", the 1.5B answered the file's 4 lines. A list without a
     heading, when the request names the file (`source`): asked "How many library books have I got
     out?" of library.txt, the 1.5B answered its first line."""
+    if (under := _under_the_heading_asked(lines, request)) is not None:
+        lines = under
     headings = [line.strip() for line in lines if HEADING.search(line)]
     items = [line for line in lines if line.strip() and not HEADING.search(line)]
     if not headings and len(items) > 2 and not LIST_MARK.match(items[0]) and all(LIST_MARK.match(line) for line in items[1:]):

@@ -144,8 +144,10 @@ def still_to_pay(lines: list[str], request: str) -> str:
     return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
 
 
-A_RATE = re.compile(r"\b(?:an?|per|each)\s+(?:hour|hr|session|lesson|night|head|person|guest|kg|km|mile|litre)\b",
-                    re.IGNORECASE)
+A_RATE = re.compile(r"\b(?:an?|per|each)\s+(?:hour|hr|session|lesson|night|head|person|guest|kg|km|mile|litre)\b"
+                    r"|/\s?(?:hour|hr|session|lesson|night|head|person|guest|kg|km|mile|litre)\b"
+                    r"|\d\s*(?:each|pp)\b", re.IGNORECASE)
+"""An amount per one of a thing ("£40 an hour", "£90/night", "£180 each"): summed with another, nothing."""
 ONE_ASKED = re.compile(r"\bhow\s+much\s+(?:is|are|does|do|would|will|for)\s+(?:a|an|one|each)\b", re.IGNORECASE)
 
 

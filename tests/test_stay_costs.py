@@ -1,0 +1,31 @@
+from saturnd.turn.stay_costs import stay_costs
+from saturnd.turn.worked_lines import quantities_summed
+
+IDEAS = ["Holiday ideas", "- Lake District cottage, ~£600 for the week", "- Lisbon city break, flights £180 each + hotel £90/night",
+         "- Camping in Cornwall, pitch £25/night", "We're thinking 4 nights, 2 of us."]
+
+
+def test_an_options_rates_are_worked_out_over_the_nights_and_people_its_file_gives():
+    assert stay_costs(IDEAS, "How much would Lisbon cost us altogether?") == (
+        "[Saturn worked out] for 4 nights, 2 people: Lisbon city break: 2 × 180 + 4 × 90 = 720")
+    assert stay_costs(IDEAS, "How much is Cornwall for 3 nights?") == (  # the request's count over the file's
+        "[Saturn worked out] for 3 nights, 2 people: Camping in Cornwall: 3 × 25 = 75")
+
+
+def test_asked_which_option_is_cheapest_every_priced_line_is_set_out_cheapest_first():
+    assert stay_costs(IDEAS, "Which holiday is cheapest?") == (
+        "[Saturn worked out] for 4 nights, 2 people: Camping in Cornwall: 4 × 25 = 100; Lake District cottage: 600 as the"
+        " line gives it; Lisbon city break: 2 × 180 + 4 × 90 = 720; cheapest: Camping in Cornwall")
+    assert stay_costs(IDEAS, "Which is the most expensive?").endswith("; dearest: Lisbon city break")
+
+
+def test_no_cost_is_worked_out_without_a_count_for_each_rate_or_a_cost_asked():
+    assert stay_costs(IDEAS, "What are we doing for the holiday?") == ""
+    assert stay_costs(IDEAS, "How much is the Lake District?") == ""  # its price as it stands: nothing worked out
+    assert stay_costs(IDEAS[:4], "How much would Lisbon cost?") == ""  # no nights nor people given
+    assert stay_costs(IDEAS[:4] + ["4 nights"], "How much would Lisbon cost?") == ""  # £180 each, and nobody counted
+
+
+def test_amounts_at_a_rate_are_never_added_as_parts_of_one_whole():
+    assert quantities_summed(["- Lisbon city break, flights £180 each + hotel £90/night"], "How much would Lisbon cost?") == ""
+    assert quantities_summed(["- Boat trip £30pp, lunch £12 pp"], "How much is the boat trip?") == ""
