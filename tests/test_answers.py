@@ -47,3 +47,11 @@ def test_a_present_told_bought_marks_the_persons_gift_line_as_the_list_marks_ano
         "gifts.md", GIFTS.replace("(Spurs)", "(Spurs) (bought, £28)"))
     assert bought_for("I bought Priya the candle.", documents) is None  # bought already; her contact line is no gift
     assert ready_write_of("I bought Priya the candle.", documents, "/nowhere", date(2026, 12, 4)) is None
+
+
+def test_told_someone_paid_back_the_line_of_what_they_owe_is_marked_not_another_naming_them(tmp_path):
+    text = "# Housemates\nSplit the bills four ways: me, Chloe, Arun, Beth\nChloe owes me £18 from the takeaway\n"
+    (tmp_path / "housemates.md").write_text(text)
+    documents = [Document("housemates.md", text)]
+    assert ready_write_of("Chloe paid me back.", documents, str(tmp_path), date(2026, 12, 4)) == ListToWrite(
+        "housemates.md", text.replace("the takeaway", "the takeaway (paid)"))

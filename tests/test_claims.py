@@ -647,6 +647,15 @@ def test_who_is_on_a_tables_day_is_the_cell_of_the_column_asked():
     assert not_on_that_day("Mark", "Who's doing tea on the 20th?", seen) is None
 
 
+def test_a_yes_or_no_is_held_to_the_days_line_of_the_thing_asked_and_a_week_skipped_is_a_no():
+    seen = ("--- home.md\nRecycling every other Friday, next 11 Dec.\nMilkman: 2 pints Mon/Wed/Fri\n"
+            "[Saturn dated] Friday 4 December: Milkman: 2 pints Mon/Wed/Fri\n"
+            "[Saturn dated] Friday 4 December: Recycling every other Friday: not this one")
+    assert not_on_that_day("Yes, it's recycling this Friday.", "Is it recycling this Friday?", seen) == (
+        "Friday 4 December: Recycling every other Friday: not this one")
+    assert not_on_that_day("No, it's next Friday.", "Is it recycling this Friday?", seen) is None
+
+
 def test_a_question_answered_with_a_lines_own_words_claims_nothing_done():
     line = "Water troughs are turned off from 1 November to 1 March."
     answer = "No, the water troughs are turned off from 1 November to 1 March."

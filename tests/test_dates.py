@@ -793,6 +793,10 @@ def test_asked_what_happens_at_a_part_of_the_day_the_lines_naming_it_are_listed(
     classes = ["day,time,class", "Monday,07:00,Spin", "Wednesday,12:15,HIIT", "Thursday,19:00,Yoga"]
     assert at_that_time_of_day(classes, "Is there a class at lunchtime?") == (
         "[Saturn listed] the lines of the lunchtime (1): Wednesday,12:15,HIIT")  # by its times, 11 to 2
+    mum = ["# Mum", "Carer (Sunita) visits 9am and 6pm daily", "GP: surgery 01632 960777"]
+    assert at_that_time_of_day(mum, "What time does the carer come in the evening?") == (
+        "[Saturn listed] the lines of the evening (1): Carer (Sunita) visits 9am and 6pm daily: the evening's 6pm")
+    assert at_that_time_of_day(mum, "What time does the carer come at night?") == ""  # no hours of night: none picked
 
 
 def test_told_money_went_into_a_thing_its_line_is_worked_out_so_much_more():

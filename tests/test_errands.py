@@ -79,6 +79,7 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("Got 44 out of 60 in Physics today.", "add"),  # a score
     ("Theo hoovered the stairs today.", "mark"),  # someone's job done
     ("Riverside paid us.", "mark"),  # someone paid the user
+    ("Chloe paid me back.", "mark"),  # and paid back
     ("The window cleaner came today.", "mark"),  # a visit told
     ("The electric came out today.", "mark"),  # a bill gone out of the account
     ("I've cancelled the gym.", "remove"),  # its line goes

@@ -263,6 +263,9 @@ def test_a_tables_cell_after_a_time_is_no_guess_but_a_thousands_comma_still_join
     next_month = SessionRecord(typed=["Add January's book: The Glass Road, 302 pages."], returned=[], calls=[])
     next_year = f"{date.today().year + 1}-01"
     assert guessed_value({"content": f"{next_year},The Glass Road,302"}, next_month, frozenset()) is None  # a year to come
+    gig = SessionRecord(typed=["Add a gig at the Old Mill on 16 January for £300."], returned=[], calls=[])
+    assert guessed_value({"content": f"{next_year}-16,Old Mill,300,"}, gig, frozenset()) is None  # the day said, in digits
+    assert guessed_value({"content": f"{next_year}-17,Old Mill,300,"}, gig, frozenset()) == ("content", "01")  # another day
     quoted = SessionRecord(typed=["Add a quote: rewiring from Bright Electrics, £3,950, today."], returned=[], calls=[])
     assert guessed_value({"content": "rewiring,Bright Electrics,3950,2026-12-04,"}, quoted, frozenset(), "Now: 2026-12-04") is None
 

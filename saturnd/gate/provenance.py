@@ -219,9 +219,9 @@ def without_thousands(text: str) -> str:
     return THOUSANDS.sub(lambda found: found.group(0).replace(",", ""), text)
 """The comma of "1,200"; not a table's "12:30,20", whose 20 a write of the table keeps."""
 GUESS_DIGITS = 2
+"""A number of one digit is a count or a list's numbering more often than a value."""
 YEAR_AND_MONTH = re.compile(r"\b(\d{4})-(?:0[1-9]|1[0-2])\b(?!-\d)")
 """A month written "2027-01": its "01" is January, which the request names in words."""
-"""A number of one digit is a count or a list's numbering more often than a value."""
 
 
 CLOCK_NOW = re.compile(r"^(?P<day>Now: .*?)\s+\d{1,2}:\d{2}\s*$", re.MULTILINE)
@@ -254,6 +254,7 @@ def guessed_value(arguments: dict[str, Any], record: SessionRecord, skip: frozen
         for day in DAY_OR_MONTH.findall(value):
             if _day(day) not in days:
                 return name, day
+        value = ISO_DAY.sub(lambda found: _year_of_a_day_said(found, days, numbers), value)
         for number in NUMBER.findall(without_thousands(TIME.sub(" ", YEAR_AND_MONTH.sub(r"\1", value)))):
             if len(number.replace(".", "")) >= GUESS_DIGITS and float(number) not in numbers:
                 return name, number
@@ -378,6 +379,16 @@ def _days_of_iso_dates(text: str) -> set[str]:
             day = date(*map(int, found.groups()))
             said |= {f"{day:%B}".lower(), f"{day:%A}".lower()}
     return said
+
+
+def _year_of_a_day_said(found: re.Match[str], days: set[str], numbers: set[float]) -> str:
+    """A date written "2027-01-16" of a day said "16 January": only its year is left to check (the
+    "01" of a gig added "on 16 January" was refused as a guess five times)."""
+    try:
+        day = date(*map(int, found.groups()))
+    except ValueError:
+        return found.group(0)
+    return found.group(1) if f"{day:%B}".lower() in days and float(day.day) in numbers else found.group(0)
 
 
 def weekday_against_said(arguments: dict[str, Any], record: SessionRecord, skip: frozenset[str]

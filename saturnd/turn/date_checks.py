@@ -26,7 +26,7 @@ from saturnd.turn.dates import (
     days_of,
 )
 from saturnd.turn.day_lines import NO_LINE_THAT_DAY, NOT_WITHIN, WITHIN
-from saturnd.turn.repeats import ENDS, WHEN_ASKED
+from saturnd.turn.repeats import ENDS, OFF_WEEK, WHEN_ASKED
 from saturnd.turn.worked_times import clock_times
 
 COUNT_ASKED = re.compile(r"\bhow\s+(?:many|long|soon)\b", re.IGNORECASE)
@@ -65,12 +65,14 @@ def not_on_that_day(answer: str, request: str, seen: str) -> str | None:
     asked = content_words(request) - content_words(f"{day_words} {names} need needs got bring take") - {"today", "tomorrow"}
     if found is None or not asked:
         return None
+    # the day's line of the thing asked: "Recycling every other Friday: not this one", not the milkman's before it
+    found = next((day for day in DAY_LINE.finditer(seen) if asked & content_words(day["line"])), found)
     others = [line for line in seen.splitlines() if not line.startswith("[Saturn") and asked & content_words(line)]
     line = found.group("line")  # "not within Tue-Sat of "Open Tue-Sat 9-5"": its quote's words are not the day's
     if line.startswith((WITHIN, NOT_WITHIN)):  # asked "closed?", a day not within the opening days is a yes
         on_the_day = line.startswith(WITHIN) != bool(re.search(r"\b(?:closed|shut)\b", request, re.IGNORECASE))
     else:
-        on_the_day = bool(asked & content_words(line))
+        on_the_day = any(asked & content_words(clause) and not clause.endswith(OFF_WEEK) for clause in line.split("; "))
     if (YES.search(answer) and not on_the_day and others) or (NO.search(answer) and on_the_day):
         return f"{found.group('day')}: {found.group('line')}"
     return None

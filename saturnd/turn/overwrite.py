@@ -268,7 +268,14 @@ def asked_about(request: str, path: Path) -> set[str]:
     header = lines[0] if lines and path.name.lower().endswith(TABLE_SUFFIXES) else None  # "…,last watered": no row
     shared = {line: len(stems(line) & words) for line in lines if not HEADING.search(line) and line != header}
     most = max(shared.values(), default=0)
-    return {line for line, count in shared.items() if count and count == most} or time_line_asked(request, path, lines)
+    named = {line for line, count in shared.items() if count and count == most}
+    if len(named) > 1 and PAID_TOLD.search(request) and len(owing := {line for line in named if OWING.search(line)}) == 1:
+        return owing  # "Chloe paid me back": "Chloe owes me £18", not the line sharing the bills with her
+    return named or time_line_asked(request, path, lines)
+
+
+PAID_TOLD = re.compile(r"\bpaid\b", re.IGNORECASE)
+OWING = re.compile(r"\b(?:owes?|owed|owing|IOU)\b", re.IGNORECASE)
 
 
 def time_line_asked(request: str, path: Path, lines: list[str]) -> set[str]:

@@ -44,6 +44,10 @@ FORTNIGHTLY = re.compile(r"\b(?:fortnightly|every\s+(?:other|second|2|two)\s+(?:
                          r"alternate)\b", re.IGNORECASE)
 
 
+OFF_WEEK = ": not this one"
+"""A fortnightly clause's mark on its weekday of the week it skips."""
+
+
 def repeats_on(lines: list[str], request: str, today: date) -> str:
     """For a question naming a day ("tomorrow", "Friday") or a week ("next week"), the weekly and
     fortnightly clauses of `lines` that fall on it, or that none does; "" where the lines hold no
@@ -54,7 +58,7 @@ def repeats_on(lines: list[str], request: str, today: date) -> str:
     said = []
     for word, day in days_named(request, today):
         falling = [clause for clause, weekday, anchor in repeats if _falls_on(day, weekday, anchor)]
-        off_week = [f"{clause}: not this one" for clause, weekday, anchor in repeats
+        off_week = [f"{clause}{OFF_WEEK}" for clause, weekday, anchor in repeats
                     if anchor is not None and day.weekday() == weekday and not _falls_on(day, weekday, anchor)]
         said_as = f"the {word}" if word[0].isdigit() else word
         label = f"{'' if word.lower() in WEEKDAYS else f'{said_as}, '}{day:%A} {day.day} {day:%B}"

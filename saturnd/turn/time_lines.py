@@ -150,6 +150,9 @@ def at_that_time_of_day(lines: list[str], request: str) -> str:
         start, end = HOURS_OF[part]
         said = [line.strip() for line in lines if (times := clock_times(line))
                 and all(start * 60 <= minutes < end * 60 for _, minutes in times)]
+        # "Carer visits 9am and 6pm daily", asked when in the evening: its 6pm (the 1.5B gave both)
+        said = said or [f"{line.strip()}: the {part}'s {' and '.join(within)}" for line in lines
+                        if (within := [written for written, minutes in clock_times(line) if start * 60 <= minutes < end * 60])]
     if not said or len(said) == sum(1 for line in lines if line.strip()):
         return ""
     return f"[Saturn listed] the lines of the {part} ({len(said)}): " + "; ".join(said)
