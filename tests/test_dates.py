@@ -1086,6 +1086,9 @@ def test_a_share_of_a_tables_total_is_over_the_ways_another_file_splits_it():
     house = "# Housemates\nSplit everything equally between the four of us: me, Chloe, Arun, Beth\n"
     assert table_share("How much is each person's share of the bills?", shown, [house]) == (
         "[Saturn worked out] a share of amount over the November 2026 rows (3), split 4 ways: 211.3 / 4 = 52.83")
+    electric = "[Saturn worked out] totals over the electric rows (1): amount = 96; the row: bill electric, amount 96.00"
+    assert table_share("Text Arun how much he owes for the electric.", electric, [house]) == (
+        "[Saturn worked out] a share of amount over the electric rows (1), split 4 ways: 96 / 4 = 24")
     gig = "[Saturn worked out] totals over the 2026-12-31 rows (1): fee = 900"
     assert table_share("What's my share of the New Year's Eve gig?", gig, ["Split fees four ways (me, Kit, Jo, Ravi)"]) == (
         "[Saturn worked out] a share of fee over the 2026-12-31 rows (1), split 4 ways: 900 / 4 = 225")

@@ -83,6 +83,7 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("The window cleaner came today.", "mark"),  # a visit told
     ("The electric came out today.", "mark"),  # a bill gone out of the account
     ("I've cancelled the gym.", "remove"),  # its line goes
+    ("Rory's dropping coding.", "remove"),  # someone stopped a thing: their line for it goes
     ("I cancelled Spotify.", "remove"),
     ("I stopped at the shop.", ""),
     ("Bought Jamie the football kit, £28.", "mark"),  # a present bought: its gift line is marked

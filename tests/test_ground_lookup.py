@@ -20,6 +20,7 @@ from saturnd.turn.ground import Ground, build_ground, folder_map_text
 from saturnd.turn.listing import section_named
 from saturnd.turn.rated import (
     a_price_a_time,
+    a_term_by_the_week,
     against_the_budget,
     cost_a_head,
     gone_up,
@@ -1171,6 +1172,17 @@ def test_what_is_owed_is_a_price_a_period_times_the_periods_not_paid():
     assert unpaid_at_a_price("How much do I owe in subs?", shown) == (
         "[Saturn worked out] Subs: £12 a month × 2 (paid no: 2026-11, 2026-12) = £24")
     assert unpaid_at_a_price("How much are the subs?", shown) == ""  # not what is owed
+
+
+def test_a_price_by_the_term_is_worked_out_a_week_over_the_weeks_a_line_says_the_term_is():
+    shown = "[Saturn worked out] totals over the ballet rows (1): cost per term = 84; the row: child Ivy, club ballet"
+    term = ["# Spring term\nClubs restart week of 5 January\nTerm is 12 weeks\n"]
+    assert a_term_by_the_week("How much is ballet a week?", shown, term) == (
+        "[Saturn worked out] cost per term over the ballet rows (1): 84 / 12 weeks = 7 a week")
+    assert a_term_by_the_week("How much is swimming a week?", "Swimming: £60 a term", ["10 weeks per term"]) == (
+        "[Saturn worked out] Swimming: 60 / 10 weeks = 6 a week")
+    assert a_term_by_the_week("How much is ballet a lesson?", shown, term) == ""  # the term is counted in weeks
+    assert a_term_by_the_week("How much is ballet a week?", shown, []) == ""  # no length of term given
     assert unpaid_at_a_price("How much do I owe Sam?", shown) == ""  # not the subs' line
 
 

@@ -21,6 +21,8 @@ from saturnd.turn.lists_named import (
 )
 from saturnd.turn.look_first import FoundLine
 from saturnd.turn.marks import (
+    last_day_as_asked,
+    last_day_in_edit,
     line_marked_as_told,
     marked_as_asked,
     marked_in_edit,
@@ -865,6 +867,19 @@ def test_a_line_marked_done_keeps_its_words_with_the_mark(tmp_path, written, fix
     assert marked_as_asked("Mark the Q4 report as done.", tasks, written) == fixed
 
 
+def test_a_thing_done_today_gets_its_lines_last_day_set_to_today_not_a_mark(tmp_path):
+    home = tmp_path / "home.md"
+    home.write_text("# Home\nWindow cleaner every 6 weeks, last came 23 Oct, £15.\nBin day Tuesday.\n")
+    today = f"{date.today().day} {date.today():%b}"
+    dated = f"# Home\nWindow cleaner every 6 weeks, last came {today}, £15.\nBin day Tuesday.\n"
+    marked = home.read_text().replace("£15.", "£15. (done)")
+    assert last_day_as_asked("The window cleaner came today.", home, marked) == dated
+    assert last_day_as_asked("The window cleaner came today.", home, dated) is None  # as it should be
+    assert last_day_as_asked("The window cleaner came.", home, marked) is None  # no day told: a mark
+    assert last_day_in_edit("The window cleaner came today.", home, "last came 23 Oct, £15.", "last came 23 Oct, £15. (done)") == (
+        "Window cleaner every 6 weeks, last came 23 Oct, £15.", f"Window cleaner every 6 weeks, last came {today}, £15.")
+
+
 def test_the_content_suggested_for_a_mark_marks_the_line_not_the_requests_words(tmp_path):
     tasks = tmp_path / "tasks.md"
     tasks.write_text(TASKS)
@@ -1174,6 +1189,17 @@ def test_a_thing_told_cancelled_is_the_one_line_or_row_naming_it_gone():
         "bills.csv", "bill,amount,day of month\nRent,950.00,1\n")
     assert cancelled_line("I cancelled the dentist.", documents) == ListToWrite("calendar.txt", "Mon 09:00 standup\n")
     assert cancelled_line("I've cancelled the meeting.", documents) is None  # no line names it
+
+
+def test_someone_told_to_stop_a_thing_loses_the_one_row_naming_them_and_it():
+    clubs = "child,club,day\nIvy,ballet,Tuesday\nRory,football,Wednesday\nRory,coding,Thursday\n"
+    documents = [Document("clubs.csv", clubs)]
+    assert cancelled_line("Rory's dropping coding.", documents) == ListToWrite(
+        "clubs.csv", "child,club,day\nIvy,ballet,Tuesday\nRory,football,Wednesday\n")
+    assert cancelled_line("Ivy has given up ballet.", documents) == ListToWrite(
+        "clubs.csv", "child,club,day\nRory,football,Wednesday\nRory,coding,Thursday\n")
+    assert cancelled_line("Ivy's dropping coding.", documents) is None  # no row of hers for it
+    assert cancelled_line("Has Rory dropped coding?", documents) is None  # asked, not told
 
 
 def test_an_item_added_with_an_article_to_a_list_without_them_goes_without_it():

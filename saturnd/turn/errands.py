@@ -67,6 +67,10 @@ TOLD_CANCELLED = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+h
                             r"(?:cancell?ed|stopped|quit)\s+(?:(?:the|my|our)\s+|(?-i:(?=[A-Z])))(?P<thing>[\w' -]+?)"
                             r"(?:\s+(?:subscription|membership|direct\s+debit|booking))?\s*[.!]?\s*$", re.IGNORECASE)
 """Told a thing was cancelled ("I've cancelled the gym.", "I cancelled Spotify."): its line goes."""
+SOMEONE_STOPPED = re.compile(r"^\W*(?P<who>(?-i:[A-Z])[\w-]*)(?:'s|’s|\s+is|\s+has)?\s+(?:just\s+)?(?:dropping|dropped|quitting|quit|"
+                             r"stopping|stopped|giving\s+up|gave\s+up|given\s+up)\s+(?:the\s+|his\s+|her\s+|their\s+)?"
+                             r"(?P<thing>[\w' -]+?)\s*[.!]?\s*$", re.IGNORECASE)
+"""Told someone stopped a thing ("Rory's dropping coding."): the line or row of theirs for it goes."""
 BOUGHT_FOR = re.compile(r"^\s*(?:(?:I|we)(?:'ve|’ve|\s+have)?\s+)?(?:just\s+|finally\s+)?(?:bought|got|ordered|picked\s+up)\s+"
                         r"(?P<who>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)\s+(?:the|a|an|some|his|her|their)\s+"
                         r"(?P<thing>[^,.£$€?]+?)(?:,?\s*(?:for\s+)?(?P<money>[£$€]\s?\d[\d,]*(?:\.\d+)?))?\s*[.!]?\s*$", re.IGNORECASE)
@@ -231,7 +235,7 @@ def asked_action(request: str) -> str:
         if verb == "remind" and REMIND_SOMEONE.search(request[found.end("verb"):]):  # "Remind Tom that …"
             return "message"
         return SAID_PLAINLY.get(verb.split()[0], verb.split()[0])
-    if TOLD_CANCELLED.match(request):
+    if TOLD_CANCELLED.match(request) or SOMEONE_STOPPED.match(request):
         return "remove"
     if BOUGHT_FOR.match(request):
         return "mark"

@@ -30,6 +30,7 @@ from saturnd.turn.folder_scan import FolderScan, scan_folder
 from saturnd.turn.look_first import contact_sources
 from saturnd.turn.rated import (
     a_price_a_time,
+    a_term_by_the_week,
     against_the_budget,
     cost_a_head,
     gone_up,
@@ -203,11 +204,12 @@ def _put_together(request: str, rendered: str, documents: list[Document], today:
     """What the ground works out from the excerpts shown and the folder's other texts together: a
     share, a price a head or an hour or a unit or a match, a time before the day's event, rows at
     a price list's prices, a sum against a budget, a row's amount against a new one a line gives, a
-    price a period times the periods not paid."""
+    price a period times the periods not paid, a price a term over the term's weeks."""
     texts = [d.text for d in documents]
     return [table_share(request, rendered, texts), percent_of_the_total(request, rendered, texts), part_of_the_amount(request, texts),
             cost_a_head(request, rendered), hours_at_their_rates(request, rendered),
             used_at_its_rate(request, rendered), a_price_a_time(request, rendered), before_the_day_asked(request, rendered),
             rows_at_their_prices(request, rendered, texts), against_the_budget(request, rendered, texts),
             gone_up(request, rendered), left_after_spent(request, rendered), unpaid_at_a_price(request, rendered),
-            hours_at_table_rates(request, documents, today), fines_owed(request, documents, today)]
+            hours_at_table_rates(request, documents, today), fines_owed(request, documents, today),
+            a_term_by_the_week(request, rendered, texts)]

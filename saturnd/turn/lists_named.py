@@ -18,7 +18,7 @@ from pathlib import Path
 from saturnd.gate.provenance import DAY_OR_MONTH
 from saturnd.tools.table_cells import TABLE_SUFFIXES
 from saturnd.tools.word_match import query_terms, stems
-from saturnd.turn.errands import DAY_TAKEN, NAMED_FILE, TOLD_CANCELLED, asked_action
+from saturnd.turn.errands import DAY_TAKEN, NAMED_FILE, SOMEONE_STOPPED, TOLD_CANCELLED, asked_action
 from saturnd.turn.listing import LIST_MARK
 from saturnd.turn.made_up import HEADING
 from saturnd.turn.overwrite import (
@@ -277,14 +277,20 @@ def _without_the_line(request: str, documents: list[Document]) -> ListToWrite | 
 
 def cancelled_line(request: str, documents: list[Document]) -> ListToWrite | None:
     """Told a thing was cancelled ("I've cancelled the gym."), the folder's one line or row it
-    names by all its own words, gone: the 1.5B asked "What was the Gym row?" four times."""
-    told = TOLD_CANCELLED.match(request)
-    if told is None:
+    names by all its own words, gone: the 1.5B asked "What was the Gym row?" four times; told
+    someone stopped a thing ("Rory's dropping coding."), the one line or row naming both."""
+    if stopped := SOMEONE_STOPPED.match(request):  # "Rory's dropping coding": the line with both, Rory's and coding's
+        asked = stems(f"{stopped['who']} {stopped['thing']}")
+        found = [(doc, n) for doc in documents if not doc.source.startswith(KB_SOURCE)
+                 for n, line in enumerate(doc.text.splitlines()) if n > 0 or not doc.source.lower().endswith(TABLE_SUFFIXES)
+                 if asked <= stems(line)]
+    elif told := TOLD_CANCELLED.match(request):
+        thing = stems(told["thing"])
+        found = [(doc, n) for doc in documents if not doc.source.startswith(KB_SOURCE)
+                 for n, line in enumerate(doc.text.splitlines()) if n > 0 or not doc.source.lower().endswith(TABLE_SUFFIXES)
+                 if (own := stems(DAY_OR_MONTH.sub(" ", BULLET.sub("", line).split(",")[0]))) and own <= thing]  # "Wed 14:00 dentist"
+    else:
         return None
-    thing = stems(told["thing"])
-    found = [(doc, n) for doc in documents if not doc.source.startswith(KB_SOURCE)
-             for n, line in enumerate(doc.text.splitlines()) if n > 0 or not doc.source.lower().endswith(TABLE_SUFFIXES)
-             if (own := stems(DAY_OR_MONTH.sub(" ", BULLET.sub("", line).split(",")[0]))) and own <= thing]  # "Wed 14:00 dentist"
     if len(found) != 1:
         return None
     doc, gone = found[0]

@@ -227,17 +227,48 @@ LAST_DAY = re.compile(r"\blast\s+(?:[a-z]+\s+)?(?:on\s+)?(?P<date>(?P<day>\d{1,2
 def last_day_told(request: str, documents: list[Document], today: date) -> ListToWrite | None:
     """Told a thing was done today ("I ordered Mum's prescription today."), the one line naming it
     with its last day set to today, written as it writes days ("last ordered 20 Nov": 4 Dec)."""
-    if asked_action(request) not in ("mark", "add") or not re.search(r"\btoday\b|\bthis\s+(?:morning|afternoon|evening)\b",
-                                                                     request, re.IGNORECASE):
+    if not _done_today(request):
         return None
-    found = [(doc, line, match) for doc in documents if not doc.source.startswith(KB_SOURCE)
-             for line in doc.text.splitlines() if (match := LAST_DAY.search(line)) and named(request, line)]
+    found = [(doc, line, dated) for doc in documents if not doc.source.startswith(KB_SOURCE)
+             for line in doc.text.splitlines() if (dated := _dated_today(line, request, today))]
     if len(found) != 1:
         return None
-    doc, line, match = found[0]
+    doc, line, dated = found[0]
+    return ListToWrite(doc.source, doc.text.replace(line, dated, 1))
+
+
+def last_day_as_asked(request: str, path: Path, content: str) -> str | None:
+    """A write that marks done ("(ordered)", "(done)") the line whose last day the request tells
+    was today, put as that line with its day set to today: told "The window cleaner came today.",
+    the 1.5B wrote "last came 23 Oct, £15. (done)", and the next visit was worked out from 23 Oct."""
+    if not _done_today(request):
+        return None
+    old, written = content_lines(file_text(path)), content_lines(content)
+    changed = [line for line in old if line not in written]
+    added = [line for line in written if line not in old]
+    today = date.today()
+    if len(changed) != 1 or len(added) != 1 or not (dated := _dated_today(changed[0], request, today)) or dated == added[0]:
+        return None
+    return content.replace(added[0], dated, 1)
+
+
+def last_day_in_edit(request: str, path: Path, old: str, new: str) -> tuple[str, str] | None:
+    """An edit_file's (old, new) with the line it marks put as last_day_as_asked puts it."""
+    return _as_an_edit(last_day_as_asked, request, path, old, new)
+
+
+def _done_today(request: str) -> bool:
+    return asked_action(request) in ("mark", "add") and re.search(
+        r"\btoday\b|\bthis\s+(?:morning|afternoon|evening)\b", request, re.IGNORECASE) is not None
+
+
+def _dated_today(line: str, request: str, today: date) -> str | None:
+    """The line with its last day ("last ordered 20 Nov") set to today as it writes days, when it
+    names the thing the request tells of."""
+    if (match := LAST_DAY.search(line)) is None or not named(request, line):
+        return None
     if match["month"]:
-        month = f"{today:%B}" if len(match["month"]) > 3 else f"{today:%b}"
-        written = f"{today.day} {month}"
+        written = f"{today.day} {today:%B}" if len(match["month"]) > 3 else f"{today.day} {today:%b}"
     else:
         written = today.isoformat()
-    return ListToWrite(doc.source, doc.text.replace(line, line[:match.start("date")] + written + line[match.end("date"):], 1))
+    return line[:match.start("date")] + written + line[match.end("date"):]

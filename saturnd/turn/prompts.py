@@ -292,6 +292,7 @@ NOT_DONE_NO_ADDRESS = "Not done: nothing was sent, as no phone number or email a
 """What was not done when every message went back for want of an address ("Text Jo I'm on my way",
 Jo in no file): told the user needs to give one, the 1.5B answered "I need to ask the user for
 their phone number" and the plain "Not done" lost why."""
+LAST_DAY_PUT_RIGHT = "(The line says when it was last done: the call set that day to today in {path}, not a mark.) "
 MARK_PUT_RIGHT = "(The line marked lost its own words: the call wrote it as it was in {path}, marked done.) "
 TICK_PUT_RIGHT = "(A line with a tick box is ticked, not deleted: the call ticked it in {path}.) "
 ITEM_PUT_RIGHT = (

@@ -39,6 +39,8 @@ from saturnd.turn.look_first import (
 )
 from saturnd.turn.loop_rules import recipient_key
 from saturnd.turn.marks import (
+    last_day_as_asked,
+    last_day_in_edit,
     marked_as_asked,
     marked_in_edit,
     row_marked_as_asked,
@@ -317,12 +319,13 @@ MESSAGE_FIXES = (message_itself, without_the_request, in_the_senders_words, with
 LINE_FIXES = (
     (item_as_asked, item_edited_as_asked, prompts.ITEM_PUT_RIGHT),
     (time_moved_as_asked, time_moved_in_edit, prompts.TIME_PUT_RIGHT),
+    (last_day_as_asked, last_day_in_edit, prompts.LAST_DAY_PUT_RIGHT),
     (marked_as_asked, marked_in_edit, prompts.MARK_PUT_RIGHT),
     (row_marked_as_asked, row_marked_in_edit, prompts.MARK_PUT_RIGHT),
     (ticked_as_asked, ticked_in_edit, prompts.TICK_PUT_RIGHT),
 )
 """(for a write's content, for an edit's old and new text, the note): an add's line as the request words its
-item and the list writes its lines; a time changed alone in its line; a line marked done with its words kept;
+item and the list writes its lines; a time changed alone in its line; a thing done today, its line's last day set to today; a line marked done with its words kept;
 a line with a tick box ticked, not deleted."""
 
 

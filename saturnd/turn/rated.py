@@ -21,6 +21,7 @@ from saturnd.tools.table_cells import ISO_DATE, number
 from saturnd.tools.table_dates import header_and_rows
 from saturnd.tools.word_match import stems
 from saturnd.turn.dates import MONTHS
+from saturnd.turn.listing import TOTALS_LINE
 from saturnd.turn.made_up import WORKED_OUT
 from saturnd.turn.retrieval import KB_SOURCE, Document
 
@@ -378,3 +379,38 @@ def _row_and_its_line(shown: str, fits: Callable[[str], bool]) -> tuple[re.Match
     if len(lines) != 1:
         return None
     return row, lines[0], Decimal(ONE_AMOUNT.findall(lines[0])[0].replace(",", ""))
+
+
+A_TERMS_PART_ASKED = re.compile(r"\b(?:a|per|each)\s+(?P<unit>week|session|lesson|class)\b", re.IGNORECASE)
+TERM_LENGTH = re.compile(r"\bterms?\b[^.\n]{0,20}?\b(?:is|lasts|runs(?:\s+for)?|of|has)\s+(?P<count>\d{1,2})\s+(?P<unit>weeks|sessions|lessons|classes)\b"
+                         r"|\b(?P<count2>\d{1,2})[\s-](?P<unit2>weeks?|sessions?|lessons?|classes)\s+(?:a|per|each|in\s+the)\s+term\b",
+                         re.IGNORECASE)
+A_TERM = re.compile(r"[£$€]\s?(?P<amount>\d+(?:\.\d+)?)\s*(?:a|per|each|/)\s*term\b", re.IGNORECASE)
+
+
+def a_term_by_the_week(request: str, shown: str, texts: Iterable[str]) -> str:
+    """Asked what a thing priced by the term costs a week (or a session), its price over the weeks
+    a line says the term is ("Term is 12 weeks"): asked "How much is ballet a week?" of clubs.csv's
+    "cost per term" 84, the 1.5B gave 84."""
+    asked = A_TERMS_PART_ASKED.search(request)
+    lengths = {(int(found["count"] or found["count2"]), _one_of(found["unit"] or found["unit2"]))
+               for text in texts for found in TERM_LENGTH.finditer(text)}
+    if asked is None or len(lengths) != 1:
+        return ""
+    count, unit = lengths.pop()
+    if unit != _one_of(asked["unit"]):
+        return ""
+    priced = [(f"{column.strip()} over {totals['over'].strip()}", Decimal(value)) for line in shown.splitlines()
+              if (totals := TOTALS_LINE.match(line))
+              for column, _, value in [part.rpartition(" = ") for part in totals["totals"].split(", ")]
+              if re.search(r"\bterm\b", column, re.IGNORECASE) and re.fullmatch(r"\d+(?:\.\d+)?", value)]
+    priced += [(line.strip(" -*•")[:found.start()].strip(" :,-") or "a term", Decimal(found["amount"])) for line in shown.splitlines()
+               if not line.startswith("[Saturn") and (found := A_TERM.search(line)) and stems(line) & stems(request)]
+    said = [f"{label}: {_plain(amount)} / {count} {unit}s = {_plain(amount / count)} a {unit}" for label, amount in priced[:3]]
+    return f"{WORKED_OUT} " + "; ".join(said) if said else ""
+
+
+def _one_of(unit: str) -> str:
+    """"weeks" and "week" are one week; "classes" one class."""
+    unit = unit.lower()
+    return unit[:-2] if unit.endswith("sses") else unit.rstrip("s") if not unit.endswith("ss") else unit

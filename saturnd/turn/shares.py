@@ -18,6 +18,7 @@ from saturnd.turn.worked_lines import MONEY, count_written, money_written
 from saturnd.turn.worked_times import plain
 
 SHARE_ASKED = re.compile(r"\b(?:share|each|split|per\s+person|apiece|my\s+(?:part|bit|half|third|cut)|owes?\s+me|"
+                         r"(?:he|she|they|(?-i:[A-Z])[\w'-]+)\s+(?:owes?|pays?|should\s+pay)\s+(?:for|towards|of)\b|"
                          r"(?:will|do|did|would|should)\s+I\s+(?:get|make|earn|take\s+home))\b", re.IGNORECASE)
 PAYS_A_PART = re.compile(r"\bpays?\s+(?P<part>half|a\s+third|a\s+quarter)\b", re.IGNORECASE)
 PARTS = {"half": 2, "a third": 3, "a quarter": 4}
