@@ -67,7 +67,7 @@ TOLD_CANCELLED = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+h
                             r"(?:cancell?ed|stopped|quit)\s+(?:(?:the|my|our)\s+|(?-i:(?=[A-Z])))(?P<thing>[\w' -]+?)"
                             r"(?:\s+(?:subscription|membership|direct\s+debit|booking))?\s*[.!]?\s*$", re.IGNORECASE)
 """Told a thing was cancelled ("I've cancelled the gym.", "I cancelled Spotify."): its line goes."""
-SOMEONE_STOPPED = re.compile(r"^\W*(?P<who>(?-i:[A-Z])[\w-]*)(?:'s|’s|\s+is|\s+has)?\s+(?:just\s+)?(?:dropping|dropped|quitting|quit|"
+SOMEONE_STOPPED = re.compile(r"^\W*(?!(?:I|We|You|It|They|He|She|This|That)\b)(?P<who>(?-i:[A-Z])[\w-]*)(?:'s|’s|\s+is|\s+has)?\s+(?:just\s+)?(?:dropping|dropped|quitting|quit|"
                              r"stopping|stopped|giving\s+up|gave\s+up|given\s+up)\s+(?:the\s+|his\s+|her\s+|their\s+)?"
                              r"(?P<thing>[\w' -]+?)\s*[.!]?\s*$", re.IGNORECASE)
 """Told someone stopped a thing ("Rory's dropping coding."): the line or row of theirs for it goes."""

@@ -18,7 +18,13 @@ from pathlib import Path
 from saturnd.gate.provenance import DAY_OR_MONTH
 from saturnd.tools.table_cells import TABLE_SUFFIXES
 from saturnd.tools.word_match import query_terms, stems
-from saturnd.turn.errands import DAY_TAKEN, NAMED_FILE, SOMEONE_STOPPED, TOLD_CANCELLED, asked_action
+from saturnd.turn.errands import (
+    DAY_TAKEN,
+    NAMED_FILE,
+    SOMEONE_STOPPED,
+    TOLD_CANCELLED,
+    asked_action,
+)
 from saturnd.turn.listing import LIST_MARK
 from saturnd.turn.made_up import HEADING
 from saturnd.turn.overwrite import (
