@@ -26,6 +26,7 @@ from saturnd.turn.tool_round import DECLINED_BY_USER, NOBODY_TO_APPROVE
     ("I'll call it a day.", False),
     ("The user asked you to do something, and no tool has done it: your answer \"3 hours\" changes nothing.", True),
     ("You asked me to log it, and I did.", False),
+    ("I don't know, do what you can.. Call write_file again with what the user said.", True),  # a value's send-back
 ])
 def test_echoes_instructions(answer, echoes):
     assert echoes_instructions(answer) is echoes

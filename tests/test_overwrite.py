@@ -689,6 +689,22 @@ async def test_an_added_line_without_a_when_is_asked_of_the_person(harness):
     assert calendar.read_text() == "Mon 09:00 standup\nWed 14:00 dentist\nThu 11:00 bank meeting\n"
 
 
+async def test_an_added_line_goes_in_without_a_when_the_person_does_not_give(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    notes = harness.env.workdir / "notes.txt"
+    notes.write_text("Dentist Friday 9am\nCall mum on Sunday\n")
+    harness.model.enqueue(
+        call("write_file", {"path": "notes.txt", "content": "Dentist Friday 9am\nCall mum on Sunday\nRenew passport\n"}),
+        "Added renew passport to your notes.",
+    )
+    seen = await run_answering(harness, "Add renew passport to my notes.", "I don't know, do what you can.")
+    assert [q.question for q in of_type(seen, "question")] == [
+        "Every line of notes.txt has a day, and 'Renew passport' has none. When is it?"]
+    assert notes.read_text() == "Dentist Friday 9am\nCall mum on Sunday\nRenew passport\n"
+    assert harness.sent(1)[-1]["content"].startswith(
+        "(Asked when it is, the user said: I don't know, do what you can. The call wrote the line without a day or time.)")
+
+
 async def test_headless_an_added_line_without_a_when_goes_back_to_the_model(harness):
     await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
     (harness.env.workdir / "calendar.txt").write_text("Mon 09:00 standup\nWed 14:00 dentist\n")

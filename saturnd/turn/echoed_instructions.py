@@ -43,11 +43,12 @@ the last result gave for todo.txt.)"), which the 1.5B gave back as its answer.""
 
 
 SEND_BACK_WORDS = re.compile(r"\bif\s+one\s+of\s+(?:your|the|its)\s+tools\s+can\b|\bcall\s+it\s+now\b|\[saturn\s+check\]|"
-                             r"\bthe\s+user\s+asked\s+you\s+to\b|\bno\s+tool\s+has\s+done\s+it\b|\bnever\s+give\s+someone\s+else"
+                             r"\bthe\s+user\s+asked\s+you\s+to\b|\bno\s+tool\s+has\s+done\s+it\b|\bnever\s+give\s+someone\s+else|"
+                             r"\bagain\s+with\s+what\s+the\s+user\s+said\b"
                              , re.IGNORECASE)
 """Saturn's send-back to the model ("If one of your tools can do it, call it now.", "The user asked
-you to do something, and no tool has done it"), which the 1.5B gave back as its answer, "the tools"
-for "your tools"."""
+you to do something, and no tool has done it", "Call write_file again with what the user said."),
+which the 1.5B gave back as its answer, "the tools" for "your tools"."""
 
 
 def echoes_instructions(answer: str) -> bool:

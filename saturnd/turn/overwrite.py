@@ -40,6 +40,13 @@ SHOWN_LINES = 3
 SEPARATORS = re.compile(r"[\s,;]+")
 REPEATED = re.compile(r"^(.+?)(?:[\s,;]+\1)+$")
 WHEN = (("a day", DAY_OR_MONTH), ("a time", TIME))
+SOME_WHEN = re.compile(r"\d|\b(?:today|tonight|tomorrow|next|this|every|each)\b", re.IGNORECASE)
+
+
+def gives_a_when(answer: str) -> bool:
+    """Whether the person's answer says when at all ("Friday", "3pm", "the 14th", "next week"),
+    not "I don't know"."""
+    return any(pattern.search(answer) for _, pattern in WHEN) or SOME_WHEN.search(answer) is not None
 
 
 def dropped_lines(request: str, path: Path, content: str) -> list[str]:

@@ -342,7 +342,9 @@ TEXT_PUT_RIGHT = (
 )
 
 WHICH_VALUE = "'{value}' in {tool}'s {name} is a guess: it is in nothing you said or your files. What should it be?"
-WHEN_IS_IT = "Every line of {path} has {lacks}, and '{line}' has none. When is it?"
+WHEN_IS_IT_END = "has none. When is it?"
+WHEN_IS_IT = "Every line of {path} has {lacks}, and '{line}' " + WHEN_IS_IT_END
+NO_WHEN_GIVEN = "(Asked when it is, the user said: {answer} The call wrote the line without a day or time.) "
 WHICH_LEFT_OUT = "{tool} would go without {phrase}, which you asked for. What is it?"
 VALUE_GIVEN = "not run: {why}. The user says: {answer}. Call {tool} again with what the user said."
 

@@ -212,6 +212,8 @@ class GateContext:
     """The folder's and the KB's small text files (look_first finds a recipient in them)."""
     seen: str = ""
     """The ground the model was shown (the clock, the folder's excerpts): a time it holds is no guess."""
+    when_unknown: bool = False
+    """Asked when a line added is, the person did not say: the line goes in without a day or time."""
 
 
 def approval_key(tool: Tool, arguments: dict[str, Any]) -> str:
@@ -516,7 +518,7 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
     )) and target.is_file():
         suggested = content_to_write(context.request, target, str(arguments.get("new", "")))
         return SentBack("invalid", overwrite_refusal(arguments["path"], dropped, suggested, tool=EDIT_FILE))
-    if tool.name in (WRITE_FILE, EDIT_FILE) and (lacking := added_line_lacks_when(
+    if tool.name in (WRITE_FILE, EDIT_FILE) and not context.when_unknown and (lacking := added_line_lacks_when(
         context.request, target, str(arguments.get("content", arguments.get("new", "")))
     )):
         line, lacks = lacking

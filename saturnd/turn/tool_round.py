@@ -20,6 +20,7 @@ from saturnd.turn.context import TurnContext
 from saturnd.turn.execute import ToolOutcome, run_tool, time_limit
 from saturnd.turn.fencing import fence
 from saturnd.turn.look_first import contact_lines, render
+from saturnd.turn.overwrite import gives_a_when
 from saturnd.turn.remembering import memory_gate
 from saturnd.turn.review import Decision, GateContext, approval_key, review_calls
 
@@ -87,7 +88,7 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
             turn.trace[-1].note = join_note(turn.trace[-1].note, f"{d.call.name}: {d.put_right.strip()}")
         if d.must_call:
             turn.must_call, turn.forced_since = d.must_call, len(turn.trace)
-    decisions = await ask_about_guesses(turn, decisions)
+    decisions = await ask_about_guesses(turn, decisions, context)
     decisions = await settle_approvals(turn, decisions)
 
     looked_up = answered_from_files(turn, decisions)
@@ -182,11 +183,13 @@ async def ask_for_recipients(
     return settled
 
 
-async def ask_about_guesses(turn: TurnContext, decisions: list[Decision]) -> list[Decision]:
+async def ask_about_guesses(turn: TurnContext, decisions: list[Decision], context: GateContext) -> list[Decision]:
     """A time, day, month or number the model made up for a write or a message (review's
     refused_guess), or a value asked for that it left out: with someone there, the harness asks
     them, and the call goes back to the model with the answer (the words can't be patched in
-    place as an address can). Nobody there: the refusal tells the model to ask."""
+    place as an address can). Nobody there: the refusal tells the model to ask. Asked when a line
+    added is and told no day or time ("I don't know, do what you can."), the line goes in without
+    one: sent back with that answer, the 1.5B wrote "Renew passport" to notes.txt four times more."""
     if not turn.person_present:
         return decisions
     settled: list[Decision] = []
@@ -198,6 +201,9 @@ async def ask_about_guesses(turn: TurnContext, decisions: list[Decision]) -> lis
             if answer != NO_ANSWER:
                 turn.ledger.record_answer(f"guess:{question}", answer)  # an answer that only gives it back is no answer
                 d = replace(d, result=prompts.VALUE_GIVEN.format(why=why, answer=answer, tool=d.call.name))
+            if answer != NO_ANSWER and question.endswith(prompts.WHEN_IS_IT_END) and not gives_a_when(answer):
+                unknown = review_calls([d.call], turn.registry, turn.ledger, 1, replace(context, when_unknown=True))[0]
+                d = replace(unknown, put_right=prompts.NO_WHEN_GIVEN.format(answer=answer))
         settled.append(d)
     return settled
 
