@@ -1212,6 +1212,10 @@ def test_an_answer_that_is_only_a_files_heading_goes_back_with_what_the_ground_f
                                           " Chris - hoovering")
     assert unbacked_claim("Hoovering.", [], builtin_registry(), "What am I cleaning this week?",
                           documents_at_hand=True, seen=seen) is None
+    notes = ("--- notes.txt (whole file, 2 lines)\nDentist Friday 9am\nCall mum on Sunday\n"
+             "[Saturn dated] Friday 4 December: Dentist Friday 9am\n</outside>")
+    assert unbacked_claim("Dentist Friday 9am", [], builtin_registry(), "What have I got on Friday?",
+                          documents_at_hand=True, seen=notes) is None  # the first line is the day's own
 
 
 TIMETABLE = ("--- timetable.csv (whole file, 5 lines)\nday,time,class,instructor\nMonday,07:00,Spin,Kat\n"

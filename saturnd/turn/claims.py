@@ -610,6 +610,8 @@ def heading_only(answer: str, seen: str) -> str | None:
             continue
         block = list(takewhile(lambda below: not below.startswith(("--- ", "</outside>")), lines[at + 1:]))
         worked = [below for below in block if below.startswith("[Saturn")]
+        if any(said in " ".join(line.split()).lower() for line in worked):
+            return None  # the first line is the one worked out for the day asked: "Dentist Friday 9am" of notes.txt
         return " ".join(worked) or None
     return None
 
