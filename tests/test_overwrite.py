@@ -705,6 +705,21 @@ async def test_an_added_line_goes_in_without_a_when_the_person_does_not_give(har
         "(Asked when it is, the user said: I don't know, do what you can. The call wrote the line without a day or time.)")
 
 
+async def test_a_thing_set_to_the_value_the_person_gave_is_written_with_their_number(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    settings = harness.env.workdir / "settings.ini"
+    settings.write_text("[net]\ntimeout = 30\nretries = 3\n")
+    harness.model.enqueue(
+        call("ask_user", {"question": "What is the value your team agreed on?"}),
+        call("write_file", {"path": "settings.ini", "content": "[net]\ntimeout = 75\nretries = 3"}),
+        "The timeout is set.",
+    )
+    await run_answering(harness, "Set the timeout in settings.ini to the value my team agreed on.", "We agreed on 45")
+    assert settings.read_text() == "[net]\ntimeout = 45\nretries = 3\n"
+    assert harness.sent(2)[-1]["content"].startswith(
+        "(The user gave 45 when asked, not 75: the call wrote 45 in settings.ini.)")
+
+
 async def test_headless_an_added_line_without_a_when_goes_back_to_the_model(harness):
     await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
     (harness.env.workdir / "calendar.txt").write_text("Mon 09:00 standup\nWed 14:00 dentist\n")

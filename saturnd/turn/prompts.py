@@ -293,6 +293,7 @@ NOT_DONE_NO_ADDRESS = "Not done: nothing was sent, as no phone number or email a
 Jo in no file): told the user needs to give one, the 1.5B answered "I need to ask the user for
 their phone number" and the plain "Not done" lost why."""
 LAST_DAY_PUT_RIGHT = "(The line says when it was last done: the call set that day to today in {path}, not a mark.) "
+PERSONS_VALUE_PUT_RIGHT = "(The user gave {number} when asked, not {written}: the call wrote {number} in {path}.) "
 MARK_PUT_RIGHT = "(The line marked lost its own words: the call wrote it as it was in {path}, marked done.) "
 TICK_PUT_RIGHT = "(A line with a tick box is ticked, not deleted: the call ticked it in {path}.) "
 ITEM_PUT_RIGHT = (

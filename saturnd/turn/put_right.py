@@ -301,6 +301,8 @@ def content_put_right(
         return kept
     if tool.name in (WRITE_FILE, EDIT_FILE) and (line := line_put_right(tool.name, arguments, context)):
         return line
+    if tool.name in (WRITE_FILE, EDIT_FILE) and (given := the_persons_value(tool.name, arguments, context)):
+        return given
     if tool.risk == "messaging" and (said := next((fixed for fix in MESSAGE_FIXES
                                                    if (fixed := fix(arguments, context.request))), None)):
         return said
@@ -345,6 +347,38 @@ def line_put_right(tool_name: str, arguments: dict[str, Any], context: GateConte
         if patched is not None:
             return patched, note.format(path=arguments.get("path", ""))
     return None
+
+
+PERSONS_VALUE = re.compile(r"\b(?:to|at|with)\s+(?:the\s+)?(?:value|number|figure|amount|setting|one|limit)\s+(?:that\s+)?"
+                           r"(?:my|our|the|I|we|they|he|she)\b[^.?!]*?\b(?:agreed|decided|said|told|chose|picked|settled|"
+                           r"wants?|gave|give|suggested)\b", re.IGNORECASE)
+"""A request to set a thing to a value only the person knows: "to the value my team agreed on"."""
+NUMBER_SAID = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\d)")
+
+
+def the_persons_value(tool_name: str, arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) for a write that sets a thing to a value only the person knows,
+    asked with ask_user, where the one line it changes holds another number than the one they gave:
+    told "We agreed on 45", the 1.5B added it to the file's 30 and wrote "timeout = 75"."""
+    if not PERSONS_VALUE.search(context.request):
+        return None
+    given = [found for r in context.record.returned if r.tool == "ask_user" and len(found := NUMBER_SAID.findall(r.text)) == 1]
+    target = Path(context.cwd, os.path.expanduser(str(arguments.get("path", ""))))
+    if not given or not target.is_file():
+        return None
+    number = given[-1][0]
+    text = target.read_text(encoding="utf-8", errors="replace")
+    new_text = text.replace(str(arguments.get("old", "")), str(arguments.get("new", "")), 1) if tool_name == EDIT_FILE \
+        else str(arguments.get("content", ""))
+    old_lines, new_lines = text.splitlines(), new_text.splitlines()
+    lost = [line for line in old_lines if line not in new_lines]
+    came = [line for line in new_lines if line not in old_lines]
+    if len(lost) != 1 or len(came) != 1 or len(written := NUMBER_SAID.findall(came[0])) != 1 or written[0] == number:
+        return None
+    fixed = NUMBER_SAID.sub(number, came[0])
+    field = "new" if tool_name == EDIT_FILE else "content"
+    patched = {**arguments, field: str(arguments.get(field, "")).replace(came[0], fixed, 1)}
+    return patched, prompts.PERSONS_VALUE_PUT_RIGHT.format(number=number, written=written[0], path=arguments.get("path", ""))
 
 
 def file_in_folder(
