@@ -530,3 +530,19 @@ def test_a_date_written_for_the_weekday_the_user_said_must_fall_on_it():
     assert weekday_against_said({"content": "2026-12-03 15:00 meeting"}, said, frozenset()) == (
         "2026-12-03", "Thursday", "Tuesday")
     assert weekday_against_said({"content": "2026-12-08 15:00 meeting"}, said, frozenset()) is None
+
+
+PLANS = ("Now: Friday 2026-12-04\n--- plans.md (whole file, 2 lines)\n# This week\n- Sat 5 Dec: Dan's birthday drinks, The Crown, 7pm\n"
+         "--- contacts.md (whole file, 1 line)\n- Priya (neighbour): 07700 900111\n</outside>")
+
+
+def test_a_message_takes_no_value_from_a_shown_line_about_something_else():
+    request = "Text Priya and ask if she can take in a parcel for me tomorrow."
+    contacts = [Returned("read_file", "c1", "- Priya: 07700 900111\n- Dan: 07700 900222", fenced=True)]
+    context = GateContext(record=SessionRecord(typed=[request], returned=contacts, calls=[]), request=request, seen=PLANS)
+    added = tc("send_message", '{"to": "07700 900111", "text": "Can you take in a parcel tomorrow? I\'ll be there at 7pm."}')
+    assert review_calls([added], REGISTRY, CallLedger(), 8, context)[0].fate == "refused_guess"  # Dan's drinks' time
+    late = "Let Dan know I'll be late to his drinks."
+    context = GateContext(record=SessionRecord(typed=[late], returned=contacts, calls=[]), request=late, seen=PLANS)
+    told = tc("send_message", '{"to": "07700 900222", "text": "I\'ll be late to your drinks at 7pm."}')
+    assert review_calls([told], REGISTRY, CallLedger(), 8, context)[0].fate == "needs_approval"  # the drinks' own line

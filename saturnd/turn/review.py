@@ -41,6 +41,7 @@ from saturnd.model.types import ToolCall
 from saturnd.tools.messaging import email_addresses, is_email, is_phone
 from saturnd.tools.registry import Registry, Tool
 from saturnd.tools.table_cells import TABLE_SUFFIXES
+from saturnd.tools.word_match import stems
 from saturnd.turn import prompts
 from saturnd.turn.asking import asks_leave
 from saturnd.turn.errands import READ_TOOLS, asked_action, only_messages_asked
@@ -549,11 +550,38 @@ def _new_lines_guessed(target: Path, arguments: dict[str, Any], context: GateCon
 
 
 def _guess_sent_back(name: str, arguments: dict[str, Any], skip: frozenset[str], context: GateContext) -> SentBack | None:
-    if guess := guessed_value(arguments, context.record, skip, shown_for_values(context.request, context.seen)):
+    shown = shown_for_values(context.request, context.seen)
+    if name in (SEND_MESSAGE, SEND_EMAIL):
+        shown = lines_about(context.request, shown)
+    if guess := guessed_value(arguments, context.record, skip, shown):
         argument, value = guess
         question = prompts.WHICH_VALUE.format(value=value, tool=name, name=argument)
         return SentBack("refused_guess", GUESSED.format(value=value, name=argument), (question, f"'{value}' was a guess"))
     return None
+
+
+ANY_DAY = frozenset(stems("today tomorrow tonight morning afternoon evening night week weekend monday tuesday wednesday"
+                          " thursday friday saturday sunday"))
+
+
+def lines_about(request: str, shown: str) -> str:
+    """The lines shown that a message may take a value from: the clock's, and those sharing a word
+    with the request besides a day's. Asked to text Priya whether she can take in a parcel
+    tomorrow, the 1.5B added "I'll be there at 7pm", the time of Dan's drinks in another line. A
+    file the request names, by its name or its heading, is read whole ("Email Grandma the pancake
+    recipe": recipes/pancakes.md)."""
+    asked = stems(request) - ANY_DAY
+    kept, whole = [], False
+    lines = shown.splitlines()
+    for at, line in enumerate(lines):
+        if line.startswith("--- "):  # a file the request names, or whose heading it names, is asked whole ("the recipe")
+            name = re.sub(r"[^a-z]+", " ", line[4:].split(" (")[0].lower())
+            whole = bool((stems(name) | stems(lines[at + 1] if at + 1 < len(lines) else "")) & asked)
+        elif line.startswith("</outside"):
+            whole = False
+        if whole or line.startswith("Now:") or stems(line) & asked:
+            kept.append(line)
+    return "\n".join(kept)
 
 
 def _what_it_carries(name: str, arguments: dict[str, Any], skip: frozenset[str], context: GateContext
