@@ -269,6 +269,23 @@ async def test_the_harness_asks_the_person_for_a_recipient_the_model_made_up(har
     assert "ana@mail.example" in sent.split(") ", 1)[1]
 
 
+async def test_an_address_the_person_gave_is_not_asked_for_again_in_the_turn(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: mail, decision: allow}\n")
+    harness.model.enqueue(call("mail", {"to": "friend@example.com", "body": "hi"}),
+                          call("ask_user", {"question": "What is your friend's email address?"}), "Sent.")
+    client: Client = harness.client
+    session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
+    started = await client.call("turn/start", {"session_id": session.session_id, "text": "mail my friend"})
+    questions = []
+    async for e in client.turn_events(started.turn_id):
+        if e.event.__struct_config__.tag == "question":
+            questions.append(e.event.question)
+            await client.call("turn/reply", {"turn_id": started.turn_id, "text": "It's ana@mail.example"})
+    assert len(questions) == 1
+    assert harness.model.requests[2]["messages"][-1]["content"] == (
+        "Not asked again: the user gave the email address when asked this turn: It's ana@mail.example. Use it.")
+
+
 async def test_asking_leave_for_the_errand_is_left_to_the_approval(harness):
     await harness.start()
     (harness.env.workdir / "draft.txt").write_text("first draft\n")

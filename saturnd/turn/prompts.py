@@ -281,6 +281,7 @@ WHICH_RECIPIENT = (
     "Which {kind} should {tool} use? I have none from you or your files"
     " ({invented} was a guess)."
 )
+ALREADY_GIVEN = "Not asked again: the user gave the {kind} when asked this turn: {answer}. Use it."
 RECIPIENT_GIVEN = "({invented} was a guess: the user gave the {kind} {answer} when asked.) "
 CONTENT_PUT_RIGHT = (
     "(The same content came back: the call wrote the content the last result gave for {path}.) "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from dataclasses import replace
 from typing import Any, TypeGuard, get_args
 
@@ -163,7 +164,7 @@ async def ask_for_recipients(
     back, invents another; it rarely thinks of ask_user, and given the answer it asks again.
     So the harness asks, and when the person gives an address or number, the same call is
     reviewed again with it (the gate and the approval still apply), its result opening with
-    what the person gave.
+    what the person gave; a guess made again later in the turn gets the same answer, unasked.
     """
     if turn.headless or not turn.events.subscribers:
         return decisions
@@ -172,9 +173,12 @@ async def ask_for_recipients(
         if d.fate == "refused_recipient":
             invented = str(d.arguments.get("to", "")).strip()
             kind = "email address" if "@" in invented or "email" in d.call.name else "phone number"
-            answer = await turn.env.ask(prompts.WHICH_RECIPIENT.format(kind=kind, tool=d.call.name, invented=invented))
+            # given once this turn, the person's address stands: ask-18's 1.5B sent to the guess again, and was asked again
+            answer = turn.ledger.answer_to(f"recipient:{kind}") or await turn.env.ask(
+                prompts.WHICH_RECIPIENT.format(kind=kind, tool=d.call.name, invented=invented))
             given = [*EMAIL.findall(answer), *PHONE.findall(answer)] if answer != NO_ANSWER else []
             if given:
+                turn.ledger.record_answer(f"recipient:{kind}", answer)
                 call = replace(d.call, arguments=json.dumps({**d.arguments, "to": given[0]}))
                 record = replace(context.record, typed=[*context.record.typed, answer])
                 d = review_calls([call], turn.registry, turn.ledger, 1, replace(context, record=record))[0]
@@ -210,10 +214,16 @@ async def ask_about_guesses(turn: TurnContext, decisions: list[Decision], contex
 
 def answered_from_files(turn: TurnContext, decisions: list[Decision]) -> dict[str, ToolOutcome]:
     """ask_user calls for a number or address the user's files hold: answered with those lines,
-    and the person is not asked (look_first)."""
+    and the person is not asked (look_first); for one the person gave this turn, with what they gave."""
     answered: dict[str, ToolOutcome] = {}
     for d in decisions:
         if d.fate != "ask_user":
+            continue
+        question = str(d.arguments.get("question", ""))
+        kind = "email address" if re.search(r"\be-?mail\b", question, re.IGNORECASE) else \
+            "phone number" if re.search(r"\b(?:phone|mobile|number)\b", question, re.IGNORECASE) else ""
+        if kind and (given := turn.ledger.answer_to(f"recipient:{kind}")):
+            answered[d.call.id] = ToolOutcome("ran", prompts.ALREADY_GIVEN.format(kind=kind, answer=given), 0.0)
             continue
         found = contact_lines(str(d.arguments.get("question", "")), turn.text, turn.documents)
         if found:
