@@ -286,6 +286,25 @@ async def test_an_address_the_person_gave_is_not_asked_for_again_in_the_turn(har
         "Not asked again: the user gave the email address when asked this turn: It's ana@mail.example. Use it.")
 
 
+async def test_a_message_goes_without_the_sentence_of_a_guess_the_person_could_not_give(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: mail, decision: allow}\n")
+    guessed = call("mail", {"to": "ana@mail.example", "body": "Leo is off on Wednesday. He'll be back on Thursday.\nThanks"})
+    harness.model.enqueue(guessed, "Sent.")
+    client: Client = harness.client
+    session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
+    started = await client.call("turn/start", {"session_id": session.session_id,
+                                               "text": "mail ana@mail.example that Leo is off on Wednesday"})
+    questions = []
+    async for e in client.turn_events(started.turn_id):
+        if e.event.__struct_config__.tag == "question":
+            questions.append(e.event.question)
+            await client.call("turn/reply", {"turn_id": started.turn_id, "text": "I don't know, do what you can."})
+    assert questions == ["'Thursday' in mail's body is a guess: it is in nothing you said or your files. What should it be?"]
+    assert harness.model.requests[1]["messages"][-1]["content"].startswith(
+        "(Asked, the user said: I don't know, do what you can. The call went without \"He'll be back on Thursday.\".) ")
+    assert (harness.env.workdir / "sent.log").read_text() == "ana@mail.example: Leo is off on Wednesday.\nThanks\n"
+
+
 async def test_asking_leave_for_the_errand_is_left_to_the_approval(harness):
     await harness.start()
     (harness.env.workdir / "draft.txt").write_text("first draft\n")

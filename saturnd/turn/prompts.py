@@ -281,6 +281,7 @@ WHICH_RECIPIENT = (
     "Which {kind} should {tool} use? I have none from you or your files"
     " ({invented} was a guess)."
 )
+GUESS_LEFT_OUT = "(Asked, the user said: {answer} The call went without \"{dropped}\".) "
 ALREADY_GIVEN = "Not asked again: the user gave the {kind} when asked this turn: {answer}. Use it."
 RECIPIENT_GIVEN = "({invented} was a guess: the user gave the {kind} {answer} when asked.) "
 CONTENT_PUT_RIGHT = (

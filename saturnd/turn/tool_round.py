@@ -208,8 +208,38 @@ async def ask_about_guesses(turn: TurnContext, decisions: list[Decision], contex
             if answer != NO_ANSWER and question.endswith(prompts.WHEN_IS_IT_END) and not gives_a_when(answer):
                 unknown = review_calls([d.call], turn.registry, turn.ledger, 1, replace(context, when_unknown=True))[0]
                 d = replace(unknown, put_right=prompts.NO_WHEN_GIVEN.format(answer=answer))
+            elif answer != NO_ANSWER and d.tool is not None and d.tool.risk == "messaging" and (
+                    guessed := GUESSED_VALUE.match(why)) and not gives_a_when(answer):
+                d = _without_the_guess(turn, d, guessed["value"], answer, context)
         settled.append(d)
     return settled
+
+
+GUESSED_VALUE = re.compile(r"^'(?P<value>.+)' was a guess$")
+SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?]+[ \t]*|\n|$)")
+"""A sentence with what ends it: its stop and the space after, or its line's end."""
+
+
+def _without_the_guess(turn: TurnContext, d: Decision, value: str, answer: str, context: GateContext) -> Decision:
+    """A message with a value the person, asked, did not give, reviewed again without the
+    sentences holding it, when the rest still says something: asked whether Leo would be back on
+    Thursday, the person did not know, and the 1.5B proposed the same email four times more."""
+    holds = re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
+    skip = {d.tool.target} if d.tool is not None and d.tool.target else set()
+    patched, dropped = dict(d.arguments), []
+    for name, text in d.arguments.items():
+        if name in skip or not isinstance(text, str) or not holds.search(text):
+            continue
+        sentences = [found for found in SENTENCE.findall(text) if found]
+        dropped += [sentence.strip() for sentence in sentences if holds.search(sentence)]
+        patched[name] = re.sub(r"[ \t]+\n", "\n", "".join(sentence for sentence in sentences if not holds.search(sentence))).strip()
+    if not dropped or not all(patched[name].strip() for name in patched if name not in skip and isinstance(patched[name], str)):
+        return d
+    call = replace(d.call, arguments=json.dumps(patched))
+    again = review_calls([call], turn.registry, turn.ledger, 1, context)[0]
+    if again.fate in ("refused_guess", "invalid"):
+        return d
+    return replace(again, put_right=prompts.GUESS_LEFT_OUT.format(answer=answer, dropped=" ".join(dropped)))
 
 
 def answered_from_files(turn: TurnContext, decisions: list[Decision]) -> dict[str, ToolOutcome]:
