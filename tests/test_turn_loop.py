@@ -468,6 +468,17 @@ async def test_an_answer_saying_nothing_of_an_errand_done_is_replaced_by_what_wa
     assert of_type(events, "answer")[-1].text == "Done: write_file bookings.csv (Omar Haddad,240,yes)."
 
 
+async def test_an_answer_that_repeats_the_errand_asked_is_replaced_by_what_was_done(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    (harness.env.workdir / "shopping.md").write_text("- eggs\n- bread\n")
+    harness.model.enqueue(call("write_file", {"path": "shopping.md", "content": "- eggs\n"}), "I got the bread, take it off.")
+    _, events = await harness.turn("I got the bread, take it off.")
+    assert of_type(events, "answer")[-1].text.startswith("Done: write_file shopping.md")
+    harness.model.enqueue("Hello")
+    _, events = await harness.turn("Hello")
+    assert of_type(events, "answer")[-1].text == "Hello"  # no errand: a greeting back is an answer
+
+
 async def test_an_answer_that_stops_for_a_missing_value_is_put_to_the_person(harness):
     await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
     stopped = "I'm sorry, but I don't have your sister's phone number."

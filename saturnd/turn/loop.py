@@ -375,9 +375,10 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     if account and not SAYS_NOT_DONE.search(text) and not something_acted(turn.trace, turn.registry):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "prefixed: what was not done")
         return f"{account} {text}"
-    if repeats_the_reply(text, turn.ledger.replies()):  # the user's "I don't know, do what you can." given back as the answer
+    # the user's "I don't know, do what you can." given back as the answer, or their request ("I got the bread, take it off.")
+    if repeats_the_reply(text, [*turn.ledger.replies(), *([turn.text] if asked_action(turn.text) else [])]):
         acted = something_acted(turn.trace, turn.registry)
-        turn.trace[-1].note = join_note(turn.trace[-1].note, "the answer repeated the user's reply: replaced with "
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "the answer repeated the user's words: replaced with "
                                         + ("what was done" if acted else "what was not done"))
         return done_account(turn.trace, turn.registry, turn.text) if acted else _not_done(turn)
     if asked_action(turn.text) and something_acted(turn.trace, turn.registry) and off_the_errand(text, turn.text, turn.trace):
