@@ -1365,6 +1365,7 @@ def test_asked_what_still_needs_someone_an_answer_naming_a_filled_rows_cell_goes
     ("I have sent the email to Tom.", "Did I email Tom?", "done"),  # a send claimed, not the user's own doing
     ("Email sent to Tom.", "Email Tom the notes.", "done"),
     ("Pocket money is paid on Saturdays.", "When do I pay pocket money?", None),  # "is paid on": the line, told
+    ("Yes, I have paid the council tax.", "Have I paid the council tax?", None),  # the user's words, given back
 ])
 def test_asked_what_the_user_did_the_same_verb_in_the_answer_claims_nothing(answer, request_text, kind):
     claim = unbacked_claim(answer, [], builtin_registry(), request_text)

@@ -386,7 +386,8 @@ def _asked_of_the_past(claimed: str, request: str) -> bool:
     if asked_action(request) or "?" not in request:
         return False
     # any of its words: "is paid on" for "When do I pay pocket money?"
-    return any(stems(PAST_FORMS.get(word, word)) & stems(request) for word in claimed.lower().split())
+    # "paid" of "Have I paid the council tax?", "pay" of "When do I pay …?"
+    return any((stems(word) | stems(PAST_FORMS.get(word, word))) & stems(request) for word in claimed.lower().split())
 
 
 def _read_in(claimed: str, seen: str) -> bool:
