@@ -410,7 +410,7 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         return _after_its_label(claim.quote) + "."
     if claim is not None and claim.kind == "someone_elses_line" and (own := THE_LINE_ABOUT.search(claim.quote)):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the line about what was asked")
-        return prompts.FROM_THE_DAY.format(line=own.group(1))  # "Dr Okafor" again for the eye test
+        return _from_your_files(own.group(1))  # "Dr Okafor" again for the eye test
     if claim is not None and claim.kind == "total_left_out":  # sent back, the 1.5B named the two unpaid rows again
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the total worked out")
         return f"Worked out from your table: {claim.quote}."
@@ -430,14 +430,14 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
             none = prompts.FREE_THAT_DAY if FREE_ASKED.search(turn.text) and YES_NO_ASKED.search(turn.text) else none
             return none.format(day=claim.quote.split(f": {NO_LINE_THAT_DAY}")[0])
         if not YES_NO_ASKED.search(turn.text) or not (YES.search(text) or NO.search(text)):  # "When is …?" is no yes/no
-            return prompts.FROM_THE_DAY.format(line=claim.quote)
+            return _from_your_files(claim.quote)
         return prompts.FROM_THE_LINE.format(answer="No" if YES.search(text) else "Yes", line=claim.quote)
     if claim is not None and claim.kind == "no_time_given":  # "Yes" again for "What time's our train home?"
         turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the lines")
-        return prompts.FROM_THE_DAY.format(line="; ".join(claim.quote.splitlines()))
+        return _from_your_files("; ".join(claim.quote.splitlines()))
     if claim is not None and claim.kind == "contact_not_given":  # "450" again for TopRoof's number
         turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the line")
-        return prompts.FROM_THE_DAY.format(line=claim.quote)
+        return _from_your_files(claim.quote)
     if claim is not None and claim.kind == "not_as_worked_out":  # "60 minutes" again for 105
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with what the harness worked out")
         return prompts.WORKED_OUT_FROM_REQUEST.format(entry=claim.quote.partition("] ")[2])
@@ -450,7 +450,7 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         return f"{claim.quote}."
     if claim is not None and claim.kind == "next_due_missed" and not gives_the_date(text, claim.quote):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the next date worked out")
-        return prompts.FROM_THE_DAY.format(line=claim.quote.removeprefix("[Saturn dated]").strip())
+        return _from_your_files(claim.quote.removeprefix("[Saturn dated]").strip())
     if claim is not None and claim.kind == "miscounted_days" and (worked_out := worked_out_date(claim.quote)):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the date worked out")
         return worked_out  # sent back, the 1.5B gave the bin day's "5" for the dentist again
@@ -523,3 +523,8 @@ def trace_record(turn: TurnContext) -> dict[str, Any]:
         "ground": msgspec.to_builtins(turn.ground),
         "history": turn.history_note,
     }
+
+
+def _from_your_files(line: str) -> str:
+    """The answer given from a line of the files, its stop once ("…council tax.." had two)."""
+    return prompts.FROM_THE_DAY.format(line=line.rstrip(" ."))
