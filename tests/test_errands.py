@@ -85,6 +85,7 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("I've cancelled the gym.", "remove"),  # its line goes
     ("Rory's dropping coding.", "remove"),  # someone stopped a thing: their line for it goes
     ("I cancelled Spotify.", "remove"),
+    ("Save a note that we picked Cornwall.", "note"),  # into the notes, not a file of its own
     ("I stopped at the shop.", ""),
     ("Bought Jamie the football kit, £28.", "mark"),  # a present bought: its gift line is marked
     ("Riya scored two today.", "update"),  # her count goes up

@@ -106,6 +106,15 @@ def test_a_removal_keeps_the_lines_that_share_only_a_small_word_with_the_request
     assert content_to_write("Tick off washing the car.", todo, "") == "# To do\n- renew passport\n- fix the garden gate\n"
 
 
+def test_a_note_saved_goes_into_the_notes_not_over_them(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("Dentist Friday 9am\nCall mum Sunday\n")
+    assert dropped_lines("Save a note that we picked Cornwall.", notes, "We picked Cornwall.") == [
+        "Dentist Friday 9am", "Call mum Sunday"]
+    assert ready_write("Save a note that we picked Cornwall.", [Document("notes.txt", notes.read_text())]) == ListToWrite(
+        "notes.txt", "Dentist Friday 9am\nCall mum Sunday\nWe picked Cornwall\n")
+
+
 def test_a_removal_keeps_the_heading_and_the_lines_named_only_by_the_files_own_name(tmp_path):
     christmas = tmp_path / "christmas.md"
     christmas.write_text("# Christmas presents\n- Mum: scarf (bought)\n- Ella: lego (bought)\n- Christmas cards\n")

@@ -217,6 +217,10 @@ DAY_TAKEN = re.compile(r"\W*(?:\w+\W+){0,3}?(?P<who>I|(?!(?:Who|What|Which|Whose
 """Told who takes a weekday of a rota ("Olu's doing Monday now and I'm doing Thursday")."""
 
 
+SAVE_A_NOTE = re.compile(r"\s+(?:a\s+)?note\s+(?:that|of|about|saying)\b", re.IGNORECASE)
+"""A note saved, added to the notes: not a new file (the 1.5B wrote "We picked Cornwall." over notes.txt)."""
+
+
 def asked_action(request: str) -> str:
     """The verb of the action the request asks for ("" if it asks for none): its first word, or
     one after "and" / "then"."""
@@ -225,6 +229,8 @@ def asked_action(request: str) -> str:
         if verb.startswith(("drop ", "shoot ")):  # "Drop Sam a line", "Shoot Tom an email"
             return "email" if "mail" in verb else "message"
         if verb.startswith(("make ", "write ")):  # "Make a note that …", "Write down …"
+            return "note"
+        if verb in ("save", "store") and SAVE_A_NOTE.match(request, found.end("verb")):  # "Save a note that we picked Cornwall."
             return "note"
         if verb.startswith("take ") and verb.endswith(" out"):  # "Take one portion of bolognese out": its count changes
             return "update"

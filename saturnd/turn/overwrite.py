@@ -434,7 +434,7 @@ ITEM_ASKED = re.compile(
 """"Add call the council to my to-do list": the item is "call the council"; "Pop mulch on my garden
 jobs": "mulch"."""
 NOTE_ASKED = re.compile(
-    r"^\W*(?:please\s+)?(?:make\s+a\s+note|note\s+down|note(?=\s+that\b)|jot\s+down|write\s+down)\s+(?:that\s+|of\s+)?(?P<item>.+?)"
+    r"^\W*(?:please\s+)?(?:(?:make|save|store)\s+a\s+note|note\s+down|note(?=\s+that\b)|jot\s+down|write\s+down)\s+(?:that\s+|of\s+)?(?P<item>.+?)"
     r"(?:\s+(?:in|to|on)\s+(?:my|the)\s+notes?(?:\s+file)?)?\s*[.!]?\s*$",
     re.IGNORECASE,
 )
