@@ -17,6 +17,13 @@ def test_each_answer_is_counted_with_who_gave_it_and_a_question_mark_is_none_yet
     assert answers_counted(RSVPS, "Who hasn't replied yet?").endswith("no answer yet 1 (Noah)")
 
 
+def test_answers_with_a_note_after_them_are_counted_and_two_names_or_a_plus_one_are_more_people():
+    guests = ["# Wedding guests", "- Aunt Sue: yes, vegetarian", "- Uncle Joe: no reply", "- Priya & Sam: yes, one vegan",
+              "- Grandad: yes", "- Tom: no", "- Lucy + 1: yes"]
+    assert answers_counted(guests, "How many people are coming?") == (
+        "[Saturn counted] yes 4 (Aunt Sue, Priya & Sam, Grandad, Lucy + 1), 6 people; no answer yet 1 (Uncle Joe); no 1 (Tom)")
+
+
 def test_a_request_asking_none_of_it_or_too_few_answers_give_nothing():
     assert answers_counted(RSVPS, "Where is the party?") == ""
     assert answers_counted(["- Olivia: yes", "- Ava: no"], "Who is coming?") == ""

@@ -297,6 +297,9 @@ def test_a_list_by_weekday_without_the_day_asked_says_so():
     trip = ["passport", "sun cream", "- Sat: Alfama walk", "- Sun: Sintra day trip"]
     assert on_the_days(trip, "What are we doing on Sunday?", TODAY) == (
         "[Saturn dated] Sunday 6 December: - Sun: Sintra day trip")  # not the sun cream
+    month = ["# December", "- Sat 5: swimming 9am", "- Sat 12: swimming 9am", "- Sat 10am: market"]
+    assert on_the_days(month, "What's on this Saturday?", TODAY) == (  # the 12th is another Saturday; 10am no day
+        "[Saturn dated] Saturday 5 December: - Sat 5: swimming 9am; Saturday 5 December: - Sat 10am: market")
 
 
 @pytest.mark.parametrize(("line", "said"), [

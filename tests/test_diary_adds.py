@@ -2,7 +2,7 @@
 
 from datetime import date
 
-from saturnd.turn.diary_adds import diary_line_added
+from saturnd.turn.diary_adds import cancelled_on_the_day, diary_line_added
 from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.retrieval import Document
 
@@ -21,3 +21,20 @@ def test_a_thing_put_in_for_a_day_is_a_line_written_as_the_diarys_among_its_days
 def test_no_day_or_no_diary_gives_nothing():
     assert diary_line_added("Put the boiler man in.", [DIARY], TODAY) is None
     assert diary_line_added("Put bread on Friday's list.", [Document("list.txt", "milk\neggs\n")], TODAY) is None
+
+
+MONTH = Document("diary.md", "# December\n- Sat 5: swimming 9am (Ella), Dan's drinks 7pm\n- Sun 6: lunch at Mum's 1pm\n"
+                             "- Tue 8: dentist 4:15pm\n- Sat 12: swimming 9am (Ella)\n")
+
+
+def test_a_diary_of_a_months_days_without_the_month_gets_a_line_as_it_writes_them():
+    assert diary_line_added("Add the boiler service on Monday at 8am.", [MONTH], TODAY) == ListToWrite(
+        "diary.md", MONTH.text.replace("- Tue 8", "- Mon 7: boiler service 8am\n- Tue 8"))
+
+
+def test_a_thing_cancelled_on_a_day_loses_that_days_line_or_its_clause_of_it():
+    assert cancelled_on_the_day("Cancel swimming on the 12th.", [MONTH], TODAY) == ListToWrite(
+        "diary.md", MONTH.text.replace("- Sat 12: swimming 9am (Ella)\n", ""))
+    assert cancelled_on_the_day("Cancel swimming on Saturday.", [MONTH], TODAY) == ListToWrite(
+        "diary.md", MONTH.text.replace("swimming 9am (Ella), Dan's", "Dan's"))
+    assert cancelled_on_the_day("Cancel the dentist on Friday.", [MONTH], TODAY) is None  # not that day's

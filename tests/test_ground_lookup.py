@@ -361,6 +361,14 @@ def test_how_many_gets_the_count_of_a_list_under_its_heading():
     assert counted(["# Jobs", "- gutters", "- shed"], "How many jobs have I got?").startswith("[Saturn counted] 2")
 
 
+def test_asked_about_a_budget_each_rows_rest_or_overspend_is_worked_out_and_those_over_named():
+    budget = "category,budget,spent\ngroceries,400,312.40\neating out,120,134.50\nclothes,60,0\n"
+    assert table_totals("budget.csv", budget, "Am I over budget on anything?").endswith(
+        "; against the budget, budget - spent: groceries 87.6 left, eating out 14.5 over, clothes 60 left;"
+        " over: eating out; in all 133.1 left")
+    assert "against the budget" not in table_totals("budget.csv", budget, "What have I spent the most on?")
+
+
 def test_how_many_of_a_file_of_several_lists_counts_the_list_its_heading_names():
     lists = ["# Shopping", "- eggs", "- bread", "- washing up liquid", "", "# To do", "- [ ] book haircut",
              "- [x] pay council tax", "- [ ] renew car insurance"]
@@ -733,6 +741,9 @@ def test_a_sub_heading_the_request_names_has_its_lines_listed():
         "[Saturn listed] the sections holding onions (2 of 3): Lasagne (serves 4): 1 onion;"
         " Chickpea curry (serves 4): 2 onions")
     assert section_named(recipes, "Which recipes are quick?") == ""
+    untitled = ["## Lasagne (serves 4)", "- 500g beef mince", "Bake 45 minutes at 190C.", "## Flapjacks", "- 250g oats"]
+    assert section_named(untitled, "What do I need to make lasagne?") == (  # the first heading is a recipe's, no title
+        "[Saturn listed] under the heading 'Lasagne (serves 4)': 500g beef mince; Bake 45 minutes at 190C.")
 
 
 def test_a_list_of_who_owes_whom_is_summed_each_way():

@@ -1175,6 +1175,8 @@ def test_what_a_recipe_needs_added_to_a_list_is_its_ingredients_without_amounts_
     shopping = Document("shopping.txt", "eggs\nmilk\n")
     assert ready_write("Add what I need for banana bread to the shopping.", [shopping, recipes]) == ListToWrite(
         "shopping.txt", "eggs\nmilk\nripe bananas\nbutter\nbicarb\n")
+    assert ready_write("Add the banana bread ingredients to my shopping list.", [shopping, recipes]) == ListToWrite(
+        "shopping.txt", "eggs\nmilk\nripe bananas\nbutter\nbicarb\n")
 
 
 def test_an_add_to_my_notes_goes_on_the_notes_file():

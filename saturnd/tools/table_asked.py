@@ -78,6 +78,30 @@ def _still_to_go(header: list[str], body: list[list[str]], numeric: list[int], r
             + (f"; the rows with none to go: {', '.join(done)}" if done else ""))  # "Which orders have paid in full?"
 
 
+BUDGET_COLUMN = re.compile(r"^\s*(?:budget|limit|allowance|planned|target)\b", re.IGNORECASE)
+SPENT_COLUMN = re.compile(r"^\s*(?:spent|spend|actual|paid|used|so\s+far)\b", re.IGNORECASE)
+OVER_ASKED = re.compile(r"\bover(?:spent|\s+budget|\s+the\s+budget|\s+on)?\b|\bwithin\b|\bunder\b|\bexceed|\btoo\s+much\b|"
+                        r"\bleft\b|\bremaining\b|\bspare\b", re.IGNORECASE)
+
+
+def _against_the_budget(header: list[str], body: list[list[str]], numeric: list[int], request: str) -> str:
+    """Asked what is over budget or left of it, of a table with a budget column and a spent one
+    ("category,budget,spent"), each row's rest or overspend, those over named, and in all: asked
+    "Am I over budget on anything?", the 1.5B had only the columns' totals (a row over its budget
+    hid the rest of every row, as no part of its whole)."""
+    budget = next((i for i in numeric if BUDGET_COLUMN.match(header[i])), None)
+    spent = next((i for i in numeric if SPENT_COLUMN.match(header[i])), None)
+    if budget is None or spent is None or not OVER_ASKED.search(request):
+        return ""
+    label = next((i for i in range(len(header)) if i not in numeric), None)
+    rows = [(r[label].strip() if label is not None else ",".join(r), value_in(budget, r) - value_in(spent, r)) for r in body]
+    each = ", ".join(f"{name} {plain(left)} left" if left >= 0 else f"{name} {plain(-left)} over" for name, left in rows)
+    over = [name for name, left in rows if left < 0]
+    total = sum((left for _, left in rows), Decimal(0))
+    return (f"; against the budget, {header[budget].strip()} - {header[spent].strip()}: {each};"
+            f" over: {', '.join(over) if over else 'none'}; in all {plain(total)} {'left' if total >= 0 else 'over'}")
+
+
 PERIODS_ASKED = re.compile(r"\bhow\s+(?:many\s+(?:more\s+)?(?P<unit>week|month)s|long)\b.*\b(?:until|till|before|to)\b",
                            re.IGNORECASE)
 PER_PERIOD_HEADED = re.compile(r"^\s*(?P<unit>week|month)ly\s*$|\b(?:a|per|each|every)\s+(?P<per>week|month)\b", re.IGNORECASE)
@@ -146,6 +170,8 @@ def asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int], 
         said += f"; average over {len(body)} rows: " + ", ".join(averages)
     if periods := _periods_to_go(header, body, numeric, request):
         return said + periods
+    if over := _against_the_budget(header, body, numeric, request):
+        return said + over
     if still := _still_to_go(header, body, numeric, request):
         return said + still  # "the most boxes left": the rest's most, not the column's largest
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) or CLOCK_TIME.fullmatch(r[i].strip())

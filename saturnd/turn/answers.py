@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import re
 
-ANSWER_LINE = re.compile(r"^\s*[-*•]?\s*(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*[:–-]\s*"
-                         r"(?P<answer>yes|no|maybe|not\s+sure|\?+|tbc|no\s+reply|waiting)\s*[.!]?\s*$", re.IGNORECASE)
+ANSWER_LINE = re.compile(r"^\s*[-*•]?\s*(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?(?:\s*(?:&|\band\b)\s*[A-Z][\w'-]*)?"
+                         r"(?:\s*\+\s*(?P<plus>\d))?)\s*[:–-]\s*"
+                         r"(?P<answer>yes|no|maybe|not\s+sure|\?+|tbc|no\s+reply|waiting)\s*(?:[,;(].*)?[.!]?\s*$", re.IGNORECASE)
+"""A person's answer: "- Olivia: yes", "- Priya & Sam: yes, one vegan", "- Lucy + 1: yes"."""
+TWO_NAMED = re.compile(r"&|\band\b", re.IGNORECASE)
 ANSWERS_ASKED = re.compile(r"\bhow\s+many\b|\bwho\b|\bwhich\b|\banyone\b|\beveryone\b|\brepl(?:y|ied)\b|\bcoming\b|"
                            r"\brsvp|\bheard\s+back\b", re.IGNORECASE)
 NO_ANSWER = "no answer yet"
@@ -22,10 +25,17 @@ def answers_counted(lines: list[str], request: str) -> str:
     found = [match for line in lines if (match := ANSWER_LINE.match(line))]
     if len(found) < MIN_LINES or not ANSWERS_ASKED.search(request):
         return ""
-    by_answer: dict[str, list[str]] = {}
+    by_answer: dict[str, list[re.Match[str]]] = {}
     for match in found:
         answer = match["answer"].lower()
         said = NO_ANSWER if answer.startswith("?") or answer in ("tbc", "no reply", "waiting") else " ".join(answer.split())
-        by_answer.setdefault(said, []).append(match["who"])
-    return "[Saturn counted] " + "; ".join(f"{answer} {len(who)} ({', '.join(who)})" for answer, who in by_answer.items())
+        by_answer.setdefault(said, []).append(match)
+    return "[Saturn counted] " + "; ".join(f"{answer} {len(lines)} ({', '.join(m['who'] for m in lines)}){_people(lines)}"
+                                           for answer, lines in by_answer.items())
+
+
+def _people(lines: list[re.Match[str]]) -> str:
+    """How many people the lines are where one names two or brings some ("Priya & Sam", "Lucy + 1")."""
+    people = sum(1 + bool(TWO_NAMED.search(m["who"])) + int(m["plus"] or 0) for m in lines)
+    return f", {people} people" if people != len(lines) else ""
 

@@ -88,6 +88,11 @@ def _as_written(form: str) -> str:
     return re.escape(form)
 
 
+WEEKDAY_AND_NUMBER = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+(?:the\s+)?(?P<number>[12]?\d|3[01])(?:st|nd|rd|th)?\b"
+                                r"(?!\s*(?:am|pm|[.:]\d|h\b|hrs?\b|mins?\b))", re.IGNORECASE)
+"""A weekday with its day of the month and no month ("Sat 12", "Friday the 11th")."""
+
+
 def _part_for_the_day(line: str, written: re.Pattern[str], day: date, today: date) -> str:
     """The line, or of a line of clauses by day the ones for `day` ("Dishwasher: Leo on Tuesday,
     Thursday" of "Dishwasher: Ava on Monday, Wednesday, Friday; Leo on Tuesday, Thursday": shown
@@ -96,6 +101,8 @@ def _part_for_the_day(line: str, written: re.Pattern[str], day: date, today: dat
     Dec" is a Friday, not this one)."""
     if not written.search(line) or not all(when == day for when in days_of(line, today)):
         return ""
+    if (numbered := WEEKDAY_AND_NUMBER.search(line)) and int(numbered["number"]) != day.day:
+        return ""  # "Sat 12: swimming" is a Saturday, not this one (the 5th)
     if excepted := _the_days_exception(line, written):
         return excepted
     head, colon, rest = line.strip().partition(":")

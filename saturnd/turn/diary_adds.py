@@ -11,13 +11,15 @@ import re
 from datetime import date
 
 from saturnd.gate.provenance import TIME
+from saturnd.tools.word_match import stems
 from saturnd.turn.dates import days_named, days_of
 from saturnd.turn.errands import asked_action
 from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.retrieval import KB_SOURCE, Document
 
-DIARY_LINE = re.compile(r"^(?P<weekday>Mon|Tue|Wed|Thu|Fri|Sat|Sun)\w*\s+(?P<day>\d{1,2})\s+(?P<month>[A-Z][a-z]{2,8})\.?"
-                        r"(?P<sep>\s*[-–:]\s*)")
+DIARY_LINE = re.compile(r"^(?P<bullet>[-*•]\s+)?(?P<weekday>Mon|Tue|Wed|Thu|Fri|Sat|Sun)\w*\s+(?P<day>\d{1,2})"
+                        r"(?:\s+(?P<month>[A-Z][a-z]{2,8})\.?)?(?P<sep>\s*[-–:]\s*)")
+"""A diary's dated line: "Mon 7 Dec - dentist 8:40", or under a month's heading "- Sat 5: swimming 9am"."""
 PUTTING = frozenset({"put", "add", "book", "note"})
 NOT_THE_THING = re.compile(
     r"^\W*(?:please\s+)?(?:put|add|pop|stick|book|pencil|note)\s+(?:in\s+)?|\s+(?:in|into|on|to)\s+(?:my|the|our)\s+(?:diary|calendar)\b|"
@@ -47,8 +49,8 @@ def diary_line_added(request: str, documents: list[Document], today: date) -> Li
         if doc.source.startswith(KB_SOURCE) or len(dated) < MIN_DIARY_LINES or not thing:
             continue
         first = dated[0][1]
-        month = f"{day:%B}"[:len(first['month'])] if len(first["month"]) <= 3 else f"{day:%B}"
-        new = f"{day:%a} {day.day} {month}{first['sep']}{thing}" + (f" {time.group(0)}" if time else "")
+        month = "" if not first["month"] else f" {day:%B}"[:len(first['month']) + 1] if len(first["month"]) <= 3 else f" {day:%B}"
+        new = f"{first['bullet'] or ''}{day:%a} {day.day}{month}{first['sep']}{thing}" + (f" {time.group(0)}" if time else "")
         after = [n for n, match in dated if _day_of(match, today) is not None and _day_of(match, today) <= day]  # type: ignore[operator]
         at = (max(after) + 1) if after else dated[0][0]
         found.append(ListToWrite(doc.source, "\n".join([*lines[:at], new, *lines[at:]]) + "\n"))
@@ -56,4 +58,46 @@ def diary_line_added(request: str, documents: list[Document], today: date) -> Li
 
 
 def _day_of(match: re.Match[str], today: date) -> date | None:
-    return next(iter(days_of(f"{match['day']} {match['month']}", today)), None)
+    if match["month"]:
+        return next(iter(days_of(f"{match['day']} {match['month']}", today)), None)
+    # no month: the day of that number nearest today that falls on its weekday ("Sat 5" in December)
+    near = [when for shift in (-1, 0, 1, 2) if (when := _nth_of_month(today, shift, int(match["day"])))
+            and f"{when:%a}" == match["weekday"][:3].title()]
+    return min(near, key=lambda when: abs((when - today).days), default=None)
+
+
+def _nth_of_month(today: date, shift: int, number: int) -> date | None:
+    year, month = divmod(today.month - 1 + shift, 12)
+    try:
+        return date(today.year + year, month + 1, number)
+    except ValueError:
+        return None
+
+
+CANCEL_ON_A_DAY = re.compile(r"^\W*(?:please\s+)?cancel\s+(?:the\s+|my\s+|our\s+)?(?P<thing>[\w' -]+?)\s+(?:on\s+|for\s+)?"
+                             r"(?:the\s+\d{1,2}(?:st|nd|rd|th)?|(?:this\s+|next\s+)?\w+day|today|tomorrow|tonight)\s*[.!]?\s*$",
+                             re.IGNORECASE)
+
+
+def cancelled_on_the_day(request: str, documents: list[Document], today: date) -> ListToWrite | None:
+    """Asked to cancel a thing on a day ("Cancel swimming on the 12th."), the one diary line for
+    that day naming it, gone; of a line with more than the thing ("swimming 9am, Dan's drinks
+    7pm"), only the thing's clause."""
+    asked = CANCEL_ON_A_DAY.match(request)
+    days = {day for _, day in days_named(request, today)}
+    if asked is None or len(days) != 1:
+        return None
+    day, thing = days.pop(), stems(asked["thing"])
+    found = []
+    for doc in documents:
+        lines = doc.text.rstrip("\n").split("\n")
+        for n, line in enumerate(lines):
+            match = DIARY_LINE.match(line)
+            if doc.source.startswith(KB_SOURCE) or match is None or _day_of(match, today) != day or not thing <= stems(line):
+                continue
+            clauses = line[match.end():].split(",")
+            kept = [clause for clause in clauses if not thing <= stems(clause)]
+            rest = [*lines[:n], *([line[:match.end()] + ",".join(kept).strip()] if kept and len(kept) < len(clauses) else []),
+                    *lines[n + 1:]]
+            found.append(ListToWrite(doc.source, "\n".join(rest) + "\n"))
+    return found[0] if len(found) == 1 else None

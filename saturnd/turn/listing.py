@@ -425,11 +425,13 @@ SECTION_VERBS = frozenset(stems("use uses need needs have has contain contains g
 
 
 def _sections(lines: list[str]) -> list[tuple[str, list[str]]]:
-    """(title, its lines) of each sub-heading below the file's first line."""
+    """(title, its lines) of each sub-heading below the file's first line, and of the first line
+    where a heading of its level follows ("## Lasagne (serves 4)" over "## Flapjacks": no title)."""
+    levels = [len(found.group("level")) for line in lines if (found := MARKDOWN_HEADING.match(line))]
     sections: list[tuple[str, list[str]]] = []
     for at, line in enumerate(lines):
         heading = MARKDOWN_HEADING.match(line)
-        if heading is None or at == 0:
+        if heading is None or (at == 0 and levels.count(len(heading.group("level"))) < 2):
             continue
         level = len(heading.group("level"))
         under = []

@@ -105,7 +105,9 @@ def _with_the_item(request: str, documents: list[Document]) -> ListToWrite | Non
 
 
 NEEDED_FOR = re.compile(r"^(?:what(?:ever)?\s+(?:i|we)\s+need|everything(?:\s+(?:i|we)\s+need)?|(?:the\s+)?(?:ingredients|things|stuff|bits)"
-                        r"(?:\s+(?:i|we)\s+need)?)\s+(?:for|to\s+make)\s+(?:the\s+|a\s+|some\s+)?(?P<what>.+)$", re.IGNORECASE)
+                        r"(?:\s+(?:i|we)\s+need)?)\s+(?:for|to\s+make)\s+(?:the\s+|a\s+|some\s+)?(?P<what>.+)$"
+                        r"|^(?:the\s+|all\s+the\s+)?(?P<whose>[\w' -]+?)\s+ingredients$", re.IGNORECASE)
+"""What a recipe needs: "what I need for banana bread", "the flapjack ingredients"."""
 QUANTITY_FIRST = re.compile(r"^\s*(?:[-*•]\s*)?(?:\d+(?:[./]\d+)?\s*(?:kg|g|ml|l|tsp|tbsp|cups?|oz|lbs?|tins?|cans?|cloves?)?\b"
                             r"|a\s+pinch\s+of|pinch\s+of|a\s+handful\s+of)\s*", re.IGNORECASE)
 
@@ -116,11 +118,12 @@ def _ingredients_of(item: str, documents: list[Document]) -> list[str]:
     asked = NEEDED_FOR.match(item)
     if asked is None:
         return []
+    what = stems(asked["what"] or asked["whose"])
     found = []
     for doc in documents:
         lines = doc.text.splitlines()
         for at, line in enumerate(lines):
-            if line.startswith("#") and stems(asked["what"]) and stems(asked["what"]) <= stems(line):
+            if line.startswith("#") and what and what <= stems(line):
                 body = list(itertools.takewhile(lambda text: not text.startswith("#"), lines[at + 1:]))
                 parts = [part.strip() for text in body for part in text.split(",")]
                 found.append([QUANTITY_FIRST.sub("", part, count=1) for part in parts if QUANTITY_FIRST.match(part) and part.strip()])

@@ -15,7 +15,7 @@ from saturnd.tools.word_match import stems
 from saturnd.turn import prompts
 from saturnd.turn.claims import Claim
 from saturnd.turn.context import TurnContext
-from saturnd.turn.diary_adds import diary_line_added
+from saturnd.turn.diary_adds import cancelled_on_the_day, diary_line_added
 from saturnd.turn.errands import BOUGHT_FOR, NAMED_FILE, asked_action
 from saturnd.turn.lists_named import (
     ListToWrite,
@@ -62,7 +62,7 @@ def ready_write_of(request: str, documents: list[Document], cwd: str, today: dat
             or stock_topped_up(request, documents) or score_added(request, documents) or row_asked(request, documents, today)
             or last_day_told(request, documents, today)
             or job_logged(request, documents)  # before the mark: the price list's "Hoover the stairs: £1" is no job done
-            or cancelled_line(request, documents)  # gone, not marked done
+            or cancelled_line(request, documents) or cancelled_on_the_day(request, documents, today)  # gone, not marked done
             # a present bought is its gift line's, not any line naming the person ("Priya - 07700 …")
             or (bought_for(request, documents) if BOUGHT_FOR.match(request) else line_marked_as_told(request, documents, cwd))
             or days_swapped(request, documents)
