@@ -170,8 +170,8 @@ def asked_of_rows(header: list[str], body: list[list[str]], numeric: list[int], 
         said += f"; average over {len(body)} rows: " + ", ".join(averages)
     if periods := _periods_to_go(header, body, numeric, request):
         return said + periods
-    if over := _against_the_budget(header, body, numeric, request):
-        return said + over
+    if budgeted := _against_the_budget(header, body, numeric, request):
+        return said + budgeted
     if still := _still_to_go(header, body, numeric, request):
         return said + still  # "the most boxes left": the rest's most, not the column's largest
     dates = next((i for i in range(len(header)) if all(ISO_DATE.match(r[i]) or CLOCK_TIME.fullmatch(r[i].strip())
