@@ -2,7 +2,7 @@
 
 from datetime import date
 
-from saturnd.turn.diary_adds import cancelled_on_the_day, diary_line_added
+from saturnd.turn.diary_adds import cancelled_on_the_day, diary_line_added, moved_to_a_day
 from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.retrieval import Document
 
@@ -38,3 +38,12 @@ def test_a_thing_cancelled_on_a_day_loses_that_days_line_or_its_clause_of_it():
     assert cancelled_on_the_day("Cancel swimming on Saturday.", [MONTH], TODAY) == ListToWrite(
         "diary.md", MONTH.text.replace("swimming 9am (Ella), Dan's", "Dan's"))
     assert cancelled_on_the_day("Cancel the dentist on Friday.", [MONTH], TODAY) is None  # not that day's
+
+
+def test_a_thing_moved_to_another_day_goes_to_that_days_place_with_the_time_asked_or_its_own():
+    assert moved_to_a_day("Move the dentist to Thursday at 10am.", [DIARY], TODAY) == ListToWrite(
+        "diary.txt", "Tue 8 Dec - nativity play 2pm\nThu 10 Dec - book club 7.30pm\nThu 10 Dec - dentist 10am\n")
+    assert moved_to_a_day("Move the dentist to Friday.", [MONTH], TODAY) == ListToWrite(  # a Friday: the coming one
+        "diary.md", "# December\n- Sat 5: swimming 9am (Ella), Dan's drinks 7pm\n- Sun 6: lunch at Mum's 1pm\n"
+                    "- Sat 12: swimming 9am (Ella)\n".replace("- Sat 12", "- Fri 11: dentist 4:15pm\n- Sat 12"))
+    assert moved_to_a_day("Move swimming to Sunday.", [MONTH], TODAY) is None  # two days of it

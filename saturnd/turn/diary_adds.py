@@ -8,7 +8,7 @@ thing and its time, among the other days in order.
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 from saturnd.gate.provenance import TIME
 from saturnd.tools.word_match import stems
@@ -101,3 +101,40 @@ def cancelled_on_the_day(request: str, documents: list[Document], today: date) -
                     *lines[n + 1:]]
             found.append(ListToWrite(doc.source, "\n".join(rest) + "\n"))
     return found[0] if len(found) == 1 else None
+
+
+MOVE_TO_A_DAY = re.compile(r"^\W*(?:please\s+)?(?:move|change|shift|push|put\s+back)\s+(?:the\s+|my\s+|our\s+)?(?P<thing>[\w' -]+?)"
+                           r"\s+(?:to|till|until)\s+", re.IGNORECASE)
+
+
+def moved_to_a_day(request: str, documents: list[Document], today: date) -> ListToWrite | None:
+    """Asked to move a thing to another day ("Move the dentist to Thursday at 10am."), the one
+    diary line of it taken off its day and put on the new one, as the diary writes days, with
+    the time asked or its own."""
+    asked = MOVE_TO_A_DAY.match(request)
+    # a weekday to move to is the coming one, not today's ("to Friday" on a Friday: the 11th)
+    days = {day + timedelta(days=7) if day == today and word.lower().endswith("day") and word.lower() != "today" else day
+            for word, day in days_named(request[asked.end():], today)} if asked else set()
+    if asked is None or len(days) != 1:
+        return None
+    day, thing = days.pop(), stems(asked["thing"])
+    time = TIME.search(request[asked.end():])
+    for doc in documents:
+        lines = doc.text.rstrip("\n").split("\n")
+        dated = [(n, match) for n, line in enumerate(lines) if (match := DIARY_LINE.match(line))]
+        theirs = [(n, match) for n, match in dated if thing and thing <= stems(lines[n][match.end():])]
+        if doc.source.startswith(KB_SOURCE) or len(dated) < MIN_DIARY_LINES or len(theirs) != 1:
+            continue
+        n, match = theirs[0]
+        what = lines[n][match.end():]
+        if "," in what:  # a day of several things: moving one is more than this line
+            return None
+        old_time = TIME.search(what)
+        what = (TIME.sub("", what).strip(" ,") + f" {time.group(0) if time else old_time.group(0) if old_time else ''}").strip()
+        month = "" if not match["month"] else f" {day:%B}"[:len(match['month']) + 1] if len(match["month"]) <= 3 else f" {day:%B}"
+        new = f"{match['bullet'] or ''}{day:%a} {day.day}{month}{match['sep']}{what}"
+        rest = [*lines[:n], *lines[n + 1:]]
+        after = [at for at, line in enumerate(rest) if (found := DIARY_LINE.match(line)) and (when := _day_of(found, today)) and when <= day]
+        at = max(after) + 1 if after else next(at for at, line in enumerate(rest) if DIARY_LINE.match(line))
+        return ListToWrite(doc.source, "\n".join([*rest[:at], new, *rest[at:]]) + "\n")
+    return None

@@ -15,7 +15,7 @@ from saturnd.tools.word_match import stems
 from saturnd.turn import prompts
 from saturnd.turn.claims import Claim
 from saturnd.turn.context import TurnContext
-from saturnd.turn.diary_adds import cancelled_on_the_day, diary_line_added
+from saturnd.turn.diary_adds import cancelled_on_the_day, diary_line_added, moved_to_a_day
 from saturnd.turn.errands import BOUGHT_FOR, NAMED_FILE, asked_action
 from saturnd.turn.lists_named import (
     ListToWrite,
@@ -67,6 +67,7 @@ def ready_write_of(request: str, documents: list[Document], cwd: str, today: dat
             or (bought_for(request, documents) if BOUGHT_FOR.match(request) else line_marked_as_told(request, documents, cwd))
             or days_swapped(request, documents)
             or days_taken(request, documents) or answer_told(request, documents) or time_moved_ready(request, documents)
+            or moved_to_a_day(request, documents, today)
             or lines_copied(request, documents, cwd) or diary_line_added(request, documents, today))
 
 
