@@ -62,3 +62,13 @@ def test_told_someone_paid_back_the_line_of_what_they_owe_is_marked_not_another_
     documents = [Document("housemates.md", text)]
     assert ready_write_of("Chloe paid me back.", documents, str(tmp_path), date(2026, 12, 4)) == ListToWrite(
         "housemates.md", text.replace("the takeaway", "the takeaway (paid)"))
+
+
+def test_told_someone_paid_their_invoice_is_marked_not_their_contact_line(tmp_path):
+    invoices = "# Invoices\n- INV-12 Acme Ltd £450, sent 2 Nov, paid\n- INV-13 Bolt & Co £1,200, sent 10 Nov\n"
+    clients = "Acme Ltd - accounts@acme.example\nBolt & Co - jo@bolt.example\n"
+    (tmp_path / "invoices.md").write_text(invoices)
+    (tmp_path / "clients.md").write_text(clients)
+    documents = [Document("invoices.md", invoices), Document("clients.md", clients)]
+    assert ready_write_of("Bolt paid today.", documents, str(tmp_path), date(2026, 12, 4)) == ListToWrite(
+        "invoices.md", invoices.replace("sent 10 Nov", "sent 10 Nov (paid)"))

@@ -209,6 +209,7 @@ async def test_sent_back_for_the_next_date_an_answer_still_without_it_is_answere
     ("What's on next Wednesday?", [("wednesday", date(2026, 12, 9))]),  # "next": not today
     ("Anything next Friday?", [("friday", date(2026, 12, 4))]),
     ("What did I spend last Wednesday?", [("wednesday", date(2026, 11, 25))]),
+    ("Is there school on Monday 4 January?", [("monday", date(2027, 1, 4))]),  # that date, not the coming Monday
     ("Anything on this weekend?", [("weekend", date(2026, 12, 5)), ("weekend", date(2026, 12, 6))]),
     ("What's on tonight?", [("tonight", TODAY)]),
     ("How many hours did I work on Monday?", [("monday", date(2026, 11, 30))]),  # asked in the past: the last one
@@ -297,6 +298,9 @@ def test_a_list_by_weekday_without_the_day_asked_says_so():
     trip = ["passport", "sun cream", "- Sat: Alfama walk", "- Sun: Sintra day trip"]
     assert on_the_days(trip, "What are we doing on Sunday?", TODAY) == (
         "[Saturn dated] Sunday 6 December: - Sun: Sintra day trip")  # not the sun cream
+    school = ["Back Tuesday 5 January (Monday 4th is an inset day)", "PE: Mondays"]
+    assert on_the_days(school, "Is there school on Monday 4 January?", TODAY) == (  # the 4th's own words, in the 5th's line
+        "[Saturn dated] Monday 4 January: Back Tuesday 5 January (Monday 4th is an inset day)")
     month = ["# December", "- Sat 5: swimming 9am", "- Sat 12: swimming 9am", "- Sat 10am: market"]
     assert on_the_days(month, "What's on this Saturday?", TODAY) == (  # the 12th is another Saturday; 10am no day
         "[Saturn dated] Saturday 5 December: - Sat 5: swimming 9am; Saturday 5 December: - Sat 10am: market")
@@ -634,6 +638,16 @@ def test_a_who_answer_of_you_is_the_users_own_i():
 
 GIFTS = ["# Christmas gifts (budget £300)", "- Mum: scarf £25 (bought)", "- Dad: book £15", "- Ava: lego £45 (bought)",
          "- Leo: trainers £60"]
+
+
+def test_a_lists_amounts_are_its_listed_lines_of_the_month_asked_and_a_trailing_paid_is_a_mark():
+    invoices = ["# Invoices", "- INV-12 Acme Ltd £450, sent 2 Nov, paid", "- INV-13 Bolt & Co £1,200, sent 10 Nov",
+                "- INV-15 Crane £650, sent 1 Dec", "Savings pot: £1,240"]
+    assert list_amounts(invoices, "How much am I owed?") == (
+        "[Saturn worked out] all: INV-12 Acme Ltd 450 + INV-13 Bolt & Co 1200 + INV-15 Crane 650 = 2300; so far, marked paid:"
+        " INV-12 Acme Ltd 450 = 450; still to come, not marked: INV-13 Bolt & Co 1200 + INV-15 Crane 650 = 1850")
+    assert list_amounts(invoices, "How much did I invoice in November?").startswith(
+        "[Saturn worked out] all: INV-12 Acme Ltd 450 + INV-13 Bolt & Co 1200 = 1650;")
 
 
 def test_a_lists_amounts_are_summed_all_marked_and_not_and_against_its_budget():
@@ -1181,6 +1195,8 @@ def test_a_day_of_the_month_without_its_month_is_the_next_to_come():
         "[Saturn dated] Membership a month renews, the 15th: next 15 December 2026, a Tuesday, in 12 days")
     assert next_due(lines, "When does my membership renew?", date(2026, 12, 16)).endswith("next 15 January 2027, "
                                                                                            "a Friday, in 30 days (4 weeks 2 days)")
+    assert next_due(["Payday: 25th", "Birthday: 25th March"], "When's payday?", date(2026, 12, 4)) == (
+        "[Saturn dated] Payday, the 25th: next 25 December 2026, a Friday, in 21 days (3 weeks)")  # a label's day alone
 
 
 def test_an_answer_but_no_to_a_day_no_line_is_for_goes_back():
@@ -1305,6 +1321,9 @@ def test_asked_what_to_use_first_every_dated_line_is_given_oldest_first():
         " days (5 weeks 4 days) (still holds)")
     assert lasts_until(freezer[:3], "What should I use up first?", date(2026, 12, 4)).startswith(
         "[Saturn dated] oldest first: Soup, leek and potato: 28 September 2026, 67 days ago")
+    invoices = ["- INV-12 Acme Ltd £450, sent 2 Nov, paid", "- INV-13 Bolt & Co £1,200, sent 10 Nov"]
+    assert lasts_until(invoices, "Which invoice is the oldest unpaid one?", date(2026, 12, 4)) == (
+        "[Saturn dated] oldest first: INV-13 Bolt & Co: 10 November 2026, 24 days ago (3 weeks 3 days)")  # not the paid one
 
 
 def test_asked_what_falls_before_a_day_only_what_comes_before_it_is_given():

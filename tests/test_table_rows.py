@@ -82,6 +82,12 @@ def test_no_row_where_the_request_gives_too_little_of_one(request_text):
     assert row_asked(request_text, [NOTES, HOURS], TODAY) is None
 
 
+def test_a_bare_reading_goes_in_the_folders_one_table():
+    weight = Document("weight.csv", "date,kg\n2026-12-01,84.0\n")
+    assert row_asked("Log 83.6 today.", [NOTES, weight], TODAY) == ListToWrite("weight.csv", weight.text + "2026-12-04,83.6\n")
+    assert row_asked("Log 83.6 today.", [NOTES, weight, HOURS], TODAY) is None  # two tables: which is not said
+
+
 def test_a_written_row_whose_day_or_number_is_not_the_requests_gets_the_requests_row(tmp_path):
     table = tmp_path / "subscriptions.csv"
     table.write_text(SUBSCRIPTIONS.text)

@@ -20,6 +20,13 @@ def test_a_target_of_one_number_and_one_to_reach_over():
                          " reached it: 1 of 2")
 
 
+def test_a_goal_below_where_the_log_began_is_one_to_get_down_to():
+    weight = ("weight.csv", ["date,kg", "2026-10-01,88.4", "2026-12-01,84.0"])
+    assert against_the_target("How far am I from my goal?", [("goals.md", ["Goal: 80kg by March"]), weight]) == (
+        '[Saturn worked out] kg against "Goal: 80kg": latest 84 (2026-12-01) is over it; average 86.2 is over it; over it:'
+        " 2 of 2 (2026-10-01 88.4 (8.4 over), 2026-12-01 84 (4 over))")
+
+
 def test_no_target_no_log_or_a_money_limit_gives_nothing():
     assert against_the_target("Which expenses are over the food limit?",
                               [("work.md", ["Food limit £40 a day."]), ("x.csv", ["date,amount", "2026-11-03,64.20"])]) == ""

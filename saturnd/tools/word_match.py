@@ -32,7 +32,7 @@ ALSO_WRITTEN = {
     "rubbish": ("bin", "bins"), "wifi": ("internet", "router"), "dentist": ("dental",),
     "owed": ("unpaid", "paid", "invoices"), "owe": ("unpaid", "paid", "invoices"),
     "owes": ("unpaid", "paid", "invoices"), "overdue": ("due", "unpaid", "paid"),
-    "money": ("budget", "amount"), "pay": ("paid", "bills"), "eye": ("optician",), "eyes": ("optician",),
+    "money": ("budget", "amount"), "pay": ("paid", "bills", "payday"), "paid": ("payday",), "eye": ("optician",), "eyes": ("optician",),
     "holiday": ("leave", "annual"), "holidays": ("leave", "annual"), "vacation": ("leave", "holiday"),
     "weigh": ("weight", "kg"), "shift": ("rota", "shifts"), "shifts": ("rota",), "rota": ("shift", "shifts"),
     "work": ("timesheet", "shift"), "worked": ("timesheet", "shift"), "hours": ("timesheet",),

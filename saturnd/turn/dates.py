@@ -175,9 +175,9 @@ def before_day(request: str, today: date) -> date | None:
     return min(days) if days else None
 
 
-MONTHLY_DAY = re.compile(r"(?:\b(?:on|by)\s+the\s+|(?<=monthly,\s)|(?<=a\smonth,\s))([12]?\d|3[01])(?:st|nd|rd|th)\b"
+MONTHLY_DAY = re.compile(r"(?:\b(?:on|by)\s+the\s+|(?<=monthly,\s)|(?<=a\smonth,\s)|(?<=:\s))([12]?\d|3[01])(?:st|nd|rd|th)\b"
                          r"(?!\s+(?:of\s+)?(?-i:[A-Z]))", re.IGNORECASE)
-"""A day of the month without its month: "renews on the 15th", "Water £38 monthly, 15th"."""
+"""A day of the month without its month: "renews on the 15th", "Water £38 monthly, 15th", "Payday: 25th"."""
 
 
 NTH_WEEKDAY = re.compile(
@@ -338,6 +338,8 @@ def days_named(request: str, today: date) -> list[tuple[str, date]]:
             since = re.search(r"\bsince\s+the\s+$", request[:match.start("day")], re.IGNORECASE) is not None
             gone = since or PAST_ASKED.search(request) is not None
             days = [day] if (day := _day_of_month(int(word[:-2]), today, gone=gone)) else []
+        elif (dated := DATE_AFTER.match(request, match.end())) and (on := days_of(dated.group(0), today)):
+            days = sorted(on)[:1]  # "Monday 4 January": that date, not the coming Monday
         else:
             wanted = (5, 6) if word == "weekend" else (WEEKDAYS.index(word),)
             which = (match.group("which") or "").strip().lower()
@@ -354,6 +356,8 @@ def days_named(request: str, today: date) -> list[tuple[str, date]]:
 
 
 LAST_NIGHT = re.compile(r"\blast\s+night\b", re.IGNORECASE)
+DATE_AFTER = re.compile(r",?\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Za-z]{3,9}\b(?:\s+\d{4})?")
+"""A date written after a weekday: "Monday 4 January", "Friday, 11 December 2026"."""
 
 
 WEEK_NAMED = re.compile(r"\b(last|this|next)\s+week\b", re.IGNORECASE)

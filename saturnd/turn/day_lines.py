@@ -99,6 +99,8 @@ def _part_for_the_day(line: str, written: re.Pattern[str], day: date, today: dat
     the whole line for Thursday, the 1.5B answered Ava; "Ava: piano Sat 10am" of "Ava: swimming
     Tue 5pm, piano Sat 10am"); "" for a line not for that day ("Fri 18
     Dec" is a Friday, not this one)."""
+    if any(int(found["number"]) == day.day and written.match(found.group(0)) for found in WEEKDAY_AND_NUMBER.finditer(line)):
+        return line.strip()  # "Back Tuesday 5 January (Monday 4th is an inset day)" is the 4th's line too
     if not written.search(line) or not all(when == day for when in days_of(line, today)):
         return ""
     if (numbered := WEEKDAY_AND_NUMBER.search(line)) and int(numbered["number"]) != day.day:

@@ -90,7 +90,8 @@ STILL_ASKED = re.compile(
     r"\b(?:still|left|yet|remaining|outstanding|to\s+go|(?:have|has)n't|(?:have|has)\s+not)\b", re.IGNORECASE)
 DONE_MARK = re.compile(
     r"[(\[](?:bought|done|got|paid|sent|booked|ordered|finished)(?:[)\]]|,\s)|\[x\]|[✓✔✅]|~~|"
-    r"[-:–]\s*(?:bought|done|got|paid|sent|booked|finished)\s*$", re.IGNORECASE)
+    r"[-:–]\s*(?:bought|done|got|paid|sent|booked|finished)\s*$|,\s*(?:paid|done)(?:\s+in\s+full)?\s*\.?\s*$",
+    re.IGNORECASE)
 MAX_NOT_DONE = 12
 MARKED_AS = re.compile(r"\b(?:as\s+)?(done|bought|got|paid|sent|booked|ordered|finished|packed|returned|posted|collected|"
                        r"complete)d?\b",

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
+from saturnd.gate.provenance import EMAIL, PHONE
 from saturnd.tools.table_cells import TABLE_SUFFIXES
 from saturnd.tools.word_match import stems
 from saturnd.turn.answers import ANSWER_LINE, MIN_LINES
@@ -51,7 +52,17 @@ def line_marked_as_told(request: str, documents: list[Document], cwd: str) -> Li
              and (marked := marked_as_asked(request, path := Path(cwd) / doc.source, file_text(path))) is not None]
     ticked = [one for one in found if len(OPEN_BOX.findall(one.content)) < len(OPEN_BOX.findall(file_text(Path(cwd) / one.source)))]
     found = ticked or found  # a box to tick before "Window cleaner comes on the 14th" marked "(cleaned)"
+    # "Bolt paid today.": Bolt's invoice, not "Bolt & Co - jo@bolt.example" in the contacts
+    things = [one for one in found if not _a_contact_marked(one, Path(cwd))]
+    found = things or found
     return found[0] if len(found) == 1 else None
+
+
+def _a_contact_marked(written: ListToWrite, cwd: Path) -> bool:
+    """Whether the line a mark changes is someone's address or number: no thing to be done."""
+    old = set(file_text(cwd / written.source).splitlines())
+    changed = [line for line in written.content.splitlines() if line not in old]
+    return bool(changed) and all(EMAIL.search(line) or PHONE.search(line) for line in changed)
 
 
 def marked_in_edit(request: str, path: Path, old: str, new: str) -> tuple[str, str] | None:

@@ -23,7 +23,7 @@ from saturnd.gate.provenance import DAY_OR_MONTH, TIME
 from saturnd.tools.table_cells import TABLE_SUFFIXES
 from saturnd.tools.word_match import stems
 from saturnd.turn.errands import NAMED_FILE, asked_action
-from saturnd.turn.listing import marked_line, marks_done
+from saturnd.turn.listing import DONE_MARK, marked_line, marks_done
 from saturnd.turn.look_first import FoundLine
 from saturnd.turn.made_up import HEADING
 from saturnd.turn.retrieval import KB_SOURCE, Document
@@ -278,6 +278,8 @@ def asked_about(request: str, path: Path) -> set[str]:
     named = {line for line, count in shared.items() if count and count == most}
     if len(named) > 1 and PAID_TOLD.search(request) and len(owing := {line for line in named if OWING.search(line)}) == 1:
         return owing  # "Chloe paid me back": "Chloe owes me £18", not the line sharing the bills with her
+    if len(named) > 1 and PAID_TOLD.search(request) and len(unpaid := {line for line in named if not DONE_MARK.search(line)}) == 1:
+        return unpaid  # "Bolt paid today.": Bolt's invoice, not the one already ", paid" (sharing the word)
     return named or time_line_asked(request, path, lines)
 
 

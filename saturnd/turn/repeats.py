@@ -34,6 +34,7 @@ from saturnd.turn.dates import (
     week_named,
 )
 from saturnd.turn.day_lines import NO_LINE_THAT_DAY
+from saturnd.turn.listing import DONE_MARK
 from saturnd.turn.made_up import NUMBER_WORDS
 
 DAY = re.compile(r"\b(mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday|s|rs?)?s?\b", re.IGNORECASE)
@@ -255,6 +256,10 @@ KEEPS = re.compile(r"\b(?:keeps?|lasts?|good|use\s+within)\s+(?:for\s+)?(?:up\s+
                    r"(?P<count>\d{1,2}|one|two|three|four|five|six)\s+(?P<unit>day|week|month|year)s?\b", re.IGNORECASE)
 
 
+UNDONE_ASKED = re.compile(r"\b(?:un(?:paid|done|finished|sent|read)|not\s+(?:yet\s+)?(?:paid|done|finished)|outstanding|still\s+(?:owed|to))\b",
+                          re.IGNORECASE)
+
+
 def _kept_for(lines: list[str], request: str, today: date) -> list[str]:
     """A line of no date saying how long things keep ("Cooked food keeps 3 months in the freezer"),
     from the date of the line the request names ("Chilli con carne (2 portions) - frozen 12 Oct"):
@@ -265,10 +270,11 @@ def _kept_for(lines: list[str], request: str, today: date) -> list[str]:
     if rule is None and not use_first:
         return []
     dated_lines = []
+    open_only = UNDONE_ASKED.search(request) is not None  # "the oldest unpaid one": not the one marked ", paid"
     for line in lines:
         dates = dates_gone(line, today)
-        if len(dates) == 1 and (use_first or content_words(request) & content_words(line)):
-            dated_lines.append((dates[0][1], re.split(r"[(:\-–]", line.strip(" -*•"))[0].strip()))
+        if len(dates) == 1 and (use_first or content_words(request) & content_words(line)) and not (open_only and DONE_MARK.search(line)):
+            dated_lines.append((dates[0][1], re.split(r"[(:]|\s[-–]\s|\s[£$€]", line.strip(" -*•"))[0].strip()))  # "INV-12 Acme Ltd"
     said = []
     for written, label in sorted(dated_lines) if use_first else dated_lines:
         if rule is None:

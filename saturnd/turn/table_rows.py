@@ -349,6 +349,11 @@ def row_asked(request: str, documents: list[Document], today: date) -> ListToWri
         named = filled + table_named
         if (best is None or named > best[0]) and (written := with_the_row(doc.text, row, TOLD_LOGGED.match(request) is not None)):
             best = (named, ListToWrite(doc.source, written))
+    tables = [doc for doc in documents if not doc.source.startswith(KB_SOURCE) and doc.source.lower().endswith(TABLE_SUFFIXES)]
+    if best is None and len(tables) == 1 and (built := new_row(request, tables[0].text, today, True, Path(tables[0].source).stem)):
+        # the folder's one table is the one a bare reading goes in: "Log 83.6 today." of weight.csv (date,kg)
+        written = with_the_row(tables[0].text, built[0], TOLD_LOGGED.match(request) is not None)
+        return ListToWrite(tables[0].source, written) if written else None
     return best[1] if best else None
 
 

@@ -66,13 +66,17 @@ def _held(found: re.Match[str], parts: list[tuple[str, list[str]]], reached: boo
         if dates is None or len(readings) < len(limits):
             continue
         if found["unit"] and MEASURES.fullmatch(found["unit"]):
-            readings = [i for i in readings if (stems(found["unit"]) | stems(found["label"])) & stems(header[i])]  # "sleep h"
+            readings = [i for i in readings if (stems(found["unit"]) | stems(found["label"])) & stems(header[i])  # "sleep h"
+                        or found["unit"].lower() in re.findall(r"[a-z]+", header[i].lower())]  # "kg", too short a stem
             if len(readings) < len(limits):
                 continue
         named = [i for i in readings if stems(header[i]) & stems(found["label"])]  # "Steps: 10,000": the steps column
         columns = named[:len(limits)] if len(named) >= len(limits) else readings[:len(limits)]
         rows = sorted(body, key=lambda r: r[dates])
         values = [[number(r[i]) or Decimal(0) for i in columns] for r in rows]
+        if reached and not found["way"] and len(limits) == 1:  # "Goal: 80kg" of weights from 88.4: a goal to get down to
+            keeps_under = values[0][0] > limits[0]
+            word = "over" if keeps_under else "under"
         average = [sum((v[n] for v in values), Decimal(0)) / len(values) for n in range(len(columns))]
         over = [f"{r[dates].strip()} {_written(v)}{_gap(v, limits, keeps_under)}" for r, v in zip(rows, values, strict=True)
                 if _past(v, limits, keeps_under)]

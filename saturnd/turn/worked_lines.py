@@ -13,8 +13,10 @@ from fractions import Fraction
 
 from saturnd.tools.periods import PERIOD, TIMES_A_YEAR, period_asked, period_named
 from saturnd.tools.word_match import stems
+from saturnd.turn.dates import MONTHS
 from saturnd.turn.listing import DONE_MARK, LIST_MARK
 from saturnd.turn.made_up import HEADING, NUMBER_WORDS, WORKED_OUT
+from saturnd.turn.time_lines import MONTH_ASKED, MONTH_IN_LINE
 from saturnd.turn.worked_times import MAX_SPANS, plain, times_worked_out
 
 MONEY = re.compile(r"[£$€]\s?(\d[\d,]*(?:\.\d+)?)")
@@ -239,12 +241,16 @@ def list_amounts(lines: list[str], request: str) -> str:
     if not ALL_ASKED.search(request) and not SPENT_ASKED.search(request) or any(EACH_PRICE.search(line) for line in lines):
         return ""  # a price list ("Brownies £1.50 each"): prices of one, not amounts to add
     items = []
-    for line in lines:
+    listed = [line for line in lines if LIST_MARK.match(line) and len(MONEY.findall(line)) == 1]
+    listed = listed if len(listed) > 1 else lines  # the list's lines, not "Savings pot: £1,240" below it
+    if (month := next((MONTH_IN_LINE[m] for m in MONTHS if MONTH_ASKED[m].search(request)), None)) and any(map(month.search, listed)):
+        listed = [line for line in listed if month.search(line)]  # "How much did I invoice in November?": its lines
+    for line in listed:
         amounts = MONEY.findall(line) or [f"0.{int(pence):02d}" for pence in PENCE.findall(line)]  # "50p"
         if len(amounts) == 1 and not PERIOD.search(line) and not BUDGET.search(line) and not OWES.search(line):
-            label = re.split(r"[:\-–(]|\s[£$€]", line.strip(" -*•"))[0].strip() or "amount"
+            label = re.split(r"[:(,]|\s[-–]\s|\s[£$€]", line.strip(" -*•"))[0].strip() or "amount"  # "INV-12 Acme Ltd"
             mark = DONE_MARK.search(line)
-            items.append((label, Fraction(amounts[0].replace(",", "")), mark.group(0).strip(" ()[]-:–") if mark else ""))
+            items.append((label, Fraction(amounts[0].replace(",", "")), mark.group(0).strip(" ()[]-:–,.") if mark else ""))
     if len(items) < 2 or any(stems(label) & stems(request) for label, _, _ in items):  # one line's amount asked
         return ""
     said = [_summed("all", items)]
