@@ -21,7 +21,8 @@ def test_answers_with_a_note_after_them_are_counted_and_two_names_or_a_plus_one_
     guests = ["# Wedding guests", "- Aunt Sue: yes, vegetarian", "- Uncle Joe: no reply", "- Priya & Sam: yes, one vegan",
               "- Grandad: yes", "- Tom: no", "- Lucy + 1: yes"]
     assert answers_counted(guests, "How many people are coming?") == (
-        "[Saturn counted] yes 4 (Aunt Sue, Priya & Sam, Grandad, Lucy + 1), 6 people; no answer yet 1 (Uncle Joe); no 1 (Tom)")
+        "[Saturn counted] yes 6 people in 4 replies (Aunt Sue, Priya & Sam, Grandad, Lucy + 1); no answer yet 1 (Uncle Joe);"
+        " no 1 (Tom)")
 
 
 def test_a_request_asking_none_of_it_or_too_few_answers_give_nothing():

@@ -656,6 +656,13 @@ def test_a_yes_or_no_is_held_to_the_days_line_of_the_thing_asked_and_a_week_skip
     assert not_on_that_day("No, it's next Friday.", "Is it recycling this Friday?", seen) is None
 
 
+def test_asked_if_free_at_a_part_of_a_day_the_days_line_counts_only_at_its_times():
+    seen = "- Tue 8: dentist 4:15pm\n- Wed 9: parents' evening 6pm\n[Saturn dated] Tuesday 8 December: - Tue 8: dentist 4:15pm"
+    assert not_on_that_day("Yes, you're free.", "Am I free on Tuesday evening?", seen) is None  # the dentist is at 4:15
+    assert not_on_that_day("No.", "Am I free on Tuesday evening?", seen) == "Tuesday 8 December: - Tue 8: dentist 4:15pm"
+    assert not_on_that_day("Yes.", "Am I free on Tuesday afternoon?", seen) == "Tuesday 8 December: - Tue 8: dentist 4:15pm"
+
+
 def test_a_question_answered_with_a_lines_own_words_claims_nothing_done():
     line = "Water troughs are turned off from 1 November to 1 March."
     answer = "No, the water troughs are turned off from 1 November to 1 March."

@@ -20,6 +20,7 @@ from saturnd.turn.look_first import (
     someone_elses_line,
 )
 from saturnd.turn.message_words import (
+    BLANK,
     as_a_reminder,
     in_the_senders_words,
     message_asked,
@@ -458,6 +459,12 @@ async def test_a_blank_inside_a_message_goes_back_and_a_blank_line_is_left_out(h
     assert [m["body"] for m in sent] == ["Is Monday free?\nThanks,"]
     assert harness.sent(2)[-1]["content"].startswith(
         "(The message ended with a blank for the sender to fill, [Your Name]: the call went without it.)")
+
+
+def test_a_blank_standing_for_what_the_message_should_carry_is_a_blank():
+    assert BLANK.search("Wedding guests: [list of guests]").group(0) == "[list of guests]"
+    assert BLANK.search("We are [number of people] adults.").group(0) == "[number of people]"
+    assert BLANK.search("See [1] above.") is None
 
 
 def test_a_message_carrying_the_number_it_goes_to_is_caught():

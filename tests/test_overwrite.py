@@ -46,7 +46,7 @@ from saturnd.turn.overwrite import (
     line_named_elsewhere,
     where_it_is,
 )
-from saturnd.turn.put_right import names_of_the_kind_asked
+from saturnd.turn.put_right import names_of_the_kind_asked, without_the_grounds_lines
 from saturnd.turn.retrieval import Document
 from saturnd.turn.review import GateContext, someone_elses_line
 from saturnd.turn.time_moves import time_moved_as_asked, time_moved_in_edit, time_moved_ready
@@ -367,6 +367,15 @@ async def test_a_write_copying_the_grounds_line_or_a_bare_heading_writes_the_fil
     _, events = await harness.turn("I added £50 to the bike fund.", headless=True)
     assert [f.fate for f in of_type(events, "tool_finished")] == ["ran"], of_type(events, "tool_finished")
     assert savings.read_text() == "# Savings\nHoliday fund: £1,350 of £2,000\nNew bike: £230 of £650\n"
+
+
+def test_a_grounds_line_written_without_its_tag_is_left_out_of_the_write(tmp_path):
+    (tmp_path / "budget.csv").write_text("category,budget,spent\ngroceries,400,312.40\n")
+    seen = "[Saturn worked out] totals over 1 rows: budget = 400, spent = 312.4"
+    written = {"path": "budget.csv", "content": "category,budget,spent\ngroceries,400,312.40\ntotals over 1 rows: budget = 400,"
+                                                " spent = 312.4\n"}
+    put_right = without_the_grounds_lines(written, GateContext(cwd=str(tmp_path), seen=seen))
+    assert put_right is not None and put_right[0]["content"] == "category,budget,spent\ngroceries,400,312.40\n"
 
 
 async def test_an_added_row_with_the_harnesss_check_and_another_day_goes_back_with_the_row_asked(harness):

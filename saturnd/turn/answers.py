@@ -30,12 +30,13 @@ def answers_counted(lines: list[str], request: str) -> str:
         answer = match["answer"].lower()
         said = NO_ANSWER if answer.startswith("?") or answer in ("tbc", "no reply", "waiting") else " ".join(answer.split())
         by_answer.setdefault(said, []).append(match)
-    return "[Saturn counted] " + "; ".join(f"{answer} {len(lines)} ({', '.join(m['who'] for m in lines)}){_people(lines)}"
+    return "[Saturn counted] " + "; ".join(f"{answer} {_count(lines)} ({', '.join(m['who'] for m in lines)})"
                                            for answer, lines in by_answer.items())
 
 
-def _people(lines: list[re.Match[str]]) -> str:
-    """How many people the lines are where one names two or brings some ("Priya & Sam", "Lucy + 1")."""
+def _count(lines: list[re.Match[str]]) -> str:
+    """How many said it, in people where a line names two or brings some ("Priya & Sam", "Lucy + 1"):
+    shown "yes 4 (…), 6 people", the 1.5B answered 4."""
     people = sum(1 + bool(TWO_NAMED.search(m["who"])) + int(m["plus"] or 0) for m in lines)
-    return f", {people} people" if people != len(lines) else ""
+    return f"{people} people in {len(lines)} replies" if people != len(lines) else str(len(lines))
 

@@ -27,6 +27,7 @@ from saturnd.turn.dates import (
 )
 from saturnd.turn.day_lines import NO_LINE_THAT_DAY, NOT_WITHIN, WITHIN
 from saturnd.turn.repeats import ENDS, OFF_WEEK, WHEN_ASKED
+from saturnd.turn.time_lines import HOURS_OF
 from saturnd.turn.worked_times import clock_times
 
 COUNT_ASKED = re.compile(r"\bhow\s+(?:many|long|soon)\b", re.IGNORECASE)
@@ -54,6 +55,10 @@ def not_on_that_day(answer: str, request: str, seen: str) -> str | None:
     if found and found["line"] == NO_LINE_THAT_DAY and YES_NO_ASKED.search(request) and (
             not YES.search(answer) if FREE_ASKED.search(request) else not NO.search(answer)):
         return f"{found['day']}: {found['line']}"  # "Is there a class on Sunday?" answered "Yoga"; "Am I free?" a no
+    if found and FREE_ASKED.search(request) and YES_NO_ASKED.search(request) and (busy := _busy_then(found["line"], request)) is not None:
+        # "Am I free on Tuesday evening?" of "Tue 8: dentist 4:15pm": free then, a no goes against it
+        against = YES.search(answer) and busy or NO.search(answer) and not busy
+        return f"{found['day']}: {found['line']}" if against else None
     if WHO_ASKED.search(request):
         return _someone_else_that_day(answer, request, seen)
     if WHAT_ASKED.search(request):
@@ -76,6 +81,17 @@ def not_on_that_day(answer: str, request: str, seen: str) -> str | None:
     if (YES.search(answer) and not on_the_day and others) or (NO.search(answer) and on_the_day):
         return f"{found.group('day')}: {found.group('line')}"
     return None
+
+
+def _busy_then(line: str, request: str) -> bool | None:
+    """Whether the day's line has something at the part of the day asked ("evening"): None where
+    no part is asked or the line gives no time to tell by."""
+    part = re.search(rf"\b({'|'.join(HOURS_OF)})\b", request, re.IGNORECASE)  # "Tuesday evening", "in the morning"
+    hours = HOURS_OF[part.group(1).lower()] if part else None
+    times = clock_times(line)
+    if hours is None or not times:
+        return None
+    return any(hours[0] * 60 <= minutes < hours[1] * 60 for _, minutes in times)
 
 
 SOONEST = re.compile(r"^\[Saturn dated\] (?:[\w ]+ next, )?soonest first: (?P<first>[^;\n]+)", re.MULTILINE)

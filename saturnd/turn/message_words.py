@@ -430,10 +430,12 @@ def with_the_document_asked(arguments: dict[str, Any], context: GateContext) -> 
 
 BLANK = re.compile(
     r"\[(?:(?:your|my|the|recipient'?s?|sender'?s?)\s+)?(?:full\s+)?"
-    r"(?:name|date|time|day|phone(?:\s+number)?|number|address|e-?mail(?:\s+address)?|signature|company)\]",
+    r"(?:name|date|time|day|phone(?:\s+number)?|number|address|e-?mail(?:\s+address)?|signature|company)\]"
+    r"|\[(?:insert\s+|add\s+)?(?:list|number|names?|details|total|amount|count)\s+of\b[^\]\n]{1,40}\]|\[insert\b[^\]\n]{1,40}\]",
     re.IGNORECASE,
 )
-"""A blank for the sender to fill ("[Your Name]"): the 1.5B signs emails with one."""
+"""A blank for the sender to fill ("[Your Name]", "[list of guests]"): the 1.5B signs emails with one, and
+emailed a caterer "Wedding guests: [list of guests]" for the numbers."""
 SIGNED_IN_BRACKETS = re.compile(r"\[[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\]")
 """A name in brackets signing a message ("Best regards,\n[Ava]"): a blank the 1.5B filled with a guess."""
 

@@ -443,7 +443,10 @@ def without_the_grounds_lines(arguments: dict[str, Any], context: GateContext) -
         return None
     headings = {line.strip("# ").lower(): line for line in old if line.startswith("#")}
     written = str(arguments.get("content", "")).splitlines()
-    kept = [headings.get(line.strip().lower(), line) for line in written if not HARNESS_LINE.match(line.strip())]
+    harness_own = {line.split("] ", 1)[1].strip() for line in context.seen.splitlines() if HARNESS_LINE.match(line) and "] " in line}
+    # "totals over 5 rows: budget = 810, …" written as a row of budget.csv: the ground's line, its tag left off
+    kept = [headings.get(line.strip().lower(), line) for line in written
+            if not HARNESS_LINE.match(line.strip()) and line.strip() not in harness_own]
     if kept == written:
         return None
     content = "\n".join(kept) + ("\n" if str(arguments.get("content", "")).endswith("\n") or old else "")
