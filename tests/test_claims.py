@@ -663,6 +663,16 @@ def test_asked_if_free_at_a_part_of_a_day_the_days_line_counts_only_at_its_times
     assert not_on_that_day("Yes.", "Am I free on Tuesday afternoon?", seen) == "Tuesday 8 December: - Tue 8: dentist 4:15pm"
 
 
+def test_an_answer_calling_a_row_over_the_budget_that_is_not_goes_back_with_those_over():
+    seen = ("[Saturn worked out] totals over 3 rows: budget = 580, spent = 446.9; against the budget, budget - spent:"
+            " groceries 87.6 left, eating out 14.5 over, clothes 60 left; over: eating out; in all 133.1 left")
+    claim = unbacked_claim("Yes, you are over budget on groceries and eating out.", [], builtin_registry(),
+                           "Am I over budget on anything?", seen=seen)
+    assert claim == Claim("rows_not_asked", "the rows over the budget: eating out")
+    assert unbacked_claim("Yes, on eating out. Groceries has 87.6 left.", [], builtin_registry(),
+                          "Am I over budget on anything?", seen=seen) is None
+
+
 def test_a_question_answered_with_a_lines_own_words_claims_nothing_done():
     line = "Water troughs are turned off from 1 November to 1 March."
     answer = "No, the water troughs are turned off from 1 November to 1 March."

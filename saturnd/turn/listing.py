@@ -220,7 +220,23 @@ def rows_not_asked(answer: str, request: str, seen: str) -> str | None:
         if WHICH_ASKED.match(request) and not any(stems(cell) & stems(answer) for cell in picked_cells
                                                   if cell.lower() not in FLAGS and stems(cell)):
             return f"the {found.group('which')}: {found.group('names')}"
-    return None
+    return _over_not_asked(answer, seen)
+
+
+OVER_THE_BUDGET = re.compile(r"; against the budget, [^:;]+: (?P<each>[^;]+); over: (?P<names>[^;]+); in all")
+
+
+def _over_not_asked(answer: str, seen: str) -> str | None:
+    """Of a budget's rows, the ones over it, when the answer's first sentence calls another over:
+    shown "over: eating out", the 1.5B answered "you are over budget on groceries, eating out, and
+    clothes"."""
+    found = OVER_THE_BUDGET.search(seen)
+    if found is None or not re.search(r"\bover\b", first := re.split(r"(?<=[.!?])\s", answer.strip())[0], re.IGNORECASE):
+        return None
+    over = {name.strip().lower() for name in found["names"].split(",")} - {"none"}
+    rows = {re.sub(r"\s+[\d.]+\s+(?:left|over)$", "", part.strip()).lower() for part in found["each"].split(", ")}
+    named = {row for row in rows - over if re.search(rf"(?<!\w){re.escape(row)}(?!\w)", first, re.IGNORECASE)}
+    return f"the rows over the budget: {found['names']}" if named else None
 
 
 NONE_TO_GO = re.compile(r"^\[Saturn worked out\] .*; the (?P<which>rows with none to go): (?P<names>[^;]+)$")
