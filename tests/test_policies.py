@@ -546,3 +546,14 @@ def test_a_message_takes_no_value_from_a_shown_line_about_something_else():
     context = GateContext(record=SessionRecord(typed=[late], returned=contacts, calls=[]), request=late, seen=PLANS)
     told = tc("send_message", '{"to": "07700 900222", "text": "I\'ll be late to your drinks at 7pm."}')
     assert review_calls([told], REGISTRY, CallLedger(), 8, context)[0].fate == "needs_approval"  # the drinks' own line
+
+
+def test_a_worked_sum_added_again_to_its_own_parts_is_not_calculated():
+    request = "How much goes out each month in direct debits?"
+    seen = "[Saturn worked out] all: Rent 850 + Council tax 142 + Phone 18 + Netflix 10.99 + Gym 35 = 1055.99"
+    context = GateContext(record=SessionRecord(typed=[request], returned=[], calls=[]), request=request, seen=seen)
+    twice = tc("calculate", '{"expression": "850 + 142 + 18 + 10.99 + 35 + 1055.99"}')
+    decided = review_calls([twice], REGISTRY, CallLedger(), 8, context)[0]
+    assert (decided.fate, decided.result) == ("invalid", prompts.TOTAL_ADDED_AGAIN.format(total="1055.99"))
+    once = tc("calculate", '{"expression": "850 + 142 + 18 + 10.99 + 35"}')
+    assert review_calls([once], REGISTRY, CallLedger(), 8, context)[0].fate != "invalid"

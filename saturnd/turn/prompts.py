@@ -282,6 +282,8 @@ WHICH_RECIPIENT = (
     " ({invented} was a guess)."
 )
 GUESS_LEFT_OUT = "(Asked, the user said: {answer} The call went without \"{dropped}\".) "
+TOTAL_ADDED_AGAIN = ("not run: {total} is already the sum of the other numbers (the harness worked it out); adding it to"
+                     " them counts everything twice. Answer with {total}.")
 ALREADY_GIVEN = "Not asked again: the user gave the {kind} when asked this turn: {answer}. Use it."
 RECIPIENT_GIVEN = "({invented} was a guess: the user gave the {kind} {answer} when asked.) "
 CONTENT_PUT_RIGHT = (

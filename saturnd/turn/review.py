@@ -15,6 +15,7 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +61,7 @@ from saturnd.turn.look_first import (
     render,
 )
 from saturnd.turn.loop_rules import CallLedger, call_signature
-from saturnd.turn.made_up import COMPUTE_REQUEST, WORKED_OUT, uncomputed_number
+from saturnd.turn.made_up import CALCULATE, COMPUTE_REQUEST, WORKED_OUT, uncomputed_number
 from saturnd.turn.marks import answer_told, bought_for, job_logged
 from saturnd.turn.message_words import BLANK, own_address_carried
 from saturnd.turn.overwrite import (
@@ -361,6 +362,8 @@ def _review_one(
         return Decision(call, "invalid", unaddressed, **fields)  # asked to approve a call that could not run
     if sent_back := what_it_would_write(tool, arguments, context):
         return Decision(call, sent_back.fate, sent_back.why, ask_person=sent_back.question, **fields)
+    if tool.name == CALCULATE and (twice := total_added_again(str(arguments.get("expression", "")), context.seen)):
+        return Decision(call, "invalid", prompts.TOTAL_ADDED_AGAIN.format(total=twice), **fields)
     verdict = context.judge.check("tool_call", tool.name, json.dumps(arguments))
     if verdict is not ALLOW and verdict.action != "allow":
         return Decision(call, "blocked", blocked_result(verdict), **fields)
@@ -538,6 +541,25 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
         # "950.00", the rent row's, was refused as a guess five times (the table was not in the ground)
         context = replace(context, seen=f"{context.seen}\n{file_text(target)}")
     return _what_it_carries(tool.name, arguments, addresses_of(tool), context)
+
+
+WORKED_SUM = re.compile(r"(?P<parts>(?:[^=;:]*?\d[\d.]*\s*\+\s*)+[^=;:]*?\d[\d.]*)\s*=\s*(?P<total>\d[\d.]*)")
+TERM = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+
+
+def total_added_again(expression: str, seen: str) -> str | None:
+    """A sum the ground worked out, added again to its own parts in a calculate expression: shown
+    "Rent 850 + … + Gym 35 = 1055.99", the 1.5B calculated "850 + 142 + 18 + 10.99 + 35 + 1055.99"."""
+    terms = [Decimal(term) for term in TERM.findall(expression)]
+    for line in seen.splitlines():
+        if not line.startswith(WORKED_OUT):
+            continue
+        for found in WORKED_SUM.finditer(line):
+            parts = [Decimal(term) for term in TERM.findall(found["parts"])]
+            total = Decimal(found["total"])
+            if len(parts) > 1 and total in terms and all(terms.count(part) >= parts.count(part) for part in parts):
+                return found["total"]
+    return None
 
 
 def _new_lines_guessed(target: Path, arguments: dict[str, Any], context: GateContext) -> SentBack | None:
