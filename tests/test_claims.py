@@ -673,6 +673,15 @@ def test_an_answer_calling_a_row_over_the_budget_that_is_not_goes_back_with_thos
                           "Am I over budget on anything?", seen=seen) is None
 
 
+def test_asked_what_is_owed_an_answer_without_the_sum_of_the_lines_not_marked_paid_goes_back():
+    seen = ("[Saturn worked out] all: INV-12 Acme 450 + INV-13 Bolt 1200 = 1650; so far, marked paid: INV-12 Acme 450 = 450;"
+            " still to come, not marked: INV-13 Bolt 1200 = 1200")
+    for answer in ("The money is owed to the user.", "1650"):
+        claim = unbacked_claim(answer, [], builtin_registry(), "How much am I owed?", seen=seen)
+        assert claim == Claim("not_as_worked_out", "[Saturn worked out] still to come, not marked: INV-13 Bolt 1200 = 1200")
+    assert unbacked_claim("You're owed £1,200.", [], builtin_registry(), "How much am I owed?", seen=seen) is None
+
+
 def test_a_question_answered_with_a_lines_own_words_claims_nothing_done():
     line = "Water troughs are turned off from 1 November to 1 March."
     answer = "No, the water troughs are turned off from 1 November to 1 March."

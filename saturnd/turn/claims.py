@@ -236,6 +236,7 @@ from saturnd.turn.which_file import the_file_holding_it
 from saturnd.turn.worked_lines import (
     against_the_worked_entry,
     missed_worked_out,
+    owed_of_the_list,
     period_figure_missed,
 )
 from saturnd.turn.worked_times import another_journeys_time, arrival_for_leaving, no_time_given
@@ -513,7 +514,7 @@ def unbacked_claim(
                   or coming_miscounted(answer, request, seen)  # not the kinds': "work 4" is not who is coming
                   or (miscounted_kind(answer, request, seen) if not coming_counted(request, seen) else None)
                   or own_sum_missed(answer, request, seen) or period_figure_missed(answer, request, seen)
-                  or against_their_rates(answer, request, seen)):
+                  or against_their_rates(answer, request, seen) or owed_of_the_list(answer, request, seen)):
         return Claim("not_as_worked_out", worked)
     if said := yes_then_no(answer, request):
         return Claim("yes_then_no", said)

@@ -265,6 +265,21 @@ def list_amounts(lines: list[str], request: str) -> str:
     return "[Saturn worked out] " + "; ".join(said)
 
 
+STILL_TO_COME = re.compile(r"still to come, not marked: [^;\n]*= (?P<total>\d[\d.]*)")
+OWED_ASKED = re.compile(r"\bowed?\b|\bowing\b|\boutstanding\b|\bunpaid\b|\bstill\s+to\s+(?:pay|come)\b|\bleft\s+to\s+pay\b",
+                        re.IGNORECASE)
+
+
+def owed_of_the_list(answer: str, request: str, seen: str) -> str | None:
+    """The sum of a list's lines not marked paid, when asked what is owed and the answer does not
+    give it: shown "… = 2600; so far, marked paid: … = 450; still to come, not marked: … = 2150",
+    asked "How much am I owed?", the 1.5B answered "The money is owed to the user."."""
+    found = STILL_TO_COME.search(seen) if OWED_ASKED.search(request) else None
+    if found is None or re.search(rf"(?<![\d.]){re.escape(found['total'])}(?![\d])", answer.replace(",", "")):
+        return None
+    return f"{WORKED_OUT} {found.group(0)}"
+
+
 def _summed(what: str, items: list[tuple[str, Fraction, str]]) -> str:
     return (f"{what}: " + " + ".join(f"{label} {money_written(amount)}" for label, amount, _ in items)
             + f" = {money_written(sum((amount for _, amount, _ in items), Fraction(0)))}")
