@@ -42,7 +42,7 @@ ALSO_WRITTEN = {
     "coming": ("rsvp",), "people": ("guests",), "date": ("use", "before", "expires", "expiry"),
     "expired": ("use", "before", "expires", "expiry"),
     "fastest": ("time", "pace", "minutes"), "slowest": ("time", "pace", "minutes"), "quickest": ("time", "pace", "minutes"),
-    "pace": ("time",), "5k": ("km",), "10k": ("km",), "run": ("km", "runs", "running"), "ran": ("km", "runs", "running"),
+    "pace": ("time",), "break": ("term", "ends"), "5k": ("km",), "10k": ("km",), "run": ("km", "runs", "running"), "ran": ("km", "runs", "running"),
     "tank": ("fuel", "litres"), "petrol": ("fuel",), "diesel": ("fuel",), "mileage": ("miles",),
     "drunk": ("ml", "feed", "feeds"), "drank": ("ml", "feed", "feeds"), "drink": ("ml",),
     "kilos": ("kg",), "kilo": ("kg",), "kilograms": ("kg",),
