@@ -1,4 +1,4 @@
-from saturnd.turn.targets import against_the_target, against_the_target_held, sets_a_target
+from saturnd.turn.targets import against_the_target, against_the_target_held, gap_missed, sets_a_target
 
 MEDS = ("meds.md", ["# My medicines", "Blood pressure target: under 140/90"])
 BP = ("bp.csv", ["date,systolic,diastolic,pulse", "2026-11-09,142,88,68", "2026-11-02,148,92,71", "2026-11-23,136,85,66",
@@ -16,14 +16,14 @@ def test_readings_are_held_against_the_target_a_note_sets_for_them():
 def test_a_target_of_one_number_and_one_to_reach_over():
     steps = ("steps.csv", ["date,steps", "2026-12-01,11200", "2026-12-02,8400"])
     said = against_the_target("Am I hitting my goal?", [("health.md", ["Daily goal: at least 10000 steps"]), steps])
-    assert said.endswith("latest 8400 (2026-12-02) is under it; average 9800 is under it; under it: 1 of 2 (2026-12-02 8400 (1600 short));"
+    assert said.endswith("latest 8400 (2026-12-02) is under it (1600 short); average 9800 is under it; under it: 1 of 2 (2026-12-02 8400 (1600 short));"
                          " reached it: 1 of 2")
 
 
 def test_a_goal_below_where_the_log_began_is_one_to_get_down_to():
     weight = ("weight.csv", ["date,kg", "2026-10-01,88.4", "2026-12-01,84.0"])
     assert against_the_target("How far am I from my goal?", [("goals.md", ["Goal: 80kg by March"]), weight]) == (
-        '[Saturn worked out] kg against "Goal: 80kg": latest 84 (2026-12-01) is over it; average 86.2 is over it; over it:'
+        '[Saturn worked out] kg against "Goal: 80kg": latest 84 (2026-12-01) is over it (4 over); average 86.2 is over it; over it:'
         " 2 of 2 (2026-10-01 88.4 (8.4 over), 2026-12-01 84 (4 over))")
 
 
@@ -54,3 +54,12 @@ def test_a_goal_under_a_heading_of_goals_is_one_to_reach_held_against_its_own_co
         " within it; under it: 1 of 3 (2026-12-01 9800 (200 short)); reached it: 2 of 3")
     assert against_the_target("What's my sleep goal?", [goals, habits]).startswith(
         '[Saturn worked out] sleep h against "Sleep: at least 7 hours": latest 5.5 (2026-12-03) is under it')
+
+
+def test_asked_how_far_from_a_goal_an_answer_without_the_latest_gap_goes_back():
+    seen = ('[Saturn worked out] kg against "Goal: 80kg": latest 83.6 (2026-12-04) is over it (3.6 over); average 85.7 is'
+            " over it; over it: 2 of 2")
+    assert gap_missed("You are 6 kg away from your goal.", "How far am I from my goal?", seen) == (
+        '[Saturn worked out] against "Goal: 80kg": latest 83.6 (2026-12-04) is over it (3.6 over)')
+    assert gap_missed("3.6 kg to go.", "How far am I from my goal?", seen) is None
+    assert gap_missed("6 kg.", "What's my goal?", seen) is None  # not how far

@@ -228,7 +228,7 @@ from saturnd.turn.picked_rows import (
 )
 from saturnd.turn.rated import against_their_rates
 from saturnd.turn.retrieval import Document
-from saturnd.turn.targets import against_the_target_held
+from saturnd.turn.targets import against_the_target_held, gap_missed
 from saturnd.turn.the_user import own_count_missed, own_part_missed, own_sum_missed
 from saturnd.turn.tool_fit import fits_request, named_for_request
 from saturnd.turn.trails import elsewhere_untried, unfollowed_pointer
@@ -514,7 +514,8 @@ def unbacked_claim(
                   or coming_miscounted(answer, request, seen)  # not the kinds': "work 4" is not who is coming
                   or (miscounted_kind(answer, request, seen) if not coming_counted(request, seen) else None)
                   or own_sum_missed(answer, request, seen) or period_figure_missed(answer, request, seen)
-                  or against_their_rates(answer, request, seen) or owed_of_the_list(answer, request, seen)):
+                  or against_their_rates(answer, request, seen) or owed_of_the_list(answer, request, seen)
+                  or gap_missed(answer, request, seen)):
         return Claim("not_as_worked_out", worked)
     if said := yes_then_no(answer, request):
         return Claim("yes_then_no", said)

@@ -82,7 +82,8 @@ def _held(found: re.Match[str], parts: list[tuple[str, list[str]]], reached: boo
                 if _past(v, limits, keeps_under)]
         return (f"[Saturn worked out] {'/'.join(header[i].strip() for i in columns)} against \"{found.group(0).strip()}\": "
                 f"latest {_written(values[-1])} ({rows[-1][dates].strip()}) is "
-                f"{word if _past(values[-1], limits, keeps_under) else 'within'} it; "
+                f"{word if _past(values[-1], limits, keeps_under) else 'within'} it"
+                f"{_gap(values[-1], limits, keeps_under) if _past(values[-1], limits, keeps_under) else ''}; "
                 f"average {_written(average)} is {word if _past(average, limits, keeps_under) else 'within'} it; "
                 f"{word} it: {len(over)} of {len(rows)}" + (f" ({', '.join(over[:MAX_LISTED])})" if over else "")
                 + (f"; reached it: {len(rows) - len(over)} of {len(rows)}" if not keeps_under else ""))
@@ -132,3 +133,18 @@ def against_the_target_held(answer: str, request: str, seen: str) -> str | None:
     else:
         return None
     return f'{found["latest"]} ("{found["target"]}")' if bool(YES.search(answer)) != right_yes else None
+
+
+LATEST_GAP = re.compile(r"^\[Saturn worked out\] .*? against \"(?P<target>[^\"]+)\": (?P<latest>latest [^;]*? is (?:over|under) it "
+                        r"\((?P<gap>\d[\d.]*) (?:over|short)\))", re.MULTILINE)
+HOW_FAR_ASKED = re.compile(r"\bhow\s+(?:far|much\s+more|many\s+more|close)\b|\bto\s+go\b|\baway\s+from\b|\bshort\s+of\b",
+                           re.IGNORECASE)
+
+
+def gap_missed(answer: str, request: str, seen: str) -> str | None:
+    """How far the latest reading is from its target, when asked how far and the answer gives
+    another figure: shown "latest 83.6 … is over it (3.6 over)" of "Goal: 80kg", the 1.5B said 6 kg."""
+    found = LATEST_GAP.search(seen) if HOW_FAR_ASKED.search(request) else None
+    if found is None or re.search(rf"(?<![\d.]){re.escape(found['gap'])}(?![\d])", answer):
+        return None
+    return f'[Saturn worked out] against "{found["target"]}": {found["latest"]}'
