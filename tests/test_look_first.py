@@ -345,6 +345,8 @@ def test_a_message_that_tells_of_sending_it_is_sent_as_what_it_says(request_text
     ("Let Dee know the cake is ready.", "Hi Dee!", "The cake is ready."),
     ("Send Sam a text saying the accounts are ready.", "Hi Sam", "The accounts are ready."),
     ("Tell Lena I'll send the invoice tomorrow.", "Hi Lena!", "I'll send the invoice tomorrow."),  # she alone is messaged
+    ("Text Kit that load-in at the Crown is 6pm.", "The Crown is now 6pm.", "Load-in at the Crown is 6pm."),  # what it's about lost
+    ("Text Kit that load-in at the Crown is 6pm.", "Hi Kit, load-in at the Crown is at 6pm.", None),
 ])
 def test_a_message_that_leaves_out_what_the_request_says_to_say_says_it(request_text, body, said):
     put_right = with_the_words_asked({"to": "+44 7700 900123", "text": body}, request_text)

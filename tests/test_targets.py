@@ -1,4 +1,9 @@
-from saturnd.turn.targets import against_the_target, against_the_target_held, gap_missed, sets_a_target
+from saturnd.turn.targets import (
+    against_the_target,
+    against_the_target_held,
+    gap_missed,
+    sets_a_target,
+)
 
 MEDS = ("meds.md", ["# My medicines", "Blood pressure target: under 140/90"])
 BP = ("bp.csv", ["date,systolic,diastolic,pulse", "2026-11-09,142,88,68", "2026-11-02,148,92,71", "2026-11-23,136,85,66",

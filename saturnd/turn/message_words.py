@@ -186,7 +186,8 @@ def with_the_words_asked(arguments: dict[str, Any], request: str) -> tuple[dict[
     say: asked to "Text Dave that the car's making a funny noise", the 1.5B texted Dave to check
     the tyres; asked to "Text Tom to feed Pepper while we're in Lisbon", it texted the dog's
     feeding and worming from the notes, and no Lisbon; so too a message carrying the recipient's
-    own number. It says the request's words instead ("Please
+    own number, or one without what the words are about ("The Crown is now 6pm." for "that load-in at
+    the Crown is 6pm"). It says the request's words instead ("Please
     feed Pepper while we're in Lisbon."), when they speak of no third person (whose "she" would be
     the recipient's "you")."""
     field = "body" if "body" in arguments else "text"
@@ -198,8 +199,10 @@ def with_the_words_asked(arguments: dict[str, Any], request: str) -> tuple[dict[
         lost_name = any(not re.search(rf"\b{re.escape(name)}\b", body, re.IGNORECASE) for name in named)
         # "Sophie's mum moved Thursday's lesson": the recipient told of, not told (not "Sam, the car …")
         opens_with_them = re.match(rf"\W*{re.escape(person)}(?:['’]s\s+[a-z]+)?\b(?!\s*[,!:])", body, re.IGNORECASE) is not None
+        subject = next((stems(word) for word in re.findall(r"[\w'-]+", said) if stems(word)), set())
+        lost_subject = bool(subject) and not subject & stems(body)  # "The Crown is now 6pm." of "load-in at the Crown is 6pm"
         if not words or (len(words & stems(body)) >= HELD_SHARE * len(words) and not lost_name and not opens_with_them
-                         and not _turned_round(said, body) and not own_address_carried(arguments)):
+                         and not lost_subject and not _turned_round(said, body) and not own_address_carried(arguments)):
             return None  # "Maya is off sick today" sent as "I am off sick today": whose news it is lost
         said = _as_a_sentence(asked)
         return {**arguments, field: said}, prompts.WORDS_ASKED_PUT_RIGHT.format(message=said)
