@@ -102,7 +102,7 @@ def ground_only(spec: dict[str, Any], out: Any) -> None:
             _, built = ground_messages(Ground(cwd=work, home=home, now=GROUND_ONLY_NOW, request=question))
             turn_part = built.text[built.text.index(TURN_HEADING):].replace(str(work), "WORK")  # the same each run
             out.write(f"### [{spec['name']}] {question}\n{turn_part}\n")
-            if ready := ready_write_of(question, documents, str(work), GROUND_ONLY_NOW.date()):
+            if ready := ready_write_of(question, documents, str(work), GROUND_ONLY_NOW.date(), GROUND_ONLY_NOW.time()):
                 out.write(f"   READY WRITE {ready.source}:\n{ready.content}\n")
 
 

@@ -1,6 +1,6 @@
 """A thing put in a diary of dated lines (diary_adds.py)."""
 
-from datetime import date
+from datetime import date, time
 
 from saturnd.turn.diary_adds import cancelled_on_the_day, diary_line_added, moved_to_a_day
 from saturnd.turn.lists_named import ListToWrite
@@ -47,3 +47,12 @@ def test_a_thing_moved_to_another_day_goes_to_that_days_place_with_the_time_aske
         "diary.md", "# December\n- Sat 5: swimming 9am (Ella), Dan's drinks 7pm\n- Sun 6: lunch at Mum's 1pm\n"
                     "- Sat 12: swimming 9am (Ella)\n".replace("- Sat 12", "- Fri 11: dentist 4:15pm\n- Sat 12"))
     assert moved_to_a_day("Move swimming to Sunday.", [MONTH], TODAY) is None  # two days of it
+
+
+def test_a_weekday_that_is_today_at_a_time_gone_is_next_weeks():
+    friday = date(2026, 12, 4)
+    diary = Document("diary.txt", "Fri 4 Dec - dentist 8:40\nTue 8 Dec - nativity play 2pm\nFri 11 Dec - book club 7.30pm\n")
+    assert diary_line_added("Put the boiler man in for Friday at 9am.", [diary], friday, time(15, 0)).content == (  # type: ignore[union-attr]
+        "Fri 4 Dec - dentist 8:40\nTue 8 Dec - nativity play 2pm\nFri 11 Dec - book club 7.30pm\nFri 11 Dec - boiler man 9am\n")
+    assert "Fri 4 Dec - boiler man 5pm" in diary_line_added(  # type: ignore[union-attr]
+        "Put the boiler man in for Friday at 5pm.", [diary], friday, time(15, 0)).content  # still to come today

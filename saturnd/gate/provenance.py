@@ -249,7 +249,7 @@ def guessed_value(arguments: dict[str, Any], record: SessionRecord, skip: frozen
         if name in skip or not isinstance(value, str):
             continue
         for found in TIME.finditer(value):
-            if _time_of(found) not in times:
+            if time_of(found) not in times:
                 return name, found.group(0)
         for day in DAY_OR_MONTH.findall(value):
             if _day(day) not in days:
@@ -348,7 +348,7 @@ def _recipients_address(phrase: str, addresses: list[str]) -> bool:
     return words[-1] == "address" and words[0] not in ("my", "our") and any(EMAIL.search(a) for a in addresses)
 
 
-def _time_of(found: re.Match[str]) -> tuple[int, int]:
+def time_of(found: re.Match[str]) -> tuple[int, int]:
     if found.group(4) is not None:
         return int(found.group(4)) % 24, int(found.group(5))
     hour = int(found.group(1)) % 12 + (12 if found.group(3).lower() == "p" else 0)

@@ -8,9 +8,9 @@ thing and its time, among the other days in order.
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import date, time, timedelta
 
-from saturnd.gate.provenance import TIME
+from saturnd.gate.provenance import TIME, time_of
 from saturnd.tools.word_match import stems
 from saturnd.turn.dates import days_named, days_of
 from saturnd.turn.errands import asked_action
@@ -27,18 +27,23 @@ NOT_THE_THING = re.compile(
 MIN_DIARY_LINES = 3
 
 
-def diary_line_added(request: str, documents: list[Document], today: date) -> ListToWrite | None:
+def diary_line_added(request: str, documents: list[Document], today: date, now: time | None = None) -> ListToWrite | None:
     """The one diary of the folder, with a line for the one day the request names: the diary's way
-    of writing that day, then the thing and its time; among the other days in date order."""
-    days = {day for _, day in days_named(request, today)} | days_of(request, today)
-    time = TIME.search(request)
+    of writing that day, then the thing and its time; among the other days in date order. A
+    weekday that is today, at a time gone by `now`, is next week's ("Friday at 9am" on a Friday
+    afternoon)."""
+    named = days_named(request, today)
+    days = {day for _, day in named} | days_of(request, today)
+    said_time = TIME.search(request)
     if asked_action(request) not in PUTTING or len(days) != 1:
         return None
     day = days.pop()
+    if day == today and now and said_time and named and named[0][0] in WEEKDAY_NAMES and _minutes(said_time) < now.hour * 60 + now.minute:
+        day += timedelta(days=7)
     thing = request
     for words in [*(found.group(0) for found in re.finditer(
             r"\b(?:on\s+|for\s+)?(?:this\s+|next\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:on\s+|for\s+)?(?:today|tomorrow)\b",
-            request, re.IGNORECASE)), *([f"at {time.group(0)}", time.group(0)] if time else [])]:
+            request, re.IGNORECASE)), *([f"at {said_time.group(0)}", said_time.group(0)] if said_time else [])]:
         thing = thing.replace(words, " ", 1)
     thing = re.sub(r"\s+", " ", NOT_THE_THING.sub(" ", NOT_THE_THING.sub(" ", thing))).strip(" ,.-")
     thing = re.sub(r"^(?:the|a|an)\s+", "", thing, flags=re.IGNORECASE) if thing.lower().startswith(("the ", "a ", "an ")) else thing
@@ -50,11 +55,20 @@ def diary_line_added(request: str, documents: list[Document], today: date) -> Li
             continue
         first = dated[0][1]
         month = "" if not first["month"] else f" {day:%B}"[:len(first['month']) + 1] if len(first["month"]) <= 3 else f" {day:%B}"
-        new = f"{first['bullet'] or ''}{day:%a} {day.day}{month}{first['sep']}{thing}" + (f" {time.group(0)}" if time else "")
+        new = f"{first['bullet'] or ''}{day:%a} {day.day}{month}{first['sep']}{thing}" + (f" {said_time.group(0)}" if said_time else "")
         after = [n for n, match in dated if _day_of(match, today) is not None and _day_of(match, today) <= day]  # type: ignore[operator]
         at = (max(after) + 1) if after else dated[0][0]
         found.append(ListToWrite(doc.source, "\n".join([*lines[:at], new, *lines[at:]]) + "\n"))
     return found[0] if len(found) == 1 else None
+
+
+WEEKDAY_NAMES = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
+
+
+def _minutes(found: re.Match[str]) -> int:
+    """Minutes after midnight of a time found by provenance.TIME ("9am", "14:30")."""
+    hour, minute = time_of(found)
+    return hour * 60 + minute
 
 
 def _day_of(match: re.Match[str], today: date) -> date | None:
@@ -118,7 +132,7 @@ def moved_to_a_day(request: str, documents: list[Document], today: date) -> List
     if asked is None or len(days) != 1:
         return None
     day, thing = days.pop(), stems(asked["thing"])
-    time = TIME.search(request[asked.end():])
+    said_time = TIME.search(request[asked.end():])
     for doc in documents:
         lines = doc.text.rstrip("\n").split("\n")
         dated = [(n, match) for n, line in enumerate(lines) if (match := DIARY_LINE.match(line))]
@@ -130,7 +144,7 @@ def moved_to_a_day(request: str, documents: list[Document], today: date) -> List
         if "," in what:  # a day of several things: moving one is more than this line
             return None
         old_time = TIME.search(what)
-        what = (TIME.sub("", what).strip(" ,") + f" {time.group(0) if time else old_time.group(0) if old_time else ''}").strip()
+        what = (TIME.sub("", what).strip(" ,") + f" {said_time.group(0) if said_time else old_time.group(0) if old_time else ''}").strip()
         month = "" if not match["month"] else f" {day:%B}"[:len(match['month']) + 1] if len(match["month"]) <= 3 else f" {day:%B}"
         new = f"{match['bullet'] or ''}{day:%a} {day.day}{month}{match['sep']}{what}"
         rest = [*lines[:n], *lines[n + 1:]]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date
+from datetime import date, datetime, time
 from pathlib import Path
 
 from saturnd.gate.provenance import PHONE
@@ -53,11 +53,14 @@ def ready_write_for(turn: TurnContext, claim: Claim) -> ListToWrite | None:
     a new file of what the user was asked, their answer (reply_as_new_file)."""
     if claim.kind not in ("done", "not_acted") or WRITE_FILE not in claim.tools:
         return None
-    return ready_write_of(turn.text, turn.documents, turn.cwd, date.today()) or reply_as_new_file(turn)
+    now = datetime.now()
+    return ready_write_of(turn.text, turn.documents, turn.cwd, now.date(), now.time()) or reply_as_new_file(turn)
 
 
-def ready_write_of(request: str, documents: list[Document], cwd: str, today: date) -> ListToWrite | None:
-    """The write a request to change the user's files comes to, from the files alone."""
+def ready_write_of(request: str, documents: list[Document], cwd: str, today: date, now: time | None = None
+                   ) -> ListToWrite | None:
+    """The write a request to change the user's files comes to, from the files alone (`now`, the
+    clock's time, where a weekday's time may have gone today)."""
     return (ready_write(request, documents) or cell_told(request, documents, today)  # a row told of before a new one
             or stock_topped_up(request, documents) or score_added(request, documents) or row_asked(request, documents, today)
             or last_day_told(request, documents, today)
@@ -68,7 +71,7 @@ def ready_write_of(request: str, documents: list[Document], cwd: str, today: dat
             or days_swapped(request, documents)
             or days_taken(request, documents) or answer_told(request, documents) or time_moved_ready(request, documents)
             or moved_to_a_day(request, documents, today)
-            or lines_copied(request, documents, cwd) or diary_line_added(request, documents, today))
+            or lines_copied(request, documents, cwd) or diary_line_added(request, documents, today, now))
 
 
 MAKING = frozenset({"create", "make", "write", "save", "put", "start"})
