@@ -430,6 +430,8 @@ def test_a_guessed_line_goes_only_where_a_line_about_the_same_thing_has_no_guess
     assert put_right("Mon 09:00 standup\nMon 15:00 bank meeting\n") is None  # no twin: the person is asked
     assert put_right("Mon 09:00 standup\nMon 15:00 dentist\nThu 11:00 bank meeting\n") is None  # not the same thing
     assert put_right("Mon 09:00 standup\nThu 11:00 bank meeting\n") is None  # nothing guessed
+    assert put_right("Mon 09:00 standup\nMon 15:00 bank meeting\nThu 11:00 meeting") == (  # the kept line saying less
+        "Mon 09:00 standup\nThu 11:00 bank meeting")
     edited = without_the_guessed_twin("edit_file", {"path": "calendar.txt", "old": "Mon 09:00 standup",
                                                     "new": "Mon 09:00 standup\nFri 15:00 bank\nThu 11:00 bank"}, told)
     assert edited is not None and edited[0]["new"] == "Mon 09:00 standup\nThu 11:00 bank"

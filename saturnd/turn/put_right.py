@@ -458,7 +458,8 @@ def without_the_guessed_twin(name: str, arguments: dict[str, Any], context: Gate
     """(the arguments, the note) for a write that adds two lines for one thing, one with a value
     nobody gave and one without a guess: it goes without the guessed one. Asked the time it had
     guessed, the user said "Thursday at 11:00", and the 1.5B wrote "Mon 15:00 bank meeting"
-    beside "Thu 11:00 bank meeting" six times."""
+    beside "Thu 11:00 bank meeting" six times. Where the kept line says less of the thing ("Thu
+    11:00 meeting"), it says the thing as the guessed one did ("Thu 11:00 bank meeting")."""
     key, held = ("new", str(arguments.get("old", ""))) if name == EDIT_FILE else (
         "content", file_text(Path(context.cwd, os.path.expanduser(str(arguments.get("path", ""))))))
     written = str(arguments.get(key, "")).splitlines()
@@ -470,11 +471,20 @@ def without_the_guessed_twin(name: str, arguments: dict[str, Any], context: Gate
     twins = {line: next((k for k in kept if _thing_words(k) & _thing_words(line)), None) for line in guesses}
     if not guesses or None in twins.values():
         return None
-    content = "\n".join(line for line in written if line not in guesses)
+    fuller = {twin: f"{lead.group(0)}{line[found.end():]}" for line, twin in twins.items() if twin
+              and (lead := WHEN_LEAD.match(twin)) and (found := WHEN_LEAD.match(line))
+              and _thing_words(twin) < _thing_words(line)}  # "Thu 11:00 meeting" beside "Mon 15:00 bank meeting"
+    content = "\n".join(fuller.get(line, line) for line in written if line not in guesses)
     content += "\n" if str(arguments.get(key, "")).endswith("\n") else ""
     dropped, twin = next(iter(twins.items()))
     return {**arguments, key: content}, prompts.GUESSED_TWIN_PUT_RIGHT.format(
         dropped=repr(dropped), kept=repr(twin), value=guesses[dropped], path=arguments.get("path", ""))
+
+
+WHEN_LEAD = re.compile(r"^\W*(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?|\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?|\d{1,2}\s+[A-Za-z]{3,9})"
+                       r"(?:[\s,:–-]+(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?|\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?|\d{1,2}\s+[A-Za-z]{3,9}))*"
+                       r"[\s,:–-]+", re.IGNORECASE)
+"""A line's day and time before what it is: "Thu 11:00 " of "Thu 11:00 bank meeting"."""
 
 
 def _thing_words(line: str) -> set[str]:
