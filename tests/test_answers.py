@@ -55,6 +55,8 @@ def test_a_present_told_bought_marks_the_persons_gift_line_as_the_list_marks_ano
         "gifts.md", GIFTS.replace("(Spurs)", "(Spurs) (bought, £28)"))
     assert bought_for("I bought Priya the candle.", documents) is None  # bought already; her contact line is no gift
     assert ready_write_of("I bought Priya the candle.", documents, "/nowhere", date(2026, 12, 4)) is None
+    assert bought_for("I bought Jamie's football kit for £28.", documents) == ListToWrite(  # "Jamie's" is his
+        "gifts.md", GIFTS.replace("(Spurs)", "(Spurs) (bought, £28)"))
 
 
 def test_told_someone_paid_back_the_line_of_what_they_owe_is_marked_not_another_naming_them(tmp_path):

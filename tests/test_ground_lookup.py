@@ -369,6 +369,15 @@ def test_asked_about_a_budget_each_rows_rest_or_overspend_is_worked_out_and_thos
     assert "against the budget" not in table_totals("budget.csv", budget, "What have I spent the most on?")
 
 
+def test_asked_who_is_still_to_do_the_lines_for_someone_not_marked_done():
+    christmas = ["# Christmas", "- Mum: scarf (bought, £25)", "- Dad: book", "- Sam: headphones", "## Food",
+                 "- turkey, collect 23 Dec"]
+    assert not_done(christmas, "Who have I still got to buy for?") == "[Saturn counted] 2 not marked done: - Dad: book; - Sam: headphones"
+    assert not_done(christmas, "What have I still got to get?").startswith("[Saturn counted] 3 not marked done:")
+    assert counted(["ring the council", "book flu jab"], "How many things have I got to do?", "todo.txt") == (
+        "[Saturn counted] 2 lines in todo.txt")  # "to do" names todo.txt
+
+
 def test_how_many_of_a_file_of_several_lists_counts_the_list_its_heading_names():
     lists = ["# Shopping", "- eggs", "- bread", "- washing up liquid", "", "# To do", "- [ ] book haircut",
              "- [x] pay council tax", "- [ ] renew car insurance"]

@@ -1112,6 +1112,15 @@ def test_an_add_to_one_of_a_files_headed_lists_goes_under_the_heading_its_list_i
         "lists.md", lists.text + "- [ ] shopping bags\n")
 
 
+def test_a_folders_one_list_of_bare_lines_is_the_list_an_add_or_a_removal_names_none_of():
+    todo = Document("todo.txt", "ring the council about the bins\nbook flu jab\npay window cleaner\n")
+    assert ready_write("Add 'buy printer ink' to my list.", [todo]) == ListToWrite("todo.txt", todo.text + "buy printer ink\n")
+    assert ready_write("Take the window cleaner off, I've paid him.", [todo]) == ListToWrite(
+        "todo.txt", "ring the council about the bins\nbook flu jab\n")
+    notes = Document("notes.txt", "Dentist Friday 9am\nCall mum Sunday\n")
+    assert ready_write("Add 'buy printer ink' to my list.", [todo, notes]) is None  # two such lists: which is not said
+
+
 def test_an_item_added_loses_its_article_on_a_list_of_bare_names():
     packing = Document("packing.txt", "passport\nadapter\n")
     assert ready_write("Add an umbrella to my packing list.", [packing]) == ListToWrite("packing.txt", "passport\nadapter\numbrella\n")

@@ -1,5 +1,5 @@
 from saturnd.turn.stay_costs import stay_costs
-from saturnd.turn.worked_lines import quantities_summed
+from saturnd.turn.worked_lines import by_the_week_of_days, quantities_summed
 
 IDEAS = ["Holiday ideas", "- Lake District cottage, ~£600 for the week", "- Lisbon city break, flights £180 each + hotel £90/night",
          "- Camping in Cornwall, pitch £25/night", "We're thinking 4 nights, 2 of us."]
@@ -24,6 +24,13 @@ def test_no_cost_is_worked_out_without_a_count_for_each_rate_or_a_cost_asked():
     assert stay_costs(IDEAS, "How much is the Lake District?") == ""  # its price as it stands: nothing worked out
     assert stay_costs(IDEAS[:4], "How much would Lisbon cost?") == ""  # no nights nor people given
     assert stay_costs(IDEAS[:4] + ["4 nights"], "How much would Lisbon cost?") == ""  # £180 each, and nobody counted
+
+
+def test_an_amount_on_each_of_some_weekdays_is_worked_out_a_week():
+    assert by_the_week_of_days(["Walks: Amy does Mon/Wed/Fri, £12 a walk"], "How much do I pay Amy a week?") == (
+        "[Saturn worked out] Walks: Amy does Mon/Wed/Fri, £12 a walk: 3 days (Mon/Wed/Fri) × 12 = 36 a week")
+    assert by_the_week_of_days(["Milkman: 2 pints Mon/Wed/Fri"], "How many pints do we get a week?").endswith("= 6 pints a week")
+    assert by_the_week_of_days(["Milkman: 2 pints Mon/Wed/Fri"], "When does the milkman come?") == ""
 
 
 def test_amounts_at_a_rate_are_never_added_as_parts_of_one_whole():

@@ -72,9 +72,10 @@ SOMEONE_STOPPED = re.compile(r"^\W*(?!(?:I|We|You|It|They|He|She|This|That)\b)(?
                              r"(?P<thing>[\w' -]+?)\s*[.!]?\s*$", re.IGNORECASE)
 """Told someone stopped a thing ("Rory's dropping coding."): the line or row of theirs for it goes."""
 BOUGHT_FOR = re.compile(r"^\s*(?:(?:I|we)(?:'ve|’ve|\s+have)?\s+)?(?:just\s+|finally\s+)?(?:bought|got|ordered|picked\s+up)\s+"
-                        r"(?P<who>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)\s+(?:the|a|an|some|his|her|their)\s+"
+                        r"(?P<who>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)(?:['’]s\s+|\s+(?:the|a|an|some|his|her|their)\s+)"
                         r"(?P<thing>[^,.£$€?]+?)(?:,?\s*(?:for\s+)?(?P<money>[£$€]\s?\d[\d,]*(?:\.\d+)?))?\s*[.!]?\s*$", re.IGNORECASE)
-"""Told a present was bought for someone ("Bought Jamie the football kit, £28."): their gift line is marked bought."""
+"""Told a present was bought for someone ("Bought Jamie the football kit, £28.", "I bought Dad's book for £12."): their
+gift line is marked bought."""
 WENT_OUT = re.compile(r"\b(?:came|went|gone|come)\s+out\b", re.IGNORECASE)
 """A bill told paid by its money going out of the account ("The electric came out today.")."""
 TOLD_LOGGED = re.compile(r"^\s*(?:(?:I|we)\s+)?(?:just\s+)?(?!(?:moved|changed|booked|rescheduled|cancelled|arranged|planned|"

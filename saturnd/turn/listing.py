@@ -136,7 +136,14 @@ def not_done(lines: list[str], request: str) -> str:
     if not done or len(done) == len(items):
         return _said_not_done(items, request)
     left = [line for line in items if line not in done]
+    if WHO_FOR.match(request) and (theirs := [line for line in left if SOMEONES_ITEM.match(line)]):
+        left = theirs  # "Who have I still got to buy for?": Dad's and Sam's, not the turkey still to collect
     return f"[Saturn counted] {len(left)} not marked done: " + "; ".join(left[:MAX_NOT_DONE])
+
+
+WHO_FOR = re.compile(r"^\W*who(?:m)?\b", re.IGNORECASE)
+SOMEONES_ITEM = re.compile(r"^\W*(?:\[[ xX]\]\s*)?(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?\s*:")
+"""A list line for someone: "- Dad: book"."""
 
 
 TICK_BOX = re.compile(r"\[[ xX]\]")

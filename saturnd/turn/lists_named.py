@@ -312,7 +312,13 @@ def _holding_the_item(request: str, documents: list[Document]) -> Document | Non
     the list, we've booked it": wedding.md's "- cake"), for a list the request does not name."""
     holding = [d for d in documents if not d.source.startswith(KB_SOURCE)
                for line in d.text.splitlines() if _item_said(line, request)]
-    return holding[0] if len(holding) == 1 else None
+    if len(holding) == 1:
+        return holding[0]
+    # a list of bare lines whose one line shares two words with the request ("Take the window cleaner
+    # off, I've paid him." of todo.txt's "pay window cleaner")
+    sharing = [d for d in documents if not d.source.startswith(KB_SOURCE) and not TABLE.search(d.source) and _a_plain_list(d.text)
+               for line in d.text.splitlines() if len(stems(line) & stems(request)) >= 2]
+    return sharing[0] if not holding and len(sharing) == 1 else None
 
 
 def _item_said(line: str, request: str) -> bool:
@@ -333,10 +339,21 @@ def _list_named(request: str, documents: list[Document]) -> Document | None:
     lists = [d for d in own if any(BULLET.match(line) for line in d.text.splitlines())]
     if not words:  # "Add … to the list": the one file with a list, where there is one; "to my notes": notes.txt
         noted = [d for d in own if re.search(r"\bnotes?\b", request, re.IGNORECASE) and Path(d.source).stem.lower() in ("note", "notes")]
-        return noted[0] if len(noted) == 1 else lists[0] if len(lists) == 1 else None
+        plain = [d for d in own if not TABLE.search(d.source) and _a_plain_list(d.text)]  # todo.txt of bare lines
+        return noted[0] if len(noted) == 1 else lists[0] if len(lists) == 1 else plain[0] if not lists and len(plain) == 1 else None
     by_inline = (d for d in own if inline_list_at(d.text.splitlines(), words) is not None)
     return (next(by_name, None) or next(by_heading, None) or next(by_list, None) or next(by_inline, None)
             or (lists[0] if words <= ANY_LIST and len(lists) == 1 else None))  # "Add … to the jobs": the one list
+
+
+PLAIN_ITEM_CHARS = 60
+
+
+def _a_plain_list(text: str) -> bool:
+    """Whether a file is a list of bare lines ("ring the council about the bins", "book flu jab"):
+    two or more, each short, no heading among them."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return len(lines) >= 2 and all(len(line) <= PLAIN_ITEM_CHARS and not HEADING.search(line) for line in lines)
 
 
 def _heading_names(heading: str, words: set[str]) -> bool:

@@ -79,6 +79,7 @@ from saturnd.turn.worked_lines import (
     amounts_by_period,
     at_a_rate,
     bracketed_counts,
+    by_the_week_of_days,
     count_by_period,
     list_amounts,
     most_of_a_list,
@@ -387,7 +388,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         worked = ((done_jobs_priced(part.lines, request) if not table else "") or stay_costs(part.lines, request) or amount_added(part.lines, request) or still_to_pay(part.lines, request) or count_by_period(part.lines, request) or time_between(part.lines, request) or lengths_summed(part.lines, request)
                   or arrival_times(part.lines, request) or before_the_event(part.lines, request)
                   or scaled_recipe(part.lines, request) or shares(part.lines, request)
-                  or amounts_by_period(part.lines, request) or (list_amounts(part.lines, request) if not table else "")
+                  or amounts_by_period(part.lines, request) or by_the_week_of_days(part.lines, request)
+                  or (list_amounts(part.lines, request) if not table else "")
                   or (amounts_in_a_line(part.lines, request) if not table else "")
                   or quantities_summed(part.lines, request) or ratings(part.lines, request)
                   or bracketed_counts(part.lines, request) or at_a_rate(part.lines, request) or most_of_a_list(part.lines, request)
@@ -489,7 +491,7 @@ def counted(lines: list[str], request: str, source: str = "") -> str:
         return f"[Saturn counted] {len(done)} of the {len(items)} lines marked done: " + "; ".join(
             line.strip(" -*•") for line in done[:MAX_NOT_DONE])
     name = re.sub(r"[^a-z]+", " ", source.removeprefix(KB_SOURCE).rsplit(".", 1)[0].lower())
-    if not headings and len(items) > 1 and stems(name) & stems(request) and _counts_the_list(request, [name]):
+    if not headings and len(items) > 1 and stems(name) & _list_stems(request) and _counts_the_list(request, [name]):
         return f"[Saturn counted] {len(items)} lines in {source}"
     if not headings or not _counts_the_list(request, headings):
         return ""

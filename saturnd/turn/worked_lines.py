@@ -627,3 +627,31 @@ def period_figure_missed(answer: str, request: str, seen: str) -> str | None:
         return None
     said = re.sub(r"[£$€,]", "", answer)
     return None if re.search(rf"(?<![\d.]){re.escape(found['figure'])}(?!\d)", said) else f"{WORKED_OUT} {found.group(0)}"
+
+
+DAYS_LISTED = re.compile(r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*(?:\s*(?:/|,|&|\band\b)\s*"
+                         r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*)+\b", re.IGNORECASE)
+A_WEEK_ASKED = re.compile(r"\b(?:a|per|each|every|in\s+a)\s+week\b|\bweekly\b", re.IGNORECASE)
+ONE_A_TIME = re.compile(r"(?:[£$€]\s?(?P<money>\d[\d,]*(?:\.\d+)?)\s*(?:a|per|each)\s+[a-z]+|(?P<count>\d+(?:\.\d+)?)\s+(?P<unit>[a-z]+))",
+                        re.IGNORECASE)
+
+
+def by_the_week_of_days(lines: list[str], request: str) -> str:
+    """Asked how much or how many a week of a line giving an amount on each of some weekdays ("Amy
+    does Mon/Wed/Fri, £12 a walk", "2 pints Mon/Wed/Fri"), the amount times those days: asked "How
+    much do I pay Amy a week?", the 1.5B gave £12."""
+    if not A_WEEK_ASKED.search(request) or not HOW_MANY_ASKED.search(request):
+        return ""
+    said = []
+    for line in lines:
+        days = DAYS_LISTED.search(line)
+        amounts = [found for found in ONE_A_TIME.finditer(line) if found["money"] or found["unit"].lower() not in ("am", "pm")]
+        if days is None or len(amounts) != 1 or not stems(line) & stems(request):
+            continue
+        count = len(re.split(r"\s*(?:/|,|&|\band\b)\s*", days.group(0)))
+        found = amounts[0]
+        each = Fraction((found["money"] or found["count"]).replace(",", ""))
+        unit = "" if found["money"] else f" {found['unit']}"
+        said.append(f"{line.strip(' -*•')}: {count} days ({days.group(0)}) × {money_written(each)}{unit} = "
+                    f"{money_written(count * each)}{unit} a week")
+    return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
