@@ -445,6 +445,18 @@ def test_a_line_that_is_only_a_blank_to_fill_or_a_sign_offs_blank_goes_without_i
     assert (put_right[0]["body"] if put_right else None) == sent
 
 
+async def test_a_figure_the_ground_worked_out_left_out_of_a_message_twice_is_added_to_it(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_email, decision: allow}\n")
+    (harness.env.workdir / "budget.csv").write_text("item,amount\nrent,900\nfood,450\n")
+    vague = call("send_email", {"to": "sam@numbers.example", "subject": "Budget",
+                                "body": "Please find the total of your budget in the attached file."})
+    harness.model.enqueue(vague, vague, "Sent.")
+    await harness.turn("Email sam@numbers.example the total of my budget.", headless=True)
+    assert harness.sent(1)[-1]["content"].startswith("not run: send_email would go without the total, which the user asked for.")
+    sent = [json.loads(p.read_text()) for p in (harness.env.data_dir / "outbox").iterdir()]
+    assert [m["body"] for m in sent] == ["Please find the total of your budget in the attached file.\n\nThe total: 1350"]
+
+
 async def test_a_blank_inside_a_message_goes_back_and_a_blank_line_is_left_out(harness):
     await harness.start("gate:\n  rules:\n    - {tool: send_email, decision: allow}\n")
     harness.model.enqueue(

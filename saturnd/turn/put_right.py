@@ -21,6 +21,7 @@ from saturnd.gate.provenance import (
     guessed_value,
     labelled_value_left_out,
     shown_for_values,
+    value_left_out,
 )
 from saturnd.tools.registry import Tool
 from saturnd.tools.word_match import STEM_WORD, STOP_WORDS
@@ -38,6 +39,7 @@ from saturnd.turn.look_first import (
     phone_beside,
 )
 from saturnd.turn.loop_rules import recipient_key
+from saturnd.turn.made_up import COMPUTE_REQUEST
 from saturnd.turn.marks import (
     last_day_as_asked,
     last_day_in_edit,
@@ -75,6 +77,7 @@ from saturnd.turn.overwrite import (
 from saturnd.turn.retrieval import KB_SOURCE, Document
 from saturnd.turn.table_rows import row_instead_of_a_new_file
 from saturnd.turn.time_moves import time_moved_as_asked, time_moved_in_edit
+from saturnd.turn.worked_lines import worked_entry_for
 
 if TYPE_CHECKING:
     from saturnd.turn.review import GateContext
@@ -310,9 +313,36 @@ def content_put_right(
         return carried
     if tool.risk == "messaging" and (signed := without_blank_lines(arguments)):
         return signed
+    if tool.risk == "messaging" and (worked := worked_value_put_right(tool, arguments, context)):
+        return worked
     if tool.risk in ("write", "messaging"):
         return labelled_line_put_right(tool, arguments, context)
     return None
+
+
+YOUR = re.compile(r"\b(?:my|our)\b", re.IGNORECASE)
+"""The user's "my" as said back to them: "the total of my budget" is "the total of your budget"."""
+
+
+def worked_value_put_right(tool: Tool, arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) when a message sent back for leaving out a figure the ground worked
+    out ("the total of my budget": "totals over 5 rows: amount = 1745") comes back without it again:
+    the figure is added as its own line. Sent back three times, the 1.5B emailed "Please find the
+    total of your budget in the attached file." each time, and nothing was sent."""
+    skip = addresses_of(tool)
+    phrase = value_left_out(context.request, arguments, skip)
+    entry = worked_entry_for(context.request, context.seen) if phrase and COMPUTE_REQUEST.search(context.request) else ""
+    figure = re.search(r"= (\d[\d.]*)\s*$", entry.split(";")[0]) if entry else None
+    texts = [k for k, v in arguments.items() if k not in skip and isinstance(v, str)]
+    if phrase is None or figure is None or not texts:
+        return None
+    field = max(texts, key=lambda k: len(arguments[k]))
+    if not _proposed_before(tool.name, field, arguments[field], context):
+        return None
+    said = YOUR.sub(lambda m: "your" if m.group(0).islower() else "Your", phrase)
+    line = f"{said[0].upper()}{said[1:]}: {figure.group(1)}"
+    return {**arguments, field: f"{arguments[field].rstrip()}\n\n{line}"}, prompts.LINE_PUT_RIGHT.format(
+        phrase=phrase, field=field, line=line)
 
 
 MESSAGE_FIXES = (message_itself, without_the_request, in_the_senders_words, with_the_words_asked, without_its_own_address,

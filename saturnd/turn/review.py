@@ -91,6 +91,7 @@ from saturnd.turn.overwrite import (
 from saturnd.turn.put_right import (
     SEND_EMAIL,
     SEND_MESSAGE,
+    YOUR,
     Recipient,
     addresses_of,
     channel_put_right,
@@ -174,7 +175,6 @@ WORKED_OUT_ALREADY = "The harness worked it out from the user's files: {worked}.
 """Asked to "Email my accountant the total of my budget", the 1.5B sent "the total … in the
 attached file"; told to work it out, it asked the user what the total was."""
 LOOK_OR_ASK = "Take it from what you read, or ask the user for it with ask_user"
-YOUR = re.compile(r"\b(?:my|our)\b", re.IGNORECASE)
 """The request's "my new address" is the person's "your new address"."""
 NOT_WORKED_OUT = (
     "not run: {number} is in nothing you were shown and was not worked out with calculate. Call calculate"
