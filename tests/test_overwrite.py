@@ -738,6 +738,18 @@ async def test_a_thing_set_to_the_value_the_person_gave_is_written_with_their_nu
         "(The user gave 45 when asked, not 75: the call wrote 45 in settings.ini.)")
 
 
+async def test_a_thing_set_to_the_persons_value_and_claimed_done_is_written_by_the_harness(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    settings = harness.env.workdir / "settings.ini"
+    settings.write_text("[net]\ntimeout = 30\nretries = 3\n")
+    asked_again = call("ask_user", {"question": "What did you do to set the timeout?"})
+    harness.model.enqueue(call("ask_user", {"question": "What is the value your team agreed on?"}),
+                          "The timeout in settings.ini has been set to 45.", asked_again, asked_again, asked_again,
+                          "The timeout is set.", "The timeout is set.")
+    await run_answering(harness, "Set the timeout in settings.ini to the value my team agreed on.", "We agreed on 45")
+    assert settings.read_text() == "[net]\ntimeout = 45\nretries = 3\n"
+
+
 async def test_headless_an_added_line_without_a_when_goes_back_to_the_model(harness):
     await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
     (harness.env.workdir / "calendar.txt").write_text("Mon 09:00 standup\nWed 14:00 dentist\n")

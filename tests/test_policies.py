@@ -557,3 +557,16 @@ def test_a_worked_sum_added_again_to_its_own_parts_is_not_calculated():
     assert (decided.fate, decided.result) == ("invalid", prompts.TOTAL_ADDED_AGAIN.format(total="1055.99"))
     once = tc("calculate", '{"expression": "850 + 142 + 18 + 10.99 + 35"}')
     assert review_calls([once], REGISTRY, CallLedger(), 8, context)[0].fate != "invalid"
+
+
+def test_each_call_keeps_its_own_result_though_a_model_gives_every_call_one_id():
+    asked = {"id": "c", "type": "function", "function": {"name": "ask_user", "arguments": '{"question": "Which value?"}'}}
+    written = {"id": "c", "type": "function", "function": {"name": "write_file", "arguments": '{"path": "a.ini", "content": "x"}'}}
+    rows = [MessageRow("user", "Set it to the value we agreed.", "t", 0.0, [], "", ""),
+            MessageRow("assistant", "", "t", 0.0, [asked], "", ""),
+            MessageRow("tool", "We agreed on 45", "t", 0.0, [], "c", "ask_user"),
+            MessageRow("assistant", "", "t", 0.0, [written], "", ""),
+            MessageRow("tool", "not run: 'x' was a guess.", "t", 0.0, [], "c", "write_file")]
+    record = SessionRecord.from_messages(rows)
+    assert "We agreed on 45" in record.known_text()  # not lost to the later result of the same id
+    assert [(c.tool, c.succeeded) for c in record.calls] == [("ask_user", True), ("write_file", False)]

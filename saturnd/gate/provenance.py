@@ -68,22 +68,25 @@ class SessionRecord:
 
     @classmethod
     def from_messages(cls, rows: list[MessageRow]) -> SessionRecord:
+        """Each call with the result that answered it: the tool row after it with its id. A model
+        may give every call the same id, pass after pass; a result kept by id alone was lost to the
+        next (the person's "We agreed on 45" became a guess once the id's later call was refused)."""
         typed = [r.content for r in rows if r.role == "user"]
-        results = {r.tool_call_id: r for r in rows if r.role == "tool"}
-        refusals = [r.content for r in results.values() if _refusal(r.content)]
-        typed += [said for text in refusals for said in PERSON_SAID.findall(text)]
-        returned = [
-            Returned(r.name, r.tool_call_id, r.content, r.content.startswith("<outside"))
-            for r in results.values() if not _refusal(r.content)
-        ]
-        calls = []
+        results = [r for r in rows if r.role == "tool"]
+        typed += [said for r in results if _refusal(r.content) for said in PERSON_SAID.findall(r.content)]
+        returned = [Returned(r.name, r.tool_call_id, r.content, r.content.startswith("<outside"))
+                    for r in results if not _refusal(r.content)]
+        calls: list[PastCall] = []
+        waiting: list[tuple[str, int]] = []  # (id, place in calls) of the last assistant turn's calls not yet answered
         for row in rows:
-            for call in row.tool_calls if row.role == "assistant" else []:
-                function = call.get("function", {})
-                result = results.get(call.get("id", ""))
-                succeeded = result is not None and not PUT_RIGHT_NOTE.sub("", result.content, count=1).startswith(
-                    FAILED_PREFIXES)
-                calls.append(PastCall(function.get("name", ""), _arguments(function), succeeded))
+            if row.role == "assistant":
+                waiting = [(call.get("id", ""), len(calls) + n) for n, call in enumerate(row.tool_calls)]
+                calls += [PastCall(call.get("function", {}).get("name", ""), _arguments(call.get("function", {})), False)
+                          for call in row.tool_calls]
+            elif row.role == "tool" and (at := next((n for n, (cid, _) in enumerate(waiting) if cid == row.tool_call_id), None)) is not None:
+                _, place = waiting.pop(at)
+                ran = not PUT_RIGHT_NOTE.sub("", row.content, count=1).startswith(FAILED_PREFIXES)
+                calls[place] = PastCall(calls[place].tool, calls[place].arguments, ran)
         return cls(typed, returned, calls)
 
     def known_text(self, seen: str = "") -> str:

@@ -35,7 +35,7 @@ from saturnd.turn.marks import (
 )
 from saturnd.turn.message_words import message_asked
 from saturnd.turn.overwrite import WRITE_FILE
-from saturnd.turn.put_right import SEND_MESSAGE
+from saturnd.turn.put_right import NUMBER_SAID, PERSONS_VALUE, SEND_MESSAGE
 from saturnd.turn.retrieval import KB_SOURCE, Document
 from saturnd.turn.table_rows import cell_told, row_asked, score_added, stock_topped_up
 from saturnd.turn.time_moves import time_moved_ready
@@ -54,7 +54,8 @@ def ready_write_for(turn: TurnContext, claim: Claim) -> ListToWrite | None:
     if claim.kind not in ("done", "not_acted") or WRITE_FILE not in claim.tools:
         return None
     now = datetime.now()
-    return ready_write_of(turn.text, turn.documents, turn.cwd, now.date(), now.time()) or reply_as_new_file(turn)
+    return (ready_write_of(turn.text, turn.documents, turn.cwd, now.date(), now.time()) or reply_as_new_file(turn)
+            or value_as_told(turn.text, turn.ledger.replies(), turn.cwd))
 
 
 def ready_write_of(request: str, documents: list[Document], cwd: str, today: date, now: time | None = None
@@ -109,6 +110,22 @@ def reply_as_new_file(turn: TurnContext) -> ListToWrite | None:
     if Path(turn.cwd, named.group(0)).exists():
         return None
     return ListToWrite(source=named.group(0), content=replies[0] + "\n")
+
+
+def value_as_told(request: str, replies: list[str], cwd: str) -> ListToWrite | None:
+    """The file the request names, its one line of the thing asked set to the one number the person
+    gave when asked ("Set the timeout in settings.ini to the value my team agreed on", told "We
+    agreed on 45": "timeout = 45"). Told, the 1.5B claimed it set and asked the person what it did."""
+    given = [found for reply in replies if len(found := NUMBER_SAID.findall(reply)) == 1]
+    named = NAMED_FILE.search(request)
+    if not PERSONS_VALUE.search(request) or not given or named is None or not (path := Path(cwd, named.group(0))).is_file():
+        return None
+    text = path.read_text(encoding="utf-8", errors="replace")
+    asked = stems(NAMED_FILE.sub(" ", request))
+    lines = [line for line in text.splitlines() if len(NUMBER_SAID.findall(line)) == 1 and stems(line) & asked]
+    if len(lines) != 1:
+        return None
+    return ListToWrite(named.group(0), text.replace(lines[0], NUMBER_SAID.sub(given[-1][0], lines[0]), 1))
 
 
 def ready_call_for(turn: TurnContext, claim: Claim) -> ToolCall | None:
