@@ -22,6 +22,7 @@ from saturnd.turn.execute import ToolOutcome, run_tool, time_limit
 from saturnd.turn.fencing import fence
 from saturnd.turn.look_first import contact_lines, render
 from saturnd.turn.overwrite import gives_a_when
+from saturnd.turn.put_right import addresses_of
 from saturnd.turn.remembering import memory_gate
 from saturnd.turn.review import Decision, GateContext, approval_key, review_calls
 
@@ -225,7 +226,7 @@ def _without_the_guess(turn: TurnContext, d: Decision, value: str, answer: str, 
     sentences holding it, when the rest still says something: asked whether Leo would be back on
     Thursday, the person did not know, and the 1.5B proposed the same email four times more."""
     holds = re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
-    skip = {d.tool.target} if d.tool is not None and d.tool.target else set()
+    skip = addresses_of(d.tool) if d.tool is not None else frozenset()
     patched, dropped = dict(d.arguments), []
     for name, text in d.arguments.items():
         if name in skip or not isinstance(text, str) or not holds.search(text):
