@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -386,17 +387,22 @@ PERSONS_VALUE = re.compile(r"\b(?:to|at|with)\s+(?:the\s+)?(?:value|number|figur
 NUMBER_SAID = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\d)")
 
 
+def persons_number(replies: Iterable[str]) -> str | None:
+    """The number of the last of the person's answers that gives one number ("We agreed on 45")."""
+    given = [found[0] for reply in replies if len(found := NUMBER_SAID.findall(reply)) == 1]
+    return given[-1] if given else None
+
+
 def the_persons_value(tool_name: str, arguments: dict[str, Any], context: GateContext) -> tuple[dict[str, Any], str] | None:
     """(the arguments, the note) for a write that sets a thing to a value only the person knows,
     asked with ask_user, where the one line it changes holds another number than the one they gave:
     told "We agreed on 45", the 1.5B added it to the file's 30 and wrote "timeout = 75"."""
     if not PERSONS_VALUE.search(context.request):
         return None
-    given = [found for r in context.record.returned if r.tool == "ask_user" and len(found := NUMBER_SAID.findall(r.text)) == 1]
+    number = persons_number(r.text for r in context.record.returned if r.tool == "ask_user")
     target = Path(context.cwd, os.path.expanduser(str(arguments.get("path", ""))))
-    if not given or not target.is_file():
+    if number is None or not target.is_file():
         return None
-    number = given[-1][0]
     text = target.read_text(encoding="utf-8", errors="replace")
     new_text = text.replace(str(arguments.get("old", "")), str(arguments.get("new", "")), 1) if tool_name == EDIT_FILE \
         else str(arguments.get("content", ""))

@@ -35,7 +35,7 @@ from saturnd.turn.marks import (
 )
 from saturnd.turn.message_words import message_asked
 from saturnd.turn.overwrite import WRITE_FILE
-from saturnd.turn.put_right import NUMBER_SAID, PERSONS_VALUE, SEND_MESSAGE
+from saturnd.turn.put_right import NUMBER_SAID, PERSONS_VALUE, SEND_MESSAGE, persons_number
 from saturnd.turn.retrieval import KB_SOURCE, Document
 from saturnd.turn.table_rows import cell_told, row_asked, score_added, stock_topped_up
 from saturnd.turn.time_moves import time_moved_ready
@@ -116,16 +116,16 @@ def value_as_told(request: str, replies: list[str], cwd: str) -> ListToWrite | N
     """The file the request names, its one line of the thing asked set to the one number the person
     gave when asked ("Set the timeout in settings.ini to the value my team agreed on", told "We
     agreed on 45": "timeout = 45"). Told, the 1.5B claimed it set and asked the person what it did."""
-    given = [found for reply in replies if len(found := NUMBER_SAID.findall(reply)) == 1]
+    number = persons_number(replies)
     named = NAMED_FILE.search(request)
-    if not PERSONS_VALUE.search(request) or not given or named is None or not (path := Path(cwd, named.group(0))).is_file():
+    if not PERSONS_VALUE.search(request) or number is None or named is None or not (path := Path(cwd, named.group(0))).is_file():
         return None
     text = path.read_text(encoding="utf-8", errors="replace")
     asked = stems(NAMED_FILE.sub(" ", request))
     lines = [line for line in text.splitlines() if len(NUMBER_SAID.findall(line)) == 1 and stems(line) & asked]
     if len(lines) != 1:
         return None
-    return ListToWrite(named.group(0), text.replace(lines[0], NUMBER_SAID.sub(given[-1][0], lines[0]), 1))
+    return ListToWrite(named.group(0), text.replace(lines[0], NUMBER_SAID.sub(number, lines[0]), 1))
 
 
 def ready_call_for(turn: TurnContext, claim: Claim) -> ToolCall | None:
