@@ -570,3 +570,12 @@ def test_each_call_keeps_its_own_result_though_a_model_gives_every_call_one_id()
     record = SessionRecord.from_messages(rows)
     assert "We agreed on 45" in record.known_text()  # not lost to the later result of the same id
     assert [(c.tool, c.succeeded) for c in record.calls] == [("ask_user", True), ("write_file", False)]
+
+
+def test_a_file_tool_given_a_knowledge_base_path_reads_it_with_kb_read():
+    searched = tc("search_files", '{"pattern": "Ana Ruiz", "path": "kb:people.md"}')
+    decided = review_calls([searched], REGISTRY, CallLedger(), 8, GateContext())[0]
+    assert (decided.call.name, decided.arguments, decided.fate) == ("kb_read", {"name": "people.md"}, "approved")
+    assert decided.put_right == prompts.KB_READ_PUT_RIGHT.format(tool="search_files", path="kb:people.md", name="people.md")
+    own = tc("search_files", '{"pattern": "Ana", "path": "notes"}')
+    assert review_calls([own], REGISTRY, CallLedger(), 8, GateContext())[0].call.name == "search_files"

@@ -284,6 +284,7 @@ WHICH_RECIPIENT = (
 GUESS_LEFT_OUT = "(Asked, the user said: {answer} The call went without \"{dropped}\".) "
 TOTAL_ADDED_AGAIN = ("not run: {total} is already the sum of the other numbers (the harness worked it out); adding it to"
                      " them counts everything twice. Answer with {total}.")
+KB_READ_PUT_RIGHT = "({path} is in the knowledge base, which {tool} does not reach: the call read {name} with kb_read.) "
 ALREADY_GIVEN = "Not asked again: the user gave the {kind} when asked this turn: {answer}. Use it."
 RECIPIENT_GIVEN = "({invented} was a guess: the user gave the {kind} {answer} when asked.) "
 CONTENT_PUT_RIGHT = (

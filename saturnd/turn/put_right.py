@@ -417,6 +417,18 @@ def the_persons_value(tool_name: str, arguments: dict[str, Any], context: GateCo
     return patched, prompts.PERSONS_VALUE_PUT_RIGHT.format(number=number, written=written[0], path=arguments.get("path", ""))
 
 
+KB_PATH = re.compile(r"^\s*(?:kb|knowledge[ _-]?base)\s*[:/]\s*(?P<name>\S.*?)\s*$", re.IGNORECASE)
+FILE_READERS = ("read_file", "search_files")
+
+
+def kb_read_instead(tool_name: str, arguments: dict[str, Any], offered: list[str]) -> dict[str, Any] | None:
+    """kb_read's arguments for a file tool given a knowledge-base document's path ("kb:people.md"):
+    told the knowledge base is read with kb_read, the 1.5B searched "kb:people.md" with
+    search_files twice more and said Ana was not in it."""
+    found = KB_PATH.match(str(arguments.get("path", ""))) if tool_name in FILE_READERS else None
+    return {"name": found["name"]} if found and "kb_read" in offered else None
+
+
 def file_in_folder(
     tool: Tool, arguments: dict[str, Any], context: GateContext
 ) -> tuple[dict[str, Any], str] | None:

@@ -97,6 +97,7 @@ from saturnd.turn.put_right import (
     channel_put_right,
     content_put_right,
     edit_where_the_text_is,
+    kb_read_instead,
     recipient_put_right,
     sender_left_out,
     where,
@@ -324,6 +325,10 @@ def _review_one(
         return _review_remember(call, arguments, context, fields)
     if tool.risk == "external" and seems_unfit(context.request, tool) and ledger.first_unfit(tool.name):
         return Decision(call, "invalid", f"tool error: {UNFIT.format(tool=tool.name)}", **fields)
+    if kb := kb_read_instead(tool.name, arguments, registry.names()):
+        patched = replace(call, name="kb_read", arguments=json.dumps(kb))
+        return replace(_review_one(patched, registry, ledger, context), put_right=prompts.KB_READ_PUT_RIGHT.format(
+            tool=tool.name, path=arguments.get("path", ""), name=kb["name"]))
     if tool.name == EDIT_FILE and (moved := edit_where_the_text_is(arguments, context)):
         patched_arguments, note = moved
         return replace(_review_one(replace(call, arguments=json.dumps(patched_arguments)), registry, ledger, context),
