@@ -54,12 +54,18 @@ def diary_line_added(request: str, documents: list[Document], today: date, now: 
         if doc.source.startswith(KB_SOURCE) or len(dated) < MIN_DIARY_LINES or not thing:
             continue
         first = dated[0][1]
-        month = "" if not first["month"] else f" {day:%B}"[:len(first['month']) + 1] if len(first["month"]) <= 3 else f" {day:%B}"
-        new = f"{first['bullet'] or ''}{day:%a} {day.day}{month}{first['sep']}{thing}" + (f" {said_time.group(0)}" if said_time else "")
+        new = f"{_day_written(day, first)}{thing}" + (f" {said_time.group(0)}" if said_time else "")
         after = [n for n, match in dated if _day_of(match, today) is not None and _day_of(match, today) <= day]  # type: ignore[operator]
         at = (max(after) + 1) if after else dated[0][0]
         found.append(ListToWrite(doc.source, "\n".join([*lines[:at], new, *lines[at:]]) + "\n"))
     return found[0] if len(found) == 1 else None
+
+
+def _day_written(day: date, like: re.Match[str]) -> str:
+    """`day` as the diary line `like` writes its day, bullet and separator and all: "- Mon 7: ",
+    "Mon 7 Dec - "."""
+    month = "" if not like["month"] else f" {day:%B}"[:len(like["month"]) + 1] if len(like["month"]) <= 3 else f" {day:%B}"
+    return f"{like['bullet'] or ''}{day:%a} {day.day}{month}{like['sep']}"
 
 
 WEEKDAY_NAMES = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
@@ -145,8 +151,7 @@ def moved_to_a_day(request: str, documents: list[Document], today: date) -> List
             return None
         old_time = TIME.search(what)
         what = (TIME.sub("", what).strip(" ,") + f" {said_time.group(0) if said_time else old_time.group(0) if old_time else ''}").strip()
-        month = "" if not match["month"] else f" {day:%B}"[:len(match['month']) + 1] if len(match["month"]) <= 3 else f" {day:%B}"
-        new = f"{match['bullet'] or ''}{day:%a} {day.day}{month}{match['sep']}{what}"
+        new = f"{_day_written(day, match)}{what}"
         rest = [*lines[:n], *lines[n + 1:]]
         after = [at for at, line in enumerate(rest) if (found := DIARY_LINE.match(line)) and (when := _day_of(found, today)) and when <= day]
         at = max(after) + 1 if after else next(at for at, line in enumerate(rest) if DIARY_LINE.match(line))
