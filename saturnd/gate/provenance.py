@@ -254,7 +254,8 @@ def guessed_value(arguments: dict[str, Any], record: SessionRecord, skip: frozen
         for found in TIME.finditer(value):
             if time_of(found) not in times:
                 return name, found.group(0)
-        for day in DAY_OR_MONTH.findall(value):
+        # a weekday written beside a date is that date's (weekday_beside_another_date checks it), no guess
+        for day in DAY_OR_MONTH.findall(WEEKDAY_BY_DATE.sub(r"\g<year>-\g<month>-\g<day>", value)):
             if _day(day) not in days:
                 return name, day
         value = ISO_DAY.sub(lambda found: _year_of_a_day_said(found, days, numbers), value)
