@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -911,12 +911,13 @@ async def test_two_passes_of_wrong_writes_get_the_ready_write_proposed(harness):
 
 async def test_a_new_file_of_what_the_user_answered_written_wrong_twice_gets_their_answer(harness):
     await harness.start(config_extra=WRITES_ALLOWED)
-    guessed = call("write_file", {"path": "meeting.txt", "content": "2026-12-04 15:00"})  # a Friday
+    today = date.today()  # the clock's date is no guess; the day the user said is tomorrow's weekday, not today's
+    said = f"{today + timedelta(days=1):%A} at 15:00"
+    guessed = call("write_file", {"path": "meeting.txt", "content": f"{today.isoformat()} 15:00"})
     harness.model.enqueue(call("ask_user", {"question": "When is your next meeting?"}), guessed, guessed, "Saved.")
-    seen = await run_answering(harness, "Create a file called meeting.txt with the time of my next meeting.",
-                               "Tuesday at 15:00")
+    seen = await run_answering(harness, "Create a file called meeting.txt with the time of my next meeting.", said)
     assert [f.fate for f in of_type(seen, "tool_finished")] == ["asked", "invalid", "invalid", "ran"]
-    assert (harness.env.workdir / "meeting.txt").read_text() == "Tuesday at 15:00\n"
+    assert (harness.env.workdir / "meeting.txt").read_text() == f"{said}\n"
 
 
 async def test_the_ready_write_is_proposed_once_and_a_write_not_approved_stays_undone(harness):
