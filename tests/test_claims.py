@@ -682,6 +682,15 @@ def test_asked_what_is_owed_an_answer_without_the_sum_of_the_lines_not_marked_pa
     assert unbacked_claim("You're owed £1,200.", [], builtin_registry(), "How much am I owed?", seen=seen) is None
 
 
+def test_asked_if_someone_has_paid_everything_a_yes_or_no_is_held_to_their_lines_marks():
+    seen = ("--- invoices.md\n- INV-12 Acme Ltd £450, sent 2 Nov, paid\n- INV-14 Acme Ltd £300, sent 20 Nov\n"
+            "- INV-15 Crane £650, sent 1 Dec, paid\n")
+    claim = unbacked_claim("Yes, Acme has paid all its invoices.", [], builtin_registry(), "Has Acme paid everything?", seen=seen)
+    assert claim == Claim("against_the_line", "INV-14 Acme Ltd £300, sent 20 Nov")
+    assert unbacked_claim("No, INV-14 is still unpaid.", [], builtin_registry(), "Has Acme paid everything?", seen=seen) is None
+    assert unbacked_claim("Yes.", [], builtin_registry(), "Has Crane paid everything?", seen=seen) is None
+
+
 def test_a_question_answered_with_a_lines_own_words_claims_nothing_done():
     line = "Water troughs are turned off from 1 November to 1 March."
     answer = "No, the water troughs are turned off from 1 November to 1 March."

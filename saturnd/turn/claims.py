@@ -150,6 +150,7 @@ from saturnd.tools.registry import Registry
 from saturnd.tools.word_match import WORD, stems
 from saturnd.turn.asked_line import another_line_than_asked, nothing_found_beside_the_line
 from saturnd.turn.date_checks import (
+    NO,
     YES,
     YES_NO_ASKED,
     against_a_none_line,
@@ -181,6 +182,7 @@ from saturnd.turn.errands import (
     undone_errand,
 )
 from saturnd.turn.listing import (
+    DONE_MARK,
     another_rows_figure,
     done_ones_named,
     kind_rows_not_asked,
@@ -527,7 +529,8 @@ def unbacked_claim(
                  or against_the_target_held(answer, request, seen) or own_part_missed(answer, request, seen)
                  or own_count_missed(answer, request, seen)
                  or another_line_than_asked(answer, request, seen) or nothing_found_beside_the_line(answer, request, seen)
-                 or none_on_the_days_missed(answer, request, seen) or done_ones_named(answer, request, seen)):
+                 or none_on_the_days_missed(answer, request, seen) or done_ones_named(answer, request, seen)
+                 or paid_all_answered(answer, request, seen)):
         return Claim("against_the_line", line)
     if lines := no_time_given(answer, request, seen):
         return Claim("no_time_given", lines)
@@ -617,6 +620,27 @@ def heading_only(answer: str, seen: str) -> str | None:
             return None  # the first line is the one worked out for the day asked: "Dentist Friday 9am" of notes.txt
         return " ".join(worked) or None
     return None
+
+
+PAID_ALL_ASKED = re.compile(r"^\W*(?:has|have|did)\s+(?P<who>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z&])[\w&'-]*)*)\s+"
+                            r"(?:paid|settled)\s+(?:(?:for\s+)?everything|(?:it\s+)?all|in\s+full|up|me\s+back)\b", re.IGNORECASE)
+MONEY_WRITTEN = re.compile(r"[£$€]\s?\d")
+
+
+def paid_all_answered(answer: str, request: str, seen: str) -> str | None:
+    """The lines of money naming someone asked if they have paid everything, when a yes or no goes
+    against their marks: asked "Has Acme paid everything?" of two Acme invoices, one ", paid" and
+    one not, the 1.5B said yes."""
+    asked = PAID_ALL_ASKED.match(request)
+    if asked is None or not (YES.search(answer) or NO.search(answer)):
+        return None
+    who = re.compile(rf"(?<!\w){re.escape(asked['who'])}(?!\w)", re.IGNORECASE)
+    theirs = list(dict.fromkeys(line.strip(" -*•") for line in seen.splitlines()
+                                if not line.startswith("[Saturn") and who.search(line) and MONEY_WRITTEN.search(line)))
+    unpaid = [line for line in theirs if not DONE_MARK.search(line)]
+    if not theirs or bool(YES.search(answer)) == (not unpaid):
+        return None
+    return "; ".join(unpaid or theirs)
 
 
 def yes_then_no(answer: str, request: str) -> str | None:
