@@ -189,6 +189,7 @@ from saturnd.turn.listing import (
     lines_not_asked,
     marked_done_given,
     miscounted_kind,
+    over_not_asked,
     part_of_the_list,
     rows_not_asked,
     rows_of_another_answer,
@@ -568,7 +569,7 @@ def unbacked_claim(
     if line := the_file_holding_it(answer, request, seen):
         return Claim("another_file", line)
     if not asked_action(request) and (  # told "Ana paid.", the answer is no question's rows
-            rows := (rows_not_asked(answer, request, seen) or rows_of_another_answer(answer, request, seen)
+            rows := (rows_not_asked(answer, request, seen) or over_not_asked(answer, seen) or rows_of_another_answer(answer, request, seen)
                      or lines_not_asked(answer, request, seen) or kind_rows_not_asked(answer, request, seen)
                      or picked_rows_not_asked(answer, request, seen) or picked_rows_left_out(answer, request, seen))):
         return Claim("rows_not_asked", rows)

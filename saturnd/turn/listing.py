@@ -227,13 +227,13 @@ def rows_not_asked(answer: str, request: str, seen: str) -> str | None:
         if WHICH_ASKED.match(request) and not any(stems(cell) & stems(answer) for cell in picked_cells
                                                   if cell.lower() not in FLAGS and stems(cell)):
             return f"the {found.group('which')}: {found.group('names')}"
-    return _over_not_asked(answer, seen)
+    return None
 
 
 OVER_THE_BUDGET = re.compile(r"; against the budget, [^:;]+: (?P<each>[^;]+); over: (?P<names>[^;]+); in all")
 
 
-def _over_not_asked(answer: str, seen: str) -> str | None:
+def over_not_asked(answer: str, seen: str) -> str | None:
     """Of a budget's rows, the ones over it, when the answer's first sentence calls another over:
     shown "over: eating out", the 1.5B answered "you are over budget on groceries, eating out, and
     clothes"."""
