@@ -110,6 +110,13 @@ def test_asked_what_comes_next_the_dates_to_come_are_shown_soonest_first():
     assert dated(birthdays, "Add the next birthday to my calendar", TODAY) == ""  # an errand, no question
 
 
+def test_a_rows_later_date_with_no_words_of_its_own_is_the_rows_thing():
+    books = ["| The Salt Path | 2026-11-14 | 2026-12-05 |", "| Wolf Hall | 2026-11-20 | 2026-12-11 |"]
+    assert dated(books, "Which library book is due back first?", TODAY) == (
+        "[Saturn dated] soonest first: The Salt Path, 5 December 2026: a Saturday, in 3 days;"
+        " Wolf Hall, 11 December 2026: a Friday, in 9 days")
+
+
 def test_asked_how_long_a_stay_lasts_the_two_dates_are_counted_apart():
     trip = ["# Trip to Lisbon", "Out: flight TP1337, Saturday 12 December", "Back: Wednesday 16 December"]
     span = "[Saturn dated] Saturday 12 December 2026 to Wednesday 16 December 2026: 4 nights, 5 days counting both"
@@ -725,6 +732,9 @@ def test_so_many_of_a_thing_the_request_counts_at_the_rate_a_line_gives_is_worke
     assert at_a_rate(work, "What did I earn 3 days ago?") == ""
     assert at_a_rate(["Mileage rate 45p a mile"], "I drove 86 miles to the Bristol office, how much can I claim?") == (
         "[Saturn worked out] 86 miles at Mileage rate 45p a mile: 86 × 0.45 = 38.70")  # a rate in pence
+    rates = ["- Harbour Cafe: £35/hour", "- Greenway: £42/hour"]
+    assert at_a_rate(rates, "I did 2 hours for Greenway today, log it.") == (  # the rate of the one it names
+        "[Saturn worked out] 2 hours at Greenway: £42/hour: 2 × 42 = 84")
 
 
 def test_asked_whether_a_thing_holds_now_a_line_from_a_day_to_a_day_says_if_today_is_in_it():

@@ -1064,6 +1064,8 @@ def test_hours_totalled_are_times_the_rate_an_hour_a_line_gives_their_name():
     assert hours_at_their_rates("How much do I owe Oakwell for November?", minded).endswith("= 262.5")
     opening = shown.replace("Rates: Brightside £40 an hour, Oakwell £35 an hour.", "Oakwell - Sam Lin, sam@oakwell.example, £35 an hour")
     assert hours_at_their_rates("How much should I invoice Oakwell?", opening).endswith("Oakwell: 7.5 hours × £35 an hour = 262.5")
+    slashed = shown.replace("Rates: Brightside £40 an hour, Oakwell £35 an hour.", "- Oakwell: £35/hour\n- Brightside: £40/hour")
+    assert hours_at_their_rates("How much should I invoice Oakwell for November?", slashed).endswith("7.5 hours × £35 an hour = 262.5")
 
 
 def test_since_a_month_takes_a_month_columns_rows_from_it_on():

@@ -228,6 +228,8 @@ def _dates(line: str, today: date, gone: bool = False, weekdays: bool = True, ye
     found.sort(key=lambda pair: pair[0].start())
     ends = [0, *(match.end() for match, _ in found)]
     dates = [(_label_of(line, match, after), when) for (match, when), after in zip(found, ends, strict=False)]
+    if dates and dates[0][0]:  # "| The Salt Path | 2026-11-14 | 2026-12-05 |": the due date is the book's too
+        dates = [(label or dates[0][0], when) for label, when in dates]
     if weekdays and not dates and (day := WEEKDAY_WRITTEN.search(line)):  # "Dentist Friday 9am": the coming Friday
         wanted = next(n for n, name in enumerate(WEEKDAYS) if name.startswith(day.group(0).lower()[:3]))
         dates.append((_label_of(line, day), today + timedelta(days=(wanted - today.weekday()) % 7)))

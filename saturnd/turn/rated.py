@@ -49,9 +49,9 @@ def cost_a_head(request: str, shown: str) -> str:
 
 MONEY_ASKED = re.compile(r"\bhow\s+much\b|\b(?:earn(?:ed|t)?|invoice|charge|bill|made|make|owe[sd]?|paid|pay)\b", re.IGNORECASE)
 HOURLY = re.compile(r"(?P<name>[A-Z][\w&'’]*(?:\s+[A-Z][\w&'’]*)*)(?:\s*\([^()]*\))?\s*[:=-]?\s*(?P<money>[£$€])\s?(?P<rate>\d+(?:\.\d+)?)\s*"
-                    r"(?:an?|per)\s+(?:hour|hr)\b")
+                    r"(?:(?:an?|per)\s+|/\s*)(?:hour|hr)\b")
 HOURLY_OPENING = re.compile(r"^\W*(?P<name>[A-Z][\w&'’]*(?:\s+[A-Z][\w&'’]*)*)\s*[-–:,][^£$€]*?(?P<money>[£$€])\s?(?P<rate>\d+(?:\.\d+)?)\s*"
-                            r"(?:an?|per)\s+(?:hour|hr)\b")
+                            r"(?:(?:an?|per)\s+|/\s*)(?:hour|hr)\b")
 """A line opening with the name it gives a rate for ("Acme - Sarah Lin, sarah@acme.example, £45 an hour")."""
 HOURS_TOTAL = re.compile(r"^\[Saturn worked out\] (?:[^;]*?; )?totals over (?:the (?P<over>[^;]*?) rows \([^)]*\)|\d+ rows): "
                          r"(?:[^;]*?, )?(?:hours|hrs) = (?P<hours>\d+(?:\.\d+)?)")

@@ -442,7 +442,7 @@ def at_a_rate(lines: list[str], request: str) -> str:
     """So many of a thing the request counts ("3 days' work") at the rate a line gives for one of
     it ("Day rate: £350", "£12 an hour", "Hourly rate £40"): asked "How much would 3 days' work
     come to?", the 1.5B answered 787.5."""
-    said = []
+    said: list[tuple[bool, str]] = []  # (whether the request names the rate's line, the sum worked at it)
     for found in HOW_MANY_OF.finditer(request):
         unit = PER_UNIT.get(found.group("unit").lower(), found.group("unit").lower())
         count = Fraction(NUMBER_WORDS.get(found.group("count").lower(), 0) or found.group("count"))
@@ -451,9 +451,11 @@ def at_a_rate(lines: list[str], request: str) -> str:
             units = {PER_UNIT.get(word, word.removesuffix("s")) for word in re.findall(r"[a-z]+", line.lower())}
             if len(amounts) == 1 and unit in units:
                 rate = Fraction(amounts[0].replace(",", ""))
-                said.append(f"{found.group(0)} at {line.strip(' -*•')}: {plain(count)} × {money_written(rate)}"
-                            f" = {money_written(count * rate)}")
-    return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
+                named = bool((stems(line) - stems(found.group(0))) & stems(request))  # "2 hours for Greenway": its rate
+                said.append((named, f"{found.group(0)} at {line.strip(' -*•')}: {plain(count)} × {money_written(rate)}"
+                                   f" = {money_written(count * rate)}"))
+    chosen = [worked for named, worked in said if named] or [worked for _, worked in said]
+    return f"{WORKED_OUT} {'; '.join(chosen[:MAX_SPANS])}" if said else ""
 
 
 PERCENT = re.compile(r"(?P<rate>\d+(?:\.\d+)?)\s*%\s+(?P<how>off|of|on top of|more than|less than)\s+"
