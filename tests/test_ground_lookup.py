@@ -376,6 +376,9 @@ def test_asked_who_is_still_to_do_the_lines_for_someone_not_marked_done():
     assert not_done(christmas, "What have I still got to get?").startswith("[Saturn counted] 3 not marked done:")
     assert counted(["ring the council", "book flu jab"], "How many things have I got to do?", "todo.txt") == (
         "[Saturn counted] 2 lines in todo.txt")  # "to do" names todo.txt
+    todo = ["ring the council", "book flu jab (booked)", "buy printer ink"]
+    assert not_done(todo, "How many things have I got to do?") == (  # got to do: what is not done yet
+        "[Saturn counted] 2 not marked done: ring the council; buy printer ink")
 
 
 def test_how_many_of_a_file_of_several_lists_counts_the_list_its_heading_names():

@@ -87,7 +87,9 @@ def _whole_files(seen: str) -> list[tuple[str, list[str]]]:
 
 
 STILL_ASKED = re.compile(
-    r"\b(?:still|left|yet|remaining|outstanding|to\s+go|(?:have|has)n't|(?:have|has)\s+not)\b", re.IGNORECASE)
+    r"\b(?:still|left|yet|remaining|outstanding|to\s+go|(?:have|has)n't|(?:have|has)\s+not|(?:got|need)\s+to\s+(?:do|buy|get|pay))\b",
+    re.IGNORECASE)
+"""Asked what is still to do: "How many things have I got to do?" of a list with a line marked done is not all its lines."""
 DONE_MARK = re.compile(
     r"[(\[](?:bought|done|got|paid|sent|booked|ordered|finished)(?:[)\]]|,\s)|\[x\]|[✓✔✅]|~~|"
     r"[-:–]\s*(?:bought|done|got|paid|sent|booked|finished)\s*$|,\s*(?:paid|done)(?:\s+in\s+full)?\s*\.?\s*$",
