@@ -1108,6 +1108,16 @@ def test_a_thing_told_done_marks_its_one_line_in_the_folders_list(tmp_path):
     assert line_marked_as_told("Clean the oven tomorrow.", documents, str(tmp_path)) is None
 
 
+def test_someone_told_is_marked_on_the_list_of_who_to_tell_by_initials_too(tmp_path):
+    moving = "# Move\n## Tell\n- bank (done)\n- GP\n- council tax\n"
+    (tmp_path / "moving.md").write_text(moving)
+    documents = [Document("moving.md", moving)]
+    assert line_marked_as_told("I've told the GP.", documents, str(tmp_path)) == ListToWrite(
+        "moving.md", "# Move\n## Tell\n- bank (done)\n- GP (done)\n- council tax\n")
+    assert line_marked_as_told("I've rung the council tax people.", documents, str(tmp_path)) == ListToWrite(
+        "moving.md", "# Move\n## Tell\n- bank (done)\n- GP\n- council tax (done)\n")
+
+
 def test_an_add_to_the_to_do_list_goes_under_a_files_to_do_heading_written_as_its_items():
     move = Document("move.md", "# Moving house\nMove day: 15 January.\n\n## To do\n- [x] Book van\n- [ ] Buy boxes\n\n"
                                "Removals: Swift Movers.\n")

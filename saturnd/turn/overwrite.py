@@ -273,7 +273,9 @@ def asked_about(request: str, path: Path) -> set[str]:
     if coded := {line for line in lines if any(code.search(line) for code in codes)}:
         return coded  # "Harper paid INV-103": its row, not Harper's other one
     header = lines[0] if lines and path.name.lower().endswith(TABLE_SUFFIXES) else None  # "…,last watered": no row
-    shared = {line: len(stems(line) & words) for line in lines if not HEADING.search(line) and line != header}
+    initials = set(INITIALS.findall(request))  # "I've told the GP.": too short a word for stems
+    shared = {line: len(stems(line) & words) + len(initials & set(INITIALS.findall(line)))
+              for line in lines if not HEADING.search(line) and line != header}
     most = max(shared.values(), default=0)
     named = {line for line, count in shared.items() if count and count == most}
     if len(named) > 1 and PAID_TOLD.search(request) and len(owing := {line for line in named if OWING.search(line)}) == 1:
@@ -283,6 +285,7 @@ def asked_about(request: str, path: Path) -> set[str]:
     return named or time_line_asked(request, path, lines)
 
 
+INITIALS = re.compile(r"\b[A-Z]{2}\b")
 PAID_TOLD = re.compile(r"\bpaid\b", re.IGNORECASE)
 OWING = re.compile(r"\b(?:owes?|owed|owing|IOU)\b", re.IGNORECASE)
 
