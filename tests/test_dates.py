@@ -983,6 +983,10 @@ def test_asked_what_is_still_owed_a_whole_less_the_part_paid():
     assert quantities_summed(removals, "How much altogether?") == ""  # no sum of a whole and its part
     assert still_to_pay(removals, "When are the removals coming?") == ""
     assert quantities_summed(["Deposit: £150 paid, balance £350"], "How much is it altogether?").endswith("150 + 350 = 500")
+    unnamed = ["Removals: Swift Movers, £850 (deposit £200 paid)"]  # the line's other amount is the whole
+    assert still_to_pay(unnamed, "How much do I still owe the removals firm?") == (
+        "[Saturn worked out] Removals: 850 - 200 paid = 650 still to pay")
+    assert quantities_summed(unnamed, "How much do the removals cost altogether?") == ""
 
 
 def test_the_line_a_yes_or_no_goes_against_is_never_the_request_quoted_back():

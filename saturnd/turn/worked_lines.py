@@ -138,12 +138,29 @@ def still_to_pay(lines: list[str], request: str) -> str:
         return ""
     said = []
     for line in lines:
-        whole, paid = WHOLE_AMOUNT.findall(line), PART_PAID.findall(line)
-        if len(whole) == 1 and len(paid) == 1:
-            total, part = (Fraction(x.replace(",", "")) for x in (whole[0], paid[0][0] or paid[0][1]))
+        if (found := whole_and_part_paid(line)) is not None:
+            total, part = found
             label = line.split(":")[0].strip(" -*•") if ":" in line else "the line"
             said.append(f"{label}: {plain(total)} - {plain(part)} paid = {plain(total - part)} still to pay")
     return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
+
+
+BALANCE = re.compile(r"\b(?:balance|remaining|rest|left\s+to\s+pay)\b", re.IGNORECASE)
+
+
+def whole_and_part_paid(line: str) -> tuple[Fraction, Fraction] | None:
+    """The whole and the part paid of a line that gives both: "quote £850, deposit £200 paid", or
+    the line's one other amount where nothing names it ("Swift Movers, £850 (deposit £200 paid)");
+    not a line giving the balance left ("Deposit: £150 paid, balance £350": its parts)."""
+    whole, paid = WHOLE_AMOUNT.findall(line), PART_PAID.findall(line)
+    if len(paid) != 1:
+        return None
+    part = Fraction((paid[0][0] or paid[0][1]).replace(",", ""))
+    others = [Fraction(amount.replace(",", "")) for amount in MONEY.findall(line)]
+    others.remove(part) if part in others else None
+    if len(whole) == 1:
+        return Fraction(whole[0].replace(",", "")), part
+    return (others[0], part) if len(others) == 1 and others[0] > part and not BALANCE.search(line) else None
 
 
 A_RATE = re.compile(r"\b(?:an?|per|each)\s+(?:hour|hr|session|lesson|night|head|person|guest|kg|km|mile|litre)\b"
@@ -169,7 +186,7 @@ def quantities_summed(lines: list[str], request: str) -> str:
         if len(money) >= 2 and not (PROGRESS.search(line) or SAVED.search(line) or MONEY_RANGE.search(line)
                                     or BUDGET.search(line) or OWES.search(line) or PERIOD.search(line)
                                     or A_RATE.search(line)  # "Brightside £40 an hour, Oakwell £35 an hour": no sum
-                                    or (WHOLE_AMOUNT.search(line) and PART_PAID.search(line)) or _one_named(line, request)):
+                                    or whole_and_part_paid(line) or _one_named(line, request)):
             found = [(amount.replace(",", ""), "") for amount in money]  # "Deposit: £150 paid, balance £350"
         if len(found) >= 2 and len({unit.lower() for _, unit in found}) == 1:
             label = line.split(":")[0].strip(" -*•") if ":" in line else "the line"
