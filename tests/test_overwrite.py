@@ -1175,6 +1175,9 @@ def test_an_add_of_several_short_things_puts_each_on_its_own_line_and_a_remove_t
     written_capitalised = Document("shopping.txt", "Milk\nPeppers\n")
     assert ready_write("Add soy sauce and an onion to the shopping.", [written_capitalised]) == ListToWrite(
         "shopping.txt", "Milk\nPeppers\nSoy sauce\nOnion\n")  # each as the list writes its things
+    reading = Document("reading.txt", "Want to read:\n- Demon Copperhead\n- The Bee Sting\n")
+    assert ready_write("Put Klara and the Sun on my reading list.", [reading]) == ListToWrite(
+        "reading.txt", "Want to read:\n- Demon Copperhead\n- The Bee Sting\n- Klara and the Sun\n")  # one title
 
 
 def test_a_thing_added_for_someone_goes_on_their_line_of_a_file_set_out_a_line_a_person():

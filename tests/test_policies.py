@@ -455,6 +455,7 @@ def test_a_turn_that_does_not_fit_drops_every_older_one():
     ("Email Priya my hours for November.", "November: 7.5 hours (2 on the 4th, 5.5 on the 17th).", None),
     ("Email the surgery my last three blood pressure readings.", "Please find them attached.",
      "my last three blood pressure readings"),
+    ("Put Klara and the Sun on my reading list.", "Want to read:\n- Klara and the Sun", None),  # a list, no value
 ])
 def test_a_value_the_request_asks_to_send_is_not_left_out(request_text, carried, left_out):
     assert value_left_out(request_text, {"to": "+44 7700 900123", "text": carried}, frozenset({"to"})) == left_out

@@ -269,7 +269,7 @@ VALUE_ASKED_FOR = re.compile(
     r"\b(?:the|my|our|his|her|their)\s+(?:(?!(?:the|my|our|his|her|their)\b)[\w'-]+\s+){0,4}?"
     r"(?<!email )(?<!e-mail )(?<!web )"
     r"(?:total|sum|amount|balance|price|cost|figures?|time|room(?:\s+number)?|number(?!\s+of\b)|address|code|"
-    r"hours|miles|mileage|km|distance|spend(?:ing)?|expenses|score|rent|readings?|results|measurements|weights)\b",
+    r"hours|miles|mileage|km|distance|spend(?:ing)?|expenses|score|rent|readings?(?!\s+(?:list|pile|group|club))|results|measurements|weights)\b",
     re.IGNORECASE,
 )
 """A value the request asks a write or message to carry, one written with digits ("the total of my

@@ -135,6 +135,8 @@ def _singular(text: str) -> set[str]:
 
 
 THINGS_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
+A_TITLES_AND = re.compile(r"(?-i:[A-Z])[\w'’]*\s+and\s+(?:the|a|an)\s+(?-i:[A-Z])", re.IGNORECASE)
+"""An "and" inside a title ("Klara and the Sun", "Harry Potter and the Goblet of Fire"): one thing."""
 SHORT_ITEM_WORDS = 3
 
 
@@ -143,7 +145,7 @@ def _things_of(item: str, items: list[str]) -> list[str]:
     thing a line; else the item whole ("call the bank and the council" on a to-do list of tasks)."""
     things = [thing.strip() for thing in THINGS_SPLIT.split(item) if thing.strip()]
     one_a_line = items and all(len(text.split()) <= SHORT_ITEM_WORDS and "," not in text for text in items)
-    if len(things) < 2 or not one_a_line or any(len(thing.split()) > SHORT_ITEM_WORDS for thing in things):
+    if len(things) < 2 or not one_a_line or A_TITLES_AND.search(item) or any(len(thing.split()) > SHORT_ITEM_WORDS for thing in things):
         return [item]
     return things
 
