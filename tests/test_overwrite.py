@@ -1108,6 +1108,13 @@ def test_a_thing_told_done_marks_its_one_line_in_the_folders_list(tmp_path):
     assert line_marked_as_told("Clean the oven tomorrow.", documents, str(tmp_path)) is None
 
 
+def test_a_book_taken_back_is_marked_returned_in_its_tables_first_cell(tmp_path):
+    library = "| book | due |\n|---|---|\n| Wolf Hall | 2026-12-11 |\n| The Salt Path | 2026-12-05 |\n"
+    (tmp_path / "library.md").write_text(library)
+    assert line_marked_as_told("I've taken Wolf Hall back.", [Document("library.md", library)], str(tmp_path)) == ListToWrite(
+        "library.md", "| book | due |\n|---|---|\n| Wolf Hall (returned) | 2026-12-11 |\n| The Salt Path | 2026-12-05 |\n")
+
+
 def test_someone_told_is_marked_on_the_list_of_who_to_tell_by_initials_too(tmp_path):
     moving = "# Move\n## Tell\n- bank (done)\n- GP\n- council tax\n"
     (tmp_path / "moving.md").write_text(moving)

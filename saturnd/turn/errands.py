@@ -45,6 +45,8 @@ TOLD_DONE = re.compile(
     r"(?![^.!?]*\?)|"
     r"^\s*(?:I(?:'ve|’ve|\s+have)|we(?:'ve|’ve|\s+have))\s+(?:just\s+|already\s+|now\s+|finally\s+)?"  # "I've told the GP."
     r"(?:told|rung|rang|phoned|called|emailed|contacted|informed)\s+(?:the\s+|my\s+|our\s+)?[\w'’ ]{1,30}?\s*[.!]?\s*$|"
+    r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+|already\s+)?(?:taken|took|given|gave)\s+"  # "I've taken Wolf Hall back."
+    r"(?:the\s+|my\s+|our\s+)?[\w'’, ]{1,40}?\s+back(?:\s+(?:today|yesterday))?\s*[.!]?\s*$|"
     r"^\s*(?:I|we)\s+(?:just\s+|already\s+|finally\s+)?(?:packed|bought|returned|paid|posted|sent|finished|collected|"
     r"picked\s+up|fixed|cleared|ordered|booked)\s+(?:the|my|our|his|her|their|all\s+the)\b(?![^.!?]*[?\d])|"
     r"^\s*(?:I|we)\s+(?:just\s+)?(?!(?:moved|changed|booked|rescheduled|cancelled|arranged|planned)\b)(?:[a-z]{3,}ed|gave|fed|took|did)\s+(?:the|my|our|(?-i:[A-Z])[\w'-]*)\b[^.!?\d]*\b(?:today|yesterday|this\s+(?:morning|afternoon|evening))"

@@ -91,7 +91,7 @@ STILL_ASKED = re.compile(
     re.IGNORECASE)
 """Asked what is still to do: "How many things have I got to do?" of a list with a line marked done is not all its lines."""
 DONE_MARK = re.compile(
-    r"[(\[](?:bought|done|got|paid|sent|booked|ordered|finished)(?:[)\]]|,\s)|\[x\]|[✓✔✅]|~~|"
+    r"[(\[](?:bought|done|got|paid|sent|booked|ordered|finished|returned)(?:[)\]]|,\s)|\[x\]|[✓✔✅]|~~|"
     r"[-:–]\s*(?:bought|done|got|paid|sent|booked|finished)\s*$|,\s*(?:paid|done)(?:\s+in\s+full)?\s*\.?\s*$",
     re.IGNORECASE)
 MAX_NOT_DONE = 12
@@ -118,7 +118,14 @@ def marked_line(line: str, request: str) -> str | None:
         return re.sub(r"\[ \]", "[x]", line, count=1)
     if added := MARK_GIVEN.search(request):  # "by adding " [done]" at the end": the mark as given
         return line + added.group("mark")
-    return f"{line} ({asked.group(1).lower() if asked else 'done'})"
+    mark = f"({asked.group(1).lower() if asked else 'returned' if TAKEN_BACK.search(request) else 'done'})"
+    if cell := FIRST_CELL.match(line):  # "| Wolf Hall (returned) | 2026-11-20 |": the table stays whole
+        return f"{cell.group(0).rstrip()} {mark} {line[cell.end():].lstrip()}"
+    return f"{line} {mark}"
+
+
+FIRST_CELL = re.compile(r"^\s*\|[^|]*?(?=\s*\|)")
+TAKEN_BACK = re.compile(r"\b(?:taken|took|given|gave)\b.*\bback\b", re.IGNORECASE)
 
 
 MARK_GIVEN = re.compile(r"\b(?:adding|add|append(?:ing)?|putting|put)\s+[\"“'‘](?P<mark>[^\"”'’]+)[\"”'’]\s+(?:at\s+the\s+end|after)",
