@@ -1351,6 +1351,17 @@ def test_asked_for_a_number_an_answer_giving_none_while_a_line_shown_has_it_goes
     assert (claim.quote if claim and claim.kind == "contact_not_given" else None) == sent_back
 
 
+def test_asked_a_places_number_the_line_to_call_it_on_not_its_card_number():
+    seen = ("--- library.md (whole file, 4 lines)\n# Library books\n| Wolf Hall | 2026-12-11 |\n"
+            "Library card: 2290 4471 88\nRenew online or call 01632 960411.")
+    claim = unbacked_claim("2290 4471 88 is your card.", [], builtin_registry(), "What's the library's phone number?",
+                           documents_at_hand=True, seen=seen)
+    assert claim is None  # a number was given: the answer stands, checked elsewhere
+    claim = unbacked_claim("Your library card.", [], builtin_registry(), "What's the library's phone number?",
+                           documents_at_hand=True, seen=seen)
+    assert claim is not None and claim.kind == "contact_not_given" and claim.quote == "Renew online or call 01632 960411."
+
+
 @pytest.mark.parametrize(("request_text", "answer", "sent_back"), [
     ("When do we fly?", "Friday 2026-12-04 01:24 UTC", True),
     ("When do we fly?", "Friday 11 December, 06:40 from Gatwick.", False),
