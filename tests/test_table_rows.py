@@ -292,3 +292,12 @@ def test_a_reading_told_of_today_that_fills_a_logs_row_whole_is_its_new_row():
     mileage = "date,miles\n2026-11-01,41760\n2026-12-01,42530\n"
     assert row_asked("The odometer says 42,700 today.", [Document("mileage.csv", mileage)], date(2026, 12, 4)) == ListToWrite(
         "mileage.csv", mileage + "2026-12-04,42700\n")
+
+
+def test_a_phrase_after_a_comma_asking_for_the_row_is_no_cell_and_the_price_list_fills_it():
+    pocket = Document("pocket money.csv", "date,who,amount,for\n2026-11-28,Leo,3,wash the car\n2026-11-29,Mia,2,hoover upstairs\n")
+    chores = Document("chores.md", "| chore | who | pays |\n|---|---|---|\n| wash the car | Leo | £3 |\n| empty dishwasher | Leo | £1 |\n")
+    assert row_asked("Leo emptied the dishwasher today, add it.", [pocket], TODAY) == ListToWrite(
+        "pocket money.csv", pocket.text + "2026-12-04,Leo,,\n")  # not "add it" for what was done
+    assert row_asked("Leo emptied the dishwasher today, add it.", [pocket, chores], TODAY) == ListToWrite(
+        "pocket money.csv", pocket.text + "2026-12-04,Leo,1,empty dishwasher\n")

@@ -40,6 +40,7 @@ from saturnd.turn.errands import (
 )
 from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.made_up import NUMBER_WORDS
+from saturnd.turn.priced_rows import priced_from_a_list
 from saturnd.turn.retrieval import KB_SOURCE, Document
 
 ROW_ADDS = frozenset({"add", "put", "log", "record", "note", "append", "insert"})
@@ -347,6 +348,7 @@ def row_asked(request: str, documents: list[Document], today: date) -> ListToWri
             continue
         row, filled = built
         named = filled + table_named
+        row = priced_from_a_list(row, doc.text, request, documents, doc.source)  # "emptied the dishwasher": chores.md's £1
         if (best is None or named > best[0]) and (written := with_the_row(doc.text, row, TOLD_LOGGED.match(request) is not None)):
             best = (named, ListToWrite(doc.source, written))
     tables = [doc for doc in documents if not doc.source.startswith(KB_SOURCE) and doc.source.lower().endswith(TABLE_SUFFIXES)]
@@ -633,12 +635,15 @@ def _words_in(header: list[str], body: list[list[str]], cells: list[str], reques
             cells[numbered[0]] = phrase
             free.remove(numbered[0])
             shaped += 1
-        elif (free and phrase and not DAY_WORDS.search(phrase) and not re.search(r"\d", phrase)
+        elif (free and phrase and not DAY_WORDS.search(phrase) and not re.search(r"\d", phrase) and not ASKED_TO_ADD.match(phrase)
                 and not any(phrase.lower() in c.lower() for c in cells if c)):
             cells[free.pop(0)] = phrase
     return shaped
 
 
+ASKED_TO_ADD = re.compile(r"^(?:(?:can|could|would)\s+you\s+|please\s+)?(?:add|log|put|note|record|write|save|enter|"
+                          r"update|pop|stick)\b[\w ]{0,20}$|^(?:please|thanks|thank\s+you|cheers|ta)$", re.IGNORECASE)
+"""A phrase after a comma that asks for the row ("…today, add it."): no cell of it."""
 NUMBERED = re.compile(r"^\d+[a-z]?\s+[A-Za-z]")
 """A value opening with a number and a word: a house number and its street."""
 
