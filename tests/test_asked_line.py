@@ -65,3 +65,8 @@ def test_a_when_question_of_one_word_is_answered_from_the_one_line_with_it_and_a
     plan = ["# Revision plan", "Mon: Maths (algebra), Biology", "Tue: English (poetry), Chemistry", "Fri: mock paper"]
     assert the_line_asked(plan, "When do I do Chemistry?").endswith(": Tue: English (poetry), Chemistry")
     assert the_line_asked(["Chemistry notes", "Biology notes", "Maths notes"], "When do I do Chemistry?") == ""  # no day
+
+
+def test_a_heading_is_no_line_asked_and_when_is_answered_by_a_line_with_a_day():
+    club = ["# Book club", "Next: Thursday 17 December, 7:30pm at Jo's", "Reading: The Bee Sting", "Subs: £3 each"]
+    assert the_line_asked(club, "When's book club?") == ""  # "# Book club" holds the words, and no day

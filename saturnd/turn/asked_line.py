@@ -17,7 +17,7 @@ from saturnd.turn.errands import asked_action
 QUESTION = re.compile(r"\?\s*$")
 MIN_WORDS = 2
 KIND_ASKED = re.compile(r"^\W*(?:(?:which|what)\s+(?P<kind>day|night|evening|morning|afternoon|time|date|week|month)\b|"
-                        r"when\s+(?:do|does|did|am|is|are)\b)", re.IGNORECASE)
+                        r"when(?:\s+(?:do|does|did|am|is|are|was)\b|['’]s\b))", re.IGNORECASE)
 """A question asking which day or time: the line it is answered from holds the day, not the word."""
 DATE_WRITTEN = re.compile(r"\b\d{4}-\d\d-\d\d\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)",
                           re.IGNORECASE)
@@ -29,7 +29,7 @@ def the_line_asked(lines: list[str], request: str) -> str:
     asked = stems(" ".join(content_words(request))) - (stems(kind["kind"]) if kind and kind["kind"] else set())
     if not QUESTION.search(request) or asked_action(request) or len(asked) < MIN_WORDS - (kind is not None):
         return ""
-    held = [line.strip(" -*•") for line in lines if line.strip() and asked <= stems(line)
+    held = [line.strip(" -*•") for line in lines if line.strip() and not line.lstrip().startswith("#") and asked <= stems(line)
             and (kind is None or _holds_the_kind(line, (kind["kind"] or "day").lower()))]  # "When do I do Chemistry?": a day
     if len(held) != 1 or sum(1 for line in lines if line.strip()) < 3:
         return ""
