@@ -1,3 +1,5 @@
+from datetime import date
+
 from saturnd.turn.stay_costs import stay_costs
 from saturnd.turn.worked_lines import by_the_week_of_days, quantities_summed
 
@@ -36,3 +38,11 @@ def test_an_amount_on_each_of_some_weekdays_is_worked_out_a_week():
 def test_amounts_at_a_rate_are_never_added_as_parts_of_one_whole():
     assert quantities_summed(["- Lisbon city break, flights £180 each + hotel £90/night"], "How much would Lisbon cost?") == ""
     assert quantities_summed(["- Boat trip £30pp, lunch £12 pp"], "How much is the boat trip?") == ""
+
+
+def test_the_nights_of_a_trip_are_the_days_between_the_first_and_last_it_writes():
+    trip = ["Flight out: TP 1337, Fri 18 Dec, 07:15", "Flight back: TP 1338, Tue 22 Dec, 19:40",
+            "Hotel: Casa Lisboa, booking ref HX7731, €95 a night"]
+    assert stay_costs(trip, "How much is the hotel going to cost?", date(2026, 12, 5)) == (
+        "[Saturn worked out] for 4 nights: Hotel: 4 × 95 = 380")
+    assert stay_costs(trip, "How much is the hotel going to cost?") == ""  # no clock: no days to count between

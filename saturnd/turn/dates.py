@@ -202,6 +202,15 @@ def days_of_the_month(line: str, today: date) -> list[tuple[str, date]]:
     return [(_label_of(line, found, stop + 2 if stop >= 0 else 0), when)]
 
 
+def stay_of(lines: list[str], today: date) -> tuple[date, date] | None:
+    """The first and last of the days `lines` write, a trip's few days apart ("Flight out: …, Fri
+    18 Dec", "Flight back: …, Tue 22 Dec"); None unless two days or more, within TRIP_DAYS."""
+    written = sorted({when for line in lines for _, when in _dates(line, today, weekdays=False)})
+    if len(written) < 2 or (written[-1] - written[0]).days > TRIP_DAYS:
+        return None
+    return written[0], written[-1]
+
+
 def _span(days: list[date]) -> str:
     """Asked how many nights or days a trip the lines give two dates of lasts: from one to the other."""
     if len(days) != 2:

@@ -10,9 +10,11 @@ Rates times counts from another line of the file is a step it does not take.
 from __future__ import annotations
 
 import re
+from datetime import date
 from fractions import Fraction
 
 from saturnd.tools.word_match import stems
+from saturnd.turn.dates import stay_of
 from saturnd.turn.made_up import NUMBER_WORDS, WORKED_OUT
 from saturnd.turn.worked_lines import money_written
 
@@ -28,12 +30,15 @@ DEAREST = re.compile(r"\bdear|\b(?<!least )(?:most\s+)?expensive\b", re.IGNORECA
 AS_GIVEN = " as the line gives it"
 
 
-def stay_costs(lines: list[str], request: str) -> str:
+def stay_costs(lines: list[str], request: str, today: date | None = None) -> str:
     """Each line that prices something a night or a person, at the file's (or the request's) count
-    of nights and people; the line the request names, or, asked which, every priced line, cheapest
+    of nights and people, or the nights between the first and last days it writes ("Fri 18 Dec" to
+    "Tue 22 Dec": 4); the line the request names, or, asked which, every priced line, cheapest
     first. Nothing where a rate has no count to go with it."""
     text = "\n".join(lines)
     nights, people = _count(NIGHTS, request, text), _count(PEOPLE, request, text)
+    if nights is None and today is not None and (stay := stay_of(lines, today)):
+        nights = (stay[1] - stay[0]).days
     if not COST_ASKED.search(request) or (nights is None and people is None):
         return ""
     costs: list[tuple[Fraction, str]] = []
