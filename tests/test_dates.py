@@ -667,6 +667,8 @@ def test_a_lists_amounts_are_summed_all_marked_and_not_and_against_its_budget():
         "[Saturn worked out] all: Wash the car 2 + Empty the dishwasher 0.50 = 2.50")  # pence written "50p"
     assert list_amounts(["Brownies £1.50 each", "Cupcakes £2 each", "Lemon cake £18"], "How much is Ana's order?") == ""
     assert list_amounts(GIFTS, "Who still needs a present?") == ""
+    chores = ["| chore | who | pays |", "|---|---|---|", "| wash the car | Leo | £3 |", "| hoover upstairs | Mia | £2 |"]
+    assert list_amounts(chores, "How much have I paid out altogether?") == ""  # a table's rows: summed by its columns
 
 
 def test_a_share_of_an_amount_a_line_splits_is_worked_out():

@@ -264,6 +264,8 @@ def list_amounts(lines: list[str], request: str) -> str:
         listed = [line for line in listed if month.search(line)]  # "How much did I invoice in November?": its lines
     for line in listed:
         amounts = MONEY.findall(line) or [f"0.{int(pence):02d}" for pence in PENCE.findall(line)]  # "50p"
+        if line.lstrip().startswith("|"):
+            continue  # a table's row: its totals are the table's (table_sums), by its columns
         if len(amounts) == 1 and not PERIOD.search(line) and not BUDGET.search(line) and not OWES.search(line):
             label = re.split(r"[:(,]|\s[-–]\s|\s[£$€]", line.strip(" -*•"))[0].strip() or "amount"  # "INV-12 Acme Ltd"
             mark = DONE_MARK.search(line)
