@@ -1285,6 +1285,12 @@ def test_a_tables_rows_that_say_me_are_noted_as_the_users():
         "[Saturn noted] the rows that say \"Me\" are the user's: 2 of 4 lines: Mon: me; Thu: me")
     rota_noted = the_user_named("Am I driving on Thursday?", [], [Excerpt("run.md", 1, school_run, 7)])
     assert own_part_missed("Yes.", "Am I driving on Thursday?", rota_noted) is None
+    hosting = ["## Hosting", "- January: Sam", "- February: me", "- March: Priya"]
+    hosting_noted = the_user_named("When am I hosting?", [], [Excerpt("club.md", 1, hosting, 4)])
+    assert own_part_missed("You are hosting on January 17, 2026 at Jo's.", "When am I hosting?", hosting_noted) == (
+        "[Saturn noted] the user's lines: February: me")
+    assert own_part_missed("In February.", "When am I hosting?", hosting_noted) is None
+    assert own_part_missed("Mon and Thu.", "Which days am I driving?", rota_noted) is None
 
 
 def test_counts_in_brackets_down_a_list_are_summed_unless_one_is_asked():
