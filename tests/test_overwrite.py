@@ -142,6 +142,8 @@ def test_a_removal_that_keeps_the_line_named(tmp_path, request_text, content, ke
     ("Put call the bank on my to-do list.", "- renew passport\n- book MOT\n- call the bank", False),
     ("Add renew passport to my to-do list.", "- renew passport\n- book MOT", False),  # already on it
     ("Take the MOT off my to-do list.", "- renew passport\n- book MOT", False),  # not an add
+    ("Change the MOT to the car service.", "- renew passport\n- book MOT", True),  # a change, written back as it was
+    ("Change the MOT to the car service.", "- renew passport\n- book car service", False),
 ])
 def test_an_add_that_writes_the_file_back_unchanged(tmp_path, request_text, content, nothing_added):
     (tmp_path / "todo.md").write_text("- renew passport\n- book MOT\n")

@@ -336,23 +336,24 @@ ERRAND_WORDS = frozenset(w[:4] for w in (*ADDING, *REMOVING, *CHANGING, "off", "
 
 
 def adds_nothing(request: str, path: Path, content: str) -> bool:
-    """Asked to add what the file does not hold, a write of the file's own lines and nothing else:
-    asked to "Put call the bank on my to-do list", the 1.5B wrote todo.md back unchanged and
-    answered "The bank has been added to your to-do list." An item already on the list may be
+    """Asked to add or change to what the file does not hold, a write of the file's own lines and
+    nothing else: asked to "Put call the bank on my to-do list", the 1.5B wrote todo.md back
+    unchanged and answered "The bank has been added to your to-do list."; asked to "Change the book
+    to Western Lane", it wrote book club.md back as it was. An item already on the list may be
     written back as it is."""
-    if asked_action(request) not in ADDING or not path.is_file():
+    if asked_action(request) not in ADDING | CHANGING or not path.is_file():
         return False
     old = _file_lines(path)
     if not old or not set(content_lines(content)) <= set(old):
         return False
-    said_of_the_file = stems(f"{' '.join(ADDING)} {re.sub(r'[^a-z]', ' ', path.name.lower())} {CONTAINERS}")
+    said_of_the_file = stems(f"{' '.join(ADDING | CHANGING)} {re.sub(r'[^a-z]', ' ', path.name.lower())} {CONTAINERS}")
     return bool(stems(NAMED_FILE.sub(" ", request)) - said_of_the_file - stems(" ".join(old)))
 
 
 def adds_nothing_refusal(path: str, request: str) -> str:
     return (
-        f"tool error: write_file would write back what {path} already holds: nothing the user asked to add"
-        f" ({request!r}) is in it. Call write_file again with the file's lines and then the new line."
+        f"tool error: write_file would write back what {path} already holds: nothing the user asked"
+        f" ({request!r}) is in it. Call write_file again with the file's lines and the new or changed line."
     )
 
 
