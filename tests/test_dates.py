@@ -838,6 +838,18 @@ def test_told_money_went_into_a_thing_its_line_is_worked_out_so_much_more():
     assert amount_added(savings, "How much is in the holiday fund?") == ""
 
 
+
+def test_a_pot_with_its_target_and_its_rate_on_its_own_line_is_progress_never_a_sum():
+    pots = ["- Holiday: £640 of £1,500 (paying in £150 a month)", "- Emergency fund: £2,100, target £3,000"]
+    assert quantities_summed(pots, "How much is left in the emergency fund?") == ""  # not 2100 + 3000
+    assert progress(pots, "How much more do I need for the holiday?") == (
+        "[Saturn worked out] Holiday 640 of 1500: 1500 - 640 = 860 more to go, 42.7% there; Emergency fund 2100 of 3000:"
+        " 3000 - 2100 = 900 more to go, 70% there; all 2740 of 4500: 4500 - 2740 = 1760 more to go, 60.9% there;"
+        " Holiday at 150 a month: 860 / 150 = 5.73, so 6 months")
+    assert amount_added(pots, "I've put another £100 in the holiday pot.") == (
+        '[Saturn worked out] 640 + 100 = 740: the line would read "- Holiday: £740 of £1,500 (paying in £150 a month)"')
+
+
 @pytest.mark.parametrize(("answer", "sent_back"), [
     ("There are no overdue books.", True), ("The Salt Path — due 8 Dec", True), ("Circe, due 1 Dec.", False)])
 def test_asked_what_is_overdue_an_answer_naming_none_gone_by_its_date_goes_back(answer, sent_back):

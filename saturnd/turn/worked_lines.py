@@ -183,7 +183,7 @@ def quantities_summed(lines: list[str], request: str) -> str:
             continue  # a table's row: its amounts are columns, not parts of one whole
         found = QUANTITY.findall(line)
         money = MONEY.findall(line)
-        if len(money) >= 2 and not (PROGRESS.search(line) or SAVED.search(line) or MONEY_RANGE.search(line)
+        if len(money) >= 2 and not (PROGRESS.search(line) or SAVED.search(line) or TARGETED.search(line) or MONEY_RANGE.search(line)
                                     or BUDGET.search(line) or OWES.search(line) or PERIOD.search(line)
                                     or A_RATE.search(line)  # "Brightside £40 an hour, Oakwell £35 an hour": no sum
                                     or whole_and_part_paid(line) or _one_named(line, request)):
@@ -372,6 +372,9 @@ PROGRESS = re.compile(r"[£$€]\s?(?P<have>\d[\d,]*(?:\.\d+)?)\s+(?:of|out\s+of
                       r"(?P<goal>\d[\d,]*(?:\.\d+)?)", re.IGNORECASE)
 
 
+TARGETED = re.compile(r"[£$€]\s?(?P<have>\d[\d,]*(?:\.\d+)?)\s*[,(;–-]?\s*(?:target|goal|aim)(?:\s+of|\s*:)?\s*[£$€]\s?"
+                      r"(?P<goal>\d[\d,]*(?:\.\d+)?)", re.IGNORECASE)
+"""The amount so far and then its target: "Emergency fund: £2,100, target £3,000"."""
 SAVED = re.compile(r"[£$€]\s?(?P<goal>\d[\d,]*(?:\.\d+)?)\)?,?\s+(?:and\s+)?(?:has|have|has\s+got|got)\s+[£$€]\s?"
                    r"(?P<have>\d[\d,]*(?:\.\d+)?)\s+(?:saved|so\s+far|put\s+by|put\s+away)", re.IGNORECASE)
 """A goal first and the amount so far after: "saving for a bike (£120), has £64 saved"."""
@@ -385,7 +388,7 @@ def progress(lines: list[str], request: str) -> str:
     takes: asked "How much more do I need for the holiday?", the 1.5B answered the £1,350."""
     goals = []
     for line in lines:
-        if len(found := list(PROGRESS.finditer(line)) or list(SAVED.finditer(line))) == 1:
+        if len(found := list(PROGRESS.finditer(line)) or list(SAVED.finditer(line)) or list(TARGETED.finditer(line))) == 1:
             label = re.split(r"[:\-–(]|\s[£$€]|,", line.strip(" -*•#"))[0].strip() or "amount"
             goals.append((label, Fraction(found[0]["have"].replace(",", "")), Fraction(found[0]["goal"].replace(",", ""))))
     if not goals:
@@ -393,8 +396,8 @@ def progress(lines: list[str], request: str) -> str:
     said = [_toward(label, have, goal) for label, have, goal in goals]
     if len(goals) > 1:
         said.append(_toward("all", sum((g[1] for g in goals), Fraction(0)), sum((g[2] for g in goals), Fraction(0))))
-    rates = [line for line in lines if not PROGRESS.search(line) and not SAVED.search(line)
-             and len(MONEY.findall(line)) == 1 and len(list(PERIOD.finditer(line))) == 1]
+    rates = [_rate_part(line) for line in lines]
+    rates = [line for line in rates if line and len(MONEY.findall(line)) == 1 and len(list(PERIOD.finditer(line))) == 1]
     for line in rates:
         amounts, periods = MONEY.findall(line), [period_named(found) for found in PERIOD.finditer(line)]
         shared = [len(stems(label) & stems(line)) for label, _, _ in goals]
@@ -415,6 +418,13 @@ ADDED_AMOUNT = re.compile(r"\b(?:added|put|paid|saved|moved|transferred)\s+(?:in
                           re.IGNORECASE)
 
 
+def _rate_part(line: str) -> str:
+    """A line with the part giving its amount so far against a goal taken out: "Holiday: (paying in
+    £150 a month)" of "Holiday: £640 of £1,500 (paying in £150 a month)", the rate it goes up by."""
+    found = PROGRESS.search(line) or SAVED.search(line) or TARGETED.search(line)
+    return line[:found.start()] + line[found.end():] if found else line
+
+
 def amount_added(lines: list[str], request: str) -> str:
     """Told money went into a thing ("I added £50 to the bike fund."), the line about it with its
     first amount so much more: "New bike: £180 of £650" as "New bike: £230 of £650"; the 1.5B wrote
@@ -423,7 +433,8 @@ def amount_added(lines: list[str], request: str) -> str:
     if told is None:
         return ""
     words = [stem for stem in dict.fromkeys(sorted(stems(told.group("to")), key=told.group("to").lower().find))]
-    money_lines = [line for line in lines if MONEY.search(line) and not PERIOD.search(line)]  # a balance, not a rate
+    money_lines = [line for line in lines if MONEY.search(line)  # a balance, not a rate ("£150 a month" beside it is one)
+                   and (not PERIOD.search(line) or PROGRESS.search(line) or TARGETED.search(line))]
     lines_with = {stem: sum(1 for line in money_lines if stem in stems(line)) for stem in words}
     scores = [((sum(Fraction(1, lines_with[stem]) for stem in set(words) & stems(line)),  # the rarer word weighs more
                 -min((words.index(stem) for stem in set(words) & stems(line)), default=len(words))), line)
