@@ -68,3 +68,13 @@ def test_an_answer_giving_a_figure_neither_the_request_nor_the_write_holds_is_of
     texted.calls[0].arguments = '{"to": "07700 900903", "text": "Just chasing up the invoice."}'
     assert off_the_errand("Message sent to Lena@harbourcafe.example.", "Text Lena to chase the invoice.", [texted])
     assert not off_the_errand("Message sent to 07700 900903.", "Text Lena to chase the invoice.", [texted])
+
+
+def test_an_answer_naming_another_line_of_the_write_than_the_thing_told_is_off_the_errand():
+    written = _pass(("write_file", "ran"))
+    written.calls[0].arguments = ('{"path": "library.md", "content": "| The Salt Path | 2026-12-05 |\\n'
+                                  '| Wolf Hall (returned) | 2026-12-11 |\\n"}')
+    request = "I've taken Wolf Hall back."
+    assert off_the_errand("The Salt Path (returned) has been updated in the library.", request, [written])
+    assert not off_the_errand("Marked Wolf Hall as returned.", request, [written])
+    assert not off_the_errand("Done.", request, [written])

@@ -1014,6 +1014,10 @@ def test_an_answer_listing_lines_an_adds_file_does_not_hold_is_replaced_by_what_
                               wrote, str(tmp_path)) == ""
     assert listed_not_written(request_text, "Added garlic.", wrote, str(tmp_path)) == ""
     assert listed_not_written(request_text, "It is: milk, bread, spinach, garlic, eggs", [], str(tmp_path)) == ""
+    assert listed_not_written(request_text, "I've added milk, bread and garlic to your shopping list.", wrote,
+                              str(tmp_path)) == "Added garlic to shopping.txt."  # the list's old lines said added
+    assert listed_not_written("Add garlic and bread to the shopping list.", "I've added garlic, and bread to your list.",
+                              wrote, str(tmp_path)) == ""
 
 
 def test_a_tables_row_marked_as_a_value_has_that_cell_set_and_nothing_else(tmp_path):

@@ -143,17 +143,40 @@ def _cells_as_asked(line: str, table: list[str], request: str, today: date | Non
     return written.getvalue()
 
 
+ADDED_THINGS = re.compile(r"\badded\s+(?P<items>[^.\n]+?(?:,[^.\n]+?)+)\s+to\s+(?:your|the|my)\b", re.IGNORECASE)
+"""An answer saying it added several things: "I've added 'Demon Copperhead', 'The Bee Sting', and 'Klara and the Sun' to …"."""
 LISTED = re.compile(r":\s*(?P<items>[^:.\n]+(?:,[^:.\n]+){2,})\.?\s*$")
 """An answer that ends listing the list: "The updated shopping list is: milk, bread, garlic"."""
 
 
 def listed_not_written(request: str, answer: str, passes: Iterable[PassTrace], cwd: str) -> str:
     """For an add that was written, an account of it in place of an answer whose list of the file's
-    lines holds one the file does not: the 1.5B added garlic, then answered "The updated shopping
-    list is: milk, bread, coconut milk, spinach, garlic, lasagne sheets, 500ml white sauce" (the
-    lasagne's ingredients, from the recipes shown). "" when the answer's list is the file's."""
+    lines holds one the file does not, or that says it added things the request did not ask: the
+    1.5B added garlic, then answered "The updated shopping list is: milk, bread, coconut milk,
+    spinach, garlic, lasagne sheets, 500ml white sauce" (the lasagne's ingredients, from the recipes
+    shown); it added one book and answered "I've added 'Demon Copperhead', 'Lessons in Chemistry',
+    'The Bee Sting', and 'Klara and the Sun'". "" when the answer's list is the file's."""
+    if asked_action(request) not in ADDING or (item := item_asked(request)) is None:
+        return ""
+    claimed = ADDED_THINGS.search(answer)
+    claimed_more = claimed is not None and any(not stems(part) & stems(request) for part in _parts(claimed["items"]))
     found = LISTED.search(answer)
-    if asked_action(request) not in ADDING or found is None or (item := item_asked(request)) is None:
+    written = [c for p in passes for c in p.calls if c.fate == "ran" and c.name in ("write_file", "edit_file")]
+    with contextlib.suppress(IndexError, ValueError, AttributeError):
+        path = str(json.loads(written[-1].arguments).get("path", ""))
+        text = file_text(Path(cwd, os.path.expanduser(path))).lower()
+        if text and (claimed_more or found and any(part.lower() not in text for part in _parts(found["items"]))):
+            return f"Added {item} to {path}."
+    return ""
+
+
+def _parts(items: str) -> list[str]:
+    """The things a list in an answer names, a title's own "and the" kept whole ("Klara and the Sun")."""
+    return [part.strip(" '\"‘’“”") for part in re.split(r",\s*(?:and\s+)?|\s+and\s+(?![Tt]he\s+[A-Z])", items) if part.strip(" '\"")]
+    if (claimed := ADDED_THINGS.search(answer)) and any(
+            not stems(part) & stems(request) for part in re.split(r",\s*(?:and\s+)?|\s+and\s+(?![Tt]he\s+[A-Z])", claimed["items"])):
+        found = claimed  # "I've added 'Demon Copperhead', …, and 'Klara and the Sun'": the list's old lines as added
+    if found is None:
         return ""
     written = [c for p in passes for c in p.calls if c.fate == "ran" and c.name in ("write_file", "edit_file")]
     with contextlib.suppress(IndexError, ValueError, AttributeError):

@@ -79,10 +79,17 @@ def off_the_errand(answer: str, request: str, passes: Iterable[PassTrace]) -> bo
         return True
     if {a.lower() for a in EMAIL.findall(answer)} - {a.lower() for a in EMAIL.findall(given)}:
         return True  # "Message sent to Lena@harbourcafe.example." of a text to 07700 900903
+    if (named := stems(" ".join(NAMED_THING.findall(request)))) and not named & stems(answer) and any(
+            stems(other) <= stems(given) for other in NAMED_THING.findall(answer)):
+        return True  # told "I've taken Wolf Hall back.", it marked Wolf Hall and said The Salt Path was
     if SAYS_DONE.search(answer):  # "Message sent.": an account of the errand, in its own words
         return False
     said = stems(answer)
     return bool(said) and not said & (stems(request) | stems(given))
+
+
+NAMED_THING = re.compile(r"(?<=[\w,;] )(?:The\s+)?(?-i:[A-Z])[\w'’-]+(?:\s+(?:and\s+the\s+|of\s+|the\s+)?(?-i:[A-Z])[\w'’-]+)+")
+"""A thing named by capitalised words, not at the start of its sentence: "Wolf Hall", "The Salt Path"."""
 
 
 def _figures(text: str) -> set[str]:
