@@ -213,7 +213,7 @@ def contact_not_given(answer: str, request: str, seen: str) -> str | None:
     with one: asked "What's TopRoof's number?" with its quotes.csv row shown ("roof repair,TopRoof,
     450,01632 960205,waiting"), the 1.5B answered "450", the quote. The line to send it back with."""
     if (not (QUESTION.search(request) and ASKS_FOR_CONTACT.search(request)) or ASKS_FOR_SOMETHING_ELSE.search(request)
-            or EMAIL.search(answer) or PHONE.search(answer) or "?" in answer):
+            or EMAIL.search(answer) or _phone_given(answer, seen) or "?" in answer):
         return None
     owners = [name for pair in WHOSE.findall(request) for name in pair if name]
     blocks = re.split(r"^(?=--- )", seen, flags=re.MULTILINE)
@@ -233,6 +233,13 @@ NOT_A_PHONE = re.compile(r"\b(?:card|account|acct|ref|reference|policy|membershi
 
 def _names_owner(text: str, owners: list[str]) -> bool:
     return any(re.search(rf"\b{re.escape(owner)}\b", text, re.IGNORECASE) for owner in owners)
+
+
+def _phone_given(answer: str, seen: str) -> bool:
+    """Whether the answer gives a number that is no card's or account's in what was shown: asked
+    the library's phone number, the 1.5B gave its card number, "2290 4471 88"."""
+    labelled = [line for line in seen.splitlines() if not _a_phone(line)]
+    return any(not any(found.group(0) in line for line in labelled) for found in PHONE.finditer(answer))
 
 
 def _a_phone(line: str) -> bool:
