@@ -1114,11 +1114,15 @@ def test_a_thing_told_done_marks_its_one_line_in_the_folders_list(tmp_path):
     assert line_marked_as_told("Clean the oven tomorrow.", documents, str(tmp_path)) is None
 
 
-def test_a_book_taken_back_is_marked_returned_in_its_tables_first_cell(tmp_path):
-    library = "| book | due |\n|---|---|\n| Wolf Hall | 2026-12-11 |\n| The Salt Path | 2026-12-05 |\n"
-    (tmp_path / "library.md").write_text(library)
-    assert line_marked_as_told("I've taken Wolf Hall back.", [Document("library.md", library)], str(tmp_path)) == ListToWrite(
-        "library.md", "| book | due |\n|---|---|\n| Wolf Hall (returned) | 2026-12-11 |\n| The Salt Path | 2026-12-05 |\n")
+def test_a_book_taken_back_goes_from_the_table_of_what_is_out_and_a_row_is_marked_in_its_first_cell(tmp_path):
+    library = Document("library.md", "# Library books\n\n| book | due |\n|---|---|\n| Wolf Hall | 2026-12-11 |\n"
+                                     "| The Salt Path | 2026-12-05 |\n\nLibrary card: 2290 4471 88\n")
+    assert ready_write("I've taken Wolf Hall back.", [library]) == ListToWrite(
+        "library.md", "# Library books\n\n| book | due |\n|---|---|\n| The Salt Path | 2026-12-05 |\n\nLibrary card: 2290 4471 88\n")
+    chores = "| job | who |\n|---|---|\n| Clean the oven | me |\n"
+    (tmp_path / "chores.md").write_text(chores)
+    assert line_marked_as_told("I've cleaned the oven.", [Document("chores.md", chores)], str(tmp_path)) == ListToWrite(
+        "chores.md", "| job | who |\n|---|---|\n| Clean the oven (done) | me |\n")
 
 
 def test_someone_told_is_marked_on_the_list_of_who_to_tell_by_initials_too(tmp_path):

@@ -45,8 +45,6 @@ TOLD_DONE = re.compile(
     r"(?![^.!?]*\?)|"
     r"^\s*(?:I(?:'ve|’ve|\s+have)|we(?:'ve|’ve|\s+have))\s+(?:just\s+|already\s+|now\s+|finally\s+)?"  # "I've told the GP."
     r"(?:told|rung|rang|phoned|called|emailed|contacted|informed)\s+(?:the\s+|my\s+|our\s+)?[\w'’ ]{1,30}?\s*[.!]?\s*$|"
-    r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+|already\s+)?(?:taken|took|given|gave)\s+"  # "I've taken Wolf Hall back."
-    r"(?:the\s+|my\s+|our\s+)?[\w'’, ]{1,40}?\s+back(?:\s+(?:today|yesterday))?\s*[.!]?\s*$|"
     r"^\s*(?:I|we)\s+(?:just\s+|already\s+|finally\s+)?(?:packed|bought|returned|paid|posted|sent|finished|collected|"
     r"picked\s+up|fixed|cleared|ordered|booked)\s+(?:the|my|our|his|her|their|all\s+the)\b(?![^.!?]*[?\d])|"
     r"^\s*(?:I|we)\s+(?:just\s+)?(?!(?:moved|changed|booked|rescheduled|cancelled|arranged|planned)\b)(?:[a-z]{3,}ed|gave|fed|took|did)\s+(?:the|my|our|(?-i:[A-Z])[\w'-]*)\b[^.!?\d]*\b(?:today|yesterday|this\s+(?:morning|afternoon|evening))"
@@ -71,6 +69,9 @@ TOLD_CANCELLED = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+h
                             r"(?:cancell?ed|stopped|quit)\s+(?:(?:the|my|our)\s+|(?-i:(?=[A-Z])))(?P<thing>[\w' -]+?)"
                             r"(?:\s+(?:subscription|membership|direct\s+debit|booking))?\s*[.!]?\s*$", re.IGNORECASE)
 """Told a thing was cancelled ("I've cancelled the gym.", "I cancelled Spotify."): its line goes."""
+TAKEN_BACK = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+|already\s+)?(?:taken|took|given|gave)\s+"
+                        r"(?:the\s+|my\s+|our\s+)?(?P<thing>[\w'’, ]{1,40}?)\s+back(?:\s+(?:today|yesterday))?\s*[.!]?\s*$", re.IGNORECASE)
+"""Told a thing borrowed went back ("I've taken Wolf Hall back."): its line of what is out goes."""
 SOMEONE_STOPPED = re.compile(r"^\W*(?!(?:I|We|You|It|They|He|She|This|That)\b)(?P<who>(?-i:[A-Z])[\w-]*)(?:'s|’s|\s+is|\s+has)?\s+(?:just\s+)?(?:dropping|dropped|quitting|quit|"
                              r"stopping|stopped|giving\s+up|gave\s+up|given\s+up)\s+(?:the\s+|his\s+|her\s+|their\s+)?"
                              r"(?P<thing>[\w' -]+?)\s*[.!]?\s*$", re.IGNORECASE)
@@ -246,7 +247,7 @@ def asked_action(request: str) -> str:
         if verb == "remind" and REMIND_SOMEONE.search(request[found.end("verb"):]):  # "Remind Tom that …"
             return "message"
         return SAID_PLAINLY.get(verb.split()[0], verb.split()[0])
-    if TOLD_CANCELLED.match(request) or SOMEONE_STOPPED.match(request):
+    if TOLD_CANCELLED.match(request) or SOMEONE_STOPPED.match(request) or TAKEN_BACK.match(request):
         return "remove"
     if BOUGHT_FOR.match(request):
         return "mark"

@@ -118,14 +118,13 @@ def marked_line(line: str, request: str) -> str | None:
         return re.sub(r"\[ \]", "[x]", line, count=1)
     if added := MARK_GIVEN.search(request):  # "by adding " [done]" at the end": the mark as given
         return line + added.group("mark")
-    mark = f"({asked.group(1).lower() if asked else 'returned' if TAKEN_BACK.search(request) else 'done'})"
+    mark = f"({asked.group(1).lower() if asked else 'done'})"
     if cell := FIRST_CELL.match(line):  # "| Wolf Hall (returned) | 2026-11-20 |": the table stays whole
         return f"{cell.group(0).rstrip()} {mark} {line[cell.end():].lstrip()}"
     return f"{line} {mark}"
 
 
 FIRST_CELL = re.compile(r"^\s*\|[^|]*?(?=\s*\|)")
-TAKEN_BACK = re.compile(r"\b(?:taken|took|given|gave)\b.*\bback\b", re.IGNORECASE)
 
 
 MARK_GIVEN = re.compile(r"\b(?:adding|add|append(?:ing)?|putting|put)\s+[\"“'‘](?P<mark>[^\"”'’]+)[\"”'’]\s+(?:at\s+the\s+end|after)",

@@ -324,8 +324,14 @@ def _holding_the_item(request: str, documents: list[Document]) -> Document | Non
 
 
 def _item_said(line: str, request: str) -> bool:
-    """Whether `line` is a list item all of whose words the request says."""
+    """Whether `line` is a list item all of whose words the request says, or a table's row whose
+    first cell's are ("| Wolf Hall | 2026-12-11 |" of "I've taken Wolf Hall back.")."""
+    if row := TABLE_ROW.match(line):
+        return bool(words := stems(row["first"])) and words <= stems(request)
     return BULLET.match(line) is not None and bool(words := stems(BULLET.sub("", line))) and words <= stems(request)
+
+
+TABLE_ROW = re.compile(r"^\s*\|(?P<first>[^|]+)\|")
 
 
 def _list_named(request: str, documents: list[Document]) -> Document | None:
