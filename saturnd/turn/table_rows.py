@@ -30,6 +30,7 @@ from saturnd.turn.dates import MONTHS, days_named, days_of
 from saturnd.turn.errands import (
     NAMED_FILE,
     SCORED_MORE,
+    TAKEN_BACK,
     TOLD_ADDED,
     TOLD_LOGGED,
     TOLD_MORE,
@@ -92,7 +93,7 @@ def cell_told(request: str, documents: list[Document], today: date | None = None
     put down for someone ("Put down a candle for Priya"), the one cell their row leaves blank."""
     action, put = asked_action(request), PUT_FOR.match(request)
     logged = action == "add" and TOLD_LOGGED.match(request) is not None  # "I sold the lamp today for 12."
-    if action != "mark" and put is None and not logged:
+    if action != "mark" and put is None and not logged and not TAKEN_BACK.match(request):  # taken back: its returned day
         return None
     today = today or date.today()
     said, words = stems(request) | (PAID if WENT_OUT.search(request) else set()), set(re.findall(r"[A-Z][\w'-]*", request))
