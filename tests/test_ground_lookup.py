@@ -1278,7 +1278,7 @@ def test_a_tables_rows_that_say_me_are_noted_as_the_users():
     assert the_user_named("Who's in the club?", [], [Excerpt("club.md", 1, club[:1], 1)]) == ""
     noted = the_user_named("When am I hosting?", [], [Excerpt("club.md", 1, club, 2)])
     assert own_part_missed("We meet the second Tuesday, at whoever is hosting.", "When am I hosting?", noted) == (
-        "[Saturn noted] the user's part of Host rota: February me")
+        "[Saturn noted] Host rota: February me")
     assert own_part_missed("In February.", "When am I hosting?", noted) is None
     school_run = ["# School run", "Mon: me", "Tue: Jo", "Wed: Sam", "Thu: me", "Sam: sam@example.com", "Leave by 8:15"]
     assert the_user_named("How many days a week do I drive?", [], [Excerpt("run.md", 1, school_run, 7)]) == (
@@ -1288,7 +1288,7 @@ def test_a_tables_rows_that_say_me_are_noted_as_the_users():
     hosting = ["## Hosting", "- January: Sam", "- February: me", "- March: Priya"]
     hosting_noted = the_user_named("When am I hosting?", [], [Excerpt("club.md", 1, hosting, 4)])
     assert own_part_missed("You are hosting on January 17, 2026 at Jo's.", "When am I hosting?", hosting_noted) == (
-        "[Saturn noted] the user's lines: February: me")
+        "[Saturn noted] February: me")
     assert own_part_missed("In February.", "When am I hosting?", hosting_noted) is None
     assert own_part_missed("Mon and Thu.", "Which days am I driving?", rota_noted) is None
 

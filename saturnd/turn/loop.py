@@ -526,5 +526,9 @@ def trace_record(turn: TurnContext) -> dict[str, Any]:
 
 
 def _from_your_files(line: str) -> str:
-    """The answer given from a line of the files, its stop once ("…council tax.." had two)."""
-    return prompts.FROM_THE_DAY.format(line=line.rstrip(" ."))
+    """The answer given from a line of the files, its stop once ("…council tax.." had two), without
+    the tag of a line the harness wrote ("[Saturn noted] February: me")."""
+    return prompts.FROM_THE_DAY.format(line=HARNESS_TAG.sub("", line).rstrip(" ."))
+
+
+HARNESS_TAG = re.compile(r"^\[Saturn [a-z ]+\]\s*")

@@ -132,12 +132,12 @@ def own_part_missed(answer: str, request: str, seen: str) -> str | None:
         words = set(re.findall(r"[a-z]{3,}", ME_WORD.sub("", mine).lower()))
         if (colon and "," not in mine and not any(c.isdigit() for c in label) and words
                 and not words & set(re.findall(r"[a-z]{3,}", answer.lower()))):
-            return f"[Saturn noted] the user's part of {label}: {mine}"
+            return f"[Saturn noted] {label}: {mine}"
     counted = COUNTED_MINE.search(noted["parts"])
     if counted and WHEN_ASKED.search(request):  # "When am I hosting?" of "February: me": not "January 17"
         labels = [line.split(":")[0].strip() for line in counted["lines"].split("; ")]
         if not any(re.search(rf"\b{re.escape(label[:3])}", answer, re.IGNORECASE) for label in labels if label):
-            return f"[Saturn noted] the user's lines: {counted['lines']}"
+            return f"[Saturn noted] {counted['lines']}"
     return None
 
 
