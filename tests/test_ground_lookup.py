@@ -1063,6 +1063,7 @@ def test_hours_totalled_are_times_the_rate_an_hour_a_line_gives_their_name():
     assert hours_at_their_rates("How much did I earn?", by_client) == (
         "[Saturn worked out] at each one's rate an hour: Oakwell 7.5 × £35 = 262.5, Brightside 4 × £40 = 160; in all 422.5")
     assert hours_at_their_rates("How many hours did I work?", shown) == ""
+    assert hours_at_their_rates("How long do clients get to pay?", shown) == ""  # days, not money
     minded = shown.replace("Rates: Brightside £40 an hour, Oakwell £35 an hour.", "Oakwell (childminder): £35 an hour")
     assert hours_at_their_rates("How much do I owe Oakwell for November?", minded).endswith("= 262.5")
     opening = shown.replace("Rates: Brightside £40 an hour, Oakwell £35 an hour.", "Oakwell - Sam Lin, sam@oakwell.example, £35 an hour")

@@ -1171,6 +1171,8 @@ def test_a_line_is_marked_with_the_mark_the_request_spells_out():
     request_text = 'In todo.txt, mark "water the plants" as done by adding " [done]" at the end of that line.'
     assert marked_line("water the plants", request_text) == "water the plants [done]"
     assert marked_line("water the plants", "Mark water the plants as done.") == "water the plants (done)"
+    assert marked_line("| December | The Covenant of Water | me |", "I've finished The Covenant of Water.") == (
+        "| December | The Covenant of Water (finished) | me |")  # in the cell it names: the table stays whole
 
 
 def test_an_item_for_a_weekday_goes_on_that_days_line_of_a_week_set_out_by_day():

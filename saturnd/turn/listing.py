@@ -119,12 +119,13 @@ def marked_line(line: str, request: str) -> str | None:
     if added := MARK_GIVEN.search(request):  # "by adding " [done]" at the end": the mark as given
         return line + added.group("mark")
     mark = f"({asked.group(1).lower() if asked else 'done'})"
-    if cell := FIRST_CELL.match(line):  # "| Wolf Hall (returned) | 2026-11-20 |": the table stays whole
-        return f"{cell.group(0).rstrip()} {mark} {line[cell.end():].lstrip()}"
+    if line.lstrip().startswith("|"):  # "| The Covenant of Water (finished) | …": the table stays whole
+        cells = line.split("|")
+        named = max(range(1, len(cells) - 1), key=lambda i: len(stems(cells[i]) & stems(request)), default=None)
+        if named is not None:
+            cells[named] = f"{cells[named].rstrip()} {mark} "
+            return "|".join(cells)
     return f"{line} {mark}"
-
-
-FIRST_CELL = re.compile(r"^\s*\|[^|]*?(?=\s*\|)")
 
 
 MARK_GIVEN = re.compile(r"\b(?:adding|add|append(?:ing)?|putting|put)\s+[\"“'‘](?P<mark>[^\"”'’]+)[\"”'’]\s+(?:at\s+the\s+end|after)",

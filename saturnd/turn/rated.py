@@ -47,6 +47,7 @@ def cost_a_head(request: str, shown: str) -> str:
             f" = {format((price * count).normalize(), 'f')}")
 
 
+HOW_LONG = re.compile(r"\bhow\s+(?:long|soon|many\s+(?:days|weeks))\b|\bwhen\b", re.IGNORECASE)
 MONEY_ASKED = re.compile(r"\bhow\s+much\b|\b(?:earn(?:ed|t)?|invoice|charge|bill|made|make|owe[sd]?|paid|pay)\b", re.IGNORECASE)
 HOURLY = re.compile(r"(?P<name>[A-Z][\w&'’]*(?:\s+[A-Z][\w&'’]*)*)(?:\s*\([^()]*\))?\s*[:=-]?\s*(?P<money>[£$€])\s?(?P<rate>\d+(?:\.\d+)?)\s*"
                     r"(?:(?:an?|per)\s+|/\s*)(?:hour|hr)\b")
@@ -61,7 +62,7 @@ HOURS_BY = re.compile(r"; (?:hours|hrs) by [\w ]+?: (?P<groups>[^;]+)")
 def hours_at_their_rates(request: str, shown: str) -> str:
     """Asked how much, the hours a table totals for each name a line gives a rate an hour for,
     times that rate: "Oakwell 7.5 hours × £35 an hour = 262.5"."""
-    if not MONEY_ASKED.search(request):
+    if not MONEY_ASKED.search(request) or HOW_LONG.search(request):  # "How long do clients get to pay?": days
         return ""
     rates = {found["name"].strip().lower(): Decimal(found["rate"]) for line in shown.splitlines()
              if not line.startswith("[Saturn") for found in (list(HOURLY.finditer(line)) or filter(None, [HOURLY_OPENING.match(line)]))}
