@@ -2,7 +2,9 @@
 
 from saturnd.turn.asked_line import (
     another_line_than_asked,
+    days_not_listed,
     nothing_found_beside_the_line,
+    the_days_asked,
     the_line_asked,
 )
 
@@ -70,3 +72,12 @@ def test_a_when_question_of_one_word_is_answered_from_the_one_line_with_it_and_a
 def test_a_heading_is_no_line_asked_and_when_is_answered_by_a_line_with_a_day():
     club = ["# Book club", "Next: Thursday 17 December, 7:30pm at Jo's", "Reading: The Bee Sting", "Subs: £3 each"]
     assert the_line_asked(club, "When's book club?") == ""  # "# Book club" holds the words, and no day
+
+
+def test_asked_which_days_a_plan_holds_a_thing_the_lines_that_do_and_an_answer_naming_others_goes_back():
+    meals = ["# Meal plan", "- Mon: chilli", "- Tue: pasta bake", "- Wed: leftover chilli", "- Thu: fish pie"]
+    listed = the_days_asked(meals, "Which nights are we having chilli?")
+    assert listed == "[Saturn listed] the days with chilli (2 of 4): Mon: chilli; Wed: leftover chilli"
+    assert the_days_asked(meals, "What's for dinner on Monday?") == ""
+    assert days_not_listed("Monday, Tuesday, Wednesday and Thursday.", "Which nights are we having chilli?", listed) == listed
+    assert days_not_listed("Monday and Wednesday.", "Which nights are we having chilli?", listed) is None

@@ -104,8 +104,10 @@ comes back again is answered with a note saying so. The kinds:
   answered "Yes", its warranty "(ended)"), or of a time against the time the line opens from or
   closes by ("Can I check in at 1pm?" of "check-in from 3pm"), or of levels going up or down against
   their change since the first reading, or a yes to whether a thing is on a day a line says it is
-  not ("No rehearsal on 23 December"); sent back with the line
-  (date_checks.py).
+  not ("No rehearsal on 23 December"), or asked which days a plan has a thing, a day it has not
+  ("Which nights are we having chilli?" answered with every night), or asked what is saved so far,
+  what is still to go ("How much have I saved altogether?" answered 2240 of "all 3160 of 5400");
+  sent back with the line (date_checks.py, asked_line.py, saved_so_far.py).
 - not_as_worked_out: the request's own numbers come to what the ground worked out (a time moved
   by a length, a length in other units, a percentage, the weekday of a date it writes), or it
   worked out the row asked of as the largest or smallest ("favourite": the best rating), and the
@@ -148,7 +150,11 @@ from typing import Literal
 from protocol.methods import PassTrace
 from saturnd.tools.registry import Registry
 from saturnd.tools.word_match import WORD, stems
-from saturnd.turn.asked_line import another_line_than_asked, nothing_found_beside_the_line
+from saturnd.turn.asked_line import (
+    another_line_than_asked,
+    days_not_listed,
+    nothing_found_beside_the_line,
+)
 from saturnd.turn.date_checks import (
     NO,
     YES,
@@ -231,6 +237,7 @@ from saturnd.turn.picked_rows import (
 )
 from saturnd.turn.rated import against_their_rates
 from saturnd.turn.retrieval import Document
+from saturnd.turn.saved_so_far import to_go_for_so_far
 from saturnd.turn.targets import against_the_target_held, gap_missed
 from saturnd.turn.the_user import own_count_missed, own_part_missed, own_sum_missed
 from saturnd.turn.tool_fit import fits_request, named_for_request
@@ -530,6 +537,7 @@ def unbacked_claim(
                  or against_the_target_held(answer, request, seen) or own_part_missed(answer, request, seen)
                  or own_count_missed(answer, request, seen)
                  or another_line_than_asked(answer, request, seen) or nothing_found_beside_the_line(answer, request, seen)
+                 or days_not_listed(answer, request, seen) or to_go_for_so_far(answer, request, seen)
                  or none_on_the_days_missed(answer, request, seen) or done_ones_named(answer, request, seen)
                  or paid_all_answered(answer, request, seen)):
         return Claim("against_the_line", line)
