@@ -826,6 +826,14 @@ def test_asked_what_happens_at_a_part_of_the_day_the_lines_naming_it_are_listed(
     assert at_that_time_of_day(mum, "What time does the carer come in the evening?") == (
         "[Saturn listed] the lines of the evening (1): Carer (Sunita) visits 9am and 6pm daily: the evening's 6pm")
     assert at_that_time_of_day(mum, "What time does the carer come at night?") == ""  # no hours of night: none picked
+    gym = ["# Classes", "- Mon 18:30 Pilates", "- Wed 07:00 spin", "- Sat 09:30 bootcamp"]
+    saturday = date(2026, 12, 5)
+    assert at_that_time_of_day(gym, "Is there a class this morning?", saturday) == (  # today's, not Wednesday's spin
+        "[Saturn listed] the lines of this morning, Saturday (1): - Sat 09:30 bootcamp")
+    assert at_that_time_of_day(gym, "Is there a class this evening?", saturday) == (
+        "[Saturn listed] no line of this evening, Saturday; Saturday's: - Sat 09:30 bootcamp")
+    assert at_that_time_of_day(gym, "Is there a class this morning?", date(2026, 12, 4)) == (
+        "[Saturn listed] no line of this morning, Friday")
 
 
 def test_told_money_went_into_a_thing_its_line_is_worked_out_so_much_more():

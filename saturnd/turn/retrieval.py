@@ -382,7 +382,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                                     next_due(part.lines, request, today) if not table else "")
                 or lasts_until(part.lines, request, today) or in_the_month(part.lines, request, today)
                 or just_gone(part.lines, request, today)
-                or (at_that_time_of_day(part.lines, request) if not asked_action(request) else "")) if today else ""
+                or (at_that_time_of_day(part.lines, request, today) if not asked_action(request) else "")) if today else ""
         on_the_day = (_days_lines(repeats_on(part.lines, request, today), on_the_days(part.lines, request, today))
                       if today and not asked_action(request) else "")
         worked = ((done_jobs_priced(part.lines, request) if not table else "") or stay_costs(part.lines, request, today) or amount_added(part.lines, request) or still_to_pay(part.lines, request) or count_by_period(part.lines, request) or time_between(part.lines, request) or lengths_summed(part.lines, request)

@@ -135,16 +135,36 @@ PART_OF_DAY = re.compile(r"\b(?:in\s+the|at|each|every|this|tonight|before|after
                          r"lunch(?:time)?|breakfast|dinner)s?\b|\b(tonight)\b", re.IGNORECASE)
 
 
+THIS_PART = re.compile(r"\b(?:this\s+(?:morning|afternoon|evening)|tonight)\b", re.IGNORECASE)
+OPENS_WITH_WEEKDAY = re.compile(r"^\W*(?P<day>(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*)\b", re.IGNORECASE)
 HOURS_OF = {"morning": (5, 12), "afternoon": (12, 17), "evening": (17, 22), "lunch": (11, 14), "lunchtime": (11, 14)}
 
 
-def at_that_time_of_day(lines: list[str], request: str) -> str:
+def at_that_time_of_day(lines: list[str], request: str, today: date | None = None) -> str:
     """Asked what happens at a part of the day ("What do I take in the morning?"), the lines that
-    name it: the 1.5B listed every medicine, the one taken at night too."""
+    name it: the 1.5B listed every medicine, the one taken at night too. Asked of this one ("Is there
+    a class this morning?") where lines open with weekdays, today's lines only: on a Saturday, the
+    1.5B answered with Wednesday's 07:00 spin."""
     found = PART_OF_DAY.search(request)
     if found is None:
         return ""
     part = (found.group(1) or "night").lower()
+    weekday_lines = [line for line in lines if OPENS_WITH_WEEKDAY.match(line)]
+    if today is not None and THIS_PART.search(request) and len(weekday_lines) > 1:
+        todays = [line for line in weekday_lines if line.strip(" -*•")[:3].lower() == f"{today:%a}".lower()]
+        said = _of_the_part(todays, part)
+        this = f"this {part}, {today:%A}"
+        if said:
+            return f"[Saturn listed] the lines of {this} ({len(said)}): " + "; ".join(said)
+        return f"[Saturn listed] no line of {this}" + (f"; {today:%A}'s: " + "; ".join(line.strip() for line in todays) if todays else "")
+    said = _of_the_part(lines, part)
+    if not said or len(said) == sum(1 for line in lines if line.strip()):
+        return ""
+    return f"[Saturn listed] the lines of the {part} ({len(said)}): " + "; ".join(said)
+
+
+def _of_the_part(lines: list[str], part: str) -> list[str]:
+    """The lines that name the part of the day, or, where none does, whose times fall in it."""
     said = [line.strip() for line in lines if re.search(rf"\b{part}s?\b", line, re.IGNORECASE)]
     if not said and part in HOURS_OF:  # "Which exams are in the afternoon?" of a table's "13:30"
         start, end = HOURS_OF[part]
@@ -153,9 +173,7 @@ def at_that_time_of_day(lines: list[str], request: str) -> str:
         # "Carer visits 9am and 6pm daily", asked when in the evening: its 6pm (the 1.5B gave both)
         said = said or [f"{line.strip()}: the {part}'s {' and '.join(within)}" for line in lines
                         if (within := [written for written, minutes in clock_times(line) if start * 60 <= minutes < end * 60])]
-    if not said or len(said) == sum(1 for line in lines if line.strip()):
-        return ""
-    return f"[Saturn listed] the lines of the {part} ({len(said)}): " + "; ".join(said)
+    return said
 
 
 MISSED_ASKED = re.compile(r"\b(?:miss(?:ed)?|forg[oe]t(?:ten)?|just\s+(?:gone|been|passed)|recent(?:ly)?)\b", re.IGNORECASE)
