@@ -6,6 +6,7 @@ from saturnd.turn.asked_line import (
     nothing_found_beside_the_line,
     the_days_asked,
     the_line_asked,
+    the_lines_naming,
 )
 
 CARE = ["Feed the monstera once a month in spring and summer, not in winter.", "Fern likes misting.",
@@ -81,3 +82,11 @@ def test_asked_which_days_a_plan_holds_a_thing_the_lines_that_do_and_an_answer_n
     assert the_days_asked(meals, "What's for dinner on Monday?") == ""
     assert days_not_listed("Monday, Tuesday, Wednesday and Thursday.", "Which nights are we having chilli?", listed) == listed
     assert days_not_listed("Monday and Wednesday.", "Which nights are we having chilli?", listed) is None
+
+
+def test_asked_which_of_a_list_are_someones_the_lines_naming_them():
+    gym = ["## Classes", "- Mon 18:30 Pilates (Jenny)", "- Wed 07:00 spin (Marco)", "- Wed 19:00 yoga (Jenny)"]
+    assert the_lines_naming(gym, "Which classes does Jenny take?") == (
+        "[Saturn listed] the lines with Jenny (2 of 3): - Mon 18:30 Pilates (Jenny); - Wed 19:00 yoga (Jenny)")
+    assert the_lines_naming(gym, "Which classes does Marco take?") == ""  # one line: the_line_asked's, or the file's
+    assert the_lines_naming(gym, "Text Jenny that I can't come.") == ""
