@@ -173,16 +173,3 @@ def listed_not_written(request: str, answer: str, passes: Iterable[PassTrace], c
 def _parts(items: str) -> list[str]:
     """The things a list in an answer names, a title's own "and the" kept whole ("Klara and the Sun")."""
     return [part.strip(" '\"‘’“”") for part in re.split(r",\s*(?:and\s+)?|\s+and\s+(?![Tt]he\s+[A-Z])", items) if part.strip(" '\"")]
-    if (claimed := ADDED_THINGS.search(answer)) and any(
-            not stems(part) & stems(request) for part in re.split(r",\s*(?:and\s+)?|\s+and\s+(?![Tt]he\s+[A-Z])", claimed["items"])):
-        found = claimed  # "I've added 'Demon Copperhead', …, and 'Klara and the Sun'": the list's old lines as added
-    if found is None:
-        return ""
-    written = [c for p in passes for c in p.calls if c.fate == "ran" and c.name in ("write_file", "edit_file")]
-    with contextlib.suppress(IndexError, ValueError, AttributeError):
-        path = str(json.loads(written[-1].arguments).get("path", ""))
-        text = file_text(Path(cwd, os.path.expanduser(path))).lower()
-        listed = [part.strip(" '\"") for part in re.split(r",\s*(?:and\s+)?|\s+and\s+", found.group("items"))]
-        if text and any(part and part.lower() not in text for part in listed):
-            return f"Added {item} to {path}."
-    return ""
