@@ -9,6 +9,9 @@ whose category (or any text column's value) the request names; for a request tha
 average, or the largest or smallest, that too. An orders table's numbers that name its rows are no
 amount, and its quantities at a price each are what each row came to ("qty × price"); the days a
 request names ("last week") pick a dated table's rows, and a first name the rows it begins.
+
+Which rows a request's words pick is table_picks'; a dated table of readings, levels or start and
+end times, whose numbers are no amounts to add, is table_series'.
 """
 
 from __future__ import annotations
@@ -18,19 +21,15 @@ import io
 import re
 from collections import Counter
 from collections.abc import Collection
-from datetime import date, datetime
+from datetime import date
 from decimal import Decimal
 from fractions import Fraction
-from functools import partial
 from itertools import pairwise
 
 from saturnd.tools.periods import PERIOD_OF, TIMES_A_YEAR, period_asked
 from saturnd.tools.table_asked import (
-    AVERAGE_ASKED,
-    LARGEST_ASKED,
     LEFT_ASKED,
     RATED,
-    SMALLEST_ASKED,
     asked_of_rows,
     counts_up,
     difference,
@@ -38,9 +37,7 @@ from saturnd.tools.table_asked import (
 )
 from saturnd.tools.table_cells import (
     BLANK,
-    CLOCK_TIME,
     ISO_DATE,
-    MONTHS,
     TABLE_SUFFIXES,
     column_total,
     day_of,
@@ -64,11 +61,30 @@ from saturnd.tools.table_flags import (
     rows_by_flag,
     status_asked,
 )
+from saturnd.tools.table_picks import (
+    MAX_GROUPS,
+    SINCE_MONTH,
+    a_year_gone,
+    all_but,
+    date_column_named,
+    grouping_column,
+    month_named,
+    month_started,
+    named_values,
+    value_named,
+    verb_named,
+)
 from saturnd.tools.table_repeats import EVERY_HEADED, between_times, next_by_row
+from saturnd.tools.table_series import (
+    LEVELS,
+    hours_between,
+    levels_over_time,
+    one_row_a_thing,
+    used_between_readings,
+)
 from saturnd.tools.word_match import stems
 
 MAX_ROWS = 2_000
-MAX_GROUPS = 12
 
 
 def table_totals(name: str, text: str, request: str = "", days: Collection[date] = (), today: date | None = None) -> str:
@@ -82,7 +98,7 @@ def table_totals(name: str, text: str, request: str = "", days: Collection[date]
         body = as_next(header, body, today)
         rows = [header, *body]
         return "\n".join(filter(None, (_none_on_the_days(header, body, days, request),
-                                        _totals(name, header, body, rows, request, days, days_now(request, today), today), _hours_between(header, body, days),
+                                        _totals(name, header, body, rows, request, days, days_now(request, today), today), hours_between(header, body, days),
                                         _dated_or_not(header, body), _blanks_asked(header, body, request),
                                         last_rows(header, body, request), next_by_row(header, body, request, today),
                                         extremes_by_group(name, header, body, request), between_times(header, body, request),
@@ -151,24 +167,24 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
     if (product := _quantity_by_price(header, body, numeric)) is not None:  # an order's qty,price: what it came to
         header, body = [*header, product[0]], [[*r, value] for r, value in zip(body, product[2], strict=True)]
         numeric.append(len(header) - 1)
-    if dates is not None and (used := _used_between_readings(name, header, body, numeric, dates, request)
-                              or _levels_over_time(name, header, body, numeric, dates, request)):
+    if dates is not None and (used := used_between_readings(name, header, body, numeric, dates, request)
+                              or levels_over_time(name, header, body, numeric, dates, request)):
         return used  # readings and levels are no amounts: their totals mean nothing
-    grouping = _grouping_column(header, body, [*numeric, dates], request)
+    grouping = grouping_column(header, body, [*numeric, dates], request)
     since = SINCE_MONTH.search(request)
-    if (named_dates := _date_column_named(header, body, request)) is not None and (
-            since or any(_month_named(month_of(r[named_dates]), request) for r in body if r[named_dates].strip())):
+    if (named_dates := date_column_named(header, body, request)) is not None and (
+            since or any(month_named(month_of(r[named_dates]), request) for r in body if r[named_dates].strip())):
         body = [r for r in body if r[named_dates].strip()]  # "How many books did I finish in November?": by finished
         dates, over = named_dates, f"{header[named_dates].strip()} "
-    if dates is not None and since and (start := _month_started(body, dates, since.group(1))):
+    if dates is not None and since and (start := month_started(body, dates, since.group(1))):
         body = [r for r in body if (d := first_day_of(r[dates])) is not None and d >= start]  # "since September": on from it
         over += f"since {start:%B %Y} "
-    elif dates is not None and len(asked := {m for r in body if _month_named(m := month_of(r[dates]), request)
-                                             and not _a_year_gone(m, today)}) == 1:
+    elif dates is not None and len(asked := {m for r in body if month_named(m := month_of(r[dates]), request)
+                                             and not a_year_gone(m, today)}) == 1:
         month = asked.pop()
         body, dates = [r for r in body if month_of(r[dates]) == month], None
         over += f"{month} "
-    if (named := _named_values(header, body, [*numeric, dates], request, name)) and _all_but(named[1], request):
+    if (named := named_values(header, body, [*numeric, dates], request, name)) and all_but(named[1], request):
         column, values = named  # "my biggest bill after rent": the rows other than Rent's
         body = [r for r in body if r[column].strip() not in values]
         over += "other than " + " and ".join(sorted(values)) + " "
@@ -202,7 +218,7 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         column = undone[0]  # "the most expensive thing still for sale": the rows not sold yet
         body = [r for r in body if not r[column].strip()]
         over += f"not {header[column].strip()} yet "
-    elif not days and len(dated := _blank_dates(header, body)) == 1 and _verb_named(header[dated[0]], request):
+    elif not days and len(dated := _blank_dates(header, body)) == 1 and verb_named(header[dated[0]], request):
         body = [r for r in body if r[dated[0]].strip()]  # "How much have I made from selling?": the rows sold
         over += f"{header[dated[0]].strip()} "
     over = f"the {over}rows ({len(body)}{names})" if over else f"{len(body)} rows"
@@ -342,13 +358,13 @@ def _rows_without_amounts(name: str, header: list[str], body: list[list[str]], r
         cells = " | ".join(named_cells(header, r) for r in body)
         return "\n".join(filter(None, (f"[Saturn worked out] the rows dated {over}({len(body)}): {cells}",
                                         rows_by_flag(header, body, request))))
-    dates = column if (column := _date_column_named(header, body, request)) is not None else dates
-    if dates is not None and len(months := {m for r in body if r[dates].strip() and _month_named(m := month_of(r[dates]), request)}) == 1:
+    dates = column if (column := date_column_named(header, body, request)) is not None else dates
+    if dates is not None and len(months := {m for r in body if r[dates].strip() and month_named(m := month_of(r[dates]), request)}) == 1:
         month = months.pop()  # "What did I sow in November?": November's rows, not the first the 1.5B saw
         picked = [r for r in body if r[dates].strip() and month_of(r[dates]) == month]
         return (f"[Saturn listed] the rows with {header[dates].strip()} in {month} ({len(picked)} of {len(body)}): "
                 + " | ".join(named_cells(header, r) for r in picked[:MAX_ROWS_LISTED]))
-    named = _named_values(header, body, [dates], request, name)
+    named = named_values(header, body, [dates], request, name)
     by_flag = rows_by_flag(header, body, request)
     if coming := _coming(header, body, named, request):
         return "\n".join(filter(None, (coming, by_flag)))
@@ -362,7 +378,7 @@ def _rows_without_amounts(name: str, header: list[str], body: list[list[str]], r
     rows = (f"[Saturn counted] {len(body)} {counted.group(1)} (a row each)"
             if counted and not named and _rows_counted(counted.group(1), name, header, [], set(), False)
             and _mentions(counted.group(1), name, header, body) and not (LEFT_ASKED.search(request) and _some_not_done(body))
-            and not any(_verb_named(header[i], request) and {r[i].strip().lower() for r in body} <= FLAGS.keys()
+            and not any(verb_named(header[i], request) and {r[i].strip().lower() for r in body} <= FLAGS.keys()
                         for i in range(len(header))) else "")  # "How many cards have I sent?": the "sent" yeses
     return "\n".join(filter(None, (rows, by_flag)))
 
@@ -404,7 +420,7 @@ def _rows_counted(thing: str, name: str, header: list[str], numeric: list[int], 
     names = [i for i in range(len(header)) if any(_forms(word) & _forms(thing) for word in [header[i], *header[i].split()])]
     # "rides" is no "riders"; "water glasses" holds "glasses"
     counted_in = [i for i in names if not _amount_of_each(header[i])]  # "dose ml": how much each dose is, no count
-    if any(i in numeric for i in counted_in) or any(_value_named(value, thing) for value in named) or any(
+    if any(i in numeric for i in counted_in) or any(value_named(value, thing) for value in named) or any(
             _measured_by(header[i], thing) and not _amount_of_each(header[i])
             for i in numeric):  # "How many miles …?" of a mileage column
         return False
@@ -516,124 +532,6 @@ def _days_written(days: Collection[date]) -> str:
     return f"{ordered[0]} to {ordered[-1]}" if len(ordered) > 2 else " and ".join(ordered)
 
 
-def _hours_between(header: list[str], body: list[list[str]], days: Collection[date] = ()) -> str:
-    """For a table with a start and an end time on each row (a timesheet, a rota), each row's
-    hours and their total, less a break column of minutes: asked how many hours they worked, the
-    1.5B subtracts clock times no better than it adds. Not where the table gives its hours itself."""
-    clocks = [i for i in range(len(header)) if body and all(CLOCK_TIME.fullmatch(r[i].strip()) for r in body)]
-    if len(clocks) != 2 or any(name.strip().lower() in ("hours", "hrs", "duration") for name in header):
-        return ""
-    start, end = clocks
-    rest = next((i for i, name in enumerate(header) if "break" in name.lower() and "min" in name.lower()
-                 and all(number(r[i]) is not None for r in body)), None)
-    label = next((i for i in range(len(header)) if i not in clocks and i != rest), None)
-    spans = []
-    for row in body:
-        minutes = (_minutes(row[end]) - _minutes(row[start])) % (24 * 60) - int(number(row[rest]) or 0 if rest is not None else 0)
-        spans.append((row[label].strip() if label is not None else "", minutes))
-    on_the_days = {day.isoformat() for day in days}
-    if asked := [span for span in spans if span[0][:10] in on_the_days]:  # the day asked, alone
-        spans = asked
-    less = f" less {header[rest].strip()}" if rest is not None else ""
-    each = ", ".join(f"{name} {_hours(minutes)}".strip() for name, minutes in spans)
-    total = f"; total {_hours(sum(minutes for _, minutes in spans))}" if len(spans) > 1 else ""
-    return f"[Saturn worked out] hours from {header[start].strip()} to {header[end].strip()}{less}: {each}{total}"
-
-
-def _minutes(cell: str) -> int:
-    hour, minute = re.split(r"[:.]", cell.strip()[:5].rstrip("apm ").strip())[:2]
-    half = cell.strip().lower()[-2:]
-    return (int(hour) % 12 + (12 if half == "pm" else 0) if half in ("am", "pm") else int(hour)) * 60 + int(minute)
-
-
-def _hours(minutes: int) -> str:
-    """"6.75 hours (6 h 45 min)"."""
-    hours, left = divmod(minutes, 60)
-    return f"{plain(Decimal(minutes) / 60, places=2)} hours" + (f" ({hours} h {left} min)" if left else "")
-
-
-SINCE_MONTH = re.compile(r"\bsince\s+(?:the\s+start\s+of\s+)?(" + "|".join(MONTHS) + r")\b", re.IGNORECASE)
-READINGS = re.compile(r"reading|meter|odometer", re.IGNORECASE)
-
-
-def _used_between_readings(name: str, header: list[str], body: list[list[str]], numeric: list[int], dates: int,
-                           request: str = "") -> str:
-    """For a table of meter readings (its name or header says so), what was used between each two
-    readings of the columns that count up: asked how much gas was used in November, shown the
-    readings' totals, a small model gives the total or the November reading itself. Asked since a
-    month, from its first reading to the latest too."""
-    if not READINGS.search(f"{name} {' '.join(header)}"):
-        return ""
-    ordered = sorted(body, key=lambda row: row[dates].strip())
-    counting = [i for i in numeric if all(value_in(i, a) <= value_in(i, b) for a, b in pairwise(ordered))]
-    if not counting:
-        return ""
-    spans = []
-    for earlier, later in pairwise(ordered):
-        start, end = earlier[dates].strip(), later[dates].strip()
-        month = f"{month_of(start)} " if start[8:10] == end[8:10] == "01" else ""  # 1st to 1st: that month
-        used = ", ".join(f"{header[i].strip()} {plain(value_in(i, later) - value_in(i, earlier))}" for i in counting)
-        spans.append(f"{month}({start} to {end}): {used}")
-    since = next((row for row in ordered if (found := SINCE_MONTH.search(request))
-                  and month_of(row[dates]).split()[0].lower() == found.group(1).lower()), None)
-    if since is not None and since is not ordered[-1]:  # "since September": from its first reading to the latest
-        used = ", ".join(f"{header[i].strip()} {plain(value_in(i, ordered[-1]) - value_in(i, since))}" for i in counting)
-        spans.append(f"since {month_of(since[dates])} ({since[dates].strip()} to {ordered[-1][dates].strip()}): {used}")
-    return "[Saturn worked out] used between readings (the readings count up): " + "; ".join(spans[-MAX_GROUPS - 1:])
-
-
-WEIGHED = re.compile(r"kg|kgs|kilos?|lbs?|pounds|grams|g", re.IGNORECASE)
-"""A column named only by the unit it is weighed in."""
-LEVELS = re.compile(r"weigh|\bkg\b|\blbs?\b|balance|temperature|\btemp\b|pressure|\bbp\b|systolic|diastolic|pulse|"
-                    r"heart|glucose|sugar|height", re.IGNORECASE)
-
-
-def _levels_over_time(name: str, header: list[str], body: list[list[str]], numeric: list[int], dates: int,
-                      request: str = "") -> str:
-    """For a dated table of levels (a weight, a balance: its name or header says so), the latest,
-    the change since the first row and since each month's first, the lowest and highest, the
-    average when asked: asked
-    how much weight was lost since October, shown the total of the kilograms, a small model
-    gives that."""
-    if not (all(LEVELS.search(header[i]) for i in numeric) or (len(numeric) == 1 and LEVELS.search(name))):
-        return ""  # a bank's amount,balance: the amounts still add up
-    if one_row_a_thing(body):
-        return ""  # pets.csv's dog and cat, by the day each was born: no level over time
-    if all(WEIGHED.fullmatch(header[i].strip()) for i in numeric) and _grouping_column(header, body, [*numeric, dates]) is not None:
-        return ""  # "date,crop,kg": what was picked of each crop, amounts; one "date,kg" is a weight
-    ordered = sorted(body, key=lambda row: row[dates].strip())
-    said = []
-    for i in numeric:
-        first, latest = ordered[0], ordered[-1]
-        months = {month_of(row[dates]): row for row in reversed(ordered)}  # each month's first row
-        since = ", ".join(f"{month} {_signed(value_in(i, latest) - value_in(i, row))}"
-                          for month, row in reversed(list(months.items()))) if len(months) <= MAX_GROUPS else ""
-        low, high = min(ordered, key=partial(value_in, i)), max(ordered, key=partial(value_in, i))
-        column = header[i].strip()
-        said.append(f"{column} latest {latest[i].strip()} ({latest[dates].strip()}), first {first[i].strip()}"
-                    f" ({first[dates].strip()}), change since the first {_signed(value_in(i, latest) - value_in(i, first))}"
-                    + (f"; change since the start of {since}" if since else "")
-                    + f"; lowest {low[i].strip()} ({low[dates].strip()}), highest {high[i].strip()} ({high[dates].strip()})"
-                    + (f"; average {plain(column_total(body, i) / len(body), places=2)}" if AVERAGE_ASKED.search(request) else ""))
-    latest_row = f"the latest row: {named_cells(header, ordered[-1])}; " if len(numeric) > 1 and LATEST_ASKED.search(request) else ""
-    return "[Saturn worked out] levels over time (not amounts to add): " + latest_row + " | ".join(said)
-
-
-def one_row_a_thing(body: list[list[str]]) -> bool:
-    """Whether the first column names a different thing in each row (not a date, not a number)."""
-    firsts = [r[0].strip().lower() for r in body if r]
-    return len(firsts) > 1 and all(firsts) and len(set(firsts)) == len(firsts) and not any(
-        ISO_DATE.match(f) or number(f) is not None for f in firsts)
-
-
-LATEST_ASKED = re.compile(r"\b(?:last|latest|most\s+recent|current|now)\b", re.IGNORECASE)
-"""Asked the last reading of two levels ("138 over 84"): its whole row (the 1.5B gave the first level alone)."""
-
-
-def _signed(value: Decimal) -> str:
-    return ("+" if value > 0 else "") + plain(value)
-
-
 THRESHOLD = re.compile(r"\b(?P<way>over|above|more\s+than|under|below|less\s+than)\s+[£$€]?(?P<limit>\d[\d,]*(?:\.\d+)?)"
                        r"(?!\s*(?:%|percent|days?|weeks?|months?|years?|times|hours?|people|rows?)\b)", re.IGNORECASE)
 ABOVE = frozenset({"over", "above", "more than"})
@@ -663,96 +561,6 @@ def _column_as_period(name: str, body: list[list[str]], amount: int, request: st
     return f"; {name.strip()} as a {asked}: {total.numerator if total.denominator == 1 else f'{float(total):.2f}'}"
 
 
-def _date_column_named(header: list[str], body: list[list[str]], request: str) -> int | None:
-    """Of a table with two date columns or more, the one the request's words name ("finish" of
-    "started,finished"): the month asked is that column's, its blank rows not counted."""
-    columns = [i for i in range(len(header)) if any(ISO_DATE.match(r[i]) for r in body)
-               and all(ISO_DATE.match(r[i]) or not r[i].strip() for r in body)]
-    return next((i for i in columns if stems_named(header[i], request)), None) if len(columns) > 1 else None
-
-
-def _month_started(body: list[list[str]], dates: int, month: str) -> date | None:
-    """The first day of the last `month` the table's dates (or months) reach ("since September" of
-    rows from 2026-09-02 to 2026-11-21: 1 September 2026)."""
-    days = [d for r in body if (d := first_day_of(r[dates])) is not None]
-    wanted = MONTHS.index(month.lower()) + 1
-    starts = [date(year, wanted, 1) for year in {d.year for d in days}]
-    return max((s for s in starts if s <= max(days)), default=None) if days else None
-
-
-ALL_BUT = r"\b(?:after|apart\s+from|besides|other\s+than|except(?:\s+for)?|excluding|not\s+counting|leaving\s+out|bar)\s+(?:the\s+|my\s+)?"
-
-
-def _all_but(values: set[str], request: str) -> bool:
-    """Whether the request sets the values it names aside ("after rent", "apart from the gym")."""
-    return all(re.search(ALL_BUT + re.escape(value), request, re.IGNORECASE) for value in values)
-
-
-def _a_year_gone(month: str, today: date | None) -> bool:
-    """Whether a month ("November 2025") is a year or more before today's: asked about November in
-    December 2026, the electrician's visit of November 2025 is no answer."""
-    when = datetime.strptime(month, "%B %Y").date()
-    return today is not None and (today.year - when.year) * 12 + today.month - when.month >= MONTHS_A_YEAR
-
-
-MONTHS_A_YEAR = 12
-
-
-def _month_named(month: str, request: str) -> bool:
-    return re.search(rf"\b{month.split()[0]}\b", request, re.IGNORECASE) is not None
-
-
-def _named_values(header: list[str], body: list[list[str]], skip: list[int | None], request: str, name: str = ""
-                  ) -> tuple[int, set[str]] | None:
-    """A text column some of whose values (not all) the request names, with those values: asked
-    what November's food cost, the 1.5B gave the whole month's spending, shown it by shop."""
-    request = MESSAGED.sub("", request)  # "Email Ben the November total": Ben's rows are not asked
-    ranking = " ".join(found.group(0) for found in (LARGEST_ASKED.search(request), SMALLEST_ASKED.search(request)) if found)
-    asked = stems(request) - stems(" ".join([*header, re.sub(r"[^a-z]+", " ", name.lower()), ranking]))  # not "longest run"
-    for i in range(len(header)):
-        if i in skip:
-            continue
-        values = {r[i].strip() for r in body}
-        named = ({v for v in values if len(v) >= 2 and _value_named(v, request)}
-                 or {v for v in values if len(words := v.split()) > 1 and any(
-                     word[:1].isupper() and len(word) >= 3 and re.search(rf"(?<!^)\b{re.escape(word)}\b", request.strip())
-                     for word in words)}  # "Priya" of "Priya Shah", "Prime" of "Amazon Prime"
-                 or _values_by_a_word(values, asked))
-        if named and len(named) < len(values):
-            return i, named
-    return None
-
-
-def _values_by_a_word(values: set[str], asked: set[str]) -> set[str]:
-    """The values of several words one of which the request says and no other value holds ("the
-    fence": "new fence"; not "shipping": "not shipped" beside "shipped")."""
-    said = {v: words for v in values if len(v.split()) > 1 and (words := {w for w in stems(v) & asked if len(w) >= 4})}
-    return {v for v, words in said.items() if not any(words & stems(other) for other in values - said.keys())}
-
-
-MESSAGED = re.compile(r"^\s*(?:please\s+)?(?:e-?mail|text|message|tell|remind|ask|send|ring|phone|call|whatsapp)\s+[A-Z][\w'-]*",
-                      re.IGNORECASE)
-
-
-def _value_named(value: str, request: str) -> bool:
-    """"food" by "food" or "foods"; a month written short in the table ("Oct") by its whole name too
-    (asked what the electric was in October, the 1.5B gave the electric of every month)."""
-    if re.search(rf"\b{re.escape(value)}(?:s|es)?\b", request, re.IGNORECASE):
-        return True
-    month = next((m for m in MONTHS if len(value) >= 3 and m.startswith(value.lower().rstrip("."))), None)
-    return month is not None and re.search(rf"\b{month}\b", request, re.IGNORECASE) is not None
-
-
-VERB_FORMS = {"sold": ("sell", "sale"), "paid": ("pay",), "bought": ("buy",), "done": ("do", "did"), "sent": ("send",)}
-
-
-def _verb_named(column: str, request: str) -> bool:
-    """Whether the request names a column of a thing done by its verb in any form ("selling" of "sold")."""
-    name = column.strip().lower()
-    forms = (name, name.removesuffix("ed"), *VERB_FORMS.get(name, ()))
-    return any(re.search(rf"\b{re.escape(form)}", request, re.IGNORECASE) for form in forms if len(form) > 2)
-
-
 def _blank_dates(header: list[str], body: list[list[str]]) -> list[int]:
     """The date columns some rows leave blank: a thing not done yet ("sold", "finished")."""
     return [i for i in range(len(header)) if any(r[i].strip() for r in body) and any(not r[i].strip() for r in body)
@@ -764,21 +572,3 @@ def _some_not_done(body: list[list[str]]) -> bool:
     listed?" is then no count of every row."""
     return any(len({not cell.strip() or cell.strip().lower() in ("no", "n", "false") for cell in column}) == 2
                for column in zip(*body, strict=True))
-
-
-def _a_value_repeats(cells: list[str]) -> bool:
-    values = [cell.strip() for cell in cells if cell.strip()]
-    return len(set(values)) < len(values)
-
-
-def _grouping_column(header: list[str], body: list[list[str]], skip: list[int | None], request: str = "") -> int | None:
-    """The text column the request names ("Which item sells best?"), else whose values repeat most
-    (a category rather than a shop), or None; a column of clock times is no category ("hours by
-    start: 09:00 12")."""
-    kinds = {i: len({r[i].strip() for r in body}) for i in range(len(header))
-             if i not in skip and not all(CLOCK_TIME.fullmatch(r[i].strip()) for r in body)
-             and not any(ISO_DATE.match(r[i]) for r in body)  # "price by sold: 2026-11-14 45, (blank) 57" is no kind
-             and _a_value_repeats([r[i] for r in body])}  # nor a buyer's name beside blanks
-    repeating = [i for i, count in kinds.items() if count < len(body) and count <= MAX_GROUPS]
-    return min(repeating, key=lambda i: (not stems_named(header[i], request), kinds[i], i), default=None)
-
