@@ -1291,6 +1291,10 @@ def test_a_tables_rows_that_say_me_are_noted_as_the_users():
     assert own_part_missed("You are hosting on January 17, 2026 at Jo's.", "When am I hosting?", hosting_noted) == (
         "[Saturn noted] February: me")
     assert own_part_missed("In February.", "When am I hosting?", hosting_noted) is None
+    assert own_part_missed("On January 1st, February 1st, and March 1st.", "When am I hosting?", hosting_noted) == (
+        "[Saturn noted] February: me")  # others' months too
+    weeks = the_user_named("When am I on?", [], [Excerpt("rota.md", 1, ["- Week 1: Sam", "- Week 2: me", "- Week 3: Raj"], 3)])
+    assert own_part_missed("Week 2.", "When am I on?", weeks) is None  # labels of no day or month: not checked
     assert own_part_missed("Mon and Thu.", "Which days am I driving?", rota_noted) is None
 
 

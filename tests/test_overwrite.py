@@ -44,6 +44,7 @@ from saturnd.turn.overwrite import (
     item_line,
     kept_lines,
     line_named_elsewhere,
+    request_as_a_line,
     where_it_is,
 )
 from saturnd.turn.put_right import names_of_the_kind_asked, without_the_grounds_lines
@@ -1310,3 +1311,13 @@ def test_an_item_added_with_an_article_to_a_list_without_them_goes_without_it():
     packing = ["- [x] Passports", "- [ ] Chargers"]
     assert item_line("Add an umbrella to the packing.", "- [ ] An umbrella", packing) == "- [ ] Umbrella"
     assert item_line("Add an umbrella to the list.", "- an umbrella", ["- a torch", "- some rope"]) == "- an umbrella"
+
+
+def test_a_change_written_as_the_request_added_at_the_end_goes_back(tmp_path):
+    club = tmp_path / "book club.md"
+    club.write_text("# Book club\nReading: The Bee Sting\n")
+    request = "Change the book to Western Lane."
+    assert request_as_a_line(request, club, "# Book club\nReading: The Bee Sting\nChange the book to Western Lane.") == (
+        "Change the book to Western Lane.")
+    assert request_as_a_line(request, club, "# Book club\nReading: Western Lane\n") is None
+    assert request_as_a_line("Add change the book to the list.", club, "# Book club\nReading: The Bee Sting\nchange the book") is None

@@ -505,3 +505,25 @@ def added_line_off_request(request: str, path: Path, added: str, known: str) -> 
         if said and not said & asked and line not in old and line.lower() not in known.lower():
             return line
     return None
+
+
+def request_as_a_line(request: str, path: Path, content: str) -> str | None:
+    """Asked to change a line, the line a write adds that is the request itself: asked to "Change
+    the book to Western Lane", the 1.5B wrote book club.md with "Change the book to Western Lane."
+    added at its end and the book's line as it was."""
+    if asked_action(request) not in CHANGING or not path.is_file():
+        return None
+    old, said = set(_file_lines(path)), _plain_words(request)
+    return next((line for line in content_lines(content) if line not in old and _plain_words(line) == said), None)
+
+
+def _plain_words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9']+", text.lower())
+
+
+def request_as_a_line_refusal(path: str, line: str) -> str:
+    return (
+        f"tool error: write_file would add the user's request itself ({line!r}) as a line of {path}. Change the line"
+        f" the request names in place: call write_file again with {path}'s lines, that one line changed."
+    )
+

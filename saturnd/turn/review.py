@@ -86,6 +86,8 @@ from saturnd.turn.overwrite import (
     lines_an_add_edit_drops,
     nothing_there_refusal,
     overwrite_refusal,
+    request_as_a_line,
+    request_as_a_line_refusal,
     where_it_is,
 )
 from saturnd.turn.put_right import (
@@ -479,7 +481,8 @@ def _row_in_place(context: GateContext, target: Path) -> ListToWrite | None:
 
 def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateContext) -> SentBack | None:
     """A write or a message whose content is wrong before it runs: lines of the file nobody asked
-    to drop or the line asked to go kept, the file written back with nothing added, a new file written
+    to drop or the line asked to go kept, the file written back with nothing added or changed, the
+    request itself added as a line for a change, a new file written
     to remove a line another file holds or to add to a list the folder holds, an added line written twice, without the day or time every other line has or with
     nothing of the request, a sum
     nobody worked out, a time, day or number nobody gave, a value asked for and left out."""
@@ -520,6 +523,8 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
             arguments["path"], kept, suggested, changing=asked_action(context.request) in CHANGING))
     if tool.name == WRITE_FILE and adds_nothing(context.request, target, arguments["content"]):
         return SentBack("invalid", adds_nothing_refusal(arguments["path"], context.request))
+    if tool.name == WRITE_FILE and (line := request_as_a_line(context.request, target, arguments["content"])):
+        return SentBack("invalid", request_as_a_line_refusal(arguments["path"], line))
     if tool.name == WRITE_FILE and (found := where_it_is(context.request, target, context.documents)):
         return SentBack("invalid", nothing_there_refusal(arguments["path"], found))
     if tool.name == EDIT_FILE and (dropped := lines_an_add_edit_drops(

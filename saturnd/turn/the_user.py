@@ -135,11 +135,16 @@ def own_part_missed(answer: str, request: str, seen: str) -> str | None:
             return f"[Saturn noted] {label}: {mine}"
     counted = COUNTED_MINE.search(noted["parts"])
     if counted and WHEN_ASKED.search(request):  # "When am I hosting?" of "February: me": not "January 17"
-        labels = [line.split(":")[0].strip() for line in counted["lines"].split("; ")]
-        if not any(re.search(rf"\b{re.escape(label[:3])}", answer, re.IGNORECASE) for label in labels if label):
+        mine = {line.split(":")[0].strip().lower()[:3] for line in counted["lines"].split("; ")}
+        named = {found.group(0).lower()[:3] for found in DAY_OR_MONTH_NAME.finditer(answer)}
+        of_days = all(DAY_OR_MONTH_NAME.fullmatch(line.split(":")[0].strip()) for line in counted["lines"].split("; "))
+        if of_days and (not named & mine or named - mine):  # none of the user's, or others' too ("January, February and March")
             return f"[Saturn noted] {counted['lines']}"
     return None
 
+
+DAY_OR_MONTH_NAME = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b",
+                               re.IGNORECASE)
 
 WHEN_ASKED = re.compile(r"^\W*(?:when|which|what\s+(?:day|days|month|months|week|weeks|date))\b", re.IGNORECASE)
 
