@@ -39,6 +39,7 @@ from saturnd.turn.put_right import NUMBER_SAID, PERSONS_VALUE, SEND_MESSAGE, per
 from saturnd.turn.retrieval import KB_SOURCE, Document
 from saturnd.turn.table_rows import cell_told, row_asked, score_added, stock_topped_up
 from saturnd.turn.time_moves import time_moved_ready
+from saturnd.turn.timed_log import timed_line_added
 
 
 def ready_write_text(turn: TurnContext, claim: Claim) -> str:
@@ -72,7 +73,8 @@ def ready_write_of(request: str, documents: list[Document], cwd: str, today: dat
             or days_swapped(request, documents)
             or days_taken(request, documents) or answer_told(request, documents) or time_moved_ready(request, documents)
             or moved_to_a_day(request, documents, today)
-            or lines_copied(request, documents, cwd) or diary_line_added(request, documents, today, now))
+            or lines_copied(request, documents, cwd) or diary_line_added(request, documents, today, now)
+            or timed_line_added(request, documents))
 
 
 MAKING = frozenset({"create", "make", "write", "save", "put", "start"})
