@@ -1,4 +1,5 @@
-"""The row an add asks for in a folder's table, from the request's own words (table_rows.py)."""
+"""The row an add asks for in a folder's table, from the request's own words (table_rows.py), and the
+cell told of in a row it already holds (table_cells_told.py)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,12 @@ import pytest
 from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.marks import line_marked_as_told
 from saturnd.turn.retrieval import Document
+from saturnd.turn.table_cells_told import cell_told, score_added, stock_topped_up
 from saturnd.turn.table_rows import (
-    cell_told,
     in_figures,
     row_against_the_request,
     row_asked,
     row_instead_of_a_new_file,
-    score_added,
-    stock_topped_up,
 )
 
 TODAY = date(2026, 12, 4)

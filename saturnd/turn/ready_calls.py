@@ -37,7 +37,8 @@ from saturnd.turn.message_words import message_asked
 from saturnd.turn.overwrite import WRITE_FILE
 from saturnd.turn.put_right import NUMBER_SAID, PERSONS_VALUE, SEND_MESSAGE, persons_number
 from saturnd.turn.retrieval import KB_SOURCE, Document
-from saturnd.turn.table_rows import cell_told, row_asked, score_added, stock_topped_up
+from saturnd.turn.table_cells_told import cell_told, score_added, stock_topped_up
+from saturnd.turn.table_rows import row_asked
 from saturnd.turn.time_moves import time_moved_ready
 from saturnd.turn.timed_log import timed_line_added
 
@@ -50,8 +51,9 @@ def ready_write_text(turn: TurnContext, claim: Claim) -> str:
 def ready_write_for(turn: TurnContext, claim: Claim) -> ListToWrite | None:
     """For a list errand answered instead of done, the write that does it (lists_named.ready_write),
     for an add to a table, the table with the row the request gives (table_rows.row_asked), for a
-    thing told done, its list or table marked (marks.line_marked_as_told, table_rows.cell_told), for
-    a new file of what the user was asked, their answer (reply_as_new_file)."""
+    thing told done, its list or table marked (marks.line_marked_as_told,
+    table_cells_told.cell_told), for a new file of what the user was asked, their answer
+    (reply_as_new_file)."""
     if claim.kind not in ("done", "not_acted") or WRITE_FILE not in claim.tools:
         return None
     now = datetime.now()

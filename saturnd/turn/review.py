@@ -105,13 +105,11 @@ from saturnd.turn.put_right import (
     where,
 )
 from saturnd.turn.retrieval import Document
+from saturnd.turn.table_cells_told import cell_told, score_added, stock_topped_up
 from saturnd.turn.table_rows import (
-    cell_told,
     row_against_the_request,
     row_changed_in_place,
     row_instead_of_a_new_file,
-    score_added,
-    stock_topped_up,
 )
 from saturnd.turn.tool_fit import seems_unfit
 from saturnd.turn.validation import Invalid, validate_call
