@@ -300,3 +300,11 @@ def test_a_phrase_after_a_comma_asking_for_the_row_is_no_cell_and_the_price_list
         "pocket money.csv", pocket.text + "2026-12-04,Leo,,\n")  # not "add it" for what was done
     assert row_asked("Leo emptied the dishwasher today, add it.", [pocket, chores], TODAY) == ListToWrite(
         "pocket money.csv", pocket.text + "2026-12-04,Leo,1,empty dishwasher\n")
+
+
+def test_a_span_of_the_day_fills_a_tables_start_and_end_columns():
+    shifts = Document("shifts.csv", "date,start,end\n2026-12-07,09:00,17:00\n2026-12-08,12:00,20:00\n")
+    assert row_asked("Add a shift on the 14th, 9 till 5.", [shifts], TODAY) == ListToWrite(
+        "shifts.csv", shifts.text + "2026-12-14,09:00,17:00\n")  # not "shift on the 14th" in the start column
+    assert row_asked("Add a shift on the 15th, 2 till 8.", [shifts], TODAY) == ListToWrite(
+        "shifts.csv", shifts.text + "2026-12-15,14:00,20:00\n")  # an afternoon's

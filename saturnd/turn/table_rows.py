@@ -353,14 +353,40 @@ TIME_OF_DAY = re.compile(r"\b(?:[01]?\d|2[0-3])[:.][0-5]\d(?:\s*[ap]m)?\b|\b(?:1
 
 def _clock_in(header: list[str], body: list[list[str]], cells: list[str], request: str) -> str:
     """The one time of day the request gives ("at 15:30") in the column of times of day, written as
-    its cells are; the request without it, so its figures are no amounts."""
+    its cells are, or the two ends of a span ("9 till 5") in a start and an end column; the request
+    without them, so its figures are no amounts."""
+    clocks = [i for i in range(len(header)) if not cells[i] and body and all(CLOCK.fullmatch(r[i].strip()) for r in body)]
+    if len(clocks) == 2 and (span := CLOCK_SPAN.search(request)):  # "Add a shift on the 14th, 9 till 5": 09:00, 17:00
+        start, end = _span_hours(span)
+        cells[clocks[0]], cells[clocks[1]] = f"{start[0]:02d}:{start[1]:02d}", f"{end[0]:02d}:{end[1]:02d}"
+        return request[:span.start()] + " " + request[span.end():]
     times = TIME_OF_DAY.findall(request)
-    column = next((i for i in range(len(header)) if not cells[i] and body and all(CLOCK.fullmatch(r[i].strip()) for r in body)), None)
+    column = clocks[0] if clocks else None
     if len(times) != 1 or column is None:
         return request
     unpadded = any(re.match(r"\d:", r[column].strip()) for r in body)  # "1:05", not "01:05"
     cells[column] = re.sub(r"^0(?=\d:)", "", in_order(times[0])) if unpadded else in_order(times[0])
     return TIME_OF_DAY.sub(" ", request)
+
+
+CLOCK_SPAN = re.compile(r"\b(?P<a>\d{1,2})(?:[:.](?P<am>\d\d))?(?:\s*(?P<ap>[ap]m))?\s*(?:-|–|to|till|until)\s*"
+                        r"(?P<b>\d{1,2})(?:[:.](?P<bm>\d\d))?(?:\s*(?P<bp>[ap]m))?\b"
+                        r"(?!\s*(?:st|nd|rd|th)\b|\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))", re.IGNORECASE)
+"""A span of the day: "9 till 5", "12-8pm", "09:00 to 17:30"; not "8 to 10 January"."""
+AFTERNOON_START = 7
+"""A span starting before 7 without am or pm starts in the afternoon ("2 till 8": 14:00 to 20:00)."""
+
+
+def _span_hours(span: re.Match[str]) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(hour, minute) of a span's start and end, on a 24-hour clock; an end no later than its start is pm."""
+    def hour(value: str, half: str | None) -> int:
+        number = int(value) % 12 if half else int(value)
+        return number + 12 if half and half.lower() == "pm" else number
+    start = hour(span["a"], span["ap"] or (span["bp"] if span["bp"] and int(span["a"]) < int(span["b"]) else None))
+    start += 12 if not (span["ap"] or span["bp"]) and start < AFTERNOON_START else 0
+    end = hour(span["b"], span["bp"])
+    end += 12 if end <= start and end < 12 else 0
+    return (start, int(span["am"] or 0)), (end, int(span["bm"] or 0))
 
 
 CLOCK = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d")
@@ -386,7 +412,7 @@ def _words_in(header: list[str], body: list[list[str]], cells: list[str], reques
     opening with a number as each of a column's values does, in that column ("12 Oak Lane Ely": the
     address); how many went in by that shape."""
     text = [i for i in range(len(header)) if not cells[i] and all(number(r[i]) is None and not ISO_DATE.match(r[i].strip())
-                                                                  for r in body)]
+                                                                  and not CLOCK.fullmatch(r[i].strip()) for r in body)]
     item = _item(request, name)
     if item and text and not any(item.lower() == c.lower() for c in cells):
         cells[text.pop(0)] = item
