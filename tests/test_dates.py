@@ -18,6 +18,7 @@ from saturnd.turn.date_checks import (
     not_on_that_day,
     soonest_unnamed,
     worked_out_date,
+    yes_or_no_against_the_rows,
 )
 from saturnd.turn.dates import (
     before_day,
@@ -1604,3 +1605,15 @@ def test_the_lines_within_the_week_asked_are_counted_where_there_are_several():
     diary = ["Mon 7 Dec - dentist 8:40", "Tue 8 Dec - nativity 2pm", "Sat 12 Dec - market", "Mon 14 Dec - work do"]
     assert on_the_days(diary, "How many things have I got on next week?", date(2026, 12, 4)).startswith(
         "[Saturn dated] next week (7 December to 13 December): 3 lines; next week (7 December to 13 December): Mon 7 Dec")
+
+
+def test_a_yes_or_no_of_a_day_against_the_tables_rows_for_it_goes_back():
+    working = "[Saturn worked out] the rows dated 2026-12-24 (1): date 2026-12-24, start 08:00, end 14:00"
+    assert yes_or_no_against_the_rows("No, I am not working on Christmas Eve.", "Am I working on Christmas Eve?", working) == (
+        "the rows dated 2026-12-24 (1): date 2026-12-24, start 08:00, end 14:00")
+    assert yes_or_no_against_the_rows("Yes, 8 till 2.", "Am I working on Christmas Eve?", working) is None
+    assert yes_or_no_against_the_rows("Yes.", "Do I have Christmas Eve off?", working) is not None  # a shift: not off
+    none = "[Saturn worked out] no rows with date 2026-12-09: none of the 5"
+    assert yes_or_no_against_the_rows("No, I do not have Wednesday off.", "Do I have Wednesday off?", none) == (
+        "no rows with date 2026-12-09: none of the 5")
+    assert yes_or_no_against_the_rows("Yes, no shift that day.", "Do I have Wednesday off?", none) is None

@@ -107,6 +107,8 @@ comes back again is answered with a note saying so. The kinds:
   not ("No rehearsal on 23 December"), or asked which days a plan has a thing, a day it has not
   ("Which nights are we having chilli?" answered with every night), or asked what is saved so far,
   what is still to go ("How much have I saved altogether?" answered 2240 of "all 3160 of 5400");
+  a yes or no to a day against the table's rows for it ("Am I working on Christmas Eve?" answered
+  no beside its shift);
   sent back with the line (date_checks.py, asked_line.py, saved_so_far.py).
 - not_as_worked_out: the request's own numbers come to what the ground worked out (a time moved
   by a length, a length in other units, a percentage, the weekday of a date it writes), or it
@@ -175,6 +177,7 @@ from saturnd.turn.date_checks import (
     the_clock_given,
     today_shown,
     wrong_weekday,
+    yes_or_no_against_the_rows,
 )
 from saturnd.turn.errands import (
     MAY_PRECEDE_AN_ACTION,
@@ -538,7 +541,8 @@ def unbacked_claim(
                  or own_count_missed(answer, request, seen)
                  or another_line_than_asked(answer, request, seen) or nothing_found_beside_the_line(answer, request, seen)
                  or days_not_listed(answer, request, seen) or to_go_for_so_far(answer, request, seen)
-                 or none_on_the_days_missed(answer, request, seen) or done_ones_named(answer, request, seen)
+                 or none_on_the_days_missed(answer, request, seen) or yes_or_no_against_the_rows(answer, request, seen)
+                 or done_ones_named(answer, request, seen)
                  or paid_all_answered(answer, request, seen)):
         return Claim("against_the_line", line)
     if lines := no_time_given(answer, request, seen):

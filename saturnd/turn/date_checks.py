@@ -547,3 +547,21 @@ def none_on_the_days_missed(answer: str, request: str, seen: str) -> str | None:
     all the same: asked "What homework is due tomorrow?", the 1.5B named three, due other days."""
     found = NONE_ON_THE_DAYS.search(seen)
     return found["line"] if found and not SAYS_NONE.search(answer) else None
+
+
+ROWS_ON_THE_DAY = re.compile(r"^\[Saturn worked out\] (?P<line>the rows dated \d{4}-\d\d-\d\d \(\d+\): [^\n]+)$", re.MULTILINE)
+OFF_ASKED = re.compile(r"\b(?:off|free|clear|available)\b", re.IGNORECASE)
+
+
+def yes_or_no_against_the_rows(answer: str, request: str, seen: str) -> str | None:
+    """The table's rows of the day a yes/no asks about, or its line that none falls on it, when
+    the answer says the other: asked "Am I working on Christmas Eve?" with its 2026-12-24 shift
+    shown, the 1.5B said no; asked "Do I have Wednesday off?" with no row that day, no."""
+    if not YES_NO_ASKED.search(request) or not (YES.search(answer) or NO.search(answer)):
+        return None
+    off = OFF_ASKED.search(request) is not None
+    if (rows := ROWS_ON_THE_DAY.search(seen)) and (NO.search(answer) if not off else YES.search(answer)):
+        return rows["line"]
+    if (none := NONE_ON_THE_DAYS.search(seen)) and off and NO.search(answer):
+        return none["line"]
+    return None
