@@ -111,6 +111,13 @@ def test_asked_what_comes_next_the_dates_to_come_are_shown_soonest_first():
     assert dated(birthdays, "Add the next birthday to my calendar", TODAY) == ""  # an errand, no question
 
 
+def test_asked_what_comes_next_a_table_row_with_no_words_for_its_date_is_shown_whole():
+    shifts = ["date,start,end", "2026-12-07,09:00,17:00", "2026-12-08,12:00,20:00"]
+    assert dated(shifts, "When's my next shift?", TODAY) == (
+        "[Saturn dated] soonest first: 7 December 2026: a Monday, in 5 days: 2026-12-07,09:00,17:00;"
+        " 8 December 2026: a Tuesday, in 6 days: 2026-12-08,12:00,20:00")
+
+
 def test_a_rows_later_date_with_no_words_of_its_own_is_the_rows_thing():
     books = ["| The Salt Path | 2026-11-14 | 2026-12-05 |", "| Wolf Hall | 2026-11-20 | 2026-12-11 |"]
     assert dated(books, "Which library book is due back first?", TODAY) == (

@@ -106,6 +106,7 @@ def dated(lines: list[str], request: str, today: date) -> str:
         return ""
     asked = content_words(request) - {"days", "weeks", "many", "long", "until", "till", "next", "when"}
     found: dict[tuple[str, date], bool] = {}
+    line_of: dict[tuple[str, date], str] = {}  # a table's row with no words for its date is shown whole
     weekly: set[tuple[str, date]] = set()
     repeating: set[tuple[str, date]] = set()
     for line in lines:
@@ -114,6 +115,7 @@ def dated(lines: list[str], request: str, today: date) -> str:
         written = _dates(line, today, gone=since_asked, weekdays=False, yearly=YEARLY.search(request) is not None)
         for pair in written or ([] if NTH_WEEKDAY.search(line) else _dates(line, today)):
             found.setdefault(pair, bool(written))
+            line_of.setdefault(pair, line.strip())
             if EVERY.search(line):
                 repeating.add(pair)
             if not written and WEEKLY_DAY.search(line):
@@ -141,6 +143,7 @@ def dated(lines: list[str], request: str, today: date) -> str:
     heading = next((line.strip("# ").strip() for line in lines if line.startswith("# ")), "")
     said = [f"{_headed(label, heading)}{when.day} {when:%B %Y}: a {when:%A}, {from_today(when, today)}"
             + (f" ({OVERDUE_MARK})" if when < today and OVERDUE_ASKED.search(request) else "")
+            + (f": {line_of[(label, when)]}" if next_asked and not label and (label, when) in line_of else "")  # a shift's hours
             for label, when in chosen[:MAX_DATES]]
     if said and OVERDUE_ASKED.search(request) and all(when >= today and found[(label, when)] for label, when in chosen):
         said.append(NONE_GONE.removeprefix("; "))  # "Is anything past its date?": the 1.5B said "Yes, the rice", good till June
