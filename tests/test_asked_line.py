@@ -6,6 +6,7 @@ from saturnd.turn.asked_line import (
     nothing_found_beside_the_line,
     the_days_asked,
     the_line_asked,
+    the_line_at_the_time,
     the_lines_naming,
 )
 
@@ -90,3 +91,12 @@ def test_asked_which_of_a_list_are_someones_the_lines_naming_them():
         "[Saturn listed] the lines with Jenny (2 of 3): - Mon 18:30 Pilates (Jenny); - Wed 19:00 yoga (Jenny)")
     assert the_lines_naming(gym, "Which classes does Marco take?") == ""  # one line: the_line_asked's, or the file's
     assert the_lines_naming(gym, "Text Jenny that I can't come.") == ""
+
+
+def test_asked_what_was_at_a_time_the_one_line_written_at_it():
+    given = ["## Given today", "- 06:30 Calpol 5ml", "- 09:15 ibuprofen 2.5ml"]
+    assert the_line_at_the_time(given, "What did she have at 9:15?") == (
+        "[Saturn listed] the one line with each word asked: 09:15 ibuprofen 2.5ml")
+    assert the_line_at_the_time(given, "What did she have at 10:00?") == ""
+    assert another_line_than_asked("She had medicine at 9:15.", "What did she have at 9:15?",
+                                   the_line_at_the_time(given, "What did she have at 9:15?")) == "09:15 ibuprofen 2.5ml"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from saturnd.gate.provenance import TIME
+from saturnd.gate.provenance import TIME, time_of
 from saturnd.tools.word_match import stems
 from saturnd.turn.dates import WEEKDAY_WRITTEN, content_words
 from saturnd.turn.errands import asked_action
@@ -34,6 +34,17 @@ def the_line_asked(lines: list[str], request: str) -> str:
     if len(held) != 1 or sum(1 for line in lines if line.strip()) < 3:
         return ""
     return f"[Saturn listed] the one line with each word asked: {held[0]}"
+
+
+def the_line_at_the_time(lines: list[str], request: str) -> str:
+    """For a question naming a time of day ("What did she have at 9:15?"), the one line written at
+    it ("- 09:15 ibuprofen 2.5ml"): the 1.5B answered "She had medicine at 9:15."."""
+    said = TIME.search(request)
+    if said is None or not QUESTION.search(request) or asked_action(request):
+        return ""
+    at = time_of(said)
+    held = [line.strip(" -*•") for line in lines if any(time_of(found) == at for found in TIME.finditer(line))]
+    return f"[Saturn listed] the one line with each word asked: {held[0]}" if len(held) == 1 else ""
 
 
 def _holds_the_kind(line: str, kind: str) -> bool:

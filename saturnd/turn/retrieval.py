@@ -29,7 +29,12 @@ from saturnd.tools.word_match import (
     stems,
 )
 from saturnd.turn.answers import answers_counted
-from saturnd.turn.asked_line import the_days_asked, the_line_asked, the_lines_naming
+from saturnd.turn.asked_line import (
+    the_days_asked,
+    the_line_asked,
+    the_line_at_the_time,
+    the_lines_naming,
+)
 from saturnd.turn.chores import done_jobs_priced
 from saturnd.turn.dates import (
     MONTHS,
@@ -399,6 +404,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   or (times_worked_out(request, part.lines) if length_in_minutes(request) is None else "")
                   or (answers_counted(part.lines, request) if not table else "")
                   or (the_line_asked(part.lines, request) or the_days_asked(part.lines, request) or the_lines_naming(part.lines, request)
+                      or the_line_at_the_time(part.lines, request)
                       if not table and not (totals or days or on_the_day) else ""))
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day, worked) if line)]))
     whole = [(part.source, part.lines) for part in excerpts if part.whole]
