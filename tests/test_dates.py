@@ -83,6 +83,7 @@ KIDS = ["# School", "Swimming: Wednesday 16:30", "Parents evening: 4 December 18
      " a Monday, in 229 days (32 weeks 5 days)"),
     ("What's on next week?", ""),  # a day word's business (on_the_days)
     ("How long is my swim?", ""),
+    ("How many days holiday have I got left?", ""),  # a count of days of leave, not days until a date
 ])
 def test_dates_are_counted_from_today_when_the_request_asks_how_far_off(request_text, said):
     assert dated(KIDS, request_text, TODAY) == said

@@ -20,7 +20,7 @@ from saturnd.tools.day_steps import from_today
 from saturnd.tools.word_match import STOP_WORDS
 
 DAYS_ASKED = re.compile(
-    r"\bhow\s+(?:many\s+(?:more\s+)?(?:days|weeks|sleeps)(?!\s+(?:of|off)\b)|long|soon)\b"
+    r"\bhow\s+(?:many\s+(?:more\s+)?(?:days|weeks|sleeps)(?!\s+(?:of|off)\b)(?!.*\b(?:holiday|leave|allowance|off)\b)|long|soon)\b"
     r"(?=.*\b(?:until|till|til|before|to go|left|away)\b)|"
     r"\b(?:days|weeks|sleeps)\s+(?:until|till|til|left|to go|away)\b|"
     r"\bwhat\s+day(?:\s+of\s+the\s+week)?\s+(?:is|was|will|does|do|falls?)\b|\bwhich\s+day\s+of\s+the\s+week\b",
