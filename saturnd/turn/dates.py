@@ -33,7 +33,7 @@ NEXT_ASKED = re.compile(
 )
 """A question for whatever comes next ("Whose birthday is next?"), not for a day named "next Friday"."""
 SPAN_ASKED = re.compile(
-    r"\bhow\s+many\s+(?:nights|days)\b|\bhow\s+long\s+(?:am\s+i|are\s+we|is\s+(?:my|our|the)\s+(?:trip|holiday|stay|break))\b",
+    r"\bhow\s+many\s+(?:nights|days)\b(?!.*\b(?:left|remaining|allowance|taken|used)\b)|\bhow\s+long\s+(?:am\s+i|are\s+we|is\s+(?:my|our|the)\s+(?:trip|holiday|stay|break))\b",
     re.IGNORECASE,
 )
 """How long a stay lasts ("How many nights am I away in Lisbon?"), not how long until it."""
