@@ -398,6 +398,11 @@ def test_a_date_gone_with_a_repeat_gives_the_next_time_it_falls():
     assert next_due(["Window cleaner: every 4 weeks (last came 20 Nov)"], "When's he next due?", TODAY).endswith(
         "every 4 weeks: next 18 December 2026, a Friday, in 16 days (2 weeks 2 days)")
     assert next_due(["Dentist: 4 December, check-up"], "When's the dentist due?", TODAY) == ""  # no repeat
+    plants = ["# Plants", "- Monstera: water every week, last watered 28 November",
+              "- Cactus: water every 3 weeks, last watered 10 November"]
+    assert next_due(plants, "Which plants need watering?", TODAY) == (  # what needs doing: each one's next, the heading no name
+        "[Saturn dated] Monstera water last, 28 November 2026, every 1 week: next 5 December 2026, a Saturday, in 3 days;"
+        " Cactus water, 10 November 2026, every 3 weeks: next 1 December 2026, a Tuesday, yesterday (overdue)")
     assert next_due(["Window cleaner every 6 weeks, last came 23 Oct, £15."], "When's the window cleaner due?", TODAY) == (
         "[Saturn dated] Window cleaner, 23 October 2026, every 6 weeks: next 4 December 2026, a Friday, in 2 days")  # not 2027
     assert next_due([line], "What's the boiler's make?", TODAY) == ""  # not asked when

@@ -105,7 +105,9 @@ ADVERBS = {"daily": (1, "day"), "weekly": (1, "week"), "fortnightly": (2, "week"
            "quarterly": (3, "month"), "yearly": (1, "year"), "annually": (1, "year")}
 
 
-WHEN_ASKED = re.compile(r"\b(?:when|when's|due|overdue|next|how\s+long|how\s+many\s+(?:days|weeks))\b", re.IGNORECASE)
+WHEN_ASKED = re.compile(r"\b(?:when|when's|due|overdue|next|how\s+long|how\s+many\s+(?:days|weeks))\b|"
+                        r"\b(?:needs?|want)\s+(?:a\s+)?[a-z]+ing\b", re.IGNORECASE)
+"""Asked when, or what needs doing ("Which plants need watering?": the ones due by today)."""
 
 
 def next_due(lines: list[str], request: str, today: date) -> str:
@@ -122,7 +124,7 @@ def next_due(lines: list[str], request: str, today: date) -> str:
     asked = content_words(request) - {"when", "due", "next", "renew", "renews", "bill", "bills"}
     named = [(line, every) for line, every in repeats if asked & content_words(line)]
     monthly_named = [(line, entry, when) for line, entry, when in monthly if asked & content_words(line)]
-    if named or monthly_named or any(asked & content_words(line) for line in lines):
+    if named or monthly_named or any(asked & content_words(line) for line in lines if not line.lstrip().startswith("#")):
         repeats, monthly = named, monthly_named  # "When is car insurance due?": its line, not the TV licence's
     for line, every in repeats:
         dates = dates_gone(line, today)
