@@ -158,8 +158,13 @@ def works_out(request: str) -> bool:
 
 
 def plain_number(text: str) -> str:
+    """A number as compared: no thousands comma, no trailing zeros of a fraction, no leading zero of
+    a whole number or an hour ("09:00" is the answer's "9:00", "07" its "7")."""
     plain = text.replace(",", "")
-    return plain.rstrip("0").rstrip(".") if "." in plain else plain
+    if "." in plain:
+        return plain.rstrip("0").rstrip(".")
+    whole, colon, minutes = plain.partition(":")
+    return (whole.lstrip("0") or "0") + colon + minutes
 
 
 CONVERSIONS = {("month", "year"): "* 12", ("week", "year"): "* 52", ("year", "month"): "/ 12", ("year", "week"): "/ 52"}
