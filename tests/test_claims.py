@@ -452,7 +452,7 @@ PEOPLE = "--- people.csv (whole file, 3 lines)\nname,mobile\nHannah,+44 7700 900
     ("How many books are on my reading list?", "There are 5 books.", READING, "unsourced"),
     ("How many people are in my contacts?", "2", PEOPLE, None),  # the header row is no person
     ("Which book is first on my reading list?", "3", READING, "unsourced"),  # no count was asked for
-    ("When's my next shift?", "Monday at 9:00.", "--- shifts.csv\ndate,start,end\n2026-12-07,09:00,17:00\n", None),  # 09:00
+    ("When's my next shift?", "At 9:00 on the 7th.", "--- shifts.csv\ndate,start,end\n2026-12-07,09:00,17:00\n", None),  # 09:00
 ])
 def test_a_count_of_a_list_shown_is_the_models_own_reading(request_text, answer, seen, kind):
     claim = unbacked_claim(answer, [], builtin_registry(), request_text, documents_at_hand=True, seen=seen)
