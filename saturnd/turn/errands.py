@@ -127,6 +127,11 @@ def told_answer(request: str) -> str | None:
     if found := TOLD_COMING.match(request):
         return "no" if found["not"] else "yes"
     return None
+PRICE_TOLD = re.compile(r"^\W*(?:the\s+|my\s+|our\s+)?(?P<thing>(?!(?:I|we|it|that|this)\b)[\w'’ &-]{2,40}?)\s+(?:has\s+|have\s+)?"
+                        r"(?:gone\s+(?:up|down)\s+to|went\s+(?:up|down)\s+to|(?:is|are)\s+now|costs?\s+now|now\s+costs?|"
+                        r"(?:has|have)\s+(?:risen|dropped|fallen|increased|decreased)\s+to)\s+(?P<amount>[£$€]\s?\d[\d,]*(?:\.\d+)?)"
+                        r"(?:\s+(?:a|per)\s+(?:month|year|week))?\s*[.!]?\s*$", re.IGNORECASE)
+"""Told a thing's price changed ("The home insurance has gone up to £312."): its line's amount."""
 TOLD_ADDED = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+)?(?:added|put|paid|saved|moved|"
                         r"transferred)\s+(?:in\s+)?(?:another\s+|an\s+extra\s+)?[£$€]\s?\d|"
                         r"^\s*(?:please\s+)?(?:add|put|pop)\s+(?:another\s+|an\s+extra\s+)?[£$€]\s?\d[\d,.]*\s+(?:to|in|into|on)\b",
@@ -253,7 +258,7 @@ def asked_action(request: str) -> str:
         return "mark"
     if TOLD_DONE.match(request) or told_answer(request):
         return "mark"
-    if (TOLD_ADDED.match(request) or TOLD_MORE.match(request) or SCORED_MORE.match(request)
+    if (TOLD_ADDED.match(request) or TOLD_MORE.match(request) or SCORED_MORE.match(request) or PRICE_TOLD.match(request)
             or DAY_TAKEN.match(request) and "?" not in request):
         return "update"
     if (TOLD_LOGGED.match(request) or TOLD_LOGGED_IN_WORDS.match(request) or TOLD_READING.match(request)
