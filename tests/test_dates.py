@@ -15,6 +15,7 @@ from saturnd.turn.date_checks import (
     against_its_line,
     miscounted_days,
     next_due_missed,
+    none_on_the_days_missed,
     not_on_that_day,
     soonest_unnamed,
     worked_out_date,
@@ -1630,3 +1631,5 @@ def test_a_yes_or_no_of_a_day_against_the_tables_rows_for_it_goes_back():
     assert yes_or_no_against_the_rows("No, I do not have Wednesday off.", "Do I have Wednesday off?", none) == (
         "no rows with date 2026-12-09: none of the 5")
     assert yes_or_no_against_the_rows("Yes, no shift that day.", "Do I have Wednesday off?", none) is None
+    assert yes_or_no_against_the_rows("Yes.", "Am I working on Wednesday?", none) is not None
+    assert none_on_the_days_missed("Yes, no shift that day.", "Do I have Wednesday off?", none) is None  # a yes, right

@@ -546,6 +546,8 @@ def none_on_the_days_missed(answer: str, request: str, seen: str) -> str | None:
     """The table's line that none of its rows falls on the days asked, when the answer names some
     all the same: asked "What homework is due tomorrow?", the 1.5B named three, due other days."""
     found = NONE_ON_THE_DAYS.search(seen)
+    if YES_NO_ASKED.search(request) and (YES.search(answer) or NO.search(answer)):
+        return None  # a yes or no: yes_or_no_against_the_rows holds it, by what is asked ("Do I have Wednesday off?")
     return found["line"] if found and not SAYS_NONE.search(answer) else None
 
 
@@ -562,6 +564,6 @@ def yes_or_no_against_the_rows(answer: str, request: str, seen: str) -> str | No
     off = OFF_ASKED.search(request) is not None
     if (rows := ROWS_ON_THE_DAY.search(seen)) and (NO.search(answer) if not off else YES.search(answer)):
         return rows["line"]
-    if (none := NONE_ON_THE_DAYS.search(seen)) and off and NO.search(answer):
+    if (none := NONE_ON_THE_DAYS.search(seen)) and (NO.search(answer) if off else YES.search(answer)):
         return none["line"]
     return None
