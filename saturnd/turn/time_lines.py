@@ -153,7 +153,7 @@ def at_that_time_of_day(lines: list[str], request: str, today: date | None = Non
     if today is not None and THIS_PART.search(request) and len(weekday_lines) > 1:
         todays = [line for line in weekday_lines if line.strip(" -*•")[:3].lower() == f"{today:%a}".lower()]
         said = _of_the_part(todays, part)
-        this = f"this {part}, {today:%A}"
+        this = f"{'tonight' if part == 'night' else 'this ' + part}, {today:%A}"
         if said:
             return f"[Saturn listed] the lines of {this} ({len(said)}): " + "; ".join(said)
         return f"[Saturn listed] no line of {this}" + (f"; {today:%A}'s: " + "; ".join(line.strip() for line in todays) if todays else "")
