@@ -4,6 +4,7 @@ from saturnd.turn.asked_line import (
     another_line_than_asked,
     days_not_listed,
     nothing_found_beside_the_line,
+    others_lines_named,
     the_days_asked,
     the_line_asked,
     the_line_at_the_time,
@@ -100,3 +101,13 @@ def test_asked_what_was_at_a_time_the_one_line_written_at_it():
     assert the_line_at_the_time(given, "What did she have at 10:00?") == ""
     assert another_line_than_asked("She had medicine at 9:15.", "What did she have at 9:15?",
                                    the_line_at_the_time(given, "What did she have at 9:15?")) == "09:15 ibuprofen 2.5ml"
+
+
+def test_an_answer_naming_a_thing_of_anothers_line_than_the_person_asked_goes_back():
+    seen = ("--- gym.md (whole file, 4 lines)\n## Classes\n- Mon 18:30 Pilates (Jenny)\n- Wed 07:00 spin (Marco)\n"
+            "- Wed 19:00 yoga (Jenny)\n- Sat 09:30 bootcamp (Marco)\n"
+            "[Saturn listed] the lines with Jenny (2 of 4): - Mon 18:30 Pilates (Jenny); - Wed 19:00 yoga (Jenny)")
+    request = "Which classes does Jenny take?"
+    assert others_lines_named("Pilates on Monday and bootcamp on Saturday.", request, seen) == (
+        "the lines with Jenny (2 of 4): - Mon 18:30 Pilates (Jenny); - Wed 19:00 yoga (Jenny)")
+    assert others_lines_named("Pilates on Monday and yoga on Wednesday.", request, seen) is None

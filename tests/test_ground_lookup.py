@@ -136,6 +136,11 @@ def test_a_document_under_the_floor_comes_in_for_a_word_nothing_shown_holds():
     }))] == ["shopping-list.md"]
 
 
+def test_a_time_of_day_finds_the_file_writing_it_with_a_leading_zero():
+    files = {"medicine.md": "## Given today\n- 06:30 Calpol 5ml\n- 09:15 ibuprofen 2.5ml\n", "notes.md": "Call the school\n"}
+    assert [p.source for p in relevant_excerpts("What did she have at 9:15?", docs(files))] == ["medicine.md"]
+
+
 def test_a_table_whose_number_column_the_request_names_comes_in_though_a_note_covered_its_words():
     habits = {"goals.md": "# Goals\nSteps: 10,000 a day\nSleep: at least 7 hours\n",
               "habits.csv": "date,sleep h,steps\n2026-12-01,8.0,9800\n2026-12-02,7.0,12100\n"}

@@ -89,6 +89,21 @@ def the_lines_naming(lines: list[str], request: str) -> str:
     return f"[Saturn listed] the lines with {found['name']} ({len(theirs)} of {len(listed)}): " + "; ".join(theirs)
 
 
+LINES_NAMING = re.compile(r"^\[Saturn listed\] the lines with (?P<name>\w+) \(\d+ of \d+\): (?P<lines>.+)$", re.MULTILINE)
+
+
+def others_lines_named(answer: str, request: str, seen: str) -> str | None:
+    """The lines naming the person asked about (the_lines_naming), when the answer names a thing
+    only another's line of the list holds: Jenny's classes answered with Marco's bootcamp."""
+    found = LINES_NAMING.search(seen)
+    if found is None:
+        return None
+    theirs = stems(found["lines"])
+    others = stems(" ".join(line for line in seen.splitlines() if LIST_LINE.match(line)
+                            and not re.search(rf"\b{found['name']}\b", line) and line.strip() not in found["lines"]))
+    return found.group(0).removeprefix("[Saturn listed] ") if (stems(answer) & others) - theirs - stems(request) else None
+
+
 DAYS_LISTED = re.compile(r"^\[Saturn listed\] the days with [^(\n]+\((?P<count>\d+) of \d+\): (?P<lines>.+)$", re.MULTILINE)
 
 

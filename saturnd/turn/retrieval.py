@@ -15,6 +15,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from saturnd.gate.provenance import TIME, time_of
 from saturnd.tools.table_cells import TABLE_SUFFIXES, day_of, number
 from saturnd.tools.table_dates import dates_by_column, header_and_rows
 from saturnd.tools.table_repeats import NEXT_BY_ROW
@@ -167,7 +168,10 @@ def _word_groups(request: str, today: date | None) -> list[tuple[str, ...]]:
         days |= {month: months_written(month, today) for month in MONTHS if MONTH_NAMED[month].search(request)}
         if week := week_named(request, today):  # "last week" as a table's dates of it
             days["week"] = tuple(day.isoformat() for day in week)
-    return [group + tuple(t for t in days.get(group[0], ()) if t not in group) for group in query_word_groups(request)]
+    times = [(f"{hour:02d}:{minute:02d}", f"{hour}:{minute:02d}", f"{hour % 12 or 12}:{minute:02d}")
+             for hour, minute in (time_of(found) for found in TIME.finditer(request))]  # "at 9:15": the log's "09:15"
+    return [*(group + tuple(t for t in days.get(group[0], ()) if t not in group) for group in query_word_groups(request)),
+            *(tuple(dict.fromkeys(written)) for written in times)]
 
 
 def _ranked(
@@ -376,7 +380,9 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
             header = f"--- {part.source}:{part.first_line}-{last} (of {part.total_lines} lines)"
         totals = (table_totals(part.source, "\n".join(part.lines), for_tables, days_asked, today)
                   or not_done(part.lines, request)  # "How many things are left to pack?": not the ticked ones
-                  or counted(part.lines, request, part.source) or section_named(part.lines, request) or who_owes(part.lines)
+                  or counted(part.lines, request, part.source)
+                  or the_lines_naming(part.lines, request)  # "Which classes does Jenny take?": hers, not the heading's every class
+                  or section_named(part.lines, request) or who_owes(part.lines)
                   if part.whole else "")
         table = part.source.lower().endswith(TABLE_SUFFIXES)  # its rows' "weekly" notes are no repeats to come
         repeating = NEXT_BY_ROW.search(totals) is not None  # rows done every so often: their days are no overdue dates
@@ -403,7 +409,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                   or (progress(part.lines, request) if not asked_action(request) else "")
                   or (times_worked_out(request, part.lines) if length_in_minutes(request) is None else "")
                   or (answers_counted(part.lines, request) if not table else "")
-                  or (the_line_asked(part.lines, request) or the_days_asked(part.lines, request) or the_lines_naming(part.lines, request)
+                  or (the_line_asked(part.lines, request) or the_days_asked(part.lines, request)
                       or the_line_at_the_time(part.lines, request)
                       if not table and not (totals or days or on_the_day) else ""))
         blocks.append("\n".join([header, *part.lines, *(line for line in (totals, days, on_the_day, worked) if line)]))
