@@ -106,8 +106,8 @@ AGAINST_THE_DAY = (
     " line as it stands: yes only if it says so."
 )
 AGAINST_THE_LINE = (
-    "[Saturn check] The line your files give for what the user asked reads: {claim}. Answer from that line as"
-    " it stands: yes only if it says so."
+    "[Saturn check] The line your files give for what the user asked reads: {claim}. Answer the user's question"
+    " from that line as it stands: a figure or a day as it gives it, a yes only if it says so."
 )
 NO_PHONE = (
     "[Saturn check] Your answer says \"{claim}\", but none of your tools can make a phone call. Tell the user"
