@@ -1,4 +1,4 @@
-from saturnd.turn.price_told import price_told
+from saturnd.turn.price_told import money_added, price_told
 from saturnd.turn.retrieval import Document
 
 BILLS = Document("yearly bills.md", "# Yearly bills\n- Car insurance: £412, renews 14 January\n"
@@ -14,3 +14,10 @@ def test_no_write_for_a_thing_no_line_names_or_several_do_or_a_question():
     assert price_told("Netflix is now £12.99.", [BILLS]) is None
     assert price_told("The insurance has gone up to £312.", [BILLS]) is None  # car or home: not said
     assert price_told("Has the home insurance gone up?", [BILLS]) is None
+
+
+def test_money_put_in_a_pot_is_written_into_its_line():
+    pots = Document("savings.md", "# Savings pots\n- Holiday: £640 of £1,500 (paying in £150 a month)\n- New laptop: £420 of £900\n")
+    assert money_added("I've put another £100 in the holiday pot.", [pots]).content == (
+        "# Savings pots\n- Holiday: £740 of £1,500 (paying in £150 a month)\n- New laptop: £420 of £900\n")
+    assert money_added("How much is in the holiday pot?", [pots]) is None

@@ -1,8 +1,10 @@
-"""A thing's new price, told, written into its line in place of the old one.
+"""A thing's amount, told, written into its line in place of the old one.
 
 Told "The home insurance has gone up to £312." with yearly bills.md's "- Home insurance: £286,
-renews 20 December", the line becomes "- Home insurance: £312, renews 20 December"; its other
-words, and every other line, stay as they are.
+renews 20 December", the line becomes "- Home insurance: £312, renews 20 December"; told "I've put
+another £100 in the holiday pot.", "- Holiday: £640 of £1,500" becomes "- Holiday: £740 of £1,500"
+(the 1.5B added "- Another £100 in the holiday pot." below it). Its other words, and every other
+line, stay as they are.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from saturnd.tools.word_match import stems
 from saturnd.turn.errands import PRICE_TOLD
 from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.retrieval import KB_SOURCE, Document
+from saturnd.turn.worked_lines import amount_added
 
 MONEY = re.compile(r"[£$€]\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
 
@@ -33,3 +36,23 @@ def price_told(request: str, documents: list[Document]) -> ListToWrite | None:
                 changed = MONEY.sub(told["amount"].replace(" ", ""), line, count=1)
                 found.append(ListToWrite(doc.source, "\n".join([*lines[:at], changed, *lines[at + 1:]])))
     return found[0] if len(found) == 1 and found[0].content not in (d.text for d in documents) else None
+
+
+WOULD_READ = re.compile(r'the line would read "(?P<line>.*)"$')
+
+
+def money_added(request: str, documents: list[Document]) -> ListToWrite | None:
+    """The folder's one file whose line amount_added works out so much more, with that line so."""
+    found = []
+    for doc in documents:
+        if doc.source.startswith(KB_SOURCE) or not (read := WOULD_READ.search(amount_added(doc.text.split("\n"), request))):
+            continue
+        new = read["line"]
+        lines = doc.text.split("\n")
+        held = [at for at, line in enumerate(lines) if MONEY.sub("", line.strip(), count=1) == MONEY.sub("", new, count=1)]
+        if len(held) == 1:
+            old = lines[held[0]]
+            lines[held[0]] = old[:len(old) - len(old.lstrip())] + new
+            found.append(ListToWrite(doc.source, "\n".join(lines)))
+    return found[0] if len(found) == 1 else None
+
