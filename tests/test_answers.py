@@ -43,6 +43,10 @@ def test_told_a_thing_done_today_its_lines_last_day_is_today_as_the_line_writes_
     assert last_day_told("I ordered Mum's prescription today.", [mum], date(2026, 12, 4)) == ListToWrite(
         "mum.md", mum.text.replace("last ordered 20 Nov", "last ordered 4 Dec"))
     assert last_day_told("I ordered Mum's prescription.", [mum], date(2026, 12, 4)) is None  # no day told
+    plants = Document("plants.md", "- Monstera: water every week, last watered 28 November\n"
+                                   "- Cactus: water every 3 weeks, last watered 10 November\n")
+    assert last_day_told("I watered the monstera today.", [plants], date(2026, 12, 5)) == ListToWrite(
+        "plants.md", plants.text.replace("last watered 28 November", "last watered 5 December"))  # of every "last watered"
 
 
 GIFTS = "# Gift ideas\nJamie: Minecraft book, or a football kit (Spurs)\nPriya: candle from the market (bought, £18)\n"

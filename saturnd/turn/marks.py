@@ -242,6 +242,8 @@ def last_day_told(request: str, documents: list[Document], today: date) -> ListT
         return None
     found = [(doc, line, dated) for doc in documents if not doc.source.startswith(KB_SOURCE)
              for line in doc.text.splitlines() if (dated := _dated_today(line, request, today))]
+    most = max((len(stems(line) & stems(request)) for _, line, _ in found), default=0)
+    found = [one for one in found if len(stems(one[1]) & stems(request)) == most]  # "the monstera", not every "last watered"
     if len(found) != 1:
         return None
     doc, line, dated = found[0]
