@@ -907,6 +907,11 @@ def test_a_repeat_gone_by_since_it_was_last_done_is_overdue_not_the_next_one():
         claim = unbacked_claim(answer, [], builtin_registry(), "Is the boiler service due?", documents_at_hand=True,
                                seen=seen)
         assert claim is not None and claim.kind == "against_the_line" and claim.quote.startswith("Boiler service last")
+    plants = ["- Cactus: water every 3 weeks, last watered 10 November", "- Peace lily: water every week, last watered 1 December"]
+    seen = "--- plants.md\n" + "\n".join(plants) + "\n" + next_due(plants, "Is the cactus due a water?", TODAY)
+    claim = unbacked_claim("Yes, it's overdue.", [], builtin_registry(), "Is the cactus due a water?", documents_at_hand=True,
+                           seen=seen)
+    assert claim is None  # the cactus's line, not the peace lily's that shares "water"
 
 
 def test_asked_what_is_past_its_date_with_none_gone_by_that_is_said():

@@ -359,9 +359,12 @@ def against_next_due(answer: str, request: str, seen: str) -> str | None:
 def _next_due_entries(request: str, seen: str) -> list[tuple[str, re.Match[str]]]:
     """The "[Saturn dated]" entries of when a repeat is next due whose label the request names."""
     asked = content_words(request) - {"due", "next", "when"}
-    return [(entry.strip(), found) for line in seen.splitlines() if line.startswith("[Saturn dated]")
-            for entry in line.removeprefix("[Saturn dated]").split(";")
-            if (found := NEXT_DUE_ENTRY.match(entry)) and asked & content_words(found.group("label"))]
+    named = [(entry.strip(), found, len(asked & content_words(found.group("label"))))
+             for line in seen.splitlines() if line.startswith("[Saturn dated]")
+             for entry in line.removeprefix("[Saturn dated]").split(";")
+             if (found := NEXT_DUE_ENTRY.match(entry)) and asked & content_words(found.group("label"))]
+    most = max((count for _, _, count in named), default=0)
+    return [(entry, found) for entry, found, count in named if count == most]  # "the cactus", not every "water"
 
 
 WHEN_GONE_ASKED = re.compile(r"\bwhen\s+(?:was|were|did|had)\b", re.IGNORECASE)
