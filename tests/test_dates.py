@@ -16,6 +16,7 @@ from saturnd.turn.date_checks import (
     miscounted_days,
     next_due_missed,
     none_on_the_days_missed,
+    not_due_named,
     not_on_that_day,
     soonest_unnamed,
     worked_out_date,
@@ -1638,3 +1639,12 @@ def test_a_yes_or_no_of_a_day_against_the_tables_rows_for_it_goes_back():
     assert yes_or_no_against_the_rows("Yes, no shift that day.", "Do I have Wednesday off?", none) is None
     assert yes_or_no_against_the_rows("Yes.", "Am I working on Wednesday?", none) is not None
     assert none_on_the_days_missed("Yes, no shift that day.", "Do I have Wednesday off?", none) is None  # a yes, right
+
+
+def test_asked_which_need_doing_an_answer_naming_one_not_due_yet_goes_back():
+    plants = ["- Monstera: water every week, last watered 25 November", "- Cactus: water every 3 weeks, last watered 10 November",
+              "- Peace lily: water every week, last watered 1 December"]
+    seen = next_due(plants, "Which plants need watering?", TODAY)
+    said = not_due_named("Monstera, Cactus, Peace lily", "Which plants need watering?", seen)
+    assert said is not None and said.startswith("due by today: Monstera water last, 25 November 2026") and "Peace" not in said
+    assert not_due_named("The monstera and the cactus.", "Which plants need watering?", seen) is None

@@ -172,6 +172,7 @@ from saturnd.turn.date_checks import (
     miscounted_days,
     next_due_missed,
     none_on_the_days_missed,
+    not_due_named,
     not_on_that_day,
     overdue_missed,
     soonest_unnamed,
@@ -542,7 +543,7 @@ def unbacked_claim(
                  or own_count_missed(answer, request, seen)
                  or another_line_than_asked(answer, request, seen) or nothing_found_beside_the_line(answer, request, seen)
                  or days_not_listed(answer, request, seen) or to_go_for_so_far(answer, request, seen)
-                 or others_lines_named(answer, request, seen)
+                 or others_lines_named(answer, request, seen) or not_due_named(answer, request, seen)
                  or none_on_the_days_missed(answer, request, seen) or yes_or_no_against_the_rows(answer, request, seen)
                  or done_ones_named(answer, request, seen)
                  or paid_all_answered(answer, request, seen)):

@@ -356,6 +356,23 @@ def against_next_due(answer: str, request: str, seen: str) -> str | None:
     return None
 
 
+WHICH_NEED_DOING = re.compile(r"^\W*(?:which|what)\b.*\b(?:needs?|due)\b", re.IGNORECASE)
+
+
+def not_due_named(answer: str, request: str, seen: str) -> str | None:
+    """The repeats due by today, when asked which need doing the answer names one not due yet:
+    asked "Which plants need watering?", the 1.5B named the peace lily, next due in 3 days."""
+    if not WHICH_NEED_DOING.search(request):
+        return None
+    entries = [(entry.strip(), found) for line in seen.splitlines() if line.startswith("[Saturn dated]")
+               for entry in line.removeprefix("[Saturn dated]").split(";") if (found := NEXT_DUE_ENTRY.match(entry))]
+    due = [entry for entry, _ in entries if entry.endswith("(overdue)") or re.search(r"\btoday\b", entry)]
+    later = [found["label"].split()[0] for entry, found in entries if IN_DAYS.search(entry) or "tomorrow" in entry]
+    if any(re.search(rf"\b{re.escape(word)}\b", answer, re.IGNORECASE) for word in later if word):
+        return "due by today: " + ("; ".join(due) if due else "none")
+    return None
+
+
 def _next_due_entries(request: str, seen: str) -> list[tuple[str, re.Match[str]]]:
     """The "[Saturn dated]" entries of when a repeat is next due whose label the request names."""
     asked = content_words(request) - {"due", "next", "when"}
