@@ -15,6 +15,7 @@ from saturnd.tools.word_match import stems
 from saturnd.turn import prompts
 from saturnd.turn.claims import Claim
 from saturnd.turn.context import TurnContext
+from saturnd.turn.days_off import days_off_added
 from saturnd.turn.diary_adds import cancelled_on_the_day, diary_line_added, moved_to_a_day
 from saturnd.turn.errands import BOUGHT_FOR, NAMED_FILE, asked_action
 from saturnd.turn.lists_named import (
@@ -79,7 +80,7 @@ def ready_write_of(request: str, documents: list[Document], cwd: str, today: dat
             or moved_to_a_day(request, documents, today)
             or lines_copied(request, documents, cwd) or diary_line_added(request, documents, today, now)
             or timed_line_added(request, documents) or price_told(request, documents) or money_added(request, documents)
-            or value_changed(request, documents))
+            or value_changed(request, documents) or days_off_added(request, documents))
 
 
 MAKING = frozenset({"create", "make", "write", "save", "put", "start"})
