@@ -111,3 +111,4 @@ def test_an_answer_naming_a_thing_of_anothers_line_than_the_person_asked_goes_ba
     assert others_lines_named("Pilates on Monday and bootcamp on Saturday.", request, seen) == (
         "the lines with Jenny (2 of 4): - Mon 18:30 Pilates (Jenny); - Wed 19:00 yoga (Jenny)")
     assert others_lines_named("Pilates on Monday and yoga on Wednesday.", request, seen) is None
+    assert others_lines_named("Yes", request, seen) is not None  # a yes to a "which" is no answer

@@ -15,3 +15,4 @@ def test_an_answer_giving_the_amount_so_far_or_a_question_of_what_is_still_to_go
     assert to_go_for_so_far("You have saved £1,060 in all.", "How much have I saved altogether?", POTS) is None
     assert to_go_for_so_far("£860", "How much more do I need for the holiday?", POTS) is None
     assert to_go_for_so_far("£1,340", "How much have I saved altogether?", "no worked line") is None
+    assert to_go_for_so_far("yes", "How much have I saved altogether?", POTS) == "all: 1060 so far, of 2400 (1340 more to go)"

@@ -11,6 +11,7 @@ import re
 
 from saturnd.gate.provenance import TIME, time_of
 from saturnd.tools.word_match import stems
+from saturnd.turn.date_checks import bare_yes_or_no
 from saturnd.turn.dates import WEEKDAY_WRITTEN, content_words
 from saturnd.turn.errands import asked_action
 
@@ -101,7 +102,8 @@ def others_lines_named(answer: str, request: str, seen: str) -> str | None:
     theirs = stems(found["lines"])
     others = stems(" ".join(line for line in seen.splitlines() if LIST_LINE.match(line)
                             and not re.search(rf"\b{found['name']}\b", line) and line.strip() not in found["lines"]))
-    return found.group(0).removeprefix("[Saturn listed] ") if (stems(answer) & others) - theirs - stems(request) else None
+    wrong = (stems(answer) & others) - theirs - stems(request) or bare_yes_or_no(answer, request)
+    return found.group(0).removeprefix("[Saturn listed] ") if wrong else None
 
 
 DAYS_LISTED = re.compile(r"^\[Saturn listed\] the days with [^(\n]+\((?P<count>\d+) of \d+\): (?P<lines>.+)$", re.MULTILINE)
@@ -114,7 +116,7 @@ def days_not_listed(answer: str, request: str, seen: str) -> str | None:
         return None
     listed = {line.split(":")[0].strip().lower()[:3] for line in found["lines"].split("; ")}
     named = {day.group(0).lower()[:3] for day in WEEKDAY_WRITTEN.finditer(answer)}
-    return found.group(0) if named - listed else None
+    return found.group(0) if named - listed or bare_yes_or_no(answer, request) else None
 
 
 def another_line_than_asked(answer: str, request: str, seen: str) -> str | None:

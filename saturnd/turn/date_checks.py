@@ -42,6 +42,12 @@ FREE_ASKED = re.compile(r"\b(?:free|clear|available|empty)\b", re.IGNORECASE)
 """A yes/no of a day being free: no line that day is a yes ("Am I free on Friday?")."""
 YES = re.compile(r"^\W*(?:yes|yeah|yep)\b", re.IGNORECASE)
 NO = re.compile(r"^\W*(?:no|nope)\b", re.IGNORECASE)
+BARE_YES_OR_NO = re.compile(r"^\W*(?:yes|yeah|yep|no|nope)\W*$", re.IGNORECASE)
+
+
+def bare_yes_or_no(answer: str, request: str) -> bool:
+    """A yes or no alone answering a question that asks no yes or no ("Which classes does Jenny take?": "Yes")."""
+    return BARE_YES_OR_NO.match(answer) is not None and not YES_NO_ASKED.search(request)
 
 
 def not_on_that_day(answer: str, request: str, seen: str) -> str | None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from saturnd.turn.date_checks import bare_yes_or_no
+
 TOWARD = re.compile(r"(?P<label>[^:;\]]+?) (?P<have>\d+(?:\.\d+)?) of (?P<goal>\d+(?:\.\d+)?): [\d.]+ - [\d.]+ = "
                     r"(?P<to_go>\d+(?:\.\d+)?) more to go")
 SO_FAR_ASKED = re.compile(r"\b(?:saved|put\s+(?:by|away|aside)|got|have|has)\b.*\b(?:altogether|in\s+total|in\s+all|so\s+far|total)\b|"
@@ -29,6 +31,6 @@ def to_go_for_so_far(answer: str, request: str, seen: str) -> str | None:
         named = [pot for pot in pots if pot["label"].strip().lower() in request.lower()]
         whole = [pot for pot in pots if pot["label"].strip() == "all"]  # of every pot, where the request names none
         for pot in named or whole or (pots if len(pots) == 1 else []):
-            if pot["to_go"] in given and pot["have"] not in given:
+            if pot["to_go"] in given and pot["have"] not in given or bare_yes_or_no(answer, request):
                 return f"{pot['label'].strip()}: {pot['have']} so far, of {pot['goal']} ({pot['to_go']} more to go)"
     return None
