@@ -31,6 +31,7 @@ from saturnd.turn.message_words import (
     with_the_document_asked,
     with_the_words_asked,
     without_blank_lines,
+    without_made_up_doings,
     without_the_request,
 )
 from saturnd.turn.put_right import channel_put_right
@@ -745,3 +746,13 @@ def test_a_thing_the_message_sends_is_no_one_to_message_but_a_second_role_messag
 def test_a_greeting_to_send_is_the_message():
     assert message_asked("Text Aunt Rose happy birthday from all of us.") == "Happy birthday from all of us."
     assert message_asked("Email Jo good luck for tomorrow") == "Good luck for tomorrow!"
+
+
+def test_a_message_goes_without_a_sentence_saying_the_user_did_what_they_never_said():
+    request = "Email my landlord that the boiler's stopped working."
+    body = ("Dear Raj,\nThe boiler in my flat has stopped working. I have tried to contact the landlord to check if they"
+            " can fix it, but they have not responded yet. Could you send someone?")
+    fixed = without_made_up_doings({"to": "raj@example.com", "body": body}, request)
+    assert fixed is not None and fixed[0]["body"] == "Dear Raj,\nThe boiler in my flat has stopped working. Could you send someone?"
+    asked = "Email my landlord that I've tried resetting the boiler and it's still off."
+    assert without_made_up_doings({"to": "raj@example.com", "body": "I have tried resetting the boiler."}, asked) is None

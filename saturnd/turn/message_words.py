@@ -369,6 +369,32 @@ def to_its_recipient(arguments: dict[str, Any], request: str) -> tuple[dict[str,
     return ({**arguments, field: turned}, prompts.RECIPIENT_PUT_RIGHT.format(message=turned)) if turned != body else None
 
 
+SENDERS_DOING = re.compile(r"\bI(?:'ve|’ve|\s+have)?\s+(?:already\s+|also\s+)?(?P<verb>tried|contacted|called|phoned|rung|rang|spoken|"
+                           r"spoke|emailed|texted|checked|asked|reported|told)\b", re.IGNORECASE)
+SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+
+
+def without_made_up_doings(arguments: dict[str, Any], request: str) -> tuple[dict[str, Any], str] | None:
+    """(the arguments, the note) for a message with a sentence saying the user did a thing the
+    request never says: asked to "Email my landlord that the boiler's stopped working", the 1.5B
+    wrote "I have tried to contact the landlord to check if they can fix it, but they have not
+    responded yet." The message goes without that sentence."""
+    field = "body" if "body" in arguments else "text"
+    body = str(arguments.get(field, ""))
+    said = stems(request)
+    made_up = [sentence.group(0) for sentence in SENTENCE.finditer(body)
+               if (doing := SENDERS_DOING.search(sentence.group(0))) and not stems(doing["verb"]) & said]
+    if not made_up:
+        return None
+    kept = body
+    for sentence in made_up:
+        kept = kept.replace(sentence, "", 1)
+    kept = re.sub(r"[ \t]+\n", "\n", re.sub(r"  +", " ", kept)).strip()
+    if not re.search(r"\w", kept):
+        return None
+    return {**arguments, field: kept}, prompts.MADE_UP_DOING_PUT_RIGHT.format(sentence=made_up[0].strip())
+
+
 TURNED_ROUND = ((r"I(?:'m|’m|\s+am)", r"you(?:'re|’re|\s+are)"), (r"I(?:'ll|’ll|\s+will)", r"you(?:'ll|’ll|\s+will)"),
                 (r"I(?:'ve|’ve|\s+have)", r"you(?:'ve|’ve|\s+have)"), (r"my", r"your"))
 

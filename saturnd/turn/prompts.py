@@ -327,6 +327,7 @@ MESSAGE_PUT_RIGHT = "(The message told of sending it instead of saying it, so th
 DOCUMENT_PUT_RIGHT = "(The user asked to send {source}, and the message did not hold it, so the call adds it after the message.) "
 REQUEST_PUT_RIGHT = "(The message opened with the user's request to send it, so the call says only the message: {message}) "
 RECIPIENT_PUT_RIGHT = "(The message spoke of its recipient as the user did to Saturn, so the call says it to them: {message}) "
+MADE_UP_DOING_PUT_RIGHT = "(The message said the user had done what they never said: \"{sentence}\" The call went without it.) "
 GUESSED_TWIN_PUT_RIGHT = (
     "(The content wrote {dropped} beside {kept}, and '{value}' is a guess: the call wrote {path} without the"
     " guessed line.) "

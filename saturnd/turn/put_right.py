@@ -61,6 +61,7 @@ from saturnd.turn.message_words import (
     with_the_words_asked,
     without_blank_lines,
     without_its_own_address,
+    without_made_up_doings,
     without_the_request,
 )
 from saturnd.turn.overwrite import (
@@ -347,7 +348,7 @@ def worked_value_put_right(tool: Tool, arguments: dict[str, Any], context: GateC
 
 
 MESSAGE_FIXES = (message_itself, without_the_request, in_the_senders_words, with_the_words_asked, without_its_own_address,
-                 the_question_asked, to_its_recipient, as_a_reminder)
+                 the_question_asked, to_its_recipient, as_a_reminder, without_made_up_doings)
 """What a message says put right from the request's words, the first that applies (message_words.py)."""
 LINE_FIXES = (
     (item_as_asked, item_edited_as_asked, prompts.ITEM_PUT_RIGHT),
