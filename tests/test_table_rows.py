@@ -308,3 +308,9 @@ def test_a_span_of_the_day_fills_a_tables_start_and_end_columns():
         "shifts.csv", shifts.text + "2026-12-14,09:00,17:00\n")  # not "shift on the 14th" in the start column
     assert row_asked("Add a shift on the 15th, 2 till 8.", [shifts], TODAY) == ListToWrite(
         "shifts.csv", shifts.text + "2026-12-15,14:00,20:00\n")  # an afternoon's
+
+
+def test_a_time_said_with_am_or_pm_goes_in_a_column_of_clock_times_as_it_writes_them():
+    fixtures = Document("fixtures.csv", "date,opponent,venue,kick_off\n2026-12-06,Millbrook,home,10:00\n2026-12-13,Oakfield,away,11:30\n")
+    assert row_asked("Add a match against Parkside on 17 January, home, 10am.", [fixtures], TODAY) == ListToWrite(
+        "fixtures.csv", fixtures.text + "2027-01-17,Parkside,home,10:00\n")

@@ -70,14 +70,14 @@ def first_day_of(cell: str) -> date | None:
 
 
 def in_order(cell: str) -> str:
-    """A date or clock time as it sorts: "9:30" before "19:20"."""
-    clock = re.match(r"\s*(\d{1,2})[:.](\d\d)\s*([ap]m)?", cell, re.IGNORECASE)
-    if clock is None or ISO_DATE.match(cell):
+    """A date or clock time as it sorts: "9:30" before "19:20", "10am" as "10:00"."""
+    clock = re.match(r"\s*(\d{1,2})(?:[:.](\d\d))?\s*([ap]m)?\b", cell, re.IGNORECASE)
+    if clock is None or ISO_DATE.match(cell) or not (clock.group(2) or clock.group(3)):
         return cell.strip()
     hour = int(clock.group(1))
     if clock.group(3):
         hour = hour % 12 + (12 if clock.group(3).lower() == "pm" else 0)
-    return f"{hour:02d}:{clock.group(2)}"
+    return f"{hour:02d}:{clock.group(2) or '00'}"
 
 
 def numeric_named(word: str, header: list[str], numeric: list[int]) -> int | None:
