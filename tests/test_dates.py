@@ -112,6 +112,9 @@ def test_asked_what_comes_next_the_dates_to_come_are_shown_soonest_first():
         " a Wednesday, in 28 days (4 weeks); Mum, 14 January 2027: a Thursday, in 43 days (6 weeks 1 day)"
     )
     assert dated(birthdays, "Add the next birthday to my calendar", TODAY) == ""  # an errand, no question
+    documents = ["- Passport: expires 3 March 2027", "- Railcard: expires 19 December 2026"]
+    assert dated(documents, "Is anything expiring soon?", TODAY).startswith(
+        "[Saturn dated] soonest first: Railcard expires, 19 December 2026")
 
 
 def test_asked_what_comes_next_a_table_row_with_no_words_for_its_date_is_shown_whole():

@@ -28,7 +28,8 @@ DAYS_ASKED = re.compile(
 )
 MINE = re.compile(r"\b(?:my|I|I'm|I’m|am\s+I)\b")
 NEXT_ASKED = re.compile(
-    r"\bnext\b(?!\s+(?:week|weekend|month|year|time|mon|tue|wed|thu|fri|sat|sun)\w*)|\b(?:coming up|upcoming|soonest|earliest)\b|\bfirst\W*$",
+    r"\bnext\b(?!\s+(?:week|weekend|month|year|time|mon|tue|wed|thu|fri|sat|sun)\w*)|\b(?:coming up|upcoming|soonest|earliest)\b|\bfirst\W*$|"
+    r"\b(?:anything|what)\b.*\b(?:due|expiring|running\s+out|ending|renewing)\s+soon\b",
     re.IGNORECASE,
 )
 """A question for whatever comes next ("Whose birthday is next?"), not for a day named "next Friday"."""
