@@ -67,6 +67,8 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("I've packed the charger.", "mark"),  # told it is done: its line is marked
     ("I've told the GP.", "mark"),  # someone on a list of who to tell, told
     ("The home insurance has gone up to £312.", "update"),  # a price told: its line's amount
+    ("I've renewed my railcard, it now expires 19 December 2027.", "update"),  # a day told: its line's date
+    ("My passport expires 3 March 2027.", ""),  # said, not changed
     ("I've taken Wolf Hall back.", "remove"),  # a thing borrowed, gone back: off the list of what is out
     ("I took the drill back to Dan.", ""),  # no line of a list: said where it went
     ("I've told the kids they can stay up till nine.", ""),  # what was said to them: no line of a list

@@ -1,4 +1,4 @@
-from saturnd.turn.price_told import money_added, price_told
+from saturnd.turn.price_told import date_told, money_added, price_told
 from saturnd.turn.retrieval import Document
 
 BILLS = Document("yearly bills.md", "# Yearly bills\n- Car insurance: £412, renews 14 January\n"
@@ -21,3 +21,10 @@ def test_money_put_in_a_pot_is_written_into_its_line():
     assert money_added("I've put another £100 in the holiday pot.", [pots]).content == (
         "# Savings pots\n- Holiday: £740 of £1,500 (paying in £150 a month)\n- New laptop: £420 of £900\n")
     assert money_added("How much is in the holiday pot?", [pots]) is None
+
+
+def test_a_things_new_day_told_is_written_in_its_line():
+    papers = Document("documents.md", "# Documents\n- Passport: expires 3 March 2027\n- Railcard: expires 19 December 2026\n")
+    assert date_told("I've renewed my railcard, it now expires 19 December 2027.", [papers]).content == (
+        "# Documents\n- Passport: expires 3 March 2027\n- Railcard: expires 19 December 2027\n")
+    assert date_told("My passport expires 3 March 2027.", [papers]) is None  # nothing changed, nothing said changed

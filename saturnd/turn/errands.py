@@ -132,6 +132,12 @@ PRICE_TOLD = re.compile(r"^\W*(?:the\s+|my\s+|our\s+)?(?P<thing>(?!(?:I|we|it|th
                         r"(?:has|have)\s+(?:risen|dropped|fallen|increased|decreased)\s+to)\s+(?P<amount>[£$€]\s?\d[\d,]*(?:\.\d+)?)"
                         r"(?:\s+(?:a|per)\s+(?:month|year|week))?\s*[.!]?\s*$", re.IGNORECASE)
 """Told a thing's price changed ("The home insurance has gone up to £312."): its line's amount."""
+DATE_TOLD = re.compile(r"^\W*(?:I(?:'ve|’ve|\s+have)\s+(?:just\s+)?(?:renewed|extended|moved|changed)\s+(?:the\s+|my\s+|our\s+)?"
+                       r"(?P<renewed>[\w'’ -]{2,40}?)\s*[,;]\s*(?:and\s+)?(?:it|its|it's)\s+|(?:the\s+|my\s+|our\s+)?(?P<thing>[\w'’ -]{2,40}?)\s+)"
+                       r"(?:now\s+)?(?:expires|renews|ends|runs\s+out|is\s+due|due)\s+(?:now\s+)?(?:on\s+)?"
+                       r"(?P<date>\d{1,2}(?:st|nd|rd|th)?\s+[A-Z][a-z]+(?:\s+\d{4})?|\d{4}-\d\d-\d\d)(?:\s+now)?\s*[.!]?\s*$",
+                       re.IGNORECASE)
+"""Told a thing's day changed ("I've renewed my railcard, it now expires 19 December 2027."): its line's date."""
 TOLD_ADDED = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+)?(?:added|put|paid|saved|moved|"
                         r"transferred)\s+(?:in\s+)?(?:another\s+|an\s+extra\s+)?[£$€]\s?\d|"
                         r"^\s*(?:please\s+)?(?:add|put|pop)\s+(?:another\s+|an\s+extra\s+)?[£$€]\s?\d[\d,.]*\s+(?:to|in|into|on)\b",
@@ -259,6 +265,7 @@ def asked_action(request: str) -> str:
     if TOLD_DONE.match(request) or told_answer(request):
         return "mark"
     if (TOLD_ADDED.match(request) or TOLD_MORE.match(request) or SCORED_MORE.match(request) or PRICE_TOLD.match(request)
+            or DATE_TOLD.match(request) and "now" in request.lower()
             or DAY_TAKEN.match(request) and "?" not in request):
         return "update"
     if (TOLD_LOGGED.match(request) or TOLD_LOGGED_IN_WORDS.match(request) or TOLD_READING.match(request)

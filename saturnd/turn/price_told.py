@@ -3,8 +3,9 @@
 Told "The home insurance has gone up to £312." with yearly bills.md's "- Home insurance: £286,
 renews 20 December", the line becomes "- Home insurance: £312, renews 20 December"; told "I've put
 another £100 in the holiday pot.", "- Holiday: £640 of £1,500" becomes "- Holiday: £740 of £1,500"
-(the 1.5B added "- Another £100 in the holiday pot." below it). Its other words, and every other
-line, stay as they are.
+(the 1.5B added "- Another £100 in the holiday pot." below it); told "I've renewed my railcard, it
+now expires 19 December 2027.", "- Railcard: expires 19 December 2026" takes the new day. Its other
+words, and every other line, stay as they are.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 
 from saturnd.tools.word_match import stems
-from saturnd.turn.errands import PRICE_TOLD
+from saturnd.turn.errands import DATE_TOLD, PRICE_TOLD
 from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.retrieval import KB_SOURCE, Document
 from saturnd.turn.worked_lines import amount_added
@@ -55,4 +56,25 @@ def money_added(request: str, documents: list[Document]) -> ListToWrite | None:
             lines[held[0]] = old[:len(old) - len(old.lstrip())] + new
             found.append(ListToWrite(doc.source, "\n".join(lines)))
     return found[0] if len(found) == 1 else None
+
+
+DATE_WRITTEN = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*(?:\s+\d{4})?\b|"
+                          r"\b\d{4}-\d\d-\d\d\b", re.IGNORECASE)
+
+
+def date_told(request: str, documents: list[Document]) -> ListToWrite | None:
+    """The folder's one line naming every word of the thing told, with one date, that date written as told."""
+    told = DATE_TOLD.match(request)
+    if told is None or "now" not in request.lower() or not (thing := stems(told["renewed"] or told["thing"])):
+        return None
+    found = []
+    for doc in documents:
+        if doc.source.startswith(KB_SOURCE):
+            continue
+        lines = doc.text.split("\n")
+        for at, line in enumerate(lines):
+            if thing <= stems(line) and len(DATE_WRITTEN.findall(line)) == 1:
+                found.append(ListToWrite(doc.source, "\n".join([*lines[:at], DATE_WRITTEN.sub(told["date"], line, count=1),
+                                                                 *lines[at + 1:]])))
+    return found[0] if len(found) == 1 and found[0].content not in (d.text for d in documents) else None
 

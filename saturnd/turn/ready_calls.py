@@ -36,7 +36,7 @@ from saturnd.turn.marks import (
 )
 from saturnd.turn.message_words import message_asked
 from saturnd.turn.overwrite import WRITE_FILE
-from saturnd.turn.price_told import money_added, price_told
+from saturnd.turn.price_told import date_told, money_added, price_told
 from saturnd.turn.put_right import NUMBER_SAID, PERSONS_VALUE, SEND_MESSAGE, persons_number
 from saturnd.turn.retrieval import KB_SOURCE, Document
 from saturnd.turn.table_cells_told import cell_told, score_added, stock_topped_up
@@ -79,7 +79,7 @@ def ready_write_of(request: str, documents: list[Document], cwd: str, today: dat
             or days_taken(request, documents) or answer_told(request, documents) or time_moved_ready(request, documents)
             or moved_to_a_day(request, documents, today)
             or lines_copied(request, documents, cwd) or diary_line_added(request, documents, today, now)
-            or timed_line_added(request, documents) or price_told(request, documents) or money_added(request, documents)
+            or timed_line_added(request, documents) or price_told(request, documents) or date_told(request, documents) or money_added(request, documents)
             or value_changed(request, documents) or days_off_added(request, documents))
 
 
