@@ -866,6 +866,11 @@ def test_told_money_went_into_a_thing_its_line_is_worked_out_so_much_more():
 
 
 
+def test_asked_which_pot_is_closest_to_its_target_by_the_share_reached():
+    pots = ["- Holiday: £640 of £1,500", "- Emergency fund: £2,100, target £3,000", "- New laptop: £420 of £900"]
+    assert progress(pots, "Which pot is closest to its target?").endswith("; closest: Emergency fund; furthest: Holiday")
+
+
 def test_a_pot_with_its_target_and_its_rate_on_its_own_line_is_progress_never_a_sum():
     pots = ["- Holiday: £640 of £1,500 (paying in £150 a month)", "- Emergency fund: £2,100, target £3,000"]
     assert quantities_summed(pots, "How much is left in the emergency fund?") == ""  # not 2100 + 3000

@@ -396,6 +396,9 @@ def progress(lines: list[str], request: str) -> str:
     said = [_toward(label, have, goal) for label, have, goal in goals]
     if len(goals) > 1:
         said.append(_toward("all", sum((g[1] for g in goals), Fraction(0)), sum((g[2] for g in goals), Fraction(0))))
+        share = {label: have / goal for label, have, goal in goals if goal}
+        if CLOSEST_ASKED.search(request) and share:  # "Which pot is closest to its target?": by the share, not the amount
+            said.append(f"closest: {max(share, key=share.__getitem__)}; furthest: {min(share, key=share.__getitem__)}")
     rates = [_rate_part(line) for line in lines]
     rates = [line for line in rates if line and len(MONEY.findall(line)) == 1 and len(list(PERIOD.finditer(line))) == 1]
     for line in rates:
@@ -451,6 +454,9 @@ def amount_added(lines: list[str], request: str) -> str:
     as_written = f"{total.numerator:,}" if "," in first.group(1) and total.denominator == 1 else money_written(total)
     written = line[:first.start(1)] + as_written + line[first.end(1):]
     return f"{WORKED_OUT} {first.group(1)} + {money_written(added)} = {money_written(total)}: the line would read \"{written.strip()}\""
+
+
+CLOSEST_ASKED = re.compile(r"\b(?:closest|nearest|furthest|farthest|most\s+of\s+the\s+way|least\s+far)\b", re.IGNORECASE)
 
 
 def _toward(label: str, have: Fraction, goal: Fraction) -> str:
