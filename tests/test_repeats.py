@@ -40,3 +40,9 @@ def test_every_other_weekday_with_its_next_day_in_the_next_clause_is_not_this_on
         "[Saturn dated] Friday 4 December: Recycling every other Friday: not this one")
     assert repeats_on(home, "Is it recycling next Friday?", FRIDAY) == (
         "[Saturn dated] Friday 11 December: Recycling every other Friday")
+
+
+def test_a_repeats_clause_keeps_a_time_written_with_a_colon():
+    office = ["- Post office on the High Street closes 5:30pm, Saturdays 12:30pm"]
+    assert repeats_on(office, "What time does the post office close on Saturday?", FRIDAY) == (
+        "[Saturn dated] Saturday 5 December: Saturdays 12:30pm")  # not "30pm"

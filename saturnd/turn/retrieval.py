@@ -396,10 +396,12 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                 or (at_that_time_of_day(part.lines, request, today) if not asked_action(request) else "")) if today else ""
         on_the_day = (_days_lines(repeats_on(part.lines, request, today), on_the_days(part.lines, request, today))
                       if today and not asked_action(request) else "")
-        worked = ((done_jobs_priced(part.lines, request) if not table else "") or stay_costs(part.lines, request, today) or amount_added(part.lines, request) or still_to_pay(part.lines, request) or count_by_period(part.lines, request) or time_between(part.lines, request) or lengths_summed(part.lines, request)
+        worked = ((done_jobs_priced(part.lines, request) if not table else "") or stay_costs(part.lines, request, today) or amount_added(part.lines, request) or still_to_pay(part.lines, request)
+                  or by_the_week_of_days(part.lines, request)  # "£6 a day, … on Mondays and Thursdays": 2 days, not 7
+                  or count_by_period(part.lines, request) or time_between(part.lines, request) or lengths_summed(part.lines, request)
                   or arrival_times(part.lines, request) or before_the_event(part.lines, request)
                   or scaled_recipe(part.lines, request) or shares(part.lines, request)
-                  or amounts_by_period(part.lines, request) or by_the_week_of_days(part.lines, request)
+                  or amounts_by_period(part.lines, request)
                   or (list_amounts(part.lines, request) if not table else "")
                   or (amounts_in_a_line(part.lines, request) if not table else "")
                   or quantities_summed(part.lines, request) or ratings(part.lines, request)
