@@ -1038,6 +1038,11 @@ def test_asked_what_is_still_owed_a_whole_less_the_part_paid():
     assert still_to_pay(unnamed, "How much do I still owe the removals firm?") == (
         "[Saturn worked out] Removals: 850 - 200 paid = 650 still to pay")
     assert quantities_summed(unnamed, "How much do the removals cost altogether?") == ""
+    suppliers = ["- Photographer: £1,200, deposit £300 paid, balance due 1 May", "- Florist: £650, deposit £100 paid, balance due 15 May"]
+    assert still_to_pay(suppliers, "How much is still to pay altogether?") == (  # a balance with no amount of its own
+        "[Saturn worked out] Photographer: 1200 - 300 paid = 900 still to pay; Florist: 650 - 100 paid = 550 still to pay;"
+        " in all 1450 still to pay")
+    assert quantities_summed(suppliers, "How much altogether?") == ""
 
 
 def test_the_line_a_yes_or_no_goes_against_is_never_the_request_quoted_back():

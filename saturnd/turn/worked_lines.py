@@ -136,16 +136,19 @@ def still_to_pay(lines: list[str], request: str) -> str:
     £200 paid"): the whole less the part; the line's amounts were summed (1050)."""
     if not STILL_TO_PAY_ASKED.search(request):
         return ""
-    said = []
+    said, left = [], Fraction(0)
     for line in lines:
         if (found := whole_and_part_paid(line)) is not None:
             total, part = found
             label = line.split(":")[0].strip(" -*•") if ":" in line else "the line"
             said.append(f"{label}: {plain(total)} - {plain(part)} paid = {plain(total - part)} still to pay")
-    return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
+            left += total - part
+    total_said = [f"in all {plain(left)} still to pay"] if len(said) > 1 else []  # "How much is still to pay altogether?"
+    return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS] + total_said)}" if said else ""
 
 
-BALANCE = re.compile(r"\b(?:balance|remaining|rest|left\s+to\s+pay)\b", re.IGNORECASE)
+BALANCE = re.compile(r"\b(?:balance|remaining|rest|left\s+to\s+pay)\b\W{0,3}(?:of\s+)?[£$€]", re.IGNORECASE)
+"""A line giving the balance's own amount ("balance £350"), its parts to add; not "balance due 1 May"."""
 
 
 def whole_and_part_paid(line: str) -> tuple[Fraction, Fraction] | None:
