@@ -1464,3 +1464,10 @@ def test_asked_how_many_of_a_rotas_lines_are_mine_another_count_goes_back():
     assert own_count_missed("I'm driving this week for 5 days.", request, noted) == "2 of 5 lines say you: Mon: me; Wed: me"
     assert own_count_missed("Two days: Monday and Wednesday.", request, noted) is None
     assert own_count_missed("5", "How many days is Hannah driving?", noted) is None  # not the user's
+
+
+def test_asked_how_much_a_logged_value_has_gone_up_its_change_first_to_last_not_its_sum():
+    lifts = "date,exercise,kg,reps\n2026-10-05,squat,70,5\n2026-10-05,bench,50,5\n2026-11-30,squat,82.5,5\n"
+    assert table_totals("lifts.csv", lifts, "How much has my squat gone up since October?") == (
+        "[Saturn worked out] change over the since October 2026 squat rows (2), first to last by date:"
+        " kg 70 (2026-10-05) to 82.5 (2026-11-30): +12.5; reps 5 (2026-10-05) to 5 (2026-11-30): 0")

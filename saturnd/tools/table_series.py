@@ -119,12 +119,12 @@ def levels_over_time(name: str, header: list[str], body: list[list[str]], numeri
     for i in numeric:
         first, latest = ordered[0], ordered[-1]
         months = {month_of(row[dates]): row for row in reversed(ordered)}  # each month's first row
-        since = ", ".join(f"{month} {_signed(value_in(i, latest) - value_in(i, row))}"
+        since = ", ".join(f"{month} {signed(value_in(i, latest) - value_in(i, row))}"
                           for month, row in reversed(list(months.items()))) if len(months) <= MAX_GROUPS else ""
         low, high = min(ordered, key=partial(value_in, i)), max(ordered, key=partial(value_in, i))
         column = header[i].strip()
         said.append(f"{column} latest {latest[i].strip()} ({latest[dates].strip()}), first {first[i].strip()}"
-                    f" ({first[dates].strip()}), change since the first {_signed(value_in(i, latest) - value_in(i, first))}"
+                    f" ({first[dates].strip()}), change since the first {signed(value_in(i, latest) - value_in(i, first))}"
                     + (f"; change since the start of {since}" if since else "")
                     + f"; lowest {low[i].strip()} ({low[dates].strip()}), highest {high[i].strip()} ({high[dates].strip()})"
                     + (f"; average {plain(column_total(body, i) / len(body), places=2)}" if AVERAGE_ASKED.search(request) else ""))
@@ -143,5 +143,5 @@ LATEST_ASKED = re.compile(r"\b(?:last|latest|most\s+recent|current|now)\b", re.I
 """Asked the last reading of two levels ("138 over 84"): its whole row (the 1.5B gave the first level alone)."""
 
 
-def _signed(value: Decimal) -> str:
+def signed(value: Decimal) -> str:
     return ("+" if value > 0 else "") + plain(value)

@@ -80,6 +80,7 @@ from saturnd.tools.table_series import (
     hours_between,
     levels_over_time,
     one_row_a_thing,
+    signed,
     used_between_readings,
 )
 from saturnd.tools.word_match import stems
@@ -106,6 +107,9 @@ def table_totals(name: str, text: str, request: str = "", days: Collection[date]
     return ""
 
 
+CHANGE_ASKED = re.compile(r"\b(?:gone\s+(?:up|down)|went\s+(?:up|down)|increased|decreased|improved|progressed|risen|rose|"
+                          r"dropped|fallen|fell|grown|changed|come\s+down|put\s+on)\b", re.IGNORECASE)
+"""Asked how a dated log's value moved ("How much has my squat gone up since October?"): its change, not its sum."""
 MAX_DAYS_NONE = 7
 
 
@@ -232,6 +236,12 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         summed = by_period  # "How many tablets a day in total?": the "times a day", not the tablets left
     if len(summed) == 1 and (between := difference(header, body, summed[0], request)):
         return between
+    if dates is not None and len(body) > 1 and CHANGE_ASKED.search(request) and summed:
+        ordered = sorted(body, key=lambda r: r[dates].strip())  # "How much has my squat gone up?": first to last, not a sum
+        changes = "; ".join(f"{header[i].strip()} {ordered[0][i].strip()} ({ordered[0][dates].strip()}) to {ordered[-1][i].strip()}"
+                            f" ({ordered[-1][dates].strip()}): {signed(value_in(i, ordered[-1]) - value_in(i, ordered[0]))}"
+                            for i in summed)
+        return f"[Saturn worked out] change over {over}, first to last by date: {changes}"
     parts = [f"{header[i].strip() or f'column {i + 1}'} = {plain(column_total(body, i))}" for i in summed]
     counted = HOW_MANY.search(request)
     count = f"{len(body)} {counted.group(1)} (a row each); " if counted and not _blank_date_named(header, body, request) and not (
