@@ -57,19 +57,19 @@ def _holds_the_kind(line: str, kind: str) -> bool:
 NAMED_LINE = re.compile(r"^\[Saturn listed\] the one line with each word asked: (?P<line>.+)$", re.MULTILINE)
 
 DAYS_ASKED = re.compile(r"^\W*(?:which|what)\s+(?:days?|nights?|evenings?|mornings?)\b", re.IGNORECASE)
-DAY_LABEL = re.compile(r"^\W*(?P<day>(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*)\s*:\s*(?P<said>.*)$", re.IGNORECASE)
+DAY_LABEL = re.compile(r"^\W*(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\s*:\s*(?P<said>.*)$", re.IGNORECASE)
 MIN_DAY_LINES = 3
 
 
 def the_days_asked(lines: list[str], request: str) -> str:
     """Asked which days of a plan set out a line a weekday ("- Mon: chilli") hold a thing, the
     lines that do: asked "Which nights are we having chilli?", the 1.5B said every night."""
-    days = [(found["day"], found["said"], line.strip(" -*•")) for line in lines if (found := DAY_LABEL.match(line))]
+    days = [(found["said"], line.strip(" -*•")) for line in lines if (found := DAY_LABEL.match(line))]
     words = [word for word in content_words(request) if not stems(word) <= stems("days nights evenings mornings having doing")]
     asked = stems(" ".join(words))
     if not DAYS_ASKED.search(request) or not QUESTION.search(request) or len(days) < MIN_DAY_LINES or not asked:
         return ""
-    held = [line for _, said, line in days if asked <= stems(said)]
+    held = [line for said, line in days if asked <= stems(said)]
     return f"[Saturn listed] the days with {' '.join(words)} ({len(held)} of {len(days)}): {'; '.join(held)}" if held else ""
 
 

@@ -134,7 +134,7 @@ def own_part_missed(answer: str, request: str, seen: str) -> str | None:
                 and not words & set(re.findall(r"[a-z]{3,}", answer.lower()))):
             return f"[Saturn noted] {label}: {mine}"
     counted = COUNTED_MINE.search(noted["parts"])
-    if counted and WHEN_ASKED.search(request):  # "When am I hosting?" of "February: me": not "January 17"
+    if counted and WHEN_ON_ASKED.search(request):  # "When am I hosting?" of "February: me": not "January 17"
         mine = {line.split(":")[0].strip().lower()[:3] for line in counted["lines"].split("; ")}
         named = {found.group(0).lower()[:3] for found in DAY_OR_MONTH_NAME.finditer(answer)}
         of_days = all(DAY_OR_MONTH_NAME.fullmatch(line.split(":")[0].strip()) for line in counted["lines"].split("; "))
@@ -146,7 +146,8 @@ def own_part_missed(answer: str, request: str, seen: str) -> str | None:
 DAY_OR_MONTH_NAME = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b",
                                re.IGNORECASE)
 
-WHEN_ASKED = re.compile(r"^\W*(?:when|which|what\s+(?:day|days|month|months|week|weeks|date))\b", re.IGNORECASE)
+WHEN_ON_ASKED = re.compile(r"^\W*(?:when|which|what\s+(?:day|days|month|months|week|weeks|date))\b", re.IGNORECASE)
+"""Asked when the user is on a rota (\"When am I hosting?\")."""
 
 
 COUNTED_MINE = re.compile(r"(?:^|; )(?P<count>\d+) of (?P<all>\d+) lines: (?P<lines>[^;]+(?:; [^;]+?: (?:me|myself))*)",
