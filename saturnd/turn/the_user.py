@@ -147,7 +147,7 @@ DAY_OR_MONTH_NAME = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|ap
                                re.IGNORECASE)
 
 WHEN_ON_ASKED = re.compile(r"^\W*(?:when|which|what\s+(?:day|days|month|months|week|weeks|date))\b", re.IGNORECASE)
-"""Asked when the user is on a rota (\"When am I hosting?\")."""
+"""Asked when the user is on a rota ("When am I hosting?")."""
 
 
 COUNTED_MINE = re.compile(r"(?:^|; )(?P<count>\d+) of (?P<all>\d+) lines: (?P<lines>[^;]+(?:; [^;]+?: (?:me|myself))*)",
