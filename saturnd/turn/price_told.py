@@ -25,17 +25,21 @@ def price_told(request: str, documents: list[Document]) -> ListToWrite | None:
     """The folder's one line naming every word of the thing told, with one amount of money, that
     amount written as told."""
     told = PRICE_TOLD.match(request)
-    if told is None or not (thing := stems(told["thing"])):
-        return None
+    return _the_one_line_changed(documents, told["thing"], MONEY, told["amount"].replace(" ", "")) if told else None
+
+
+def _the_one_line_changed(documents: list[Document], thing: str, value: re.Pattern[str], new: str) -> ListToWrite | None:
+    """The folder's one line naming every word of `thing` with one `value`, that value written as
+    `new`; None where no line or several are, or it is so already."""
+    words = stems(thing)
     found = []
     for doc in documents:
-        if doc.source.startswith(KB_SOURCE):
+        if doc.source.startswith(KB_SOURCE) or not words:
             continue
         lines = doc.text.split("\n")
         for at, line in enumerate(lines):
-            if thing <= stems(line) and len(MONEY.findall(line)) == 1:
-                changed = MONEY.sub(told["amount"].replace(" ", ""), line, count=1)
-                found.append(ListToWrite(doc.source, "\n".join([*lines[:at], changed, *lines[at + 1:]])))
+            if words <= stems(line) and len(value.findall(line)) == 1:
+                found.append(ListToWrite(doc.source, "\n".join([*lines[:at], value.sub(new, line, count=1), *lines[at + 1:]])))
     return found[0] if len(found) == 1 and found[0].content not in (d.text for d in documents) else None
 
 
@@ -65,16 +69,6 @@ DATE_WRITTEN = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|j
 def date_told(request: str, documents: list[Document]) -> ListToWrite | None:
     """The folder's one line naming every word of the thing told, with one date, that date written as told."""
     told = DATE_TOLD.match(request)
-    if told is None or "now" not in request.lower() or not (thing := stems(told["renewed"] or told["thing"])):
+    if told is None or "now" not in request.lower():
         return None
-    found = []
-    for doc in documents:
-        if doc.source.startswith(KB_SOURCE):
-            continue
-        lines = doc.text.split("\n")
-        for at, line in enumerate(lines):
-            if thing <= stems(line) and len(DATE_WRITTEN.findall(line)) == 1:
-                found.append(ListToWrite(doc.source, "\n".join([*lines[:at], DATE_WRITTEN.sub(told["date"], line, count=1),
-                                                                 *lines[at + 1:]])))
-    return found[0] if len(found) == 1 and found[0].content not in (d.text for d in documents) else None
-
+    return _the_one_line_changed(documents, told["renewed"] or told["thing"], DATE_WRITTEN, told["date"])
