@@ -476,6 +476,20 @@ async def test_a_blank_inside_a_message_goes_back_and_a_blank_line_is_left_out(h
         "(The message ended with a blank for the sender to fill, [Your Name]: the call went without it.)")
 
 
+async def test_a_refusal_written_as_the_message_goes_back(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_email, decision: allow}\n")
+    harness.model.enqueue(
+        call("send_email", {"to": "lena@studio.example", "subject": "Photos",
+                            "body": "I'm sorry, but I can't assist with that request."}),
+        call("send_email", {"to": "lena@studio.example", "subject": "Photos", "body": "Thanks, the photos arrived."}),
+        "Sent.")
+    await harness.turn("Email lena@studio.example saying thanks, the photos arrived.", headless=True)
+    assert harness.sent(1)[-1]["content"].startswith(
+        "not run: send_email would send the recipient a refusal ('I'm sorry, but I can't assist'), not a message from the user.")
+    sent = [json.loads(p.read_text()) for p in (harness.env.data_dir / "outbox").iterdir()]
+    assert [m["body"] for m in sent] == ["Thanks, the photos arrived."]
+
+
 def test_a_blank_standing_for_what_the_message_should_carry_is_a_blank():
     assert BLANK.search("Wedding guests: [list of guests]").group(0) == "[list of guests]"
     assert BLANK.search("We are [number of people] adults.").group(0) == "[number of people]"

@@ -167,6 +167,14 @@ QUOTE_LEFT_OUT = (
     "not run: {tool} would go without the words the user asked to send: '{quote}'. Call {tool} again with"
     " them as the message."
 )
+REFUSAL_SENT = (
+    "not run: {tool} would send the recipient a refusal ('{refusal}'), not a message from the user. Write what the"
+    " user asked to say ({request!r}) and call {tool} again."
+)
+REFUSAL = re.compile(r"\b(?:I'?m|I\s+am)\s+(?:sorry|afraid)\b[^.!?]*\b(?:can(?:no|')t|unable\s+to|not\s+able\s+to)\s+"
+                     r"(?:assist|help|do|comply)\b|^\W*I\s+(?:can(?:no|')t|cannot)\s+(?:assist|help)\s+with\s+(?:that|this)\b",
+                     re.IGNORECASE)
+"""A model's refusal: "I'm sorry, but I can't assist with that request." (sent back for not acting, the 1.5B emailed it)."""
 BLANK_LEFT = (
     "not run: {tool} would send {blank}, a blank for the sender to fill. Write the message without blanks and"
     " call {tool} again."
@@ -650,6 +658,9 @@ def _what_it_carries(name: str, arguments: dict[str, Any], skip: frozenset[str],
         return SentBack("invalid", QUOTE_LEFT_OUT.format(tool=name, quote=quote))
     if name in (SEND_MESSAGE, SEND_EMAIL) and (to := own_address_carried(arguments, skip)):
         return SentBack("invalid", OWN_ADDRESS_CARRIED.format(tool=name, to=to))
+    if name in (SEND_MESSAGE, SEND_EMAIL) and (refusal := next(
+            (found.group(0) for k, v in arguments.items() if k not in skip and isinstance(v, str) and (found := REFUSAL.search(v))), None)):
+        return SentBack("invalid", REFUSAL_SENT.format(tool=name, refusal=refusal, request=context.request))
     if name in (SEND_MESSAGE, SEND_EMAIL) and (blank := next(
             (found.group(0) for k, v in arguments.items() if k not in skip and isinstance(v, str)
              and (found := BLANK.search(v))), None)):
