@@ -1229,6 +1229,24 @@ async def test_a_trail_of_files_is_followed_one_send_back_per_step_and_an_unfini
     assert [c.name for p in trace.passes for c in p.calls] == ["read_file", "read_file"]
 
 
+async def test_an_unfinished_trails_answer_says_no_figure_its_end_was_not_read_for(harness):
+    await harness.start(runtime_extra="  max_iterations: 2\n")
+    for name, text in {"start.txt": "The first clue is in f81.txt.\n", "f81.txt": "The next clue is in q02.txt.\n",
+                       "q02.txt": "The bike costs 1,299 EUR.\n"}.items():
+        (harness.env.workdir / name).write_text(text)
+    harness.model.enqueue(
+        "The bike costs 1,299 EUR.", call("read_file", {"path": "start.txt"}),
+        "f81.txt", call("read_file", {"path": "f81.txt"}),
+        "The bike costs $1,299.00. The next clue is in q02.txt.",
+    )
+    _, events = await harness.turn("Read start.txt and follow the clues to the bike's price. What is it?")
+    assert of_type(events, "answer")[0].text == (
+        "Not finished: the trail you asked me to follow goes on at q02.txt, and I did not open it."
+        " The next clue is in q02.txt."
+    )
+
+
+
 async def test_no_access_while_files_are_at_hand_is_sent_back(harness):
     await harness.start()
     (harness.env.workdir / "shopping.txt").write_text("milk\neggs\n")

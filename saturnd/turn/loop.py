@@ -392,7 +392,10 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
         return added
     if claim is not None and claim.kind == "unfollowed":
         turn.trace[-1].note = join_note(turn.trace[-1].note, "prefixed: trail not finished")
-        return f"{prompts.TRAIL_NOT_FOLLOWED.format(pointer=claim.quote)} {text}"
+        # a figure said before the trail's end was read is none of its own: "The price is $1,299.00." goes
+        known = set(FIGURE.findall(f"{claim.quote} {turn.text}"))  # the pointer's own "q02.txt" is no figure said
+        kept = " ".join(sentence for sentence in re.split(r"(?<=[.!?])\s+", text) if set(FIGURE.findall(sentence)) <= known).strip()
+        return f"{prompts.TRAIL_NOT_FOLLOWED.format(pointer=claim.quote)} {kept}".strip()
     if (claim is not None and claim.kind in ("done", "not_acted") and speaks_of_the_user(text)
             and not something_acted(turn.trace, turn.registry)):
         turn.trace[-1].note = join_note(
@@ -531,4 +534,5 @@ def _from_your_files(line: str) -> str:
     return prompts.FROM_THE_DAY.format(line=HARNESS_TAG.sub("", line).rstrip(" ."))
 
 
+FIGURE = re.compile(r"\d+")
 HARNESS_TAG = re.compile(r"^\[Saturn [a-z ]+\]\s*")
