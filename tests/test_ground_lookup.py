@@ -384,6 +384,8 @@ def test_asked_who_is_still_to_do_the_lines_for_someone_not_marked_done():
     todo = ["ring the council", "book flu jab (booked)", "buy printer ink"]
     assert not_done(todo, "How many things have I got to do?") == (  # got to do: what is not done yet
         "[Saturn counted] 2 not marked done: ring the council; buy printer ink")
+    suppliers = ["- Photographer: £1,200, deposit £300 paid", "- Band: £900, paid in full"]
+    assert not_done(suppliers, "How much do I still owe the photographer?") == ""  # an amount asked, not lines left
 
 
 def test_how_many_of_a_file_of_several_lists_counts_the_list_its_heading_names():

@@ -132,6 +132,7 @@ MARK_GIVEN = re.compile(r"\b(?:adding|add|append(?:ing)?|putting|put)\s+[\"â€œ'â
                         re.IGNORECASE)
 """The mark the request spells out for the line's end (' [done]')."""
 NOT_DONE_LINE = re.compile(r"^\[Saturn counted\] \d+ not marked done: ")
+AMOUNT_ASKED = re.compile(r"\bhow\s+much\b", re.IGNORECASE)
 
 
 def not_done(lines: list[str], request: str) -> str:
@@ -140,8 +141,8 @@ def not_done(lines: list[str], request: str) -> str:
     book", the 1.5B answered the lego; when none are, the lines that say so ("not booked")."""
     items = _list_items([line.strip() for line in lines if line.strip() and not HEADING.search(line)])
     done = [line for line in items if DONE_MARK.search(line)]
-    if not STILL_ASKED.search(request):
-        return ""
+    if not STILL_ASKED.search(request) or AMOUNT_ASKED.search(request):
+        return ""  # "How much do I still owe the photographer?": an amount, not the lines left to do
     if not done or len(done) == len(items):
         return _said_not_done(items, request)
     left = [line for line in items if line not in done]
@@ -187,7 +188,7 @@ def marked_done_given(answer: str, request: str, seen: str) -> str | None:
     do and the answer names a word only a line marked done has: shown "2 not marked done: - Dad:
     book; - Sam: ?", the 1.5B answered "You still have to buy a scarf and a lego"."""
     shown = next((line for line in seen.splitlines() if NOT_DONE_LINE.match(line)), None)
-    if shown is None or not STILL_ASKED.search(request):
+    if shown is None or not STILL_ASKED.search(request) or AMOUNT_ASKED.search(request):
         return None
     left = {w.lower() for w in ITEM_WORD.findall(shown)}
     done = {w.lower() for line in seen.splitlines() if DONE_MARK.search(line) and not NOT_DONE_LINE.match(line)
