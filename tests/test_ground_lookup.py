@@ -1473,3 +1473,9 @@ def test_asked_how_much_a_logged_value_has_gone_up_its_change_first_to_last_not_
     assert table_totals("lifts.csv", lifts, "How much has my squat gone up since October?") == (
         "[Saturn worked out] change over the since October 2026 squat rows (2), first to last by date:"
         " kg 70 (2026-10-05) to 82.5 (2026-11-30): +12.5; reps 5 (2026-10-05) to 5 (2026-11-30): 0")
+
+
+def test_asked_of_the_last_time_the_latest_of_the_rows_asked_not_their_sum():
+    lifts = "date,exercise,kg,reps\n2026-10-05,bench,50,5\n2026-10-05,squat,70,5\n2026-11-02,bench,52.5,5\n"
+    assert table_totals("lifts.csv", lifts, "How much did I bench last time?") == (
+        "[Saturn worked out] the latest of the bench rows (2): date 2026-11-02, exercise bench, kg 52.5, reps 5")

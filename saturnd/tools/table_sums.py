@@ -110,6 +110,8 @@ def table_totals(name: str, text: str, request: str = "", days: Collection[date]
 CHANGE_ASKED = re.compile(r"\b(?:gone\s+(?:up|down)|went\s+(?:up|down)|increased|decreased|improved|progressed|risen|rose|"
                           r"dropped|fallen|fell|grown|changed|come\s+down|put\s+on)\b", re.IGNORECASE)
 """Asked how a dated log's value moved ("How much has my squat gone up since October?"): its change, not its sum."""
+LAST_TIME_ASKED = re.compile(r"\blast\s+(?:time|session|one|go|entry|reading)\b|\blatest\b|\bmost\s+recent(?:ly)?\b", re.IGNORECASE)
+"""Asked of the latest of the rows ("How much did I bench last time?"): that row, not their sum."""
 MAX_DAYS_NONE = 7
 
 
@@ -236,6 +238,9 @@ def _totals(name: str, header: list[str], body: list[list[str]], rows: list[list
         summed = by_period  # "How many tablets a day in total?": the "times a day", not the tablets left
     if len(summed) == 1 and (between := difference(header, body, summed[0], request)):
         return between
+    if dates is not None and len(body) > 1 and LAST_TIME_ASKED.search(request):  # "How much did I bench last time?": not 102.5
+        latest = max(body, key=lambda r: r[dates].strip())
+        return f"[Saturn worked out] the latest of {over}: {named_cells(header, latest)}"
     if dates is not None and len(body) > 1 and CHANGE_ASKED.search(request) and summed:
         ordered = sorted(body, key=lambda r: r[dates].strip())  # "How much has my squat gone up?": first to last, not a sum
         changes = "; ".join(f"{header[i].strip()} {ordered[0][i].strip()} ({ordered[0][dates].strip()}) to {ordered[-1][i].strip()}"
