@@ -314,3 +314,9 @@ def test_a_time_said_with_am_or_pm_goes_in_a_column_of_clock_times_as_it_writes_
     fixtures = Document("fixtures.csv", "date,opponent,venue,kick_off\n2026-12-06,Millbrook,home,10:00\n2026-12-13,Oakfield,away,11:30\n")
     assert row_asked("Add a match against Parkside on 17 January, home, 10am.", [fixtures], TODAY) == ListToWrite(
         "fixtures.csv", fixtures.text + "2027-01-17,Parkside,home,10:00\n")
+
+
+def test_a_number_said_as_how_many_of_the_rest_fills_the_last_numeric_column():
+    lifts = Document("lifts.csv", "date,exercise,kg,reps\n2026-11-30,squat,82.5,5\n2026-11-30,deadlift,95,5\n")
+    assert row_asked("Log deadlift 100kg for 5 today.", [lifts], TODAY) == ListToWrite(
+        "lifts.csv", lifts.text + "2026-12-04,deadlift,100,5\n")

@@ -325,12 +325,17 @@ def _quantities_in(header: list[str], body: list[list[str]], cells: list[str], r
             left.append(amount)
     empty = [i for i in numeric if not cells[i]]
     # one number left by the rest's units, a decimal ("37.4 litres at 1.36, 46,870 miles"), goes in the one column left
-    if len(left) == 1 and len(empty) == 1 and (len(numeric) == 1 or by_unit and "." in left[0]) or 1 < len(left) == len(empty):
+    # or one said as a count of the rest ("100kg for 5": reps)
+    if len(left) == 1 and len(empty) == 1 and (len(numeric) == 1 or by_unit and ("." in left[0] or COUNT_OF_THE_REST.search(request))) \
+            or 1 < len(left) == len(empty):
         for column, amount in zip(empty, left, strict=True):  # "138 over 84": systolic, diastolic, in order
             cells[column] = amount
     return by_unit
 
 
+COUNT_OF_THE_REST = re.compile(r"\d\s*[a-z]*\s+(?:for|x|×)\s*\d+\b(?!\s*(?:[a-z]+\s+)?(?:hours?|mins?|minutes?|days?|km|miles?|kg|[£$€%]))",
+                               re.IGNORECASE)
+"""A number said as how many of the rest: "deadlift 100kg for 5", "60kg x 8"."""
 SCORE = re.compile(r"\b(?P<got>\d+(?:\.\d+)?)\s*(?:/|out\s+of)\s*(?P<of>\d+(?:\.\d+)?)\b", re.IGNORECASE)
 OUT_OF = re.compile(r"^\s*(?:out\s+of|max(?:imum)?|possible)\s*$", re.IGNORECASE)
 
