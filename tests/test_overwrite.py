@@ -164,6 +164,17 @@ async def test_an_add_written_back_unchanged_goes_back_before_it_runs(harness):
     assert todo.read_text().splitlines()[-1] == "- call the bank"
 
 
+async def test_a_value_changed_as_told_runs_though_it_drops_the_old_value(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    club = harness.env.workdir / "book club.md"
+    club.write_text("# Book club\nNext: Thursday 17 December, 7:30pm at Jo's\nReading: The Bee Sting\n")
+    harness.model.enqueue(call("write_file", {"path": "book club.md", "content": "# Book club\nNext: Thursday 17 December,"
+                                              " 7:30pm at Jo's\nReading: Western Lane\n"}), "Changed.")
+    _, events = await harness.turn("Change the book to Western Lane.", headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran"]  # not refused for dropping "The Bee Sting"
+    assert club.read_text().splitlines()[-1] == "Reading: Western Lane"
+
+
 @pytest.mark.parametrize(("request_text", "item"), [
     ("Make a note that the boiler man is coming Monday at 8.", "the boiler man is coming Monday at 8"),
     ("Jot down call Ana in my notes", "call Ana"),

@@ -45,6 +45,7 @@ from saturnd.tools.table_cells import TABLE_SUFFIXES
 from saturnd.tools.word_match import stems
 from saturnd.turn import prompts
 from saturnd.turn.asking import asks_leave
+from saturnd.turn.days_off import days_off_added
 from saturnd.turn.errands import READ_TOOLS, asked_action, only_messages_asked
 from saturnd.turn.fencing import fence
 from saturnd.turn.lists_named import (
@@ -90,6 +91,7 @@ from saturnd.turn.overwrite import (
     request_as_a_line_refusal,
     where_it_is,
 )
+from saturnd.turn.price_told import date_told, money_added, price_told
 from saturnd.turn.put_right import (
     SEND_EMAIL,
     SEND_MESSAGE,
@@ -111,8 +113,10 @@ from saturnd.turn.table_rows import (
     row_changed_in_place,
     row_instead_of_a_new_file,
 )
+from saturnd.turn.timed_log import timed_line_added
 from saturnd.turn.tool_fit import seems_unfit
 from saturnd.turn.validation import Invalid, validate_call
+from saturnd.turn.value_changed import value_changed
 
 ASK_USER = "ask_user"
 ROW_AS_ASKED = (
@@ -472,11 +476,16 @@ def _told_write(context: GateContext, target: Path) -> ListToWrite | None:
 
 
 def _days_or_answer_set(context: GateContext, target: Path) -> ListToWrite | None:
-    """Two days swapped, a weekday given to someone, someone's answer set, a job they did logged or
-    a present bought for them marked, where `target` is that file."""
+    """Two days swapped, a weekday given to someone, someone's answer set, a job they did logged, a
+    present bought for them marked, a value, price or day told, money into a pot, days off or a
+    thing given at a time, where `target` is that file: the write that does it is the write (the
+    drop guard refused "Reading: Western Lane" for the "Reading: The Bee Sting" it replaces)."""
     set_so = (days_swapped(context.request, context.documents) or days_taken(context.request, context.documents)
               or answer_told(context.request, context.documents) or job_logged(context.request, context.documents)
-              or bought_for(context.request, context.documents))
+              or bought_for(context.request, context.documents) or value_changed(context.request, context.documents)
+              or price_told(context.request, context.documents) or date_told(context.request, context.documents)
+              or money_added(context.request, context.documents) or days_off_added(context.request, context.documents)
+              or timed_line_added(context.request, context.documents))
     return set_so if set_so is not None and Path(context.cwd, set_so.source).resolve() == target.resolve() else None
 
 
