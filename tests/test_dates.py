@@ -1652,6 +1652,8 @@ def test_a_yes_or_no_of_a_day_against_the_tables_rows_for_it_goes_back():
     assert yes_or_no_against_the_rows("Yes, no shift that day.", "Do I have Wednesday off?", none) is None
     assert yes_or_no_against_the_rows("Yes.", "Am I working on Wednesday?", none) is not None
     assert none_on_the_days_missed("Yes, no shift that day.", "Do I have Wednesday off?", none) is None  # a yes, right
+    again = f"--- shifts.csv\ndate,start,end\n{none}\nNo, I do not have Wednesday off."  # the answer sent back, in the history
+    assert against_its_line("No, I do not have Wednesday off.", "Do I have Wednesday off?", again) is None
 
 
 def test_asked_which_need_doing_an_answer_naming_one_not_due_yet_goes_back():
