@@ -16,7 +16,7 @@ from saturnd.tools.word_match import stems
 from saturnd.turn.errands import DATE_TOLD, PRICE_TOLD
 from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.retrieval import KB_SOURCE, Document
-from saturnd.turn.worked_lines import amount_added
+from saturnd.turn.worked_lines import line_with_money_added
 
 MONEY = re.compile(r"[£$€]\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
 
@@ -43,22 +43,10 @@ def _the_one_line_changed(documents: list[Document], thing: str, value: re.Patte
     return found[0] if len(found) == 1 and found[0].content not in (d.text for d in documents) else None
 
 
-WOULD_READ = re.compile(r'the line would read "(?P<line>.*)"$')
-
-
 def money_added(request: str, documents: list[Document]) -> ListToWrite | None:
-    """The folder's one file whose line amount_added works out so much more, with that line so."""
-    found = []
-    for doc in documents:
-        if doc.source.startswith(KB_SOURCE) or not (read := WOULD_READ.search(amount_added(doc.text.split("\n"), request))):
-            continue
-        new = read["line"]
-        lines = doc.text.split("\n")
-        held = [at for at, line in enumerate(lines) if MONEY.sub("", line.strip(), count=1) == MONEY.sub("", new, count=1)]
-        if len(held) == 1:
-            old = lines[held[0]]
-            lines[held[0]] = old[:len(old) - len(old.lstrip())] + new
-            found.append(ListToWrite(doc.source, "\n".join(lines)))
+    """The folder's one file with the line money told as added went into, that line so much more."""
+    found = [ListToWrite(doc.source, doc.text.replace(added[0], added[1], 1)) for doc in documents
+             if not doc.source.startswith(KB_SOURCE) and (added := line_with_money_added(doc.text.split("\n"), request))]
     return found[0] if len(found) == 1 else None
 
 

@@ -435,9 +435,19 @@ def amount_added(lines: list[str], request: str) -> str:
     """Told money went into a thing ("I added £50 to the bike fund."), the line about it with its
     first amount so much more: "New bike: £180 of £650" as "New bike: £230 of £650"; the 1.5B wrote
     nothing and answered with the lines it was shown."""
+    found = line_with_money_added(lines, request)
+    if found is None:
+        return ""
+    _, written, (before, added, total) = found
+    return f"{WORKED_OUT} {before} + {money_written(added)} = {money_written(total)}: the line would read \"{written.strip()}\""
+
+
+def line_with_money_added(lines: list[str], request: str) -> tuple[str, str, tuple[str, Fraction, Fraction]] | None:
+    """(the line money told as added went into, that line with its first amount so much more, (its
+    amount as written, the amount added, the new amount)); None where no one line is it."""
     told = ADDED_AMOUNT.search(request)
     if told is None:
-        return ""
+        return None
     words = [stem for stem in dict.fromkeys(sorted(stems(told.group("to")), key=told.group("to").lower().find))]
     money_lines = [line for line in lines if MONEY.search(line)  # a balance, not a rate ("£150 a month" beside it is one)
                    and (not PERIOD.search(line) or PROGRESS.search(line) or TARGETED.search(line))]
@@ -448,15 +458,14 @@ def amount_added(lines: list[str], request: str) -> str:
     best = max((score for score, _ in scores), default=(Fraction(0), 0))
     held = [line for score, line in scores if score == best]
     if not best[0] or len(held) != 1:
-        return ""
+        return None
     line = held[0]
     first = MONEY.search(line)
     assert first is not None  # held lines hold money
     added = Fraction(told.group("amount").replace(",", ""))
     total = Fraction(first.group(1).replace(",", "")) + added
     as_written = f"{total.numerator:,}" if "," in first.group(1) and total.denominator == 1 else money_written(total)
-    written = line[:first.start(1)] + as_written + line[first.end(1):]
-    return f"{WORKED_OUT} {first.group(1)} + {money_written(added)} = {money_written(total)}: the line would read \"{written.strip()}\""
+    return line, line[:first.start(1)] + as_written + line[first.end(1):], (first.group(1), added, total)
 
 
 CLOSEST_ASKED = re.compile(r"\b(?:closest|nearest|furthest|farthest|most\s+of\s+the\s+way|least\s+far)\b", re.IGNORECASE)
