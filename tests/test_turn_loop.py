@@ -1207,18 +1207,23 @@ async def test_an_answer_before_the_end_of_a_trail_the_user_asked_to_follow_is_s
     assert trace.passes[2].note == "must call one of: web_fetch"
 
 
-async def test_a_trail_of_files_is_followed_one_send_back_per_step_and_an_unfinished_one_says_so(harness):
+@pytest.mark.parametrize(("end", "request_text", "last_answer"), [
+    ("The treasure is under the old oak.", "Read start.txt and follow the clues until you find the treasure. Where is it?",
+     "The next clue is in q02.txt."),
+    # a figure said before the trail's end was read is none of its own: the price goes, the pointer stays
+    ("The bike costs 1,299 EUR.", "Read start.txt and follow the clues to the bike's price. What is it?",
+     "The bike costs $1,299.00. The next clue is in q02.txt."),
+])
+async def test_a_trail_of_files_is_followed_one_send_back_per_step_and_an_unfinished_one_says_so(
+        harness, end, request_text, last_answer):
     await harness.start(runtime_extra="  max_iterations: 2\n")
     for name, text in {"start.txt": "The first clue is in f81.txt.\n", "f81.txt": "The next clue is in q02.txt.\n",
-                       "q02.txt": "The treasure is under the old oak.\n"}.items():
+                       "q02.txt": f"{end}\n"}.items():
         (harness.env.workdir / name).write_text(text)
-    harness.model.enqueue(
-        "The treasure is under the old oak.", call("read_file", {"path": "start.txt"}),
-        "f81.txt", call("read_file", {"path": "f81.txt"}),
-        "The next clue is in q02.txt.",
-    )
-    turn_id, events = await harness.turn("Read start.txt and follow the clues until you find the treasure. Where is it?")
-    assert "old oak" not in harness.sent(0)[0]["content"]  # no excerpt from the trail's end in the ground
+    harness.model.enqueue(end, call("read_file", {"path": "start.txt"}), "f81.txt", call("read_file", {"path": "f81.txt"}),
+                          last_answer)
+    turn_id, events = await harness.turn(request_text)
+    assert end.split()[-2] not in harness.sent(0)[0]["content"]  # no excerpt from the trail's end ("oak", "1,299") in the ground
     assert harness.sent(1)[-1]["content"].startswith("[Saturn check] The user asked you to follow the trail, and it goes on at start.txt,")
     assert harness.sent(3)[-1]["content"].startswith("[Saturn check] The user asked you to follow the trail, and it goes on at f81.txt,")
     assert of_type(events, "answer")[0].text == (
@@ -1227,24 +1232,6 @@ async def test_a_trail_of_files_is_followed_one_send_back_per_step_and_an_unfini
     )
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
     assert [c.name for p in trace.passes for c in p.calls] == ["read_file", "read_file"]
-
-
-async def test_an_unfinished_trails_answer_says_no_figure_its_end_was_not_read_for(harness):
-    await harness.start(runtime_extra="  max_iterations: 2\n")
-    for name, text in {"start.txt": "The first clue is in f81.txt.\n", "f81.txt": "The next clue is in q02.txt.\n",
-                       "q02.txt": "The bike costs 1,299 EUR.\n"}.items():
-        (harness.env.workdir / name).write_text(text)
-    harness.model.enqueue(
-        "The bike costs 1,299 EUR.", call("read_file", {"path": "start.txt"}),
-        "f81.txt", call("read_file", {"path": "f81.txt"}),
-        "The bike costs $1,299.00. The next clue is in q02.txt.",
-    )
-    _, events = await harness.turn("Read start.txt and follow the clues to the bike's price. What is it?")
-    assert of_type(events, "answer")[0].text == (
-        "Not finished: the trail you asked me to follow goes on at q02.txt, and I did not open it."
-        " The next clue is in q02.txt."
-    )
-
 
 
 async def test_no_access_while_files_are_at_hand_is_sent_back(harness):
