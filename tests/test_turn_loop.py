@@ -1207,15 +1207,15 @@ async def test_an_answer_before_the_end_of_a_trail_the_user_asked_to_follow_is_s
     assert trace.passes[2].note == "must call one of: web_fetch"
 
 
-@pytest.mark.parametrize(("end", "request_text", "last_answer"), [
-    ("The treasure is under the old oak.", "Read start.txt and follow the clues until you find the treasure. Where is it?",
+@pytest.mark.parametrize(("end", "hidden", "request_text", "last_answer"), [
+    ("The treasure is under the old oak.", "old oak", "Read start.txt and follow the clues until you find the treasure. Where is it?",
      "The next clue is in q02.txt."),
     # a figure said before the trail's end was read is none of its own: the price goes, the pointer stays
-    ("The bike costs 1,299 EUR.", "Read start.txt and follow the clues to the bike's price. What is it?",
+    ("The bike costs 1,299 EUR.", "1,299", "Read start.txt and follow the clues to the bike's price. What is it?",
      "The bike costs $1,299.00. The next clue is in q02.txt."),
 ])
 async def test_a_trail_of_files_is_followed_one_send_back_per_step_and_an_unfinished_one_says_so(
-        harness, end, request_text, last_answer):
+        harness, end, hidden, request_text, last_answer):
     await harness.start(runtime_extra="  max_iterations: 2\n")
     for name, text in {"start.txt": "The first clue is in f81.txt.\n", "f81.txt": "The next clue is in q02.txt.\n",
                        "q02.txt": f"{end}\n"}.items():
@@ -1223,7 +1223,7 @@ async def test_a_trail_of_files_is_followed_one_send_back_per_step_and_an_unfini
     harness.model.enqueue(end, call("read_file", {"path": "start.txt"}), "f81.txt", call("read_file", {"path": "f81.txt"}),
                           last_answer)
     turn_id, events = await harness.turn(request_text)
-    assert end.split()[-2] not in harness.sent(0)[0]["content"]  # no excerpt from the trail's end ("oak", "1,299") in the ground
+    assert hidden not in harness.sent(0)[0]["content"]  # no excerpt from the trail's end in the ground
     assert harness.sent(1)[-1]["content"].startswith("[Saturn check] The user asked you to follow the trail, and it goes on at start.txt,")
     assert harness.sent(3)[-1]["content"].startswith("[Saturn check] The user asked you to follow the trail, and it goes on at f81.txt,")
     assert of_type(events, "answer")[0].text == (
