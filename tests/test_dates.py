@@ -1652,8 +1652,19 @@ def test_a_yes_or_no_of_a_day_against_the_tables_rows_for_it_goes_back():
     assert yes_or_no_against_the_rows("Yes, no shift that day.", "Do I have Wednesday off?", none) is None
     assert yes_or_no_against_the_rows("Yes.", "Am I working on Wednesday?", none) is not None
     assert none_on_the_days_missed("Yes, no shift that day.", "Do I have Wednesday off?", none) is None  # a yes, right
-    again = f"--- shifts.csv\ndate,start,end\n{none}\nNo, I do not have Wednesday off."  # the answer sent back, in the history
-    assert against_its_line("No, I do not have Wednesday off.", "Do I have Wednesday off?", again) is None
+
+
+async def test_an_answer_sent_back_is_no_line_of_the_files_when_given_again(harness):
+    """The model's own sent-back answer is no source: held against it, "No, I do not have Wednesday
+    off." given twice had read as a file's line, and its yes-or-no was turned round into nonsense."""
+    await harness.start()
+    days = [date.today() + timedelta(days=n) for n in range(1, 15)]
+    rows = "".join(f"{day.isoformat()},09:00,17:00\n" for day in days if day.weekday() != 2)
+    (harness.env.workdir / "shifts.csv").write_text("date,start,end\n" + rows)
+    harness.model.enqueue(*["No, I do not have Wednesday off."] * 2)
+    _, events = await harness.turn("Do I have Wednesday off?", headless=True)
+    answer = of_type(events, "answer")[-1].text
+    assert answer.startswith("Yes") and "No, I do not" not in answer
 
 
 def test_asked_which_need_doing_an_answer_naming_one_not_due_yet_goes_back():

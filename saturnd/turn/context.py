@@ -120,6 +120,11 @@ class TurnContext:
     """Whether the harness proposed the errand's ready call itself (loop.do_it_for_the_model)."""
     forced_since: int = 0
     """The index in `trace` of the first pass after the send-back: only calls from there end the forcing."""
+    opening: int = 0
+    """How many messages the turn opened with (ground, earlier turns, the request): the assistant
+    messages after them are the model's own words this turn, no source (loop.source_text)."""
+    quoted_back: dict[int, str] = field(default_factory=dict)
+    """message index -> the model's words a send-back at that index quotes."""
 
     @property
     def person_present(self) -> bool:

@@ -194,7 +194,6 @@ def against_its_line(answer: str, request: str, seen: str) -> str | None:
         for line in seen.splitlines():
             given = {_as_one_value(found) for found in written.findall(line)}
             if (line.startswith("[Saturn") or MAP_ENTRY.match(line) or not given or request.strip() in line
-                    or line.strip() == answer.strip()  # the answer given before, in the turn's history: no line of the files
                     or not topic & content_words(written.sub(" ", line))):  # the request's words, quoted back
                 continue
             if (YES.search(answer) and not asked & given) or (NO.search(answer) and given == asked):

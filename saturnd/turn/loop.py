@@ -79,6 +79,7 @@ async def run_turn(turn: TurnContext) -> EndStatus:
     """Run the turn to its answer; returns the status it ended with."""
     turn.events.emit(TurnStarted(session_id=turn.session_id, text=turn.text))
     messages = await opening_messages(turn)
+    turn.opening = len(messages)
     try:
         while True:
             await pass_boundary(turn, messages)
@@ -175,7 +176,7 @@ def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer: str)
     claim = unbacked_claim(
         answer, turn.trace, turn.registry, turn.text,
         documents_at_hand=bool(turn.ground.files_mapped or turn.ground.excerpts),
-        seen=shown_text(messages),
+        seen=source_text(turn, messages),
         last_result=next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "tool"), ""),
     )
     if turn.sent_back is not None and _next_date_still_missed(answer, turn.sent_back[1]):
@@ -247,6 +248,7 @@ def send_back_claim(turn: TurnContext, messages: list[dict[str, Any]], answer: s
         {"role": "assistant", "content": answer},
         {"role": "user", "content": worked_entry_text(turn, claim) or send_back_text(claim) + ready_write_text(turn, claim)},
     ]
+    turn.quoted_back[len(messages) - 1] = claim.quote
     turn.sent_back = (answer, claim)
     if trail:
         turn.trail_sent_back.add(claim.quote)
@@ -296,8 +298,17 @@ def _after_its_label(quote: str) -> str:
     return quote
 
 
-def shown_text(messages: list[dict[str, Any]]) -> str:
-    return "\n".join(str(m.get("content") or "") for m in messages)
+def source_text(turn: TurnContext, messages: list[dict[str, Any]]) -> str:
+    """Everything the model was shown but its own words this turn: its answers and calls after the
+    opening, and its words a send-back quotes. An answer sent back is no source for itself: "Yes, the
+    cactus is due" given again was held against its own earlier line as if a file had said it."""
+    parts = []
+    for at, message in enumerate(messages):
+        if at >= turn.opening and message.get("role") == "assistant":
+            continue
+        content = str(message.get("content") or "")
+        parts.append(content.replace(turn.quoted_back[at], " ") if at in turn.quoted_back else content)
+    return "\n".join(parts)
 
 
 async def put_to_the_person(
@@ -310,7 +321,7 @@ async def put_to_the_person(
     if not turn.person_present:
         return False
     # Not the request's own words, nor the folder's path (a folder named for a client tells no language).
-    shown = shown_text([m for m in messages if m.get("content") != turn.text]).replace(turn.cwd, " ")
+    shown = source_text(turn, messages).replace(turn.text, " ").replace(turn.cwd, " ")
     if (question := only_the_person_knows(turn.text, answer, shown, turn.trace)) is not None:
         why = f"the request turns on what only the person knows: asked \"{question}\""
     elif not claim and asks_for_missing(answer, turn.text, turn.trace, turn.registry):
