@@ -141,6 +141,13 @@ def test_a_time_of_day_finds_the_file_writing_it_with_a_leading_zero():
     assert [p.source for p in relevant_excerpts("What did she have at 9:15?", docs(files))] == ["medicine.md"]
 
 
+def test_this_year_finds_the_table_dating_its_rows_in_that_year():
+    files = {"giving.md": "# Giving\n\nBudget for the year: £300\nGift Aid: yes for all of them\n",
+             "donations.csv": "date,charity,amount\n2025-12-20,RNLI,15\n2026-03-14,Oxfam,10\n2026-09-22,Shelter,25\n"}
+    shown = [p.source for p in relevant_excerpts("How much have I given this year?", docs(files), today=date(2026, 12, 4))]
+    assert shown == ["donations.csv", "giving.md"]
+
+
 def test_a_table_whose_number_column_the_request_names_comes_in_though_a_note_covered_its_words():
     habits = {"goals.md": "# Goals\nSteps: 10,000 a day\nSleep: at least 7 hours\n",
               "habits.csv": "date,sleep h,steps\n2026-12-01,8.0,9800\n2026-12-02,7.0,12100\n"}

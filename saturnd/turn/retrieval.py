@@ -67,7 +67,7 @@ from saturnd.turn.listing import (
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 from saturnd.turn.measures import measure_change, readings_used
 from saturnd.turn.repeats import age, lasts_until, next_due, repeats_on
-from saturnd.turn.row_days import runs_out, stock_runs_out, yearly_next
+from saturnd.turn.row_days import runs_out, stock_runs_out, year_asked, yearly_next
 from saturnd.turn.shares import shares
 from saturnd.turn.stay_costs import stay_costs
 from saturnd.turn.targets import TARGET_ASKED, against_the_target, sets_a_target
@@ -168,6 +168,8 @@ def _word_groups(request: str, today: date | None) -> list[tuple[str, ...]]:
         days |= {month: months_written(month, today) for month in MONTHS if MONTH_NAMED[month].search(request)}
         if week := week_named(request, today):  # "last week" as a table's dates of it
             days["week"] = tuple(day.isoformat() for day in week)
+        if (year := year_asked(request, today)) is not None:  # "How much have I given this year?": donations.csv's 2026 rows
+            days["year"] = (str(year),)
     times = [(f"{hour:02d}:{minute:02d}", f"{hour}:{minute:02d}", f"{hour % 12 or 12}:{minute:02d}")
              for hour, minute in (time_of(found) for found in TIME.finditer(request))]  # "at 9:15": the log's "09:15"
     return [*(group + tuple(t for t in days.get(group[0], ()) if t not in group) for group in query_word_groups(request)),
