@@ -23,7 +23,7 @@ from saturnd.turn.date_checks import not_on_that_day
 from saturnd.turn.errands import (
     forced_call,
 )
-from saturnd.turn.listing import rows_not_asked
+from saturnd.turn.listing import rows_not_asked, total_left_out
 from saturnd.turn.picked_rows import coming_miscounted, superlative_missed
 from saturnd.turn.the_user import own_sum_missed
 from saturnd.turn.trails import asks_to_follow
@@ -1231,6 +1231,13 @@ def test_one_rows_figure_of_several_picked_for_a_total_goes_back_with_the_total(
     claim = unbacked_claim("You ran 6.33 km on 1 December and 10.54 km on 3 December.", [], builtin_registry(),
                            "How far did I run this week?", documents_at_hand=True, seen=timed)  # km and time run together
     assert claim == Claim("total_left_out", "totals over the 2026-11-30 to 2026-12-06 rows (2): km = 16")
+    practice = ("--- practice.csv (whole file, 4 lines)\ndate,minutes,piece\n2026-11-30,20,Minuet in G\n2026-12-01,15,"
+                "The Entertainer\n2026-12-04,25,Fur Elise\n[Saturn worked out] totals over the 2026-11-30 to 2026-12-06"
+                " rows (3): minutes = 60")
+    claim = unbacked_claim("20 minutes on Minuet in G, 15 on The Entertainer and 25 on Fur Elise.", [], builtin_registry(),
+                           "How long did I practise this week?", documents_at_hand=True, seen=practice)
+    assert claim == Claim("total_left_out", "totals over the 2026-11-30 to 2026-12-06 rows (3): minutes = 60")
+    assert total_left_out("20 minutes and 15 minutes.", "How long until my exam?", practice) is None  # no time summed
     billed = ("--- jobs.csv (whole file, 3 lines)\ndate,client,hours\n2026-11-03,Greens,4\n2026-11-20,Greens,2.5\n"
               "[Saturn worked out] totals over the November 2026 Greens rows (2): hours = 6.5\n"
               "[Saturn worked out] Greens 6.5 hours × 22 an hour = 143")

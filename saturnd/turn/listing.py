@@ -359,7 +359,8 @@ def lines_not_asked(answer: str, request: str, seen: str) -> str | None:
     return None
 
 
-TOTAL_ASKED = re.compile(r"\bhow\s+(?:much|far)\b|\btotal\b|\baltogether\b|\bin\s+all\b|\badd(?:s|ed)?\s+up\b",
+TOTAL_ASKED = re.compile(r"\bhow\s+(?:much|far)\b|\btotal\b|\baltogether\b|\bin\s+all\b|\badd(?:s|ed)?\s+up\b|"
+                         r"\bhow\s+long\s+(?:did|have|has|had)\b",  # time summed ("How long did I practise this week?"), not till a day
                          re.IGNORECASE)
 TOTALS_LINE = re.compile(
     r"^\[Saturn worked out\] (?:[^;]*?; )?totals over (?P<over>(?:[^:(]|\([^)]*\))*): (?P<totals>[^;]*)")

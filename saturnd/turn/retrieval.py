@@ -397,7 +397,9 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                 or just_gone(part.lines, request, today)
                 or (at_that_time_of_day(part.lines, request, today) if not asked_action(request) else "")) if today else ""
         on_the_day = (_days_lines(repeats_on(part.lines, request, today), on_the_days(part.lines, request, today))
-                      if today and not asked_action(request) else "")
+                      if today and not asked_action(request) and not (table and totals and week_named(request, today)) else "")
+        # a table's totals over the week's rows stand for them: "How long did I practise this week?" had
+        # each row again under its totals, and the 1.5B read out the rows, not the 90 minutes
         worked = ((done_jobs_priced(part.lines, request) if not table else "") or stay_costs(part.lines, request, today) or amount_added(part.lines, request) or still_to_pay(part.lines, request)
                   or by_the_week_of_days(part.lines, request)  # "£6 a day, … on Mondays and Thursdays": 2 days, not 7
                   or count_by_period(part.lines, request) or time_between(part.lines, request) or lengths_summed(part.lines, request)
