@@ -290,6 +290,16 @@ def test_the_excerpt_of_a_question_names_its_lines_for_the_day_but_not_an_errand
     assert "[Saturn dated]" not in render_excerpts([part], "Change tomorrow's dinner to fish.", TODAY)
 
 
+def test_a_tables_totals_over_the_weeks_rows_are_not_followed_by_the_rows_again():
+    rows = ["date,minutes,piece", "2026-11-30,20,Minuet in G", "2026-12-01,15,The Entertainer", "2026-12-02,30,Fur Elise"]
+    shown = render_excerpts([Excerpt("practice.csv", 1, rows, 4)], "How long did I practise this week?", TODAY)
+    assert shown.splitlines()[-1].startswith("[Saturn worked out] totals over the 2026-11-30 to 2026-12-06 rows (3): minutes = 65")
+    notes = ["- 30 Nov: piano", "- 2 Dec: swim", "- 9 Dec: piano"]
+    assert render_excerpts([Excerpt("diary.md", 1, notes, 3)], "What's on this week?", TODAY).splitlines()[-1] == (
+        "[Saturn dated] this week (30 November to 6 December): 2 lines; this week (30 November to 6 December): - 30 Nov:"
+        " piano; this week (30 November to 6 December): - 2 Dec: swim")  # a note's lines: no totals stand for them
+
+
 def test_a_day_the_excerpts_name_lines_for_is_dated_there_only(tmp_path):
     (tmp_path / "meals.md").write_text("# Dinners\nSaturday: takeaway\nSunday: roast\n")
     now = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
