@@ -138,6 +138,9 @@ DATE_TOLD = re.compile(r"^\W*(?:I(?:'ve|’ve|\s+have)\s+(?:just\s+)?(?:renewed|
                        r"(?P<date>\d{1,2}(?:st|nd|rd|th)?\s+[A-Z][a-z]+(?:\s+\d{4})?|\d{4}-\d\d-\d\d)(?:\s+now)?\s*[.!]?\s*$",
                        re.IGNORECASE)
 """Told a thing's day changed ("I've renewed my railcard, it now expires 19 December 2027."): its line's date."""
+VALUE_NOW = re.compile(r"^\W*(?:the\s+|my\s+|our\s+)?(?P<thing>(?!(?:I|we|it|that|this|there|he|she|they|you)\b)[\w'’ -]{2,40}?)\s+"
+                       r"(?:is|are)\s+now\s+(?:an?\s+)?(?P<new>(?![£$€])[^.!?]{1,40}?)\s*[.!]?\s*$", re.IGNORECASE)
+"""Told what a thing is now ("Leo's shoes are now a 13."): its labelled line's value."""
 TOLD_ADDED = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+)?(?:added|put|paid|saved|moved|"
                         r"transferred)\s+(?:in\s+)?(?:another\s+|an\s+extra\s+)?[£$€]\s?\d|"
                         r"^\s*(?:please\s+)?(?:add|put|pop)\s+(?:another\s+|an\s+extra\s+)?[£$€]\s?\d[\d,.]*\s+(?:to|in|into|on)\b",
@@ -265,6 +268,7 @@ def asked_action(request: str) -> str:
     if TOLD_DONE.match(request) or told_answer(request):
         return "mark"
     if (TOLD_ADDED.match(request) or TOLD_MORE.match(request) or SCORED_MORE.match(request) or PRICE_TOLD.match(request)
+            or VALUE_NOW.match(request)
             or DATE_TOLD.match(request) and "now" in request.lower()
             or DAY_TAKEN.match(request) and "?" not in request):
         return "update"

@@ -43,7 +43,7 @@ from saturnd.turn.table_cells_told import cell_told, score_added, stock_topped_u
 from saturnd.turn.table_rows import row_asked
 from saturnd.turn.time_moves import time_moved_ready
 from saturnd.turn.timed_log import timed_line_added
-from saturnd.turn.value_changed import value_changed
+from saturnd.turn.value_changed import value_changed, value_told
 
 
 def ready_write_text(turn: TurnContext, claim: Claim) -> str:
@@ -80,7 +80,7 @@ def ready_write_of(request: str, documents: list[Document], cwd: str, today: dat
             or moved_to_a_day(request, documents, today)
             or lines_copied(request, documents, cwd) or diary_line_added(request, documents, today, now)
             or timed_line_added(request, documents) or price_told(request, documents) or date_told(request, documents) or money_added(request, documents)
-            or value_changed(request, documents) or days_off_added(request, documents))
+            or value_changed(request, documents) or value_told(request, documents) or days_off_added(request, documents))
 
 
 MAKING = frozenset({"create", "make", "write", "save", "put", "start"})

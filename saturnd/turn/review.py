@@ -116,7 +116,7 @@ from saturnd.turn.table_rows import (
 from saturnd.turn.timed_log import timed_line_added
 from saturnd.turn.tool_fit import seems_unfit
 from saturnd.turn.validation import Invalid, validate_call
-from saturnd.turn.value_changed import value_changed
+from saturnd.turn.value_changed import value_changed, value_told
 
 ASK_USER = "ask_user"
 ROW_AS_ASKED = (
@@ -482,7 +482,7 @@ def _days_or_answer_set(context: GateContext, target: Path) -> ListToWrite | Non
     drop guard refused "Reading: Western Lane" for the "Reading: The Bee Sting" it replaces)."""
     set_so = (days_swapped(context.request, context.documents) or days_taken(context.request, context.documents)
               or answer_told(context.request, context.documents) or job_logged(context.request, context.documents)
-              or bought_for(context.request, context.documents) or value_changed(context.request, context.documents)
+              or bought_for(context.request, context.documents) or value_changed(context.request, context.documents) or value_told(context.request, context.documents)
               or price_told(context.request, context.documents) or date_told(context.request, context.documents)
               or money_added(context.request, context.documents) or days_off_added(context.request, context.documents)
               or timed_line_added(context.request, context.documents))

@@ -1,9 +1,12 @@
-"""A labelled line's value changed as the request tells: "Change the book to Western Lane".
+"""A labelled line's value changed as the request tells: "Change the book to Western Lane",
+"Leo's shoes are now a 13".
 
 Asked that of book club.md ("Next: Thursday 17 December, 7:30pm at Jo's", "Reading: The Bee
 Sting", …), the 1.5B wrote the file back as it was, then added the request as a line of it. The
 line asked is the one whose label the request names, or, in the file the request names by its
 name, the one line whose value is a title as the new value is ("The Bee Sting", "Western Lane").
+Told "Leo's shoes are now a 13." of sizes.md's "## Leo (5)" over "- Shoes: 12 (was 11 in
+September)", it said the words back; the line is the one labelled "Shoes" under Leo's heading.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import re
 from pathlib import Path
 
 from saturnd.tools.word_match import stems
+from saturnd.turn.errands import VALUE_NOW
 from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.retrieval import KB_SOURCE, Document
 
@@ -48,3 +52,24 @@ def _a_title(text: str) -> bool:
     """Capitalised words, small ones aside, and no figure: "The Bee Sting", "Klara and the Sun"."""
     words = text.split()
     return bool(words) and not re.search(r"\d", text) and all(w[0].isupper() or w.lower() in SMALL_WORDS for w in words)
+
+
+def value_told(request: str, documents: list[Document]) -> ListToWrite | None:
+    """The one labelled line whose label names a word of the thing told now ("Leo's shoes are now a
+    13"), whose other words its line or the heading it sits under holds, with the value told."""
+    told = VALUE_NOW.match(request)
+    if told is None:
+        return None
+    thing = stems(told["thing"])
+    found = []
+    for doc in documents:
+        if doc.source.startswith(KB_SOURCE):
+            continue
+        lines, heading = doc.text.split("\n"), ""
+        for at, line in enumerate(lines):
+            heading = line if line.startswith("#") else heading
+            labelled = LABELLED.match(line)
+            if labelled and (label := stems(labelled["label"])) and label <= thing and thing - label <= stems(f"{line} {heading}"):
+                changed = [*lines[:at], f"{labelled['label']}{told['new'].strip()}", *lines[at + 1:]]
+                found.append(ListToWrite(doc.source, "\n".join(changed)))
+    return found[0] if len(found) == 1 and found[0].content not in (d.text for d in documents) else None
