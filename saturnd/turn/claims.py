@@ -158,6 +158,7 @@ from saturnd.turn.asked_line import (
     nothing_found_beside_the_line,
     others_lines_named,
 )
+from saturnd.turn.budget_left import budget_for_the_spend
 from saturnd.turn.date_checks import (
     NO,
     YES,
@@ -588,7 +589,7 @@ def unbacked_claim(
                      or lines_not_asked(answer, request, seen) or kind_rows_not_asked(answer, request, seen)
                      or picked_rows_not_asked(answer, request, seen) or picked_rows_left_out(answer, request, seen))):
         return Claim("rows_not_asked", rows)
-    if total := total_left_out(answer, request, seen):
+    if total := total_left_out(answer, request, seen) or budget_for_the_spend(answer, request, seen):
         return Claim("total_left_out", total)
     if said := owed_the_wrong_way(answer, request):
         return Claim("owed_the_wrong_way", said)

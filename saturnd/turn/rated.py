@@ -20,6 +20,7 @@ from functools import partial
 from saturnd.tools.table_cells import ISO_DATE, number
 from saturnd.tools.table_dates import header_and_rows
 from saturnd.tools.word_match import stems
+from saturnd.turn.budget_left import BUDGET_LINE
 from saturnd.turn.dates import MONTHS
 from saturnd.turn.listing import TOTALS_LINE
 from saturnd.turn.made_up import WORKED_OUT
@@ -311,7 +312,6 @@ def rows_at_their_prices(request: str, shown: str, texts: Iterable[str]) -> str:
 
 
 OVER_BUDGET_ASKED = re.compile(r"\b(?:over|under|within|in)\s+(?:the\s+|our\s+|my\s+)?budget\b|\bafford\b", re.IGNORECASE)
-BUDGET_LINE = re.compile(r"\bbudget\b[^£$€\d]{0,40}(?P<money>[£$€])\s?(?P<amount>\d[\d,]*(?:\.\d+)?)", re.IGNORECASE)
 TOGETHER = re.compile(r"^\[Saturn worked out\] .*; together (?P<total>\d+(?:\.\d+)?)$")
 
 

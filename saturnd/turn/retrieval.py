@@ -36,6 +36,7 @@ from saturnd.turn.asked_line import (
     the_line_at_the_time,
     the_lines_naming,
 )
+from saturnd.turn.budget_left import BUDGET_ASKED, BUDGET_LINE, LEFT_ASKED, budget_left, money_table
 from saturnd.turn.chores import done_jobs_priced
 from saturnd.turn.dates import (
     MONTHS,
@@ -252,6 +253,8 @@ def relevant_excerpts(
                         for score, d, _ in ranked)
     units = units_asked(request)
     targets_set = TARGET_ASKED.search(request) is not None and any(sets_a_target(doc.text) for doc in documents)
+    budget_set = bool(LEFT_ASKED.search(request) and BUDGET_ASKED.search(request)) and any(
+        BUDGET_LINE.search(doc.text) for doc in documents)
     needed = [doc for doc in documents if RATING_ASKED.search(request) and len(rated_lines(doc.text.splitlines())) >= 2
               # "What's my average rating?" holds no word of "Orbital (done, 5/5)"
               or ONGOING_ASKED.search(request) and undated_rows(doc.source, doc.text)
@@ -267,8 +270,10 @@ def relevant_excerpts(
               # (not beside a table shown already: walks.csv's rows, not clients.csv's "walks a week")
               or WHAT_TIME.search(request) and _time_line_named(doc, request)
               # "What time does the afternoon shift start?": the afternoon rows had covered "afternoon 13:30-16:30"
-              or BETWEEN_ROWS_ASKED.search(request) and _dated_table(doc) and _header_named(doc, request)]
+              or BETWEEN_ROWS_ASKED.search(request) and _dated_table(doc) and _header_named(doc, request)
               # "How many miles between the last two fill-ups?": fuel.csv's miles, beside car.md's "12,000 miles"
+              or budget_set and money_table(doc.source, doc.text.splitlines()) is not None]
+              # "How much of my giving budget is left?": donations.csv beside "Budget for the year: £300"
     shown_names = {_bare_name(d.source) for score, d, _ in ranked if score > 0 and not d.source.lower().endswith(TABLE_SUFFIXES)}
     needed += [doc for doc in documents if doc.source.lower().endswith(TABLE_SUFFIXES) and _bare_name(doc.source) in shown_names]
     # "the most expensive thing still for sale": selling.md shares "sale"'s words, its selling.csv none
@@ -422,7 +427,8 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
     whole = [(part.source, part.lines) for part in excerpts if part.whole]
     return "\n".join([*blocks, *filter(None, (to_go(request, whole), against_the_target(request, whole),
                                                months_to_target(request, whole),
-                                               next_dose(request, whole, today) if today else ""))])
+                                               next_dose(request, whole, today) if today else "",
+                                               budget_left(request, whole, today) if today else ""))])
 
 
 def _days_for_tables(request: str, today: date | None) -> list[date]:
