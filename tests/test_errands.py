@@ -91,6 +91,8 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("The electric came out today.", "mark"),  # a bill gone out of the account
     ("I've cancelled the gym.", "remove"),  # its line goes
     ("Rory's dropping coding.", "remove"),  # someone stopped a thing: their line for it goes
+    ("Jo gave the box set back.", "remove"),  # a thing lent out came back: its line goes
+    ("Jo gave me a lift.", ""),
     ("I cancelled Spotify.", "remove"),
     ("Save a note that we picked Cornwall.", "note"),  # into the notes, not a file of its own
     ("I stopped at the shop.", ""),

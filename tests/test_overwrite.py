@@ -1318,6 +1318,15 @@ def test_someone_told_to_stop_a_thing_loses_the_one_row_naming_them_and_it():
     assert cancelled_line("Has Rory dropped coding?", documents) is None  # asked, not told
 
 
+def test_a_thing_someone_gave_back_loses_the_line_naming_them_and_it():
+    lent = Document("lent.md", "# Lent out\n- Dan: my drill\n- Jo: the Harry Potter box set\n- Jo: £10 (taxi)\n")
+    assert cancelled_line("Jo gave the box set back.", [lent]) == ListToWrite(
+        "lent.md", "# Lent out\n- Dan: my drill\n- Jo: £10 (taxi)\n")
+    assert cancelled_line("Dan brought back my drill.", [lent]) == ListToWrite(
+        "lent.md", "# Lent out\n- Jo: the Harry Potter box set\n- Jo: £10 (taxi)\n")
+    assert cancelled_line("Dan gave the box set back.", [lent]) is None  # no line of his for it
+
+
 def test_an_item_added_with_an_article_to_a_list_without_them_goes_without_it():
     packing = ["- [x] Passports", "- [ ] Chargers"]
     assert item_line("Add an umbrella to the packing.", "- [ ] An umbrella", packing) == "- [ ] Umbrella"

@@ -76,6 +76,10 @@ SOMEONE_STOPPED = re.compile(r"^\W*(?!(?:I|We|You|It|They|He|She|This|That)\b)(?
                              r"stopping|stopped|giving\s+up|gave\s+up|given\s+up)\s+(?:the\s+|his\s+|her\s+|their\s+)?"
                              r"(?P<thing>[\w' -]+?)\s*[.!]?\s*$", re.IGNORECASE)
 """Told someone stopped a thing ("Rory's dropping coding."): the line or row of theirs for it goes."""
+GAVE_BACK = re.compile(r"^\W*(?!(?:I|We|You|It|They|He|She|This|That)\b)(?P<who>(?-i:[A-Z])[\w-]*)\s+(?:has\s+)?(?:just\s+)?"
+                       r"(?:gave|given|brought|handed)\s+(?:me\s+|us\s+)?(?:back\s+(?:the\s+|my\s+|our\s+)?(?P<first>[\w'’ -]{1,40}?)|"
+                       r"(?:the\s+|my\s+|our\s+)?(?P<thing>[\w'’ -]{1,40}?)\s+back)(?:\s+(?:today|yesterday))?\s*[.!]?\s*$", re.IGNORECASE)
+"""Told someone gave a thing lent back ("Jo gave the box set back."): the line of theirs for it goes."""
 BOUGHT_FOR = re.compile(r"^\s*(?:(?:I|we)(?:'ve|’ve|\s+have)?\s+)?(?:just\s+|finally\s+)?(?:bought|got|ordered|picked\s+up)\s+"
                         r"(?P<who>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)(?:['’]s\s+|\s+(?:the|a|an|some|his|her|their)\s+)"
                         r"(?P<thing>[^,.£$€?]+?)(?:,?\s*(?:for\s+)?(?P<money>[£$€]\s?\d[\d,]*(?:\.\d+)?))?\s*[.!]?\s*$", re.IGNORECASE)
@@ -261,7 +265,7 @@ def asked_action(request: str) -> str:
         if verb == "remind" and REMIND_SOMEONE.search(request[found.end("verb"):]):  # "Remind Tom that …"
             return "message"
         return SAID_PLAINLY.get(verb.split()[0], verb.split()[0])
-    if TOLD_CANCELLED.match(request) or SOMEONE_STOPPED.match(request) or TAKEN_BACK.match(request):
+    if TOLD_CANCELLED.match(request) or SOMEONE_STOPPED.match(request) or TAKEN_BACK.match(request) or GAVE_BACK.match(request):
         return "remove"
     if BOUGHT_FOR.match(request):
         return "mark"

@@ -20,6 +20,7 @@ from saturnd.tools.table_cells import TABLE_SUFFIXES
 from saturnd.tools.word_match import query_terms, stems
 from saturnd.turn.errands import (
     DAY_TAKEN,
+    GAVE_BACK,
     NAMED_FILE,
     SOMEONE_STOPPED,
     TOLD_CANCELLED,
@@ -289,9 +290,10 @@ def _without_the_line(request: str, documents: list[Document]) -> ListToWrite | 
 def cancelled_line(request: str, documents: list[Document]) -> ListToWrite | None:
     """Told a thing was cancelled ("I've cancelled the gym."), the folder's one line or row it
     names by all its own words, gone: the 1.5B asked "What was the Gym row?" four times; told
-    someone stopped a thing ("Rory's dropping coding."), the one line or row naming both."""
-    if stopped := SOMEONE_STOPPED.match(request):  # "Rory's dropping coding": the line with both, Rory's and coding's
-        asked = stems(f"{stopped['who']} {stopped['thing']}")
+    someone stopped a thing ("Rory's dropping coding.") or gave a thing back ("Jo gave the box set
+    back."), the one line or row naming both."""
+    if stopped := SOMEONE_STOPPED.match(request) or GAVE_BACK.match(request):  # "Rory's dropping coding": the line with both
+        asked = stems(f"{stopped['who']} {stopped['thing'] or stopped['first']}")
         found = [(doc, n) for doc in documents if not doc.source.startswith(KB_SOURCE)
                  for n, line in enumerate(doc.text.splitlines()) if n > 0 or not doc.source.lower().endswith(TABLE_SUFFIXES)
                  if asked <= stems(line)]
