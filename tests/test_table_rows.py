@@ -65,6 +65,8 @@ NOTES = Document("work.md", "# Freelance\nRates: Brightside £40 an hour.\n")
      "2026-12-01,6,33:00,easy\n"), "2026-12-04,7,39:00,easy"),  # "7k": km; minutes as its times taken are written
     ("Fed her just now at 3.30pm, left side, 14 minutes.", Document("feeds.csv", "date,time,side,minutes\n"
      "2026-12-04,01:40,right,20\n2026-12-04,12:05,left,16\n"), "2026-12-04,15:30,left,14"),  # a time of day is no amount
+    ("Log 25 minutes on the Minuet today.", Document("practice.csv", "date,minutes,piece\n2026-11-30,20,Minuet in G\n"
+     "2026-12-01,15,The Entertainer\n"), "2026-12-04,25,Minuet in G"),  # a value named by its first word
 ])
 def test_an_add_to_a_table_is_the_row_of_the_cells_the_request_gives(request_text, table, row):
     found = row_asked(request_text, [NOTES, table], TODAY)

@@ -183,6 +183,7 @@ def new_row(request: str, table: str, today: date, table_named: bool = False, na
         values = {r[i].strip() for r in body} - {""}
         named = [v for v in values if not number(v) and v.lower() in words  # "Brightside", the rota's "Me"
                  or " " in v and re.search(rf"\b{re.escape(v)}\b", request, re.IGNORECASE)]  # "Lakes loop"
+        named = named or [v for v in values if _named_by_its_first_word(v, values, request)]  # "the Minuet": "Minuet in G"
         if len(named) == 1:
             cells[i] = named[0]
             known += 1
@@ -202,6 +203,14 @@ def new_row(request: str, table: str, today: date, table_named: bool = False, na
     if filled < MIN_CELLS or not (known or table_named or by_unit or shaped or filled > MIN_CELLS or whole_reading):
         return None  # the request names nothing of this table: no row of its words
     return csv_line(cells), filled
+
+
+def _named_by_its_first_word(value: str, values: set[str], request: str) -> bool:
+    """Whether the request names a value of several words by its own capitalised first word, which
+    opens no other value of the column ("Log 25 minutes on the Minuet today." of "Minuet in G")."""
+    first = value.split()[0]
+    return (" " in value and len(first) > 3 and first[:1].isupper() and re.search(rf"\b{re.escape(first)}\b", request) is not None
+            and sum(v.split()[0] == first for v in values) == 1)
 
 
 WORDED_AMOUNT = re.compile(r"\b(?:(?P<half>half\s+an?)|(?P<count>an?|one|two|three|four|five|six|seven|eight|nine|ten)"
