@@ -11,6 +11,7 @@ from saturnd.tools import builtin_registry
 from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.look_first import (
     addresses_named,
+    another_names_money,
     another_owners_line,
     contact_lines,
     contact_sources,
@@ -682,6 +683,20 @@ def test_a_labelled_line_far_from_the_persons_own_is_not_of_their_list():
 def test_a_line_whose_value_names_the_person_is_theirs_too():
     rota = "Mon: me\nTue: Jo\nWed: Sam\nFri: Jo\nJo: 07700 900 561\n"
     assert someone_elses_line("Tuesday and Friday.", "Which days is Jo driving?", rota) is None
+
+
+LENT = "# Lent out\n- Dan: my drill (since October)\n- Priya: £40 for the concert tickets\n- Sam: £15 (taxi) (paid)\n"
+
+
+@pytest.mark.parametrize(("answer", "lines"), [
+    ("Dan owes you £40 for the concert tickets.",
+     '"- Priya: £40 for the concert tickets", about someone else; the line about Dan is "- Dan: my drill (since October)"'),
+    ("Priya owes you £40.", None),
+    ("Priya owes you £40 and Sam £15.", None),  # each their own
+    ("You are owed £55.", None),  # no one named
+])
+def test_one_persons_money_given_as_anothers_goes_back_with_both_lines(answer, lines):
+    assert another_names_money(answer, "Who owes me money?", LENT) == lines
 
 
 RECIPE = Document("recipes/pancakes.md", "# Pancakes (makes 8)\n- 100g plain flour\n- 2 eggs\n- 300ml milk\n")

@@ -211,6 +211,7 @@ from saturnd.turn.listing import (
 from saturnd.turn.look_first import (
     addresses_named,
     another_labels_line,
+    another_names_money,
     another_owners_line,
     contact_not_given,
     people_messaged,
@@ -514,7 +515,7 @@ def unbacked_claim(
     if line := contact_not_given(answer, request, seen):
         return Claim("contact_not_given", line)
     if lines := (someone_elses_line(answer, request, seen) or another_owners_line(answer, request, seen)
-                 or another_rows_figure(answer, request, seen)):
+                 or another_rows_figure(answer, request, seen) or another_names_money(answer, request, seen)):
         return Claim("someone_elses_line", lines)
     if dated := miscounted_days(answer, request, seen):
         return Claim("miscounted_days", dated)

@@ -275,6 +275,27 @@ def someone_elses_line(answer: str, request: str, seen: str) -> str | None:
     return None
 
 
+MONEY_FIGURE = re.compile(r"[£$€]\s?(\d[\d,]*(?:\.\d+)?)")
+
+
+def another_names_money(answer: str, request: str, seen: str) -> str | None:
+    """The answer gives the money of one person's line of a list as another's: "Who owes me money?"
+    with "- Dan: my drill" and "- Priya: £40 for the concert tickets" shown, the 1.5B answered "Dan
+    owes you £40 for the concert tickets". Returns what to say of the two lines."""
+    figures = {figure.replace(",", "") for figure in MONEY_FIGURE.findall(answer)}
+    if not QUESTION.search(request) or not figures:
+        return None
+    labelled = [(found.group("label"), line.strip()) for line in seen.splitlines() if (found := LABELLED.match(line))]
+    named = {label for label, _ in labelled if re.search(rf"\b{re.escape(label)}\b", answer)}
+    holding = [(label, line) for label, line in labelled
+               if figures <= {figure.replace(",", "") for figure in MONEY_FIGURE.findall(line)}]
+    if len(named) != 1 or len(holding) != 1 or holding[0][0] in named:
+        return None
+    person = next(iter(named))
+    own = next((line for label, line in labelled if label == person), None)
+    return f'"{holding[0][1]}", about someone else; the line about {person} is "{own}"' if own else None
+
+
 A_LABEL = re.compile(r"^[\s>*+-]*(?P<label>[A-Za-z][\w' ]{1,30}?)\s*:\s*\S")
 
 
