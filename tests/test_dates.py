@@ -38,7 +38,7 @@ from saturnd.turn.ground import Ground, build_ground
 from saturnd.turn.repeats import age, lasts_until, next_due
 from saturnd.turn.retrieval import Document, Excerpt, rank, relevant_excerpts, render_excerpts
 from saturnd.turn.shares import percent_of_the_total, shares, table_share
-from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, just_gone, span_ends
+from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, in_the_year, just_gone, span_ends
 from saturnd.turn.worked_lines import (
     amount_added,
     amounts_by_period,
@@ -766,6 +766,18 @@ def test_so_many_of_a_thing_the_request_counts_at_the_rate_a_line_gives_is_worke
     rates = ["- Harbour Cafe: £35/hour", "- Greenway: £42/hour"]
     assert at_a_rate(rates, "I did 2 hours for Greenway today, log it.") == (  # the rate of the one it names
         "[Saturn worked out] 2 hours at Greenway: £42/hour: 2 × 42 = 84")
+
+
+def test_asked_which_fall_in_a_year_the_lines_dated_in_it():
+    vouchers = ["# Vouchers", "- John Lewis gift card: £50, expires 2027-03-31", "- Amazon: £12.40 left",
+                "- Pizza Express 2-for-1: expires 2026-12-20", "- Odeon voucher: 2 tickets, expires 15 January 2027"]
+    assert in_the_year(vouchers, "Which vouchers expire this year?", TODAY) == (
+        "[Saturn listed] the lines dated in 2026 (1 of 3): Pizza Express 2-for-1: expires 2026-12-20")
+    assert in_the_year(vouchers, "Which vouchers expire next year?", TODAY).startswith(
+        "[Saturn listed] the lines dated in 2027 (2 of 3): John Lewis")
+    assert in_the_year(vouchers, "Which vouchers expire soon?", TODAY) == ""  # no year asked
+    leave = ["# Annual leave 2026", "- 3 March (1 day)", "- 23 October (1 day)"]
+    assert in_the_year(leave, "How many days have I taken this year?", TODAY) == ""  # no year written: not next year's
 
 
 def test_asked_whether_a_thing_holds_now_a_line_from_a_day_to_a_day_says_if_today_is_in_it():

@@ -75,6 +75,7 @@ from saturnd.turn.targets import TARGET_ASKED, against_the_target, sets_a_target
 from saturnd.turn.time_lines import (
     at_that_time_of_day,
     in_the_month,
+    in_the_year,
     just_gone,
     month_asked,
     span_ends,
@@ -399,6 +400,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
                 or _the_thing_named(request, dated(dates_by_column(part.source, part.lines, request), request, today),
                                     next_due(part.lines, request, today) if not table else "")
                 or lasts_until(part.lines, request, today) or in_the_month(part.lines, request, today)
+                or (in_the_year(part.lines, request, today) if not table else "")
                 or just_gone(part.lines, request, today)
                 or (at_that_time_of_day(part.lines, request, today) if not asked_action(request) else "")) if today else ""
         on_the_day = (_days_lines(repeats_on(part.lines, request, today), on_the_days(part.lines, request, today))

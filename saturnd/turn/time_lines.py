@@ -8,7 +8,8 @@ import re
 from datetime import date
 
 from saturnd.tools.word_match import stems
-from saturnd.turn.dates import MONTHS, dates_gone, months_meant
+from saturnd.turn.dates import MONTHS, dates_gone, days_of, months_meant
+from saturnd.turn.row_days import year_asked
 from saturnd.turn.worked_times import clock_times
 
 MONTH_ASKED = {month: re.compile(r"\b(?:in|during|over|through|for)\s+May\b") if month == "may"
@@ -41,6 +42,23 @@ def in_the_month(lines: list[str], request: str, today: date) -> str:
     if not said or len(said) == sum(1 for line in lines if line.strip()):
         return ""
     return f"[Saturn listed] the lines of {asked[0].capitalize()} ({len(said)}): " + "; ".join(said)
+
+
+WITH_ITS_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def in_the_year(lines: list[str], request: str, today: date) -> str:
+    """Asked which lines fall in a year ("Which vouchers expire this year?"), the dated lines whose
+    dates are all in it: the 1.5B listed all three vouchers, two of them expiring next year."""
+    year = year_asked(request, today)
+    dated = [(line.strip(" -*•"), days) for line in lines
+             if WITH_ITS_YEAR.search(line) and (days := days_of(line, today))]  # "3 March" under "Leave 2026" is no next year's
+    if year is None or HOW_MUCH.search(request) or len(dated) < 2:
+        return ""
+    said = [line for line, days in dated if all(day.year == year for day in days)]
+    if len(said) == len(dated):
+        return ""
+    return f"[Saturn listed] the lines dated in {year} ({len(said)} of {len(dated)}): " + ("; ".join(said) or "none")
 
 
 def _the_months_part(line: str, month: str) -> str:
