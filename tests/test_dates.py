@@ -13,6 +13,7 @@ from saturnd.turn.claims import unbacked_claim
 from saturnd.turn.date_checks import (
     against_a_none_line,
     against_its_line,
+    another_entrys_date,
     miscounted_days,
     next_due_missed,
     none_on_the_days_missed,
@@ -38,7 +39,13 @@ from saturnd.turn.ground import Ground, build_ground
 from saturnd.turn.repeats import age, lasts_until, next_due
 from saturnd.turn.retrieval import Document, Excerpt, rank, relevant_excerpts, render_excerpts
 from saturnd.turn.shares import percent_of_the_total, shares, table_share
-from saturnd.turn.time_lines import at_that_time_of_day, in_the_month, in_the_year, just_gone, span_ends
+from saturnd.turn.time_lines import (
+    at_that_time_of_day,
+    in_the_month,
+    in_the_year,
+    just_gone,
+    span_ends,
+)
 from saturnd.turn.worked_lines import (
     amount_added,
     amounts_by_period,
@@ -1440,6 +1447,18 @@ def test_a_days_rows_holding_more_of_the_requests_words_are_the_ones_given():
     assert on_the_days(rota, "Who's on the till this Saturday morning?", TODAY) == (
         "[Saturn dated] Saturday 5 December: date 2026-12-05, shift morning, volunteer Alice, role till")
     assert on_the_days(rota, "Who's on this Saturday?", TODAY).count("Saturday 5 December") == 3
+
+
+def test_an_entry_given_another_entrys_date_goes_back_with_its_own():
+    seen = ("[Saturn dated] soonest first: Pizza Express 2 for 1, 20 December 2026: a Sunday, in 16 days; John Lewis gift"
+            " card expires, 31 March 2027: a Wednesday, in 117 days")
+    request_text = "Which voucher runs out first?"
+    assert another_entrys_date("Pizza Express 2-for-1 expires, 31 March 2027", request_text, seen) == (
+        "Pizza Express 2 for 1, 20 December 2026: a Sunday, in 16 days")
+    assert another_entrys_date("Pizza Express, on 20 December.", request_text, seen) is None
+    assert another_entrys_date("The Pizza Express one.", request_text, seen) is None  # no date given
+    assert another_entrys_date("Pizza Express on 20 December, then John Lewis gift card on 31 March 2027.", request_text,
+                               seen) is None  # both, each its own
 
 
 def test_asked_which_comes_next_an_answer_not_naming_it_gets_the_first_to_come():

@@ -170,6 +170,7 @@ from saturnd.turn.date_checks import (
     against_next_due,
     against_the_trend,
     against_this_month,
+    another_entrys_date,
     miscounted_days,
     next_due_missed,
     none_on_the_days_missed,
@@ -541,6 +542,7 @@ def unbacked_claim(
                  or against_its_time(answer, request, seen) or against_the_trend(answer, request, seen)
                  or overdue_missed(answer, request, seen) or against_next_due(answer, request, seen)
                  or against_this_month(answer, request, seen) or soonest_unnamed(answer, request, seen)
+                 or another_entrys_date(answer, request, seen)
                  or against_the_target_held(answer, request, seen) or own_part_missed(answer, request, seen)
                  or own_count_missed(answer, request, seen)
                  or another_line_than_asked(answer, request, seen) or nothing_found_beside_the_line(answer, request, seen)

@@ -448,6 +448,22 @@ def _date_given(answer: str, day: str, month: str, year: str) -> bool:
         for written in (month, month[:3]))
 
 
+def another_entrys_date(answer: str, request: str, seen: str) -> str | None:
+    """The entry of a soonest-first line the answer names, when it gives another entry's date for
+    it: shown "Pizza Express 2 for 1, 20 December 2026: …; John Lewis gift card expires, 31 March
+    2027: …", the 1.5B answered "Pizza Express 2-for-1 expires, 31 March 2027"."""
+    found = SOONEST_LINE.search(seen)
+    if found is None:
+        return None
+    entries = list(DATED_ENTRY.finditer(found["entries"]))
+    said = content_words(answer)
+    named = [e for e in entries if (own := {w for w in content_words(e["label"]) if not w.isdigit()}) and own <= said]
+    given = [e for e in entries if _date_given(answer, e["day"], e["month"], e["year"])]
+    if len(named) == 1 and given and named[0] not in given:
+        return named[0].group(0).strip()
+    return None
+
+
 def miscounted_days(answer: str, request: str, seen: str) -> str | None:
     """The "[Saturn dated]" line shown, when the request asks how many days (or how long) until a
     thing and the answer's numbers are not those of one of its dates (of the one the request
