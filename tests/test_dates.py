@@ -1449,6 +1449,14 @@ def test_a_days_rows_holding_more_of_the_requests_words_are_the_ones_given():
     assert on_the_days(rota, "Who's on this Saturday?", TODAY).count("Saturday 5 December") == 3
 
 
+def test_asked_when_a_thing_is_next_due_the_dates_of_the_line_naming_most_of_it():
+    help_at_home = ["- Window cleaner (Dave): every 4 weeks, £18, last came 2026-11-20",
+                    "- Cleaner (Marta): Fridays 9-12, £15 an hour"]
+    shown = render_excerpts([Excerpt("help.md", 1, help_at_home, 2)], "When's the window cleaner next due?", TODAY)
+    assert shown.splitlines()[-1].startswith("[Saturn dated] Window cleaner Dave every 4, 20 November 2026, every 4 weeks:"
+                                             " next 18 December 2026")  # not the cleaner's Fridays
+
+
 def test_an_entry_given_another_entrys_date_goes_back_with_its_own():
     seen = ("[Saturn dated] soonest first: Pizza Express 2 for 1, 20 December 2026: a Sunday, in 16 days; John Lewis gift"
             " card expires, 31 March 2027: a Wednesday, in 117 days")

@@ -454,11 +454,15 @@ SINCE_DAY = re.compile(r"\bsince\s+(?:the\s+\d|last\s+\w+day\b|\w+day\b|\d)", re
 
 
 def _the_thing_named(request: str, *accounts: str) -> str:
-    """The first account that names the thing asked of, else the first there is: asked "When is
-    the worming due next?", the dates to come had left out "Worming every 3 months, last done 2
-    October", which only its repeat dates."""
+    """The account that names most of the thing asked of (the first of those), else the first there
+    is: asked "When is the worming due next?", the dates to come had left out "Worming every 3
+    months, last done 2 October", which only its repeat dates; asked "When's the window cleaner
+    next due?", the cleaner's Fridays had stood for the window cleaner's every 4 weeks."""
     asked = content_words(request) - {"when", "due", "next", "days", "weeks", "many", "long", "until", "till"}
-    return next((said for said in accounts if said and asked & content_words(said)), next(filter(None, accounts), ""))
+    named = [len(asked & content_words(said)) if said else 0 for said in accounts]
+    if max(named, default=0):
+        return accounts[named.index(max(named))]
+    return next(filter(None, accounts), "")
 
 
 COUNTED_THING = re.compile(
