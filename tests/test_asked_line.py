@@ -20,6 +20,14 @@ def test_the_one_line_holding_each_word_of_the_question_is_named():
         "[Saturn listed] the one line with each word asked: Repot the fiddle leaf fig in March.")
 
 
+def test_a_period_asked_by_is_held_by_a_line_writing_it_as_a_rate():
+    help_at_home = ["- Window cleaner (Dave): every 4 weeks, £18", "- Cleaner (Marta): Fridays 9-12, £15 an hour",
+                    "- Piano: Thursdays, £22 a lesson, paid monthly"]
+    assert the_line_asked(help_at_home, "How much is the cleaner a week?") == ""  # "every 4 weeks" is no rate a week
+    assert the_line_asked(help_at_home, "How much is piano a month?") == (
+        "[Saturn listed] the one line with each word asked: Piano: Thursdays, £22 a lesson, paid monthly")
+
+
 def test_no_line_named_for_an_errand_a_word_alone_or_lines_sharing_the_words():
     assert the_line_asked(CARE, "Repot the fig in April.") == ""  # no question
     assert the_line_asked(CARE, "What about the fern?") == ""  # one word: the file is read as it is

@@ -20,6 +20,9 @@ MIN_WORDS = 2
 KIND_ASKED = re.compile(r"^\W*(?:(?:which|what)\s+(?P<kind>day|night|evening|morning|afternoon|time|date|week|month)\b|"
                         r"when(?:\s+(?:do|does|did|am|is|are|was)\b|['’]s\b))", re.IGNORECASE)
 """A question asking which day or time: the line it is answered from holds the day, not the word."""
+PER_PERIOD = re.compile(r"\b(?:a|an|per|each|every)\s+(?P<period>day|week|fortnight|month|year)\b", re.IGNORECASE)
+"""The period an amount is asked by ("How much is the cleaner a week?"): the line writes it as a
+rate, not "every 4 weeks"."""
 DATE_WRITTEN = re.compile(r"\b\d{4}-\d\d-\d\d\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)",
                           re.IGNORECASE)
 
@@ -28,9 +31,11 @@ def the_line_asked(lines: list[str], request: str) -> str:
     """For a question of two or more words of its own, the one line of several that holds them all."""
     kind = KIND_ASKED.search(request)  # "Which night are we at Gran's?": the line holds the night, not "night"
     asked = stems(" ".join(content_words(request))) - (stems(kind["kind"]) if kind and kind["kind"] else set())
+    periods = [found["period"].lower() for found in PER_PERIOD.finditer(request)]  # "a week": written as a rate in the line
     if not QUESTION.search(request) or asked_action(request) or len(asked) < MIN_WORDS - (kind is not None):
         return ""
-    held = [line.strip(" -*•") for line in lines if line.strip() and not line.lstrip().startswith("#") and asked <= stems(line)
+    held = [line.strip(" -*•") for line in lines if line.strip() and not line.lstrip().startswith("#")
+            and asked - stems(" ".join(periods)) <= stems(line) and all(_writes_the_rate(line, period) for period in periods)
             and (kind is None or _holds_the_kind(line, (kind["kind"] or "day").lower()))]  # "When do I do Chemistry?": a day
     if len(held) != 1 or sum(1 for line in lines if line.strip()) < 3:
         return ""
@@ -46,6 +51,12 @@ def the_line_at_the_time(lines: list[str], request: str) -> str:
     at = time_of(said)
     held = [line.strip(" -*•") for line in lines if any(time_of(found) == at for found in TIME.finditer(line))]
     return f"[Saturn listed] the one line with each word asked: {held[0]}" if len(held) == 1 else ""
+
+
+def _writes_the_rate(line: str, period: str) -> bool:
+    """Whether a line writes so much a period ("£6 a day", "per week", "weekly", "paid monthly")."""
+    ly = {"day": "daily", "week": "weekly", "fortnight": "fortnightly", "month": "monthly", "year": "yearly"}[period]
+    return re.search(rf"\b(?:a|an|per|each)\s+{period}\b|/\s*{period}\b|\b{ly}\b", line, re.IGNORECASE) is not None
 
 
 def _holds_the_kind(line: str, kind: str) -> bool:
