@@ -767,6 +767,10 @@ def test_a_sub_heading_the_request_names_has_its_lines_listed():
         "[Saturn listed] the sections holding onions (2 of 3): Lasagne (serves 4): 1 onion;"
         " Chickpea curry (serves 4): 2 onions")
     assert section_named(recipes, "Which recipes are quick?") == ""
+    films = ["# Films", "## To watch", "- Dune Part Two (Netflix)", "- Past Lives", "## Watched", "- Barbie (4/5)"]
+    assert section_named(films, "What was the best film we watched?") == (  # as written, not "To watch" by its stem
+        "[Saturn listed] under the heading 'Watched': Barbie (4/5)")
+    assert counted(films, "How many films are left to watch?") == "[Saturn counted] 2 lines besides the heading '## To watch'"
     untitled = ["## Lasagne (serves 4)", "- 500g beef mince", "Bake 45 minutes at 190C.", "## Flapjacks", "- 250g oats"]
     assert section_named(untitled, "What do I need to make lasagne?") == (  # the first heading is a recipe's, no title
         "[Saturn listed] under the heading 'Lasagne (serves 4)': 500g beef mince; Bake 45 minutes at 190C.")

@@ -496,10 +496,21 @@ def _under_the_heading_asked(lines: list[str], request: str) -> list[str] | None
     not the file's 7)."""
     starts = [i for i, line in enumerate(lines) if HEADING.search(line)]
     named = [i for i in starts if _list_stems(lines[i]) & _list_stems(request)]
+    if len(named) > 1:  # "How many films are left to watch?" of "# Films" over "## To watch" and "## Watched"
+        deepest = max(_heading_depth(lines[i]) for i in named)
+        named = [i for i in named if _heading_depth(lines[i]) == deepest]
+        words = set(re.findall(r"[a-z']+", request.lower()))
+        exact = [len(words & set(re.findall(r"[a-z']+", lines[i].lower()))) for i in named]
+        named = [i for i, count in zip(named, exact, strict=True) if count == max(exact)]
     if len(starts) < 2 or len(named) != 1:
         return None
     end = next((i for i in starts if i > named[0]), len(lines))
     return lines[named[0]:end]
+
+
+def _heading_depth(line: str) -> int:
+    """A markdown heading's level ("## To watch": 2); 0 for a heading of another kind ("Books:")."""
+    return len(line) - len(line.lstrip("#"))
 
 
 def counted(lines: list[str], request: str, source: str = "") -> str:
@@ -507,6 +518,7 @@ def counted(lines: list[str], request: str, source: str = "") -> str:
     reading list headed "Books to read:", the 1.5B answered the file's 4 lines. A list without a
     heading, when the request names the file (`source`): asked "How many library books have I got
     out?" of library.txt, the 1.5B answered its first line."""
+    over_it = [line.strip() for line in lines if HEADING.search(line)]  # "# Films" over "## To watch": films are counted
     if (under := _under_the_heading_asked(lines, request)) is not None:
         lines = under
     headings = [line.strip() for line in lines if HEADING.search(line)]
@@ -524,7 +536,7 @@ def counted(lines: list[str], request: str, source: str = "") -> str:
     name = re.sub(r"[^a-z]+", " ", source.removeprefix(KB_SOURCE).rsplit(".", 1)[0].lower())
     if not headings and len(items) > 1 and stems(name) & _list_stems(request) and _counts_the_list(request, [name]):
         return f"[Saturn counted] {len(items)} lines in {source}"
-    if not headings or not _counts_the_list(request, headings):
+    if not headings or not _counts_the_list(request, [*over_it, *headings]):
         return ""
     named = " and ".join(f"'{h}'" for h in headings[:2]) + (" …" if len(headings) > 2 else "")
     return f"[Saturn counted] {len(items)} lines besides the heading{'s' if len(headings) > 1 else ''} {named}"
