@@ -439,14 +439,14 @@ def section_named(lines: list[str], request: str) -> str:
     words = stems(request)
     said = set(re.findall(r"[a-z]+", request.lower()))
     sections = _sections(lines)
-    named = []
+    headed = []
     for title, under in sections:
         title_stems = stems(re.sub(r"\(.*?\)", "", title))
         written = set(re.findall(r"[a-z]+", re.sub(r"\(.*?\)", "", title).lower()))
         if under and (title_stems and title_stems <= words or not title_stems and written and written <= said):  # "## To do"
-            named.append((not written <= said, title, under))  # "films we watched": "## Watched" as written, not "## To watch"
-    if named:
-        _, title, under = min(named, key=lambda found: found[0])
+            headed.append((not written <= said, title, under))  # "films we watched": "## Watched" as written, not "## To watch"
+    if headed:
+        _, title, under = min(headed, key=lambda found: found[0])
         return f"[Saturn listed] under the heading '{title}': " + "; ".join(line.strip(" -*•") for line in under[:MAX_NOT_DONE])
     asked = WHICH_SECTIONS.match(request)
     thing = words - stems(asked.group("kind")) - SECTION_VERBS if asked else set()
