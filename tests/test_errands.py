@@ -93,6 +93,9 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("Rory's dropping coding.", "remove"),  # someone stopped a thing: their line for it goes
     ("Jo gave the box set back.", "remove"),  # a thing lent out came back: its line goes
     ("Jo gave me a lift.", ""),
+    ("Leo's shoes are now a 13.", "update"),  # what a thing is now: its line changes
+    ("I've moved the car spare to the safe.", "update"),  # where a thing is kept now
+    ("I've moved the meeting to 3pm.", ""),  # a time: the diary's moves, not a place
     ("I cancelled Spotify.", "remove"),
     ("Save a note that we picked Cornwall.", "note"),  # into the notes, not a file of its own
     ("I stopped at the shop.", ""),

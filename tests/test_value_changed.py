@@ -27,6 +27,9 @@ def test_a_value_told_now_is_written_in_the_line_labelled_so_under_the_heading_n
     assert value_told("The shoes are now a 3.", [SIZES]) is None  # two lines labelled so: which is not told
     assert value_told("Leo's coat is now age 6-7.", [SIZES]) is None  # no line labelled so: an add, not a change
     assert value_told("Leo's shoes are a 13?", [SIZES]) is None
+    keys = Document("keys.md", "# Keys\n- Shed key: on the hook in the hall\n- Car spare: kitchen drawer\n")
+    assert value_told("I've moved the car spare to the safe.", [keys]).content == keys.text.replace("kitchen drawer", "the safe")
+    assert value_told("I've moved the meeting to the big room.", [keys]) is None
 
 
 async def test_a_value_told_now_said_back_is_sent_back_and_written(harness):

@@ -145,6 +145,10 @@ DATE_TOLD = re.compile(r"^\W*(?:I(?:'ve|’ve|\s+have)\s+(?:just\s+)?(?:renewed|
 VALUE_NOW = re.compile(r"^\W*(?:the\s+|my\s+|our\s+)?(?P<thing>(?!(?:I|we|it|that|this|there|he|she|they|you)\b)[\w'’ -]{2,40}?)\s+"
                        r"(?:is|are)\s+now\s+(?:an?\s+)?(?P<new>(?![£$€])[^.!?]{1,40}?)\s*[.!]?\s*$", re.IGNORECASE)
 """Told what a thing is now ("Leo's shoes are now a 13."): its labelled line's value."""
+MOVED_TO = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+)?(?:moved|put)\s+(?:the|my|our)\s+"
+                      r"(?P<thing>[a-z][\w'’ -]{1,40}?)\s+(?:to|in|into)\s+(?P<new>(?:the|my|our)\s+[^.!?\d£$€]{1,40}?)\s*[.!]?\s*$",
+                      re.IGNORECASE)
+"""Told where a thing is kept now ("I've moved the car spare to the safe."): its labelled line's value."""
 TOLD_ADDED = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+)?(?:added|put|paid|saved|moved|"
                         r"transferred)\s+(?:in\s+)?(?:another\s+|an\s+extra\s+)?[£$€]\s?\d|"
                         r"^\s*(?:please\s+)?(?:add|put|pop)\s+(?:another\s+|an\s+extra\s+)?[£$€]\s?\d[\d,.]*\s+(?:to|in|into|on)\b",
@@ -272,7 +276,7 @@ def asked_action(request: str) -> str:
     if TOLD_DONE.match(request) or told_answer(request):
         return "mark"
     if (TOLD_ADDED.match(request) or TOLD_MORE.match(request) or SCORED_MORE.match(request) or PRICE_TOLD.match(request)
-            or VALUE_NOW.match(request)
+            or VALUE_NOW.match(request) or MOVED_TO.match(request)
             or DATE_TOLD.match(request) and "now" in request.lower()
             or DAY_TAKEN.match(request) and "?" not in request):
         return "update"

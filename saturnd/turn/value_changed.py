@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 from saturnd.tools.word_match import stems
-from saturnd.turn.errands import VALUE_NOW
+from saturnd.turn.errands import MOVED_TO, VALUE_NOW
 from saturnd.turn.lists_named import ListToWrite
 from saturnd.turn.retrieval import KB_SOURCE, Document
 
@@ -56,8 +56,9 @@ def _a_title(text: str) -> bool:
 
 def value_told(request: str, documents: list[Document]) -> ListToWrite | None:
     """The one labelled line whose label names a word of the thing told now ("Leo's shoes are now a
-    13"), whose other words its line or the heading it sits under holds, with the value told."""
-    told = VALUE_NOW.match(request)
+    13", "I've moved the car spare to the safe"), whose other words its line or the heading it sits
+    under holds, with the value told."""
+    told = VALUE_NOW.match(request) or MOVED_TO.match(request)  # "I've moved the car spare to the safe."
     if told is None:
         return None
     thing = stems(told["thing"])
