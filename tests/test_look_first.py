@@ -690,7 +690,7 @@ LENT = "# Lent out\n- Dan: my drill (since October)\n- Priya: £40 for the conce
 
 @pytest.mark.parametrize(("answer", "lines"), [
     ("Dan owes you £40 for the concert tickets.",
-     '"- Priya: £40 for the concert tickets", about someone else; the line about Dan is "- Dan: my drill (since October)"'),
+     '"- Priya: £40 for the concert tickets", about Priya, not Dan; the line about Dan is "- Dan: my drill (since October)"'),
     ("Priya owes you £40.", None),
     ("Priya owes you £40 and Sam £15.", None),  # each their own
     ("You are owed £55.", None),  # no one named
@@ -785,3 +785,11 @@ def test_a_message_goes_without_a_sentence_saying_the_user_did_what_they_never_s
     assert fixed is not None and fixed[0]["body"] == "Dear Raj,\nThe boiler in my flat has stopped working. Could you send someone?"
     asked = "Email my landlord that I've tried resetting the boiler and it's still off."
     assert without_made_up_doings({"to": "raj@example.com", "body": "I have tried resetting the boiler."}, asked) is None
+
+
+async def test_one_persons_money_given_as_anothers_twice_is_answered_with_the_owner(harness):
+    await harness.start()
+    (harness.env.workdir / "lent.md").write_text(LENT)
+    harness.model.enqueue("Dan owes you £40 for the concert tickets.", "Dan owes you £40.")
+    _, events = await harness.turn("Who owes me money?", headless=True)
+    assert of_type(events, "answer")[-1].text == "Priya owes you £40."

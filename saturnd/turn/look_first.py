@@ -275,13 +275,15 @@ def someone_elses_line(answer: str, request: str, seen: str) -> str | None:
     return None
 
 
+ANOTHER_OWNER = re.compile(r'^"[^"]*", about (?P<owner>[A-Z][\w ]*), not (?P<named>[A-Z][\w ]*);')
 MONEY_FIGURE = re.compile(r"[£$€]\s?(\d[\d,]*(?:\.\d+)?)")
 
 
 def another_names_money(answer: str, request: str, seen: str) -> str | None:
     """The answer gives the money of one person's line of a list as another's: "Who owes me money?"
     with "- Dan: my drill" and "- Priya: £40 for the concert tickets" shown, the 1.5B answered "Dan
-    owes you £40 for the concert tickets". Returns what to say of the two lines."""
+    owes you £40 for the concert tickets". Returns what to say of the two lines, whose figure's
+    owner and the one named loop.answer_text swaps when it is given again (ANOTHER_OWNER)."""
     figures = {figure.replace(",", "") for figure in MONEY_FIGURE.findall(answer)}
     if not QUESTION.search(request) or not figures:
         return None
@@ -293,7 +295,7 @@ def another_names_money(answer: str, request: str, seen: str) -> str | None:
         return None
     person = next(iter(named))
     own = next((line for label, line in labelled if label == person), None)
-    return f'"{holding[0][1]}", about someone else; the line about {person} is "{own}"' if own else None
+    return f'"{holding[0][1]}", about {holding[0][0]}, not {person}; the line about {person} is "{own}"' if own else None
 
 
 A_LABEL = re.compile(r"^[\s>*+-]*(?P<label>[A-Za-z][\w' ]{1,30}?)\s*:\s*\S")

@@ -64,6 +64,7 @@ from saturnd.turn.errands import (
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
 from saturnd.turn.listing import still_to_do, whole_list
+from saturnd.turn.look_first import ANOTHER_OWNER
 from saturnd.turn.overwrite import (
     WRITE_FILE,
 )
@@ -422,6 +423,9 @@ def answer_text(turn: TurnContext, reply_text: str, claim: Claim | None = None) 
     if claim is not None and claim.kind == "rows_not_asked":  # sent back, the 1.5B named the paid council tax again
         turn.trace[-1].note = join_note(turn.trace[-1].note, "replaced with the rows asked")
         return _after_its_label(claim.quote) + "."
+    if claim is not None and claim.kind == "someone_elses_line" and (swapped := ANOTHER_OWNER.match(claim.quote)):
+        turn.trace[-1].note = join_note(turn.trace[-1].note, "the figure's owner named in place of the one given")
+        return re.sub(rf"\b{re.escape(swapped['named'])}\b", swapped["owner"], text)  # "Dan owes you £40" again: Priya's
     if claim is not None and claim.kind == "someone_elses_line" and (own := THE_LINE_ABOUT.search(claim.quote)):
         turn.trace[-1].note = join_note(turn.trace[-1].note, "answered from the line about what was asked")
         return _from_your_files(own.group(1))  # "Dr Okafor" again for the eye test
