@@ -23,11 +23,11 @@ from saturnd.turn.date_checks import not_on_that_day
 from saturnd.turn.errands import (
     forced_call,
 )
+from saturnd.turn.line_rates import period_figure_missed
 from saturnd.turn.listing import rows_not_asked, total_left_out
 from saturnd.turn.picked_rows import coming_miscounted, superlative_missed
 from saturnd.turn.the_user import own_sum_missed
 from saturnd.turn.trails import asks_to_follow
-from saturnd.turn.worked_lines import period_figure_missed
 from tests.conftest import of_type
 
 

@@ -36,6 +36,8 @@ from saturnd.turn.dates import (
 )
 from saturnd.turn.day_lines import on_the_days
 from saturnd.turn.ground import Ground, build_ground
+from saturnd.turn.line_rates import amounts_by_period, at_a_rate, count_by_period
+from saturnd.turn.pots import amount_added, progress
 from saturnd.turn.repeats import age, lasts_until, next_due
 from saturnd.turn.retrieval import Document, Excerpt, rank, relevant_excerpts, render_excerpts
 from saturnd.turn.shares import percent_of_the_total, shares, table_share
@@ -47,14 +49,9 @@ from saturnd.turn.time_lines import (
     span_ends,
 )
 from saturnd.turn.worked_lines import (
-    amount_added,
-    amounts_by_period,
-    at_a_rate,
     bracketed_counts,
-    count_by_period,
     list_amounts,
     most_of_a_list,
-    progress,
     quantities_summed,
     ratings,
     scaled_recipe,

@@ -1,7 +1,8 @@
 from datetime import date
 
+from saturnd.turn.line_rates import by_the_week_of_days
 from saturnd.turn.stay_costs import stay_costs
-from saturnd.turn.worked_lines import by_the_week_of_days, quantities_summed
+from saturnd.turn.worked_lines import quantities_summed
 
 IDEAS = ["Holiday ideas", "- Lake District cottage, ~£600 for the week", "- Lisbon city break, flights £180 each + hotel £90/night",
          "- Camping in Cornwall, pitch £25/night", "We're thinking 4 nights, 2 of us."]

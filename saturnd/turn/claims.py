@@ -194,6 +194,7 @@ from saturnd.turn.errands import (
     tools_for,
     undone_errand,
 )
+from saturnd.turn.line_rates import period_figure_missed
 from saturnd.turn.listing import (
     DONE_MARK,
     another_rows_figure,
@@ -251,12 +252,7 @@ from saturnd.turn.the_user import own_count_missed, own_part_missed, own_sum_mis
 from saturnd.turn.tool_fit import fits_request, named_for_request
 from saturnd.turn.trails import elsewhere_untried, unfollowed_pointer
 from saturnd.turn.which_file import the_file_holding_it
-from saturnd.turn.worked_lines import (
-    against_the_worked_entry,
-    missed_worked_out,
-    owed_of_the_list,
-    period_figure_missed,
-)
+from saturnd.turn.worked_lines import against_the_worked_entry, missed_worked_out, owed_of_the_list
 from saturnd.turn.worked_times import another_journeys_time, arrival_for_leaving, no_time_given
 
 _DONE = (

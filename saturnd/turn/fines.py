@@ -10,9 +10,9 @@ from fractions import Fraction
 
 from saturnd.tools.table_cells import day_of
 from saturnd.tools.table_dates import header_and_rows
+from saturnd.turn.amounts import money_written
 from saturnd.turn.made_up import WORKED_OUT
 from saturnd.turn.retrieval import KB_SOURCE, Document
-from saturnd.turn.worked_lines import money_written
 
 FINES_ASKED = re.compile(r"\bfines?\b", re.IGNORECASE)
 RATE_A_DAY = re.compile(r"\bfines?\b[^\n]*?(?:[£$€]\s?(?P<money>\d+(?:\.\d+)?)|(?P<pence>\d{1,2})p)\s*(?:a|per|each)\s+day\b",

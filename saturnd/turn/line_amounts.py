@@ -10,7 +10,7 @@ import re
 from fractions import Fraction
 
 from saturnd.tools.word_match import stems
-from saturnd.turn.worked_lines import ALL_ASKED, MONEY, money_written
+from saturnd.turn.amounts import ALL_ASKED, MONEY, money_written
 
 LABELLED = re.compile(r"(?P<label>[A-Za-z][\w' -]{0,30}?)\s*:?\s*[£$€]\s?(?P<amount>\d[\d,]*(?:\.\d+)?)")
 MIN_AMOUNTS = 3

@@ -15,8 +15,8 @@ import re
 from saturnd.tools.word_match import stems
 from saturnd.turn.errands import DATE_TOLD, PRICE_TOLD
 from saturnd.turn.lists_named import ListToWrite
+from saturnd.turn.pots import line_with_money_added
 from saturnd.turn.retrieval import KB_SOURCE, Document
-from saturnd.turn.worked_lines import line_with_money_added
 
 MONEY = re.compile(r"[£$€]\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
 

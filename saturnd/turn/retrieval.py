@@ -57,6 +57,12 @@ from saturnd.turn.day_lines import NO_LINE_THAT_DAY, TIME_WRITTEN, on_the_days
 from saturnd.turn.doses import next_dose
 from saturnd.turn.errands import TOLD_LOGGED, TOLD_READING, asked_action
 from saturnd.turn.line_amounts import amounts_in_a_line
+from saturnd.turn.line_rates import (
+    amounts_by_period,
+    at_a_rate,
+    by_the_week_of_days,
+    count_by_period,
+)
 from saturnd.turn.listing import (
     DONE_MARK,
     LIST_MARK,
@@ -67,6 +73,7 @@ from saturnd.turn.listing import (
 )
 from saturnd.turn.made_up import COUNT_REQUEST, HEADING
 from saturnd.turn.measures import measure_change, readings_used
+from saturnd.turn.pots import amount_added, progress
 from saturnd.turn.repeats import age, lasts_until, next_due, repeats_on
 from saturnd.turn.row_days import runs_out, stock_runs_out, year_asked, yearly_next
 from saturnd.turn.shares import shares
@@ -83,15 +90,9 @@ from saturnd.turn.time_lines import (
 from saturnd.turn.to_go import months_to_target, reached_in, to_go, units_asked
 from saturnd.turn.worked_lines import (
     RATING_ASKED,
-    amount_added,
-    amounts_by_period,
-    at_a_rate,
     bracketed_counts,
-    by_the_week_of_days,
-    count_by_period,
     list_amounts,
     most_of_a_list,
-    progress,
     quantities_summed,
     rated_lines,
     ratings,

@@ -12,9 +12,9 @@ from collections.abc import Iterable
 from fractions import Fraction
 
 from saturnd.tools.word_match import stems
+from saturnd.turn.amounts import MONEY, count_written, money_written
 from saturnd.turn.listing import TOTALS_LINE
 from saturnd.turn.made_up import WORKED_OUT
-from saturnd.turn.worked_lines import MONEY, count_written, money_written
 from saturnd.turn.worked_times import plain
 
 SHARE_ASKED = re.compile(r"\b(?:share|each|split|per\s+person|apiece|my\s+(?:part|bit|half|third|cut)|owes?\s+me|"

@@ -14,9 +14,9 @@ from datetime import date
 from fractions import Fraction
 
 from saturnd.tools.word_match import stems
+from saturnd.turn.amounts import money_written
 from saturnd.turn.dates import stay_of
 from saturnd.turn.made_up import NUMBER_WORDS, WORKED_OUT
-from saturnd.turn.worked_lines import money_written
 
 COUNT = rf"(?P<count>\d+|{'|'.join(w for w in NUMBER_WORDS if w not in ('a', 'an'))})"
 NIGHTS = re.compile(COUNT + r"\s+nights?\b", re.IGNORECASE)

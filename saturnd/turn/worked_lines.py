@@ -1,9 +1,10 @@
 """Sums a line of the user's notes asks for where no table holds them, worked out by the harness.
 
-Asked "How much mince for lasagne for 3?" of a recipe that serves 6, or "How much more do I need
-for the holiday?" of "Holiday fund: £1,350 of £2,000", a 1.5B scales and subtracts amounts no
-better than it adds (times of day are worked_times.py's). Like the table's totals and the dates, the answer is
-worked out before the model reads and shown after the excerpt it comes from.
+Asked "How much mince for lasagne for 3?" of a recipe that serves 6, a 1.5B scales amounts no
+better than it adds; asked how much was harvested of "potatoes 12kg, onions 4kg, beans 3.5kg", it
+answered "3.5kg of beans" (rates are line_rates.py's, pots toward a goal pots.py's, times of day
+worked_times.py's). Like the table's totals and the dates, the answer is worked out before the
+model reads and shown after the excerpt it comes from.
 """
 
 from __future__ import annotations
@@ -11,54 +12,18 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from saturnd.tools.periods import PERIOD, TIMES_A_YEAR, period_asked, period_named
+from saturnd.tools.periods import PERIOD
 from saturnd.tools.word_match import stems
+from saturnd.turn.amounts import ALL_ASKED, MONEY, PENCE, count_written, money_written
 from saturnd.turn.dates import MONTHS
 from saturnd.turn.listing import DONE_MARK, LIST_MARK
 from saturnd.turn.made_up import HEADING, NUMBER_WORDS, WORKED_OUT
+from saturnd.turn.pots import PROGRESS, SAVED, TARGETED
 from saturnd.turn.time_lines import MONTH_ASKED, MONTH_IN_LINE
 from saturnd.turn.worked_times import MAX_SPANS, plain, times_worked_out
 
-MONEY = re.compile(r"[£$€]\s?(\d[\d,]*(?:\.\d+)?)")
-PENCE = re.compile(r"(?<![\w.£$€])(\d{1,2})p\b")
 SPENT_ASKED = re.compile(r"\b(?:spent|spend|cost|costs|left|budget)\b", re.IGNORECASE)
 EACH_PRICE = re.compile(r"[£$€]\s?\d[\d,]*(?:\.\d+)?\s*(?:each|apiece|a\s+(?:piece|dozen|slice|box|tray))\b", re.IGNORECASE)
-ALL_ASKED = re.compile(r"\bhow\s+much\b|\btotal\b|\baltogether\b|\bin\s+all\b", re.IGNORECASE)
-
-
-def amounts_by_period(lines: list[str], request: str) -> str:
-    """Asked how much in all of lines that each give an amount by the month, week or year ("Water:
-    £38 a month"), their sums by period, and, where the request names a period, everything in it
-    ("How much are my bills a month?": the yearly TV licence spread over twelve months too)."""
-    if not ALL_ASKED.search(request):
-        return ""
-    by_period: dict[str, list[tuple[str, Fraction]]] = {}
-    for line in lines:
-        amounts, periods = MONEY.findall(line), [period_named(found) for found in PERIOD.finditer(line)]
-        if len(amounts) != 1 or len(periods) != 1:
-            continue
-        period = periods[0]
-        label = re.split(r"[:\-–(]|\s[£$€]", line.strip(" -*•"))[0].strip() or "amount"
-        by_period.setdefault(period, []).append((label, Fraction(amounts[0].replace(",", ""))))
-    labels = [label for items in by_period.values() for label, _ in items]
-    asked = period_asked(request)
-    every = [(label, amount, period) for period, items in by_period.items() for label, amount in items]
-    named = [(label, amount, period) for label, amount, period in every if stems(label) & stems(request)]
-    one = named or (every if len(every) == 1 else [])  # "How much is the gym a year?" of its one "£32 a month"
-    if asked and len(one) == 1 and one[0][2] != asked:  # "How much is the rent a month?" of "£38 a year"
-        label, amount, period = one[0]
-        return (f"[Saturn worked out] {label}: {money_written(amount)} a {period} = "
-                f"{money_written(amount * TIMES_A_YEAR[period] / TIMES_A_YEAR[asked])} a {asked}")
-    if len(labels) < 2 or named:  # one line's amount asked
-        return ""
-    said = [f"a {period}: " + " + ".join(f"{label} {money_written(amount)}" for label, amount in items)
-            + (f" = {money_written(sum((amount for _, amount in items), Fraction(0)))}" if len(items) > 1 else "")
-            for period, items in by_period.items()]
-    if asked and len(by_period) > 1:
-        everything = sum((amount * TIMES_A_YEAR[period] / TIMES_A_YEAR[asked] for period, items in by_period.items()
-                          for _, amount in items), Fraction(0))
-        said.append(f"everything as a {asked}: {money_written(everything)}")
-    return "[Saturn worked out] " + "; ".join(said)
 
 
 RATING = re.compile(r"(?<![\d/.])(\d+(?:\.\d)?)\s*/\s*(5|10|100)(?![\d/])|\b(\d(?:\.\d)?)\s+stars?\b", re.IGNORECASE)
@@ -90,33 +55,6 @@ def ratings(lines: list[str], request: str) -> str:
             + "; ".join(line for line, score, _ in rated if score == top)
             + f"; lowest {plain(low)}/{out_of}: " + "; ".join(line for line, score, _ in rated if score == low)
             + f"; average {plain(average)}/{out_of}")
-
-
-COUNT_A_PERIOD = re.compile(r"(?<![£$€\d.,])(\d+(?:\.\d+)?)\s*(?:[a-z]+\s+)?(?=(?:a|per|each|every)\s+(?:day|week|month|quarter|year)\b)",
-                            re.IGNORECASE)
-DAYS_IN = {"day": Fraction(1), "week": Fraction(7), "month": Fraction(365, 12), "quarter": Fraction(365, 4),
-           "year": Fraction(365)}
-"""A week is 7 days, not 365/52: "8 a day" is 56 a week."""
-HOW_MANY_ASKED = re.compile(r"\bhow\s+(?:many|much)\b", re.IGNORECASE)
-
-
-def count_by_period(lines: list[str], request: str) -> str:
-    """Asked how many of a thing a line counts by one period in another ("about 8 a day", asked
-    a week: 56); the 1.5B answered "8 a day"."""
-    asked = period_asked(request)
-    if not HOW_MANY_ASKED.search(request) or asked is None:
-        return ""
-    said = []
-    for line in lines:
-        found = COUNT_A_PERIOD.findall(line)
-        periods = [period_named(p) for p in PERIOD.finditer(line)]
-        if len(found) != 1 or len(periods) != 1 or periods[0] == asked or MONEY.search(line) or not stems(line) & stems(request):
-            continue
-        count = Fraction(found[0])
-        label = line.split(":")[0].strip(" -*•") if ":" in line else "the line"
-        said.append(f"{label}: {plain(count)} a {periods[0]} = {plain(count * DAYS_IN[asked] / DAYS_IN[periods[0]])}"
-                    f" a {asked}")
-    return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
 
 
 QUANTITY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(kg|g|km|k|miles|mi|litres|liters|l|ml|lbs|lb|hours|hrs|mins|minutes)\b",
@@ -371,141 +309,6 @@ def _counted_down_a_list(lines: list[str], request: str) -> list[str]:
     return said
 
 
-PROGRESS = re.compile(r"[£$€]\s?(?P<have>\d[\d,]*(?:\.\d+)?)\s+(?:of|out\s+of|towards?|/)\s+[£$€]\s?"
-                      r"(?P<goal>\d[\d,]*(?:\.\d+)?)", re.IGNORECASE)
-
-
-TARGETED = re.compile(r"[£$€]\s?(?P<have>\d[\d,]*(?:\.\d+)?)\s*[,(;–-]?\s*(?:target|goal|aim)(?:\s+of|\s*:)?\s*[£$€]\s?"
-                      r"(?P<goal>\d[\d,]*(?:\.\d+)?)", re.IGNORECASE)
-"""The amount so far and then its target: "Emergency fund: £2,100, target £3,000"."""
-SAVED = re.compile(r"[£$€]\s?(?P<goal>\d[\d,]*(?:\.\d+)?)\)?,?\s+(?:and\s+)?(?:has|have|has\s+got|got)\s+[£$€]\s?"
-                   r"(?P<have>\d[\d,]*(?:\.\d+)?)\s+(?:saved|so\s+far|put\s+by|put\s+away)", re.IGNORECASE)
-"""A goal first and the amount so far after: "saving for a bike (£120), has £64 saved"."""
-
-
-def progress(lines: list[str], request: str) -> str:
-    """Lines of an amount so far against a goal ("Holiday fund: £1,350 of £2,000", "saving for a
-    bike (£120), has £64 saved"), each as what is
-    still to go and the share reached, all of them summed where there are several, and at a rate a
-    line gives for one of them ("I put in £150 a month to the holiday fund") how long the rest
-    takes: asked "How much more do I need for the holiday?", the 1.5B answered the £1,350."""
-    goals = []
-    for line in lines:
-        if len(found := list(PROGRESS.finditer(line)) or list(SAVED.finditer(line)) or list(TARGETED.finditer(line))) == 1:
-            label = re.split(r"[:\-–(]|\s[£$€]|,", line.strip(" -*•#"))[0].strip() or "amount"
-            goals.append((label, Fraction(found[0]["have"].replace(",", "")), Fraction(found[0]["goal"].replace(",", ""))))
-    if not goals:
-        return ""
-    said = [_toward(label, have, goal) for label, have, goal in goals]
-    if len(goals) > 1:
-        said.append(_toward("all", sum((g[1] for g in goals), Fraction(0)), sum((g[2] for g in goals), Fraction(0))))
-        share = {label: have / goal for label, have, goal in goals if goal}
-        if CLOSEST_ASKED.search(request) and share:  # "Which pot is closest to its target?": by the share, not the amount
-            said.append(f"closest: {max(share, key=share.__getitem__)}; furthest: {min(share, key=share.__getitem__)}")
-    rates = [_rate_part(line) for line in lines]
-    rates = [line for line in rates if line and len(MONEY.findall(line)) == 1 and len(list(PERIOD.finditer(line))) == 1]
-    for line in rates:
-        amounts, periods = MONEY.findall(line), [period_named(found) for found in PERIOD.finditer(line)]
-        shared = [len(stems(label) & stems(line)) for label, _, _ in goals]
-        if not max(shared) and len(rates) == 1:  # the one rate ("£5 a week each") for the goal the request names
-            shared = [len(stems(label) & stems(request)) for label, _, _ in goals]
-        if (best := max(shared)) and shared.count(best) == 1:
-            label, have, goal = goals[shared.index(best)]
-            rate = Fraction(amounts[0].replace(",", ""))
-            if have < goal and rate:
-                taken = -(-(goal - have) // rate)
-                said.append(f"{label} at {money_written(rate)} a {periods[0]}: {money_written(goal - have)} / {money_written(rate)}"
-                            f" = {plain((goal - have) / rate)}, so {taken} {periods[0]}{'s' if taken != 1 else ''}")
-    return "[Saturn worked out] " + "; ".join(said)
-
-
-ADDED_AMOUNT = re.compile(r"\b(?:added|put|paid|saved|moved|transferred)\s+(?:in\s+)?(?:another\s+|an\s+extra\s+)?"
-                          r"[£$€]\s?(?P<amount>\d[\d,]*(?:\.\d+)?)\s+(?:to|into|in|towards?|for)\b(?P<to>.*)$",
-                          re.IGNORECASE)
-
-
-def _rate_part(line: str) -> str:
-    """A line with the part giving its amount so far against a goal taken out: "Holiday: (paying in
-    £150 a month)" of "Holiday: £640 of £1,500 (paying in £150 a month)", the rate it goes up by."""
-    found = PROGRESS.search(line) or SAVED.search(line) or TARGETED.search(line)
-    return line[:found.start()] + line[found.end():] if found else line
-
-
-def amount_added(lines: list[str], request: str) -> str:
-    """Told money went into a thing ("I added £50 to the bike fund."), the line about it with its
-    first amount so much more: "New bike: £180 of £650" as "New bike: £230 of £650"; the 1.5B wrote
-    nothing and answered with the lines it was shown."""
-    found = line_with_money_added(lines, request)
-    if found is None:
-        return ""
-    _, written, (before, added, total) = found
-    return f"{WORKED_OUT} {before} + {money_written(added)} = {money_written(total)}: the line would read \"{written.strip()}\""
-
-
-def line_with_money_added(lines: list[str], request: str) -> tuple[str, str, tuple[str, Fraction, Fraction]] | None:
-    """(the line money told as added went into, that line with its first amount so much more, (its
-    amount as written, the amount added, the new amount)); None where no one line is it."""
-    told = ADDED_AMOUNT.search(request)
-    if told is None:
-        return None
-    words = [stem for stem in dict.fromkeys(sorted(stems(told.group("to")), key=told.group("to").lower().find))]
-    money_lines = [line for line in lines if MONEY.search(line)  # a balance, not a rate ("£150 a month" beside it is one)
-                   and (not PERIOD.search(line) or PROGRESS.search(line) or TARGETED.search(line))]
-    lines_with = {stem: sum(1 for line in money_lines if stem in stems(line)) for stem in words}
-    scores = [((sum(Fraction(1, lines_with[stem]) for stem in set(words) & stems(line)),  # the rarer word weighs more
-                -min((words.index(stem) for stem in set(words) & stems(line)), default=len(words))), line)
-              for line in money_lines]  # then the first word: "the bike fund" is the bike's, not the holiday fund
-    best = max((score for score, _ in scores), default=(Fraction(0), 0))
-    held = [line for score, line in scores if score == best]
-    if not best[0] or len(held) != 1:
-        return None
-    line = held[0]
-    first = MONEY.search(line)
-    assert first is not None  # held lines hold money
-    added = Fraction(told.group("amount").replace(",", ""))
-    total = Fraction(first.group(1).replace(",", "")) + added
-    as_written = f"{total.numerator:,}" if "," in first.group(1) and total.denominator == 1 else money_written(total)
-    return line, line[:first.start(1)] + as_written + line[first.end(1):], (first.group(1), added, total)
-
-
-CLOSEST_ASKED = re.compile(r"\b(?:closest|nearest|furthest|farthest|most\s+of\s+the\s+way|least\s+far)\b", re.IGNORECASE)
-
-
-def _toward(label: str, have: Fraction, goal: Fraction) -> str:
-    if have >= goal:
-        return f"{label} {money_written(have)} of {money_written(goal)}: reached"
-    return (f"{label} {money_written(have)} of {money_written(goal)}: {money_written(goal)} - {money_written(have)} = {money_written(goal - have)} more to go,"
-            f" {plain(Fraction(round(have * 100 / goal, 1)))}% there")
-
-
-UNITS = "day|hour|night|week|month|session|lesson|class|visit|ticket|person|people|kid|child|mile|km"
-HOW_MANY_OF = re.compile(
-    rf"\b(?P<count>\d+(?:\.\d+)?|{'|'.join(w for w in NUMBER_WORDS if w not in ('a', 'an'))})\s+(?:more\s+)?"
-    rf"(?P<unit>{UNITS})(?:s|es|ren)?\b(?!\s+(?:ago|until|till|left|away|before|after|later|since))", re.IGNORECASE)
-PER_UNIT = {"daily": "day", "hourly": "hour", "nightly": "night", "weekly": "week", "monthly": "month", "people": "person",
-            "children": "child"}
-
-
-def at_a_rate(lines: list[str], request: str) -> str:
-    """So many of a thing the request counts ("3 days' work") at the rate a line gives for one of
-    it ("Day rate: £350", "£12 an hour", "Hourly rate £40"): asked "How much would 3 days' work
-    come to?", the 1.5B answered 787.5."""
-    said: list[tuple[bool, str]] = []  # (whether the request names the rate's line, the sum worked at it)
-    for found in HOW_MANY_OF.finditer(request):
-        unit = PER_UNIT.get(found.group("unit").lower(), found.group("unit").lower())
-        count = Fraction(NUMBER_WORDS.get(found.group("count").lower(), 0) or found.group("count"))
-        for line in lines:
-            amounts = MONEY.findall(line) or [f"0.{int(pence):02d}" for pence in PENCE.findall(line)]  # "45p a mile"
-            units = {PER_UNIT.get(word, word.removesuffix("s")) for word in re.findall(r"[a-z]+", line.lower())}
-            if len(amounts) == 1 and unit in units:
-                rate = Fraction(amounts[0].replace(",", ""))
-                named = bool((stems(line) - stems(found.group(0))) & stems(request))  # "2 hours for Greenway": its rate
-                said.append((named, f"{found.group(0)} at {line.strip(' -*•')}: {plain(count)} × {money_written(rate)}"
-                                   f" = {money_written(count * rate)}"))
-    chosen = [worked for named, worked in said if named] or [worked for _, worked in said]
-    return f"{WORKED_OUT} {'; '.join(chosen[:MAX_SPANS])}" if said else ""
-
-
 PERCENT = re.compile(r"(?P<rate>\d+(?:\.\d+)?)\s*%\s+(?P<how>off|of|on top of|more than|less than)\s+"
                      r"(?P<money>[£$€])?(?P<amount>\d[\d,]*(?:\.\d+)?)", re.IGNORECASE)
 
@@ -584,8 +387,6 @@ def worked_entry_for(request: str, seen: str) -> str:
     return best[0] if len(best) == 1 else ""  # "How many months until …": the entry "at 150 a month"
 
 
-
-
 COUNT = r"(\d{1,2}|" + "|".join(sorted((w for w in NUMBER_WORDS if w not in ("a", "an")), key=len, reverse=True)) + r")"
 FOR_HOW_MANY = re.compile(rf"\b(?:for|feeds?|feeding|serves?|serving)\s+{COUNT}\b(?!\s*(?:minutes?|mins?|hours?|days?|weeks?))",
                           re.IGNORECASE)
@@ -654,54 +455,3 @@ def _recipe_asked(lines: list[str], request: str) -> list[str]:
     named = [lines[start:end] for start, end in zip(starts, [*starts[1:], len(lines)], strict=True)
              if stems(SERVES.sub("", lines[start])) & stems(request)]
     return named[0] if len(named) == 1 else []
-
-
-def money_written(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}"
-
-
-def count_written(written: str) -> int:
-    return NUMBER_WORDS.get(written.lower()) or int(written)
-
-
-AS_A_PERIOD = re.compile(r"(?:\b\w+ )?as a (?P<period>day|week|fortnight|month|quarter|year): (?P<figure>\d+(?:\.\d+)?)")
-
-
-def period_figure_missed(answer: str, request: str, seen: str) -> str | None:
-    """The ground's figure for the period asked ("monthly as a year: 143.88"), when the answer does
-    not give it: asked "What do I pay a year for Spotify?", the 1.5B said how to work it out."""
-    asked = period_asked(request)
-    found = next((m for line in seen.splitlines() if line.startswith(WORKED_OUT)
-                  for m in AS_A_PERIOD.finditer(line) if m["period"] == asked), None)
-    if found is None:
-        return None
-    said = re.sub(r"[£$€,]", "", answer)
-    return None if re.search(rf"(?<![\d.]){re.escape(found['figure'])}(?!\d)", said) else f"{WORKED_OUT} {found.group(0)}"
-
-
-DAYS_LISTED = re.compile(r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*(?:\s*(?:/|,|&|\band\b)\s*"
-                         r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*)+\b", re.IGNORECASE)
-A_WEEK_ASKED = re.compile(r"\b(?:a|per|each|every|in\s+a)\s+week\b|\bweekly\b", re.IGNORECASE)
-ONE_A_TIME = re.compile(r"(?:[£$€]\s?(?P<money>\d[\d,]*(?:\.\d+)?)\s*(?:a|per|each)\s+[a-z]+|(?P<count>\d+(?:\.\d+)?)\s+(?P<unit>[a-z]+))",
-                        re.IGNORECASE)
-
-
-def by_the_week_of_days(lines: list[str], request: str) -> str:
-    """Asked how much or how many a week of a line giving an amount on each of some weekdays ("Amy
-    does Mon/Wed/Fri, £12 a walk", "2 pints Mon/Wed/Fri"), the amount times those days: asked "How
-    much do I pay Amy a week?", the 1.5B gave £12."""
-    if not A_WEEK_ASKED.search(request) or not HOW_MANY_ASKED.search(request):
-        return ""
-    said = []
-    for line in lines:
-        days = DAYS_LISTED.search(line)
-        amounts = [found for found in ONE_A_TIME.finditer(line) if found["money"] or found["unit"].lower() not in ("am", "pm")]
-        if days is None or len(amounts) != 1 or not stems(line) & stems(request):
-            continue
-        count = len(re.split(r"\s*(?:/|,|&|\band\b)\s*", days.group(0)))
-        found = amounts[0]
-        each = Fraction((found["money"] or found["count"]).replace(",", ""))
-        unit = "" if found["money"] else f" {found['unit']}"
-        said.append(f"{line.strip(' -*•')}: {count} days ({days.group(0)}) × {money_written(each)}{unit} = "
-                    f"{money_written(count * each)}{unit} a week")
-    return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
