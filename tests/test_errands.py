@@ -115,6 +115,7 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("I've moved the meeting to 3pm.", ""),  # a change, not a mark
     ("I've got a cold.", ""),
     ("I added £50 to the bike fund.", "update"),  # told: its line is updated
+    ("I spent £20 of the John Lewis card.", "update"),  # spent of a balance: its line goes down
     ("Log a run: 7 km today in 40 minutes.", "add"),  # a row for the table
     ("Record my weight: 71.2kg", "add"),
     ("I filled up today, 39 litres for £56.20 at 43,760 miles.", "add"),  # told what was done, with its amounts

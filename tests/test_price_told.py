@@ -23,6 +23,15 @@ def test_money_put_in_a_pot_is_written_into_its_line():
     assert money_added("How much is in the holiday pot?", [pots]) is None
 
 
+def test_money_spent_of_a_card_is_taken_off_its_line():
+    cards = Document("vouchers.md", "- John Lewis gift card: £50, expires 2027-03-31\n- Amazon: £12.40 left\n")
+    assert money_added("I spent £20 of the John Lewis card.", [cards]).content == (
+        "- John Lewis gift card: £30, expires 2027-03-31\n- Amazon: £12.40 left\n")  # its comma kept
+    assert money_added("I used £5.40 from the Amazon voucher.", [cards]).content == (
+        "- John Lewis gift card: £50, expires 2027-03-31\n- Amazon: £7.00 left\n")  # in pence, as written
+    assert money_added("I spent £20 on the kids.", [cards]) is None  # spent on a thing: none of a card's
+
+
 def test_a_things_new_day_told_is_written_in_its_line():
     papers = Document("documents.md", "# Documents\n- Passport: expires 3 March 2027\n- Railcard: expires 19 December 2026\n")
     assert date_told("I've renewed my railcard, it now expires 19 December 2027.", [papers]).content == (

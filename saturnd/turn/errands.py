@@ -151,10 +151,12 @@ MOVED_TO = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)
 """Told where a thing is kept now ("I've moved the car spare to the safe."): its labelled line's value."""
 TOLD_ADDED = re.compile(r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+)?(?:added|put|paid|saved|moved|"
                         r"transferred)\s+(?:in\s+)?(?:another\s+|an\s+extra\s+)?[£$€]\s?\d|"
-                        r"^\s*(?:please\s+)?(?:add|put|pop)\s+(?:another\s+|an\s+extra\s+)?[£$€]\s?\d[\d,.]*\s+(?:to|in|into|on)\b",
+                        r"^\s*(?:please\s+)?(?:add|put|pop)\s+(?:another\s+|an\s+extra\s+)?[£$€]\s?\d[\d,.]*\s+(?:to|in|into|on)\b|"
+                        r"^\s*(?:I(?:'ve|’ve|\s+have)?|we(?:'ve|’ve|\s+have)?)\s+(?:just\s+)?(?:spent|used|took)\s+[£$€]\s?\d[\d,.]*\s+"
+                        r"(?:of|from|off)\s+(?:the|my|our)\b",
                         re.IGNORECASE)
 """Told money went into a thing a line counts ("I added £50 to the bike fund.", "Add £5 to Maya's
-savings."): the line is updated."""
+savings."), or was spent of one ("I spent £20 of the John Lewis card."): the line is updated."""
 REMIND_SOMEONE = re.compile(r"^\s+(?!(?:me|us|myself)\b)(?:[A-Z][\w'-]*|(?:my|our)\s+\w+|him|her|them)\b")
 """A reminder for someone else ("Remind Tom that his invoice is overdue") is a message to them."""
 INSTEAD = re.compile(r"\binstead\s+of\b|\bin\s+place\s+of\b", re.IGNORECASE)

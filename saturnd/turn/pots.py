@@ -68,8 +68,10 @@ def progress(lines: list[str], request: str) -> str:
 
 
 ADDED_AMOUNT = re.compile(r"\b(?:added|put|paid|saved|moved|transferred)\s+(?:in\s+)?(?:another\s+|an\s+extra\s+)?"
-                          r"[£$€]\s?(?P<amount>\d[\d,]*(?:\.\d+)?)\s+(?:to|into|in|towards?|for)\b(?P<to>.*)$",
+                          r"[£$€]\s?(?P<amount>\d[\d,]*(?:\.\d+)?)\s+(?:to|into|in|towards?|for)\b(?P<to>.*)$|"
+                          r"\b(?P<spent>spent|used|took)\s+[£$€]\s?(?P<taken>\d[\d,]*(?:\.\d+)?)\s+(?:of|from|off)\b(?P<from>.*)$",
                           re.IGNORECASE)
+"""Money told put into a thing, or spent of one ("I spent £20 of the John Lewis card.")."""
 
 
 def _rate_part(line: str) -> str:
@@ -82,21 +84,25 @@ def _rate_part(line: str) -> str:
 def amount_added(lines: list[str], request: str) -> str:
     """Told money went into a thing ("I added £50 to the bike fund."), the line about it with its
     first amount so much more: "New bike: £180 of £650" as "New bike: £230 of £650"; the 1.5B wrote
-    nothing and answered with the lines it was shown."""
+    nothing and answered with the lines it was shown. Told money was spent of one ("I spent £20 of
+    the John Lewis card."), so much less: the 1.5B added "You spent £20 …" below its £50."""
     found = line_with_money_added(lines, request)
     if found is None:
         return ""
     _, written, (before, added, total) = found
-    return f"{WORKED_OUT} {before} + {money_written(added)} = {money_written(total)}: the line would read \"{written.strip()}\""
+    sign = "+" if added >= 0 else "-"
+    return f"{WORKED_OUT} {before} {sign} {money_written(abs(added))} = {money_written(total)}: the line would read \"{written.strip()}\""
 
 
 def line_with_money_added(lines: list[str], request: str) -> tuple[str, str, tuple[str, Fraction, Fraction]] | None:
     """(the line money told as added went into, that line with its first amount so much more, (its
-    amount as written, the amount added, the new amount)); None where no one line is it."""
+    amount as written, the amount added, the new amount)); None where no one line is it. Money
+    spent of a thing is added less."""
     told = ADDED_AMOUNT.search(request)
     if told is None:
         return None
-    words = [stem for stem in dict.fromkeys(sorted(stems(told.group("to")), key=told.group("to").lower().find))]
+    to = told.group("to") if told.group("to") is not None else told.group("from")
+    words = [stem for stem in dict.fromkeys(sorted(stems(to), key=to.lower().find))]
     money_lines = [line for line in lines if MONEY.search(line)  # a balance, not a rate ("£150 a month" beside it is one)
                    and (not PERIOD.search(line) or PROGRESS.search(line) or TARGETED.search(line))]
     lines_with = {stem: sum(1 for line in money_lines if stem in stems(line)) for stem in words}
@@ -110,10 +116,14 @@ def line_with_money_added(lines: list[str], request: str) -> tuple[str, str, tup
     line = held[0]
     first = MONEY.search(line)
     assert first is not None  # held lines hold money
-    added = Fraction(told.group("amount").replace(",", ""))
-    total = Fraction(first.group(1).replace(",", "")) + added
-    as_written = f"{total.numerator:,}" if "," in first.group(1) and total.denominator == 1 else money_written(total)
-    return line, line[:first.start(1)] + as_written + line[first.end(1):], (first.group(1), added, total)
+    added = Fraction((told.group("amount") or told.group("taken")).replace(",", "")) * (-1 if told.group("spent") else 1)
+    value = first.group(1).rstrip(",")  # "£50, expires …": the comma is the line's
+    total = Fraction(value.replace(",", "")) + added
+    if "." in value:  # "£12.40 left" stays in pence: £7.00
+        as_written = f"{total.numerator / total.denominator:,.2f}" if "," in value else f"{total.numerator / total.denominator:.2f}"
+    else:
+        as_written = f"{total.numerator:,}" if "," in value and total.denominator == 1 else money_written(total)
+    return line, line[:first.start(1)] + as_written + line[first.start(1) + len(value):], (value, added, total)
 
 
 CLOSEST_ASKED = re.compile(r"\b(?:closest|nearest|furthest|farthest|most\s+of\s+the\s+way|least\s+far)\b", re.IGNORECASE)
