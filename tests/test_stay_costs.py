@@ -34,6 +34,10 @@ def test_an_amount_on_each_of_some_weekdays_is_worked_out_a_week():
         "[Saturn worked out] Walks: Amy does Mon/Wed/Fri, £12 a walk: 3 days (Mon/Wed/Fri) × 12 = 36 a week")
     assert by_the_week_of_days(["Milkman: 2 pints Mon/Wed/Fri"], "How many pints do we get a week?").endswith("= 6 pints a week")
     assert by_the_week_of_days(["Milkman: 2 pints Mon/Wed/Fri"], "When does the milkman come?") == ""
+    assert by_the_week_of_days(["Lesson: Thursdays 5pm with Mrs Clarke, £28 a lesson"], "How much do lessons cost a month?") == (
+        "[Saturn worked out] Lesson: Thursdays 5pm with Mrs Clarke, £28 a lesson: 1 day (Thursdays) × 28 = 28 a week;"
+        " × 52 / 12 = 121.33 a month")  # one weekday, and a month of weeks
+    assert by_the_week_of_days(["Cleaner: Fridays 9-12, £15 per hour"], "How much is the cleaner a week?") == ""  # by the hour
 
 
 def test_amounts_at_a_rate_are_never_added_as_parts_of_one_whole():

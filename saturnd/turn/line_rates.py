@@ -112,30 +112,47 @@ def count_by_period(lines: list[str], request: str) -> str:
 
 DAYS_LISTED = re.compile(r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*(?:\s*(?:/|,|&|\band\b)\s*"
                          r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*)+\b", re.IGNORECASE)
-A_WEEK_ASKED = re.compile(r"\b(?:a|per|each|every|in\s+a)\s+week\b|\bweekly\b", re.IGNORECASE)
+A_PERIOD_ASKED = re.compile(r"\b(?:a|per|each|every|in\s+a)\s+(?P<period>week|month|year)\b|\b(?P<ly>week|month|year)ly\b",
+                            re.IGNORECASE)
+ONE_WEEKDAY = re.compile(r"\b(?:every\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b",
+                         re.IGNORECASE)
+"""One weekday each week ("Thursdays", "every Friday")."""
+WEEKS_IN = {"week": Fraction(1), "month": Fraction(52, 12), "year": Fraction(52)}
 ONE_A_TIME = re.compile(r"(?:[£$€]\s?(?P<money>\d[\d,]*(?:\.\d+)?)\s*(?:a|per|each)\s+[a-z]+|(?P<count>\d+(?:\.\d+)?)\s+(?P<unit>[a-z]+))",
                         re.IGNORECASE)
 
 
 def by_the_week_of_days(lines: list[str], request: str) -> str:
-    """Asked how much or how many a week of a line giving an amount on each of some weekdays ("Amy
-    does Mon/Wed/Fri, £12 a walk", "2 pints Mon/Wed/Fri"), the amount times those days: asked "How
-    much do I pay Amy a week?", the 1.5B gave £12."""
-    if not A_WEEK_ASKED.search(request) or not HOW_MANY_ASKED.search(request):
+    """Asked how much or how many a week (a month, a year) of a line giving an amount on each of
+    some weekdays ("Amy does Mon/Wed/Fri, £12 a walk", "2 pints Mon/Wed/Fri", "Lesson: Thursdays
+    5pm, £28 a lesson"), the amount times those days, and by 52 weeks a year: asked "How much do I
+    pay Amy a week?", the 1.5B gave £12; "How much do lessons cost a month?", "£28 a lesson"."""
+    asked = A_PERIOD_ASKED.search(request)
+    if asked is None or not HOW_MANY_ASKED.search(request):
         return ""
+    period = (asked["period"] or asked["ly"]).lower()
     said = []
     for line in lines:
-        days = DAYS_LISTED.search(line)
-        amounts = [found for found in ONE_A_TIME.finditer(line) if found["money"] or found["unit"].lower() not in ("am", "pm")]
+        days = DAYS_LISTED.search(line) or ONE_WEEKDAY.search(line)
+        amounts = [found for found in ONE_A_TIME.finditer(line) if found["money"] and not BY_THE_HOUR.search(found.group(0))
+                   or not found["money"] and found["unit"].lower() not in ("am", "pm")]
         if days is None or len(amounts) != 1 or not stems(line) & stems(request):
             continue
-        count = len(re.split(r"\s*(?:/|,|&|\band\b)\s*", days.group(0)))
+        count = len(re.split(r"\s*(?:/|,|&|\band\b)\s*", days.group(0))) if days.re is DAYS_LISTED else 1
         found = amounts[0]
         each = Fraction((found["money"] or found["count"]).replace(",", ""))
         unit = "" if found["money"] else f" {found['unit']}"
-        said.append(f"{line.strip(' -*•')}: {count} days ({days.group(0)}) × {money_written(each)}{unit} = "
-                    f"{money_written(count * each)}{unit} a week")
+        weekly = f"{line.strip(' -*•')}: {count} day{'s' if count > 1 else ''} ({days.group(0)}) × {money_written(each)}{unit} = "
+        weekly += f"{money_written(count * each)}{unit} a week"
+        if period != "week":
+            weekly += (f"; × {'52 / 12' if period == 'month' else '52'} = "
+                       f"{money_written(count * each * WEEKS_IN[period])}{unit} a {period}")
+        said.append(weekly)
     return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
+
+
+BY_THE_HOUR = re.compile(r"\b(?:hour|hr|minute|min)\b", re.IGNORECASE)
+"""A rate by the time worked ("£15 an hour"): no amount a day."""
 
 
 AS_A_PERIOD = re.compile(r"(?:\b\w+ )?as a (?P<period>day|week|fortnight|month|quarter|year): (?P<figure>\d+(?:\.\d+)?)")
