@@ -1,6 +1,6 @@
 from datetime import date
 
-from saturnd.turn.line_rates import by_the_week_of_days
+from saturnd.turn.line_rates import by_the_hour, by_the_week_of_days
 from saturnd.turn.stay_costs import stay_costs
 from saturnd.turn.worked_lines import quantities_summed
 
@@ -38,6 +38,20 @@ def test_an_amount_on_each_of_some_weekdays_is_worked_out_a_week():
         "[Saturn worked out] Lesson: Thursdays 5pm with Mrs Clarke, £28 a lesson: 1 day (Thursdays) × 28 = 28 a week;"
         " × 52 / 12 = 121.33 a month")  # one weekday, and a month of weeks
     assert by_the_week_of_days(["Cleaner: Fridays 9-12, £15 per hour"], "How much is the cleaner a week?") == ""  # by the hour
+
+
+HELP = ["- Window cleaner (Dave): every 4 weeks, £18", "- Gardener (Sue): fortnightly on Tuesdays, £25 an hour, 2 hours a visit",
+        "- Cleaner (Marta): Fridays 9-12, £15 an hour"]
+
+
+def test_a_rate_by_the_hour_is_worked_out_a_visit_and_by_its_visits_a_week_or_a_month():
+    assert by_the_hour(HELP, "How much do I pay the gardener each visit?") == (
+        "[Saturn worked out] Gardener (Sue): fortnightly on Tuesdays, £25 an hour, 2 hours a visit: 2 hours × 25 = 50 a time")
+    assert by_the_hour(HELP, "How much is the cleaner a week?") == (
+        "[Saturn worked out] Cleaner (Marta): Fridays 9-12, £15 an hour: 3 hours × 15 = 45 a time; 1 visit a week: 45 a week")
+    assert by_the_hour(HELP, "How much is the gardener a month?").endswith(
+        "0.5 visit a week: 25 a week, × 52 / 12 = 108.33 a month")  # fortnightly
+    assert by_the_hour(HELP, "When does the cleaner come?") == ""
 
 
 def test_amounts_at_a_rate_are_never_added_as_parts_of_one_whole():

@@ -18,7 +18,7 @@ from saturnd.tools.periods import PERIOD, TIMES_A_YEAR, period_asked, period_nam
 from saturnd.tools.word_match import stems
 from saturnd.turn.amounts import ALL_ASKED, MONEY, PENCE, money_written
 from saturnd.turn.made_up import NUMBER_WORDS, WORKED_OUT
-from saturnd.turn.worked_times import MAX_SPANS, plain
+from saturnd.turn.worked_times import CLOCK_SPAN, MAX_SPANS, plain, span_hours
 
 UNITS = "day|hour|night|week|month|session|lesson|class|visit|ticket|person|people|kid|child|mile|km"
 HOW_MANY_OF = re.compile(
@@ -148,6 +148,47 @@ def by_the_week_of_days(lines: list[str], request: str) -> str:
             weekly += (f"; × {'52 / 12' if period == 'month' else '52'} = "
                        f"{money_written(count * each * WEEKS_IN[period])}{unit} a {period}")
         said.append(weekly)
+    return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
+
+
+HOURLY = re.compile(r"[£$€]\s?(?P<money>\d[\d,]*(?:\.\d+)?)\s*(?:an|a|per|/)\s*(?:hour|hr)\b", re.IGNORECASE)
+HOURS_EACH = re.compile(r"\b(?P<hours>\d+(?:\.\d+)?)\s*(?:hours?|hrs?)\s+(?:a|per|each)\s+(?P<each>visit|session|time|lesson|clean|shift)\b",
+                        re.IGNORECASE)
+EACH_TIME_ASKED = re.compile(r"\b(?:a|per|each|every)\s+(?:visit|session|time|lesson|clean|shift)\b", re.IGNORECASE)
+FORTNIGHTLY = re.compile(r"\bfortnightly\b|\bevery\s+(?:other|2nd|second)\s+week\b|\bevery\s+two\s+weeks\b", re.IGNORECASE)
+
+
+def by_the_hour(lines: list[str], request: str) -> str:
+    """Asked how much a visit, a week or a month of a line paying by the hour for so many hours a
+    visit ("£25 an hour, 2 hours a visit") or over a span of the day ("Fridays 9-12, £15 an hour"),
+    the hours times the rate, and for a week or a month its visits: asked "How much do I pay the
+    gardener each visit?", the 1.5B answered "£25 an hour"."""
+    period = A_PERIOD_ASKED.search(request)
+    if not HOW_MANY_ASKED.search(request) or not (period or EACH_TIME_ASKED.search(request)):
+        return ""
+    said = []
+    for line in lines:
+        rate, each = HOURLY.search(line), HOURS_EACH.search(line)
+        span = None if each else CLOCK_SPAN.search(line)
+        if rate is None or not (each or span) or not stems(line) & stems(request):
+            continue
+        if each:
+            hours = Fraction(each["hours"])
+        else:
+            assert span is not None
+            (start, start_minute), (end, end_minute) = span_hours(span)
+            hours = Fraction((end * 60 + end_minute) - (start * 60 + start_minute), 60)
+        pay = Fraction(rate["money"].replace(",", ""))
+        worked = f"{line.strip(' -*•')}: {plain(hours)} hours × {money_written(pay)} = {money_written(hours * pay)} a time"
+        days = DAYS_LISTED.search(line) or ONE_WEEKDAY.search(line)
+        a_week = (Fraction(1, 2) if FORTNIGHTLY.search(line) else
+                  Fraction(len(re.split(r"\s*(?:/|,|&|\band\b)\s*", days.group(0))) if days.re is DAYS_LISTED else 1) if days else None)
+        if period and a_week is not None:
+            asked = (period["period"] or period["ly"]).lower()
+            worked += f"; {plain(a_week)} visit{'s' if a_week > 1 else ''} a week: {money_written(hours * pay * a_week)} a week"
+            if asked != "week":
+                worked += f", × {'52 / 12' if asked == 'month' else '52'} = {money_written(hours * pay * a_week * WEEKS_IN[asked])} a {asked}"
+        said.append(worked)
     return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
 
 

@@ -60,6 +60,7 @@ from saturnd.turn.line_amounts import amounts_in_a_line
 from saturnd.turn.line_rates import (
     amounts_by_period,
     at_a_rate,
+    by_the_hour,
     by_the_week_of_days,
     count_by_period,
 )
@@ -410,6 +411,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         # each row again under its totals, and the 1.5B read out the rows, not the 90 minutes
         worked = ((done_jobs_priced(part.lines, request) if not table else "") or stay_costs(part.lines, request, today) or amount_added(part.lines, request) or still_to_pay(part.lines, request)
                   or by_the_week_of_days(part.lines, request)  # "£6 a day, … on Mondays and Thursdays": 2 days, not 7
+                  or by_the_hour(part.lines, request)  # "£25 an hour, 2 hours a visit": 50 a visit
                   or count_by_period(part.lines, request) or time_between(part.lines, request) or lengths_summed(part.lines, request)
                   or arrival_times(part.lines, request) or before_the_event(part.lines, request)
                   or scaled_recipe(part.lines, request) or shares(part.lines, request)

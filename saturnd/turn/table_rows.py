@@ -31,6 +31,7 @@ from saturnd.turn.made_up import NUMBER_WORDS
 from saturnd.turn.priced_rows import priced_from_a_list
 from saturnd.turn.retrieval import KB_SOURCE, Document
 from saturnd.turn.table_cells_told import MONTH_CELL, THIS_PART_OF_DAY, cell_told, csv_line
+from saturnd.turn.worked_times import CLOCK_SPAN, span_hours
 
 ROW_ADDS = frozenset({"add", "put", "log", "record", "note", "append", "insert"})
 DAY_WORDS = re.compile(
@@ -371,7 +372,7 @@ def _clock_in(header: list[str], body: list[list[str]], cells: list[str], reques
     without them, so its figures are no amounts."""
     clocks = [i for i in range(len(header)) if not cells[i] and body and all(CLOCK.fullmatch(r[i].strip()) for r in body)]
     if len(clocks) == 2 and (span := CLOCK_SPAN.search(request)):  # "Add a shift on the 14th, 9 till 5": 09:00, 17:00
-        start, end = _span_hours(span)
+        start, end = span_hours(span)
         cells[clocks[0]], cells[clocks[1]] = f"{start[0]:02d}:{start[1]:02d}", f"{end[0]:02d}:{end[1]:02d}"
         return request[:span.start()] + " " + request[span.end():]
     times = TIME_OF_DAY.findall(request)
@@ -381,26 +382,6 @@ def _clock_in(header: list[str], body: list[list[str]], cells: list[str], reques
     unpadded = any(re.match(r"\d:", r[column].strip()) for r in body)  # "1:05", not "01:05"
     cells[column] = re.sub(r"^0(?=\d:)", "", in_order(times[0])) if unpadded else in_order(times[0])
     return TIME_OF_DAY.sub(" ", request)
-
-
-CLOCK_SPAN = re.compile(r"\b(?P<a>\d{1,2})(?:[:.](?P<am>\d\d))?(?:\s*(?P<ap>[ap]m))?\s*(?:-|–|to|till|until)\s*"
-                        r"(?P<b>\d{1,2})(?:[:.](?P<bm>\d\d))?(?:\s*(?P<bp>[ap]m))?\b"
-                        r"(?!\s*(?:st|nd|rd|th)\b|\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))", re.IGNORECASE)
-"""A span of the day: "9 till 5", "12-8pm", "09:00 to 17:30"; not "8 to 10 January"."""
-AFTERNOON_START = 7
-"""A span starting before 7 without am or pm starts in the afternoon ("2 till 8": 14:00 to 20:00)."""
-
-
-def _span_hours(span: re.Match[str]) -> tuple[tuple[int, int], tuple[int, int]]:
-    """(hour, minute) of a span's start and end, on a 24-hour clock; an end no later than its start is pm."""
-    def hour(value: str, half: str | None) -> int:
-        number = int(value) % 12 if half else int(value)
-        return number + 12 if half and half.lower() == "pm" else number
-    start = hour(span["a"], span["ap"] or (span["bp"] if span["bp"] and int(span["a"]) < int(span["b"]) else None))
-    start += 12 if not (span["ap"] or span["bp"]) and start < AFTERNOON_START else 0
-    end = hour(span["b"], span["bp"])
-    end += 12 if end <= start and end < 12 else 0
-    return (start, int(span["am"] or 0)), (end, int(span["bm"] or 0))
 
 
 CLOCK = re.compile(r"(?:[01]?\d|2[0-3]):[0-5]\d")

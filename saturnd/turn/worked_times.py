@@ -16,6 +16,26 @@ from saturnd.tools.word_match import stems
 from saturnd.turn.dates import MONTHS, WEEKDAY_WRITTEN
 from saturnd.turn.made_up import NUMBER_WORDS
 
+CLOCK_SPAN = re.compile(r"\b(?P<a>\d{1,2})(?:[:.](?P<am>\d\d))?(?:\s*(?P<ap>[ap]m))?\s*(?:-|–|to|till|until)\s*"
+                        r"(?P<b>\d{1,2})(?:[:.](?P<bm>\d\d))?(?:\s*(?P<bp>[ap]m))?\b"
+                        r"(?!\s*(?:st|nd|rd|th)\b|\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))", re.IGNORECASE)
+"""A span of the day: "9 till 5", "12-8pm", "09:00 to 17:30"; not "8 to 10 January"."""
+AFTERNOON_START = 7
+"""A span starting before 7 without am or pm starts in the afternoon ("2 till 8": 14:00 to 20:00)."""
+
+
+def span_hours(span: re.Match[str]) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(hour, minute) of a span's start and end, on a 24-hour clock; an end no later than its start is pm."""
+    def hour(value: str, half: str | None) -> int:
+        number = int(value) % 12 if half else int(value)
+        return number + 12 if half and half.lower() == "pm" else number
+    start = hour(span["a"], span["ap"] or (span["bp"] if span["bp"] and int(span["a"]) < int(span["b"]) else None))
+    start += 12 if not (span["ap"] or span["bp"]) and start < AFTERNOON_START else 0
+    end = hour(span["b"], span["bp"])
+    end += 12 if end <= start and end < 12 else 0
+    return (start, int(span["am"] or 0)), (end, int(span["bm"] or 0))
+
+
 CLOCK = re.compile(
     r"\b(?P<hour>2[0-3]|[01]?\d)(?:[:.](?P<minute>[0-5]\d))?\s*(?P<half>[ap]\.?m\b\.?)?", re.IGNORECASE)
 HOW_LONG = re.compile(r"\bhow\s+long\b(?!.*\b(?:until|till|til|ago|since|been|left|before)\b)", re.IGNORECASE)
