@@ -13,15 +13,18 @@ HOUSE = ["- Electrician: Spark Bros 01632 960771", "- Bins: black Tues weekly, b
 def test_a_day_asked_gets_the_repeats_falling_on_it_or_none():
     assert repeats_on(HOUSE, "Is it bin day tomorrow?", FRIDAY) == (
         "[Saturn dated] tomorrow, Saturday 5 December: no line here is for that day")
-    assert repeats_on(HOUSE, "Is it bin day on Tuesday?", FRIDAY) == "[Saturn dated] Tuesday 8 December: black Tues weekly"
+    assert repeats_on(HOUSE, "Is it bin day on Tuesday?", FRIDAY) == "[Saturn dated] Tuesday 8 December: Bins: black Tues weekly"
     assert repeats_on(HOUSE, "Which bin goes out on the 18th?", FRIDAY) == (
         "[Saturn dated] the 18th, Friday 18 December: blue every other Friday (next 4 Dec)")
 
 
 def test_a_week_asked_gets_each_repeat_in_it_or_not():
     assert repeats_on(HOUSE, "Which bin goes out next week?", FRIDAY) == (
-        "[Saturn dated] next week (7 December to 13 December): black Tues weekly: Tuesday 8 December; blue every other"
+        "[Saturn dated] next week (7 December to 13 December): Bins: black Tues weekly: Tuesday 8 December; blue every other"
         " Friday (next 4 Dec): not that week")
+    helpers = ["- Cleaner (Marta): Fridays 9-12, £15 an hour"]
+    assert repeats_on(helpers, "Who comes on Fridays?", FRIDAY) == (
+        "[Saturn dated] Friday 4 December: Cleaner (Marta): Fridays 9-12")  # with its label: who comes
 
 
 def test_no_repeat_no_line_and_a_fortnight_from_no_date_is_not_guessed():

@@ -87,7 +87,7 @@ def _weekday_repeats(line: str, today: date) -> list[tuple[str, int, date | None
         anchor = min(days_of(clause, today) or days_of(told_next, today), default=None) if fortnightly else None
         if fortnightly and anchor is None:
             continue  # every other Friday from when: not to be guessed
-        found.append((re.split(r":\s", clause.strip(" -*•"))[-1].strip(), weekday, anchor))  # a label's colon, not 12:30's
+        found.append((clause.strip(" -*•"), weekday, anchor))  # with its label: "Cleaner (Marta): Fridays 9-12" is who comes
     return found
 
 
