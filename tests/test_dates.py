@@ -227,6 +227,14 @@ async def test_sent_back_for_the_next_date_an_answer_still_without_it_is_answere
     assert answer.startswith(f"From your files: Dr Okafor blood test, {soon.day} {soon:%B %Y}: a {soon:%A}")
 
 
+async def test_sent_back_for_a_day_of_the_months_next_date_an_answer_still_without_it_is_answered_with_it(harness):
+    await harness.start()
+    (harness.env.workdir / "money.md").write_text("# Money\nPayday: 28th of each month\n## Bills\n- Phone: £18 on the 20th\n")
+    harness.model.enqueue("On the 28th.", "On the 28th.")
+    _, events = await harness.turn("When does the phone bill come out?", headless=True)
+    assert of_type(events, "answer")[-1].text.startswith("From your files: Phone, the 20th: next 20 ")
+
+
 @pytest.mark.parametrize(("request_text", "named"), [
     ("What's for dinner tomorrow?", [("tomorrow", date(2026, 12, 3))]),
     ("Have I got anything on Friday?", [("friday", date(2026, 12, 4))]),

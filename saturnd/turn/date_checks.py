@@ -434,8 +434,12 @@ DATED_ENTRY = re.compile(r"(?P<label>[^,;]*), (?P<day>\d{1,2}) (?P<month>[A-Z][a
 def gives_the_date(answer: str, dated: str) -> bool:
     """Whether the answer gives the date of a "[Saturn dated]" entry ("Dr Okafor blood test, 8
     December 2026: …"), or the entry has none to give."""
-    found = DATED_ENTRY.search(dated.removeprefix("[Saturn dated]"))
+    found = NEXT_DATE.search(dated) or DATED_ENTRY.search(dated.removeprefix("[Saturn dated]"))
     return found is None or _date_given(answer, found["day"], found["month"], found["year"])
+
+
+NEXT_DATE = re.compile(r"\bnext (?P<day>\d{1,2}) (?P<month>[A-Z][a-z]+) (?P<year>\d{4})")
+"""A day of the month's next date ("Phone, the 20th: next 20 December 2026, …")."""
 
 
 def _date_given(answer: str, day: str, month: str, year: str) -> bool:
