@@ -809,6 +809,8 @@ def test_asked_which_did_best_a_lists_largest_and_smallest_amounts():
     assert most_of_a_list(harvest, "What did best in the harvest?") == (
         "[Saturn worked out] the most: potatoes 18.5; the least: onions 4.9")
     assert most_of_a_list(harvest, "How much did I harvest?") == ""
+    bills = ["## Bills", "- Rent: £950 on the 1st", "- Council tax: £142 on the 15th", "- Phone: £18 on the 20th"]
+    assert most_of_a_list(bills, "Which bill is the biggest?") == "[Saturn worked out] the most: Rent 950; the least: Phone 18"
 
 
 def test_asked_what_happened_in_a_month_the_lines_naming_it_are_listed():

@@ -147,10 +147,14 @@ MOST_ASKED = re.compile(r"\b(?:best|most|biggest|largest|highest|top|least|worst
 
 def most_of_a_list(lines: list[str], request: str) -> str:
     """Asked which did best (or least) of a list whose lines each end with one amount of one unit
-    ("- potatoes 18.5"), its largest and smallest lines: asked "Which crop did best?", the 1.5B
-    named a crop of another file."""
+    ("- potatoes 18.5") or give one amount of money ("- Rent: £950 on the 1st"), its largest and
+    smallest lines: asked "Which crop did best?", the 1.5B named a crop of another file; "Which
+    bill is the biggest?", the broadband's £32 beside the rent's £950."""
     items = [(found["label"].strip(), Fraction(found["number"]), found["unit"]) for line in lines
              if (found := LISTED_AMOUNT.match(line))]
+    if len(items) < 2:  # "- Rent: £950 on the 1st": a list's lines of one amount of money each
+        items = [(re.split(r"[:(]|\s[£$€]", line.strip(" -*•"))[0].strip(), Fraction(amounts[0].replace(",", "")), "")
+                 for line in lines if LIST_MARK.match(line) and len(amounts := MONEY.findall(line)) == 1]
     if not MOST_ASKED.search(request) or len(items) < 2 or len({unit.lower() for _, _, unit in items}) != 1:
         return ""
     most, least = max(items, key=lambda item: item[1]), min(items, key=lambda item: item[1])
