@@ -49,7 +49,7 @@ TOLD_DONE = re.compile(
     r"picked\s+up|fixed|cleared|ordered|booked)\s+(?:the|my|our|his|her|their|all\s+the)\b(?![^.!?]*[?\d])|"
     r"^\s*(?:I|we)\s+(?:just\s+)?(?!(?:moved|changed|booked|rescheduled|cancelled|arranged|planned)\b)(?:[a-z]{3,}ed|gave|fed|took|did)\s+(?:the|my|our|(?-i:[A-Z])[\w'-]*)\b[^.!?\d]*\b(?:today|yesterday|this\s+(?:morning|afternoon|evening))"
     r"\s*[.!]?\s*$|"
-    r"^\W*(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?\s+(?:has\s+)?(?:just\s+)?(?:paid|collected|returned|confirmed|signed)(?:\s+up|\s+(?:us|me)(?:\s+back)?|\s+back)?"
+    r"^\W*(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?\s+(?:has\s+)?(?:just\s+)?(?:paid|collected|returned|confirmed|signed|finished|completed|handed\s+in)(?:\s+up|\s+(?:us|me)(?:\s+back)?|\s+back)?"
     r"(?:\s+(?:for\s+)?(?:the|his|her|their|its|my|our)\s+[a-z' -]+|\s+(?-i:[A-Z]{2,})[\w-]*|"  # "her subs", "INV-045"
     r"\s+for\s+(?:\w+day|the\s+\d+\w*)(?:\s+(?:morning|afternoon|evening|night))?)?"  # "for Saturday afternoon"
     r"(?:\s+(?:today|tonight|yesterday|just\s+now|this\s+(?:morning|afternoon|evening)))?\s*[.!]?\s*$|"
