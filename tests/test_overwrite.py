@@ -277,6 +277,10 @@ def test_an_item_written_among_a_files_other_lines_goes_on_its_list(tmp_path):
     choir.write_text("# Choir\n\nConcert songs:\n1. O Holy Night\n2. Hallelujah\n\nI'm Hannah (alto).\n")
     assert item_as_asked("Add Silent Night to the concert songs.", choir, choir.read_text() + "3. Silent Night\n") == (
         "# Choir\n\nConcert songs:\n1. O Holy Night\n2. Hallelujah\n3. Silent Night\n\nI'm Hannah (alto).\n")
+    films = tmp_path / "films.md"
+    films.write_text("# Films\n\n## To watch\n- Dune Part Two\n\n## Watched\n- Barbie (4/5)\n")
+    assert item_as_asked("Add Anatomy of a Fall to the watchlist.", films, films.read_text() + "- Anatomy of a Fall\n") == (
+        "# Films\n\n## To watch\n- Dune Part Two\n- Anatomy of a Fall\n\n## Watched\n- Barbie (4/5)\n")  # not "Watched"
 
 
 def test_ticking_off_a_line_with_a_tick_box_ticks_it(tmp_path):

@@ -252,6 +252,11 @@ def into_its_list(lines: list[str], at: int, request: str) -> int:
     asked = list_words(request)  # the list's words, not the item's ("shopping bags" to the to-do list)
     headed = [block for block in blocks if (heading := next(
         (line for line in reversed(lines[:block[0]]) if HEADING.search(line)), None)) and stems(TO_DO.sub("todo", heading)) & asked]
+    if len(headed) > 1:  # "the watchlist" of "## To watch" above "## Watched": the heading's word as the request writes it
+        said = re.findall(r"[a-z]+", request.lower())
+        written = [block for block in headed if any(len(word) > 3 and any(word in form for form in said) for word in re.findall(
+            r"[a-z]+", next(line for line in reversed(lines[:block[0]]) if HEADING.search(line)).lower()))]
+        headed = written if len(written) == 1 else headed
     if len(headed) == 1 and len(blocks) > 1:  # "the shopping list" of "# Shopping" above "# To do"
         return headed[0][-1] + 1
     if at > 0 and LIST_MARK.match(lines[at - 1]):
