@@ -84,19 +84,21 @@ def the_days_asked(lines: list[str], request: str) -> str:
     return f"[Saturn listed] the days with {' '.join(words)} ({len(held)} of {len(days)}): {'; '.join(held)}" if held else ""
 
 
-NAME_ASKED = re.compile(r"^\W*(?:which|what|when)\b.*?\b(?:does|do|is|are|has|have|did)\s+(?P<name>(?-i:[A-Z])[a-z]+)\b", re.IGNORECASE)
+NAME_ASKED = re.compile(r"^\W*(?:which|what|when)\b.*?\b(?:does|do|is|are|has|have|did|on|from|at|with)\s+(?P<name>(?-i:[A-Z])[a-z]+)\b",
+                        re.IGNORECASE)
 LIST_LINE = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 
 
 def the_lines_naming(lines: list[str], request: str) -> str:
-    """Asked which things of a list are someone's ("Which classes does Jenny take?"), the list's
-    lines naming them, where some and not all do: the 1.5B gave Jenny's Pilates and Marco's bootcamp."""
+    """Asked which things of a list are someone's ("Which classes does Jenny take?") or a name's
+    ("What can I watch on Netflix?"), the list's lines naming them, where some and not all do: the
+    1.5B gave Jenny's Pilates and Marco's bootcamp, and every film for Netflix's one."""
     found = NAME_ASKED.search(request)
     listed = [line.strip() for line in lines if LIST_LINE.match(line)]
     if found is None or not QUESTION.search(request):
         return ""
     theirs = [line for line in listed if re.search(rf"\b{re.escape(found['name'])}\b", line)]
-    if len(theirs) < 2 or len(theirs) == len(listed):
+    if not theirs or len(theirs) == len(listed) or len(listed) < 3:
         return ""
     return f"[Saturn listed] the lines with {found['name']} ({len(theirs)} of {len(listed)}): " + "; ".join(theirs)
 
