@@ -39,6 +39,7 @@ from saturnd.turn.overwrite import WRITE_FILE
 from saturnd.turn.price_told import date_told, money_added, price_told
 from saturnd.turn.put_right import NUMBER_SAID, PERSONS_VALUE, SEND_MESSAGE, persons_number
 from saturnd.turn.retrieval import KB_SOURCE, Document
+from saturnd.turn.section_adds import added_for_someone
 from saturnd.turn.table_cells_told import cell_told, score_added, stock_topped_up
 from saturnd.turn.table_rows import row_asked
 from saturnd.turn.time_moves import time_moved_ready
@@ -80,7 +81,8 @@ def ready_write_of(request: str, documents: list[Document], cwd: str, today: dat
             or moved_to_a_day(request, documents, today)
             or lines_copied(request, documents, cwd) or diary_line_added(request, documents, today, now)
             or timed_line_added(request, documents) or price_told(request, documents) or date_told(request, documents) or money_added(request, documents)
-            or value_changed(request, documents) or value_told(request, documents) or days_off_added(request, documents))
+            or value_changed(request, documents) or value_told(request, documents) or days_off_added(request, documents)
+            or added_for_someone(request, documents))
 
 
 MAKING = frozenset({"create", "make", "write", "save", "put", "start"})
