@@ -1,8 +1,9 @@
 from datetime import date
 
-from saturnd.turn.line_rates import by_the_hour, by_the_week_of_days
+from saturnd.turn.line_rates import by_the_hour, by_the_week_of_days, rate_figure_missed
 from saturnd.turn.stay_costs import stay_costs
 from saturnd.turn.worked_lines import quantities_summed
+from tests.conftest import of_type
 
 IDEAS = ["Holiday ideas", "- Lake District cottage, ~£600 for the week", "- Lisbon city break, flights £180 each + hotel £90/night",
          "- Camping in Cornwall, pitch £25/night", "We're thinking 4 nights, 2 of us."]
@@ -65,3 +66,18 @@ def test_the_nights_of_a_trip_are_the_days_between_the_first_and_last_it_writes(
     assert stay_costs(trip, "How much is the hotel going to cost?", date(2026, 12, 5)) == (
         "[Saturn worked out] for 4 nights: Hotel: 4 × 95 = 380")
     assert stay_costs(trip, "How much is the hotel going to cost?") == ""  # no clock: no days to count between
+
+
+def test_an_answer_without_the_worked_figure_for_the_visit_or_period_asked_goes_back():
+    seen = "[Saturn worked out] " + HELP[1].strip(" -") + ": 2 hours × 25 = 50 a time"
+    assert rate_figure_missed("£25 an hour", "How much do I pay the gardener each visit?", seen) == seen
+    assert rate_figure_missed("£50 a visit.", "How much do I pay the gardener each visit?", seen) is None
+    assert rate_figure_missed("£25 an hour", "What does the gardener charge?", seen) is None  # no visit nor period asked
+
+
+async def test_the_worked_figure_for_a_visit_missed_twice_is_the_answer(harness):
+    await harness.start()
+    (harness.env.workdir / "help at home.md").write_text("# Help at home\n" + "\n".join(HELP) + "\n")
+    harness.model.enqueue("£25 an hour", "£25 an hour.")
+    _, events = await harness.turn("How much do I pay the gardener each visit?", headless=True)
+    assert "2 hours × 25 = 50 a time" in of_type(events, "answer")[-1].text

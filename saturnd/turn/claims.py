@@ -194,7 +194,7 @@ from saturnd.turn.errands import (
     tools_for,
     undone_errand,
 )
-from saturnd.turn.line_rates import period_figure_missed
+from saturnd.turn.line_rates import period_figure_missed, rate_figure_missed
 from saturnd.turn.listing import (
     DONE_MARK,
     another_rows_figure,
@@ -528,6 +528,7 @@ def unbacked_claim(
                   or coming_miscounted(answer, request, seen)  # not the kinds': "work 4" is not who is coming
                   or (miscounted_kind(answer, request, seen) if not coming_counted(request, seen) else None)
                   or own_sum_missed(answer, request, seen) or period_figure_missed(answer, request, seen)
+                  or rate_figure_missed(answer, request, seen)
                   or against_their_rates(answer, request, seen) or owed_of_the_list(answer, request, seen)
                   or gap_missed(answer, request, seen)):
         return Claim("not_as_worked_out", worked)

@@ -192,6 +192,25 @@ def by_the_hour(lines: list[str], request: str) -> str:
     return f"{WORKED_OUT} {'; '.join(said[:MAX_SPANS])}" if said else ""
 
 
+RATE_FIGURE = re.compile(r"[=:] (?P<figure>\d+(?:\.\d+)?) a (?P<period>time|week|month|year)\b")
+
+
+def rate_figure_missed(answer: str, request: str, seen: str) -> str | None:
+    """The worked line's figure for the visit, week or month asked (by_the_hour, by_the_week_of_days),
+    when the answer does not give it: shown "2 hours × 25 = 50 a time" for "How much do I pay the
+    gardener each visit?", the 1.5B answered "£25 an hour"."""
+    asked = A_PERIOD_ASKED.search(request)
+    period = (asked["period"] or asked["ly"]).lower() if asked else "time" if EACH_TIME_ASKED.search(request) else ""
+    if not period or not HOW_MANY_ASKED.search(request):
+        return None
+    given = re.sub(r"[£$€,]", "", answer)
+    for line in seen.splitlines():
+        figures = [found["figure"] for found in RATE_FIGURE.finditer(line) if found["period"] == period]
+        if line.startswith(WORKED_OUT) and len(figures) == 1 and not re.search(rf"(?<![\d.]){re.escape(figures[0])}(?![\d])", given):
+            return line
+    return None
+
+
 BY_THE_HOUR = re.compile(r"\b(?:hour|hr|minute|min)\b", re.IGNORECASE)
 """A rate by the time worked ("£15 an hour"): no amount a day."""
 
