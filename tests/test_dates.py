@@ -1057,7 +1057,9 @@ def test_asked_about_ratings_the_lines_that_give_one_show_the_highest_lowest_and
     assert ratings(books, "Which book did I rate highest?") == (
         "[Saturn worked out] ratings over 3 lines: highest 5/5: November: Orbital (done, 5/5); lowest 3/5: October:"
         " Tomorrow x3 (done, 3/5); average 4/5")
-    assert ratings(books, "Which book was best?") == ""  # no rating asked
+    assert ratings(books, "Which book was best?").startswith(  # the best of rated lines: the highest rated
+        "[Saturn worked out] ratings over 3 lines: highest 5/5: November: Orbital")
+    assert ratings(books, "Which book is first?") == ""  # no rating asked
     assert ratings(["Train 12/12", "Bus 3/5 stops"], "How did I rate them?") == ""  # one a date, not out of 5 or 10
     docs = [Document("bookclub.md", "\n".join(books)), Document("notes.txt", "Average week: busy")]
     assert [e.source for e in relevant_excerpts("What's my average rating?", docs)] == ["notes.txt", "bookclub.md"]

@@ -27,7 +27,7 @@ EACH_PRICE = re.compile(r"[£$€]\s?\d[\d,]*(?:\.\d+)?\s*(?:each|apiece|a\s+(?:
 
 
 RATING = re.compile(r"(?<![\d/.])(\d+(?:\.\d)?)\s*/\s*(5|10|100)(?![\d/])|\b(\d(?:\.\d)?)\s+stars?\b", re.IGNORECASE)
-RATING_ASKED = re.compile(r"\brat(?:e|ed|ing|ings)\b|\bscored?\b|\bstars?\b", re.IGNORECASE)
+RATING_ASKED = re.compile(r"\brat(?:e|ed|ing|ings)\b|\bscored?\b|\bstars?\b|\b(?:best|worst|favou?rite)\b", re.IGNORECASE)
 
 
 def rated_lines(lines: list[str]) -> list[tuple[str, Fraction, str]]:
