@@ -1345,3 +1345,14 @@ def test_a_change_written_as_the_request_added_at_the_end_goes_back(tmp_path):
         "Change the book to Western Lane.")
     assert request_as_a_line(request, club, "# Book club\nReading: Western Lane\n") is None
     assert request_as_a_line("Add change the book to the list.", club, "# Book club\nReading: The Bee Sting\nchange the book") is None
+
+
+async def test_a_new_file_named_as_a_heading_of_a_file_is_refused(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    films = harness.env.workdir / "films.md"
+    films.write_text("# Films\n\n## To watch\n- Past Lives\n\n## Watched\n- Barbie (4/5)\n")
+    harness.model.enqueue(call("write_file", {"path": "Watched", "content": "Past Lives (4/5)"}), "Done.")
+    _, events = await harness.turn("We watched Past Lives last night, 4 out of 5.", headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")][0] == "invalid"
+    assert harness.sent(1)[-1]["content"].startswith("tool error: Watched is a heading of films.md, not a file.")
+    assert not (harness.env.workdir / "Watched").exists()

@@ -26,7 +26,7 @@ from saturnd.turn.errands import (
     TOLD_CANCELLED,
     asked_action,
 )
-from saturnd.turn.listing import LIST_MARK
+from saturnd.turn.listing import LIST_MARK, MARKDOWN_HEADING
 from saturnd.turn.made_up import HEADING
 from saturnd.turn.overwrite import (
     ADDING,
@@ -406,6 +406,23 @@ def ready_write(request: str, documents: list[Document]) -> ListToWrite | None:
     my subscriptions", the 1.5B searched the empty knowledge base for "subscriptions.csv" five
     times, though the ground had shown the file whole."""
     return _with_the_item(request, documents) or _without_the_line(request, documents)
+
+
+def heading_as_a_file(path: Path, documents: list[Document]) -> str:
+    """The folder's file with a heading named as a new file without a suffix is: the 1.5B wrote
+    "Watched" (films.md's "## Watched") for "We watched Past Lives last night, 4 out of 5."."""
+    if path.suffix or path.exists():
+        return ""
+    name = path.name.strip().lower()
+    holding = [doc.source for doc in documents if not doc.source.startswith(KB_SOURCE)
+               and any((found := MARKDOWN_HEADING.match(line)) and found["title"].strip().lower() == name
+                       for line in doc.text.splitlines())]
+    return holding[0] if len(holding) == 1 else ""
+
+
+def heading_refusal(path: str, source: str) -> str:
+    return (f"tool error: {path} is a heading of {source}, not a file. Read {source} and write it whole with the"
+            f" change under that heading.")
 
 
 def new_list_refusal(path: str, found: ListToWrite, table: bool = False) -> str:

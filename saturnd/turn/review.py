@@ -52,6 +52,8 @@ from saturnd.turn.lists_named import (
     ListToWrite,
     days_swapped,
     days_taken,
+    heading_as_a_file,
+    heading_refusal,
     list_it_goes_on,
     new_list_refusal,
     ready_write,
@@ -505,6 +507,8 @@ def what_it_would_write(tool: Tool, arguments: dict[str, Any], context: GateCont
     # first: the drop guard would keep a table's rows around the list it was given
     if tool.name == WRITE_FILE and (named := list_it_goes_on(context.request, target, context.documents)):
         return SentBack("invalid", new_list_refusal(arguments["path"], named, table=target.exists()))
+    if tool.name == WRITE_FILE and (holding := heading_as_a_file(target, context.documents)):
+        return SentBack("invalid", heading_refusal(arguments["path"], holding))
     if tool.name == WRITE_FILE and (row := row_instead_of_a_new_file(context.request, target, context.documents)):
         return SentBack("invalid", new_list_refusal(arguments["path"], row))
     if tool.name == WRITE_FILE and (row := row_against_the_request(context.request, target, str(arguments.get("content", "")),
