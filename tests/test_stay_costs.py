@@ -39,6 +39,7 @@ def test_an_amount_on_each_of_some_weekdays_is_worked_out_a_week():
         "[Saturn worked out] Lesson: Thursdays 5pm with Mrs Clarke, £28 a lesson: 1 day (Thursdays) × 28 = 28 a week;"
         " × 52 / 12 = 121.33 a month")  # one weekday, and a month of weeks
     assert by_the_week_of_days(["Cleaner: Fridays 9-12, £15 per hour"], "How much is the cleaner a week?") == ""  # by the hour
+    assert by_the_week_of_days(["Cleaner: Fridays 9-12, £15 an hour"], "How much is the cleaner a week?") == ""  # no "15 an"
 
 
 HELP = ["- Window cleaner (Dave): every 4 weeks, £18", "- Gardener (Sue): fortnightly on Tuesdays, £25 an hour, 2 hours a visit",

@@ -135,9 +135,9 @@ def by_the_week_of_days(lines: list[str], request: str) -> str:
     for line in lines:
         days = DAYS_LISTED.search(line) or ONE_WEEKDAY.search(line)
         amounts = [found for found in ONE_A_TIME.finditer(line) if found["money"] and not BY_THE_HOUR.search(found.group(0))
-                   or not found["money"] and found["unit"].lower() not in ("am", "pm")]
-        if days is None or len(amounts) != 1 or not stems(line) & stems(request):
-            continue
+                   or not found["money"] and found["unit"].lower() not in ("am", "pm", "a", "an")]
+        if days is None or len(amounts) != 1 or not stems(line) & stems(request) or HOURLY.search(line):
+            continue  # "Fridays 9-12, £15 an hour": by_the_hour's
         count = len(re.split(r"\s*(?:/|,|&|\band\b)\s*", days.group(0))) if days.re is DAYS_LISTED else 1
         found = amounts[0]
         each = Fraction((found["money"] or found["count"]).replace(",", ""))
