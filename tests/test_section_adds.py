@@ -1,3 +1,4 @@
+from saturnd.testing.fake_model import Reply, call
 from saturnd.turn.retrieval import Document
 from saturnd.turn.section_adds import added_for_someone
 
@@ -15,3 +16,15 @@ def test_no_add_for_someone_without_a_heading_of_theirs_over_a_list():
     assert added_for_someone("Add milk for Sam.", [HOMEWORK]) is None
     assert added_for_someone("Add a poem for Leo.", [Document("notes.md", "Leo: likes dinosaurs\n")]) is None
     assert added_for_someone("What is due for Maya?", [HOMEWORK]) is None
+
+
+async def test_an_add_for_someone_declined_after_a_search_is_sent_back_and_written(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    homework = harness.env.workdir / "homework.md"
+    homework.write_text(HOMEWORK.text)
+    harness.model.enqueue(call("search_files", {"pattern": "science project"}), "I couldn't find any science project.",
+                          Reply(text=""), "not json at all", "Added.")
+    turn_id, _ = await harness.turn("Add a science project for Maya, due 14 December.", headless=True)
+    assert "- Science project - due 14 December\n" in homework.read_text()
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[1].note.startswith('not_acted: "I couldn\'t find any science project."')

@@ -70,6 +70,7 @@ from saturnd.turn.overwrite import (
 )
 from saturnd.turn.ready_calls import ready_call_for, ready_write_text, stuck
 from saturnd.turn.remembering import queue_missed_facts
+from saturnd.turn.section_adds import added_for_someone
 from saturnd.turn.table_rows import row_asked
 from saturnd.turn.thinking import think_plan
 from saturnd.turn.tool_round import tool_round
@@ -192,12 +193,14 @@ def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer: str)
 
 def _row_declined(turn: TurnContext, answer: str) -> Claim | None:
     """An add to a table declined with nothing tried, while the request gives the row ("I don't have
-    enough information to put you down for the 19th morning", of a rota with the 19th's rows): not
-    done, and sent back with the row (table_rows.row_asked)."""
-    if "?" in answer or something_tried(turn.trace, turn.registry, fetch_counts=False):
+    enough information to put you down for the 19th morning", of a rota with the 19th's rows), or
+    an add for someone under their heading declined after a search ("I couldn't find any science
+    project" for "Add a science project for Maya, …"): not done, and sent back with the write."""
+    if "?" in answer or something_acted(turn.trace, turn.registry):
         return None
     tools = tools_for(turn.text, turn.registry)
-    if WRITE_FILE not in tools or not row_asked(turn.text, turn.documents, date.today()):
+    row = not something_tried(turn.trace, turn.registry, fetch_counts=False) and row_asked(turn.text, turn.documents, date.today())
+    if WRITE_FILE not in tools or not (row or added_for_someone(turn.text, turn.documents)):
         return None
     return Claim("not_acted", first_sentence(answer), tools)
 
