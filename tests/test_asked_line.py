@@ -99,10 +99,10 @@ def test_asked_which_of_a_list_are_someones_the_lines_naming_them():
     assert the_lines_naming(gym, "Which classes does Jenny take?") == (
         "[Saturn listed] the lines with Jenny (2 of 3): - Mon 18:30 Pilates (Jenny); - Wed 19:00 yoga (Jenny)")
     assert the_lines_naming(gym, "Which classes does Marco take?") == (
-        "[Saturn listed] the lines with Marco (1 of 3): - Wed 07:00 spin (Marco)")
+        "[Saturn listed] the one line with each word asked: Wed 07:00 spin (Marco)")  # one: no count to read out
     films = ["## To watch", "- Dune Part Two (Netflix)", "- Past Lives (iPlayer)", "- Oppenheimer (Prime)"]
     assert the_lines_naming(films, "What can I watch on Netflix?") == (  # a name's, not a person's
-        "[Saturn listed] the lines with Netflix (1 of 3): - Dune Part Two (Netflix)")
+        "[Saturn listed] the one line with each word asked: Dune Part Two (Netflix)")
     assert the_lines_naming(films[:2], "What can I watch on Netflix?") == ""  # the list's every line
     assert the_lines_naming(gym, "Text Jenny that I can't come.") == ""
 

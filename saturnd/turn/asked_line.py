@@ -100,6 +100,8 @@ def the_lines_naming(lines: list[str], request: str) -> str:
     theirs = [line for line in listed if re.search(rf"\b{re.escape(found['name'])}\b", line)]
     if not theirs or len(theirs) == len(listed) or len(listed) < 3:
         return ""
+    if len(theirs) == 1:  # no count to read out: asked what was on Netflix, the 1.5B answered "1"
+        return f"[Saturn listed] the one line with each word asked: {theirs[0].strip(' -*•')}"
     return f"[Saturn listed] the lines with {found['name']} ({len(theirs)} of {len(listed)}): " + "; ".join(theirs)
 
 
