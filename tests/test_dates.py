@@ -442,6 +442,8 @@ def test_a_repeat_on_a_line_of_no_date_is_for_the_line_of_its_thing_that_has_one
         "[Saturn dated] Last service, 20 June 2026, every 12 months: next 20 June 2027, a Sunday, in 200 days"
         " (28 weeks 4 days)")
     assert next_due(["- Service every 12 months", "- MOT: 14 March 2026"], "When is the service due?", TODAY) == ""
+    scripts = ["- Sertraline: repeat every 28 days, last collected 2026-11-20", "- Inhaler: as needed, last ordered 2026-10-02"]
+    assert next_due(scripts, "When did I last order the inhaler?", TODAY) == ""  # "last" names no line: the inhaler has no repeat
 
 
 def test_a_yearless_date_the_line_says_is_gone_or_that_fell_this_last_month_is_not_next_years():

@@ -121,7 +121,7 @@ def next_due(lines: list[str], request: str, today: date) -> str:
     repeats = _repeats(lines, today)
     monthly = _monthly_days(lines, today)
     before = before_day(request, today)
-    asked = content_words(request) - {"when", "due", "next", "renew", "renews", "bill", "bills"}
+    asked = content_words(request) - {"when", "due", "next", "renew", "renews", "bill", "bills", "last"}  # "last collected": no thing
     named = [(line, every) for line, every in repeats if asked & content_words(line)]
     monthly_named = [(line, entry, when) for line, entry, when in monthly if asked & content_words(line)]
     if named or monthly_named or any(asked & content_words(line) for line in lines if not line.lstrip().startswith("#")):
