@@ -1468,6 +1468,15 @@ def test_asked_when_a_thing_is_next_due_the_dates_of_the_line_naming_most_of_it(
                                              " next 18 December 2026")  # not the cleaner's Fridays
 
 
+def test_asked_what_falls_before_a_day_a_lists_dates_before_it_soonest_first():
+    deadlines = ["- History essay: due 2026-12-11", "- Chemistry lab report: due 2026-12-08", "- English: read by 2026-12-14"]
+    assert dated(deadlines, "What's due before the 12th?", date(2026, 12, 4)) == (
+        "[Saturn dated] Chemistry lab report due, 8 December 2026: a Tuesday, in 4 days; History essay due, 11 December"
+        " 2026: a Friday, in 7 days")
+    assert dated(deadlines, "What's due before the 12th?", date(2026, 12, 4), rows=True) == ""  # a table's totals pick them
+    assert dated(deadlines, "Email Sam before the 12th.", date(2026, 12, 4)) == ""  # no question
+
+
 def test_an_entry_given_another_entrys_date_goes_back_with_its_own():
     seen = ("[Saturn dated] soonest first: Pizza Express 2 for 1, 20 December 2026: a Sunday, in 16 days; John Lewis gift"
             " card expires, 31 March 2027: a Wednesday, in 117 days")

@@ -96,14 +96,16 @@ WEEKLY_DAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\bever
                         re.IGNORECASE)
 
 
-def dated(lines: list[str], request: str, today: date) -> str:
+def dated(lines: list[str], request: str, today: date, rows: bool = False) -> str:
     """For a request asking how many days until a thing or what day it falls on, the dates of
     `lines` with their weekday and distance from `today`; asked what comes next, the dates to
-    come, soonest first; "" otherwise."""
+    come, soonest first; asked what falls before a day of a list (not a table's `rows`, whose
+    totals pick those rows), those dates, soonest first; "" otherwise."""
     next_asked = NEXT_ASKED.search(request) and QUESTION.search(request)
     span_asked = SPAN_ASKED.search(request) and not DAYS_ASKED.search(request)
     since_asked = SINCE_ASKED.search(request) is not None
-    if not (DAYS_ASKED.search(request) or OVERDUE_ASKED.search(request) or next_asked or span_asked or since_asked):
+    before_asked = not rows and bool(QUESTION.search(request)) and before_day(request, today) is not None  # "… before the 12th?"
+    if not (DAYS_ASKED.search(request) or OVERDUE_ASKED.search(request) or next_asked or span_asked or since_asked or before_asked):
         return ""
     asked = content_words(request) - {"days", "weeks", "many", "long", "until", "till", "next", "when"}
     found: dict[tuple[str, date], bool] = {}
@@ -138,6 +140,8 @@ def dated(lines: list[str], request: str, today: date) -> str:
         named = [pair for pair in chosen if names & content_words(pair[0])  # "my next one-to-one with Ruth": hers
                  or MINE.search(request) and re.search(r"\bMe\b", pair[0])]  # "my next shift": a rota's "Me" rows
         chosen = sorted((pair for pair in named or chosen if pair[1] >= today), key=lambda pair: pair[1])
+    elif before_asked:
+        chosen = sorted(chosen, key=lambda pair: pair[1])
     if OVERDUE_ASKED.search(request):  # "Which library book is overdue?": the 1.5B named the first line, to come
         # a repeat's day gone was when it was last done, not when it is due (next_due tells that)
         chosen = sorted((pair for pair in chosen if pair[1] >= today or pair not in repeating), key=lambda pair: pair[1] >= today)

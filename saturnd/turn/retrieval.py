@@ -399,7 +399,7 @@ def render_excerpts(excerpts: list[Excerpt], request: str = "", today: date | No
         days = "" if repeating else (yearly_next(part.source, part.lines, request, today) or runs_out(part.source, part.lines, request, today)
                 or stock_runs_out(part.source, part.lines, request, today)
                 or age(part.lines, request, today)
-                or _the_thing_named(request, dated(dates_by_column(part.source, part.lines, request), request, today),
+                or _the_thing_named(request, dated(dates_by_column(part.source, part.lines, request), request, today, rows=table),
                                     next_due(part.lines, request, today) if not table else "")
                 or lasts_until(part.lines, request, today) or in_the_month(part.lines, request, today)
                 or (in_the_year(part.lines, request, today) if not table else "")
