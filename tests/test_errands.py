@@ -94,6 +94,7 @@ def test_forced_passes_that_get_nothing_end_the_forcing_and_reads_that_ran_do_no
     ("Jo gave the box set back.", "remove"),  # a thing lent out came back: its line goes
     ("Jo gave me a lift.", ""),
     ("Leo has finished his dinosaur.", "mark"),  # someone's job done: its line is marked
+    ("I've sent one to the Patels.", "mark"),  # one sent to them: their line
     ("Has Leo finished his dinosaur?", ""),
     ("Leo's shoes are now a 13.", "update"),  # what a thing is now: its line changes
     ("I've moved the car spare to the safe.", "update"),  # where a thing is kept now

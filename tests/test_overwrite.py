@@ -1356,3 +1356,9 @@ async def test_a_new_file_named_as_a_heading_of_a_file_is_refused(harness):
     assert [f.fate for f in of_type(events, "tool_finished")][0] == "invalid"
     assert harness.sent(1)[-1]["content"].startswith("tool error: Watched is a heading of films.md, not a file.")
     assert not (harness.env.workdir / "Watched").exists()
+
+
+def test_a_line_marked_sent_is_not_the_line_a_told_send_names_by_its_mark(tmp_path):
+    cards = tmp_path / "christmas cards.md"
+    cards.write_text("# Christmas cards\n- Auntie Jean (sent)\n- The Patels\n- Uncle Raj (got one from him)\n")
+    assert asked_about("I've sent one to the Patels.", cards) == {"- The Patels"}  # not "(sent)"'s nor "got one"'s

@@ -41,7 +41,7 @@ SAID_PLAINLY = {"pop": "add", "stick": "add", "chuck": "add", "log": "add", "rec
 TOLD_DONE = re.compile(
     r"^\s*(?:I(?:'ve|’ve|\s+have)|we(?:'ve|’ve|\s+have))\s+(?:just\s+|already\s+|now\s+|finally\s+)?"
     r"(?:(?:packed|bought|returned|paid|posted|sent|finished|done|collected|picked\s+up)\s+"
-    r"(?:(?:the|my|our|his|her|their|all\s+the)\b|(?-i:[A-Z]))|(?:[a-z]{3,}ed|bled|swept|hung|dug|mowed|sewed|fed|took\s+down|threw\s+out)\s+(?:all\s+)?the\b(?![^.!?]*\b(?:to|from|for|into)\b))"
+    r"(?:(?:the|my|our|his|her|their|all\s+the)\b|(?-i:[A-Z])|(?:one|a\s+card|a\s+present|a\s+gift)\s+(?:to|for)\s+)|(?:[a-z]{3,}ed|bled|swept|hung|dug|mowed|sewed|fed|took\s+down|threw\s+out)\s+(?:all\s+)?the\b(?![^.!?]*\b(?:to|from|for|into)\b))"
     r"(?![^.!?]*\?)|"
     r"^\s*(?:I(?:'ve|’ve|\s+have)|we(?:'ve|’ve|\s+have))\s+(?:just\s+|already\s+|now\s+|finally\s+)?"  # "I've told the GP."
     r"(?:told|rung|rang|phoned|called|emailed|contacted|informed)\s+(?:the\s+|my\s+|our\s+)?[\w'’ ]{1,30}?\s*[.!]?\s*$|"

@@ -267,15 +267,15 @@ def asked_about(request: str, path: Path) -> set[str]:
     service", sharing only "book", stays. A table's header is no line asked ("I watered the monstera
     today" names "last watered" too). A line holding a reference the request names (CODE) is the
     one asked."""
-    words = stems(request) - ERRAND_WORDS - ANSWERS - stems(re.sub(r"[^a-z]+", " ", path.stem.lower()))
+    words = stems(request) - ERRAND_WORDS - ANSWERS - STANDING_IN - stems(re.sub(r"[^a-z]+", " ", path.stem.lower()))
     lines = _file_lines(path)
     codes = [re.compile(rf"(?<![\w-]){re.escape(code)}(?![\w-])", re.IGNORECASE) for code in CODE.findall(request)]
     if coded := {line for line in lines if any(code.search(line) for code in codes)}:
         return coded  # "Harper paid INV-103": its row, not Harper's other one
     header = lines[0] if lines and path.name.lower().endswith(TABLE_SUFFIXES) else None  # "…,last watered": no row
     initials = set(INITIALS.findall(request))  # "I've told the GP.": too short a word for stems
-    shared = {line: len(stems(line) & words) + len(initials & set(INITIALS.findall(line)))
-              for line in lines if not HEADING.search(line) and line != header}
+    shared = {line: len(stems(DONE_MARK.sub(" ", line)) & words) + len(initials & set(INITIALS.findall(line)))
+              for line in lines if not HEADING.search(line) and line != header}  # "(sent)" is a mark, not what a line is of
     most = max(shared.values(), default=0)
     named = {line for line, count in shared.items() if count and count == most}
     if len(named) > 1 and PAID_TOLD.search(request) and len(owing := {line for line in named if OWING.search(line)}) == 1:
@@ -286,6 +286,8 @@ def asked_about(request: str, path: Path) -> set[str]:
 
 
 INITIALS = re.compile(r"\b[A-Z]{2}\b")
+STANDING_IN = stems("one ones")
+"""A word standing in for the thing ("I've sent one to the Patels"): no line's word ("got one from him")."""
 PAID_TOLD = re.compile(r"\bpaid\b", re.IGNORECASE)
 OWING = re.compile(r"\b(?:owes?|owed|owing|IOU)\b", re.IGNORECASE)
 
