@@ -311,7 +311,7 @@ def source_text(turn: TurnContext, messages: list[dict[str, Any]]) -> str:
         if at >= turn.opening and message.get("role") == "assistant":
             continue
         content = str(message.get("content") or "")
-        parts.append(content.replace(turn.quoted_back[at], " ") if at in turn.quoted_back else content)
+        parts.append(content.replace(turn.quoted_back[at], " ") if turn.quoted_back.get(at) else content)
     return "\n".join(parts)
 
 
