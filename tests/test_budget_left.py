@@ -35,6 +35,7 @@ def test_the_budget_given_as_what_was_spent_goes_back_with_the_totals():
         "totals over 2 rows: amount = 35")
     assert budget_for_the_spend("£35.", "How much have I given this year?", seen) is None
     assert budget_for_the_spend("£300.", "What's my budget?", seen) is None
+    assert budget_for_the_spend("£300.", "How much can I spend this year?", seen) is None  # what it allows: the budget
     claim = unbacked_claim("You have given £300 this year.", [], builtin_registry(), "How much have I given this year?",
                            documents_at_hand=True, seen=seen)
     assert claim == Claim("total_left_out", "totals over 2 rows: amount = 35")

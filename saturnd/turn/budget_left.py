@@ -80,6 +80,7 @@ def _period_said(budget: re.Match[str]) -> str:
     return " for the year" if YEARLY.search(said) else " for the month" if MONTHLY.search(said) else ""
 
 
+SPENT_ASKED = re.compile(r"\bhow\s+much\b.*\b(?:spent|given|gave|paid|donated|used)\b", re.IGNORECASE)
 MONEY_SAID = re.compile(r"[£$€]?\s?(\d[\d,]*(?:\.\d+)?)")
 TOTALS_OVER = re.compile(r"^\[Saturn worked out\] (?:[^;]*?; )?(?P<line>totals over [^;]*)", re.MULTILINE)
 
@@ -88,7 +89,7 @@ def budget_for_the_spend(answer: str, request: str, seen: str) -> str | None:
     """The table's totals, when asked how much was spent or given and the answer's one figure is
     the budget a line sets: "You have given £300 this year." of "Budget for the year: £300" beside
     donations.csv's 75."""
-    if BUDGET_ASKED.search(request) or not re.search(r"\bhow\s+much\b", request, re.IGNORECASE):
+    if BUDGET_ASKED.search(request) or not SPENT_ASKED.search(request):  # "How much can I spend on Mum?": the budget is it
         return None
     said = {figure.replace(",", "") for figure in MONEY_SAID.findall(answer)}
     budgets = {found["amount"].replace(",", "") for found in BUDGET_LINE.finditer(seen)}
