@@ -492,6 +492,17 @@ async def test_an_answer_that_stops_for_a_missing_value_is_put_to_the_person(har
     assert of_type(seen, "answer")[0].text == "Sent."
 
 
+async def test_a_search_for_what_only_the_person_knows_does_not_make_it_shown(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
+    harness.model.enqueue(
+        call("kb_search", {"query": "next meeting time"}), "I don't have any information about your next meeting time.",
+        call("write_file", {"path": "meeting.txt", "content": "Tuesday at 15:00"}), "Done.",
+    )
+    seen = await run_answering(harness, "Create a file called meeting.txt with the time of my next meeting.", "Tuesday at 15:00")
+    assert [q.question for q in of_type(seen, "question")] == ["What is the time of your next meeting?"]
+    assert (harness.env.workdir / "meeting.txt").read_text() == "Tuesday at 15:00"
+
+
 async def test_a_value_the_request_asked_to_send_and_the_message_left_out_is_asked_of_the_person(harness):
     await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
     harness.model.enqueue(

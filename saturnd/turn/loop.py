@@ -304,15 +304,22 @@ def _after_its_label(quote: str) -> str:
 
 def source_text(turn: TurnContext, messages: list[dict[str, Any]]) -> str:
     """Everything the model was shown but its own words this turn: its answers and calls after the
-    opening, and its words a send-back quotes. An answer sent back is no source for itself: "Yes, the
-    cactus is due" given again was held against its own earlier line as if a file had said it."""
+    opening, the arguments a tool result's fence is labelled with, and its words a send-back quotes.
+    An answer sent back is no source for itself: "Yes, the cactus is due" given again was held
+    against its own earlier line as if a file had said it; "kb_search next meeting time" had made
+    the meeting's time "shown", and the person was never asked it."""
     parts = []
     for at, message in enumerate(messages):
         if at >= turn.opening and message.get("role") == "assistant":
             continue
         content = str(message.get("content") or "")
+        if message.get("role") == "tool":  # the fence's label is the call's own arguments: "kb_search next meeting time"
+            content = CALL_LABEL.sub('<outside source="">', content)
         parts.append(content.replace(turn.quoted_back[at], " ") if turn.quoted_back.get(at) else content)
     return "\n".join(parts)
+
+
+CALL_LABEL = re.compile(r'<outside source="[^"]*">')
 
 
 async def put_to_the_person(
