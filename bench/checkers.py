@@ -18,13 +18,37 @@ OBSERVED_MOVES = ("right call", "wrong call", "needless call", "ask", "answer", 
 """What the first move was (the columns of the confusion matrix)."""
 CHANGING_TOOLS = frozenset({
     "write_file", "edit_file", "run_command", "send_message", "send_email", "web_fetch", "remember",
+    # Planned structured-edit tools (bench/suite.py PLANNED_TOOLS): they change files too.
+    "add_items", "remove_items", "mark_done", "set_value", "append_row",
 })
 """Tools whose call changes something outside the conversation (or reaches out)."""
 
 # A small model says "I can't" in many ways; these are the ones seen in practice.
+# The second half is the same in German, Spanish, French, Italian, Dutch and Portuguese, for the
+# errands asked in those languages (bench/errands): a refusal is judged in the language it is in.
 CANNOT = re.compile(
     r"\b(can(?:no|'|’)?t|unable|not able|(?:do|does)(?: not|n't|n’t) have|no (?:tool|way|access|ability)"
-    r"|not (?:possible|available|supported)|isn't possible|beyond my|outside (?:of )?my)\b",
+    r"|not (?:possible|available|supported)|isn't possible|beyond my|outside (?:of )?my"
+    # German: kann/können … nicht, nicht möglich, keine Möglichkeit, kein Werkzeug, keinen Zugriff
+    r"|(?:kann|können)\b[^.!?\n]{0,60}?\bnicht|nicht (?:möglich|in der lage)|unmöglich"
+    r"|keine (?:möglichkeit|funktion|berechtigung)|kein(?:en)? (?:werkzeug|tool|zugriff|zugang)"
+    r"|(?:habe|verfüge über) keine|außerhalb meiner"
+    # Spanish: no puedo, no es posible, no tengo acceso / herramienta, no soy capaz
+    r"|no (?:puedo|podemos|es posible|me es posible|soy capaz|dispongo)|imposible"
+    r"|no tengo (?:acceso|la capacidad|capacidad|(?:una |ninguna )?herramienta|forma|manera|la posibilidad)"
+    # French: je ne peux pas, impossible, pas possible, pas en mesure, je n'ai pas accès / d'outil
+    r"|ne (?:peux|pouvons|puis) pas|(?:pas|plus) possible|pas en mesure|impossible"
+    r"|n(?:'|’)ai pas (?:accès|la possibilité|la capacité|d(?:'|’)outil|les outils|de moyen)"
+    r"|ne dispose pas|aucun (?:outil|moyen|accès)"
+    # Italian: non posso, non è possibile, non sono in grado, non riesco, non ho accesso / strumenti
+    r"|non (?:posso|possiamo|riesco|sono in grado|è possibile|e' possibile)|impossibile"
+    r"|non ho (?:accesso|la possibilità|la capacità|(?:uno |gli |alcuno )?strument[oi]|modo)|nessuno strumento"
+    # Dutch: kan … niet, niet mogelijk, geen toegang / mogelijkheid / tool, niet in staat
+    r"|kan\b[^.!?\n]{0,60}?\bniet|niet (?:mogelijk|in staat)|onmogelijk"
+    r"|geen (?:toegang|mogelijkheid|tool|hulpmiddel|functie)|heb ik geen"
+    # Portuguese: não posso, não consigo, não é possível, não tenho acesso / ferramenta
+    r"|não (?:posso|podemos|consigo|é possível|me é possível|sou capaz|tenho como)|impossível"
+    r"|não tenho (?:acesso|a capacidade|capacidade|(?:uma |nenhuma )?ferramenta|forma|a possibilidade))\b",
     re.IGNORECASE,
 )
 

@@ -21,6 +21,9 @@ KNOWN_TOOLS = frozenset({
     "write_file", "edit_file", "run_command", "web_fetch", "send_message", "send_email", "calculate",
 })
 """The daemon's built-in tools: every task runs against the tool set a user gets."""
+PLANNED_TOOLS = frozenset({"query", "add_items", "remove_items", "mark_done", "set_value", "append_row"})
+"""Tools that may appear later (a read-only SQL `query`, structured list/table edits): a task may
+allow and approve them ahead of time, so a future tool is neither out of bounds nor declined."""
 DECISIONS = frozenset({"once", "always", "decline"})
 FIELDS = frozenset({
     "id", "prompt", "files", "kb", "pages", "tools", "first", "decide", "replies", "headless",
@@ -93,18 +96,19 @@ def _problems(task: dict[str, Any]) -> list[str]:
 
 
 def _tool_problems(task: dict[str, Any]) -> list[str]:
-    problems = [f"unknown tool {t!r} in tools" for t in task.get("tools", []) if t not in KNOWN_TOOLS]
+    known = KNOWN_TOOLS | PLANNED_TOOLS
+    problems = [f"unknown tool {t!r} in tools" for t in task.get("tools", []) if t not in known]
     first = task.get("first")
     if not isinstance(first, list) or not first:
         problems.append("`first` must list the acceptable first moves")
     else:
         problems += [
             f"first move {m!r} is neither a tool nor one of {', '.join(MOVE_KINDS[1:])}"
-            for m in first if m not in KNOWN_TOOLS and m not in MOVE_KINDS[1:]
+            for m in first if m not in known and m not in MOVE_KINDS[1:]
         ]
     for tool, decision in (task.get("decide") or {}).items():
         decisions = decision if isinstance(decision, list) else [decision]
-        if tool not in KNOWN_TOOLS or not set(decisions) <= DECISIONS:
+        if tool not in known or not set(decisions) <= DECISIONS:
             problems.append(f"decide: {tool}: {decision!r} (tool -> once | always | decline, or a list)")
     limit = task.get("max_iterations")
     if limit is not None and (not isinstance(limit, int) or not 1 <= limit <= 100):
