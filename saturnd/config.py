@@ -64,6 +64,9 @@ class RuntimeConfig(_Section):
     history_tokens: Annotated[int, msgspec.Meta(ge=0, le=1_000_000)] = 2000
     """The session's earlier turns sent with a request, at most (estimated at four characters a
     token): the oldest are left out whole. The current turn is always sent."""
+    first_move: bool = True
+    """Before the first pass, the model chooses its first move (answer, look up, change, send,
+    ask, cannot) in one short constrained call; a change or message makes the first pass call a tool."""
 
     @property
     def think_policy(self) -> str:

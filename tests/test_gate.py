@@ -12,7 +12,6 @@ from saturnd.testing.fake_model import call, calls
 from saturnd.tools import builtin_registry
 from saturnd.turn import review
 from saturnd.turn.loop_rules import CallLedger
-from saturnd.turn.put_right import without_the_guessed_twin
 from tests.conftest import of_type
 
 
@@ -389,70 +388,6 @@ async def test_a_custom_judge_entry_point(harness):
     assert results[0] == "tool error: blocked by policy: the custom judge saw a forbidden path"
     assert "this is [gone]" in results[1]
     assert [f.fate for f in of_type(events, "tool_finished")] == ["blocked", "ran"]
-
-
-def test_two_put_rights_that_undo_each_other_end_instead_of_going_round(monkeypatch, tmp_path):
-    def undo_the_other(tool, arguments, context):
-        if tool.name != "write_file":
-            return None
-        return {**arguments, "content": "b\n" if arguments["content"] == "a\n" else "a\n"}, "(put right)"
-    monkeypatch.setattr(review, "content_put_right", undo_the_other)
-    proposed = ToolCall(id="c1", name="write_file", arguments=json.dumps({"path": "notes.txt", "content": "a\n"}))
-    decision = review.review_calls([proposed], builtin_registry(), CallLedger(), 4, review.GateContext(cwd=str(tmp_path)))[0]
-    assert decision.put_right == "(put right)" and json.loads(decision.call.arguments)["content"] in ("a\n", "b\n")
-
-
-def test_the_clocks_time_is_no_source_for_a_time_the_user_did_not_say_was_now(tmp_path):
-    (tmp_path / "calendar.txt").write_text("Mon 09:00 standup\nWed 14:00 dentist\n")
-    seen = "## This turn\nNow: Friday 2026-12-04 17:11\nWorking folder: x\n--- calendar.txt\nMon 09:00 standup\nWed 14:00 dentist"
-    written = "Mon 09:00 standup\nWed 14:00 dentist\nMon 17:11 bank meeting\n"
-    proposed = ToolCall(id="c1", name="write_file", arguments=json.dumps({"path": "calendar.txt", "content": written}))
-
-    def decided(request: str) -> str:
-        context = review.GateContext(cwd=str(tmp_path), request=request, seen=seen)
-        return review.review_calls([proposed], builtin_registry(), CallLedger(), 4, context)[0].fate
-
-    assert decided("Add my meeting with the bank to calendar.txt.") == "refused_guess"
-    assert decided("Add my meeting with the bank to calendar.txt, it's now.") != "refused_guess"
-
-
-def test_a_guessed_line_goes_only_where_a_line_about_the_same_thing_has_no_guess(tmp_path):
-    (tmp_path / "calendar.txt").write_text("Mon 09:00 standup\n")
-    told = review.GateContext(cwd=str(tmp_path), request="Add my meeting with the bank to calendar.txt.",
-                              record=SessionRecord(["Thursday at 11:00"], [], []))
-
-    def put_right(content: str) -> str | None:
-        fixed = without_the_guessed_twin("write_file", {"path": "calendar.txt", "content": content}, told)
-        return fixed[0]["content"] if fixed else None
-
-    assert put_right("Mon 09:00 standup\nMon 15:00 bank meeting\nThu 11:00 bank meeting\n") == (
-        "Mon 09:00 standup\nThu 11:00 bank meeting\n")
-    assert put_right("Mon 09:00 standup\nMon 15:00 bank meeting\n") is None  # no twin: the person is asked
-    assert put_right("Mon 09:00 standup\nMon 15:00 dentist\nThu 11:00 bank meeting\n") is None  # not the same thing
-    assert put_right("Mon 09:00 standup\nThu 11:00 bank meeting\n") is None  # nothing guessed
-    assert put_right("Mon 09:00 standup\nMon 15:00 bank meeting\nThu 11:00 meeting") == (  # the kept line saying less
-        "Mon 09:00 standup\nThu 11:00 bank meeting")
-    edited = without_the_guessed_twin("edit_file", {"path": "calendar.txt", "old": "Mon 09:00 standup",
-                                                    "new": "Mon 09:00 standup\nFri 15:00 bank\nThu 11:00 bank"}, told)
-    assert edited is not None and edited[0]["new"] == "Mon 09:00 standup\nThu 11:00 bank"
-
-
-def test_a_value_the_file_written_already_holds_is_no_guess(tmp_path):
-    (tmp_path / "bills.csv").write_text("bill,amount,day of month\nRent,950.00,1\nGym,35.00,28\n")
-    request = "Add Netflix, £10.99 on the 9th."
-    context = review.GateContext(cwd=str(tmp_path), request=request, seen="Now: Friday 2026-12-04 15:00",
-                                 record=SessionRecord([request], [], []))  # the table not in the ground
-
-    def decided(content: str) -> review.Decision:
-        proposed = ToolCall(id="c1", name="write_file", arguments=json.dumps({"path": "bills.csv", "content": content}))
-        return review.review_calls([proposed], builtin_registry(), CallLedger(), 4, context)[0]
-
-    assert decided("bill,amount,day of month\nRent,950.00,1\nGym,35.00,28\nNetflix,10.99,9\n").fate == "needs_approval"
-    unsaid = replace(context, request="Add my Netflix to the bills.", record=SessionRecord(["Add my Netflix to the bills."], [], []))
-    proposed = ToolCall(id="c1", name="write_file", arguments=json.dumps(
-        {"path": "bills.csv", "content": "bill,amount,day of month\nRent,950.00,1\nGym,35.00,28\nNetflix,10.99,9\n"}))
-    guessed = review.review_calls([proposed], builtin_registry(), CallLedger(), 4, unsaid)[0]
-    assert guessed.fate == "refused_guess" and "'10.99'" in guessed.result  # the row added is still checked
 
 
 def test_a_row_marked_for_someone_named_with_an_s_is_theirs(tmp_path):

@@ -14,7 +14,6 @@ import pytest
 
 from saturnd.testing.fake_model import Reply, call, calls, error
 from saturnd.turn import prompts
-from saturnd.turn.loop import _after_its_label
 from tests.conftest import of_type
 from tests.page_server import PageServer
 from tests.test_gate import decide_with, run_with_decisions
@@ -952,12 +951,6 @@ async def test_a_write_that_is_not_the_told_cell_set_goes_back_with_the_table_so
         "tool error: the user told you a thing was done; it changes one cell of sowing.csv's row for it.")
     assert f"garlic,2026-12-15,{date.today().isoformat()}" in harness.sent(1)[-1]["content"]
     assert sowing.read_text() == "crop,sow until,sown on\ngarlic,2026-12-15,\n"
-
-
-def test_the_rows_asked_answer_is_what_follows_the_lines_label_outside_its_brackets():
-    quote = "the paid = no rows (2: Sophie, Ollie): date 2026-11-05, student Sophie | date 2026-11-12, student Ollie"
-    assert _after_its_label(quote) == "date 2026-11-05, student Sophie | date 2026-11-12, student Ollie"
-    assert _after_its_label("no label here") == "no label here"
 
 
 async def test_a_model_stuck_asking_after_a_send_back_gets_the_ready_message_proposed(harness):

@@ -41,6 +41,8 @@ def _refusal(result: str) -> bool:
 
 PERSON_SAID = re.compile(r"The user says: (.*)\. Call \w+ again with what the user said\.", re.DOTALL)
 """What the person answered when a guess was put to them (prompts.VALUE_GIVEN): theirs, typed."""
+GROUND = "ground"
+"""What the ground showed this turn: counted for escalation and reads, never as a recipient's source."""
 OWN_FILE_READERS = frozenset({"read_file", "search_files", "list_dir", "kb_search", "kb_read", "ground"})
 """What these return comes from the user's own files (the gate keeps them to the folder and the KB)."""
 
@@ -93,6 +95,11 @@ class SessionRecord:
         """Everything typed and returned, and what else the model was shown: where a value may come from."""
         return "\n".join([*self.typed, *(r.text for r in self.returned), seen])
 
+    def from_own_files(self, address: str) -> bool:
+        """Whether a read of the user's own files returned this address or number."""
+        return bool(address.strip()) and _known(address, SessionRecord(
+            [], [r for r in self.returned if r.tool in OWN_FILE_READERS and r.tool != GROUND], []))
+
     def without_own_files(self) -> SessionRecord:
         """The record without what the user's own files returned."""
         kept = [r for r in self.returned if r.tool not in OWN_FILE_READERS]
@@ -101,7 +108,7 @@ class SessionRecord:
     def with_shown(self, shown: list[tuple[str, str, bool]]) -> SessionRecord:
         """The record plus what the ground showed this turn: fenced text, and for a whole
         file of the working folder, a successful read (edit_file then needs no read_file)."""
-        returned = [Returned("ground", source, text, fenced=True) for source, text, _ in shown]
+        returned = [Returned(GROUND, source, text, fenced=True) for source, text, _ in shown]
         reads = [
             PastCall("read_file", {"path": source}, succeeded=True)
             for source, _, whole in shown if whole and not source.startswith("kb:")
@@ -440,7 +447,8 @@ def _day(word: str) -> str:
 
 
 def _known(address: str, record: SessionRecord) -> bool:
-    texts = record.typed + [r.text for r in record.returned]
+    """Typed by the user or returned by a tool the model called: what the ground showed is no source."""
+    texts = record.typed + [r.text for r in record.returned if r.tool != GROUND]
     if "@" in address:
         return any(address.lower() in text.lower() for text in texts)
     digits = re.sub(r"\D", "", address)

@@ -16,9 +16,6 @@ import msgspec
 
 from saturnd.gate.reach import Reach
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
-from saturnd.tools.table_cells import TABLE_SUFFIXES
-from saturnd.tools.table_sums import table_totals
-from saturnd.tools.word_match import NAME_WEIGHT, fts_index, fts_query, query_terms
 
 OUTPUT_CAP = 16_000  # characters of file text one read returns (~16 KB)
 LIST_CAP = 200
@@ -123,17 +120,7 @@ class ReadFileParams(msgspec.Struct, forbid_unknown_fields=True):
 
 async def _read_file(params: ReadFileParams, env: ToolEnv) -> str:
     path = resolve(params.path, env.cwd)
-    return await asyncio.to_thread(_read_with_totals, path, params)
-
-
-def _read_with_totals(path: Path, params: ReadFileParams) -> str:
-    """The window; a whole CSV file shown at once also gets its totals (table_sums)."""
-    shown = read_window(path, params.path, params.start_line, params.max_lines)
-    if params.start_line == 1 and "\n… " not in shown and path.suffix.lower() in TABLE_SUFFIXES:
-        totals = table_totals(path.name, path.read_text(encoding="utf-8", errors="replace"))
-        if totals:
-            shown += "\n" + totals
-    return shown
+    return await asyncio.to_thread(read_window, path, params.path, params.start_line, params.max_lines)
 
 
 READ_FILE = Tool(
@@ -285,39 +272,41 @@ WORD_MATCHES_PER_FILE = 5
 
 
 def _word_matches(files: list[tuple[str, Path]], prefix: str, pattern: str) -> list[str]:
-    """Lines holding any of the pattern's words (or in a file whose name holds one), best first.
+    """Lines holding most of the pattern's words (or in a file whose name holds them), best first.
 
     A small model searches for "dentist schedule" where the file says "Dentist Friday 9am":
-    one literal phrase finds nothing; its words do.
+    one literal phrase finds nothing; its words do. Words are compared by their first letters,
+    in any script, so "Einkaufsliste" finds "Einkauf".
     """
-    terms = query_terms(pattern.replace("|", " ").replace(".*", " "))
+    terms = _words(pattern.replace("|", " ").replace(".*", " "))
     if not terms:
         return []
-    rows: list[tuple[str, str]] = []
-    where: list[tuple[str, int]] = []
-    for shown, lineno, line in _text_lines(files, prefix):
-        if len(rows) == WORD_SEARCH_LINES:
+    scored: list[tuple[int, int, str, int, str]] = []
+    for order, (shown, lineno, line) in enumerate(_text_lines(files, prefix)):
+        if order == WORD_SEARCH_LINES:
             break
-        rows.append((shown.replace("/", " "), line.strip()[:MATCH_LINE_CAP]))
-        where.append((shown, lineno))
-    with fts_index(rows) as db:
-        found = db.execute(
-            "SELECT rowid FROM doc WHERE doc MATCH ? ORDER BY bm25(doc, ?, 1.0), rowid",
-            (fts_query(terms), NAME_WEIGHT),
-        ).fetchall()
+        hits = len(terms & (_words(line) | _words(shown.replace("/", " "))))
+        if hits and line.strip():
+            scored.append((-hits, order, shown, lineno, line.strip()[:MATCH_LINE_CAP]))
     out: list[str] = []
     per_file: dict[str, int] = {}
-    for (rowid,) in found:
-        shown, lineno = where[rowid - 1]
-        if per_file.get(shown, 0) == WORD_MATCHES_PER_FILE or not rows[rowid - 1][1]:
+    for _, _, shown, lineno, line in sorted(scored):
+        if per_file.get(shown, 0) == WORD_MATCHES_PER_FILE:
             continue
         per_file[shown] = per_file.get(shown, 0) + 1
-        out.append(f"{shown}:{lineno}: {rows[rowid - 1][1]}")
+        out.append(f"{shown}:{lineno}: {line}")
         if len(out) == MATCH_CAP:
             break
     if out:
-        out.insert(0, f"lines with its words ({', '.join(terms)}), best first:")
+        out.insert(0, f"lines with its words ({', '.join(sorted(terms))}), best first:")
     return out
+
+
+SEARCH_WORD = re.compile(r"[^\W_]{3,}")
+
+
+def _words(text: str) -> set[str]:
+    return {w.casefold()[:5] for w in SEARCH_WORD.findall(text)}
 
 
 def _text_lines(files: list[tuple[str, Path]], prefix: str) -> Iterator[tuple[str, int, str]]:

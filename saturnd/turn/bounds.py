@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 
 from saturnd.config import RuntimeConfig
 
+BUDGET_RAN_OUT = "the time budget ran out after {seconds:g} s"
+"""The same words wherever the user reads why a turn ended early (prompts.NOTE_BUDGET)."""
+
 
 @dataclass(frozen=True)
 class BoundReached:
@@ -35,9 +38,7 @@ class Bounds:
         """`tool_passes`: passes so far whose calls were run."""
         elapsed = (now if now is not None else time.monotonic()) - self.started
         if elapsed >= self.turn_budget_s:
-            return BoundReached(
-                f"the turn's time budget ({self.turn_budget_s:g}s) ran out", final_pass=False
-            )
+            return BoundReached(BUDGET_RAN_OUT.format(seconds=self.turn_budget_s), final_pass=False)
         if tool_passes >= self.max_iterations:
             return BoundReached(
                 f"the turn reached its limit of {self.max_iterations} tool rounds", final_pass=True

@@ -21,11 +21,10 @@ from saturnd.store import Store
 from saturnd.tools.registry import Registry, ToolEnv
 from saturnd.turn import prompts
 from saturnd.turn.bounds import Bounds
-from saturnd.turn.claims import Claim
 from saturnd.turn.control import TurnControl
 from saturnd.turn.events import TurnEvents
+from saturnd.turn.first_move import FirstMove
 from saturnd.turn.loop_rules import CallLedger
-from saturnd.turn.retrieval import Document
 from saturnd.turn.review import Decision
 from saturnd.turn.stream_filter import ResponseStream
 
@@ -80,8 +79,6 @@ class TurnContext:
     plan: list[PlanItem] = field(default_factory=list)
     last_text: str = ""
     """The most recent non-empty assistant text: what a bound or failure returns."""
-    sent_back: tuple[str, Claim] | None = None
-    """The last answer sent back, and for what: a bound or failure that returns it says so."""
     note: str = ""
     """The answer's note (why the turn ended early, an unbacked claim), once it has answered."""
     history_note: str = ""
@@ -97,10 +94,6 @@ class TurnContext:
     """What the ground found for this turn (folder map, ranked excerpts)."""
     shown: list[tuple[str, str, bool]] = field(default_factory=list)
     """(source, text, whole file) of each excerpt the ground showed: the gate counts them as read."""
-    ground_text: str = ""
-    """The system prompt the ground built: what the model was shown before the conversation."""
-    documents: list[Document] = field(default_factory=list)
-    """The working folder's and the KB's small text files the ground ranked (look_first reads them)."""
     reviewed: dict[str, Decision] = field(default_factory=dict)
     """call_id -> how review decided it: what explain reports."""
     step: StepKind = "first_move"
@@ -108,23 +101,23 @@ class TurnContext:
     caller_history: list[dict[str, Any]] | None = None
     """The conversation a front-door caller sent before its request: it stands in for the
     session's earlier turns."""
-    claims_sent_back: set[str] = field(default_factory=set)
-    """The kinds of unbacked claim (claims.Claim.kind) an answer already went back to the model for."""
-    trail_sent_back: set[str] = field(default_factory=set)
-    """The places a trail goes on, and the pages the user named, that an answer was sent back to
-    open (each once)."""
+    move: FirstMove | None = None
+    """The first move the model chose for this request (first_move.py), when the server could say."""
+    file_names: str = ""
+    """The working folder's file names, as the ground mapped them: what the first move may look up."""
+    first_move_note: str = ""
+    """The first move as the trace shows it: the route, its probability, how long the decision took."""
     must_call: tuple[str, ...] = ()
-    """Passes offer only these tools and no answer (an action asked for was answered instead
-    of done), until a tool that can do it is called (errands.forced_call)."""
-    ready_call_proposed: bool = False
-    """Whether the harness proposed the errand's ready call itself (loop.do_it_for_the_model)."""
-    forced_since: int = 0
-    """The index in `trace` of the first pass after the send-back: only calls from there end the forcing."""
+    """The coming pass offers only these tools and no answer (the first move's route)."""
+    sent_back: set[str] = field(default_factory=set)
+    """The kinds of check (checks.Finding.kind) an answer already went back to the model for."""
     opening: int = 0
     """How many messages the turn opened with (ground, earlier turns, the request): the assistant
-    messages after them are the model's own words this turn, no source (loop.source_text)."""
-    quoted_back: dict[int, str] = field(default_factory=dict)
-    """message index -> the model's words a send-back at that index quotes."""
+    messages after them are the model's own words this turn, no source of a figure."""
+    worked: list[str] = field(default_factory=list)
+    """What calculate worked out this turn, as it said it: shown to the user with the answer."""
+    unanswered: dict[str, str] = field(default_factory=dict)
+    """call_id -> tool name of calls stored without a result yet: a turn cut by its budget answers them."""
 
     @property
     def person_present(self) -> bool:

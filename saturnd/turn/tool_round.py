@@ -5,24 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from dataclasses import replace
 from typing import Any, TypeGuard, get_args
 
 from protocol.events import ApprovalRequested, Fate, ToolFinished, ToolProposed
 from protocol.methods import CallTrace
 from saturnd import egress
-from saturnd.gate.provenance import EMAIL, PHONE, SessionRecord
+from saturnd.gate.provenance import SessionRecord
 from saturnd.model.types import ModelReply, ToolCall
 from saturnd.tools.registry import NO_ANSWER
 from saturnd.turn import prompts
-from saturnd.turn.agent import join_note
 from saturnd.turn.context import TurnContext
 from saturnd.turn.execute import ToolOutcome, run_tool, time_limit
 from saturnd.turn.fencing import fence
-from saturnd.turn.look_first import contact_lines, render
-from saturnd.turn.overwrite import gives_a_when
-from saturnd.turn.put_right import addresses_of
 from saturnd.turn.remembering import memory_gate
 from saturnd.turn.review import Decision, GateContext, approval_key, review_calls
 
@@ -32,10 +27,9 @@ NOBODY_TO_APPROVE = (
     "not run: '{tool}' needs the user's approval{because} and nobody is here to give it. "
     + DO_NOT_TRY_ANOTHER_WAY + "; say what you would have done. (The user can pre-approve it: --allow {tool})"
 )
-LOOKED_FIRST = "Not asked: the user's files hold this (above). Use it; ask only for what it does not give."
 DECLINED_BY_USER = "declined: the user declined this call. " + DO_NOT_RETRY + "; say what was not done."
 SETBACKS: frozenset[Fate] = frozenset(
-    {"invalid", "refused_loop", "needs_parent", "refused_recipient", "refused_guess", "blocked", "timed_out",
+    {"invalid", "refused_loop", "needs_parent", "refused_recipient", "blocked", "timed_out",
      "error"}
 )
 """Fates the model has to correct: a pass after one of them is a recovery step."""
@@ -64,8 +58,6 @@ def gate_context(turn: TurnContext) -> GateContext:
         approved=frozenset(turn.session.approvals | set(turn.allow)),
         memory=memory_gate(turn, session),
         request=turn.text,
-        seen=turn.ground_text,
-        documents=turn.documents,
     )
 
 
@@ -82,19 +74,13 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
         turn.session_id, turn.turn_id, "assistant", reply.content, message.get("tool_calls")
     )
     messages.append(message)
+    turn.unanswered.update({d.call.id: d.call.name for d in handled})
     for d in decisions:
         turn.events.emit(ToolProposed(call_id=d.call.id, name=d.call.name, arguments=_shown(d.call)))
-    decisions = await ask_for_recipients(turn, decisions, context)
-    for d in decisions:
-        if d.put_right:
-            turn.trace[-1].note = join_note(turn.trace[-1].note, f"{d.call.name}: {d.put_right.strip()}")
-        if d.must_call:
-            turn.must_call, turn.forced_since = d.must_call, len(turn.trace)
-    decisions = await ask_about_guesses(turn, decisions, context)
+    decisions = await ask_which_contact(turn, decisions)
     decisions = await settle_approvals(turn, decisions)
 
-    looked_up = answered_from_files(turn, decisions)
-    outcomes = looked_up | await _run_approved(turn, [d for d in decisions if d.runs and d.call.id not in looked_up])
+    outcomes = await _run_approved(turn, [d for d in decisions if d.runs])
     setback = False
     for d in decisions:
         if d.runs and d.tool is not None:
@@ -107,9 +93,10 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
             turn.ledger.record_answer(d.signature, text)
         if fate == "ran" and d.tool is not None and d.tool.risk == "messaging":
             turn.ledger.record_sent(str(d.arguments.get("to", "")), text)
+        if fate == "ran" and d.tool is not None and d.tool.name == CALCULATE:
+            turn.worked.append(text.strip())
         if fate in ("ran", "asked") and d.tool is not None:
             fate, text = _after_run(turn, d, text)
-        text = d.put_right + text
         _record(turn, d, fate, ToolOutcome(fate, text, outcome.duration_s))
         if d.fate == "capped":
             continue
@@ -118,6 +105,7 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
             turn.session_id, turn.turn_id, "tool", text, tool_call_id=d.call.id, name=d.call.name
         )
         messages.append({"role": "tool", "tool_call_id": d.call.id, "content": text})
+        turn.unanswered.pop(d.call.id, None)
     turn.tally.tool_passes += 1
     turn.step = "recovery" if setback else "continuing"
 
@@ -132,7 +120,7 @@ async def settle_approvals(turn: TurnContext, decisions: list[Decision]) -> list
     else:
         for d in asking:
             turn.events.emit(ApprovalRequested(
-                call_id=d.call.id, name=d.call.name, arguments=d.arguments, reason=d.reason
+                call_id=d.call.id, name=d.call.name, arguments=d.arguments, reason=d.reason,
             ))
         # The turn's time budget covers waiting for a person: a client that vanished after
         # the request must not leave the turn (and its session) waiting for ever.
@@ -156,112 +144,23 @@ async def settle_approvals(turn: TurnContext, decisions: list[Decision]) -> list
     return settled
 
 
-async def ask_for_recipients(
-    turn: TurnContext, decisions: list[Decision], context: GateContext,
-) -> list[Decision]:
-    """A message to an address or number that nobody gave: the harness asks the person for it.
-
-    A small model that cannot find a recipient invents one (plumber@example.com) and, sent
-    back, invents another; it rarely thinks of ask_user, and given the answer it asks again.
-    So the harness asks, and when the person gives an address or number, the same call is
-    reviewed again with it (the gate and the approval still apply), its result opening with
-    what the person gave; a guess made again later in the turn gets the same answer, unasked.
-    """
-    if turn.headless or not turn.events.subscribers:
-        return decisions
+async def ask_which_contact(turn: TurnContext, decisions: list[Decision]) -> list[Decision]:
+    """A message whose recipient's name fits several contacts: the person is asked which, and the
+    call goes back to the model with their answer; with nobody there, the model is told to ask."""
     settled: list[Decision] = []
     for d in decisions:
-        if d.fate == "refused_recipient":
-            invented = str(d.arguments.get("to", "")).strip()
-            kind = "email address" if "@" in invented or "email" in d.call.name else "phone number"
-            # given once this turn, the person's address stands: ask-18's 1.5B sent to the guess again, and was asked again
-            answer = turn.ledger.answer_to(f"recipient:{kind}") or await turn.env.ask(
-                prompts.WHICH_RECIPIENT.format(kind=kind, tool=d.call.name, invented=invented))
-            given = [*EMAIL.findall(answer), *PHONE.findall(answer)] if answer != NO_ANSWER else []
-            if given:
-                turn.ledger.record_answer(f"recipient:{kind}", answer)
-                call = replace(d.call, arguments=json.dumps({**d.arguments, "to": given[0]}))
-                record = replace(context.record, typed=[*context.record.typed, answer])
-                d = review_calls([call], turn.registry, turn.ledger, 1, replace(context, record=record))[0]
-                d = replace(d, put_right=prompts.RECIPIENT_GIVEN.format(kind=kind, answer=given[0], invented=invented))
+        if d.fate == "which_contact":
+            choices = "; ".join(c.line for c in d.contacts)
+            answer = await turn.env.ask(prompts.WHICH_CONTACT.format(choices=choices, tool=d.call.name)) \
+                if turn.person_present else NO_ANSWER
+            result = prompts.ASK_WHICH_CONTACT.format(choices=choices) if answer == NO_ANSWER else (
+                f"not run: several contacts match. The user says: {answer}. Call {d.call.name} again with what the user said.")
+            d = replace(d, result=result)
         settled.append(d)
     return settled
 
 
-async def ask_about_guesses(turn: TurnContext, decisions: list[Decision], context: GateContext) -> list[Decision]:
-    """A time, day, month or number the model made up for a write or a message (review's
-    refused_guess), or a value asked for that it left out: with someone there, the harness asks
-    them, and the call goes back to the model with the answer (the words can't be patched in
-    place as an address can). Nobody there: the refusal tells the model to ask. Asked when a line
-    added is and told no day or time ("I don't know, do what you can."), the line goes in without
-    one: sent back with that answer, the 1.5B wrote "Renew passport" to notes.txt four times more."""
-    if not turn.person_present:
-        return decisions
-    settled: list[Decision] = []
-    for d in decisions:
-        if d.ask_person:
-            question, why = d.ask_person
-            # asked once this turn, the person's answer stands: ask-15 put the same guess to them three times
-            answer = turn.ledger.answer_to(f"guess:{question}") or await turn.env.ask(question)
-            if answer != NO_ANSWER:
-                turn.ledger.record_answer(f"guess:{question}", answer)  # an answer that only gives it back is no answer
-                d = replace(d, result=prompts.VALUE_GIVEN.format(why=why, answer=answer, tool=d.call.name))
-            if answer != NO_ANSWER and question.endswith(prompts.WHEN_IS_IT_END) and not gives_a_when(answer):
-                unknown = review_calls([d.call], turn.registry, turn.ledger, 1, replace(context, when_unknown=True))[0]
-                d = replace(unknown, put_right=prompts.NO_WHEN_GIVEN.format(answer=answer))
-            elif answer != NO_ANSWER and d.tool is not None and d.tool.risk == "messaging" and (
-                    guessed := GUESSED_VALUE.match(why)) and not gives_a_when(answer):
-                d = _without_the_guess(turn, d, guessed["value"], answer, context)
-        settled.append(d)
-    return settled
-
-
-GUESSED_VALUE = re.compile(r"^'(?P<value>.+)' was a guess$")
-SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?]+[ \t]*|\n|$)")
-"""A sentence with what ends it: its stop and the space after, or its line's end."""
-
-
-def _without_the_guess(turn: TurnContext, d: Decision, value: str, answer: str, context: GateContext) -> Decision:
-    """A message with a value the person, asked, did not give, reviewed again without the
-    sentences holding it, when the rest still says something: asked whether Leo would be back on
-    Thursday, the person did not know, and the 1.5B proposed the same email four times more."""
-    holds = re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
-    skip = addresses_of(d.tool) if d.tool is not None else frozenset()
-    patched, dropped = dict(d.arguments), []
-    for name, text in d.arguments.items():
-        if name in skip or not isinstance(text, str) or not holds.search(text):
-            continue
-        sentences = [found for found in SENTENCE.findall(text) if found]
-        dropped += [sentence.strip() for sentence in sentences if holds.search(sentence)]
-        patched[name] = re.sub(r"[ \t]+\n", "\n", "".join(sentence for sentence in sentences if not holds.search(sentence))).strip()
-    if not dropped or not all(patched[name].strip() for name in patched if name not in skip and isinstance(patched[name], str)):
-        return d
-    call = replace(d.call, arguments=json.dumps(patched))
-    again = review_calls([call], turn.registry, turn.ledger, 1, context)[0]
-    if again.fate in ("refused_guess", "invalid"):
-        return d
-    return replace(again, put_right=prompts.GUESS_LEFT_OUT.format(answer=answer, dropped=" ".join(dropped)))
-
-
-def answered_from_files(turn: TurnContext, decisions: list[Decision]) -> dict[str, ToolOutcome]:
-    """ask_user calls for a number or address the user's files hold: answered with those lines,
-    and the person is not asked (look_first); for one the person gave this turn, with what they gave."""
-    answered: dict[str, ToolOutcome] = {}
-    for d in decisions:
-        if d.fate != "ask_user":
-            continue
-        question = str(d.arguments.get("question", ""))
-        kind = "email address" if re.search(r"\be-?mail\b", question, re.IGNORECASE) else \
-            "phone number" if re.search(r"\b(?:phone|mobile|number)\b", question, re.IGNORECASE) else ""
-        if kind and (given := turn.ledger.answer_to(f"recipient:{kind}")):
-            answered[d.call.id] = ToolOutcome("ran", prompts.ALREADY_GIVEN.format(kind=kind, answer=given), 0.0)
-            continue
-        found = contact_lines(str(d.arguments.get("question", "")), turn.text, turn.documents)
-        if found:
-            answered[d.call.id] = ToolOutcome("ran", fence("your files", render(found)) + "\n" + LOOKED_FIRST, 0.0)
-            where = ", ".join(f"{f.source}:{f.line_number}" for f in found)
-            turn.trace[-1].note = join_note(turn.trace[-1].note, f"ask_user answered from the user's files: {where}")
-    return answered
+CALCULATE = "calculate"
 
 
 def _nobody_to_approve(d: Decision) -> str:
@@ -271,8 +170,9 @@ def _nobody_to_approve(d: Decision) -> str:
 
 def _not_run(d: Decision) -> ToolOutcome:
     """A call that never ran ends with the verdict review (or the person) gave it."""
-    assert _is_fate(d.fate), d.fate
-    return ToolOutcome(d.fate, d.result, 0.0)
+    fate = "refused_recipient" if d.fate == "which_contact" else d.fate  # the person (or the model) must say which
+    assert _is_fate(fate), fate
+    return ToolOutcome(fate, d.result, 0.0)
 
 
 def _is_fate(verdict: str) -> TypeGuard[Fate]:

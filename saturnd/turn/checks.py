@@ -1,0 +1,84 @@
+"""The answer's checks: decided from what ran and what was shown, never from the answer's words.
+
+Two checks, each sends an answer back to the model at most once a turn; when the next
+answer still fails, it goes out as written with a note that says what did not check out.
+
+- nothing changed: the first move was to change something or send a message, and no
+  changing call was even tried (a declined or unapproved one was tried: the person
+  said no, and the note says so).
+- unsourced figures: a number in the answer that is in nothing the user said, nothing
+  shown and no tool's result (calculate's and query's included). Numbers are compared
+  as values, read both ways people write them ("1,234.50", "1.234,50", "12,5").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Literal
+
+from protocol.methods import PassTrace
+from saturnd.tools.registry import CHANGING_RISKS, Registry
+from saturnd.turn import prompts
+from saturnd.turn.first_move import FirstMove, expects_change
+
+FIGURE = re.compile(r"(?<!\d)\d+(?:[.,'\u00a0\u202f]\d+)*(?!\d)")
+"""A number as written: digits with the separators of any locale between them."""
+PAIR = re.compile(r"(?=(\d+[.,]\d+))")
+SMALL = Decimal(10)
+"""Counts and small numbers are said without a source ("3 items", "the 2nd"): not checked."""
+TRIED: frozenset[str] = frozenset({"ran", "declined", "not_approved", "error", "timed_out"})
+"""A changing call with one of these fates was made: the person or the tool decided, not the model."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: Literal["nothing_changed", "unsourced"]
+    send_back: str
+    """What the model is told."""
+    note: str
+    """What the user is told when the answer goes out anyway."""
+
+
+def nothing_changed(move: FirstMove | None, trace: list[PassTrace], registry: Registry) -> Finding | None:
+    if move is None or not expects_change(move):
+        return None
+    for record in trace:
+        for call in record.calls:
+            tool = registry.get(call.name)
+            if tool is not None and tool.risk in CHANGING_RISKS and call.fate in TRIED:
+                return None
+    route = prompts.NEARLY.get(move.route, "done")
+    return Finding("nothing_changed", prompts.NOTHING_CHANGED.format(route=route), prompts.NOTE_NOTHING_CHANGED)
+
+
+def unsourced_figures(answer: str, sources: str) -> Finding | None:
+    # a table's "2026-12-04,138,84" holds 138 and 84: every run of digits and every pair is a value too
+    pieces = [*FIGURE.findall(sources), *re.findall(r"\d+", sources), *PAIR.findall(sources)]
+    known = {value for found in pieces for value in readings(found)}
+    missing = []
+    for found in FIGURE.findall(answer):
+        values = readings(found)
+        if values and not values & known and all(v >= SMALL for v in values):
+            missing.append(found.strip())
+    if not missing:
+        return None
+    figures = ", ".join(dict.fromkeys(missing))
+    return Finding("unsourced", prompts.UNSOURCED_FIGURES.format(figures=figures),
+                   prompts.NOTE_UNSOURCED.format(figures=figures))
+
+
+def readings(figure: str) -> set[Decimal]:
+    """Every value a written number may mean: "1,234" is 1234 or 1.234; "12,50" is 12.5."""
+    text = re.sub(r"['\u00a0\u202f ]", "", figure.strip())
+    candidates = {text.replace(",", ""), text.replace(".", "").replace(",", "."), text.replace(",", ".")}
+    values = set()
+    for candidate in candidates:
+        if candidate.count(".") > 1:
+            continue
+        try:
+            values.add(Decimal(candidate).normalize())
+        except InvalidOperation:
+            continue
+    return values

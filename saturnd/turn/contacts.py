@@ -1,0 +1,69 @@
+"""Which contact a message goes to, when the name the user used fits several.
+
+The address a messaging call names came from a line a tool returned (the gate has
+already refused one that came from nowhere). The words that line shares with what the
+user typed are the name they used ("Anna"); every other returned line that holds that
+name and an address of the same kind is another contact it may mean. Unless what the
+user typed fits the chosen line better than each of the others, the person is asked
+which. Names are compared as words of any script; nothing here knows a language.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from saturnd.gate.provenance import EMAIL, PHONE, SessionRecord
+from saturnd.turn.retrieval import WORD
+
+MIN_NAME_CHARS = 2
+
+
+@dataclass(frozen=True)
+class Contact:
+    line: str
+    """The line a tool returned that gives the address."""
+    address: str
+
+
+def same_name_contacts(to: str, request: str, record: SessionRecord) -> list[Contact]:
+    """[the chosen contact, the others the user's words fit as well] or [] when the name settles it."""
+    kind = EMAIL if EMAIL.search(to) else PHONE if PHONE.search(to) else None
+    if kind is None:
+        return []
+    lines = [line for r in record.returned for line in r.text.splitlines() if kind.search(line)]
+    chosen = next((line for line in lines if _holds(line, to)), None)
+    if chosen is None:
+        return []
+    typed = _names(" ".join([request, *record.typed]))
+    name = _names(chosen) & typed
+    if not name:
+        return []
+    others = {}
+    for line in lines:
+        address = kind.search(line)
+        if address and not _holds(line, to) and _names(line) & name:
+            others[_digits_or_lower(address.group())] = Contact(line.strip(), address.group())
+    if not others:
+        return []
+    fit = len(_names(chosen) & typed)
+    if all(len(_names(c.line) & typed) < fit for c in others.values()):
+        return []
+    return [Contact(chosen.strip(), to.strip()), *others.values()]
+
+
+def _names(text: str) -> set[str]:
+    """The words of a text but its addresses and numbers ("anna@x.de" gives no "de")."""
+    bare = PHONE.sub(" ", EMAIL.sub(" ", text))
+    return {w.casefold() for w in WORD.findall(bare) if len(w) >= MIN_NAME_CHARS and not w.isdigit()}
+
+
+def _holds(line: str, address: str) -> bool:
+    if "@" in address:
+        return address.strip().lower() in line.lower()
+    digits = re.sub(r"\D", "", address)
+    return bool(digits) and digits in re.sub(r"\D", "", line)
+
+
+def _digits_or_lower(address: str) -> str:
+    return address.lower() if "@" in address else re.sub(r"\D", "", address)
