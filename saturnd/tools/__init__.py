@@ -11,13 +11,14 @@ from saturnd.tools.calculate import CALCULATE
 from saturnd.tools.harness import HARNESS_TOOLS
 from saturnd.tools.kb import KB_TOOLS
 from saturnd.tools.messaging import MESSAGING_TOOLS
+from saturnd.tools.query import QUERY
 from saturnd.tools.registry import Registry, Tool
 from saturnd.tools.web import WEB_TOOLS
 
 
 def builtin_registry(extra_modules: list[str] | None = None) -> Registry:
     registry = Registry(
-        [*FILE_TOOLS, CALCULATE, *KB_TOOLS, *HARNESS_TOOLS, *ACTING_TOOLS, *WEB_TOOLS, *MESSAGING_TOOLS]
+        [*FILE_TOOLS, CALCULATE, *KB_TOOLS, *HARNESS_TOOLS, *ACTING_TOOLS, *WEB_TOOLS, *MESSAGING_TOOLS, QUERY]
     )
     for module_name in extra_modules or []:
         for tool in _module_tools(module_name):

@@ -1,0 +1,196 @@
+"""query: one read-only SQL SELECT over the tables of the working folder and the knowledge base.
+
+The tables are copies of the files (tables.py), read-only three times over: the database is in
+memory, `PRAGMA query_only` is on, and an authorizer lets only reads and functions through (no
+ATTACH, which could write a file, no PRAGMA, no writes). A progress handler ends a query past
+its time. Errors say what would work, for a small model's second try: the table names, the
+columns of the tables asked about, SQLite's own date functions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import re
+import sqlite3
+import time
+from pathlib import Path
+from typing import Annotated
+
+import msgspec
+
+from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
+from saturnd.tools.tables import Tables, ident, load_tables, show_cell
+
+ROWS_SHOWN = 50
+ROWS_COUNTED = 100_000
+TIME_LIMIT_S = 2.0
+SQL_CAP = 4_000
+NAMES_LISTED = 30
+
+FIRST_WORD = re.compile(r"^\W*(\w+)")
+FILE_IN_FROM = re.compile(r"""(?i)\b(from|join)(\s+)(["'`\[]?)([^\s"'`\[\],;()]+)(["'`\]]?)""")
+DATE_FUNCTIONS = (
+    "SQLite's dates: strftime('%m', col) is the month, strftime('%Y-%m', col) the month of a year,"
+    " date(col, '+7 days') adds, julianday(b) - julianday(a) counts days, date('now') is today"
+    " (MONTH(), YEAR(), DAY(), DATEDIFF() work too)"
+)
+NOT_IN_SQLITE = {
+    "DATE_ADD": "date(col, '+7 days')", "ADDDATE": "date(col, '+7 days')",
+    "DATE_SUB": "date(col, '-7 days')", "SUBDATE": "date(col, '-7 days')",
+    "DATE_FORMAT": "strftime('%Y-%m', col)", "TO_CHAR": "strftime('%Y-%m', col)",
+    "FORMAT": "printf('%.2f', x)", "NOW": "datetime('now')", "GETDATE": "datetime('now')",
+    "TODAY": "date('now')", "TO_DATE": "date(col)", "STR_TO_DATE": "date(col)",
+    "WEEKDAY": "strftime('%w', col) (0 is Sunday)", "DAYOFWEEK": "strftime('%w', col) (0 is Sunday)",
+    "WEEK": "strftime('%W', col)", "QUARTER": "(strftime('%m', col) + 2) / 3",
+    "LEN": "length(x)", "CHAR_LENGTH": "length(x)", "ISNULL": "ifnull(x, 0)", "NVL": "ifnull(x, 0)",
+    "LEFT": "substr(x, 1, n)", "RIGHT": "substr(x, -n)", "TRUNCATE": "round(x, 2)",
+}
+
+
+class QueryParams(msgspec.Struct, forbid_unknown_fields=True):
+    sql: Annotated[str, msgspec.Meta(min_length=1, description="one SQLite SELECT")]
+
+
+def run_query(tables: Tables, sql: str, max_rows: int = ROWS_SHOWN, time_limit_s: float = TIME_LIMIT_S) -> str:
+    """The result of one read-only SELECT as a small text table, or a ToolFailure that says
+    what would work."""
+    text = sql.strip().rstrip(";").strip()
+    if not text:
+        raise ToolFailure("the sql is empty: write one SELECT")
+    if len(text) > SQL_CAP:
+        raise ToolFailure(f"the sql is longer than {SQL_CAP} characters")
+    if not tables:
+        raise ToolFailure(
+            "there are no tables in the working folder or the knowledge base"
+            " (CSV, TSV, markdown tables, JSON/YAML lists of records)"
+        )
+    text = _files_as_tables(tables, text)
+    first = FIRST_WORD.match(text)
+    if not first or first.group(1).upper() not in ("SELECT", "WITH", "VALUES"):
+        raise ToolFailure(_READ_ONLY)
+    with tables.lock:
+        deadline = time.monotonic() + time_limit_s
+        tables.db.set_progress_handler(lambda: int(time.monotonic() > deadline), 1_000)
+        try:
+            cursor = tables.db.execute(text)
+            header = [d[0] for d in cursor.description or ()]
+            rows = cursor.fetchmany(max_rows + 1)
+            more = 0
+            if len(rows) > max_rows:
+                rows.pop()
+                more = 1
+                while more < ROWS_COUNTED and (batch := cursor.fetchmany(1_000)):
+                    more += len(batch)
+        except (sqlite3.Error, sqlite3.Warning) as exc:
+            raise ToolFailure(explain(tables, text, exc)) from None
+        finally:
+            tables.db.set_progress_handler(None, 0)
+    return _shown(header, rows, more)
+
+
+_READ_ONLY = (
+    "only one SELECT can run: the tables are read-only copies of the files"
+    " (to change a file, edit the file itself)"
+)
+
+
+def _shown(header: list[str], rows: list[tuple[object, ...]], more: int) -> str:
+    if not rows:
+        return " | ".join(header) + "\n(no rows)"
+    lines = [" | ".join(header), *(" | ".join(show_cell(v) for v in row) for row in rows)]
+    if more:
+        lines.append(f"… and {more}{'+' if more >= ROWS_COUNTED else ''} more rows (narrow it with WHERE, GROUP BY or LIMIT)")
+    return "\n".join(lines)
+
+
+def _files_as_tables(tables: Tables, sql: str) -> str:
+    """`FROM ernte.csv`, `FROM "garten/ernte.csv"` or `FROM ernte`: the file named is its table
+    (when it holds one, and no table has that name)."""
+    by_file: dict[str, list[str]] = {}
+    for t in tables.tables:
+        path = Path(t.source)
+        for name in {t.source, path.name, path.stem, path.with_suffix("").as_posix()}:
+            by_file.setdefault(name.lower(), []).append(t.name)
+
+    def swap(m: re.Match[str]) -> str:
+        name = m.group(4).lower()
+        if tables.table(name) is not None or len(set(by_file.get(name, ()))) != 1:
+            return m.group(0)
+        return f"{m.group(1)}{m.group(2)}{ident(by_file[name][0])}"
+
+    return FILE_IN_FROM.sub(swap, sql)
+
+
+def explain(tables: Tables, sql: str, exc: BaseException) -> str:
+    """What went wrong, and what would work."""
+    message = str(exc)
+    low = message.lower()
+    if m := re.match(r"no such table: (.+)", message):
+        return f"no table {m.group(1)}. {_table_list(tables, m.group(1))}"
+    if m := re.match(r"no such column: (.+)", message):
+        return f"no column {m.group(1)}. {_columns_of(tables, sql, m.group(1))}"
+    if m := re.match(r"no such function: (\w+)", message):
+        name = m.group(1).upper()
+        if name in NOT_IN_SQLITE:
+            return f"SQLite has no {name}(): use {NOT_IN_SQLITE[name]}. {DATE_FUNCTIONS}"
+        return f"SQLite has no {name}(). {DATE_FUNCTIONS}"
+    if "wrong number of arguments" in low:
+        return f"{message}. {DATE_FUNCTIONS}"
+    if "not authorized" in low or "readonly" in low or "query_only" in low:
+        return _READ_ONLY
+    if "interrupted" in low:
+        return "the query took too long and was stopped: narrow it (WHERE, fewer joins)"
+    if "one statement at a time" in low:
+        return "one statement only: write a single SELECT"
+    if "ambiguous column name" in low:
+        return f"{message}: write the table before it, table.column"
+    if "syntax error" in low or "incomplete input" in low:
+        return (
+            f"SQL error: {message}. Write one SQLite SELECT; put a name with spaces or signs in"
+            ' double quotes ("Menge (kg)") and text in single quotes (\'Tomaten\')'
+        )
+    return f"SQL error: {message}"
+
+
+def _table_list(tables: Tables, wrong: str) -> str:
+    names = tables.names()
+    close = difflib.get_close_matches(wrong.split(".")[-1].lower(), [n.lower() for n in names], n=1)
+    hint = f"Did you mean {next(n for n in names if n.lower() == close[0])}? " if close else ""
+    shown = ", ".join(names[:NAMES_LISTED]) + (f" and {len(names) - NAMES_LISTED} more" if len(names) > NAMES_LISTED else "")
+    return f"{hint}The tables are: {shown}"
+
+
+def _columns_of(tables: Tables, sql: str, wrong: str) -> str:
+    words = {w.lower() for w in re.findall(r"\w+", sql)}
+    named = [t for t in tables.tables if t.name.lower() in words] or tables.tables
+    column = wrong.split(".")[-1].strip('"`[]').lower()
+    parts: list[str] = []
+    for table in named[:5]:
+        names = [c.name for c in table.columns]
+        close = difflib.get_close_matches(column, [n.lower() for n in names], n=1, cutoff=0.5)
+        hint = f" (did you mean {ident(next(n for n in names if n.lower() == close[0]))}?)" if close else ""
+        parts.append(f"{table.name} has {', '.join(ident(n) for n in names)}{hint}")
+    return "; ".join(parts) + ". Quote a name with spaces or signs in double quotes"
+
+
+def _run(params: QueryParams, env: ToolEnv) -> str:
+    roots = [env.cwd] + ([env.kb_dir] if env.kb_dir != env.cwd else [])
+    return run_query(load_tables(roots), params.sql)
+
+
+async def _query(params: QueryParams, env: ToolEnv) -> str:
+    return await asyncio.to_thread(_run, params, env)
+
+
+QUERY = Tool(
+    name="query",
+    description=(
+        "Run one read-only SQL SELECT (SQLite) over the folder's tables: CSV, TSV, markdown"
+        " tables, JSON/YAML record lists. The context lists the tables and their columns."
+    ),
+    params=QueryParams,
+    run=_query,
+    outside=True,
+    timeout_s=10.0,
+)
