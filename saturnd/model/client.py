@@ -21,7 +21,7 @@ from protocol.jsonrpc import ModelUnavailable
 from saturnd.egress import EGRESS, attributed
 from saturnd.model.embedded_server import DRAFT_SLOT, THINKING_SLOT
 from saturnd.model.thinking_text import ThinkSplitter
-from saturnd.model.types import ModelReply, ToolCall, Usage
+from saturnd.model.types import ModelReply, TokenLogprob, ToolCall, Usage
 
 DeltaSink = Callable[[str, str], None]
 """Called with ("thinking" | "response", text) as the reply streams."""
@@ -162,7 +162,31 @@ class ModelClient:
     ) -> ModelReply:
         """`thinking_prompt`: the messages are a thinking call's, whose prompt differs from the
         others' ahead of the turn's ground (see `prompt_slots`)."""
-        data = json.dumps(self.request_body(messages, tools, think, response_format, thinking_prompt)).encode()
+        return await self._send(self.request_body(messages, tools, think, response_format, thinking_prompt), on_delta)
+
+    async def choose(
+        self,
+        messages: list[dict[str, Any]],
+        schema: dict[str, Any],
+        max_tokens: int = 16,
+        top_logprobs: int = 10,
+    ) -> ModelReply:
+        """One short decision: the reply is JSON under `schema` (the server's grammar), written at
+        temperature 0 without thinking or tools, in one piece (not streamed), with each token's
+        `top_logprobs` likeliest alternatives in `reply.logprobs` (None when the server ignores
+        the request). On the embedded server it takes the thinking slot: its prompt is unlike
+        the turn's, and in the draft slot it would push out the turn's cached ground."""
+        body = self.request_body(
+            messages, None, think=False,
+            response_format={"type": "json_schema", "json_schema": {"name": "choice", "schema": schema}},
+            thinking_prompt=True,
+        )
+        body.pop("stream_options", None)
+        body.update(stream=False, temperature=0.0, max_tokens=max_tokens, logprobs=True, top_logprobs=top_logprobs)
+        return await self._send(body, None)
+
+    async def _send(self, body: dict[str, Any], on_delta: DeltaSink | None) -> ModelReply:
+        """POST `body`; a connection lost before the reply began is tried again."""
         url = yarl.URL(f"{self.base_url}/chat/completions")
         retrying = tenacity.AsyncRetrying(
             retry=tenacity.retry_if_exception_type(ModelConnectionLost),
@@ -170,7 +194,7 @@ class ModelClient:
             wait=tenacity.wait_exponential(multiplier=RETRY_BACKOFF_S, min=RETRY_BACKOFF_S),
             reraise=True,
         )
-        return await retrying(self._attempt, url, data, on_delta)
+        return await retrying(self._attempt, url, json.dumps(body).encode(), on_delta)
 
     async def _attempt(self, url: yarl.URL, data: bytes, on_delta: DeltaSink | None) -> ModelReply:
         """One POST; each is its own row in the egress log."""
@@ -305,6 +329,7 @@ class _Accumulator:
         self._thinking_s = 0.0
         self.usage = Usage()
         self.finish_reason = ""
+        self._logprobs: list[TokenLogprob] | None = None
 
     def _emit(self, kind: str, text: str) -> None:
         if not text:
@@ -344,6 +369,17 @@ class _Accumulator:
                 arguments = json.dumps(arguments)
             slot["arguments"] += arguments or ""
 
+    def add_logprobs(self, logprobs: dict[str, Any] | None) -> None:
+        """OpenAI's choice.logprobs.content: [{token, logprob, top_logprobs: [{token, logprob}]}]."""
+        for item in (logprobs or {}).get("content") or []:
+            top = tuple(
+                (str(alt.get("token", "")), float(alt.get("logprob", 0.0)))
+                for alt in item.get("top_logprobs") or [] if isinstance(alt, dict)
+            )
+            if self._logprobs is None:
+                self._logprobs = []
+            self._logprobs.append(TokenLogprob(str(item.get("token", "")), float(item.get("logprob", 0.0)), top))
+
     def add_usage(self, usage: dict[str, Any] | None, timings: dict[str, Any] | None = None) -> None:
         """OpenAI's usage; the cached share from prompt_tokens_details, or llama.cpp's timings."""
         if usage:
@@ -370,6 +406,7 @@ class _Accumulator:
             usage=self.usage,
             finish_reason=self.finish_reason,
             thinking_s=self._thinking_s,
+            logprobs=self._logprobs,
         )
 
 
@@ -401,6 +438,7 @@ async def _read_stream(
         acc.add_usage(chunk.get("usage"), chunk.get("timings"))
         for choice in chunk.get("choices") or []:
             acc.add_delta(choice.get("delta") or {})
+            acc.add_logprobs(choice.get("logprobs"))
             acc.finish_reason = choice.get("finish_reason") or acc.finish_reason
         await asyncio.sleep(0)
     return acc.reply()
@@ -414,5 +452,6 @@ def _reply_from_json(data: dict[str, Any], on_delta: DeltaSink | None) -> ModelR
         for index, call in enumerate(message.get("tool_calls") or []):
             call.setdefault("index", index)
         acc.add_delta(message)
+        acc.add_logprobs(choice.get("logprobs"))
         acc.finish_reason = choice.get("finish_reason") or ""
     return acc.reply()

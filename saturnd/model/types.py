@@ -15,6 +15,16 @@ class ToolCall:
     """True when parsed out of the reply's text rather than native `tool_calls`."""
 
 
+@dataclass(frozen=True)
+class TokenLogprob:
+    """One generated token with its log-probability and the server's most likely alternatives."""
+
+    token: str
+    logprob: float
+    top: tuple[tuple[str, float], ...] = ()
+    """(token, logprob) of the likeliest candidates at this position, best first."""
+
+
 @dataclass
 class Usage:
     tokens_in: int = 0
@@ -32,6 +42,8 @@ class ModelReply:
     usage: Usage = field(default_factory=Usage)
     finish_reason: str = ""
     thinking_s: float = 0.0
+    logprobs: list[TokenLogprob] | None = None
+    """The tokens' log-probabilities, when asked for and sent (None: the server sent none)."""
 
 
 @dataclass

@@ -42,6 +42,8 @@ class Reply:
     """Prompt tokens reported as reused from the prompt cache (llama.cpp's timings.cache_n)."""
     reset: bool = False
     """Reset the connection (TCP RST) instead of answering, before any byte of a reply."""
+    logprobs: list[dict[str, Any]] | None = None
+    """Sent as the choice's logprobs.content (OpenAI's shape: token, logprob, top_logprobs)."""
 
 
 def text(content: str, **kw: Any) -> Reply:
@@ -69,6 +71,10 @@ class FakeModel:
     def __init__(self) -> None:
         self._replies: deque[Reply] = deque()
         self.requests: list[dict[str, Any]] = []
+        self._choices: deque[Reply] = deque()
+        self.choice_requests: list[dict[str, Any]] = []
+        """The turns' short constrained decisions (ModelClient.choose), kept apart from `requests`
+        so a script of passes is not thrown off by them."""
         self.raw_bodies: list[bytes] = []
         self.request_headers: list[dict[str, str]] = []
         self.timeline: list[tuple[float, float]] = []
@@ -100,6 +106,13 @@ class FakeModel:
         with self._lock:
             for reply in replies:
                 self._replies.append(text(reply) if isinstance(reply, str) else reply)
+
+    def enqueue_choice(self, *replies: Reply | str) -> None:
+        """Replies to the decisions (ModelClient.choose); with none queued, a decision is answered
+        {"route": "answer"}, which changes nothing about the turn."""
+        with self._lock:
+            for reply in replies:
+                self._choices.append(text(reply) if isinstance(reply, str) else reply)
 
     def wait_for_requests(self, count: int, timeout: float = 10) -> None:
         """Block until `count` requests have arrived."""
@@ -144,6 +157,17 @@ class FakeModel:
     async def _answer(self, request: web.Request) -> web.StreamResponse:
         raw = await request.read()
         body = json.loads(raw)
+        if _is_choice(body):
+            with self._lock:
+                self.choice_requests.append(body)
+                chosen = self._choices.popleft() if self._choices else text(json.dumps({"route": "answer"}))
+            if chosen.reset:
+                return await _reset(request)
+            if chosen.status >= 400:
+                return web.json_response({"error": {"message": chosen.error}}, status=chosen.status)
+            if chosen.raw is not None:
+                return web.Response(body=chosen.raw, content_type="application/json")
+            return web.json_response(_completion(chosen))
         with self._lock:
             self.raw_bodies.append(raw)
             self.request_headers.append(dict(request.headers))
@@ -178,6 +202,11 @@ class FakeModel:
         except ConnectionResetError:
             pass  # the daemon went away mid-stream (a crash test killed it)
         return response
+
+
+def _is_choice(body: dict[str, Any]) -> bool:
+    schema = body.get("response_format") or {}
+    return not body.get("stream") and (schema.get("json_schema") or {}).get("name") == "choice"
 
 
 async def _reset(request: web.Request) -> web.StreamResponse:
@@ -223,6 +252,8 @@ def _chunks(reply: Reply) -> list[dict[str, Any]]:
         )
         out.append(chunk({"tool_calls": [{"index": index, "function": {"arguments": arguments[half:]}}]}))
     out.append(chunk({}, "tool_calls" if reply.tool_calls else "stop"))
+    if reply.logprobs is not None:
+        out[-1]["choices"][0]["logprobs"] = {"content": reply.logprobs}
     out.append(
         {
             "choices": [],
@@ -244,7 +275,10 @@ def _completion(reply: Reply) -> dict[str, Any]:
             }
             for i, c in enumerate(reply.tool_calls)
         ]
+    choice: dict[str, Any] = {"index": 0, "message": message, "finish_reason": "stop"}
+    if reply.logprobs is not None:
+        choice["logprobs"] = {"content": reply.logprobs}
     return {
-        "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+        "choices": [choice],
         "usage": {"prompt_tokens": reply.usage[0], "completion_tokens": reply.usage[1]},
     }

@@ -1,0 +1,178 @@
+"""The first move on errands in five languages: the model's route against the expected one.
+
+Runs saturnd.turn.first_move.decide_first_move with the built-in tools and a small folder as
+context, against an OpenAI-compatible server or the embedded model (started here, stopped after).
+
+Usage: python bench/first_move_probe.py [--base-url URL --model NAME] [--embedded ID] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from saturnd.model import weights  # noqa: E402
+from saturnd.model.client import ModelClient  # noqa: E402
+from saturnd.model.embedded import EmbeddedModel  # noqa: E402
+from saturnd.turn.first_move import ROUTES, decide_first_move  # noqa: E402
+
+BUILTIN_TOOLS = {
+    "read_file": "Read a text file (200 lines at a time; start_line to go on).",
+    "list_dir": "List a directory: subdirectories end in /, files show sizes.",
+    "search_files": "Search text files under a path for a regex or words; gives path:line: text.",
+    "calculate": "Exact arithmetic on numbers read from the user's files or messages (totals, differences).",
+    "kb_search": "Search the user's knowledge base; gives the best 5 documents.",
+    "kb_read": "Read one knowledge base document by name (start_line to go on).",
+    "plan": "Record or update the checklist for a task needing several tool calls.",
+    "ask_user": "Ask the user one question when a needed value is missing.",
+    "remember": "Keep a fact or rule the user just stated about themselves, in their words.",
+    "write_file": "Create or overwrite a text file with the given content.",
+    "edit_file": "Replace one exact occurrence of old text with new text in a file.",
+    "run_command": "Run a shell command in the working folder; gives exit code and output.",
+    "web_fetch": "Fetch a web page (http/https) as readable text.",
+    "send_message": "Send a text message to a phone number or iMessage email.",
+    "send_email": "Send an email to one address or several.",
+}
+"""The built-in tools at 27faea1, used when saturnd.tools cannot be imported (a tree mid-change)."""
+
+
+def tool_list() -> tuple[list[dict[str, Any]], str]:
+    try:
+        from saturnd.tools import builtin_registry
+
+        return builtin_registry().openai_tools(), "saturnd.tools.builtin_registry()"
+    except ImportError:
+        return [{"type": "function", "function": {"name": n, "description": d}} for n, d in BUILTIN_TOOLS.items()], (
+            "BUILTIN_TOOLS (saturnd.tools did not import)")
+
+
+CONTEXT = "Files in the folder: shopping.txt, notes.txt, budget.csv, recipes/"
+
+# (language, expected route, request, kind): kind "conversion" marks unit conversions.
+ERRANDS: list[tuple[str, str, str, str]] = [
+    ("en", "look_up", "What's on my shopping list?", ""),
+    ("en", "change", "Add oat milk to my shopping list.", ""),
+    ("en", "send", "Email Anna at anna@example.com that I'll be late tomorrow.", ""),
+    ("en", "cannot", "Order me a large pizza from the place around the corner.", ""),
+    ("en", "answer", "How many ounces are 250 grams?", "conversion"),
+    ("en", "ask", "Send a message to my dentist.", ""),
+    ("en", "answer", "Convert 5 feet 11 inches to centimetres.", "conversion"),
+    ("de", "look_up", "Was steht in meinen Notizen über den Zahnarzt?", ""),
+    ("de", "change", "Schreib 'Brot' auf meine Einkaufsliste.", ""),
+    ("de", "cannot", "Buch mir einen Tisch für zwei heute Abend im Restaurant Adler.", ""),
+    ("de", "answer", "Wie viele Kilometer sind 26 Meilen?", "conversion"),
+    ("de", "send", "Schick Jonas an +49 170 1234567 eine Nachricht, dass das Training ausfällt.", ""),
+    ("de", "answer", "Was ist die Hauptstadt von Kanada?", ""),
+    ("de", "ask", "Schreib meiner Schwester eine E-Mail.", ""),
+    ("es", "look_up", "¿Cuánto gasto en alquiler según mi presupuesto?", ""),
+    ("es", "change", "Cambia el alquiler a 1000 en mi presupuesto.", ""),
+    ("es", "cannot", "Enciende las luces del salón.", ""),
+    ("es", "answer", "¿Cuántos grados Fahrenheit son 30 grados Celsius?", "conversion"),
+    ("es", "send", "Manda un correo a luis@example.com diciendo que la reunión es el lunes.", ""),
+    ("es", "cannot", "Reserva un vuelo a Madrid para el viernes.", ""),
+    ("fr", "look_up", "Qu'est-ce qu'il y a sur ma liste de courses ?", ""),
+    ("fr", "change", "Supprime les œufs de ma liste de courses.", ""),
+    ("fr", "cannot", "Paie ma facture d'électricité.", ""),
+    ("fr", "answer", "Combien de litres font 3 gallons ?", "conversion"),
+    ("fr", "ask", "Envoie un e-mail à mon propriétaire.", ""),
+    ("fr", "look_up", "Cherche dans mes notes quand passe le plombier.", ""),
+    ("it", "look_up", "Quanto spendo in totale al mese nel mio budget?", ""),
+    ("it", "change", "Aggiungi 'chiamare la nonna' alle mie note.", ""),
+    ("it", "cannot", "Compra i biglietti per il concerto di sabato.", ""),
+    ("it", "answer", "Quante tazze sono 500 millilitri?", "conversion"),
+    ("it", "send", "Manda un SMS a Marco al 333 1234567: arrivo alle otto.", ""),
+    ("it", "answer", "Quanto fa il 15% di 80?", ""),
+]
+
+
+async def first_tokens(base_url: str) -> list[str]:
+    """How llama.cpp's /tokenize splits each route as the grammar writes it (empty elsewhere)."""
+    lines = []
+    root = base_url.removesuffix("/v1")
+    async with aiohttp.ClientSession() as http:
+        for route in ROUTES:
+            try:
+                async with http.post(f"{root}/tokenize", json={"content": f'{{"route": "{route}"}}',
+                                                               "with_pieces": True}) as response:
+                    pieces = [t.get("piece") for t in (await response.json())["tokens"]]
+            except (aiohttp.ClientError, KeyError, ValueError, TypeError):
+                return []
+            lines.append(f"{route}: {pieces}")
+    return lines
+
+
+async def run(client: ModelClient, base_url: str) -> list[str]:
+    tools, source = tool_list()
+    out = [f"Tools: {len(tools)} from {source}; context: {CONTEXT!r}", "Route tokens (llama.cpp /tokenize):", *[f"    {t}" for t in await first_tokens(base_url)], ""]
+    out.append("| lang | expected | got | p(got) | p(expected) | s | request |")
+    out.append("|---|---|---|---|---|---|---|")
+    right: dict[str, list[bool]] = defaultdict(list)
+    for language, expected, request, kind in ERRANDS:
+        started = time.monotonic()
+        move = await decide_first_move(client, request, tools, CONTEXT)
+        seconds = time.monotonic() - started
+        got = move.route if move else "(none)"
+        probabilities = move.probabilities if move and move.probabilities else {}
+        ok = got == expected
+        for key in ("all", language, f"expected {expected}", *([kind] if kind else [])):
+            right[key].append(ok)
+        p_got = f"{probabilities[got]:.2f}" if got in probabilities else "-"
+        p_expected = f"{probabilities[expected]:.2f}" if expected in probabilities else "-"
+        out.append(f"| {language} | {expected} | {got}{'' if ok else ' ✗'} | {p_got} | {p_expected}"
+                   f" | {seconds:.1f} | {request} |")
+        print(out[-1], flush=True)
+    out.append("")
+    for key, hits in right.items():
+        out.append(f"{key}: {sum(hits)}/{len(hits)}")
+    return out
+
+
+def loadavg() -> str:
+    return Path("/proc/loadavg").read_text().strip()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--base-url", default="", help="an OpenAI-compatible server (…/v1)")
+    parser.add_argument("--model", default="", help="the model's name on --base-url")
+    parser.add_argument("--embedded", default=weights.DEFAULT_MODEL, help="an embedded model id")
+    parser.add_argument("--threads", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=None, help="also write the lines here")
+    args = parser.parse_args()
+    embedded = None
+    base_url = args.base_url
+    load_before = loadavg()
+    if not base_url:
+        from bench.daemon import default_model_cache
+
+        log = Path(tempfile.mkdtemp(prefix="first-move-")) / "embedded-model.log"
+        embedded = EmbeddedModel(args.embedded, default_model_cache(), log, threads=args.threads or None)
+        print(f"starting {args.embedded} (log {log})", flush=True)
+        base_url = await embedded.start()
+    client = ModelClient(base_url, name=args.model or args.embedded, fresh_connections=embedded is not None,
+                         prompt_slots=embedded is not None)
+    try:
+        lines = await run(client, base_url)
+    finally:
+        await client.close()
+        if embedded is not None:
+            await embedded.stop()
+    lines.append(f"load before: {load_before}; after: {loadavg()}")
+    print("\n".join(lines))
+    if args.out:
+        args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

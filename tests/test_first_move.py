@@ -1,0 +1,153 @@
+"""The first move against the scripted server: what is asked, how route and probabilities are read."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from saturnd.model.client import ModelClient
+from saturnd.model.embedded_server import THINKING_SLOT
+from saturnd.model.types import ModelReply, TokenLogprob
+from saturnd.testing.fake_model import Reply, error, reset
+from saturnd.turn.first_move import (
+    ROUTES,
+    SCHEMA,
+    FirstMove,
+    decide_first_move,
+    expects_change,
+    move_messages,
+    read_move,
+)
+
+TOOLS = [
+    {"type": "function", "function": {"name": "read_file", "description": "Read a text file.\nMore.", "parameters": {}}},
+    {"type": "function", "function": {"name": "send_email", "description": "Send an email.", "parameters": {}}},
+]
+
+
+def lp(token: str, p: float, *alternatives: tuple[str, float]) -> dict:
+    """One token of OpenAI's logprobs.content, probabilities given plainly."""
+    top = [{"token": t, "logprob": math.log(q)} for t, q in ((token, p), *alternatives)]
+    return {"token": token, "logprob": math.log(p), "top_logprobs": top}
+
+
+def route_reply(route: str, *alternatives: tuple[str, float], p: float = 0.8, **kw) -> Reply:
+    """{"route": "<route>"} in the pieces Qwen's tokenizer makes of it."""
+    tokens = [lp('{"', 1.0), lp("route", 1.0), lp('":', 1.0), lp(' "', 1.0),
+              lp(route[:3], p, *alternatives), lp(route[3:], 1.0), lp('"}', 1.0)]
+    return Reply(text=f'{{"route": "{route}"}}', logprobs=tokens, **kw)
+
+
+@pytest.fixture
+async def model(fake_model):
+    client = ModelClient(fake_model.url, name="fake", temperature=0.7, max_tokens=4000)
+    yield client
+    await client.close()
+
+
+async def test_the_request_is_one_short_constrained_call_with_logprobs(model, fake_model):
+    fake_model.enqueue_choice(route_reply("change"))
+    await decide_first_move(model, "Füge Milch zu meiner Einkaufsliste hinzu", TOOLS, "Files: shopping.txt")
+    body = fake_model.choice_requests[0]
+    assert body["response_format"] == {"type": "json_schema", "json_schema": {"name": "choice", "schema": SCHEMA}}
+    assert list(SCHEMA["properties"]) == ["route"] and SCHEMA["properties"]["route"]["enum"] == list(ROUTES)
+    assert body["logprobs"] is True and body["top_logprobs"] == 10
+    assert (body["temperature"], body["max_tokens"], body["stream"]) == (0.0, 16, False)
+    assert "tools" not in body and body["chat_template_kwargs"] == {"enable_thinking": False}
+    system, user = body["messages"]
+    assert user == {"role": "user", "content": "Füge Milch zu meiner Einkaufsliste hinzu"}
+    assert "any language" in system["content"] and "- read_file: Read a text file." in system["content"]
+    assert "More." not in system["content"] and system["content"].endswith("Shown:\nFiles: shopping.txt")
+
+
+async def test_the_embedded_server_keeps_the_draft_slot_for_the_turn(fake_model):
+    client = ModelClient(fake_model.url, prompt_slots=True)
+    fake_model.enqueue_choice(route_reply("answer"))
+    await decide_first_move(client, "2+2?", [])
+    assert fake_model.choice_requests[0]["id_slot"] == THINKING_SLOT
+    await client.close()
+
+
+async def test_route_and_probabilities(model, fake_model):
+    fake_model.enqueue_choice(route_reply("change", ("loo", 0.1), ("sen", 0.05), ("xyz", 0.05)))
+    move = await decide_first_move(model, "add milk", TOOLS)
+    assert move is not None and move.route == "change"
+    assert move.probabilities is not None
+    assert move.probabilities["change"] == pytest.approx(0.8 / 0.95, abs=1e-3)
+    assert move.probabilities["look_up"] == pytest.approx(0.1 / 0.95, abs=1e-3)
+    assert move.probabilities["cannot"] == 0.0
+    assert move.why == "first move: change (p=0.84; look_up 0.11; send 0.05)"
+    assert expects_change(move)
+
+
+async def test_a_server_without_logprobs_still_decides(model, fake_model):
+    fake_model.enqueue_choice('{"route": "cannot"}')
+    move = await decide_first_move(model, "Bestell mir eine Pizza", TOOLS)
+    assert move == FirstMove("cannot", None, "first move: cannot")
+    assert not expects_change(move)
+
+
+async def test_a_streamed_reply_keeps_its_logprobs(fake_model):
+    client = ModelClient(fake_model.url)
+    fake_model.enqueue(route_reply("send", ("cha", 0.2)))
+    reply = await client.complete([{"role": "user", "content": "x"}])
+    assert reply.logprobs is not None and [t.token for t in reply.logprobs][-2:] == ["d", '"}']
+    move = read_move(reply)
+    assert move is not None and move.probabilities == {**dict.fromkeys(ROUTES, 0.0), "send": 0.8, "change": 0.2}
+    await client.close()
+
+
+def test_the_value_may_begin_inside_a_token():
+    # '"route":"ask"}' with the quote and the value's start in one token, and an ambiguous "a".
+    tokens = [TokenLogprob('{"route":', 0.0), TokenLogprob('"ask', math.log(0.6), (
+        ('"ask', math.log(0.6)), ('"answer"', math.log(0.3)), ('"a', math.log(0.05)), ("ask", math.log(0.05)))),
+        TokenLogprob('"}', 0.0)]
+    move = read_move(ModelReply(content='{"route":"ask"}', logprobs=tokens))
+    assert move is not None and move.route == "ask"
+    assert move.probabilities == {**dict.fromkeys(ROUTES, 0.0), "ask": pytest.approx(0.6667, abs=1e-3),
+                                  "answer": pytest.approx(0.3333, abs=1e-3)}
+
+
+def test_the_written_token_counts_when_the_alternatives_miss_it():
+    # llama.cpp's alternatives are the model's before the grammar: the written route may be absent.
+    tokens = [TokenLogprob('{"route": "', 0.0), TokenLogprob("cannot", math.log(0.02), (
+        ("order", math.log(0.5)), ("look", math.log(0.06)))), TokenLogprob('"}', 0.0)]
+    move = read_move(ModelReply(content='{"route": "cannot"}', logprobs=tokens))
+    assert move is not None and move.probabilities is not None
+    assert move.probabilities["cannot"] == 0.25 and move.probabilities["look_up"] == 0.75
+
+
+@pytest.mark.parametrize("content", ["", "not json", '{"route": "dance"}', "[1]", '{"move": "answer"}'])
+async def test_an_unreadable_reply_is_none(model, fake_model, content):
+    fake_model.enqueue_choice(content)
+    assert await decide_first_move(model, "hi", TOOLS) is None
+
+
+async def test_a_failing_server_is_none(model, fake_model):
+    fake_model.enqueue_choice(error(500, "boom"), Reply(raw=b"{garbage"))
+    assert await decide_first_move(model, "hi", TOOLS) is None
+    assert await decide_first_move(model, "hi", TOOLS) is None
+
+
+async def test_a_reset_is_retried(model, fake_model):
+    fake_model.enqueue_choice(reset(), route_reply("look_up"))
+    move = await decide_first_move(model, "what's on my list?", TOOLS)
+    assert move is not None and move.route == "look_up"
+    assert len(fake_model.choice_requests) == 2
+
+
+def test_move_messages_without_tools_or_brief():
+    system, _ = move_messages("", "hola", [])
+    assert "Tools:\n(none)" in system["content"] and "Shown:" not in system["content"]
+
+
+@pytest.mark.parametrize(("route", "probabilities", "threshold", "expected"), [
+    ("change", {"change": 0.3, "send": 0.3, "answer": 0.4}, 0.5, True),
+    ("send", {"send": 0.4, "answer": 0.6}, 0.5, False),
+    ("send", {"send": 0.4, "answer": 0.6}, 0.4, True),
+    ("look_up", {"look_up": 0.5, "change": 0.5}, 0.5, False),
+])
+def test_expects_change(route, probabilities, threshold, expected):
+    assert expects_change(FirstMove(route, probabilities, ""), threshold) is expected
+    assert not expects_change(None)
