@@ -6,8 +6,8 @@ from one question to the next, as they would for a person. Judged by hand from t
 saturn.db is kept for tracing what the harness did.
 
 With --ground-only, no model runs: each question's ground (what the model would be shown of the
-turn, worked out from the files as they stand at the start, 2026-12-04 15:00) and the ready write
-the harness would offer for it are printed, to find the harness's own faults before a model run.
+turn, worked out from the files as they stand at the start, 2026-12-04 15:00) is printed, to find
+the harness's own faults before a model run.
 
 Usage: python bench/probe_errands.py [--ground-only] OUT.txt bench/errand_probes/n99.json [more.json …]
 """
@@ -30,8 +30,6 @@ sys.path.insert(0, str(REPO))
 from bench.daemon import BenchDaemon, DaemonSpec, default_model_cache  # noqa: E402
 from bench.drive import TurnLog, drive_turn, read_outbox  # noqa: E402
 from saturnd.turn.ground import TURN_HEADING, Ground, ground_messages  # noqa: E402
-from saturnd.turn.ready_calls import ready_write_of  # noqa: E402
-from saturnd.turn.retrieval import Document  # noqa: E402
 
 QUESTION_TIMEOUT_S = 420.0
 GROUND_ONLY_NOW = datetime(2026, 12, 4, 15, 0)
@@ -97,13 +95,10 @@ def ground_only(spec: dict[str, Any], out: Any) -> None:
         for name, text in spec["files"].items():
             (work / name).parent.mkdir(parents=True, exist_ok=True)
             (work / name).write_text(text, encoding="utf-8")
-        documents = [Document(name, text) for name, text in spec["files"].items()]
         for question in spec["questions"]:
             _, built = ground_messages(Ground(cwd=work, home=home, now=GROUND_ONLY_NOW, request=question))
             turn_part = built.text[built.text.index(TURN_HEADING):].replace(str(work), "WORK")  # the same each run
             out.write(f"### [{spec['name']}] {question}\n{turn_part}\n")
-            if ready := ready_write_of(question, documents, str(work), GROUND_ONLY_NOW.date(), GROUND_ONLY_NOW.time()):
-                out.write(f"   READY WRITE {ready.source}:\n{ready.content}\n")
 
 
 async def run_all(specs: list[dict[str, Any]], out: Any) -> None:

@@ -143,9 +143,9 @@ async def test_one_case_end_to_end_through_a_real_daemon():
 
 
 async def test_a_case_records_which_rules_of_the_harness_fired():
-    _, right, got, _ = await _first_live_simple_case(text("Gorilla has 4200 stars."), "RIGHT", text("Done."))
+    _, right, got, _ = await _first_live_simple_case("RIGHT", text("Gorilla has 4200 stars."), text("Done."))
     assert got["observed"] == [right]
-    assert got["turns"][0]["notes"] == ['1: not_looked_up: "4200": sent back', '2: must call one of: bfcl.github_star']
+    assert got["turns"][0]["notes"] == ["2: unsourced: sent back"]
 
 
 async def test_a_multi_turn_case_runs_its_calls_on_bfcl_backends_turn_by_turn():

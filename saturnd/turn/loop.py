@@ -158,9 +158,13 @@ async def pass_boundary(turn: TurnContext, messages: list[dict[str, Any]]) -> No
 
 
 def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer: str) -> Finding | None:
-    """What ran against what was asked, then the answer's figures against what was shown."""
+    """What ran against what was asked, then the answer's figures against what was shown, when
+    the turn had anything to be true to (the user's files, a tool's result): a chat answer's
+    figures are the model's own knowledge."""
+    had_sources = bool(turn.ground.files_mapped or turn.ground.excerpts or turn.attachments) or any(
+        c.fate == "ran" for p in turn.trace for c in p.calls)
     return (nothing_changed(turn.move, turn.trace, turn.registry)
-            or unsourced_figures(answer, source_text(turn, messages)))
+            or (unsourced_figures(answer, source_text(turn, messages)) if had_sources else None))
 
 
 def source_text(turn: TurnContext, messages: list[dict[str, Any]]) -> str:
