@@ -8,6 +8,7 @@ import pytest
 from bench.reliability import (
     client_loss,
     crash_safety,
+    egress_log,
     load,
     memory_poisoning,
     never_drop,
@@ -43,6 +44,11 @@ def test_clients_that_vanish_leak_no_tasks_fds_or_processes():
 
 def test_concurrent_clients_lose_and_reorder_no_event():
     proof = load.run(short=True)
+    assert proof.ok, proof.render()
+
+
+def test_every_egress_attempt_is_a_row_and_no_private_address_is_reached():
+    proof = egress_log.run(short=True)
     assert proof.ok, proof.render()
 
 

@@ -265,3 +265,34 @@ async def test_connection_failure_recorded(tmp_path: Path) -> None:
         await WEB_FETCH.run(WebFetchParams(url=f"http://127.0.0.1:{port}/"), open_env(tmp_path))
     [row] = EGRESS.drain()
     assert (row.port, row.status) == (port, "ClientConnectorError")
+
+
+@pytest.mark.parametrize(
+    "location",
+    ["http://169.254.169.254:99999/", "http://10.0.0.1\\@example.com/", "http://[::1]x/",
+     "http://[v1.fe80::a+en1]/"],
+)
+async def test_a_redirect_that_cannot_be_parsed_is_refused_and_logged(
+    tmp_path: Path, location: str
+) -> None:
+    """Found by bench/reliability/egress_log: such a hop was refused with no row at all."""
+    async def redirect(request: aioweb.Request) -> aioweb.Response:
+        return aioweb.Response(status=302, headers={"Location": location})
+
+    app = aioweb.Application()
+    app.router.add_get("/", redirect)
+    async with TestServer(app, host="127.0.0.1") as running:
+        EGRESS.drain()
+        with pytest.raises(ToolFailure, match="not a URL that can be parsed"):
+            await fetch(running, "/", open_env(tmp_path))
+    rows = EGRESS.drain()
+    assert [r.status for r in rows] == ["302", "refused: invalid URL"]
+    assert (rows[1].host, rows[1].port) == (location.split("/")[2], 0)
+
+
+async def test_a_url_that_cannot_be_parsed_is_refused_and_logged(tmp_path: Path) -> None:
+    EGRESS.drain()
+    with pytest.raises(ToolFailure, match="not a URL that can be parsed"):
+        await WEB_FETCH.run(WebFetchParams(url="http://[::1]x/"), open_env(tmp_path))
+    [row] = EGRESS.drain()
+    assert (row.host, row.port, row.status) == ("[::1]x", 0, "refused: invalid URL")

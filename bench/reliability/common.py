@@ -59,9 +59,11 @@ def config_yaml(model: FakeModel, extra: str = "") -> str:
 
 
 @contextmanager
-def daemon_on(model: FakeModel, extra: str = "", prefix: str = "rl-") -> Iterator[ScratchDaemon]:
-    """A saturnd in a scratch home of its own, on the scripted model; gone on exit."""
-    with ScratchHome(prefix) as scratch:
+def daemon_on(model: FakeModel, extra: str = "", prefix: str = "rl-",
+              env: dict[str, str] | None = None) -> Iterator[ScratchDaemon]:
+    """A saturnd in a scratch home of its own, on the scripted model (`env`: added to its
+    environment); gone on exit."""
+    with ScratchHome(prefix, env) as scratch:
         scratch.write_config(config_yaml(model, extra))
         daemon = ScratchDaemon(scratch).start()
         try:

@@ -33,6 +33,7 @@ HEADERS = {"User-Agent": "Saturn/0.1 (web_fetch)", "Accept": "text/html,text/*;q
 IP = ipaddress.IPv4Address | ipaddress.IPv6Address
 _NUMERIC = re.compile(r"[0-9][0-9a-fx.]*", re.IGNORECASE)
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_AUTHORITY = re.compile(r"[a-z][a-z0-9+.-]*:/*([^/?#]*)", re.IGNORECASE)
 _KINDS = ["loopback", "unspecified", "link_local", "multicast", "reserved", "private", "site_local"]
 
 
@@ -288,6 +289,19 @@ def _not_fetched(host: str, port: int, status: str, message: str) -> NoReturn:
     raise ToolFailure(message)
 
 
+def _parsed(text: str, base: URL | None = None) -> URL:
+    """`text` as a URL (a redirect's Location: joined to `base`). One that cannot be parsed is
+    refused and logged like any refusal (its host as written): a redirect may aim it inside."""
+    try:
+        url = base.join(URL(text)) if base is not None else URL(text)
+        _ = url.raw_host, url.port  # some authorities fail only when read ("[v1.x]" after a join)
+    except ValueError as e:  # UnicodeError too
+        written = _AUTHORITY.match(text)
+        _not_fetched(written.group(1)[:255] if written else "", 0, "refused: invalid URL",
+                     f"refused {text[:300]!r}: not a URL that can be parsed ({e})")
+    return url
+
+
 async def _fetch(start: URL, env: ToolEnv) -> tuple[URL, _Page]:
     pinned = _PinnedResolver()
     connector = aiohttp.TCPConnector(resolver=pinned, use_dns_cache=False, force_close=True)
@@ -297,13 +311,13 @@ async def _fetch(start: URL, env: ToolEnv) -> tuple[URL, _Page]:
             page = await _hop(session, url, *await _vet(url, env, pinned))
             if page.status not in REDIRECTS or not page.location:
                 return url, page
-            url = url.join(URL(page.location))
+            url = _parsed(page.location, url)
     raise ToolFailure(f"{start} redirected more than {MAX_REDIRECTS} times; stopped")
 
 
 async def _web_fetch(params: WebFetchParams, env: ToolEnv) -> str:
     try:
-        start = URL(params.url.strip())
+        start = _parsed(params.url.strip())
         async with asyncio.timeout(FETCH_TIMEOUT_S):
             url, page = await _fetch(start, env)
     except TimeoutError:
