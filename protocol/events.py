@@ -84,6 +84,9 @@ class ApprovalRequested(_Event, tag="approval_requested"):
     arguments: Any = None
     reason: str = ""
     """Why it was gated: the rule or default, or an escalation."""
+    preview: str = ""
+    """What the call would change, worked out without running it: a unified diff for a file
+    write; "would fail: …" when it would fail as it stands; empty when not known."""
 
 
 class PlanItem(msgspec.Struct, omit_defaults=True):

@@ -101,6 +101,22 @@ def tool_line(name: str, arguments: Any, fate: str, result: str, duration_s: flo
     return " ".join(part for part in (name, target, fate_text(fate, result, duration_s)) if part)
 
 
+def preview_lines(preview: str) -> list[Line]:
+    """What an approval would change, a line each: a diff's additions, removals and the rest."""
+    out: list[Line] = []
+    for line in preview.splitlines():
+        if line.startswith(("+++", "---", "@@")):
+            style = "diff"
+        elif line.startswith("+"):
+            style = "diff_add"
+        elif line.startswith("-"):
+            style = "diff_del"
+        else:
+            style = "diff"
+        out.append((style, "  " + line))
+    return out
+
+
 def plan_lines(items: list[PlanItem]) -> list[str]:
     return [f"{PLAN_MARKS.get(item.status, '○')} {item.text}" for item in items]
 
@@ -205,6 +221,7 @@ class TurnView:
                 target = argument_summary(event.arguments)
                 reason = f" — {event.reason}" if event.reason else ""
                 self.lines.append(("approval", f"? {event.name} {target}{reason}".replace("  ", " ")))
+                self.lines += preview_lines(event.preview)
                 self.lines.append(("keys", APPROVAL_KEYS))
                 self._phase("waiting for you", at)
             case ToolFinished():

@@ -8,6 +8,7 @@ from protocol.jsonrpc import ConfigError
 from saturnd.tools.acting import ACTING_TOOLS
 from saturnd.tools.builtin_files import FILE_TOOLS
 from saturnd.tools.calculate import CALCULATE
+from saturnd.tools.edits import EDIT_TOOLS
 from saturnd.tools.harness import HARNESS_TOOLS
 from saturnd.tools.kb import KB_TOOLS
 from saturnd.tools.messaging import MESSAGING_TOOLS
@@ -18,7 +19,7 @@ from saturnd.tools.web import WEB_TOOLS
 
 def builtin_registry(extra_modules: list[str] | None = None) -> Registry:
     registry = Registry(
-        [*FILE_TOOLS, CALCULATE, *KB_TOOLS, *HARNESS_TOOLS, *ACTING_TOOLS, *WEB_TOOLS, *MESSAGING_TOOLS, QUERY]
+        [*FILE_TOOLS, CALCULATE, *KB_TOOLS, *HARNESS_TOOLS, *ACTING_TOOLS, *EDIT_TOOLS, *WEB_TOOLS, *MESSAGING_TOOLS, QUERY]
     )
     for module_name in extra_modules or []:
         for tool in _module_tools(module_name):

@@ -23,6 +23,7 @@ import msgspec
 from saturnd.gate.reach import Reach
 from saturnd.tools.builtin_files import files_named, missing, resolve
 from saturnd.tools.command_groups import MARKER_ENV, parent_death_signal
+from saturnd.tools.edits import carry_bullets, file_diff, loose_match, near_lines
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
 
 OUTPUT_CAP = 16_000  # bytes of command output returned: the first and last 8 KB
@@ -39,13 +40,17 @@ class WriteFileParams(msgspec.Struct, forbid_unknown_fields=True):
     content: str
 
 
-def _write(path: Path, display: str, content: str) -> str:
+def _content(path: Path, display: str, content: str) -> tuple[str, str]:
     if path.is_dir():
         raise ToolFailure(f"{display} is a directory; give a file path")
-    kept = ""
     if content and not content.endswith("\n") and _ends_a_line(path):
         # The 1.5B rewrites a list without its last newline: the next line added would join it.
-        content, kept = content + "\n", "; kept its final newline"
+        return content + "\n", "; kept its final newline"
+    return content, ""
+
+
+def _write(path: Path, display: str, content: str) -> str:
+    content, kept = _content(path, display, content)
     data = content.encode("utf-8")
     if path.is_file() and _holds(path, data):
         # asked to add cheddar already on the list, the 1.5B wrote the list back and said "updated"
@@ -80,6 +85,17 @@ async def _write_file(params: WriteFileParams, env: ToolEnv) -> str:
     return await asyncio.to_thread(_write, path, params.path, params.content)
 
 
+def _write_preview(params: WriteFileParams, env: ToolEnv) -> str:
+    path = resolve(params.path, env.cwd)
+    content, _ = _content(path, params.path, params.content)
+    if not path.is_file():
+        return file_diff(params.path, None, content)
+    raw = path.read_bytes()
+    if b"\0" in raw[:8192]:
+        return f"replaces the binary file {params.path} ({len(raw)} bytes) with text"
+    return file_diff(params.path, raw.decode("utf-8", errors="replace"), content)
+
+
 WRITE_FILE = Tool(
     name="write_file",
     description="Create or overwrite a text file with the given content.",
@@ -87,6 +103,7 @@ WRITE_FILE = Tool(
     run=_write_file,
     risk="write",
     target="path",
+    preview=_write_preview,
 )
 
 
@@ -100,6 +117,16 @@ class EditFileParams(msgspec.Struct, forbid_unknown_fields=True):
 
 
 def _edit(path: Path, display: str, old: str, new: str) -> str:
+    _, edited, said = _edited(path, display, old, new)
+    try:
+        path.write_bytes(edited.encode("utf-8"))
+    except OSError as e:
+        raise ToolFailure(f"cannot write {display}: {e.strerror or e}") from e
+    return said
+
+
+def _edited(path: Path, display: str, old: str, new: str) -> tuple[str, str, str]:
+    """The file's text, the text after the edit, and what the model is told."""
     if old == new:  # the 1.5B "set" a timeout to the value the file held and called it done
         raise ToolFailure(f"old and new are the same text: nothing in {display} would change")
     if path.is_dir():
@@ -116,18 +143,26 @@ def _edit(path: Path, display: str, old: str, new: str) -> str:
         raise ToolFailure(f"{display} is not UTF-8 text; not edited") from None
     count = text.count(old)
     if count == 0:
-        raise ToolFailure(f"old text not found in {display}")
+        # A small model's old text differs in its spacing or a bullet: that line, kept as the
+        # file writes it; else the nearest lines, so the second try lands (aider's "did you mean").
+        loose = loose_match(text, old, new, display)
+        if loose is None:
+            raise ToolFailure(f"old text not found in {display}{near_lines(text, old)}")
+        start, end, replacement, how = loose
+        return text, text[:start] + replacement + text[end:], f"edited {display}: replaced 1 occurrence ({how})"
     at = text.index(old)
     if count > 1:
         lines = [found.start() for found in re.finditer(rf"(?m)^{re.escape(old)}(?=\r?$)", text)] if "\n" not in old else []
         if len(lines) != 1:  # "milk" of "milk" and "coconut milk": the line that is it, alone
             raise ToolFailure(f"old text occurs {count} times in {display}; include more context")
         at = lines[0]
-    try:
-        path.write_bytes((text[:at] + new + text[at + len(old):]).encode("utf-8"))
-    except OSError as e:
-        raise ToolFailure(f"cannot write {display}: {e.strerror or e}") from e
-    return f"edited {display}: replaced 1 occurrence"
+    new = carry_bullets(text, at, old, new)
+    return text, text[:at] + new + text[at + len(old):], f"edited {display}: replaced 1 occurrence"
+
+
+def _edit_preview(params: EditFileParams, env: ToolEnv) -> str:
+    before, after, _ = _edited(resolve(params.path, env.cwd), params.path, params.old, params.new)
+    return file_diff(params.path, before, after)
 
 
 async def _edit_file(params: EditFileParams, env: ToolEnv) -> str:
@@ -143,6 +178,7 @@ EDIT_FILE = Tool(
     risk="write",
     parent="read_file",
     target="path",
+    preview=_edit_preview,
 )
 
 

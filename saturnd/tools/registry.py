@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -85,6 +86,7 @@ class ToolEnv:
 
 
 ToolRun = Callable[[Any, ToolEnv], Awaitable[str]]
+ToolPreview = Callable[[Any, ToolEnv], str]
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,10 @@ class Tool:
     """A tool that must have run first in the session (the dependency gate)."""
     target: str | None = None
     """The argument naming what the call acts on (e.g. "path"): the parent must have run on it."""
+    preview: ToolPreview | None = None
+    """What a call would change, for the person deciding on it (a unified diff of the file),
+    worked out without changing anything; raises ToolFailure when the call would fail.
+    Synchronous and blocking: call it through preview_call."""
 
     def parameters_schema(self) -> dict[str, Any]:
         return params_schema(self.params)
@@ -123,6 +129,37 @@ class Tool:
                 "parameters": parameters if strict else _slim(parameters),
             },
         }
+
+
+PREVIEW_LINES = 200
+PREVIEW_CHARS = 12_000
+PREVIEW_LINE_CHARS = 400
+PREVIEW_TIMEOUT_S = 5.0
+
+
+async def preview_call(tool: Tool, params: Any, env: ToolEnv) -> str:
+    """What the call would change, for ApprovalRequested.preview: "" when the tool has no
+    preview, the call changes nothing, or the preview could not be made in time; "would fail: …"
+    when the call would fail as it stands. `params` is the validated params Struct (Decision.params).
+    Runs in a thread, off the event loop; capped at PREVIEW_LINES lines."""
+    if tool.preview is None:
+        return ""
+    try:
+        text = await asyncio.wait_for(asyncio.to_thread(tool.preview, params, env), PREVIEW_TIMEOUT_S)
+    except ToolFailure as exc:
+        return f"would fail: {exc}"
+    except Exception:  # a preview never stands in the way of the approval
+        return ""
+    lines = text.split("\n")
+    kept: list[str] = []
+    size = 0
+    for line in lines:
+        line = line if len(line) <= PREVIEW_LINE_CHARS else line[:PREVIEW_LINE_CHARS] + "…"
+        if len(kept) == PREVIEW_LINES or size + len(line) > PREVIEW_CHARS:
+            return "\n".join(kept) + f"\n… {len(lines) - len(kept)} more lines"
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join(kept)
 
 
 def params_schema(params: type[msgspec.Struct]) -> dict[str, Any]:
