@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO))
 from saturnd.model import weights  # noqa: E402
 from saturnd.model.client import ModelClient  # noqa: E402
 from saturnd.model.embedded import EmbeddedModel  # noqa: E402
-from saturnd.turn.first_move import ROUTES, decide_first_move  # noqa: E402
+from saturnd.turn.first_move import SPELLING, decide_first_move  # noqa: E402
 
 BUILTIN_TOOLS = {
     "read_file": "Read a text file (200 lines at a time; start_line to go on).",
@@ -95,13 +95,34 @@ ERRANDS: list[tuple[str, str, str, str]] = [
     ("it", "answer", "Quanto fa il 15% di 80?", ""),
 ]
 
+HELD_OUT: list[tuple[str, str, str, str]] = [
+    ("en", "look_up", "When is the next bin day according to my notes?", ""),
+    ("en", "cannot", "Renew my passport.", ""),
+    ("en", "answer", "What's 3 miles in metres?", "conversion"),
+    ("de", "change", "Lösche die Zeile mit dem Klempner aus meinen Notizen.", ""),
+    ("de", "look_up", "Wie viel kostet laut Budget der Transport?", ""),
+    ("de", "cannot", "Überweis 50 Euro an meinen Vermieter.", ""),
+    ("de", "answer", "Wie viel sind 70 Grad Fahrenheit in Celsius?", "conversion"),
+    ("es", "ask", "Escríbele un mensaje a mi jefe.", ""),
+    ("es", "change", "Añade 'pan' a la lista de la compra.", ""),
+    ("es", "answer", "¿Cómo se dice 'gracias' en alemán?", ""),
+    ("fr", "send", "Envoie un SMS au 06 12 34 56 78 : j'arrive dans dix minutes.", ""),
+    ("fr", "cannot", "Réserve-moi une chambre d'hôtel à Lyon pour samedi.", ""),
+    ("fr", "answer", "Combien font 12 pieds en mètres ?", "conversion"),
+    ("it", "look_up", "Cosa c'è nella mia lista della spesa?", ""),
+    ("it", "cannot", "Accendi il riscaldamento.", ""),
+    ("it", "send", "Scrivi una email a paola@example.com: la cena è alle otto.", ""),
+    ("it", "ask", "Manda un messaggio al mio vicino.", ""),
+]
+"""Written after the prompt was tuned on ERRANDS, and never tuned on."""
+
 
 async def first_tokens(base_url: str) -> list[str]:
     """How llama.cpp's /tokenize splits each route as the grammar writes it (empty elsewhere)."""
     lines = []
     root = base_url.removesuffix("/v1")
     async with aiohttp.ClientSession() as http:
-        for route in ROUTES:
+        for route in SPELLING.values():
             try:
                 async with http.post(f"{root}/tokenize", json={"content": f'{{"route": "{route}"}}',
                                                                "with_pieces": True}) as response:
@@ -118,7 +139,8 @@ async def run(client: ModelClient, base_url: str) -> list[str]:
     out.append("| lang | expected | got | p(got) | p(expected) | s | request |")
     out.append("|---|---|---|---|---|---|---|")
     right: dict[str, list[bool]] = defaultdict(list)
-    for language, expected, request, kind in ERRANDS:
+    rows = [("tuned on", e) for e in ERRANDS] + [("held out", e) for e in HELD_OUT]
+    for group, (language, expected, request, kind) in rows:
         started = time.monotonic()
         move = await decide_first_move(client, request, tools, CONTEXT)
         seconds = time.monotonic() - started
@@ -126,11 +148,11 @@ async def run(client: ModelClient, base_url: str) -> list[str]:
         probabilities = move.probabilities if move and move.probabilities else {}
         ok = got == expected
         for key in ("all", language, f"expected {expected}", *([kind] if kind else [])):
-            right[key].append(ok)
+            right[f"{group}: {key}"].append(ok)
         p_got = f"{probabilities[got]:.2f}" if got in probabilities else "-"
         p_expected = f"{probabilities[expected]:.2f}" if expected in probabilities else "-"
-        out.append(f"| {language} | {expected} | {got}{'' if ok else ' ✗'} | {p_got} | {p_expected}"
-                   f" | {seconds:.1f} | {request} |")
+        out.append(f"| {language}{' (held out)' if group == 'held out' else ''} | {expected} |"
+                   f" {got}{'' if ok else ' ✗'} | {p_got} | {p_expected} | {seconds:.1f} | {request} |")
         print(out[-1], flush=True)
     out.append("")
     for key, hits in right.items():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -12,12 +13,13 @@ from saturnd.model.types import ModelReply, TokenLogprob
 from saturnd.testing.fake_model import Reply, error, reset
 from saturnd.turn.first_move import (
     ROUTES,
-    SCHEMA,
+    SPELLING,
     FirstMove,
     decide_first_move,
     expects_change,
     move_messages,
     read_move,
+    schema,
 )
 
 TOOLS = [
@@ -33,10 +35,11 @@ def lp(token: str, p: float, *alternatives: tuple[str, float]) -> dict:
 
 
 def route_reply(route: str, *alternatives: tuple[str, float], p: float = 0.8, **kw) -> Reply:
-    """{"route": "<route>"} in the pieces Qwen's tokenizer makes of it."""
+    """{"route": "<the route as written>"} in pieces as Qwen's tokenizer makes them."""
+    written = SPELLING[route]  # type: ignore[index]
     tokens = [lp('{"', 1.0), lp("route", 1.0), lp('":', 1.0), lp(' "', 1.0),
-              lp(route[:3], p, *alternatives), lp(route[3:], 1.0), lp('"}', 1.0)]
-    return Reply(text=f'{{"route": "{route}"}}', logprobs=tokens, **kw)
+              lp(written[:3], p, *alternatives), lp(written[3:], 1.0), lp('"}', 1.0)]
+    return Reply(text=f'{{"route": "{written}"}}', logprobs=tokens, **kw)
 
 
 @pytest.fixture
@@ -50,15 +53,18 @@ async def test_the_request_is_one_short_constrained_call_with_logprobs(model, fa
     fake_model.enqueue_choice(route_reply("change"))
     await decide_first_move(model, "Füge Milch zu meiner Einkaufsliste hinzu", TOOLS, "Files: shopping.txt")
     body = fake_model.choice_requests[0]
-    assert body["response_format"] == {"type": "json_schema", "json_schema": {"name": "choice", "schema": SCHEMA}}
-    assert list(SCHEMA["properties"]) == ["route"] and SCHEMA["properties"]["route"]["enum"] == list(ROUTES)
+    assert body["response_format"] == {"type": "json_schema", "json_schema": {"name": "choice", "schema": schema()}}
+    assert list(schema()["properties"]) == ["route"]
+    assert schema()["properties"]["route"]["enum"] == [SPELLING[r] for r in ROUTES]
     assert body["logprobs"] is True and body["top_logprobs"] == 10
     assert (body["temperature"], body["max_tokens"], body["stream"]) == (0.0, 16, False)
     assert "tools" not in body and body["chat_template_kwargs"] == {"enable_thinking": False}
-    system, user = body["messages"]
-    assert user == {"role": "user", "content": "Füge Milch zu meiner Einkaufsliste hinzu"}
+    system, *examples, user = body["messages"]
+    assert user == {"role": "user", "content": "Shown:\nFiles: shopping.txt\n\nRequest: Füge Milch zu meiner Einkaufsliste hinzu"}
     assert "any language" in system["content"] and "- read_file: Read a text file." in system["content"]
-    assert "More." not in system["content"] and system["content"].endswith("Shown:\nFiles: shopping.txt")
+    assert "More." not in system["content"]
+    assert [m["role"] for m in examples] == ["user", "assistant"] * len(ROUTES)
+    assert {json.loads(m["content"])["route"] for m in examples[1::2]} == set(SPELLING.values())
 
 
 async def test_the_embedded_server_keeps_the_draft_slot_for_the_turn(fake_model):
@@ -82,7 +88,7 @@ async def test_route_and_probabilities(model, fake_model):
 
 
 async def test_a_server_without_logprobs_still_decides(model, fake_model):
-    fake_model.enqueue_choice('{"route": "cannot"}')
+    fake_model.enqueue_choice('{"route": "no_tool"}')
     move = await decide_first_move(model, "Bestell mir eine Pizza", TOOLS)
     assert move == FirstMove("cannot", None, "first move: cannot")
     assert not expects_change(move)
@@ -92,18 +98,19 @@ async def test_a_streamed_reply_keeps_its_logprobs(fake_model):
     client = ModelClient(fake_model.url)
     fake_model.enqueue(route_reply("send", ("cha", 0.2)))
     reply = await client.complete([{"role": "user", "content": "x"}])
-    assert reply.logprobs is not None and [t.token for t in reply.logprobs][-2:] == ["d", '"}']
+    assert reply.logprobs is not None and [t.token for t in reply.logprobs][-2:] == ["d_message", '"}']
     move = read_move(reply)
     assert move is not None and move.probabilities == {**dict.fromkeys(ROUTES, 0.0), "send": 0.8, "change": 0.2}
     await client.close()
 
 
 def test_the_value_may_begin_inside_a_token():
-    # '"route":"ask"}' with the quote and the value's start in one token, and an ambiguous "a".
+    # '"route":"ask_user"}' with the quote and the value's start in one token, an ambiguous "a",
+    # a whole route, a token that is no route, and one without the quote before it.
     tokens = [TokenLogprob('{"route":', 0.0), TokenLogprob('"ask', math.log(0.6), (
-        ('"ask', math.log(0.6)), ('"answer"', math.log(0.3)), ('"a', math.log(0.05)), ("ask", math.log(0.05)))),
-        TokenLogprob('"}', 0.0)]
-    move = read_move(ModelReply(content='{"route":"ask"}', logprobs=tokens))
+        ('"ask', math.log(0.6)), ('"answer_now"', math.log(0.3)), ('"a', math.log(0.05)),
+        ('"answ"', math.log(0.05)), ("ask", math.log(0.05)))), TokenLogprob('_user"}', 0.0)]
+    move = read_move(ModelReply(content='{"route":"ask_user"}', logprobs=tokens))
     assert move is not None and move.route == "ask"
     assert move.probabilities == {**dict.fromkeys(ROUTES, 0.0), "ask": pytest.approx(0.6667, abs=1e-3),
                                   "answer": pytest.approx(0.3333, abs=1e-3)}
@@ -111,14 +118,15 @@ def test_the_value_may_begin_inside_a_token():
 
 def test_the_written_token_counts_when_the_alternatives_miss_it():
     # llama.cpp's alternatives are the model's before the grammar: the written route may be absent.
-    tokens = [TokenLogprob('{"route": "', 0.0), TokenLogprob("cannot", math.log(0.02), (
-        ("order", math.log(0.5)), ("look", math.log(0.06)))), TokenLogprob('"}', 0.0)]
-    move = read_move(ModelReply(content='{"route": "cannot"}', logprobs=tokens))
+    tokens = [TokenLogprob('{"route": "', 0.0), TokenLogprob("no", math.log(0.02), (
+        ("order", math.log(0.5)), ("look", math.log(0.06)))), TokenLogprob('_tool"}', 0.0)]
+    move = read_move(ModelReply(content='{"route": "no_tool"}', logprobs=tokens))
     assert move is not None and move.probabilities is not None
     assert move.probabilities["cannot"] == 0.25 and move.probabilities["look_up"] == 0.75
 
 
-@pytest.mark.parametrize("content", ["", "not json", '{"route": "dance"}', "[1]", '{"move": "answer"}'])
+@pytest.mark.parametrize("content", ["", "not json", '{"route": "dance"}', '{"route": "answer"}', "[1]",
+                                     '{"move": "answer_now"}'])
 async def test_an_unreadable_reply_is_none(model, fake_model, content):
     fake_model.enqueue_choice(content)
     assert await decide_first_move(model, "hi", TOOLS) is None
@@ -138,8 +146,8 @@ async def test_a_reset_is_retried(model, fake_model):
 
 
 def test_move_messages_without_tools_or_brief():
-    system, _ = move_messages("", "hola", [])
-    assert "Tools:\n(none)" in system["content"] and "Shown:" not in system["content"]
+    system, *_, user = move_messages("", "hola", [])
+    assert "exist:\n(none)" in system["content"] and user == {"role": "user", "content": "hola"}
 
 
 @pytest.mark.parametrize(("route", "probabilities", "threshold", "expected"), [

@@ -19,28 +19,53 @@ from saturnd.model.types import ModelReply
 
 Route = Literal["answer", "look_up", "change", "send", "ask", "cannot"]
 ROUTES: tuple[Route, ...] = get_args(Route)
-"""Their first tokens differ, so the route's first token tells them apart (prefix matched)."""
 CHANGING: frozenset[str] = frozenset({"change", "send"})
-
-SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {"route": {"type": "string", "enum": list(ROUTES)}},
-    "required": ["route"],
-    "additionalProperties": False,
+SPELLING: dict[Route, str] = {
+    "answer": "answer_now", "look_up": "look_up", "change": "change_file", "send": "send_message",
+    "ask": "ask_user", "cannot": "no_tool",
 }
+"""How the model writes each route: named for what it does (the 1.5B, before EXAMPLES: 17 of 32
+errands right against 14 with the bare names, bench/results/first-move-probe.md). Their first
+tokens differ (answer, look, change, send, ask, no), so the route's first token tells them apart."""
+
+
+def schema() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {"route": {"type": "string", "enum": list(SPELLING.values())}},
+        "required": ["route"],
+        "additionalProperties": False,
+    }
+
+
 PROMPT = """\
-Choose the first move for the person's request. The request may be in any language: judge what \
-it needs, not its wording. Reply {{"route": "<move>"}} with one of these moves:
-- answer: reply now from what is shown here or from general knowledge: facts, advice, \
-translations, and any arithmetic or unit conversion (computed, with calculate if it is listed).
-- look_up: read the person's own files, notes, knowledge base, tables or a web page to find it out.
-- change: create or edit a file or note of the person's, run a command, or keep a fact they state.
-- send: send a message or an email to someone.
-- ask: a value only the person knows is missing (who, which one, how much), so ask them first.
-- cannot: none of the listed tools can do it: it needs a shop, a booking, a payment, a call, \
-a device or an app that is not in the list.
-Tools:
-{tools}{shown}"""
+You decide how a request is handled, before anything is done. The request may be in any \
+language: judge what it needs, not its wording.
+The tools that exist:
+{tools}
+Moves:
+- answer_now: you reply yourself with no tool or with calculate: general knowledge, advice, a \
+translation, arithmetic, a unit conversion.
+- look_up: the reply depends on the person's own data: their lists, notes, budget, tables, \
+documents or knowledge base, or a web page.
+- change_file: add, edit or remove something in the person's files or notes, or run a command.
+- send_message: send a message or an email to a number or address the request gives.
+- ask_user: it names someone to write to but gives no number or address, or another value only \
+the person knows is missing.
+- no_tool: none of the tools above can do it: buying, ordering, booking, paying, phoning, or \
+working a device or an app.
+Reply {{"route": "<move>"}}."""
+EXAMPLES: tuple[tuple[str, Route], ...] = (
+    ("Get me a taxi to the airport.", "cannot"),
+    ("Text +1 555 0100 that I'm on my way.", "send"),
+    ("What did I note about the car insurance?", "look_up"),
+    ("Email my accountant the summary.", "ask"),
+    ("Rename the heading in todo.md to 'This week'.", "change"),
+    ("What's the boiling point of water in kelvin?", "answer"),
+)
+"""One worked decision per move, as earlier turns of the conversation. Without them the 1.5B
+never chose no_tool and took conversions for look-ups (17 of 32 right); with them 27 of 32 and
+14 of 17 errands it was never tuned on. They stay in English: the requests need not be."""
 
 
 @dataclass(frozen=True)
@@ -53,14 +78,17 @@ class FirstMove:
 
 
 def move_messages(system_brief: str, request: str, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The decision's prompt: the moves, the tools they are judged against, what is shown
-    (`system_brief`, e.g. the folder's file names; may be empty) and the request."""
+    """The decision's prompt: the moves, the tools they are judged against, the worked examples,
+    then what is shown (`system_brief`, e.g. the folder's file names; may be empty) and the
+    request. What changes per turn comes last, so the server's prompt cache keeps the rest."""
     lines = [f"- {f['name']}: {_first_line(f.get('description', ''))}" for f in (t.get("function") or t for t in tools)]
-    shown = f"\nShown:\n{system_brief.strip()}" if system_brief.strip() else ""
-    return [
-        {"role": "system", "content": PROMPT.format(tools="\n".join(lines) or "(none)", shown=shown)},
-        {"role": "user", "content": request},
-    ]
+    messages = [{"role": "system", "content": PROMPT.format(tools="\n".join(lines) or "(none)")}]
+    for example, route in EXAMPLES:
+        messages += [{"role": "user", "content": example},
+                     {"role": "assistant", "content": json.dumps({"route": SPELLING[route]})}]
+    shown = system_brief.strip()
+    messages.append({"role": "user", "content": f"Shown:\n{shown}\n\nRequest: {request}" if shown else request})
+    return messages
 
 
 async def decide_first_move(
@@ -68,7 +96,7 @@ async def decide_first_move(
 ) -> FirstMove | None:
     """The model's first move for `request`; None when the server fails or the reply can't be read."""
     try:
-        reply = await client.choose(move_messages(context, request, tools), SCHEMA)
+        reply = await client.choose(move_messages(context, request, tools), schema())
     except ModelError:
         return None
     return read_move(reply)
@@ -77,10 +105,11 @@ async def decide_first_move(
 def read_move(reply: ModelReply) -> FirstMove | None:
     """The route the reply's JSON names, with each route's probability when the tokens carry them."""
     try:
-        route = json.loads(reply.content).get("route")
+        written = json.loads(reply.content).get("route")
     except (ValueError, AttributeError):
         return None
-    if route not in ROUTES:
+    route = next((r for r, spelled in SPELLING.items() if spelled == written), None)
+    if route is None:
         return None
     probabilities = route_probabilities(reply)
     return FirstMove(route, probabilities, _why(route, probabilities))
@@ -126,7 +155,7 @@ def _route_of(token: str, before: str) -> Route | None:
     rest = rest.split('"')[0]
     if not rest:
         return None
-    matches = [r for r in ROUTES if (r == rest if whole else r.startswith(rest))]
+    matches = [r for r, spelled in SPELLING.items() if (spelled == rest if whole else spelled.startswith(rest))]
     return matches[0] if len(matches) == 1 else None
 
 
