@@ -125,8 +125,12 @@ def test_the_written_token_counts_when_the_alternatives_miss_it():
     assert move.probabilities["cannot"] == 0.25 and move.probabilities["look_up"] == 0.75
 
 
-@pytest.mark.parametrize("content", ["", "not json", '{"route": "dance"}', '{"route": "answer"}', "[1]",
-                                     '{"move": "answer_now"}'])
+def test_the_bare_route_names_are_read_too():
+    assert [read_move(ModelReply(content=json.dumps({"route": r}))) for r in ("send", "send_message")] == [
+        FirstMove("send", None, "first move: send")] * 2
+
+
+@pytest.mark.parametrize("content", ["", "not json", '{"route": "dance"}', "[1]", '{"move": "answer_now"}'])
 async def test_an_unreadable_reply_is_none(model, fake_model, content):
     fake_model.enqueue_choice(content)
     assert await decide_first_move(model, "hi", TOOLS) is None

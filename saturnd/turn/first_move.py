@@ -108,8 +108,8 @@ def read_move(reply: ModelReply) -> FirstMove | None:
         written = json.loads(reply.content).get("route")
     except (ValueError, AttributeError):
         return None
-    route = next((r for r, spelled in SPELLING.items() if spelled == written), None)
-    if route is None:
+    route = next((r for r, spelled in SPELLING.items() if written in (spelled, r)), None)
+    if route is None:  # the bare names are read too: a server may not hold to the grammar
         return None
     probabilities = route_probabilities(reply)
     return FirstMove(route, probabilities, _why(route, probabilities))
