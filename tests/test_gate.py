@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 from protocol.client import Client
-from saturnd.gate.provenance import SessionRecord
-from saturnd.model.types import ToolCall
 from saturnd.testing.fake_model import call, calls
-from saturnd.tools import builtin_registry
 from saturnd.turn import review
-from saturnd.turn.loop_rules import CallLedger
 from tests.conftest import of_type
 
 

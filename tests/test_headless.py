@@ -33,13 +33,15 @@ def test_json_output(saturn_env, fake_model):
 
 
 def test_json_and_the_streams_last_event_carry_the_answers_note(saturn_env, fake_model):
-    claim = "Email sent to Tom."  # claimed twice with no tool acting: not done first, and the note
-    fake_model.enqueue(Reply(text=claim), Reply(text=claim), Reply(text=claim), Reply(text=claim))
+    claim = "Email sent to Tom."  # the first move was to send, and nothing was sent: back once, then noted
+    move = '{"route": "send"}'
+    fake_model.enqueue_choice(move, move)
+    fake_model.enqueue(*[Reply(text=claim)] * 8)
     printed = json.loads(saturn_env.saturn("-p", "email Tom", "--json").stdout)
     streamed = saturn_env.saturn("-p", "email Tom", "--stream-json").stdout.splitlines()
     final = json.loads(streamed[-1])["event"]
-    assert (printed["answer"], printed["note"]) == (f"{prompts.NOT_DONE} {claim}", prompts.UNBACKED_NOTE)
-    assert (final["type"], final["note"]) == ("turn_ended", prompts.UNBACKED_NOTE)
+    assert (printed["answer"], printed["note"]) == (claim, prompts.NOTE_NOTHING_CHANGED)  # the words as written
+    assert (final["type"], final["note"]) == ("turn_ended", prompts.NOTE_NOTHING_CHANGED)
 
 
 def test_stream_json_prints_each_event_as_a_line(saturn_env, fake_model):

@@ -13,7 +13,7 @@ from protocol.methods import CallTrace
 from saturnd import egress
 from saturnd.gate.provenance import SessionRecord
 from saturnd.model.types import ModelReply, ToolCall
-from saturnd.tools.registry import NO_ANSWER
+from saturnd.tools.registry import NO_ANSWER, preview_call
 from saturnd.turn import prompts
 from saturnd.turn.context import TurnContext
 from saturnd.turn.execute import ToolOutcome, run_tool, time_limit
@@ -119,8 +119,9 @@ async def settle_approvals(turn: TurnContext, decisions: list[Decision]) -> list
         answers = {d.call.id: "nobody" for d in asking}
     else:
         for d in asking:
+            preview = await preview_call(d.tool, d.params, turn.env) if d.tool is not None else ""
             turn.events.emit(ApprovalRequested(
-                call_id=d.call.id, name=d.call.name, arguments=d.arguments, reason=d.reason,
+                call_id=d.call.id, name=d.call.name, arguments=d.arguments, reason=d.reason, preview=preview,
             ))
         # The turn's time budget covers waiting for a person: a client that vanished after
         # the request must not leave the turn (and its session) waiting for ever.
