@@ -6,7 +6,6 @@ import json
 
 from protocol.client import Client
 from saturnd.testing.fake_model import call, calls
-from saturnd.turn import review
 from tests.conftest import of_type
 
 
@@ -56,27 +55,13 @@ async def test_decline_goes_back_and_is_never_reissued(harness):
     assert not (harness.env.workdir / "notes.log").exists()
 
 
-async def test_an_answer_parroting_the_decline_note_is_replaced_by_what_was_not_done(harness):
-    await harness.start()
-    harness.model.enqueue(
-        call("append_note", {"text": "x"}),
-        "The user declined this call. Do not retry it or work around it; say what was not done.",
-    )
-    _, turn_id, events = await run_with_decisions(harness, "note x", decide_with("decline"))
-    assert of_type(events, "answer")[0].text == "Not done: append_note, because you declined it."
-    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
-    assert trace.passes[-1].note == "the answer repeated Saturn's note to the model: replaced with what was not done"
-
-
-async def test_an_answer_that_does_not_say_the_declined_errand_was_not_done_is_prefixed(harness):
+async def test_an_answer_after_a_declined_change_goes_out_as_written_with_what_was_not_done(harness):
     await harness.start()
     harness.model.enqueue(call("append_note", {"text": "meeting cancelled"}), "The meeting was cancelled.")
-    _, turn_id, events = await run_with_decisions(harness, "note that the meeting is cancelled", decide_with("decline"))
-    assert of_type(events, "answer")[0].text == (
-        "Not done: append_note, because you declined it. The meeting was cancelled."
-    )
-    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
-    assert trace.passes[-1].note == "prefixed: what was not done"
+    _, _, events = await run_with_decisions(harness, "note that the meeting is cancelled", decide_with("decline"))
+    answer = of_type(events, "answer")[0]
+    assert answer.text == "The meeting was cancelled."  # the model's words are never rewritten
+    assert "append_note (declined)" in answer.note
 
 
 async def test_a_fully_declined_batch_goes_straight_back(harness):
@@ -111,7 +96,8 @@ async def test_explain_says_why_and_where_arguments_came_from(harness):
     await run_with_decisions(harness, "mail whoever contacts.txt names about lunch", explain_then_decline)
     result = explained["it"]
     assert result.name == "mail"
-    assert result.reason.startswith("the default for messaging tools (ask); escalated: 'petra@corp.example'")
+    # the address came from the user's own file, read by a tool: asked by default, not escalated
+    assert result.reason == "the default for messaging tools (ask)"
     assert result.origins == {
         "to": "returned by read_file (call_0_read_file, outside content)",
         "body": "in nothing you typed or any tool returned",
@@ -159,28 +145,24 @@ async def test_an_allowed_email_to_the_person_named_may_carry_a_line_of_the_user
     (harness.env.workdir / "contacts.md").write_text("- Landlord, Mr Patel: patel@lettings.example\n")
     (harness.env.workdir / "house.md").write_text("# House jobs\n- Leaking tap in bathroom\n- Gutters: not booked\n")
     harness.model.enqueue(
-        call("read_file", {"path": "house.md"}),
+        calls(("read_file", {"path": "house.md"}), ("read_file", {"path": "contacts.md"})),
         call("send_email", {"to": "patel@lettings.example", "subject": "Leaking tap in bathroom",  # house.md's line
                             "body": "Dear Mr Patel, the bathroom tap is leaking. Could you arrange a plumber?"}),
         "Sent.",
     )
     _, events = await harness.turn("Email Mr Patel about the leaking tap.", headless=True)
-    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran", "ran"]
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran", "ran", "ran"]
 
 
-async def test_allowed_text_to_the_person_the_user_named_goes_to_the_number_their_file_gives(harness):
-    await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
-    (harness.env.workdir / "contacts.md").write_text("- Ana Ruiz: +34 600 111 222\n- Tom Berg: +44 7700 900456\n")
-    harness.model.enqueue(
-        call("read_file", {"path": "contacts.md"}),
-        call("send_message", {"to": "+34 600 111 222", "text": "I'll be late tonight."}),
-        call("send_message", {"to": "+44 7700 900456", "text": "I'll be late tonight."}),
-        "Sent.",
-    )
-    _, events = await harness.turn("Let Ana know I'll be late tonight.", headless=True)
-    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran", "ran", "not_approved"]
-    sent = [json.loads(p.read_text()) for p in (harness.env.data_dir / "outbox").iterdir()]
-    assert [m["to"] for m in sent] == ["+34 600 111 222"]
+async def test_an_address_only_the_ground_showed_is_refused_until_a_tool_returns_it(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_email, decision: allow}\n")
+    (harness.env.workdir / "contacts.md").write_text("- Landlord, Mr Patel: patel@lettings.example\n")
+    email = call("send_email", {"to": "patel@lettings.example", "subject": "Tap", "body": "The tap leaks."})
+    harness.model.enqueue(email, call("read_file", {"path": "contacts.md"}), email, "Sent.")
+    _, events = await harness.turn("Email Mr Patel about the leaking tap.", headless=True)
+    finished = of_type(events, "tool_finished")
+    assert [f.fate for f in finished] == ["refused_recipient", "ran", "ran"]
+    assert "patel@lettings.example" in finished[0].result
 
 
 async def test_a_path_outside_the_folder_named_by_a_file_is_still_not_written_unasked(harness, tmp_path):
@@ -212,7 +194,9 @@ async def test_policy_rules_allow_and_deny_by_argument_glob(harness):
 
 
 async def test_dependency_gate_refuses_then_the_model_self_corrects(harness):
-    await harness.start("gate:\n  rules:\n    - {tool: patch, decision: allow}\n")
+    # without the ground, nothing has shown a.txt whole: the model must read it first
+    await harness.start("gate:\n  rules:\n    - {tool: patch, decision: allow}\n"
+                        "ground:\n  folder_map: false\n  retrieval: false\n")
     (harness.env.workdir / "a.txt").write_text("A")
     harness.model.enqueue(call("patch", {"path": "a.txt", "text": "B"}), call("read_file", {"path": "a.txt"}),
                           call("patch", {"path": "a.txt", "text": "B"}), "Patched.")
@@ -241,113 +225,6 @@ async def test_a_refused_address_proposed_again_is_refused_again(harness):
     assert [f.fate for f in of_type(events, "tool_finished")] == ["refused_recipient", "refused_recipient"]
 
 
-async def test_the_harness_asks_the_person_for_a_recipient_the_model_made_up(harness):
-    await harness.start("gate:\n  rules:\n    - {tool: mail, decision: allow}\n")
-    harness.model.enqueue(call("mail", {"to": "friend@example.com", "body": "hi"}), "Sent.")
-    client: Client = harness.client
-    session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
-    started = await client.call("turn/start", {"session_id": session.session_id, "text": "mail my friend"})
-    events = []
-    async for e in client.turn_events(started.turn_id):
-        events.append(e)
-        if e.event.__struct_config__.tag == "question":
-            assert e.event.question == (
-                "Which email address should mail use? I have none from you or your files"
-                " (friend@example.com was a guess)."
-            )
-            await client.call("turn/reply", {"turn_id": started.turn_id, "text": "It's ana@mail.example"})
-    finished = [e.event for e in events if e.event.__struct_config__.tag == "tool_finished"]
-    assert [f.fate for f in finished] == ["ran"]  # the same call, with the address the person gave
-    sent = harness.model.requests[1]["messages"][-1]["content"]
-    assert sent.startswith("(friend@example.com was a guess: the user gave the email address ana@mail.example when asked.) ")
-    assert "ana@mail.example" in sent.split(") ", 1)[1]
-
-
-async def test_an_address_the_person_gave_is_not_asked_for_again_in_the_turn(harness):
-    await harness.start("gate:\n  rules:\n    - {tool: mail, decision: allow}\n")
-    harness.model.enqueue(call("mail", {"to": "friend@example.com", "body": "hi"}),
-                          call("ask_user", {"question": "What is your friend's email address?"}), "Sent.")
-    client: Client = harness.client
-    session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
-    started = await client.call("turn/start", {"session_id": session.session_id, "text": "mail my friend"})
-    questions = []
-    async for e in client.turn_events(started.turn_id):
-        if e.event.__struct_config__.tag == "question":
-            questions.append(e.event.question)
-            await client.call("turn/reply", {"turn_id": started.turn_id, "text": "It's ana@mail.example"})
-    assert len(questions) == 1
-    assert harness.model.requests[2]["messages"][-1]["content"] == (
-        "Not asked again: the user gave the email address when asked this turn: It's ana@mail.example. Use it.")
-
-
-async def test_a_message_goes_without_the_sentence_of_a_guess_the_person_could_not_give(harness):
-    await harness.start("gate:\n  rules:\n    - {tool: mail, decision: allow}\n")
-    guessed = call("mail", {"to": "ana@mail.example", "body": "Leo is off on Wednesday. He'll be back on Thursday.\nThanks"})
-    harness.model.enqueue(guessed, "Sent.")
-    client: Client = harness.client
-    session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
-    started = await client.call("turn/start", {"session_id": session.session_id,
-                                               "text": "mail ana@mail.example that Leo is off on Wednesday"})
-    questions = []
-    async for e in client.turn_events(started.turn_id):
-        if e.event.__struct_config__.tag == "question":
-            questions.append(e.event.question)
-            await client.call("turn/reply", {"turn_id": started.turn_id, "text": "I don't know, do what you can."})
-    assert questions == ["'Thursday' in mail's body is a guess: it is in nothing you said or your files. What should it be?"]
-    assert harness.model.requests[1]["messages"][-1]["content"].startswith(
-        "(Asked, the user said: I don't know, do what you can. The call went without \"He'll be back on Thursday.\".) ")
-    assert (harness.env.workdir / "sent.log").read_text() == "ana@mail.example: Leo is off on Wednesday.\nThanks\n"
-
-
-async def test_asking_leave_for_the_errand_is_left_to_the_approval(harness):
-    await harness.start()
-    (harness.env.workdir / "draft.txt").write_text("first draft\n")
-    harness.model.enqueue(
-        call("ask_user", {"question": "Did you overwrite draft.txt with the word 'final'?"}),
-        call("write_file", {"path": "draft.txt", "content": "final"}),
-        "Not done: you declined the overwrite.",
-    )
-    _, _, events = await run_with_decisions(harness, 'Overwrite draft.txt with the word "final".', decide_with("decline"))
-    assert of_type(events, "question") == []
-    assert harness.sent(1)[-1]["content"] == (
-        "not asked: the user already asked for this. Call write_file or edit_file to do it: Saturn asks the user"
-        " to approve it before it runs, so do not ask first."
-    )
-    assert [f.fate for f in of_type(events, "tool_finished")] == ["invalid", "declined"]
-    assert (harness.env.workdir / "draft.txt").read_text() == "first draft\n"
-
-
-async def test_after_a_leave_question_the_next_pass_must_do_the_errand(harness):
-    await harness.start(model_extra="  tool_mode: constrained\n")
-    (harness.env.workdir / "calendar.txt").write_text("Mon 09:00 standup\n")
-    harness.model.enqueue(
-        '{"name": "ask_user", "arguments": {"question": "Do you want to approve the addition? If not, what then?"}}',
-        '{"name": "edit_file", "arguments": {"path": "calendar.txt", "old": "Mon 09:00 standup",'
-        ' "new": "Mon 09:00 standup\\nTue 10:00 bank meeting"}}',
-        '{"response": "Added."}',
-    )
-    _, turn_id, _ = await run_with_decisions(
-        harness, "Add my meeting with the bank on Tuesday at 10:00 to calendar.txt.", decide_with("once"))
-    forced = harness.model.requests[1]["response_format"]["json_schema"]["schema"]["anyOf"]
-    names = [c["properties"]["name"]["const"] for c in forced]
-    assert "edit_file" in names and "read_file" in names and "ask_user" not in names
-    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
-    assert [c.fate for p in trace.passes for c in p.calls] == ["invalid", "ran"]
-    assert (harness.env.workdir / "calendar.txt").read_text() == "Mon 09:00 standup\nTue 10:00 bank meeting\n"
-
-
-async def test_a_write_to_the_folder_goes_to_the_file_the_request_names(harness):
-    await harness.start("gate:\n  rules:\n    - {tool: write_file, decision: allow}\n")
-    work = harness.env.workdir
-    harness.model.enqueue(call("write_file", {"path": str(work), "content": "Tuesday at 15:00"}), "Written.")
-    _, events = await harness.turn("Create a file called meeting.txt with Tuesday at 15:00 in it.")
-    finished = of_type(events, "tool_finished")
-    assert [f.fate for f in finished] == ["ran"]
-    assert harness.sent(1)[-1]["content"].startswith(
-        f"('{work}' is a folder and the user named meeting.txt, so the call wrote meeting.txt.) ")
-    assert (work / "meeting.txt").read_text() == "Tuesday at 15:00"
-
-
 async def test_judge_blocks_a_call_and_redacts_a_result(harness):
     await harness.start(
         "judge:\n  rules:\n"
@@ -368,10 +245,11 @@ async def test_egress_rows_for_model_calls(harness):
     harness.model.enqueue("hi")
     turn_id, _ = await harness.turn("hello")
     listed = await client.call("egress/list", {"turn_id": turn_id})
+    # the first move's decision, then the answer's pass
     assert [(e.host, e.port, e.method, e.status, e.tool) for e in listed.entries] == [
-        ("127.0.0.1", harness.model.port, "POST", "200", "model")]
-    assert listed.entries[0].bytes_out == len(harness.model.raw_bodies[0])
-    assert listed.entries[0].bytes_in > 0
+        ("127.0.0.1", harness.model.port, "POST", "200", "model")] * 2
+    assert len(harness.model.raw_bodies[0]) in [e.bytes_out for e in listed.entries]
+    assert all(e.bytes_in > 0 for e in listed.entries)
 
 
 async def test_a_custom_judge_entry_point(harness):
@@ -384,11 +262,3 @@ async def test_a_custom_judge_entry_point(harness):
     assert "this is [gone]" in results[1]
     assert [f.fate for f in of_type(events, "tool_finished")] == ["blocked", "ran"]
 
-
-def test_a_row_marked_for_someone_named_with_an_s_is_theirs(tmp_path):
-    shifts = "date,shift,volunteer,confirmed\n2026-12-05,afternoon,Tom,no\n2026-12-08,morning,,\n"
-    (tmp_path / "shifts.csv").write_text(shifts)
-    assert review.someone_elses_line("Tom's confirmed for Saturday afternoon.", tmp_path / "shifts.csv",
-                                     shifts.replace("Tom,no", "Tom,yes")) == ""
-    assert review.someone_elses_line("Bev's confirmed for Saturday afternoon.", tmp_path / "shifts.csv",
-                                     shifts.replace("Tom,no", "Tom,yes")) == "Bev"

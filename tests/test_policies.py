@@ -143,7 +143,7 @@ def test_bounds():
     reached = bounds.check_before_pass(2, now=start + 1)
     assert reached.final_pass and "limit of 2 tool rounds" in reached.reason
     spent = bounds.check_before_pass(0, now=start + 10.5)
-    assert not spent.final_pass and "time budget (10s)" in spent.reason
+    assert not spent.final_pass and spent.reason == "the time budget ran out after 10 s"
 
 
 # review
@@ -188,17 +188,6 @@ def test_a_write_in_the_folder_may_carry_the_users_files_but_not_a_web_page():
     assert outside_escalation({"to": "x", "body": "Buy stamps"}, record) == (
         "'Buy stamps' in body came from outside content (returned by read_file (c1, outside content)), not from you"
     )
-
-
-def test_a_refusal_is_no_source_but_the_persons_answer_in_it_is_theirs():
-    given = prompts.VALUE_GIVEN.format(why="'10:00' was a guess", answer="Thursday at 11:00", tool="write_file")
-    rows = [MessageRow("user", "Add the bank meeting", "t", 0.0, [], "", ""),
-            MessageRow("tool", "not run: 100 is in nothing you were shown.", "t", 0.0, [], "c1", "write_file"),
-            MessageRow("tool", given, "t", 0.0, [], "c2", "write_file"),
-            MessageRow("tool", "(The line added was not as the user worded it.) not run: 'Saturn check: 33' has nothing"
-                       " of what the user asked to add", "t", 0.0, [], "c3", "write_file")]
-    record = SessionRecord.from_messages(rows)
-    assert record.returned == [] and record.typed == ["Add the bank meeting", "Thursday at 11:00"]
 
 
 def test_an_address_the_users_files_give_for_whom_the_request_messages_is_not_escalated():
@@ -274,22 +263,6 @@ def test_a_tables_cell_after_a_time_is_no_guess_but_a_thousands_comma_still_join
 def test_an_hour_the_person_gave_is_no_guess(said):
     record = SessionRecord(typed=["Add my meeting with the bank to calendar.txt.", said], returned=[], calls=[])
     assert guessed_value({"content": "11:00 bank"}, record, frozenset()) is None
-
-
-def test_a_number_for_a_sum_that_nothing_worked_out_is_not_written():
-    request = "Work out what I spent on groceries this week and put just the number in total.txt."
-    receipts = Returned("read_file", "c1", "bread 2.50\nmilk 60.90", fenced=True)
-    written = tc("write_file", '{"path": "total.txt", "content": "123.45"}')
-    guessed = review_calls([written], REGISTRY, CallLedger(), 8, GateContext(
-        record=SessionRecord(typed=[request], returned=[receipts], calls=[]), request=request))[0]
-    assert (guessed.fate, guessed.result) == ("refused_guess", (
-        "not run: 123.45 is in nothing you were shown and was not worked out with calculate. Call calculate"
-        " with the numbers you read, written as one expression, then call write_file with its result."))
-    worked_out = Returned("calculate", "c2", "63.4", fenced=False)
-    right = tc("write_file", '{"path": "total.txt", "content": "63.40"}')
-    record = SessionRecord(typed=[request], returned=[receipts, worked_out], calls=[])
-    assert review_calls([right], REGISTRY, CallLedger(), 8, GateContext(record=record, request=request))[0].fate == (
-        "needs_approval")
 
 
 # execute
@@ -509,7 +482,6 @@ def test_a_date_in_a_message_is_no_number_nobody_gave(body, refused):
     assert recipient_refusal({"to": "fix@pipes.example", "body": body}, record) == refused
 
 
-
 def test_the_month_and_weekday_of_a_date_a_table_writes_iso_are_no_guess():
     record = SessionRecord(typed=["Text Anna the time of Dad's blood test."],
                            returned=[Returned("read_file", "c1", "2026-12-08,10:30,Dr Okafor,blood test", fenced=True)],
@@ -537,29 +509,6 @@ PLANS = ("Now: Friday 2026-12-04\n--- plans.md (whole file, 2 lines)\n# This wee
          "--- contacts.md (whole file, 1 line)\n- Priya (neighbour): 07700 900111\n</outside>")
 
 
-def test_a_message_takes_no_value_from_a_shown_line_about_something_else():
-    request = "Text Priya and ask if she can take in a parcel for me tomorrow."
-    contacts = [Returned("read_file", "c1", "- Priya: 07700 900111\n- Dan: 07700 900222", fenced=True)]
-    context = GateContext(record=SessionRecord(typed=[request], returned=contacts, calls=[]), request=request, seen=PLANS)
-    added = tc("send_message", '{"to": "07700 900111", "text": "Can you take in a parcel tomorrow? I\'ll be there at 7pm."}')
-    assert review_calls([added], REGISTRY, CallLedger(), 8, context)[0].fate == "refused_guess"  # Dan's drinks' time
-    late = "Let Dan know I'll be late to his drinks."
-    context = GateContext(record=SessionRecord(typed=[late], returned=contacts, calls=[]), request=late, seen=PLANS)
-    told = tc("send_message", '{"to": "07700 900222", "text": "I\'ll be late to your drinks at 7pm."}')
-    assert review_calls([told], REGISTRY, CallLedger(), 8, context)[0].fate == "needs_approval"  # the drinks' own line
-
-
-def test_a_worked_sum_added_again_to_its_own_parts_is_not_calculated():
-    request = "How much goes out each month in direct debits?"
-    seen = "[Saturn worked out] all: Rent 850 + Council tax 142 + Phone 18 + Netflix 10.99 + Gym 35 = 1055.99"
-    context = GateContext(record=SessionRecord(typed=[request], returned=[], calls=[]), request=request, seen=seen)
-    twice = tc("calculate", '{"expression": "850 + 142 + 18 + 10.99 + 35 + 1055.99"}')
-    decided = review_calls([twice], REGISTRY, CallLedger(), 8, context)[0]
-    assert (decided.fate, decided.result) == ("invalid", prompts.TOTAL_ADDED_AGAIN.format(total="1055.99"))
-    once = tc("calculate", '{"expression": "850 + 142 + 18 + 10.99 + 35"}')
-    assert review_calls([once], REGISTRY, CallLedger(), 8, context)[0].fate != "invalid"
-
-
 def test_each_call_keeps_its_own_result_though_a_model_gives_every_call_one_id():
     asked = {"id": "c", "type": "function", "function": {"name": "ask_user", "arguments": '{"question": "Which value?"}'}}
     written = {"id": "c", "type": "function", "function": {"name": "write_file", "arguments": '{"path": "a.ini", "content": "x"}'}}
@@ -572,11 +521,3 @@ def test_each_call_keeps_its_own_result_though_a_model_gives_every_call_one_id()
     assert "We agreed on 45" in record.known_text()  # not lost to the later result of the same id
     assert [(c.tool, c.succeeded) for c in record.calls] == [("ask_user", True), ("write_file", False)]
 
-
-def test_a_file_tool_given_a_knowledge_base_path_reads_it_with_kb_read():
-    searched = tc("search_files", '{"pattern": "Ana Ruiz", "path": "kb:people.md"}')
-    decided = review_calls([searched], REGISTRY, CallLedger(), 8, GateContext())[0]
-    assert (decided.call.name, decided.arguments, decided.fate) == ("kb_read", {"name": "people.md"}, "approved")
-    assert decided.put_right == prompts.KB_READ_PUT_RIGHT.format(tool="search_files", path="kb:people.md", name="people.md")
-    own = tc("search_files", '{"pattern": "Ana", "path": "notes"}')
-    assert review_calls([own], REGISTRY, CallLedger(), 8, GateContext())[0].call.name == "search_files"

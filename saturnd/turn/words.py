@@ -18,6 +18,8 @@ _INSTRUCTIONS = r"instructions?|rules?|prompts?|anweisungen|regeln|instrucciones
 _MUST = (r"you\s+(?:must|should|are\s+required\s+to|have\s+to|need\s+to)|du\s+(?:musst|sollst)|sie\s+müssen"
          r"|debes|tienes\s+que|vous\s+devez|tu\s+dois")
 _FROM_NOW = r"from\s+now\s+on|ab\s+(?:jetzt|sofort)|a\s+partir\s+de\s+ahora|désormais|dorénavant|à\s+partir\s+de\s+maintenant"
+_REMEMBER = (r"remember\s+that|from\s+now\s+on\s+remember|merke?\s+dir|vergiss\s+nicht,?\s+dass|recuerda\s+que"
+             r"|souviens-toi|rappelle-toi|retiens\s+que")
 _SEND = r"send|forward|e-?mail|sende|schicke?|leite|envía|envia|reenvía|manda|envoie|envoyez|transfère|transférez"
 
 INSTRUCTION_SHAPED = re.compile(
@@ -26,7 +28,7 @@ INSTRUCTION_SHAPED = re.compile(
         <\|im_(start|end)\|> | \[/?INST\] | <\|(system|assistant|user)\|> |
         \b({_IGNORE})\b.{{0,40}}\b({_PREVIOUS})\b.{{0,30}}\b({_INSTRUCTIONS})\b |
         \b({_MUST})\b |
-        \b({_FROM_NOW})\b |
+        \b({_FROM_NOW})\b | ^\W*({_REMEMBER})\b |
         <tool_call> | <function= | "name"\s*:\s*"[\w.]+"\s*,\s*"arguments" |
         \b({_SEND})\b.{{0,60}}@
     )""",
