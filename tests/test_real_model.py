@@ -82,7 +82,8 @@ async def test_small_model_chat_answer_and_status(saturn_env):
 @needs(SMALL)
 async def test_a_format_failure_falls_back_to_constrained_mode(saturn_env):
     # auto: native first (the embedded default is constrained from the start).
-    async for _, client in embedded(saturn_env, SMALL, "  tool_mode: auto\n"):
+    # no thinking draft and no first move: the native pass itself must fail its format
+    async for _, client in embedded(saturn_env, SMALL, "  tool_mode: auto\nruntime:\n  think: off\n  first_move: false\n"):
         turn_id, events = await ask(client, str(saturn_env.workdir),
                                     "Write a JavaScript function that adds two numbers.")
         assert of_type(events, "turn_ended")[0].status == "completed"
@@ -139,7 +140,7 @@ async def test_an_errand_reads_a_file_and_answers_from_it(saturn_env):
         trace = await client.call("trace/get", {"turn_id": turn_id})
         # From the file: read by the model, or shown whole by the ground (then no call is needed).
         read = [(f.name, f.fate) for f in finished][:1] == [("read_file", "ran")]
-        assert read or trace.ground.excerpts == ["shopping.txt:1-3"], of_type(events, "answer")
+        assert read or "shopping.txt:1-3" in trace.ground.excerpts, of_type(events, "answer")
         assert "milk" in of_type(events, "answer")[0].text.lower()
         # Everyday phrasing, no file named: the ground finds notes.txt (issue 12's first table).
         _, events = await ask(client, str(saturn_env.workdir), "When is my dentist appointment?")

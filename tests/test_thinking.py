@@ -22,11 +22,13 @@ NOTE = call("append_note", {"text": "x"})
     ([MISSING, MISSING, MISSING, "gone"], ["first_move", "recovery", "recovery", "recovery"], {}),  # a loop
     ([NOTE, "not written"], ["first_move", "continuing"], {"headless": True}),  # nobody to approve
     ([NOTE, NOTE, "no"], ["first_move", "continuing", "recovery"], {"headless": True}),  # declined, again
-    (["Email sent.", "I cannot send email."], ["first_move", "recovery"], {}),  # a claim sent back
+    (["Email sent.", "I cannot send email."], ["first_move", "recovery"], {"move": "send_message"}),  # nothing sent: back
 ])
 async def test_the_step_kind_follows_what_happened_last(harness, replies, steps, extra):
     await harness.start(runtime_extra="  max_iterations: 10\n")
     harness.model.enqueue(*replies)
+    if "move" in extra:
+        harness.model.enqueue_choice(json.dumps({"route": extra.pop("move")}))
     turn_id, _ = await harness.turn("go", **extra)
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
     assert [p.step for p in trace.passes] == steps

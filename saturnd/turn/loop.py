@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from protocol.events import Answer, EndStatus, Paused, Resumed, Steered, TurnStarted
+from protocol.events import Answer, EndStatus, Paused, Resumed, Steered, ToolFinished, TurnStarted
 from saturnd import egress
 from saturnd.memory.remember import REMEMBER, memory_block
 from saturnd.model.caller import Unreadable
@@ -207,9 +207,10 @@ def _not_done(turn: TurnContext) -> str:
 def out_of_time(turn: TurnContext) -> EndStatus:
     """The budget ran out mid-pass or mid-tool: every call left without a result gets one, and
     the turn answers with its last text, or says that nothing could be finished."""
+    cut = "tool error: interrupted: the turn's time budget ran out"
     for call_id, name in list(turn.unanswered.items()):
-        turn.store.add_message(turn.session_id, turn.turn_id, "tool", "tool error: interrupted: the turn's time"
-                               " budget ran out", tool_call_id=call_id, name=name)
+        turn.store.add_message(turn.session_id, turn.turn_id, "tool", cut, tool_call_id=call_id, name=name)
+        turn.events.emit(ToolFinished(call_id=call_id, name=name, fate="timed_out", result=cut))
     turn.unanswered.clear()
     note = prompts.NOTE_BUDGET.format(seconds=turn.bounds.turn_budget_s)
     if turn.trace:
