@@ -265,6 +265,12 @@ class TraceGetResult(_Wire):
     ground: GroundTrace | None = None
     history: str = ""
     """Earlier turns of the session left out of what the model was sent (runtime.history_tokens)."""
+    first_move: str = ""
+    """The model's constrained first move: "first move: change (p=0.91; look_up 0.06) (0.4s)"."""
+    worked_out: list[str] = []
+    """What Saturn computed this turn, as computed ("2 × 180 + 4 × 90 = 720")."""
+    note: str = ""
+    """The note beside the answer (a bound, a check that still failed, what was not done)."""
 
 
 class TurnDecideParams(_Wire):

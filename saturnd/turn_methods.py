@@ -138,7 +138,7 @@ class TurnMethods:
                 turn_id=turn.turn_id, session_id=turn.session_id, text=turn.text, status="running",
                 passes=turn.trace, plan=turn.plan, receipt=turn.tally.receipt(turn.plan),
                 ground=turn.ground,
-                history=turn.history_note,
+                history=turn.history_note, first_move=turn.first_move_note, worked_out=turn.worked,
             )
         stored = self.store.turn(params.turn_id)
         if stored is None:
@@ -151,6 +151,8 @@ class TurnMethods:
                 "passes": trace.get("passes", []), "plan": trace.get("plan", []),
                 "ground": trace.get("ground"),
                 "receipt": stored["receipt"] or None, "history": trace.get("history", ""),
+                "first_move": trace.get("first_move", ""), "worked_out": trace.get("worked_out", []),
+                "note": trace.get("note", ""),
             },
             TraceGetResult,
         )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from protocol.client import Client
 from saturnd.testing.fake_model import call, calls
 from tests.conftest import of_type

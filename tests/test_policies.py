@@ -27,7 +27,6 @@ from saturnd.model.types import ToolCall
 from saturnd.store import MessageRow
 from saturnd.tools import builtin_registry
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
-from saturnd.turn import prompts
 from saturnd.turn.bounds import Bounds
 from saturnd.turn.execute import cap_output, run_tool, time_limit
 from saturnd.turn.fencing import fence, mark_instructions

@@ -36,6 +36,8 @@ def render_why(trace: TraceGetResult) -> str:
     lines = [f"turn {trace.turn_id} ({trace.status}): {trace.text}"]
     if trace.history:
         lines.append(f"history: {trace.history}")
+    if trace.first_move:
+        lines.append(trace.first_move)
     if trace.plan:
         lines.append("plan:")
         lines += [f"  [{item.status}] {item.text}" for item in trace.plan]
@@ -59,6 +61,10 @@ def render_why(trace: TraceGetResult) -> str:
                 lines.append(f"    why: {c.why.splitlines()[0][:200]}")
         if p.answered:
             lines.append("  answered")
+    if trace.worked_out:
+        lines.append(f"worked out: {'; '.join(trace.worked_out)}")
+    if trace.note:
+        lines.append(f"note: {trace.note}")
     if trace.receipt is not None:
         r = trace.receipt
         fates = ", ".join(f"{k} {v}" for k, v in sorted(r.tool_fates.items())) or "none"

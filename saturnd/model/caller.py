@@ -234,6 +234,7 @@ class ModelCaller:
                 native_tools = _offered(tools, only) if mode == "native" else None
                 reply = await self._request(
                     messages, stream, thought, tools=native_tools, think=think, thinking_prompt=think,
+                    tool_choice="required" if only and native_tools else None,
                 )
         except RanOn as ran_on:
             stream.finish(None)
@@ -277,7 +278,7 @@ class ModelCaller:
         self, messages: list[dict[str, Any]], stream: ResponseSink, thought: _Thought, *,
         tools: list[dict[str, Any]] | None = None, think: bool, thinking_prompt: bool,
         response_format: dict[str, Any] | None = None,
-        thought_field: constrained.ThoughtField | None = None,
+        thought_field: constrained.ThoughtField | None = None, tool_choice: str | None = None,
     ) -> ModelReply:
         watch = RunawayWatch()
 
@@ -295,6 +296,7 @@ class ModelCaller:
             reply = await self.control.unless_aborted(self.model.complete(
                 messages, tools=tools, think=think if self.think_switch else None,
                 on_delta=on_delta, response_format=response_format, thinking_prompt=thinking_prompt,
+                tool_choice=tool_choice,
             ))
         self.usage.tokens_in += reply.usage.tokens_in
         self.usage.tokens_out += reply.usage.tokens_out

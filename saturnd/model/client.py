@@ -130,6 +130,7 @@ class ModelClient:
         think: bool | None = None,
         response_format: dict[str, Any] | None = None,
         thinking_prompt: bool = False,
+        tool_choice: str | None = None,
     ) -> dict[str, Any]:
         body: dict[str, Any] = {
             "model": self.name or "default",
@@ -143,6 +144,8 @@ class ModelClient:
             body["max_tokens"] = self.max_tokens
         if tools:
             body["tools"] = tools
+            if tool_choice:
+                body["tool_choice"] = tool_choice
         if response_format is not None:
             body["response_format"] = response_format
         if think is not None:
@@ -159,10 +162,13 @@ class ModelClient:
         on_delta: DeltaSink | None = None,
         response_format: dict[str, Any] | None = None,
         thinking_prompt: bool = False,
+        tool_choice: str | None = None,
     ) -> ModelReply:
         """`thinking_prompt`: the messages are a thinking call's, whose prompt differs from the
-        others' ahead of the turn's ground (see `prompt_slots`)."""
-        return await self._send(self.request_body(messages, tools, think, response_format, thinking_prompt), on_delta)
+        others' ahead of the turn's ground (see `prompt_slots`). `tool_choice`: "required" makes
+        the reply call one of `tools` (the first move chose a change or a message)."""
+        body = self.request_body(messages, tools, think, response_format, thinking_prompt, tool_choice)
+        return await self._send(body, on_delta)
 
     async def choose(
         self,

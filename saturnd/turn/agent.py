@@ -91,7 +91,8 @@ async def agent_pass(turn: TurnContext, messages: list[dict[str, Any]], plan: Pa
         turn.last_text = reply.content
     if reply.tool_calls and plan.tools_offered:
         return CallsProposed(reply)
-    return Answered(reply.content)
+    # a wrap-up pass that still only proposes calls answers with the turn's last words
+    return Answered(reply.content or turn.last_text)
 
 
 async def _pass_reply(

@@ -250,4 +250,5 @@ def trace_record(turn: TurnContext) -> dict[str, Any]:
         "history": turn.history_note,
         "first_move": turn.first_move_note,
         "worked_out": turn.worked,
+        "note": turn.note,
     }
