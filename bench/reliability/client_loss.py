@@ -19,7 +19,7 @@ from bench.reliability.common import (
     daemon_on,
     descendants,
     open_fds,
-    short_flag,
+    proof_main,
     tcp_sockets,
 )
 from protocol.client import Client
@@ -141,9 +141,7 @@ def run(short: bool = False) -> Proof:
 
 
 def main() -> int:
-    proof = run(short_flag(__doc__.split("\n\n")[0]))
-    print(proof.render())
-    return 0 if proof.ok else 1
+    return proof_main(run, __doc__)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -139,3 +139,10 @@ def processes_in_groups(groups: set[int]) -> list[int]:
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+
+
+def proof_main(run: Callable[[bool], Proof], doc: str | None) -> int:
+    """A proof script's entry: --short from the command line, the proof printed, failure as exit 1."""
+    proof = run(short_flag((doc or "").split("\n\n")[0]))
+    print(proof.render())
+    return 0 if proof.ok else 1

@@ -22,7 +22,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from bench.reliability.common import Proof, config_yaml, short_flag
+from bench.reliability.common import Proof, config_yaml, proof_main
 from protocol.client import Client
 from saturnd.testing.fake_model import FakeModel, Reply, call
 from saturnd.testing.scratch import ScratchDaemon, ScratchHome
@@ -179,9 +179,7 @@ def run(short: bool = False) -> Proof:
 
 
 def main() -> int:
-    proof = run(short_flag(__doc__.split("\n\n")[0]))
-    print(proof.render())
-    return 0 if proof.ok else 1
+    return proof_main(run, __doc__)
 
 
 if __name__ == "__main__":

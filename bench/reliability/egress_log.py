@@ -33,7 +33,7 @@ from urllib.parse import quote, unquote
 
 from yarl import URL
 
-from bench.reliability.common import TRACEBACK, Proof, daemon_on, short_flag
+from bench.reliability.common import TRACEBACK, Proof, daemon_on, proof_main
 from clients.cli.egress_view import entry_line
 from protocol.client import Client
 from protocol.events import ToolProposed, TurnEnded
@@ -532,9 +532,7 @@ def run(short: bool = False) -> Proof:
 
 
 def main() -> int:
-    proof = run(short_flag(__doc__.split("\n\n")[0]))
-    print(proof.render())
-    return 0 if proof.ok else 1
+    return proof_main(run, __doc__)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from bench.reliability.common import Proof, daemon_on, percentile, short_flag
+from bench.reliability.common import Proof, daemon_on, percentile, proof_main
 from protocol.client import Client
 from protocol.events import TurnEvent
 from saturnd.testing.fake_model import FakeModel, text
@@ -103,9 +103,7 @@ def run(short: bool = False) -> Proof:
 
 
 def main() -> int:
-    proof = run(short_flag(__doc__.split("\n\n")[0]))
-    print(proof.render())
-    return 0 if proof.ok else 1
+    return proof_main(run, __doc__)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from collections import Counter
 from pathlib import Path
 
 from bench.daemon import PageServer
-from bench.reliability.common import Proof, daemon_on, short_flag
+from bench.reliability.common import Proof, daemon_on, proof_main
 from bench.reliability.inbox_tools import INBOX_FILE
 from protocol.client import Client
 from saturnd.testing.fake_model import FakeModel, call
@@ -190,9 +190,7 @@ def run(short: bool = False) -> Proof:
 
 
 def main() -> int:
-    proof = run(short_flag(__doc__.split("\n\n")[0]))
-    print(proof.render())
-    return 0 if proof.ok else 1
+    return proof_main(run, __doc__)
 
 
 if __name__ == "__main__":

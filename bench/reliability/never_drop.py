@@ -13,7 +13,7 @@ import random
 import sys
 from collections import Counter
 
-from bench.reliability.common import TRACEBACK, Proof, daemon_on, rss_kib, short_flag
+from bench.reliability.common import TRACEBACK, Proof, daemon_on, proof_main, rss_kib
 from bench.reliability.fault_tools import KINDS
 from protocol.client import Client
 from saturnd.testing.fake_model import FakeModel, calls
@@ -97,9 +97,7 @@ def run(short: bool = False) -> Proof:
 
 
 def main() -> int:
-    proof = run(short_flag(__doc__.split("\n\n")[0]))
-    print(proof.render())
-    return 0 if proof.ok else 1
+    return proof_main(run, __doc__)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ import string
 import sys
 from collections import Counter
 
-from bench.reliability.common import Proof, short_flag
+from bench.reliability.common import Proof, proof_main
 from saturnd.memory.remember import MemoryGate, decide_remember
 
 SEED = 13
@@ -225,9 +225,7 @@ def run(short: bool = False) -> Proof:
 
 
 def main() -> int:
-    proof = run(short_flag(__doc__.split("\n\n")[0]))
-    print(proof.render())
-    return 0 if proof.ok else 1
+    return proof_main(run, __doc__)
 
 
 if __name__ == "__main__":
