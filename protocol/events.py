@@ -153,6 +153,8 @@ class Receipt(_Event, tag="receipt"):
     """Of tokens_in, those the model server reused from its prompt cache (not evaluated again)."""
     plan: list[PlanItem] = []
     """The checklist as the turn left it."""
+    note: str = ""
+    """The answer's note (a bound reached, a check that still failed, what was not done)."""
 
 
 class TurnEnded(_Event, tag="turn_ended"):

@@ -142,4 +142,5 @@ def _receipt_json(receipt: Receipt) -> dict[str, Any]:
         "tokens_in": receipt.tokens_in,
         "tokens_out": receipt.tokens_out,
         "plan": msgspec.to_builtins(receipt.plan),
+        "note": receipt.note,
     }

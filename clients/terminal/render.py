@@ -122,7 +122,7 @@ def plan_lines(items: list[PlanItem]) -> list[str]:
 
 
 def receipt_line(receipt: Receipt) -> str:
-    """One line: passes, model calls, tools, thinking time, wall time."""
+    """One line: passes, model calls, tools, thinking time, wall time, and the note if any."""
     tools = f"{receipt.tool_calls} tool call" + ("" if receipt.tool_calls == 1 else "s")
     parts = [
         f"{receipt.passes} pass" + ("" if receipt.passes == 1 else "es"),
@@ -131,6 +131,8 @@ def receipt_line(receipt: Receipt) -> str:
         f"thinking {receipt.thinking_s:.1f} s",
         f"{receipt.wall_s:.1f} s",
     ]
+    if receipt.note:
+        parts.append(receipt.note)
     return " · ".join(parts)
 
 

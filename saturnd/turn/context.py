@@ -42,9 +42,9 @@ class Tally:
     thinking_s: float = 0.0
     started: float = field(default_factory=time.monotonic)
 
-    def receipt(self, plan: list[PlanItem] | None = None) -> Receipt:
+    def receipt(self, plan: list[PlanItem] | None = None, note: str = "") -> Receipt:
         return Receipt(
-            plan=plan or [],
+            plan=plan or [], note=note,
             passes=self.passes,
             model_calls=self.model.calls,
             tool_calls=sum(self.tool_fates.values()),

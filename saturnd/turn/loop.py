@@ -238,7 +238,7 @@ def finish(turn: TurnContext, answer: str, note: str = "", status: EndStatus = "
 
 
 def close_record(turn: TurnContext, status: EndStatus, answer: str = "") -> None:
-    receipt = turn.tally.receipt(turn.plan)
+    receipt = turn.tally.receipt(turn.plan, note=turn.note)
     turn.events.emit(receipt)
     turn.store.finish_turn(turn.turn_id, status, answer, msgspec.to_builtins(receipt), trace_record(turn))
 
