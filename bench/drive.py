@@ -217,7 +217,8 @@ async def run_one(client: Client, task: dict[str, Any], places: Places, timeout_
         questions=log.questions, files=snapshot_files(places.work), outbox=read_outbox(places.outbox),
     )
     await forget_facts(client)
-    return {**record_of(task, state, log, costs, wall), "turns": len(log.turn_ids)}
+    first_moves = [t.first_move for t in traces]
+    return {**record_of(task, state, log, costs, wall), "turns": len(log.turn_ids), "first_moves": first_moves}
 
 
 async def _cancel_running(client: Client, session_id: str) -> None:
