@@ -251,6 +251,8 @@ class GroundTrace(_Wire):
     scan_cut: bool = False
     """A bound (entries, files, bytes or time) ended the folder scan early."""
     scan_ms: float = 0.0
+    tables: list[str] = []
+    """The tables whose columns and first rows were shown, as name (source file)."""
 
 
 class TraceGetResult(_Wire):

@@ -156,3 +156,9 @@ def test_the_description_names_the_forms_in_few_bytes():
     schema = CALCULATE.openai_schema()
     text = schema["function"]["description"] + schema["function"]["parameters"]["properties"]["expression"]["description"]
     assert "6 weeks" in text and "miles to km" in text and len(text) < 600
+
+
+async def test_an_sql_query_given_to_calculate_is_sent_to_the_query_tool(tmp_path):
+    env = ToolEnv(cwd=tmp_path, kb_dir=tmp_path / "kb")
+    with pytest.raises(ToolFailure, match="call query with it as sql"):
+        await CALCULATE.run(CalculateParams(expression="SELECT SUM(prix) FROM cave WHERE region = 'Bordeaux'"), env)

@@ -551,6 +551,49 @@ async def test_a_change_answered_with_nothing_tried_is_sent_back_once_in_any_lan
     assert (harness.env.workdir / "shopping.md").read_text() == "- coffee\n- milk\n"
 
 
+@pytest.mark.parametrize(("files", "forced"), [
+    ({"readings.csv": "datum;zählerstand\n01.11.2026;1200\n01.12.2026;1350\n"}, True),
+    ({"notes.md": "Zahnarzt am Freitag um 9 Uhr\n"}, False),  # no table: the excerpt may answer
+])
+async def test_a_look_up_over_tables_calls_a_reading_tool_first(harness, files, forced):
+    await harness.start()
+    for name, content in files.items():
+        (harness.env.workdir / name).write_text(content)
+    harness.model.enqueue_choice(json.dumps({"route": "look_up"}))
+    harness.model.enqueue("1350")
+    turn_id, _ = await harness.turn("Wie war der letzte Zählerstand?")
+    first = harness.model.requests[0]
+    offered = [t["function"]["name"] for t in first["tools"]]
+    assert (first.get("tool_choice") == "required") is forced
+    assert ("query" in offered and "write_file" not in offered) is forced
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert bool(trace.ground.tables) is forced
+
+
+async def test_a_request_no_tool_can_do_is_answered_with_no_tools_offered(harness):
+    await harness.start()
+    harness.model.enqueue_choice(json.dumps({"route": "no_tool"}))
+    harness.model.enqueue("Non posso accendere l'idromassaggio.")
+    turn_id, events = await harness.turn("Accendi l'idromassaggio alle 20.")
+    first = harness.model.requests[0]
+    assert "tools" not in first and "response_format" not in first
+    assert first["messages"][-1] == {"role": "user", "content": prompts.NO_TOOL_FITS}
+    assert of_type(events, "answer")[0].text == "Non posso accendere l'idromassaggio."
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.first_move.startswith("first move: cannot")
+
+
+async def test_a_request_the_model_would_ask_about_makes_it_ask_or_look_first(harness):
+    await harness.start()
+    harness.model.enqueue_choice(json.dumps({"route": "ask_user"}))
+    harness.model.enqueue(call("ask_user", {"question": "¿A cuál de los dos Javier?"}), "Hecho.")
+    await harness.turn("Escribe a Javier que llego tarde.", headless=True)
+    first = harness.model.requests[0]
+    offered = [t["function"]["name"] for t in first["tools"]]
+    assert first["tool_choice"] == "required"
+    assert "ask_user" in offered and "read_file" in offered and "send_message" not in offered
+
+
 WRITES_ALLOWED = "gate:\n  rules:\n    - {tool: write_file, decision: allow}\n"
 
 

@@ -392,7 +392,13 @@ def _interpreter_eval(text: str, vocabulary: dict[str, Any]) -> Any:
     return result
 
 
+SQL = re.compile(r"^\s*(?:SELECT|WITH)\b", re.IGNORECASE)
+
+
 async def _calculate(params: CalculateParams, env: ToolEnv) -> str:
+    if SQL.match(params.expression):  # a small model reaches for the tool it last used
+        raise ToolFailure("this is an SQL query, not arithmetic: call query with it as sql, then calculate"
+                          " with the numbers it returns")
     return await asyncio.to_thread(evaluate, params.expression)
 
 

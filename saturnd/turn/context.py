@@ -109,6 +109,8 @@ class TurnContext:
     """The first move as the trace shows it: the route, its probability, how long the decision took."""
     must_call: tuple[str, ...] = ()
     """The coming pass offers only these tools and no answer (the first move's route)."""
+    no_tool_fits: bool = False
+    """The first move was that no tool can do what is asked: the passes offer none."""
     sent_back: set[str] = field(default_factory=set)
     """The kinds of check (checks.Finding.kind) an answer already went back to the model for."""
     opening: int = 0

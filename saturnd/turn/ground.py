@@ -87,6 +87,7 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], str]:
     findings = GroundTrace()
     excerpts: list[Excerpt] = []
     names = ""
+    table_names: list[str] = []
     if ground.folder_map or ground.retrieval:
         started = time.monotonic()
         scan = scan_folder(ground.cwd) if ground.cwd.is_dir() else FolderScan([], [], cut=False)
@@ -96,8 +97,10 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], str]:
         if ground.folder_map and (map_text := folder_map_text(scan)):
             shown.append(map_text)
         if ground.retrieval:
-            if heads := load_tables([ground.cwd, ground.home / "kb"]).heads(TABLE_HEAD_ROWS):
+            tables = load_tables([ground.cwd, ground.home / "kb"])
+            if heads := tables.heads(TABLE_HEAD_ROWS):
                 shown.append(prompts.TABLES_INTRO + "\n" + heads)
+                table_names = [f"{t.name} ({t.source})" for t in tables.tables]
             excerpts = relevant_excerpts(ground.request, _documents(ground, scan))
             if excerpts:
                 shown.append(prompts.EXCERPTS_INTRO + "\n" + render_excerpts(excerpts))
@@ -105,7 +108,7 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], str]:
             parts.append(fence("your files", "\n\n".join(shown)))
         findings = GroundTrace(
             files_mapped=min(len(scan.files), MAP_ENTRIES) if ground.folder_map else 0,
-            excerpts=[_cite(e) for e in excerpts], scan_cut=scan.cut, scan_ms=scan_ms,
+            excerpts=[_cite(e) for e in excerpts], scan_cut=scan.cut, scan_ms=scan_ms, tables=table_names,
         )
     for attachment in ground.attachments:
         parts.append(f"Attached by the user: {attachment.name}\n" + fence(attachment.name, attachment.content))

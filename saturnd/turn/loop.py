@@ -111,28 +111,45 @@ async def choose_first_move(turn: TurnContext, messages: list[dict[str, Any]]) -
     with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
         turn.move = await decide_first_move(turn.model, turn.text, turn.registry.openai_tools(), turn.file_names)
     if turn.move is not None:
-        turn.must_call = route_tools(turn.move, turn.registry)
+        turn.must_call = route_tools(turn.move, turn.registry, tables_shown=bool(turn.ground.tables))
         turn.first_move_note = f"{turn.move.why} ({time.monotonic() - started:.1f}s)"
+        if no_tool_fits(turn.move):
+            turn.no_tool_fits = True
+            messages.append({"role": "user", "content": prompts.NO_TOOL_FITS})
 
 
-ROUTE_RISKS = {"change": frozenset({"write", "exec"}), "send": frozenset({"messaging"})}
+ROUTE_RISKS = {
+    "change": frozenset({"write", "exec"}), "send": frozenset({"messaging"}), "look_up": frozenset({"egress"}),
+    "ask": frozenset(),
+}
 
 
-def route_tools(move: FirstMove, registry: Registry) -> tuple[str, ...]:
-    """A change or a message the model chose: its first pass calls a tool, one that looks, asks,
-    or does that kind of thing (route first, arguments second)."""
-    if not expects_change(move):
+def route_tools(move: FirstMove, registry: Registry, tables_shown: bool = False) -> tuple[str, ...]:
+    """The model's first move makes its first pass call a tool, one that looks, asks, or does
+    that kind of thing (route first, arguments second): for a change or a message; for a
+    question to the person (ask_user, or a read that makes it unnecessary); and for a look-up
+    when the ground showed tables, of which it shows only the first rows (a latest entry, a
+    total or a difference is the query tool's, not a guess from three rows)."""
+    look_up = move.route == "look_up" and tables_shown
+    if not (expects_change(move) or look_up or move.route == "ask"):
         return ()
     risks = ROUTE_RISKS[move.route] | {"read_only"}
     return tuple(t.name for t in registry if t.risk in risks or t.name == REMEMBER and move.route == "change")
 
 
+def no_tool_fits(move: FirstMove, threshold: float = 0.5) -> bool:
+    """The model judged that none of its tools can do what is asked (buy, book, phone, work a
+    device), with at least `threshold` of the likelihood: it answers so, with no tool to reach for."""
+    if move.route != "cannot":
+        return False
+    return move.probabilities is None or move.probabilities.get("cannot", 0.0) >= threshold
+
+
 def pass_plan(turn: TurnContext) -> PassPlan:
     step = turn.step
     must_call = turn.must_call if step != "wrap_up" else ()
-    plan = PassPlan(step=step, think=think_plan(turn.think_policy, step, forced=bool(must_call)),
-                    tools_offered=step != "wrap_up", must_call=must_call)
-    return plan
+    return PassPlan(step=step, think=think_plan(turn.think_policy, step, forced=bool(must_call)),
+                    tools_offered=step != "wrap_up" and not turn.no_tool_fits, must_call=must_call)
 
 
 def wrap_up(turn: TurnContext, messages: list[dict[str, Any]], bound: BoundReached) -> None:

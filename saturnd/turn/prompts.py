@@ -22,6 +22,10 @@ TABLES_INTRO = "Tables (query them with SQL):"
 EXCERPTS_INTRO = "Excerpts that share words with the request (they may be unrelated):"
 KB_INTRO = "Knowledge base (kb_search / kb_read):"
 
+NO_TOOL_FITS = (
+    "[Saturn] Your first move was that none of your tools can do this. Tell the user plainly, in"
+    " their language, that you cannot do it, and what they could do instead."
+)
 FINAL_PASS = (
     "[Saturn] {reason}: no more tools can run in this turn. Answer now from what you"
     " have, and say plainly what was not done."
