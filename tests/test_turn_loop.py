@@ -551,15 +551,16 @@ async def test_a_change_answered_with_nothing_tried_is_sent_back_once_in_any_lan
     assert (harness.env.workdir / "shopping.md").read_text() == "- coffee\n- milk\n"
 
 
-@pytest.mark.parametrize(("files", "forced"), [
-    ({"readings.csv": "datum;zählerstand\n01.11.2026;1200\n01.12.2026;1350\n"}, True),
-    ({"notes.md": "Zahnarzt am Freitag um 9 Uhr\n"}, False),  # no table: the excerpt may answer
+@pytest.mark.parametrize(("files", "route", "forced"), [
+    ({"readings.csv": "datum;zählerstand\n01.11.2026;1200\n01.12.2026;1350\n"}, "look_up", True),
+    ({"readings.csv": "datum;zählerstand\n01.11.2026;1200\n01.12.2026;1350\n"}, "answer_now", True),
+    ({"notes.md": "Zahnarzt am Freitag um 9 Uhr\n"}, "look_up", False),  # no table: the excerpt may answer
 ])
-async def test_a_look_up_over_tables_calls_a_reading_tool_first(harness, files, forced):
+async def test_a_look_up_over_tables_calls_a_reading_tool_first(harness, files, route, forced):
     await harness.start()
     for name, content in files.items():
         (harness.env.workdir / name).write_text(content)
-    harness.model.enqueue_choice(json.dumps({"route": "look_up"}))
+    harness.model.enqueue_choice(json.dumps({"route": route}))
     harness.model.enqueue("1350")
     turn_id, _ = await harness.turn("Wie war der letzte Zählerstand?")
     first = harness.model.requests[0]
