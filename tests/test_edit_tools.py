@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,7 +25,7 @@ from saturnd.tools.edits import (
     RemoveItemsParams,
     SetValueParams,
 )
-from saturnd.tools.registry import ToolEnv, ToolFailure, preview_call
+from saturnd.tools.registry import Tool, ToolEnv, ToolFailure, preview_call
 
 
 @pytest.fixture
@@ -33,268 +34,163 @@ def env(tmp_path: Path) -> ToolEnv:
     return ToolEnv(cwd=tmp_path / "work", kb_dir=tmp_path / "kb")
 
 
-def put(env: ToolEnv, name: str, text: str) -> Path:
+def put(env: ToolEnv, name: str, text: str | None) -> Path:
     path = env.cwd / name
-    path.write_text(text, encoding="utf-8")
+    if text is not None:
+        path.write_bytes(text.encode("utf-8"))  # as given: "\r\n" stays
     return path
 
 
-async def add(env: ToolEnv, path: str, items: list, under: str = "") -> str:
-    return await ADD_ITEMS.run(AddItemsParams(path=path, items=items, under=under), env)
-
-
-async def remove(env: ToolEnv, path: str, items: list) -> str:
-    return await REMOVE_ITEMS.run(RemoveItemsParams(path=path, items=items), env)
-
-
-async def mark(env: ToolEnv, path: str, item: str, done: bool = True) -> str:
-    return await MARK_DONE.run(MarkDoneParams(path=path, item=item, done=done), env)
-
-
-async def set_value(env: ToolEnv, path: str, match: str, field: str, value: object) -> str:
-    return await SET_VALUE.run(SetValueParams(path=path, match=match, field=field, value=value), env)
-
-
-# -- add_items -----------------------------------------------------------------------------
-
-
-async def test_add_items_under_a_german_heading_keeps_the_bullets_and_skips_what_is_there(env: ToolEnv) -> None:
-    path = put(env, "einkauf.md", "# Haushalt\n\n## Einkaufsliste\n\n* Milch\n* Brot\n\n## Erledigt\n\n* Eier\n")
-    out = await add(env, "einkauf.md", ["Butter", "milch", "Käse"], under="einkaufsliste")
-    assert path.read_text() == (
-        "# Haushalt\n\n## Einkaufsliste\n\n* Milch\n* Brot\n* Butter\n* Käse\n\n## Erledigt\n\n* Eier\n"
-    )
-    assert out == ("added to einkauf.md under 'Einkaufsliste': '* Butter', '* Käse';"
-                   " already there, not added again: 'milch'")
-
-
-async def test_add_items_to_a_file_with_several_lists_asks_which(env: ToolEnv) -> None:
-    put(env, "einkauf.md", "## Einkaufsliste\n- Milch\n## Erledigt\n- Eier\n")
-    with pytest.raises(ToolFailure, match="lists under 'Einkaufsliste', 'Erledigt'; say which with under"):
-        await add(env, "einkauf.md", ["Butter"])
-
-
-async def test_add_items_to_the_last_of_dated_sections(env: ToolEnv) -> None:
-    path = put(env, "journal.md", "## 2024-05-01\n- lief 5 km\n\n## 2024-05-02\n- las\n")
-    await add(env, "journal.md", ["schwamm"])
-    assert path.read_text() == "## 2024-05-01\n- lief 5 km\n\n## 2024-05-02\n- las\n- schwamm\n"
-
-
-async def test_add_items_continues_checkboxes_and_numbering(env: ToolEnv) -> None:
-    todo = put(env, "todo.md", "- [x] Steuer\n- [ ] Oma anrufen\n")
-    await add(env, "todo.md", ["- Arzt anrufen"])  # a bullet the model wrote is not doubled
-    assert todo.read_text() == "- [x] Steuer\n- [ ] Oma anrufen\n- [ ] Arzt anrufen\n"
-    steps = put(env, "receta.md", "Pasos:\n1. Comprar harina\n2. Hacer la masa\n")
-    out = await add(env, "receta.md", ["Hornear\nServir"], under="pasos")
-    assert steps.read_text() == "Pasos:\n1. Comprar harina\n2. Hacer la masa\n3. Hornear\n4. Servir\n"
-    assert out == "added to receta.md under 'Pasos': '3. Hornear', '4. Servir'"
-
-
-async def test_add_items_makes_a_missing_section_in_the_files_style(env: ToolEnv) -> None:
-    path = put(env, "notes.md", "# Notes\n\n## Travail\n\n- rapport\n")
-    out = await add(env, "notes.md", ["tondre la pelouse"], under="Jardin")
-    assert path.read_text() == "# Notes\n\n## Travail\n\n- rapport\n\n## Jardin\n\n- tondre la pelouse\n"
-    assert out.startswith("added to notes.md in a new section '## Jardin' (its headings: 'Notes', 'Travail')")
-
-
-async def test_add_items_to_plain_lines_keeps_crlf(env: ToolEnv) -> None:
-    path = env.cwd / "shop.txt"
-    path.write_bytes(b"milk\r\nbread\r\n")
-    await add(env, "shop.txt", ["eggs"])
-    assert path.read_bytes() == b"milk\r\nbread\r\neggs\r\n"
-
-
-async def test_add_items_creates_a_missing_file(env: ToolEnv) -> None:
-    out = await add(env, "ideas.md", ["a", "b"], under="Ideas")
-    assert (env.cwd / "ideas.md").read_text() == "# Ideas\n- a\n- b\n"
-    assert out == "created ideas.md in a new section '# Ideas': '- a', '- b'"
-
-
-async def test_add_items_to_a_yaml_list(env: ToolEnv) -> None:
-    path = put(env, "lists.yaml", "groceries:\n  - milk\ntodo:\n  - call mom\n")
-    await add(env, "lists.yaml", ["eggs"], under="groceries")
-    assert path.read_text() == "groceries:\n  - milk\n  - eggs\ntodo:\n  - call mom\n"
-
-
-async def test_add_items_to_a_german_csv_with_decimal_commas(env: ToolEnv) -> None:
-    path = put(env, "preise.csv", "Artikel;Preis;Gekauft\nMilch;1,19;nein\nBrot;2,49;ja\n")
-    out = await add(env, "preise.csv", ['{"artikel": "Butter", "Preis": 2.29}', "Käse;3,99;nein", "Milch"])
-    assert path.read_text() == (
-        "Artikel;Preis;Gekauft\nMilch;1,19;nein\nBrot;2,49;ja\nButter;2,29;nein\nKäse;3,99;nein\n"
-    )
-    assert out.endswith("already there, not added again: 'Milch'")
-
-
-async def test_add_items_to_a_csv_accepts_objects_and_commas_and_refuses_too_many_values(env: ToolEnv) -> None:
-    path = put(env, "gastos.csv", "Fecha,Concepto,Importe\n2024-05-01,Pan,1.20\n")
-    await add(env, "gastos.csv", [{"Concepto": "Leche, entera", "Importe": 0.99, "Fecha": "2024-05-02"}])
-    assert path.read_text().endswith('2024-05-02,"Leche, entera",0.99\n')
-    with pytest.raises(ToolFailure, match=r"has 4 values but gastos.csv has 3 columns \(Fecha, Concepto, Importe\)"):
-        await add(env, "gastos.csv", ["2024-05-03,Café,con leche,2.10"])
-
-
-async def test_add_items_to_a_tsv_and_a_markdown_table(env: ToolEnv) -> None:
-    tsv = put(env, "stock.tsv", "item\tqty\napples\t3\n")
-    await add(env, "stock.tsv", ["pears, 2"])
-    assert tsv.read_text() == "item\tqty\napples\t3\npears\t2\n"
-    table = put(env, "courses.md", "# Courses\n\n| Article | Prix | Acheté |\n|---------|------|--------|\n"
-                                   "| Pain    | 1,20 | non    |\n\nÀ voir.\n")
-    await add(env, "courses.md", ["Lait | 0,99", {"Article": "Fromage", "Prix": "4.50"}])
-    assert table.read_text() == (
-        "# Courses\n\n| Article | Prix | Acheté |\n|---------|------|--------|\n| Pain    | 1,20 | non    |\n"
-        "| Lait    | 0,99 | non    |\n| Fromage | 4,50 | non    |\n\nÀ voir.\n"
-    )
-
-
-async def test_add_items_to_a_json_list_of_records_in_its_layout(env: ToolEnv) -> None:
-    path = put(env, "tareas.json", '[\n  {"tarea": "Llamar al banco", "hecho": false}\n]\n')
-    await add(env, "tareas.json", ["Comprar pan", '{"tarea": "Pagar alquiler", "hecho": true}', "llamar al banco"])
-    assert path.read_text() == (
-        '[\n  {"tarea": "Llamar al banco", "hecho": false},\n  {"tarea": "Comprar pan", "hecho": false},\n'
-        '  {"tarea": "Pagar alquiler", "hecho": true}\n]\n'
-    )
-    nested = put(env, "liste.json", json.dumps({"owner": "Marie", "todo": [{"titre": "Appeler maman"}]}, indent=4) + "\n")
-    await add(env, "liste.json", [{"Titre": "Réserver le train"}])
-    assert json.loads(nested.read_text())["todo"][-1] == {"titre": "Réserver le train"}
-    assert '        {\n            "titre": "Réserver le train"\n        }\n' in nested.read_text()
-
-
-# -- remove_items --------------------------------------------------------------------------
-
-
-async def test_remove_items_says_what_went_and_the_nearest_lines_of_what_did_not(env: ToolEnv) -> None:
-    path = put(env, "einkauf.md", "## Einkaufsliste\n- [ ] Milch\n- [x] Vollkornbrot\n- Käse (Gouda)\n")
-    out = await remove(env, "einkauf.md", ["milch", "Gouda", "Brot"])
-    assert path.read_text() == "## Einkaufsliste\n- [x] Vollkornbrot\n"
-    assert out == (
-        "removed from einkauf.md: line 2: '- [ ] Milch'; line 4: '- Käse (Gouda)';"
-        " not found: 'Brot' (nearest: line 3: '- [x] Vollkornbrot')"
-    )
-
-
-async def test_remove_items_renumbers_and_takes_a_lines_sub_items(env: ToolEnv) -> None:
-    path = put(env, "plan.md", "1. Travail\n   - rapport\n2. Maison\n3. Jardin\n")
-    await remove(env, "plan.md", ["travail"])
-    assert path.read_text() == "1. Maison\n2. Jardin\n"
-
-
-async def test_remove_items_names_an_ambiguous_item_and_removes_nothing(env: ToolEnv) -> None:
-    path = put(env, "todo.txt", "call mom about lunch\ncall mom about dinner\n")
-    with pytest.raises(ToolFailure) as failed:
-        await remove(env, "todo.txt", ["mom"])
-    assert str(failed.value) == (
-        "nothing removed from todo.txt; not found: 'mom' matches more than one in todo.txt:"
-        " line 1: 'call mom about lunch'; line 2: 'call mom about dinner'; give the whole line"
-    )
-    assert path.read_text() == "call mom about lunch\ncall mom about dinner\n"
-
-
-async def test_remove_items_from_csv_and_json(env: ToolEnv) -> None:
-    csv_path = put(env, "preise.csv", "Artikel;Preis\nMilch;1,19\nBrot;2,49\n")
-    await remove(env, "preise.csv", ["Brot"])
-    assert csv_path.read_text() == "Artikel;Preis\nMilch;1,19\n"
-    json_path = put(env, "gastos.json", '[{"concepto": "Pan", "importe": 1.2},\n {"concepto": "Leche", "importe": 0.99}]\n')
-    await remove(env, "gastos.json", [{"Concepto": "pan"}])
-    assert json_path.read_text() == '[{"concepto": "Leche", "importe": 0.99}]\n'
-
-
-# -- mark_done -----------------------------------------------------------------------------
-
-
-async def test_mark_done_ticks_a_checkbox_and_opens_it_again(env: ToolEnv) -> None:
-    path = put(env, "todo.md", "- [ ] Steuer machen\n- [ ] Oma anrufen\n")
-    assert await mark(env, "todo.md", "oma anrufen") == "marked done in todo.md: line 2: '- [x] Oma anrufen'"
-    assert path.read_text() == "- [ ] Steuer machen\n- [x] Oma anrufen\n"
-    out = await mark(env, "todo.md", "Oma anrufen")
-    assert out == "nothing changed: already done in todo.md: line 2: '- [x] Oma anrufen'"
-    await mark(env, "todo.md", "Oma anrufen", done=False)
-    assert path.read_text() == "- [ ] Steuer machen\n- [ ] Oma anrufen\n"
-
-
-async def test_mark_done_strikes_a_plain_line_or_uses_the_files_mark(env: ToolEnv) -> None:
-    path = put(env, "liste.md", "- Pain\n- Lait\n")
-    await mark(env, "liste.md", "lait")
-    assert path.read_text() == "- Pain\n- ~~Lait~~\n"
-    ticked = put(env, "chores.txt", "dishes ✓\nlaundry\n")
-    await mark(env, "chores.txt", "laundry")
-    assert ticked.read_text() == "dishes ✓\nlaundry ✓\n"
-
-
-async def test_mark_done_sets_the_status_column_in_its_own_words(env: ToolEnv) -> None:
-    path = put(env, "preise.csv", "Artikel;Preis;Gekauft\nMilch;1,19;nein\nBrot;2,49;nein\n")
-    await mark(env, "preise.csv", "Brot")
-    assert path.read_text() == "Artikel;Preis;Gekauft\nMilch;1,19;nein\nBrot;2,49;ja\n"
-    table = put(env, "compras.md", "| Artículo | Comprado |\n|---|---|\n| Pan | No |\n| Leche | No |\n")
-    await mark(env, "compras.md", "leche")
-    assert table.read_text() == "| Artículo | Comprado |\n|---|---|\n| Pan | No |\n| Leche | Sí |\n"
-    french = put(env, "courses.csv", "article,acheté\npain,non\nlait,oui\n")
-    await mark(env, "courses.csv", "lait", done=False)
-    assert french.read_text() == "article,acheté\npain,non\nlait,non\n"
-
-
-async def test_mark_done_in_json_records(env: ToolEnv) -> None:
-    path = put(env, "tareas.json", '[\n  {"tarea": "Llamar al banco", "hecho": false}\n]\n')
-    await mark(env, "tareas.json", "llamar al banco")
-    assert path.read_text() == '[\n  {"tarea": "Llamar al banco", "hecho": true}\n]\n'
-
-
-async def test_mark_done_of_a_missing_item_gives_the_nearest_lines(env: ToolEnv) -> None:
-    put(env, "todo.md", "- [ ] Steuererklärung\n- [ ] Oma anrufen\n")
-    with pytest.raises(ToolFailure, match=r"^'Steuererklaerung' not found in todo.md \(nearest: line 1: '- \[ \] Steuererklärung'\)$"):
-        await mark(env, "todo.md", "Steuererklaerung")
-
-
-async def test_mark_done_in_a_csv_without_a_status_column_says_so(env: ToolEnv) -> None:
-    put(env, "preise.csv", "Artikel;Preis\nMilch;1,19\n")
-    with pytest.raises(ToolFailure, match=r"has no done/status column \(Artikel, Preis\)"):
-        await mark(env, "preise.csv", "Milch")
-
-
-# -- set_value -----------------------------------------------------------------------------
-
-
-async def test_set_value_in_csv_table_json_and_yaml(env: ToolEnv) -> None:
-    csv_path = put(env, "preise.csv", "Artikel;Preis\nMilch;1,19\nBrot;2,49\n")
-    out = await set_value(env, "preise.csv", "brot", "preis", 2.79)
-    assert csv_path.read_text() == "Artikel;Preis\nMilch;1,19\nBrot;2,79\n"
-    assert out == "set Preis of 'Brot' in preise.csv: '2,49' → '2,79'"
-    table = put(env, "prix.md", "| Article | Prix |\n|---------|------|\n| Pain    | 1,20 |\n")
-    await set_value(env, "prix.md", "Pain", "Prix", "1.35")
-    assert table.read_text() == "| Article | Prix |\n|---------|------|\n| Pain    | 1,35 |\n"
-    records = put(env, "gastos.json", '[{"concepto": "Pan", "importe": 1.2}]')
-    await set_value(env, "gastos.json", "pan", "Importe", "1,5")
-    assert records.read_text() == '[{"concepto": "Pan", "importe": 1.5}]'
-    yaml = put(env, "config.yaml", "server:\n  port: 8080\ndb:\n  port: 5432  # default\n")
-    await set_value(env, "config.yaml", "db", "port", 5433)
-    assert yaml.read_text() == "server:\n  port: 8080\ndb:\n  port: 5433  # default\n"
-    with pytest.raises(ToolFailure, match=r"'port' is set on more than one line of config.yaml .*; give match"):
-        await set_value(env, "config.yaml", "", "port", 1)
-    with pytest.raises(ToolFailure, match=r"no column 'Menge' in preise.csv; its columns: Artikel, Preis"):
-        await set_value(env, "preise.csv", "Brot", "Menge", 2)
-
-
-# -- edit_file's second chance -------------------------------------------------------------
-
-
-async def test_edit_file_not_found_gives_the_nearest_lines(env: ToolEnv) -> None:
-    put(env, "einkauf.md", "# Einkauf\n\n- Milch (1 L)\n- Brot\n")
-    with pytest.raises(ToolFailure) as failed:
-        await EDIT_FILE.run(EditFileParams(path="einkauf.md", old="- Milch 1 L", new="- Milch 2 L"), env)
-    assert str(failed.value) == (
-        "old text not found in einkauf.md; its nearest lines (copy old from them exactly):\n3: - Milch (1 L)"
-    )
-
-
-async def test_edit_file_matches_ignoring_spacing_or_a_bullet_and_keeps_the_files_own(env: ToolEnv) -> None:
-    path = put(env, "todo.md", "## Aufgaben\n    - [ ] Steuer  machen\n")
-    out = await EDIT_FILE.run(EditFileParams(path="todo.md", old="- [ ] Steuer machen", new="- [ ] Steuer heute machen"), env)
-    assert path.read_text() == "## Aufgaben\n    - [ ] Steuer heute machen\n"
-    assert out == "edited todo.md: replaced 1 occurrence (matched line 2 ignoring spacing)"
-    shop = put(env, "shop.md", "* Milch\n* Brot\n")
-    await EDIT_FILE.run(EditFileParams(path="shop.md", old="Brot", new="Brot\nButter"), env)
-    assert shop.read_text() == "* Milch\n* Brot\n* Butter\n"
-    await EDIT_FILE.run(EditFileParams(path="shop.md", old="- Butter", new="- Käse"), env)
-    assert shop.read_text() == "* Milch\n* Brot\n* Käse\n"
+async def call(env: ToolEnv, tool: Tool, name: str, args: dict[str, Any]) -> str:
+    return await tool.run(tool.params(path=name, **args), env)
+
+
+NOTES = "# Notes\n\n## Travail\n\n- rapport\n"
+PREISE = "Artikel;Preis;Gekauft\nMilch;1,19;nein\nBrot;2,49;ja\n"
+COURSES = "# Courses\n\n| Article | Prix | Acheté |\n|---------|------|--------|\n| Pain    | 1,20 | non    |\n\nÀ voir.\n"
+TAREAS = '[\n  {"tarea": "Llamar al banco", "hecho": false}\n]\n'
+LISTE = {"owner": "Marie", "todo": [{"titre": "Appeler maman"}]}
+CONFIG_JSON = '{\n  "db": {"host": "x", "port": 5432},\n  "debug": false\n}\n'
+CONFIG_YAML = "server:\n  port: 8080\ndb:\n  port: 5432  # default\n"
+
+# (file, its text (None: no file yet), tool, arguments, its text after, what the model is told or a part of it)
+CHANGES = [
+    # -- add_items
+    pytest.param(
+        "einkauf.md", "# Haushalt\n\n## Einkaufsliste\n\n* Milch\n* Brot\n\n## Erledigt\n\n* Eier\n",
+        ADD_ITEMS, {"items": ["Butter", "milch", "Käse"], "under": "einkaufsliste"},
+        "# Haushalt\n\n## Einkaufsliste\n\n* Milch\n* Brot\n* Butter\n* Käse\n\n## Erledigt\n\n* Eier\n",
+        "added to einkauf.md under 'Einkaufsliste': '* Butter', '* Käse'; already there, not added again: 'milch'",
+        id="add-under-a-german-heading-skipping-what-is-there",
+    ),
+    pytest.param("journal.md", "## 2024-05-01\n- lief 5 km\n\n## 2024-05-02\n- las\n", ADD_ITEMS, {"items": ["schwamm"]},
+                 "## 2024-05-01\n- lief 5 km\n\n## 2024-05-02\n- las\n- schwamm\n", "", id="add-to-the-last-dated-section"),
+    pytest.param("todo.md", "- [x] Steuer\n- [ ] Oma anrufen\n", ADD_ITEMS, {"items": ["- Arzt anrufen"]},  # not "- - [ ]"
+                 "- [x] Steuer\n- [ ] Oma anrufen\n- [ ] Arzt anrufen\n", "", id="add-continues-checkboxes"),
+    pytest.param("receta.md", "Pasos:\n1. Comprar harina\n2. Hacer la masa\n", ADD_ITEMS, {"items": ["Hornear\nServir"], "under": "pasos"},
+                 "Pasos:\n1. Comprar harina\n2. Hacer la masa\n3. Hornear\n4. Servir\n",
+                 "added to receta.md under 'Pasos': '3. Hornear', '4. Servir'", id="add-continues-numbering"),
+    pytest.param("notes.md", NOTES, ADD_ITEMS, {"items": ["tondre la pelouse"], "under": "Jardin"},
+                 NOTES + "\n## Jardin\n\n- tondre la pelouse\n",
+                 "added to notes.md in a new section '## Jardin' (its headings: 'Notes', 'Travail')", id="add-a-new-section"),
+    pytest.param("shop.txt", "milk\r\nbread\r\n", ADD_ITEMS, {"items": ["eggs"]}, "milk\r\nbread\r\neggs\r\n", "", id="add-plain-lines-crlf"),
+    pytest.param("ideas.md", None, ADD_ITEMS, {"items": ["a", "b"], "under": "Ideas"}, "# Ideas\n- a\n- b\n",
+                 "created ideas.md in a new section '# Ideas': '- a', '- b'", id="add-creates-a-file"),
+    pytest.param("lists.yaml", "groceries:\n  - milk\ntodo:\n  - call mom\n", ADD_ITEMS, {"items": ["eggs"], "under": "groceries"},
+                 "groceries:\n  - milk\n  - eggs\ntodo:\n  - call mom\n", "", id="add-to-a-yaml-list"),
+    pytest.param("preise.csv", PREISE, ADD_ITEMS, {"items": ['{"artikel": "Butter", "Preis": 2.29}', "Käse;3,99;nein", "Milch"]},
+                 PREISE + "Butter;2,29;nein\nKäse;3,99;nein\n", "already there, not added again: 'Milch'", id="add-to-a-german-csv"),
+    pytest.param("gastos.csv", "Fecha,Concepto,Importe\n2024-05-01,Pan,1.20\n", ADD_ITEMS,
+                 {"items": [{"Concepto": "Leche, entera", "Importe": 0.99, "Fecha": "2024-05-02"}]},
+                 'Fecha,Concepto,Importe\n2024-05-01,Pan,1.20\n2024-05-02,"Leche, entera",0.99\n', "", id="add-an-object-to-a-csv"),
+    pytest.param("stock.tsv", "item\tqty\napples\t3\n", ADD_ITEMS, {"items": ["pears, 2"]}, "item\tqty\napples\t3\npears\t2\n", "",
+                 id="add-to-a-tsv"),
+    pytest.param("courses.md", COURSES, ADD_ITEMS, {"items": ["Lait | 0,99", {"Article": "Fromage", "Prix": "4.50"}]},
+                 COURSES.replace("\n\nÀ", "\n| Lait    | 0,99 | non    |\n| Fromage | 4,50 | non    |\n\nÀ"), "",
+                 id="add-to-a-markdown-table"),
+    pytest.param("tareas.json", TAREAS, ADD_ITEMS, {"items": ["Comprar pan", '{"tarea": "Pagar alquiler", "hecho": true}', "llamar al banco"]},
+                 '[\n  {"tarea": "Llamar al banco", "hecho": false},\n  {"tarea": "Comprar pan", "hecho": false},\n'
+                 '  {"tarea": "Pagar alquiler", "hecho": true}\n]\n', "", id="add-to-json-records-one-a-line"),
+    pytest.param("liste.json", json.dumps(LISTE, indent=4) + "\n", ADD_ITEMS, {"items": [{"Titre": "Réserver le train"}]},
+                 json.dumps({**LISTE, "todo": [*LISTE["todo"], {"titre": "Réserver le train"}]}, indent=4, ensure_ascii=False) + "\n",
+                 "", id="add-to-a-nested-json-list-in-its-indent"),
+    # -- remove_items
+    pytest.param("einkauf.md", "## Einkaufsliste\n- [ ] Milch\n- [x] Vollkornbrot\n- Käse (Gouda)\n", REMOVE_ITEMS,
+                 {"items": ["milch", "Gouda", "Brot"]}, "## Einkaufsliste\n- [x] Vollkornbrot\n",
+                 "removed from einkauf.md: line 2: '- [ ] Milch'; line 4: '- Käse (Gouda)';"
+                 " not found: 'Brot' (nearest: line 3: '- [x] Vollkornbrot')", id="remove-says-what-went-and-what-did-not"),
+    pytest.param("plan.md", "1. Travail\n   - rapport\n2. Maison\n3. Jardin\n", REMOVE_ITEMS, {"items": ["travail"]},
+                 "1. Maison\n2. Jardin\n", "", id="remove-renumbers-and-takes-sub-items"),
+    pytest.param("preise.csv", "Artikel;Preis\nMilch;1,19\nBrot;2,49\n", REMOVE_ITEMS, {"items": ["Brot"]},
+                 "Artikel;Preis\nMilch;1,19\n", "", id="remove-a-csv-row"),
+    pytest.param("gastos.json", '[{"concepto": "Pan", "importe": 1.2},\n {"concepto": "Leche", "importe": 0.99}]\n', REMOVE_ITEMS,
+                 {"items": [{"Concepto": "pan"}]}, '[\n {"concepto": "Leche", "importe": 0.99}\n]\n', "", id="remove-a-json-record"),
+    # -- mark_done
+    pytest.param("todo.md", "- [ ] Steuer machen\n- [ ] Oma anrufen\n", MARK_DONE, {"item": "oma anrufen"},
+                 "- [ ] Steuer machen\n- [x] Oma anrufen\n", "marked done in todo.md: line 2: '- [x] Oma anrufen'", id="mark-a-checkbox"),
+    pytest.param("todo.md", "- [x] Oma anrufen\n", MARK_DONE, {"item": "Oma anrufen"}, "- [x] Oma anrufen\n",
+                 "nothing changed: already done in todo.md: line 1: '- [x] Oma anrufen'", id="mark-what-is-done"),
+    pytest.param("todo.md", "- [x] Oma anrufen\n", MARK_DONE, {"item": "Oma anrufen", "done": False}, "- [ ] Oma anrufen\n",
+                 "marked open", id="mark-open-again"),
+    pytest.param("liste.md", "- Pain\n- Lait\n", MARK_DONE, {"item": "lait"}, "- Pain\n- ~~Lait~~\n", "", id="mark-by-striking"),
+    pytest.param("chores.txt", "dishes ✓\nlaundry\n", MARK_DONE, {"item": "laundry"}, "dishes ✓\nlaundry ✓\n", "",
+                 id="mark-with-the-files-tick"),
+    pytest.param("preise.csv", "Artikel;Preis;Gekauft\nMilch;1,19;nein\nBrot;2,49;nein\n", MARK_DONE, {"item": "Brot"},
+                 "Artikel;Preis;Gekauft\nMilch;1,19;nein\nBrot;2,49;ja\n", "", id="mark-a-flag-column-with-the-other-word"),
+    pytest.param("compras.md", "| Artículo | Comprado |\n|---|---|\n| Pan | Sí |\n| Leche | No |\n", MARK_DONE, {"item": "leche"},
+                 "| Artículo | Comprado |\n|---|---|\n| Pan | Sí |\n| Leche | Sí |\n", "", id="mark-with-the-word-beside-no"),
+    pytest.param("compras.md", "| Artículo | Comprado |\n|---|---|\n| Pan | No |\n| Leche | No |\n", MARK_DONE, {"item": "leche"},
+                 "| Artículo | Comprado |\n|---|---|\n| Pan | No |\n| Leche | Yes |\n", "", id="mark-with-the-counterpart-of-no"),
+    pytest.param("courses.csv", "article,acheté\npain,non\nlait,oui\n", MARK_DONE, {"item": "lait", "done": False},
+                 "article,acheté\npain,non\nlait,non\n", "", id="mark-open-in-a-flag-column"),
+    pytest.param("tareas.json", TAREAS, MARK_DONE, {"item": "llamar al banco"}, TAREAS.replace("false", "true"), "",
+                 id="mark-a-json-record"),
+    # -- set_value
+    pytest.param("preise.csv", "Artikel;Preis\nMilch;1,19\nBrot;2,49\n", SET_VALUE, {"match": "brot", "field": "preis", "value": 2.79},
+                 "Artikel;Preis\nMilch;1,19\nBrot;2,79\n", "set Preis of 'Brot' in preise.csv: '2,49' → '2,79'", id="set-in-a-csv"),
+    pytest.param("prix.md", "| Article | Prix |\n|---------|------|\n| Pain    | 1,20 |\n", SET_VALUE,
+                 {"match": "Pain", "field": "Prix", "value": "1.35"}, "| Article | Prix |\n|---------|------|\n| Pain    | 1,35 |\n", "",
+                 id="set-in-a-markdown-table"),
+    pytest.param("gastos.json", '[{"concepto": "Pan", "importe": 1.2}]', SET_VALUE, {"match": "pan", "field": "Importe", "value": "1,5"},
+                 '[{"concepto": "Pan", "importe": 1.5}]', "", id="set-in-a-json-record"),
+    pytest.param("config.yaml", CONFIG_YAML, SET_VALUE, {"match": "db", "field": "port", "value": 5433},
+                 CONFIG_YAML.replace("5432", "5433"), "", id="set-in-a-yaml-block"),
+    pytest.param("config.json", CONFIG_JSON, SET_VALUE, {"match": "db", "field": "port", "value": "5433"},
+                 CONFIG_JSON.replace("5432", "5433"), "set port in config.json: '5432' → '5433'", id="set-in-a-json-settings-object"),
+    pytest.param("config.json", CONFIG_JSON, SET_VALUE, {"match": "", "field": "debug", "value": "true"},
+                 CONFIG_JSON.replace("false", "true"), "", id="set-a-top-level-json-flag"),
+    # -- edit_file's second chance
+    pytest.param("todo.md", "## Aufgaben\n    - [ ] Steuer  machen\n", EDIT_FILE, {"old": "- [ ] Steuer machen", "new": "- [ ] Steuer heute machen"},
+                 "## Aufgaben\n    - [ ] Steuer heute machen\n", "edited todo.md: replaced 1 occurrence (matched line 2 ignoring spacing)",
+                 id="edit-ignoring-spacing"),
+    pytest.param("shop.md", "* Milch\n* Brot\n", EDIT_FILE, {"old": "Brot", "new": "Brot\nButter"}, "* Milch\n* Brot\n* Butter\n", "",
+                 id="edit-carries-the-bullet"),
+    pytest.param("shop.md", "* Milch\n* Butter\n", EDIT_FILE, {"old": "- Butter", "new": "- Käse"}, "* Milch\n* Käse\n", "",
+                 id="edit-ignoring-the-bullet"),
+    pytest.param("list.md", "- Milch\r\n- Brot\r\n", EDIT_FILE, {"old": "Brot", "new": "Brot\nButter"}, "- Milch\r\n- Brot\r\n- Butter\r\n",
+                 "", id="edit-carries-the-bullet-and-crlf"),
+]
+
+
+@pytest.mark.parametrize(("name", "before", "tool", "args", "after", "said"), CHANGES)
+async def test_a_file_changed_its_own_way(env: ToolEnv, name: str, before: str | None, tool: Tool, args: dict[str, Any],
+                                          after: str, said: str) -> None:
+    path = put(env, name, before)
+    out = await call(env, tool, name, args)
+    assert path.read_bytes().decode("utf-8") == after
+    assert said in out
+
+
+# (file, its text, tool, arguments, the failure (a regex)); the file stays as it was
+FAILURES = [
+    pytest.param("einkauf.md", "## Einkaufsliste\n- Milch\n## Erledigt\n- Eier\n", ADD_ITEMS, {"items": ["Butter"]},
+                 "lists under 'Einkaufsliste', 'Erledigt'; say which with under", id="add-to-one-of-several-lists"),
+    pytest.param("gastos.csv", "Fecha,Concepto,Importe\n2024-05-01,Pan,1.20\n", ADD_ITEMS, {"items": ["2024-05-03,Café,con leche,2.10"]},
+                 r"has 4 values but gastos.csv has 3 columns \(Fecha, Concepto, Importe\)", id="add-too-many-values"),
+    pytest.param("todo.txt", "call mom about lunch\ncall mom about dinner\n", REMOVE_ITEMS, {"items": ["mom"]},
+                 "^nothing removed from todo.txt; not found: 'mom' matches more than one in todo.txt:"
+                 " line 1: 'call mom about lunch'; line 2: 'call mom about dinner'; give the whole line$", id="remove-an-ambiguous-item"),
+    pytest.param("todo.md", "- [ ] Steuererklärung\n- [ ] Oma anrufen\n", MARK_DONE, {"item": "Steuererklaerung"},
+                 r"^'Steuererklaerung' not found in todo.md \(nearest: line 1: '- \[ \] Steuererklärung'\)$", id="mark-a-missing-item"),
+    pytest.param("preise.csv", "Artikel;Preis\nMilch;1,19\n", MARK_DONE, {"item": "Milch"},
+                 r"has no done/status column \(Artikel, Preis\)", id="mark-without-a-flag-column"),
+    pytest.param("config.yaml", CONFIG_YAML, SET_VALUE, {"match": "", "field": "port", "value": 1},
+                 r"'port' is set on more than one line of config.yaml .*; give match", id="set-an-ambiguous-key"),
+    pytest.param("preise.csv", "Artikel;Preis\nMilch;1,19\n", SET_VALUE, {"match": "Milch", "field": "Menge", "value": 2},
+                 "no column 'Menge' in preise.csv; its columns: Artikel, Preis", id="set-a-missing-column"),
+    pytest.param("einkauf.md", "# Einkauf\n\n- Milch (1 L)\n- Brot\n", EDIT_FILE, {"old": "- Milch 1 L", "new": "- Milch 2 L"},
+                 r"^old text not found in einkauf.md; its nearest lines \(copy old from them exactly\):\n3: - Milch \(1 L\)$",
+                 id="edit-gives-the-nearest-lines"),
+]
+
+
+@pytest.mark.parametrize(("name", "before", "tool", "args", "failure"), FAILURES)
+async def test_what_cannot_be_done_fails_and_changes_nothing(env: ToolEnv, name: str, before: str, tool: Tool,
+                                                             args: dict[str, Any], failure: str) -> None:
+    path = put(env, name, before)
+    with pytest.raises(ToolFailure, match=failure):
+        await call(env, tool, name, args)
+    assert path.read_bytes().decode("utf-8") == before
 
 
 # -- previews ------------------------------------------------------------------------------
@@ -346,19 +242,3 @@ def test_the_approval_carries_the_preview_and_the_terminal_shows_it() -> None:
     view.apply(TurnEvent(turn_id="t_1", seq=1, event=event, at=1.0))
     assert ("diff_add", "  +- Brot") in view.lines and ("diff", "   - Milch") in view.lines
     assert view.lines[-1][0] == "keys"
-
-
-async def test_set_value_in_a_json_settings_object_keeps_its_layout(env: ToolEnv) -> None:
-    path = put(env, "config.json", '{\n  "db": {"host": "x", "port": 5432},\n  "debug": false\n}\n')
-    out = await set_value(env, "config.json", "db", "port", "5433")
-    assert path.read_text() == '{\n  "db": {"host": "x", "port": 5433},\n  "debug": false\n}\n'
-    assert out == "set port in config.json: '5432' → '5433'"
-    await set_value(env, "config.json", "", "debug", "true")
-    assert path.read_text() == '{\n  "db": {"host": "x", "port": 5433},\n  "debug": true\n}\n'
-
-
-async def test_edit_file_lines_added_under_a_bullet_get_its_bullet_and_crlf(env: ToolEnv) -> None:
-    path = env.cwd / "list.md"
-    path.write_bytes(b"- Milch\r\n- Brot\r\n")
-    await EDIT_FILE.run(EditFileParams(path="list.md", old="Brot", new="Brot\nButter"), env)
-    assert path.read_bytes() == b"- Milch\r\n- Brot\r\n- Butter\r\n"
