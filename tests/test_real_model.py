@@ -80,16 +80,19 @@ async def test_small_model_chat_answer_and_status(saturn_env):
 
 
 @needs(SMALL)
-async def test_a_format_failure_falls_back_to_constrained_mode(saturn_env):
-    # auto: native first (the embedded default is constrained from the start).
-    # no thinking draft and no first move: the native pass itself must fail its format
+async def test_a_native_format_failure_is_kept_or_retried_in_constrained_mode(saturn_env):
+    # auto: native first (the embedded default is constrained from the start). On this request the
+    # 1.5B writes a call and then a code fence llama.cpp cannot parse: either the call had arrived
+    # whole and is kept, or the pass is retried in constrained mode. The scripted retry is
+    # tests/test_turn_loop.py's; this one shows both hold against the real server.
     async for _, client in embedded(saturn_env, SMALL, "  tool_mode: auto\nruntime:\n  think: off\n  first_move: false\n"):
         turn_id, events = await ask(client, str(saturn_env.workdir),
                                     "Write a JavaScript function that adds two numbers.")
         assert of_type(events, "turn_ended")[0].status == "completed"
         assert of_type(events, "answer")[0].text.strip()
         trace = await client.call("trace/get", {"turn_id": turn_id})
-        assert "retried once in constrained mode" in trace.passes[0].note
+        first = trace.passes[0]
+        assert first.calls or "retried once in constrained mode" in first.note
 
 
 @needs(SMALL)
