@@ -48,7 +48,18 @@ CANNOT = re.compile(
     r"|geen (?:toegang|mogelijkheid|tool|hulpmiddel|functie)|heb ik geen"
     # Portuguese: não posso, não consigo, não é possível, não tenho acesso / ferramenta
     r"|não (?:posso|podemos|consigo|é possível|me é possível|sou capaz|tenho como)|impossível"
-    r"|não tenho (?:acesso|a capacidade|capacidade|(?:uma |nenhuma )?ferramenta|forma|a possibilidade))\b",
+    r"|não tenho (?:acesso|a capacidade|capacidade|(?:uma |nenhuma )?ferramenta|forma|a possibilidade)"
+    # Polish: nie mogę, nie jestem w stanie, nie mam dostępu / narzędzia, niemożliwe
+    r"|nie (?:mogę|możemy|jestem w stanie|da się|mam (?:dostępu|możliwości|narzędzia))|niemożliwe"
+    # Swedish, Danish, Norwegian: kan inte / kan ikke, har ingen / ikke adgang, inte möjligt
+    r"|kan\b[^.!?\n]{0,30}?\b(?:inte|ikke|ej)\b|(?:inte|ikke) (?:möjligt|mulig|muligt)|omöjligt|umuligt"
+    r"|har (?:inte|ikke|ingen) (?:tillgång|adgang|tilgang|möjlighet|mulighed|mulighet|verktyg|værktøj|verktøy)"
+    # Czech: nemohu, nemůžu, není možné, nemám přístup
+    r"|nemohu|nemůžu|nemůžeme|není (?:možné|v mých silách)|nemám (?:přístup|možnost|nástroj)"
+    # Finnish: en voi, ei ole mahdollista, minulla ei ole pääsyä
+    r"|en (?:voi|pysty)|ei ole mahdollista|ei ole (?:pääsyä|työkalua)"
+    # Turkish: yapamam, edemem, mümkün değil, erişimim yok
+    r"|yapamam|edemem|alamam|veremem|\w+(?:amıyorum|emiyorum)|mümkün değil|erişimim yok|imkanım yok)\b",
     re.IGNORECASE,
 )
 
@@ -225,9 +236,10 @@ def _message_problems(sent: dict[str, Any], want: dict[str, Any]) -> list[str]:
 
 
 def _recipient(to: str) -> str:
-    """Phone numbers compare by digits (+44 7700 900123 == +447700900123), emails by case."""
+    """Phone numbers compare by their last nine digits, so a country code or a trunk 0 does not
+    count (+44 7700 900123 == 07700 900123), emails by case."""
     to = to.strip().lower()
-    return re.sub(r"[^\d+]", "", to) if "@" not in to else to
+    return re.sub(r"\D", "", to)[-9:] if "@" not in to else to
 
 
 CHECKS: dict[str, Check] = {

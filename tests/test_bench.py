@@ -142,6 +142,20 @@ def test_cannot_ask_and_call_checks():
     ]
 
 
+@pytest.mark.parametrize("answer, cannot", [
+    ("Nie mogę zamówić lotu.", True), ("Det kan jeg desværre ikke.", True), ("Jag kan inte boka det.", True),
+    ("Nemohu to objednat.", True), ("En voi varata sitä.", True), ("Rezervasyon yapamam.", True),
+    ("Dodałem to do listy.", False), ("Tamam, ekledim.", False), ("Du kan se det i listan.", False),
+])
+def test_a_refusal_is_read_in_the_errands_languages(answer, cannot):
+    assert (run_checks(task(check={"says_cannot": True}), FinalState(answer=answer)) == []) is cannot
+
+
+def test_a_phone_recipient_compares_without_its_country_code():
+    want = task(check={"outbox": [{"to": "0532 111 22 33"}]})
+    assert run_checks(want, FinalState(outbox=[{"to": "+90 532 111 22 33", "text": "x"}])) == []
+
+
 @pytest.mark.parametrize("first, state, observed", [
     (["read_file"], FinalState(first_pass_calls=["read_file"]), "right call"),
     (["read_file"], FinalState(first_pass_calls=["list_dir"]), "wrong call"),
