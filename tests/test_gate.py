@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from protocol.client import Client
 from saturnd.testing.fake_model import call, calls
+from saturnd.turn.review import LOOK_RECIPIENT_UP
 from tests.conftest import of_type
 
 
@@ -211,7 +212,8 @@ async def test_recipient_check_refuses_an_address_nobody_gave(harness):
     _, events = await harness.turn("mail my friend", headless=True)
     finished = of_type(events, "tool_finished")[0]
     assert (finished.fate, finished.result) == (
-        "refused_recipient", "refused: 'stranger@evil.example' is not in anything you typed or any tool returned")
+        "refused_recipient",
+        "refused: 'stranger@evil.example' is not in anything you typed or any tool returned; " + LOOK_RECIPIENT_UP)
     assert of_type(events, "approval_requested") == []
 
 

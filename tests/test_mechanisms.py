@@ -72,8 +72,8 @@ def test_nothing_changed_is_decided_from_what_ran_not_from_words() -> None:
     assert nothing_changed(change, _trace(("write_file", "ran")), registry) is None
     look = FirstMove("look_up", {"look_up": 0.8, "change": 0.2}, "first move: look_up")
     assert nothing_changed(look, _trace(), registry) is None
-    unsure = FirstMove("change", {"change": 0.3, "answer": 0.7}, "first move: change")
-    assert nothing_changed(unsure, _trace(), registry) is None
+    unsure = FirstMove("change", {"change": 0.33, "cannot": 0.29, "answer": 0.2, "ask": 0.18}, "first move: change")
+    assert nothing_changed(unsure, _trace(), registry) is not None  # the model can still say it can't
 
 
 def _record(request: str, contacts: str) -> SessionRecord:

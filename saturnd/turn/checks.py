@@ -21,7 +21,7 @@ from typing import Literal
 from protocol.methods import PassTrace
 from saturnd.tools.registry import CHANGING_RISKS, Registry
 from saturnd.turn import prompts
-from saturnd.turn.first_move import FirstMove, expects_change
+from saturnd.turn.first_move import CHANGING, FirstMove
 
 FIGURE = re.compile(r"(?<!\d)\d+(?:[.,'\u00a0\u202f]\d+)*(?!\d)")
 """A number as written: digits with the separators of any locale between them."""
@@ -42,7 +42,11 @@ class Finding:
 
 
 def nothing_changed(move: FirstMove | None, trace: list[PassTrace], registry: Registry) -> Finding | None:
-    if move is None or not expects_change(move):
+    # Whatever its likelihood: a first pass is made to call a tool only when the model is sure
+    # (expects_change), but the 1.5B's unsure "change" is most often a request no tool can do
+    # (stop 51: change 0.32-0.40 beside cannot 0.25-0.29 for an order, a booking, a device), and
+    # it then answers as if it were done; the send-back asks it to call the tool or say it can't.
+    if move is None or move.route not in CHANGING:
         return None
     for record in trace:
         for call in record.calls:

@@ -34,6 +34,11 @@ from saturnd.turn.validation import Invalid, validate_call
 
 ASK_USER = "ask_user"
 ASK_FIRST = "not run: ask first. ask_user runs alone; call this again after the user answers."
+LOOK_RECIPIENT_UP = ("look the recipient up with a tool first (read the file or query the table that lists them), "
+                     "then send to the address it returns; or ask the user")
+"""What a refused recipient's result tells the model: the 1.5B copies an address from the files
+the prompt shows, which the gate may not take as given (they are outside content); a tool's
+result is a source, and then the fenced-content escalation applies."""
 
 
 @dataclass(frozen=True)
@@ -117,7 +122,7 @@ def review_one(call: ToolCall, registry: Registry, ledger: CallLedger, context: 
             return Decision(call, "refused_loop", asked, setback=True, **fields)
         return Decision(call, "ask_user", **fields)
     if tool.risk == "messaging" and (unknown := recipient_refusal(arguments, context.record)) is not None:
-        return Decision(call, "refused_recipient", f"refused: {unknown}", setback=True, **fields)
+        return Decision(call, "refused_recipient", f"refused: {unknown}; {LOOK_RECIPIENT_UP}", setback=True, **fields)
     if (refusal := ledger.refusal(signature)) is not None:
         fate, why = refusal
         return Decision(call, fate, why, setback=True, **fields)
