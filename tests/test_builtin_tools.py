@@ -341,6 +341,13 @@ async def test_a_missing_file_names_the_near_names_in_its_folder(env: ToolEnv) -
         await read(env, "budget.xlsx")
 
 
+async def test_a_query_tables_name_given_as_a_path_names_its_file(env: ToolEnv) -> None:
+    (env.cwd / "te").mkdir()
+    (env.cwd / "te" / "samling.yaml").write_text("teer:\n  - namn: Sencha\n    pris_kr: 129\n")
+    with pytest.raises(ToolFailure, match="^no such file: te_samling; te_samling is the query table of the file te/samling.yaml"):
+        await read(env, "te_samling")
+
+
 async def test_a_phrase_with_no_literal_match_is_searched_by_its_words(env: ToolEnv) -> None:
     (env.cwd / "notes.txt").write_text("Call mum\nDentist Friday 9am\n")
     (env.cwd / "shopping.txt").write_text("milk\neggs\n")

@@ -169,7 +169,7 @@ FAILURES = [
                  r"has 4 values but gastos.csv has 3 columns \(Fecha, Concepto, Importe\)", id="add-too-many-values"),
     pytest.param("todo.txt", "call mom about lunch\ncall mom about dinner\n", REMOVE_ITEMS, {"items": ["mom"]},
                  "^nothing removed from todo.txt; not found: 'mom' matches more than one in todo.txt:"
-                 " line 1: 'call mom about lunch'; line 2: 'call mom about dinner'; give the whole line$", id="remove-an-ambiguous-item"),
+                 " line 1: 'call mom about lunch'; line 2: 'call mom about dinner'; ask the user which one", id="remove-an-ambiguous-item"),
     pytest.param("todo.md", "- [ ] Steuererklärung\n- [ ] Oma anrufen\n", MARK_DONE, {"item": "Steuererklaerung"},
                  r"^'Steuererklaerung' not found in todo.md \(nearest: line 1: '- \[ \] Steuererklärung'\)$", id="mark-a-missing-item"),
     pytest.param("preise.csv", "Artikel;Preis\nMilch;1,19\n", MARK_DONE, {"item": "Milch"},

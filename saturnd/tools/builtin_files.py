@@ -16,6 +16,7 @@ import msgspec
 
 from saturnd.gate.reach import Reach
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
+from saturnd.tools.tables import load_tables
 
 OUTPUT_CAP = 16_000  # characters of file text one read returns (~16 KB)
 LIST_CAP = 200
@@ -55,9 +56,20 @@ def missing(kind: str, path: Path, display: str) -> ToolFailure:
     if re.match(r"(?:kb|knowledge[ _-]?base)\s*[:/]", display, re.IGNORECASE):
         # The 1.5B searched "kb:people.md" with search_files and answered that Ana was not in the KB.
         return ToolFailure(f"no such {kind}: {display}; the knowledge base is searched with kb_search and read with kb_read")
+    if (source := table_source(path, display)) is not None:
+        # the 1.5B gave the query table's name the ground shows ("te_samling") as a path
+        return ToolFailure(f"no such {kind}: {display}; {display} is the query table of the file {source}: give that path")
     near = near_names(path)
     hint = f"; near names here: {', '.join(near)}" if near else ""
     return ToolFailure(f"no such {kind}: {display}{hint}")
+
+
+def table_source(path: Path, display: str) -> str | None:
+    """The file a bare name is the query table of, in the folder it would be in."""
+    if "/" in display or path.suffix or not path.parent.is_dir():
+        return None
+    table = load_tables([path.parent]).table(display)
+    return None if table is None else table.source
 
 
 def is_binary(path: Path) -> bool:

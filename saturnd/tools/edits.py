@@ -376,7 +376,10 @@ def nearest(entries: list[Entry], item: Any) -> str:
 
 def ambiguity(item: Any, display: str, candidates: list[Entry]) -> str:
     lines = "; ".join(e.shown for e in candidates[:5])
-    return f"{shown(str(item))} matches more than one in {display}: {lines}; give the whole line"
+    # the person's words fit several entries: which one is theirs to say (ask_user), and the
+    # model may only settle it itself when the request gave more than it passed here
+    return (f"{shown(str(item))} matches more than one in {display}: {lines}; ask the user which one"
+            " they mean unless the request already says it, then give that whole line")
 
 
 def find(entries: list[Entry], item: Any, display: str, one: bool = False) -> list[Entry]:
