@@ -595,6 +595,21 @@ async def test_a_request_the_model_would_ask_about_makes_it_ask_or_look_first(ha
     assert "ask_user" in offered and "read_file" in offered and "send_message" not in offered
 
 
+@pytest.mark.parametrize(("request_text", "may_send"), [
+    ("Napisz do Kasi, że spotkanie jest w piątek.", False),  # the recipient is looked up first
+    ("Envoie un SMS au 06 12 34 56 78 : j'arrive.", True),  # the person gave the number
+])
+async def test_a_message_whose_request_gives_no_address_looks_its_recipient_up_first(harness, request_text, may_send):
+    await harness.start()
+    harness.model.enqueue_choice(SEND)
+    harness.model.enqueue("Nic nie wysłano.", "Nic nie wysłano.")
+    await harness.turn(request_text, headless=True)
+    first = harness.model.requests[0]
+    offered = [t["function"]["name"] for t in first["tools"]]
+    assert first["tool_choice"] == "required" and "read_file" in offered
+    assert ("send_message" in offered) is may_send
+
+
 WRITES_ALLOWED = "gate:\n  rules:\n    - {tool: write_file, decision: allow}\n"
 
 
