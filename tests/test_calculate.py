@@ -162,3 +162,12 @@ async def test_an_sql_query_given_to_calculate_is_sent_to_the_query_tool(tmp_pat
     env = ToolEnv(cwd=tmp_path, kb_dir=tmp_path / "kb")
     with pytest.raises(ToolFailure, match="call query with it as sql"):
         await CALCULATE.run(CalculateParams(expression="SELECT SUM(prix) FROM cave WHERE region = 'Bordeaux'"), env)
+
+
+async def test_a_table_named_in_an_expression_is_sent_to_the_query_tool(tmp_path):
+    (tmp_path / "regatten.csv").write_text("Datum;Boot;Punkte\n04.10.2026;Möwe;7\n11.10.2026;Möwe;5\n")
+    env = ToolEnv(cwd=tmp_path, kb_dir=tmp_path / "kb")
+    with pytest.raises(ToolFailure, match=r"regatten is a table: call query with SQL over it \(SELECT SUM"):
+        await CALCULATE.run(CalculateParams(expression="sum(regatten.Punkte)"), env)
+    with pytest.raises(ToolFailure, match=r"^unknown names zeug"):  # no table named: calculate's own error alone
+        await CALCULATE.run(CalculateParams(expression="zeug + 2"), env)

@@ -32,6 +32,7 @@ from typing import Annotated, Any
 import msgspec
 
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
+from saturnd.tools.tables import load_tables
 
 EXPRESSION_CAP = 2_000
 ALLOWED_NAMES = frozenset({
@@ -399,7 +400,20 @@ async def _calculate(params: CalculateParams, env: ToolEnv) -> str:
     if SQL.match(params.expression):  # a small model reaches for the tool it last used
         raise ToolFailure("this is an SQL query, not arithmetic: call query with it as sql, then calculate"
                           " with the numbers it returns")
-    return await asyncio.to_thread(evaluate, params.expression)
+    return await asyncio.to_thread(_evaluate_numbers, params.expression, env)
+
+
+def _evaluate_numbers(expression: str, env: ToolEnv) -> str:
+    try:
+        return evaluate(expression)
+    except ToolFailure as failure:
+        # the 1.5B writes sum(table.column) here: a table is the query tool's
+        roots = [env.cwd] + ([env.kb_dir] if env.kb_dir != env.cwd else [])
+        named = [n for n in load_tables(roots).names() if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", expression, re.I)]
+        if not named:
+            raise
+        raise ToolFailure(f"{failure}; {named[0]} is a table: call query with SQL over it (SELECT SUM(column)"
+                          f" FROM {named[0]} WHERE ...), then calculate with the numbers it returns") from None
 
 
 CALCULATE = Tool(
