@@ -14,6 +14,7 @@ import pytest
 from saturnd.testing.fake_model import Reply, call, calls, error
 from saturnd.turn import prompts
 from tests.conftest import of_type
+from tests.test_first_move import route_reply
 from tests.test_gate import decide_with, run_with_decisions
 
 
@@ -555,12 +556,14 @@ async def test_a_change_answered_with_nothing_tried_is_sent_back_once_in_any_lan
     ({"readings.csv": "datum;zählerstand\n01.11.2026;1200\n01.12.2026;1350\n"}, "look_up", True),
     ({"readings.csv": "datum;zählerstand\n01.11.2026;1200\n01.12.2026;1350\n"}, "answer_now", True),
     ({"notes.md": "Zahnarzt am Freitag um 9 Uhr\n"}, "look_up", False),  # no table: the excerpt may answer
+    # an unsure no_tool (0.4) reads the tables too
+    ({"readings.csv": "datum;zählerstand\n01.11.2026;1200\n01.12.2026;1350\n"}, route_reply("cannot", ("loo", 0.35), p=0.4), True),
 ])
 async def test_a_look_up_over_tables_calls_a_reading_tool_first(harness, files, route, forced):
     await harness.start()
     for name, content in files.items():
         (harness.env.workdir / name).write_text(content)
-    harness.model.enqueue_choice(json.dumps({"route": route}))
+    harness.model.enqueue_choice(route if isinstance(route, Reply) else json.dumps({"route": route}))
     harness.model.enqueue("1350")
     turn_id, _ = await harness.turn("Wie war der letzte Zählerstand?")
     first = harness.model.requests[0]

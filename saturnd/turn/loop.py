@@ -122,7 +122,7 @@ async def choose_first_move(turn: TurnContext, messages: list[dict[str, Any]]) -
 
 ROUTE_RISKS = {
     "change": frozenset({"write", "exec"}), "send": frozenset({"messaging"}), "look_up": frozenset({"egress"}),
-    "answer": frozenset({"egress"}), "ask": frozenset(),
+    "answer": frozenset({"egress"}), "ask": frozenset(), "cannot": frozenset(),
 }
 
 
@@ -144,7 +144,8 @@ def route_tools(
     # the 1.5B takes "how many … have I" for arithmetic it can do itself as often as for a
     # look-up (stop 51's first run: 5 of 8 such questions chose answer_now), so with the
     # person's tables in view either route reads them first
-    look_up = move.route in ("look_up", "answer") and tables_shown
+    # and an unsure "cannot" (stop 52's first run: 0.34 for a sum over a shown CSV) reads them too
+    look_up = tables_shown and (move.route in ("look_up", "answer") or move.route == "cannot" and not no_tool_fits(move))
     if not (expects_change(move) or look_up or move.route == "ask"):
         return ()
     risks = ROUTE_RISKS[move.route] | {"read_only"}
