@@ -260,14 +260,17 @@ def home(tmp_path):
 
 def test_a_select_comes_back_as_a_small_table(home):
     shown = run_query(home, "SELECT Sorte, Menge * 2 AS doppelt FROM haus_garten_ernte ORDER BY Menge DESC;")
-    assert shown == "Sorte | doppelt\nKürbis | 20\nGurken | 4\nTomaten | 3"
+    assert shown.split("\nthe whole rows:")[0] == "Sorte | doppelt\nKürbis | 20\nGurken | 4\nTomaten | 3"
     assert run_query(home, "SELECT Sorte FROM haus_garten_ernte WHERE Menge > 100") == "Sorte\n(no rows)"
 
 
 def test_mysql_date_habits_work(home):
-    assert run_query(home, "SELECT MONTH(Datum) AS m, YEAR(Datum) AS y, DAY(Datum) AS d FROM haus_garten_ernte LIMIT 1") == "m | y | d\n12 | 2026 | 5"
-    assert run_query(home, "SELECT DATEDIFF('2026-12-24', Datum) AS n FROM haus_garten_ernte LIMIT 1") == "n\n19"
-    assert run_query(home, "SELECT CONCAT(Sorte, ': ', Preis) AS s FROM haus_garten_ernte LIMIT 1") == "s\nTomaten: 12.5"
+    def result(sql: str) -> str:
+        return run_query(home, sql).split("\nthe whole rows:")[0]
+
+    assert result("SELECT MONTH(Datum) AS m, YEAR(Datum) AS y, DAY(Datum) AS d FROM haus_garten_ernte LIMIT 1") == "m | y | d\n12 | 2026 | 5"
+    assert result("SELECT DATEDIFF('2026-12-24', Datum) AS n FROM haus_garten_ernte LIMIT 1") == "n\n19"
+    assert result("SELECT CONCAT(Sorte, ': ', Preis) AS s FROM haus_garten_ernte LIMIT 1") == "s\nTomaten: 12.5"
 
 
 def test_a_file_named_in_from_is_its_table(home):
@@ -361,7 +364,8 @@ async def test_the_tool_reads_the_working_folder_and_the_knowledge_base(tmp_path
     env = ToolEnv(cwd=work, kb_dir=kb)
     shown = await QUERY.run(QueryParams(sql="SELECT sum(Preis) AS summe FROM haus_garten_ernte"), env)
     assert shown == "summe\n1314.7"
-    assert await QUERY.run(QueryParams(sql="SELECT Eier FROM recipes"), env) == "Eier\n2"
+    assert await QUERY.run(QueryParams(sql="SELECT Eier FROM recipes"), env) == (
+        "Eier\n2\nthe whole rows:\nRezept | Eier\nPfannkuchen | 2")
 
 
 def test_the_tool_is_registered_read_only_and_fenced():
@@ -369,3 +373,27 @@ def test_the_tool_is_registered_read_only_and_fenced():
     assert tool is QUERY and tool.risk == "read_only" and tool.outside
     assert len(tool.description) < 200
     assert tool.openai_schema()["function"]["parameters"]["required"] == ["sql"]
+
+
+DRONE_LOG = "datum;dron;místo\n12.10.2026;Mini 3;Pálava\n29.11.2026;Mini 3;Lysá hora\n03.11.2026;Avata;Děvín\n"
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT datum, dron FROM lety ORDER BY datum DESC LIMIT 1",
+    "SELECT MAX(datum) AS naposledy FROM lety",
+])
+def test_a_short_result_shows_the_whole_rows_it_came_from(tmp_path, sql):
+    tables = load_tables([lay(tmp_path, {"lety.csv": DRONE_LOG})])
+    shown = run_query(tables, sql)
+    assert shown.splitlines()[1].startswith("2026-11-29")
+    assert shown.split("the whole rows:\n")[1] == "datum | dron | místo\n2026-11-29 | Mini 3 | Lysá hora"
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT SUM(1) AS lety FROM lety",  # an aggregate of no column: no row it came from
+    "SELECT * FROM lety WHERE místo = 'Děvín'",  # every column already
+    "SELECT dron, COUNT(*) FROM lety GROUP BY dron",
+])
+def test_a_result_with_nothing_more_to_show_is_shown_alone(tmp_path, sql):
+    tables = load_tables([lay(tmp_path, {"lety.csv": DRONE_LOG})])
+    assert "the whole rows" not in run_query(tables, sql)

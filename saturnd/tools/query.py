@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Annotated
 
 import msgspec
+import sqlglot
+from sqlglot import exp
 
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
 from saturnd.tools.tables import Tables, ident, load_tables, show_cell
@@ -84,9 +86,57 @@ def run_query(tables: Tables, sql: str, max_rows: int = ROWS_SHOWN, time_limit_s
                     more += len(batch)
         except (sqlite3.Error, sqlite3.Warning) as exc:
             raise ToolFailure(explain(tables, text, exc)) from None
+        else:
+            whole = _whole_rows(tables, text, header) if 0 < len(rows) <= WHOLE_ROWS else None
         finally:
             tables.db.set_progress_handler(None, 0)
-    return _shown(header, rows, more)
+    shown = _shown(header, rows, more)
+    return shown if whole is None else f"{shown}\nthe whole rows:\n{_shown(*whole, 0)}"
+
+
+WHOLE_ROWS = 3
+"""A result this short is shown with its rows' other columns: asked for the latest flight's date,
+the 1.5B selected the date alone and made up the place (stop 52's first run)."""
+
+
+def whole_rows_sql(sql: str) -> str | None:
+    """The rows a short result came from, as SQL: the same SELECT with every column, or for a
+    lone MAX()/MIN() of a column, the rows holding that value. None when the query is no such
+    plain read of one table (a join, a group, a union, an aggregate of anything else)."""
+    try:
+        tree = sqlglot.parse_one(sql, read="sqlite")
+    except sqlglot.errors.SqlglotError:
+        return None
+    if not isinstance(tree, exp.Select) or any(tree.args.get(k) for k in ("group", "joins", "distinct", "with", "having")):
+        return None
+    table = tree.args.get("from_")
+    if table is None or not isinstance(table.this, exp.Table) or any(isinstance(e, exp.Star) for e in tree.expressions):
+        return None
+    if not tree.find(exp.AggFunc):
+        whole = tree.copy()
+        whole.set("expressions", [exp.Star()])
+        return whole.sql(dialect="sqlite")
+    if len(tree.expressions) != 1 or not isinstance(extreme := tree.expressions[0].unalias(), exp.Max | exp.Min):
+        return None
+    if not isinstance(extreme.this, exp.Column):
+        return None
+    holding = exp.select("*").from_(table.this.copy()).where(exp.EQ(this=extreme.this.copy(), expression=exp.Subquery(this=tree.copy())))
+    if (where := tree.args.get("where")) is not None:
+        holding = holding.where(where.this.copy())
+    return holding.limit(WHOLE_ROWS).sql(dialect="sqlite")
+
+
+def _whole_rows(tables: Tables, sql: str, header: list[str]) -> tuple[list[str], list[tuple[object, ...]]] | None:
+    whole = whole_rows_sql(sql)
+    if whole is None:
+        return None
+    try:
+        cursor = tables.db.execute(whole)
+    except (sqlite3.Error, sqlite3.Warning):  # an alias the ORDER BY named, say: the result alone stands
+        return None
+    names = [d[0] for d in cursor.description or ()]
+    rows = cursor.fetchmany(WHOLE_ROWS)
+    return (names, rows) if rows and len(names) > len(header) else None
 
 
 _READ_ONLY = (
