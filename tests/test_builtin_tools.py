@@ -358,3 +358,13 @@ async def test_a_phrase_with_no_literal_match_is_searched_by_its_words(env: Tool
     )
     # A word of a file's name finds the file's lines: "my shopping list" is shopping.txt.
     assert (await search(env, "shopping list")).endswith("shopping.txt:1: milk\nshopping.txt:2: eggs")
+
+
+async def test_a_folder_given_as_the_file_to_change_names_the_files_in_it(env: ToolEnv) -> None:
+    from saturnd.tools.acting import EDIT_FILE, EditFileParams
+
+    (env.cwd / "mineraler").mkdir()
+    (env.cwd / "mineraler" / "bytlista.md").write_text("- Ametist\n")
+    (env.cwd / "noter.txt").write_text("x\n")
+    with pytest.raises(ToolFailure, match=r"^\. is a directory; give a file path: the files in it are noter.txt, mineraler/bytlista.md$"):
+        await EDIT_FILE.run(EditFileParams(path=".", old="Ametist", new="Kvarts"), env)

@@ -397,3 +397,10 @@ def test_a_short_result_shows_the_whole_rows_it_came_from(tmp_path, sql):
 def test_a_result_with_nothing_more_to_show_is_shown_alone(tmp_path, sql):
     tables = load_tables([lay(tmp_path, {"lety.csv": DRONE_LOG})])
     assert "the whole rows" not in run_query(tables, sql)
+
+
+def test_a_column_name_with_spaces_written_bare_is_quoted_and_the_sql_shown(tmp_path):
+    tables = load_tables([lay(tmp_path, {"despiece.csv": "Pieza,Largo (mm),Ancho (mm),Cantidad\nBalda,760,280,4\nCostado,1800,300,2\n"})])
+    shown = run_query(tables, "SELECT Cantidad FROM despiece WHERE Largo (mm) = 760 AND \"Ancho (mm)\" = 280")
+    assert shown.splitlines()[:3] == [
+        'ran as: SELECT Cantidad FROM despiece WHERE "Largo (mm)" = 760 AND "Ancho (mm)" = 280', "Cantidad", "4"]

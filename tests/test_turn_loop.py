@@ -552,6 +552,40 @@ async def test_a_change_answered_with_nothing_tried_is_sent_back_once_in_any_lan
     assert (harness.env.workdir / "shopping.md").read_text() == "- coffee\n- milk\n"
 
 
+DONE = json.dumps({"carried_out": "yes"})
+
+
+@pytest.mark.parametrize("told, again", [
+    ("Pamuk sahiplendirildi, durumunu güncelledim.", "Pamuk'un durumunu değiştirmedim."),
+    ("Ho prenotato il volo in parapendio per domenica.", "Non posso prenotare voli."),
+])
+async def test_an_answer_the_model_reads_as_done_with_nothing_tried_is_sent_back_once(harness, told, again):
+    await harness.start()
+    harness.model.enqueue_choice(json.dumps({"route": "ask_user"}), DONE, json.dumps({"carried_out": "no"}))
+    harness.model.enqueue(told, again)
+    turn_id, events = await harness.turn("Pamuk bugün sahiplendirildi.")
+    assert harness.sent(1)[-1]["content"] == prompts.NOTHING_CHANGED.format(route="done")
+    answer = of_type(events, "answer")[0]
+    assert (answer.text, answer.note) == (again, "")
+
+
+async def test_an_answer_read_as_done_again_goes_out_as_written_with_a_note(harness):
+    await harness.start()
+    harness.model.enqueue_choice(json.dumps({"route": "ask_user"}), DONE, DONE)
+    harness.model.enqueue("Fatto.", "Fatto, davvero.")
+    _, events = await harness.turn("Segna il gatto come adottato.")
+    answer = of_type(events, "answer")[0]
+    assert (answer.text, answer.note) == ("Fatto, davvero.", prompts.NOTE_NOTHING_CHANGED)
+
+
+async def test_a_sure_answer_is_not_read_for_claims(harness):
+    await harness.start()
+    harness.model.enqueue_choice(route_reply("answer", p=0.9), DONE)
+    harness.model.enqueue("Paris.")
+    _, events = await harness.turn("Capital of France?")
+    assert of_type(events, "answer")[0].text == "Paris." and len(harness.model.requests) == 1
+
+
 @pytest.mark.parametrize(("files", "route", "forced"), [
     ({"readings.csv": "datum;zählerstand\n01.11.2026;1200\n01.12.2026;1350\n"}, "look_up", True),
     ({"readings.csv": "datum;zählerstand\n01.11.2026;1200\n01.12.2026;1350\n"}, "answer_now", True),

@@ -21,7 +21,7 @@ from typing import Annotated
 import msgspec
 
 from saturnd.gate.reach import Reach
-from saturnd.tools.builtin_files import files_named, missing, resolve
+from saturnd.tools.builtin_files import files_named, missing, not_a_file, resolve
 from saturnd.tools.command_groups import MARKER_ENV, parent_death_signal
 from saturnd.tools.edits import carry_bullets, file_diff, loose_match, near_lines
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
@@ -42,7 +42,7 @@ class WriteFileParams(msgspec.Struct, forbid_unknown_fields=True):
 
 def _content(path: Path, display: str, content: str) -> tuple[str, str]:
     if path.is_dir():
-        raise ToolFailure(f"{display} is a directory; give a file path")
+        raise not_a_file(path, display)
     if content and not content.endswith("\n") and _ends_a_line(path):
         # The 1.5B rewrites a list without its last newline: the next line added would join it.
         return content + "\n", "; kept its final newline"
@@ -130,7 +130,7 @@ def _edited(path: Path, display: str, old: str, new: str) -> tuple[str, str, str
     if old == new:  # the 1.5B "set" a timeout to the value the file held and called it done
         raise ToolFailure(f"old and new are the same text: nothing in {display} would change")
     if path.is_dir():
-        raise ToolFailure(f"{display} is a directory; give a file path")
+        raise not_a_file(path, display)
     if not path.is_file():
         raise missing("file", path, display)
     try:

@@ -64,6 +64,23 @@ def missing(kind: str, path: Path, display: str) -> ToolFailure:
     return ToolFailure(f"no such {kind}: {display}{hint}")
 
 
+FILES_NAMED = 8
+FOLDERS_WALKED = 100
+
+
+def not_a_file(path: Path, display: str) -> ToolFailure:
+    """A directory given where a file goes, with the files under it (the 1.5B passes the
+    working folder the prompt names as the path to edit)."""
+    files: list[str] = []
+    for walked, (root, dirs, names) in enumerate(os.walk(path)):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        files += [os.path.relpath(os.path.join(root, n), path) for n in sorted(names) if not n.startswith(".")]
+        if len(files) > FILES_NAMED or walked > FOLDERS_WALKED:
+            break
+    inside = f": the files in it are {', '.join(files[:FILES_NAMED])}{', …' if len(files) > FILES_NAMED else ''}" if files else ""
+    return ToolFailure(f"{display} is a directory; give a file path{inside}")
+
+
 def table_source(path: Path, display: str) -> str | None:
     """The file a bare name is the query table of, in the folder it would be in."""
     if "/" in display or path.suffix or not path.parent.is_dir():

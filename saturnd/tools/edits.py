@@ -26,7 +26,14 @@ from typing import Annotated, Any
 
 import msgspec
 
-from saturnd.tools.builtin_files import SNIFF_BYTES, human_size, missing, near_names, resolve
+from saturnd.tools.builtin_files import (
+    SNIFF_BYTES,
+    human_size,
+    missing,
+    near_names,
+    not_a_file,
+    resolve,
+)
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
 
 MAX_EDIT_BYTES = 2_000_000
@@ -56,7 +63,7 @@ class Doc:
 
 def load(path: Path, display: str, create: bool = False) -> Doc:
     if path.is_dir():
-        raise ToolFailure(f"{display} is a directory; give a file path")
+        raise not_a_file(path, display)
     if not path.is_file():
         if create:
             return Doc(path, display, "", exists=False)

@@ -68,6 +68,7 @@ def run_query(tables: Tables, sql: str, max_rows: int = ROWS_SHOWN, time_limit_s
             " (CSV, TSV, markdown tables, JSON/YAML lists of records)"
         )
     text = _files_as_tables(tables, text)
+    text, quoted = _quote_spaced_names(tables, text)
     first = FIRST_WORD.match(text)
     if not first or first.group(1).upper() not in ("SELECT", "WITH", "VALUES"):
         raise ToolFailure(_READ_ONLY)
@@ -91,7 +92,20 @@ def run_query(tables: Tables, sql: str, max_rows: int = ROWS_SHOWN, time_limit_s
         finally:
             tables.db.set_progress_handler(None, 0)
     shown = _shown(header, rows, more)
+    if quoted:
+        shown = f"ran as: {text}\n{shown}"
     return shown if whole is None else f"{shown}\nthe whole rows:\n{_shown(*whole, 0)}"
+
+
+def _quote_spaced_names(tables: Tables, sql: str) -> tuple[str, bool]:
+    """A column name with spaces or signs written bare (`Largo (mm) = 760`) is quoted: bare, it
+    can never be valid SQL, and the 1.5B wrote it so again after the error said to quote it."""
+    names = sorted({c.name for t in tables.tables for c in t.columns if not re.fullmatch(r"\w+", c.name)}, key=len, reverse=True)
+    changed = sql
+    for name in names:
+        quoted = ident(name)
+        changed = re.sub(rf"""(?<!["'`\[\w]){re.escape(name)}(?![\w"'`\]])""", lambda _, q=quoted: q, changed)
+    return changed, changed != sql
 
 
 WHOLE_ROWS = 3

@@ -5,7 +5,8 @@ answer still fails, it goes out as written with a note that says what did not ch
 
 - nothing changed: the first move was to change something or send a message, and no
   changing call was even tried (a declined or unapproved one was tried: the person
-  said no, and the note says so).
+  said no, and the note says so); or, when the first move was unsure or another one, the
+  model itself reads its answer as telling of something done (said_done.py).
 - unsourced figures: a number in the answer that is in nothing the user said, nothing
   shown and no tool's result (calculate's and query's included). Numbers are compared
   as values, read both ways people write them ("1,234.50", "1.234,50", "12,5").
@@ -46,15 +47,31 @@ def nothing_changed(move: FirstMove | None, trace: list[PassTrace], registry: Re
     # (expects_change), but the 1.5B's unsure "change" is most often a request no tool can do
     # (stop 51: change 0.32-0.40 beside cannot 0.25-0.29 for an order, a booking, a device), and
     # it then answers as if it were done; the send-back asks it to call the tool or say it can't.
-    if move is None or move.route not in CHANGING:
+    if move is None or move.route not in CHANGING or tried_a_change(trace, registry):
         return None
-    for record in trace:
-        for call in record.calls:
-            tool = registry.get(call.name)
-            if tool is not None and tool.risk in CHANGING_RISKS and call.fate in TRIED:
-                return None
-    route = prompts.NEARLY.get(move.route, "done")
-    return Finding("nothing_changed", prompts.NOTHING_CHANGED.format(route=route), prompts.NOTE_NOTHING_CHANGED)
+    return told_done(move.route)
+
+
+def told_done(route: str) -> Finding:
+    done = prompts.NEARLY.get(route, "done")
+    return Finding("nothing_changed", prompts.NOTHING_CHANGED.format(route=done), prompts.NOTE_NOTHING_CHANGED)
+
+
+def tried_a_change(trace: list[PassTrace], registry: Registry) -> bool:
+    return any(
+        (tool := registry.get(call.name)) is not None and tool.risk in CHANGING_RISKS and call.fate in TRIED
+        for record in trace for call in record.calls
+    )
+
+
+def may_claim_undone(move: FirstMove | None, trace: list[PassTrace], registry: Registry, sure: float = 0.5) -> bool:
+    """Whether to ask the model if its answer tells of something done (said_done.py): no
+    changing call was tried, the first move did not expect one (nothing_changed covers that),
+    and it was not a sure answer or look-up, whose replies give information."""
+    if move is None or move.route in CHANGING or tried_a_change(trace, registry):
+        return False
+    likelihood = 1.0 if move.probabilities is None else move.probabilities.get(move.route, 0.0)
+    return not (move.route in ("answer", "look_up") and likelihood >= sure)
 
 
 def unsourced_figures(answer: str, sources: str) -> Finding | None:

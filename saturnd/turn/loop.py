@@ -24,13 +24,20 @@ from saturnd.tools.registry import CHANGING_RISKS, Registry
 from saturnd.turn import prompts
 from saturnd.turn.agent import Answered, CallsProposed, ModelFailed, PassPlan, agent_pass, join_note
 from saturnd.turn.bounds import BoundReached
-from saturnd.turn.checks import Finding, nothing_changed, unsourced_figures
+from saturnd.turn.checks import (
+    Finding,
+    may_claim_undone,
+    nothing_changed,
+    told_done,
+    unsourced_figures,
+)
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
 from saturnd.turn.first_move import FirstMove, decide_first_move, expects_change
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
 from saturnd.turn.remembering import queue_missed_facts
+from saturnd.turn.said_done import says_done
 from saturnd.turn.thinking import think_plan
 from saturnd.turn.tool_round import tool_round
 
@@ -74,7 +81,7 @@ async def _passes(turn: TurnContext) -> EndStatus:
                 turn.must_call = ()
                 await tool_round(turn, messages, reply)
             case Answered(text):
-                finding = None if bound else check_answer(turn, messages, text)
+                finding = None if bound else await check_answer(turn, messages, text)
                 if finding and finding.kind not in turn.sent_back:
                     send_back(turn, messages, text, finding)
                     continue
@@ -191,14 +198,19 @@ async def pass_boundary(turn: TurnContext, messages: list[dict[str, Any]]) -> No
         turn.step = "steered"
 
 
-def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer: str) -> Finding | None:
-    """What ran against what was asked, then the answer's figures against what was shown, when
-    the turn had anything to be true to (the user's files, a tool's result): a chat answer's
-    figures are the model's own knowledge."""
+async def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer: str) -> Finding | None:
+    """What ran against what was asked (or against what the answer tells of, as the model reads
+    it), then the answer's figures against what was shown, when the turn had anything to be true
+    to (the user's files, a tool's result): a chat answer's figures are the model's own knowledge."""
+    if finding := nothing_changed(turn.move, turn.trace, turn.registry):
+        return finding
+    if may_claim_undone(turn.move, turn.trace, turn.registry):
+        with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
+            if await says_done(turn.model, answer):
+                return told_done("done")
     had_sources = bool(turn.ground.files_mapped or turn.ground.excerpts or turn.attachments) or any(
         c.fate == "ran" for p in turn.trace for c in p.calls)
-    return (nothing_changed(turn.move, turn.trace, turn.registry)
-            or (unsourced_figures(answer, source_text(turn, messages)) if had_sources else None))
+    return unsourced_figures(answer, source_text(turn, messages)) if had_sources else None
 
 
 def source_text(turn: TurnContext, messages: list[dict[str, Any]]) -> str:
