@@ -103,8 +103,8 @@ def _quote_spaced_names(tables: Tables, sql: str) -> tuple[str, bool]:
     names = sorted({c.name for t in tables.tables for c in t.columns if not re.fullmatch(r"\w+", c.name)}, key=len, reverse=True)
     changed = sql
     for name in names:
-        quoted = ident(name)
-        changed = re.sub(rf"""(?<!["'`\[\w]){re.escape(name)}(?![\w"'`\]])""", lambda _, q=quoted: q, changed)
+        bare = re.compile(rf"""(?<!["'`\[\w]){re.escape(name)}(?![\w"'`\]])""")
+        changed = bare.sub(ident(name).replace("\\", "\\\\"), changed)
     return changed, changed != sql
 
 
