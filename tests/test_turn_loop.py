@@ -604,6 +604,7 @@ async def test_a_look_up_over_tables_calls_a_reading_tool_first(harness, files, 
     offered = [t["function"]["name"] for t in first["tools"]]
     assert (first.get("tool_choice") == "required") is forced
     assert ("query" in offered and "write_file" not in offered) is forced
+    assert ("calculate" not in offered and "plan" not in offered) is forced  # a forced first step reads
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
     assert bool(trace.ground.tables) is forced
 

@@ -20,6 +20,7 @@ from saturnd import egress
 from saturnd.gate.provenance import EMAIL, PHONE
 from saturnd.memory.remember import REMEMBER, memory_block
 from saturnd.model.caller import Unreadable
+from saturnd.tools.harness import ASK_USER as ASK_USER_TOOL
 from saturnd.tools.registry import CHANGING_RISKS, Registry
 from saturnd.turn import prompts
 from saturnd.turn.agent import Answered, CallsProposed, ModelFailed, PassPlan, agent_pass, join_note
@@ -158,7 +159,17 @@ def route_tools(
     risks = ROUTE_RISKS[move.route] | {"read_only"}
     if move.route == "send" and not address_given:
         risks = frozenset({"read_only"})
-    return tuple(t.name for t in registry if t.risk in risks or t.name == REMEMBER and move.route == "change")
+    asks = move.route == "ask" or move.route == "send" and not address_given
+    return tuple(
+        t.name for t in registry
+        if t.risk in risks and t.name not in NOT_A_FIRST_STEP or t.name == ASK_USER_TOOL.name and asks
+        or t.name == REMEMBER and move.route == "change"
+    )
+
+
+NOT_A_FIRST_STEP = frozenset({"calculate", "plan", REMEMBER, ASK_USER_TOOL.name})
+"""Tools that neither read nor change the person's things: a forced first pass that takes one
+(the 1.5B wrote sum(table.column) to calculate, and 'did' a change with plan) has done nothing."""
 
 
 def no_tool_fits(move: FirstMove, threshold: float = 0.5) -> bool:
