@@ -159,6 +159,8 @@ def test_move_messages_without_tools_or_brief():
     ("send", {"send": 0.4, "answer": 0.6}, 0.5, False),
     ("send", {"send": 0.4, "answer": 0.6}, 0.4, True),
     ("look_up", {"look_up": 0.5, "change": 0.5}, 0.5, False),
+    ("change", {"change": 0.34, "answer": 0.25, "ask": 0.2, "cannot": 0.21}, 0.5, True),  # unsure, but a tool's
+    ("change", {"change": 0.3, "cannot": 0.3, "answer": 0.25, "ask": 0.15}, 0.5, False),
 ])
 def test_expects_change(route, probabilities, threshold, expected):
     assert expects_change(FirstMove(route, probabilities, ""), threshold) is expected

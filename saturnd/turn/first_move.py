@@ -160,13 +160,17 @@ def _route_of(token: str, before: str) -> Route | None:
 
 
 def expects_change(move: FirstMove | None, threshold: float = 0.5) -> bool:
-    """The model's first move was to change something or send something, with at least
-    `threshold` of the likelihood on those two moves together (unknown likelihood: the route)."""
+    """The model's first move was to change something or send something, and at least
+    `threshold` of the likelihood is on moves that use a tool (all but answer and cannot;
+    unknown likelihood: the route). The 1.5B spreads a request in another language over
+    change, ask and look_up (stop 52: change 0.34, ask 0.20, answer 0.29 to "re-pot the
+    orchid, mark it"); what tells it from a chat or a request no tool can do is how much is
+    left on answer and cannot."""
     if move is None or move.route not in CHANGING:
         return False
     if move.probabilities is None:
         return True
-    return sum(move.probabilities.get(r, 0.0) for r in CHANGING) >= threshold
+    return 1.0 - move.probabilities.get("answer", 0.0) - move.probabilities.get("cannot", 0.0) >= threshold
 
 
 def _why(route: Route, probabilities: dict[str, float] | None) -> str:
