@@ -404,3 +404,12 @@ def test_a_column_name_with_spaces_written_bare_is_quoted_and_the_sql_shown(tmp_
     shown = run_query(tables, "SELECT Cantidad FROM despiece WHERE Largo (mm) = 760 AND \"Ancho (mm)\" = 280")
     assert shown.splitlines()[:3] == [
         'ran as: SELECT Cantidad FROM despiece WHERE "Largo (mm)" = 760 AND "Ancho (mm)" = 280', "Cantidad", "4"]
+
+
+def test_records_grouped_under_keys_are_one_table_with_the_group_as_a_column(tmp_path):
+    log = {"klub": "Łucznik", "miesiace": {
+        "październik": [{"data": "04.10.2026", "strzaly": 60}],
+        "listopad": [{"data": "07.11.2026", "strzaly": 60}, {"data": "14.11.2026", "strzaly": 72}]}}
+    tables = load_tables([lay(tmp_path, {"luk/treningi.json": json.dumps(log)})])
+    assert tables.names() == ["luk_treningi_miesiace"]
+    assert run_query(tables, "SELECT SUM(strzaly) AS n FROM luk_treningi_miesiace WHERE miesiace = 'listopad'") == "n\n132"

@@ -273,14 +273,31 @@ def _records_file(text: str, parts: list[str], source: str, json_: bool) -> list
             data = yaml.safe_load(text)
     except Exception:  # not a data file after all (a template, a half-written file)
         return []
+    return _records_in(data, parts, source)
+
+
+NESTING = 3
+"""How deep in a document lists of records are looked for."""
+
+
+def _records_in(data: Any, parts: list[str], source: str, depth: int = 0) -> list[_RawTable]:
+    """Every list of records in a document: one at the top is the file's table, several are
+    named by their keys; deeper ones by their path. Records grouped under keys ({"months":
+    {"October": [...], "November": [...]}}) are one table with the group as its first column,
+    named after the key above them, so a question over several groups is one SELECT."""
     if _is_records(data):
         return [_from_records(data, parts, source)]
-    if isinstance(data, dict):
-        lists = [(str(k), v) for k, v in data.items() if _is_records(v)]
-        if len(lists) == 1:
-            return [_from_records(lists[0][1], parts, source)]
-        return [_from_records(v, [*parts, k], source) for k, v in lists]
-    return []
+    if not isinstance(data, dict) or depth > NESTING:
+        return []
+    lists = [(str(k), v) for k, v in data.items() if _is_records(v)]
+    found = [_from_records(v, parts if len(lists) == 1 and depth == 0 else [*parts, k], source) for k, v in lists]
+    for key, value in data.items():
+        if isinstance(value, dict) and len(value) >= 2 and all(_is_records(v) for v in value.values()):
+            grouped = [{str(key): group, **record} for group, records in value.items() for record in records]
+            found.append(_from_records(grouped, [*parts, str(key)], source))
+        elif isinstance(value, dict):
+            found += _records_in(value, [*parts, str(key)], source, depth + 1)
+    return found
 
 
 def _is_records(value: Any) -> bool:
