@@ -622,15 +622,19 @@ async def test_a_request_no_tool_can_do_is_answered_with_no_tools_offered(harnes
     assert trace.first_move.startswith("first move: cannot")
 
 
-async def test_a_request_the_model_would_ask_about_makes_it_ask_or_look_first(harness):
+@pytest.mark.parametrize("files, may_ask", [({}, True), ({"kontakty.md": "- Javier Ruiz: +34 600 111 222\n"}, False)])
+async def test_a_request_the_model_would_ask_about_makes_it_ask_or_look_first(harness, files, may_ask):
     await harness.start()
+    for name, content in files.items():
+        (harness.env.workdir / name).write_text(content)
     harness.model.enqueue_choice(json.dumps({"route": "ask_user"}))
     harness.model.enqueue(call("ask_user", {"question": "¿A cuál de los dos Javier?"}), "Hecho.")
     await harness.turn("Escribe a Javier que llego tarde.", headless=True)
     first = harness.model.requests[0]
     offered = [t["function"]["name"] for t in first["tools"]]
     assert first["tool_choice"] == "required"
-    assert "ask_user" in offered and "read_file" in offered and "send_message" not in offered
+    assert ("ask_user" in offered) is may_ask  # with files in view, what they hold is read first
+    assert "read_file" in offered and "send_message" not in offered
 
 
 @pytest.mark.parametrize(("request_text", "may_send"), [
@@ -644,7 +648,7 @@ async def test_a_message_whose_request_gives_no_address_looks_its_recipient_up_f
     await harness.turn(request_text, headless=True)
     first = harness.model.requests[0]
     offered = [t["function"]["name"] for t in first["tools"]]
-    assert first["tool_choice"] == "required" and "read_file" in offered
+    assert first["tool_choice"] == "required" and "read_file" in offered and "ask_user" not in offered
     assert ("send_message" in offered) is may_send
 
 

@@ -121,7 +121,7 @@ async def choose_first_move(turn: TurnContext, messages: list[dict[str, Any]]) -
         turn.move = await decide_first_move(turn.model, turn.text, turn.registry.openai_tools(), turn.file_names)
     if turn.move is not None:
         turn.must_call = route_tools(turn.move, turn.registry, tables_shown=bool(turn.ground.tables),
-                                     address_given=gives_address(turn.text))
+                                     address_given=gives_address(turn.text), files_shown=bool(turn.ground.files_mapped))
         turn.first_move_note = f"{turn.move.why} ({time.monotonic() - started:.1f}s)"
         if no_tool_fits(turn.move):
             turn.no_tool_fits = True
@@ -139,14 +139,16 @@ def gives_address(text: str) -> bool:
 
 
 def route_tools(
-    move: FirstMove, registry: Registry, tables_shown: bool = False, address_given: bool = True
+    move: FirstMove, registry: Registry, tables_shown: bool = False, address_given: bool = True,
+    files_shown: bool = False,
 ) -> tuple[str, ...]:
     """The model's first move makes its first pass call a tool, one that looks, asks, or does
     that kind of thing (route first, arguments second): for a change or a message; for a
     question to the person (ask_user, or a read that makes it unnecessary); and for a look-up
     or an answer when the ground showed tables, of which it shows only the first rows (a latest
     entry, a total or a difference is the query tool's, not a guess from three rows). A message
-    whose request gives no address or number looks its recipient up first: the gate takes a
+    whose request gives no address or number looks its recipient up first (it may ask on a later
+    pass; with no files in view, an ask's first step may be the question): the gate takes a
     recipient only from the person's words or a tool's result, never from the files the ground
     shows (stop 51: 3 of 4 messages were refused for an address copied from there)."""
     # the 1.5B takes "how many … have I" for arithmetic it can do itself as often as for a
@@ -159,7 +161,10 @@ def route_tools(
     risks = ROUTE_RISKS[move.route] | {"read_only"}
     if move.route == "send" and not address_given:
         risks = frozenset({"read_only"})
-    asks = move.route == "ask" or move.route == "send" and not address_given
+    # ask_user is for what no tool can supply (seed 000): with the person's files in view, the
+    # first step reads them (stop 52: a contact's address and a meeting place that the files
+    # held were asked of the person instead)
+    asks = move.route == "ask" and not files_shown
     return tuple(
         t.name for t in registry
         if t.risk in risks and t.name not in NOT_A_FIRST_STEP or t.name == ASK_USER_TOOL.name and asks
