@@ -141,7 +141,7 @@ CHANGES = [
                  CONFIG_JSON.replace("false", "true"), "", id="set-a-top-level-json-flag"),
     # -- edit_file's second chance
     pytest.param("todo.md", "## Aufgaben\n    - [ ] Steuer  machen\n", EDIT_FILE, {"old": "- [ ] Steuer machen", "new": "- [ ] Steuer heute machen"},
-                 "## Aufgaben\n    - [ ] Steuer heute machen\n", "edited todo.md: replaced 1 occurrence (matched line 2 ignoring spacing)",
+                 "## Aufgaben\n    - [ ] Steuer heute machen\n", "edited todo.md: replaced 1 occurrence (matched line 2 ignoring spacing and bullets)",
                  id="edit-ignoring-spacing"),
     pytest.param("shop.md", "* Milch\n* Brot\n", EDIT_FILE, {"old": "Brot", "new": "Brot\nButter"}, "* Milch\n* Brot\n* Butter\n", "",
                  id="edit-carries-the-bullet"),

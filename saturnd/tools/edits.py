@@ -15,7 +15,6 @@ import codecs
 import csv
 import difflib
 import io
-import itertools
 import json
 import re
 from collections import Counter
@@ -88,8 +87,7 @@ def load(path: Path, display: str, create: bool = False) -> Doc:
 class Change:
     doc: Doc
     after: str
-    said: str
-    """What the model is told."""
+    said: str  # what the model is told
 
 
 def save(change: Change) -> str:
@@ -98,11 +96,10 @@ def save(change: Change) -> str:
         return change.said
     try:
         data = change.after.replace("\n", doc.newline).encode(doc.encoding)
-    except UnicodeEncodeError as e:
-        raise ToolFailure(f"{doc.display} is {doc.encoding} text and cannot hold {e.object[e.start:e.end]!r}; not edited") from None
-    try:
         doc.path.parent.mkdir(parents=True, exist_ok=True)
         doc.path.write_bytes(codecs.BOM_UTF8 + data if doc.bom else data)
+    except UnicodeEncodeError as e:
+        raise ToolFailure(f"{doc.display} is {doc.encoding} text and cannot hold {e.object[e.start:e.end]!r}; not edited") from None
     except OSError as e:
         raise ToolFailure(f"cannot write {doc.display}: {e.strerror or e}") from e
     return change.said
@@ -262,21 +259,20 @@ def best_name(names: list[str], wanted: str, cutoff: float = 0.6) -> int | None:
 
 
 def find_name(names: list[str], wanted: str, what: str, display: str) -> int:
-    found = best_name(names, wanted)
-    if found is None:
+    if (found := best_name(names, wanted)) is None:
         raise ToolFailure(f"no {what} {wanted!r} in {display}; its {what}s: {', '.join(names)}")
     return found
 
 
 def parse_item(item: Any, display: str) -> Any:
     """An item given as a JSON object in a string is that object."""
-    if isinstance(item, str) and item.strip().startswith("{"):
-        try:
-            value = json.loads(item)
-        except ValueError:
-            raise ToolFailure(f"item {shown(item)} is not a valid JSON object") from None
-        return value if isinstance(value, dict) else item
-    return item
+    if not (isinstance(item, str) and item.strip().startswith("{")):
+        return item
+    try:
+        value = json.loads(item)
+    except ValueError:
+        raise ToolFailure(f"item {shown(item)} is not a valid JSON object") from None
+    return value if isinstance(value, dict) else item
 
 
 # -- entries: what an item may name --------------------------------------------------------
@@ -288,15 +284,11 @@ class Grid:
 
     columns: list[str]
     rows: list[list[str]]
-    spans: list[tuple[int, int]]
-    """Each row's lines [start, end)."""
-    end: int
-    """The line after the table: where rows are added."""
+    spans: list[tuple[int, int]]  # each row's lines [start, end)
+    end: int  # the line after the table: where rows are added
     delimiter: str
-    sample: str = ""
-    """A markdown table's last line, written like; a CSV's: '"' when it quotes every field."""
-    widths: list[int] | None = None
-    """A markdown table's column widths, when its lines are aligned."""
+    sample: str = ""  # a markdown table's last line, written like; a CSV's: '"' when it quotes every field
+    widths: list[int] | None = None  # a markdown table's column widths, when its lines are aligned
 
     def values(self, column: int) -> list[str]:
         return [row[column] if column < len(row) else "" for row in self.rows]
@@ -327,8 +319,7 @@ class Grid:
 class Entry:
     """One line, row or record an item may name."""
 
-    at: int
-    """Its line (text, CSV) or its index in the list (JSON)."""
+    at: int  # its line (text, CSV) or its index in its list (JSON)
     shown: str
     main: str
     keys: set[str] = field(default_factory=set)
@@ -336,8 +327,7 @@ class Entry:
     grid: Grid | None = None
     row: int = -1
     record: Any = None
-    list_name: str = ""
-    """A JSON record's list: "" for a top-level list, else its key."""
+    list_name: str = ""  # a JSON record's list: "" for a top-level list, else its key
 
 
 def line_entry(i: int, line: str) -> Entry:
@@ -394,9 +384,8 @@ def find(entries: list[Entry], item: Any, display: str, one: bool = False) -> li
     found, maybe = pick(entries, parse_item(item, display))
     if found and not (one and len(found) > 1):
         return found
-    if len(found) > 1 or len(maybe) > 1:
-        raise ToolFailure(ambiguity(item, display, found or maybe))
-    raise ToolFailure(f"{shown(str(item))} not found in {display}{nearest(entries, item)}")
+    raise ToolFailure(ambiguity(item, display, found or maybe) if len(found) > 1 or len(maybe) > 1
+                      else f"{shown(str(item))} not found in {display}{nearest(entries, item)}")
 
 
 # -- text files: lists, sections, markdown tables ------------------------------------------
@@ -406,8 +395,7 @@ LOOSE_HEADING = re.compile(  # "Groceries:", "**Groceries**", an ini file's "[se
     r"^(?:(?![-*+•–#|>\s])(?P<colon>[^:\n]{1,60}?)[ \t]*:|(\*\*|__)(?P<bold>[^*_\n]{1,60}?)\2[ \t]*:?"
     r"|\[(?P<ini>[^\]\n]{1,60})\])[ \t]*$"
 )
-LOOSE = 7
-"""A loose heading's level: its section ends at the next heading of any kind."""
+LOOSE = 7  # a loose heading's level, below any markdown one
 TABLE_LINE = re.compile(r"^[ \t]*\|")
 TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
 RULE = re.compile(r"^[ \t]*([-*_=])(?:[ \t]*\1){2,}[ \t]*$")
@@ -425,8 +413,7 @@ class TextView:
     lines: list[str]
     final: bool
     markdown: bool
-    roles: list[str]
-    """Each line's: code, blank, heading, table, item, rule or plain."""
+    roles: list[str]  # each line's: code, blank, heading, table, item, rule or plain
     headings: list[Heading]
     tables: list[Grid]
 
@@ -456,10 +443,9 @@ class TextView:
                 roles[i] = "item" if ITEM.match(line) else "rule" if RULE.match(line) else "plain"
         return cls(lines, final, doc.path.suffix.lower() in (".md", ".markdown"), roles, headings, tables)
 
-    def end(self, h: Heading, direct: bool = True) -> int:
-        """Where a heading's section ends: at the next heading (not `direct`: the next of its level)."""
-        later = (o.line for o in self.headings if o.line > h.line and (direct or h.level == LOOSE or o.level <= h.level))
-        return next(later, len(self.lines))
+    def end(self, h: Heading) -> int:
+        """Where a heading's section ends: at the next heading."""
+        return next((o.line for o in self.headings if o.line > h.line), len(self.lines))
 
     def entries(self) -> list[Entry]:
         out = [line_entry(i, line) for i, line in enumerate(self.lines) if self.roles[i] in ("item", "plain")]
@@ -950,21 +936,28 @@ def _renumber(lines: list[str], dropped: set[int]) -> None:
 def marked(path: Path, display: str, item: str, done: bool) -> Change:
     doc = load(path, display)
     entries, view = _entries(doc)
-    found = find(entries, item, display)
     lines, final = split_lines(doc.text)
     changed: list[str] = []
+    found = find(entries, item, display)
     for e in found:
         if doc.kind == "json":
-            if _mark_record(doc, view[e.list_name] if e.list_name else view, e.record, done):
+            records = view[e.list_name] if e.list_name else view
+            name = _status_key(records)
+            if not isinstance(e.record, dict) or name is None:
+                raise ToolFailure(f"the records of {display} have no done/status field ({', '.join(_names(records))}); "
+                                  "set one with set_value, or remove it with remove_items")
+            values = _field(records, name)
+            new_flag = done if all(isinstance(v, bool) for v in values) else flag_word([str(v) for v in values], done)
+            if e.record.get(name) != new_flag or type(e.record.get(name)) is not type(new_flag):
+                e.record[name] = new_flag
                 changed.append(f"{e.shown.split(':', 1)[0]}: {shown(json.dumps(e.record, ensure_ascii=False))}")
             continue
-        if e.grid is not None:
+        if e.grid:
             a, b = e.grid.spans[e.row]
             cells = _marked_cells(doc, e.grid, e.row, done)
             new = lines[a:b] if cells == e.grid.cells(e.row) else e.grid.render(cells)
         else:
-            a, b = e.at, e.at + 1
-            new = [_mark_line(lines[a], done, view)]
+            a, b, new = e.at, e.at + 1, [_mark_line(lines[e.at], done, view)]
         if new != lines[a:b]:
             lines[a:b] = new
             changed.append(f"line {a + 1}: {shown(new[0])}")
@@ -983,18 +976,10 @@ def _mark_line(line: str, done: bool, view: TextView) -> str:
     if _is_done(line) == done:
         return line
     prefix, text = item_prefix(line), main_text(line)
-    if not done:
-        return prefix + text
-    for i, other in enumerate(view.lines):  # the file's own way: struck through, or a ✓ after or before
-        m = ITEM.match(other)
-        was = (m["text"] if m else other).strip() if view.roles[i] in ("item", "plain") else ""
-        if len(was) > 4 and was.startswith("~~") and was.endswith("~~"):
-            break
-        if len(was) > 2 and was[-1] in DONE_MARKS and was[-2] == " ":
-            return f"{prefix}{text} {was[-1]}"
-        if len(was) > 2 and was[0] in DONE_MARKS:
-            return f"{prefix}{was[0]} {text}"
-    return f"{prefix}~~{text}~~"
+    ticked = [main for i, v in enumerate(view.lines) if view.roles[i] in ("item", "plain")
+              and len(main := v.rstrip()) > 2 and main[-1] in DONE_MARKS and main[-2] == " "]
+    # the file's own way: a tick after the done ones, else struck through
+    return prefix + text if not done else f"{prefix}{text} {ticked[0][-1]}" if ticked else f"{prefix}~~{text}~~"
 
 
 def _marked_cells(doc: Doc, grid: Grid, row: int, done: bool) -> list[str]:
@@ -1007,20 +992,6 @@ def _marked_cells(doc: Doc, grid: Grid, row: int, done: bool) -> list[str]:
     else:  # a markdown table without one: its label struck through
         cells[label] = f"~~{main_text(cells[label])}~~" if done else main_text(cells[label])
     return cells
-
-
-def _mark_record(doc: Doc, records: list[Any], record: Any, done: bool) -> bool:
-    """Sets a JSON record's flag field; whether it changed."""
-    name = _status_key(records)
-    if not isinstance(record, dict) or name is None:
-        raise ToolFailure(f"the records of {doc.display} have no done/status field ({', '.join(_names(records))}); "
-                          "set one with set_value, or remove it with remove_items")
-    values = _field(records, name)
-    new: Any = done if all(isinstance(v, bool) for v in values) else flag_word([str(v) for v in values], done)
-    if record.get(name) == new and type(record.get(name)) is type(new):
-        return False
-    record[name] = new
-    return True
 
 
 def value_set(path: Path, display: str, match: str, name: str, value: Any) -> Change:
@@ -1083,12 +1054,13 @@ def _set_text(doc: Doc, view: TextView, match: str, name: str, value: Any) -> Ch
         entries = [line_entry(i, line) for i, line in enumerate(lines) if view.roles[i] not in ("blank", "code")]
         start = find(entries, match, doc.display, one=True)[0].at
         heading = next((h for h in view.headings if h.line == start), None)
-        end = view.end(heading, direct=False) if heading else start + 1
+        end = view.end(heading) if heading else start + 1
         while not heading and end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > _indent(lines[start])):
             end += 1
     hits = [(i, m) for i in range(start, end) if (m := KEY_LINE.match(lines[i])) and key(m["key"].strip("\"'`")) == key(name)]
     if not hits:
-        raise ToolFailure(f"no {name!r} line in {doc.display}{f' near {shown(match)}' if match.strip() else ''}; use edit_file")
+        near = f" near {shown(match)}" if match.strip() else ""
+        raise ToolFailure(f"no {name!r} line in {doc.display}{near}; use edit_file")
     if len(hits) > 1:
         shown_hits = "; ".join(f"line {i + 1}: {shown(lines[i])}" for i, _ in hits[:5])
         raise ToolFailure(f"{name!r} is set on more than one line of {doc.display} ({shown_hits}); give match")
@@ -1171,35 +1143,32 @@ def loose_match(text: str, old: str, new: str, display: str) -> tuple[int, int, 
     """Where `old` is when only spacing or a list line's bullet tells it from the file's text:
     (start, end, what replaces it, how it matched). New lines keep the file's indent and bullets."""
     lines = text.split("\n")
-    starts = [0, *itertools.accumulate(len(line) + 1 for line in lines[:-1])]
     content = [line.rstrip("\r") for line in lines]
     wanted = [line.rstrip("\r") for line in old.strip("\n").split("\n")]
+    k = len(wanted)
+    target = [" ".join(w[len(item_prefix(w)):].split()) for w in wanted]
     if not any(w.strip() for w in wanted):
         return None
-    k = len(wanted)
-    for how, norm, prefix in (
-        ("spacing", lambda s: " ".join(s.split()), lambda s: s[: _indent(s)]),
-        ("bullets", lambda s: " ".join(s[len(item_prefix(s)):].split()), item_prefix),
-    ):
-        target = [norm(w) for w in wanted]
-        hits = [i for i in range(len(content) - k + 1) if all(norm(content[i + j]) == target[j] for j in range(k))]
-        if len(hits) > 1:
-            raise ToolFailure(f"old text occurs {len(hits)} times in {display} (ignoring {how}); include more context")
-        if not hits:
-            continue
-        i = hits[0]
-        made = []
-        for j, line in enumerate(new.split("\n")):
-            line = line.rstrip("\r")
-            ref = min(j, k - 1)
-            theirs, ours, mine = prefix(content[i + ref]), prefix(wanted[ref]), prefix(line)
-            if line.strip() and mine == ours and theirs != ours:
-                line = (_next_prefix(theirs, j - k + 1) if j >= k else theirs) + line[len(mine):]
-            made.append(line)
-        newline = "\r\n" if lines[i].endswith("\r") else "\n"
-        end = starts[i + k - 1] + len(content[i + k - 1])
-        return starts[i], end, newline.join(made), f"matched line {i + 1} ignoring {how}"
-    return None
+    hits = [i for i in range(len(content) - k + 1)
+            if all(" ".join(content[i + j][len(item_prefix(content[i + j])):].split()) == target[j] for j in range(k))]
+    if len(hits) > 1:
+        raise ToolFailure(f"old text occurs {len(hits)} times in {display} (ignoring spacing and bullets); "
+                          "include more context")
+    if not hits:
+        return None
+    i = hits[0]
+    made = []
+    for j, line in enumerate(new.split("\n")):
+        line = line.rstrip("\r")
+        ref = min(j, k - 1)
+        theirs, ours, mine = item_prefix(content[i + ref]), item_prefix(wanted[ref]), item_prefix(line)
+        if line.strip() and mine == ours and theirs != ours:
+            line = (_next_prefix(theirs, j - k + 1) if j >= k else theirs) + line[len(mine):]
+        made.append(line)
+    start = sum(len(line) + 1 for line in lines[:i])
+    end = start + sum(len(line) + 1 for line in lines[i:i + k]) - 1 - lines[i + k - 1].endswith("\r")
+    newline = "\r\n" if lines[i].endswith("\r") else "\n"
+    return start, end, newline.join(made), f"matched line {i + 1} ignoring spacing and bullets"
 
 
 def carry_bullets(text: str, at: int, old: str, new: str) -> str:
@@ -1231,26 +1200,21 @@ NEAR_SCAN_LINES = 20_000
 def near_lines(text: str, old: str) -> str:
     """The file's lines most like `old` (aider's 'did you mean'), to copy into a second try."""
     lines = [line.rstrip("\r") for line in text.split("\n")][:NEAR_SCAN_LINES]
-    wanted = [line.rstrip("\r") for line in old.strip("\n").split("\n")]
-    k = len(wanted)
-    target = " ".join(" ".join(wanted).split())
-    folded = key(target)
+    k = len(old.strip("\n").split("\n"))
+    target = " ".join(old.split())
     matcher = difflib.SequenceMatcher(None, autojunk=False)
     matcher.set_seq2(target)
     scored: list[tuple[float, int]] = []
     for i in range(max(0, len(lines) - k + 1)):
         window = " ".join(" ".join(lines[i:i + k]).split())
-        if not window:
-            continue
         matcher.set_seq1(window)
-        score = 0.0
-        if matcher.real_quick_ratio() >= NEAR_CUTOFF and matcher.quick_ratio() >= NEAR_CUTOFF:
-            score = matcher.ratio()
-        if k == 1 and len(folded) >= 3 and (folded in key(window) or len(key(window)) >= 3 and key(window) in folded):
+        quick = window and matcher.real_quick_ratio() >= NEAR_CUTOFF and matcher.quick_ratio() >= NEAR_CUTOFF
+        score = matcher.ratio() if quick else 0.0
+        a, b = key(target), key(window)
+        if k == 1 and min(len(a), len(b)) >= 3 and (a in b or b in a):  # a few words of a long line
             score = max(score, 0.8)
         if score >= NEAR_CUTOFF:
             scored.append((score, i))
-    best = sorted(scored, key=lambda s: (-s[0], s[1]))[: NEAREST if k == 1 else 2]
-    shown_lines = [f"{n + 1}: {lines[n][:200]}" for _, i in sorted(best, key=lambda s: s[1])
-                   for n in range(i, min(i + k, len(lines)))]
-    return "; its nearest lines (copy old from them exactly):\n" + "\n".join(dict.fromkeys(shown_lines)) if best else ""
+    best = sorted(sorted(scored, key=lambda s: (-s[0], s[1]))[: NEAREST if k == 1 else 2], key=lambda s: s[1])
+    shown_lines = dict.fromkeys(f"{n + 1}: {lines[n][:200]}" for _, i in best for n in range(i, min(i + k, len(lines))))
+    return "; its nearest lines (copy old from them exactly):\n" + "\n".join(shown_lines) if best else ""
