@@ -578,12 +578,13 @@ async def test_an_answer_read_as_done_again_goes_out_as_written_with_a_note(harn
     assert (answer.text, answer.note) == ("Fatto, davvero.", prompts.NOTE_NOTHING_CHANGED)
 
 
-async def test_a_sure_answer_is_not_read_for_claims(harness):
+@pytest.mark.parametrize("move", [route_reply("answer", p=0.9), route_reply("look_up", ("ans", 0.4), p=0.45)])
+async def test_an_answer_or_a_look_up_is_not_read_for_claims(harness, move):
     await harness.start()
-    harness.model.enqueue_choice(route_reply("answer", p=0.9), DONE)
-    harness.model.enqueue("Paris.")
-    _, events = await harness.turn("Capital of France?")
-    assert of_type(events, "answer")[0].text == "Paris." and len(harness.model.requests) == 1
+    harness.model.enqueue_choice(move, DONE)
+    harness.model.enqueue("26 Punkte.")
+    _, events = await harness.turn("Wie viele Punkte hat die Seeschwalbe?")
+    assert of_type(events, "answer")[0].text == "26 Punkte." and len(harness.model.requests) == 1
 
 
 @pytest.mark.parametrize(("files", "route", "forced"), [

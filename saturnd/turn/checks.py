@@ -5,8 +5,8 @@ answer still fails, it goes out as written with a note that says what did not ch
 
 - nothing changed: the first move was to change something or send a message, and no
   changing call was even tried (a declined or unapproved one was tried: the person
-  said no, and the note says so); or, when the first move was unsure or another one, the
-  model itself reads its answer as telling of something done (said_done.py).
+  said no, and the note says so); or, when the first move was to ask or that no tool can
+  do it, the model itself reads its answer as telling of something done (said_done.py).
 - unsourced figures: a number in the answer that is in nothing the user said, nothing
   shown and no tool's result (calculate's and query's included). Numbers are compared
   as values, read both ways people write them ("1,234.50", "1.234,50", "12,5").
@@ -64,14 +64,12 @@ def tried_a_change(trace: list[PassTrace], registry: Registry) -> bool:
     )
 
 
-def may_claim_undone(move: FirstMove | None, trace: list[PassTrace], registry: Registry, sure: float = 0.5) -> bool:
-    """Whether to ask the model if its answer tells of something done (said_done.py): no
-    changing call was tried, the first move did not expect one (nothing_changed covers that),
-    and it was not a sure answer or look-up, whose replies give information."""
-    if move is None or move.route in CHANGING or tried_a_change(trace, registry):
-        return False
-    likelihood = 1.0 if move.probabilities is None else move.probabilities.get(move.route, 0.0)
-    return not (move.route in ("answer", "look_up") and likelihood >= sure)
+def may_claim_undone(move: FirstMove | None, trace: list[PassTrace], registry: Registry) -> bool:
+    """Whether to ask the model if its answer tells of something done (said_done.py): the first
+    move was to ask or that no tool can do it, and no changing call was tried. Not after an
+    answer or a look-up, however unsure: the 1.5B read "26 points" as an action carried out
+    (stop 52), and a look-up's answer sent back was then withdrawn."""
+    return move is not None and move.route in ("ask", "cannot") and not tried_a_change(trace, registry)
 
 
 def unsourced_figures(answer: str, sources: str) -> Finding | None:

@@ -3,7 +3,7 @@
 The nothing-changed check knows what ran; what the answer says it did is a question of meaning
 in whatever language the answer is in, so the model is asked, in one short constrained call,
 the way the first move is: no word list reads the answer. Asked only when no changing call was
-tried and the first move did not already expect one (then nothing_changed holds).
+tried and the first move was to ask or that no tool can do it (checks.may_claim_undone).
 """
 
 from __future__ import annotations
