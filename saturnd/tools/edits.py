@@ -238,12 +238,6 @@ def same_value(a: Any, b: Any) -> bool:
     return key(str(a if a is not None else "")) == key(str(b if b is not None else ""))
 
 
-def wordy(values: list[Any]) -> bool:
-    """Mostly words (not flags): the values of the column or key that names a row or record."""
-    words = [v for v in values if isinstance(v, str) and re.search(r"[^\W\d_]{2}", v) and flag(v) is None]
-    return bool(values) and 2 * len(words) > len(values)
-
-
 def best_name(names: list[str], wanted: str, cutoff: float = 0.6) -> int | None:
     """The index of the name `wanted` names: exactly, by its words, or nearly."""
     want, keys = key(wanted), [key(n) for n in names]
@@ -280,26 +274,36 @@ def parse_item(item: Any, display: str) -> Any:
 
 @dataclass
 class Grid:
-    """A table: a CSV file or a markdown table in a text file."""
+    """A table: a CSV file, a markdown table in a text file, or a JSON list's records (see
+    records_grid) so that rows and records are labelled and flagged one way."""
 
     columns: list[str]
-    rows: list[list[str]]
+    rows: list[list[Any]]  # text; a JSON list's values as they are
     spans: list[tuple[int, int]]  # each row's lines [start, end)
     end: int  # the line after the table: where rows are added
     delimiter: str
     sample: str = ""  # a markdown table's last line, written like; a CSV's: '"' when it quotes every field
     widths: list[int] | None = None  # a markdown table's column widths, when its lines are aligned
 
-    def values(self, column: int) -> list[str]:
+    def values(self, column: int) -> list[Any]:
         return [row[column] if column < len(row) else "" for row in self.rows]
 
+    def filled(self, column: int) -> list[Any]:
+        return [v for v in self.values(column) if v is not None and str(v).strip()]
+
     def label(self) -> int:
-        """The column that names a row: the first mostly made of words."""
-        return next((i for i in range(len(self.columns)) if wordy([v for v in self.values(i) if v.strip()])), 0)
+        """The column that names a row: the first mostly made of words (not flags), else the first."""
+        for i in range(len(self.columns)):
+            values = self.filled(i)
+            words = [v for v in values if isinstance(v, str) and re.search(r"[^\W\d_]{2}", v) and flag(v) is None]
+            if 2 * len(words) > len(values) > 0:
+                return i
+        return 0
 
     def status(self) -> int | None:
-        """The last column of done/open flags."""
-        found = [i for i in range(len(self.columns)) if flags(self.values(i))]
+        """The last column of done/open flags: bools, or flag words."""
+        found = [i for i in range(len(self.columns)) if (vs := self.filled(i)) and (
+            all(isinstance(v, bool) for v in vs) or all(isinstance(v, str) for v in vs) and flags(vs))]
         return found[-1] if found else None
 
     def cells(self, row: int) -> list[str]:
@@ -765,7 +769,8 @@ def json_text(data: Any, like: str) -> str:
 def json_entries(lists: dict[str, list[Any]]) -> list[Entry]:
     out: list[Entry] = []
     for name, records in lists.items():
-        label = _label_key(records)
+        grid = records_grid(records)
+        label = grid.columns[grid.label()] if grid.columns else None
         for i, record in enumerate(records):
             text = json.dumps(record, ensure_ascii=False)
             if isinstance(record, dict):
@@ -778,24 +783,10 @@ def json_entries(lists: dict[str, list[Any]]) -> list[Entry]:
     return out
 
 
-def _names(records: list[Any]) -> list[str]:
-    return list(dict.fromkeys(k for r in records if isinstance(r, dict) for k in r))
-
-
-def _field(records: list[Any], name: str) -> list[Any]:
-    return [r[name] for r in records if isinstance(r, dict) and r.get(name) is not None]
-
-
-def _label_key(records: list[Any]) -> str | None:
-    names = _names(records)
-    return next((n for n in names if wordy(_field(records, n))), names[0] if names else None)
-
-
-def _status_key(records: list[Any]) -> str | None:
-    """The last key of done/open flags: bools, or flag words."""
-    found = [n for n in _names(records) if (vs := _field(records, n)) and (
-        all(isinstance(v, bool) for v in vs) or all(isinstance(v, str) for v in vs) and flags(vs))]
-    return found[-1] if found else None
+def records_grid(records: list[Any]) -> Grid:
+    """A list's records as a Grid of their keys: one without lines, for its label and flags."""
+    names = list(dict.fromkeys(k for r in records if isinstance(r, dict) for k in r))
+    return Grid(names, [[r.get(n) for n in names] for r in records if isinstance(r, dict)], [], 0, "")
 
 
 def add_json(doc: Doc, items: list[Any], under: str) -> Change:
@@ -823,19 +814,19 @@ def add_json(doc: Doc, items: list[Any], under: str) -> Change:
 
 
 def _record_of(records: list[Any], item: Any) -> Any:
-    names = _names(records)
+    grid = records_grid(records)
+    names = grid.columns
     if not names:
         return _typed(item, [r for r in records if not isinstance(r, dict | list)])
     if not isinstance(item, dict):
-        item = {_label_key(records) or names[0]: item}
-    folded = {key(n): n for n in names}
+        item = {names[grid.label()]: item}
+    folded = {key(n): i for i, n in enumerate(names)}
     record: dict[str, Any] = {}
     for name, value in item.items():
-        real = folded.get(key(str(name)), str(name))
-        record[real] = _typed(value, _field(records, real))
-    for name in names:  # a flag every record has starts open
-        values = _field(records, name)
-        if name not in record and values and all(isinstance(v, bool) for v in values):
+        i = folded.get(key(str(name)))
+        record[str(name) if i is None else names[i]] = _typed(value, [] if i is None else grid.filled(i))
+    for i, name in enumerate(names):  # a flag every record has starts open
+        if name not in record and (values := grid.filled(i)) and all(isinstance(v, bool) for v in values):
             record[name] = False
     order = {n: i for i, n in enumerate(names)}
     return dict(sorted(record.items(), key=lambda kv: order.get(kv[0], len(order))))
@@ -940,24 +931,26 @@ def marked(path: Path, display: str, item: str, done: bool) -> Change:
     changed: list[str] = []
     found = find(entries, item, display)
     for e in found:
-        if doc.kind == "json":
-            records = view[e.list_name] if e.list_name else view
-            name = _status_key(records)
-            if not isinstance(e.record, dict) or name is None:
-                raise ToolFailure(f"the records of {display} have no done/status field ({', '.join(_names(records))}); "
-                                  "set one with set_value, or remove it with remove_items")
-            values = _field(records, name)
+        grid = records_grid(view[e.list_name] if e.list_name else view) if doc.kind == "json" else e.grid
+        if grid is None:
+            a, b, new = e.at, e.at + 1, [_mark_line(lines[e.at], done, view)]
+        elif (status := grid.status()) is None and grid.delimiter != "|":
+            raise ToolFailure(f"{display} has no done/status {'field' if doc.kind == 'json' else 'column'} "
+                              f"({', '.join(grid.columns)}); set one with set_value, or remove it with remove_items")
+        elif doc.kind == "json" and status is not None:
+            values, name = grid.filled(status), grid.columns[status]
             new_flag = done if all(isinstance(v, bool) for v in values) else flag_word([str(v) for v in values], done)
             if e.record.get(name) != new_flag or type(e.record.get(name)) is not type(new_flag):
                 e.record[name] = new_flag
                 changed.append(f"{e.shown.split(':', 1)[0]}: {shown(json.dumps(e.record, ensure_ascii=False))}")
             continue
-        if e.grid:
-            a, b = e.grid.spans[e.row]
-            cells = _marked_cells(doc, e.grid, e.row, done)
-            new = lines[a:b] if cells == e.grid.cells(e.row) else e.grid.render(cells)
         else:
-            a, b, new = e.at, e.at + 1, [_mark_line(lines[e.at], done, view)]
+            (a, b), cells, label = grid.spans[e.row], grid.cells(e.row), grid.label()
+            if status is not None:
+                cells[status] = flag_word(grid.values(status), done)
+            else:  # a markdown table without a flag column: its label struck through
+                cells[label] = f"~~{main_text(cells[label])}~~" if done else main_text(cells[label])
+            new = lines[a:b] if cells == grid.cells(e.row) else grid.render(cells)
         if new != lines[a:b]:
             lines[a:b] = new
             changed.append(f"line {a + 1}: {shown(new[0])}")
@@ -980,18 +973,6 @@ def _mark_line(line: str, done: bool, view: TextView) -> str:
               and len(main := v.rstrip()) > 2 and main[-1] in DONE_MARKS and main[-2] == " "]
     # the file's own way: a tick after the done ones, else struck through
     return prefix + text if not done else f"{prefix}{text} {ticked[0][-1]}" if ticked else f"{prefix}~~{text}~~"
-
-
-def _marked_cells(doc: Doc, grid: Grid, row: int, done: bool) -> list[str]:
-    cells, column, label = grid.cells(row), grid.status(), grid.label()
-    if column is not None:
-        cells[column] = flag_word(grid.values(column), done)
-    elif grid.delimiter != "|":
-        raise ToolFailure(f"{doc.display} has no done/status column ({', '.join(grid.columns)}); "
-                          "set one with set_value, or remove the row with remove_items")
-    else:  # a markdown table without one: its label struck through
-        cells[label] = f"~~{main_text(cells[label])}~~" if done else main_text(cells[label])
-    return cells
 
 
 def value_set(path: Path, display: str, match: str, name: str, value: Any) -> Change:
@@ -1028,10 +1009,11 @@ def _set_json(doc: Doc, match: str, name: str, value: Any) -> Change:
         if not isinstance(entry.record, dict):
             raise ToolFailure(f"the items of {doc.display} are plain values, with no fields; use edit_file")
         fields, records, what = entry.record, lists[entry.list_name], f" of {shown(entry.main)}"
-    names = _names(records)
-    real = names[find_name(names, name, "key", doc.display)]
+    grid = records_grid(records)
+    column = find_name(grid.columns, name, "key", doc.display)
+    real = grid.columns[column]
     old = fields.get(real)
-    new = _typed(value, _field(records, real))
+    new = _typed(value, grid.filled(column))
     was, now = json.dumps(old, ensure_ascii=False), json.dumps(new, ensure_ascii=False)
     if real in fields and old == new and type(old) is type(new):
         return Change(doc, doc.text, f"nothing changed: {real}{what} is already {was}")
