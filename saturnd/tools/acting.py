@@ -21,9 +21,9 @@ from typing import Annotated
 import msgspec
 
 from saturnd.gate.reach import Reach
-from saturnd.tools.builtin_files import files_named, missing, not_a_file, resolve
+from saturnd.tools.builtin_files import files_named, not_a_file, resolve
 from saturnd.tools.command_groups import MARKER_ENV, parent_death_signal
-from saturnd.tools.edits import carry_bullets, file_diff, loose_match, near_lines
+from saturnd.tools.edits import file_diff, replaced, save
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
 
 OUTPUT_CAP = 16_000  # bytes of command output returned: the first and last 8 KB
@@ -116,58 +116,14 @@ class EditFileParams(msgspec.Struct, forbid_unknown_fields=True):
     new: str
 
 
-def _edit(path: Path, display: str, old: str, new: str) -> str:
-    _, edited, said = _edited(path, display, old, new)
-    try:
-        path.write_bytes(edited.encode("utf-8"))
-    except OSError as e:
-        raise ToolFailure(f"cannot write {display}: {e.strerror or e}") from e
-    return said
-
-
-def _edited(path: Path, display: str, old: str, new: str) -> tuple[str, str, str]:
-    """The file's text, the text after the edit, and what the model is told."""
-    if old == new:  # the 1.5B "set" a timeout to the value the file held and called it done
-        raise ToolFailure(f"old and new are the same text: nothing in {display} would change")
-    if path.is_dir():
-        raise not_a_file(path, display)
-    if not path.is_file():
-        raise missing("file", path, display)
-    try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise ToolFailure(f"cannot read {display}: {e.strerror or e}") from e
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ToolFailure(f"{display} is not UTF-8 text; not edited") from None
-    count = text.count(old)
-    if count == 0:
-        # A small model's old text differs in its spacing or a bullet: that line, kept as the
-        # file writes it; else the nearest lines, so the second try lands (aider's "did you mean").
-        loose = loose_match(text, old, new, display)
-        if loose is None:
-            raise ToolFailure(f"old text not found in {display}{near_lines(text, old)}")
-        start, end, replacement, how = loose
-        return text, text[:start] + replacement + text[end:], f"edited {display}: replaced 1 occurrence ({how})"
-    at = text.index(old)
-    if count > 1:
-        lines = [found.start() for found in re.finditer(rf"(?m)^{re.escape(old)}(?=\r?$)", text)] if "\n" not in old else []
-        if len(lines) != 1:  # "milk" of "milk" and "coconut milk": the line that is it, alone
-            raise ToolFailure(f"old text occurs {count} times in {display}; include more context")
-        at = lines[0]
-    new = carry_bullets(text, at, old, new)
-    return text, text[:at] + new + text[at + len(old):], f"edited {display}: replaced 1 occurrence"
-
-
 def _edit_preview(params: EditFileParams, env: ToolEnv) -> str:
-    before, after, _ = _edited(resolve(params.path, env.cwd), params.path, params.old, params.new)
-    return file_diff(params.path, before, after)
+    made = replaced(resolve(params.path, env.cwd), params.path, params.old, params.new)
+    return file_diff(params.path, made.doc.text, made.after)
 
 
 async def _edit_file(params: EditFileParams, env: ToolEnv) -> str:
     path = resolve(params.path, env.cwd)
-    return await asyncio.to_thread(_edit, path, params.path, params.old, params.new)
+    return await asyncio.to_thread(lambda: save(replaced(path, params.path, params.old, params.new)))
 
 
 EDIT_FILE = Tool(

@@ -1121,18 +1121,43 @@ EDIT_TOOLS = [ADD_ITEMS, REMOVE_ITEMS, MARK_DONE, SET_VALUE]
 # -- edit_file's second chance -------------------------------------------------------------
 
 
+def replaced(path: Path, display: str, old: str, new: str) -> Change:
+    """edit_file's change: `old` once, replaced by `new`; written back in the file's own line
+    ends and encoding (see load)."""
+    if old == new:  # the 1.5B "set" a timeout to the value the file held and called it done
+        raise ToolFailure(f"old and new are the same text: nothing in {display} would change")
+    doc = load(path, display)
+    text, old, new = doc.text, old.replace("\r\n", "\n"), new.replace("\r\n", "\n")
+    count = text.count(old)
+    if count == 0:
+        # A small model's old text differs in its spacing or a bullet: that line, kept as the
+        # file writes it; else the nearest lines, so the second try lands (aider's "did you mean").
+        loose = loose_match(text, old, new, display)
+        if loose is None:
+            raise ToolFailure(f"old text not found in {display}{near_lines(text, old)}")
+        start, end, replacement, how = loose
+        return Change(doc, text[:start] + replacement + text[end:], f"edited {display}: replaced 1 occurrence ({how})")
+    at = text.index(old)
+    if count > 1:
+        lines = [found.start() for found in re.finditer(rf"(?m)^{re.escape(old)}$", text)] if "\n" not in old else []
+        if len(lines) != 1:  # "milk" of "milk" and "coconut milk": the line that is it, alone
+            raise ToolFailure(f"old text occurs {count} times in {display}; include more context")
+        at = lines[0]
+    new = carry_bullets(text, at, old, new)
+    return Change(doc, text[:at] + new + text[at + len(old):], f"edited {display}: replaced 1 occurrence")
+
+
 def loose_match(text: str, old: str, new: str, display: str) -> tuple[int, int, str, str] | None:
-    """Where `old` is when only spacing or a list line's bullet tells it from the file's text:
+    """Where `old` is in `text` (both with "\n" line ends) when only spacing or a list line's bullet tells it from the file's text:
     (start, end, what replaces it, how it matched). New lines keep the file's indent and bullets."""
     lines = text.split("\n")
-    content = [line.rstrip("\r") for line in lines]
-    wanted = [line.rstrip("\r") for line in old.strip("\n").split("\n")]
+    wanted = old.strip("\n").split("\n")
     k = len(wanted)
     target = [" ".join(w[len(item_prefix(w)):].split()) for w in wanted]
     if not any(w.strip() for w in wanted):
         return None
-    hits = [i for i in range(len(content) - k + 1)
-            if all(" ".join(content[i + j][len(item_prefix(content[i + j])):].split()) == target[j] for j in range(k))]
+    hits = [i for i in range(len(lines) - k + 1)
+            if all(" ".join(lines[i + j][len(item_prefix(lines[i + j])):].split()) == target[j] for j in range(k))]
     if len(hits) > 1:
         raise ToolFailure(f"old text occurs {len(hits)} times in {display} (ignoring spacing and bullets); "
                           "include more context")
@@ -1141,16 +1166,14 @@ def loose_match(text: str, old: str, new: str, display: str) -> tuple[int, int, 
     i = hits[0]
     made = []
     for j, line in enumerate(new.split("\n")):
-        line = line.rstrip("\r")
         ref = min(j, k - 1)
-        theirs, ours, mine = item_prefix(content[i + ref]), item_prefix(wanted[ref]), item_prefix(line)
+        theirs, ours, mine = item_prefix(lines[i + ref]), item_prefix(wanted[ref]), item_prefix(line)
         if line.strip() and mine == ours and theirs != ours:
             line = (_next_prefix(theirs, j - k + 1) if j >= k else theirs) + line[len(mine):]
         made.append(line)
     start = sum(len(line) + 1 for line in lines[:i])
-    end = start + sum(len(line) + 1 for line in lines[i:i + k]) - 1 - lines[i + k - 1].endswith("\r")
-    newline = "\r\n" if lines[i].endswith("\r") else "\n"
-    return start, end, newline.join(made), f"matched line {i + 1} ignoring spacing and bullets"
+    end = start + sum(len(line) + 1 for line in lines[i:i + k]) - 1
+    return start, end, "\n".join(made), f"matched line {i + 1} ignoring spacing and bullets"
 
 
 def carry_bullets(text: str, at: int, old: str, new: str) -> str:
@@ -1158,16 +1181,15 @@ def carry_bullets(text: str, at: int, old: str, new: str) -> str:
     get the list's bullets ("Milch" → "Milch\nButter" under "- Milch" adds "- Butter")."""
     line_start = text.rfind("\n", 0, at) + 1
     line_end = text.find("\n", at)
-    line = text[line_start: len(text) if line_end < 0 else line_end].rstrip("\r")
+    line = text[line_start: len(text) if line_end < 0 else line_end]
     prefix = item_prefix(line)
     if "\n" in old or not ITEM.match(line) or text[line_start:at] != prefix or line[len(prefix):] != old:
         return new
-    made = [part.rstrip("\r") for part in new.split("\n")]
+    made = new.split("\n")
     for j in range(1, len(made)):
         if made[j].strip() and not ITEM.match(made[j]) and not made[j][:1].isspace():
             made[j] = _next_prefix(prefix, j) + made[j]
-    crlf = line_end > 0 and text[line_end - 1] == "\r"
-    return ("\r\n" if crlf else "\n").join(made)
+    return "\n".join(made)
 
 
 def _next_prefix(prefix: str, n: int) -> str:
@@ -1181,7 +1203,7 @@ NEAR_SCAN_LINES = 20_000
 
 def near_lines(text: str, old: str) -> str:
     """The file's lines most like `old` (aider's 'did you mean'), to copy into a second try."""
-    lines = [line.rstrip("\r") for line in text.split("\n")][:NEAR_SCAN_LINES]
+    lines = text.split("\n")[:NEAR_SCAN_LINES]
     k = len(old.strip("\n").split("\n"))
     target = " ".join(old.split())
     matcher = difflib.SequenceMatcher(None, autojunk=False)
