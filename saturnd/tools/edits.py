@@ -525,7 +525,7 @@ def add_text(doc: Doc, items: list[Any], under: str) -> Change:
     if item_lines:
         base = min(_indent(lines[i]) for i in item_lines)
         tops = [i for i in item_lines if _indent(lines[i]) == base]
-        boxed = any(_boxed(lines[i]) for i in tops)
+        boxed = any("[" in item_prefix(lines[i]) for i in tops)  # a checkbox
         at = item_lines[-1] + 1
         while at < end and roles[at] == "plain" and lines[at][:1].isspace():
             at += 1  # the last item's own further lines
@@ -575,11 +575,6 @@ def _new_texts(items: list[Any], display: str, present: set[str]) -> tuple[list[
     return new, there
 
 
-def _boxed(line: str) -> bool:
-    m = ITEM.match(line)
-    return m is not None and m["box"] is not None
-
-
 def _bulleted(template: str, boxed: bool, n: int, text: str, restart: bool = False) -> str:
     m = ITEM.match(template)
     if m is None:
@@ -594,7 +589,7 @@ def _file_style(view: TextView) -> tuple[str, bool]:
     """The list style the file uses elsewhere; "- " in markdown, plain lines otherwise."""
     items = [line for i, line in enumerate(view.lines) if view.roles[i] == "item"]
     first = min(items, key=_indent) if items else ("- " if view.markdown else "")
-    return first.lstrip(), _boxed(first)
+    return first.lstrip(), "[" in item_prefix(first)
 
 
 def _new_section(doc: Doc, view: TextView, title: str, items: list[Any]) -> Change:
@@ -1169,7 +1164,7 @@ def loose_match(text: str, old: str, new: str, display: str) -> tuple[int, int, 
         ref = min(j, k - 1)
         theirs, ours, mine = item_prefix(lines[i + ref]), item_prefix(wanted[ref]), item_prefix(line)
         if line.strip() and mine == ours and theirs != ours:
-            line = (_next_prefix(theirs, j - k + 1) if j >= k else theirs) + line[len(mine):]
+            line = (_bulleted(theirs, "[" in theirs, j - k, "") if j >= k else theirs) + line[len(mine):]
         made.append(line)
     start = sum(len(line) + 1 for line in lines[:i])
     end = start + sum(len(line) + 1 for line in lines[i:i + k]) - 1
@@ -1188,13 +1183,8 @@ def carry_bullets(text: str, at: int, old: str, new: str) -> str:
     made = new.split("\n")
     for j in range(1, len(made)):
         if made[j].strip() and not ITEM.match(made[j]) and not made[j][:1].isspace():
-            made[j] = _next_prefix(prefix, j) + made[j]
+            made[j] = _bulleted(prefix, "[" in prefix, j - 1, made[j])
     return "\n".join(made)
-
-
-def _next_prefix(prefix: str, n: int) -> str:
-    m = ITEM.match(prefix + "x")
-    return prefix if m is None else _bulleted(prefix + "x", m["box"] is not None, n - 1, "")
 
 
 NEAR_CUTOFF = 0.6
