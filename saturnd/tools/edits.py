@@ -34,6 +34,7 @@ from saturnd.tools.builtin_files import (
     resolve,
 )
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
+from saturnd.tools.tables import decoded, sniff
 
 MAX_EDIT_BYTES = 2_000_000
 SHOWN_CHARS = 120  # of one line quoted back to the model
@@ -75,10 +76,7 @@ def load(path: Path, display: str, create: bool = False) -> Doc:
         raise ToolFailure(f"{display} is too large to edit here ({human_size(len(raw))})")
     if b"\0" in raw[:SNIFF_BYTES]:
         raise ToolFailure(f"{display} is a binary file; not edited")
-    try:
-        text, encoding = raw.decode("utf-8-sig"), "utf-8"
-    except UnicodeDecodeError:  # a spreadsheet's CSV export on Windows
-        text, encoding = raw.decode("cp1252", errors="replace"), "cp1252"
+    text, encoding = decoded(raw)
     newline = "\r\n" if "\r\n" in text else "\n"
     return Doc(path, display, text.replace("\r\n", "\n"), True, newline, raw.startswith(codecs.BOM_UTF8), encoding)
 
@@ -683,8 +681,7 @@ def _row_of(doc: Doc, grid: Grid, item: Any) -> list[str]:
 
 def csv_grid(doc: Doc) -> Grid | None:
     first = next((line for line in doc.text.split("\n") if line.strip()), "")
-    counts = {d: first.count(d) for d in (",", ";", "\t", "|")}
-    delimiter = "\t" if doc.path.suffix.lower() == ".tsv" else max(counts, key=lambda d: counts[d]) if any(counts.values()) else ","
+    delimiter = "\t" if doc.path.suffix.lower() == ".tsv" else sniff(doc.text)
     quoted = all(f.strip().startswith('"') for f in first.split(delimiter))
     reader = csv.reader(io.StringIO(doc.text), delimiter=delimiter)
     records: list[list[str]] = []

@@ -212,18 +212,19 @@ def _candidates(roots: Sequence[Path], skipped: list[str]) -> list[_Candidate]:
     return found
 
 
-def _text(path: Path) -> str:
-    data = path.read_bytes()
+def decoded(data: bytes) -> tuple[str, str]:
+    """A file's text and its encoding: UTF-8 (without its BOM), else cp1252, a spreadsheet's
+    export on Windows. The edit tools read files so too, and write them back in it."""
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8-sig"), "utf-8"
     except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")  # a spreadsheet's export on Windows
+        return data.decode("cp1252", errors="replace"), "cp1252"
 
 
 def _read(candidate: _Candidate) -> list[_RawTable]:
     suffix = candidate.path.suffix.lower()
     try:
-        text = _text(candidate.path)
+        text, _ = decoded(candidate.path.read_bytes())
     except OSError:
         return []
     parts = [candidate.stem]
@@ -241,7 +242,7 @@ def _delimited(text: str, parts: list[str], source: str, tab: bool) -> list[_Raw
     elif tab:
         delimiter = "\t"
     else:
-        delimiter = _sniff(text)
+        delimiter = sniff(text)
     rows = [r for r in csv.reader(io.StringIO(text), delimiter=delimiter) if any(c.strip() for c in r)]
     if not rows:
         return []
@@ -254,7 +255,8 @@ def _delimited(text: str, parts: list[str], source: str, tab: bool) -> list[_Raw
     return [_RawTable(parts, source, header, body, decimal="," if delimiter == ";" else None)]
 
 
-def _sniff(text: str) -> str:
+def sniff(text: str) -> str:
+    """A CSV's delimiter, as the query tool and the edit tools read it."""
     sample = text[:65_536]
     try:
         return csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
