@@ -256,6 +256,15 @@ def find_name(names: list[str], wanted: str, what: str, display: str) -> int:
     return found
 
 
+def holds(record: Any, given: Any) -> bool:
+    """Whether a record (or a row by its columns) holds every value given, its keys compared
+    loosely; given a plain value, whether the record is that value."""
+    if not isinstance(given, dict):
+        return not isinstance(record, dict | list) and same_value(record, given)
+    folded = {key(str(n)): v for n, v in record.items()} if isinstance(record, dict) else {}
+    return bool(given) and all(key(str(n)) in folded and same_value(folded[key(str(n))], v) for n, v in given.items())
+
+
 def parse_item(item: Any, display: str) -> Any:
     """An item given as a JSON object in a string is that object."""
     if not (isinstance(item, str) and item.strip().startswith("{")):
@@ -343,10 +352,7 @@ def pick(entries: list[Entry], item: Any) -> tuple[list[Entry], list[Entry]]:
     in a cell; else the one entry holding its words. An object names the rows or records
     whose fields all hold its values."""
     if isinstance(item, dict):
-        def holds(record: Any) -> bool:
-            folded = {key(n): n for n in record} if isinstance(record, dict) else {}
-            return bool(item) and all(key(n) in folded and same_value(record[folded[key(n)]], v) for n, v in item.items())
-        return [e for e in entries if holds(e.record)], []
+        return [e for e in entries if holds(e.record, item)], []
     want = key(main_text(str(item)))
     if not want:
         return [], []
@@ -641,8 +647,8 @@ def _add_rows(doc: Doc, lines: list[str], final: bool, grid: Grid, items: list[A
     status = grid.status()
     for item in items:
         cells = _row_of(doc, grid, parse_item(item, doc.display))
-        filled = [(i, c) for i, c in enumerate(cells) if c.strip()]
-        if filled and any(all(i < len(row) and same_value(row[i], c) for i, c in filled) for row in grid.rows + rows):
+        given = {grid.columns[i]: c for i, c in enumerate(cells) if c.strip()}
+        if any(holds(dict(zip(grid.columns, row, strict=False)), given) for row in grid.rows + rows):
             there.append(item if isinstance(item, str) else json.dumps(item, ensure_ascii=False))
             continue
         if status is not None and not cells[status] and all(v.strip() for v in grid.values(status)):
@@ -795,7 +801,9 @@ def add_json(doc: Doc, items: list[Any], under: str) -> Change:
     there: list[str] = []
     for item in items:
         value = _record_of(records, parse_item(item, doc.display))
-        if any(_record_holds(r, value) for r in records + new):
+        # a flag tells no record from another: a new one starts open
+        given = {k: v for k, v in value.items() if not isinstance(v, bool)} if isinstance(value, dict) else value
+        if any(holds(r, given) for r in records + new):
             there.append(json.dumps(value, ensure_ascii=False))
         else:
             new.append(value)
@@ -822,13 +830,6 @@ def _record_of(records: list[Any], item: Any) -> Any:
             record[name] = False
     order = {n: i for i, n in enumerate(names)}
     return dict(sorted(record.items(), key=lambda kv: order.get(kv[0], len(order))))
-
-
-def _record_holds(record: Any, value: Any) -> bool:
-    if isinstance(value, dict) and isinstance(record, dict):
-        given = [(k, v) for k, v in value.items() if not isinstance(v, bool)]
-        return bool(given) and all(k in record and same_value(record[k], v) for k, v in given)
-    return not isinstance(record, dict | list) and same_value(record, value)
 
 
 def _typed(value: Any, like: list[Any]) -> Any:
