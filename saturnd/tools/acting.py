@@ -96,15 +96,8 @@ def _write_preview(params: WriteFileParams, env: ToolEnv) -> str:
     return file_diff(params.path, raw.decode("utf-8", errors="replace"), content)
 
 
-WRITE_FILE = Tool(
-    name="write_file",
-    description="Create or overwrite a text file with the given content.",
-    params=WriteFileParams,
-    run=_write_file,
-    risk="write",
-    target="path",
-    preview=_write_preview,
-)
+WRITE_FILE = Tool(name="write_file", description="Create or overwrite a text file with the given content.",
+                  params=WriteFileParams, run=_write_file, risk="write", target="path", preview=_write_preview)
 
 
 # -- edit_file -----------------------------------------------------------------------------
@@ -126,16 +119,9 @@ async def _edit_file(params: EditFileParams, env: ToolEnv) -> str:
     return await asyncio.to_thread(lambda: save(replaced(path, params.path, params.old, params.new)))
 
 
-EDIT_FILE = Tool(
-    name="edit_file",
-    description="Replace one exact occurrence of old text with new text in a file.",
-    params=EditFileParams,
-    run=_edit_file,
-    risk="write",
-    parent="read_file",
-    target="path",
-    preview=_edit_preview,
-)
+EDIT_FILE = Tool(name="edit_file", description="Replace one exact occurrence of old text with new text in a file.",
+                 params=EditFileParams, run=_edit_file, risk="write", parent="read_file", target="path",
+                 preview=_edit_preview)
 
 
 # -- run_command ---------------------------------------------------------------------------

@@ -26,12 +26,8 @@ async def _plan(params: PlanParams, env: ToolEnv) -> str:
     return f"plan recorded: {done} of {len(params.items)} done"
 
 
-PLAN = Tool(
-    name="plan",
-    description="Record or update the checklist for a task needing several tool calls.",
-    params=PlanParams,
-    run=_plan,
-)
+PLAN = Tool(name="plan", description="Record or update the checklist for a task needing several tool calls.",
+            params=PlanParams, run=_plan)
 
 
 class AskUserParams(msgspec.Struct, forbid_unknown_fields=True):
@@ -59,12 +55,9 @@ async def _remember(params: RememberParams, env: ToolEnv) -> str:
     return await env.remember(params.fact)
 
 
-REMEMBER_TOOL = Tool(
-    name=REMEMBER,
-    description="Keep a fact or rule the user just stated about themselves, in their words.",
-    params=RememberParams,
-    run=_remember,
-)
+REMEMBER_TOOL = Tool(name=REMEMBER,
+                     description="Keep a fact or rule the user just stated about themselves, in their words.",
+                     params=RememberParams, run=_remember)
 """Whether a fact is kept silently, asked or refused is decided by review (saturnd.memory)."""
 
 HARNESS_TOOLS = [PLAN, ASK_USER, REMEMBER_TOOL]

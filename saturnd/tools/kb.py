@@ -137,13 +137,8 @@ async def _kb_search(params: KbSearchParams, env: ToolEnv) -> str:
     return await asyncio.to_thread(_search, env.kb_dir, params.query)
 
 
-KB_SEARCH = Tool(
-    name="kb_search",
-    description="Search the user's knowledge base; gives the best 5 documents.",
-    params=KbSearchParams,
-    run=_kb_search,
-    outside=True,
-)
+KB_SEARCH = Tool(name="kb_search", description="Search the user's knowledge base; gives the best 5 documents.",
+                 params=KbSearchParams, run=_kb_search, outside=True)
 
 
 # -- kb_read -------------------------------------------------------------------------------
@@ -181,12 +176,7 @@ async def _kb_read(params: KbReadParams, env: ToolEnv) -> str:
         raise
 
 
-KB_READ = Tool(
-    name="kb_read",
-    description="Read one knowledge base document by name (start_line to go on).",
-    params=KbReadParams,
-    run=_kb_read,
-    outside=True,
-)
+KB_READ = Tool(name="kb_read", description="Read one knowledge base document by name (start_line to go on).",
+               params=KbReadParams, run=_kb_read, outside=True)
 
 KB_TOOLS = [KB_SEARCH, KB_READ]

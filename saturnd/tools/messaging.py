@@ -153,14 +153,8 @@ async def _send_message(params: SendMessageParams, env: ToolEnv) -> str:
     return f"sent message to {to} (outbox: {name})"
 
 
-SEND_MESSAGE = Tool(
-    name="send_message",
-    description="Send a text message to a phone number or iMessage email.",
-    params=SendMessageParams,
-    run=_send_message,
-    risk="messaging",
-    target="to",
-)
+SEND_MESSAGE = Tool(name="send_message", description="Send a text message to a phone number or iMessage email.",
+                    params=SendMessageParams, run=_send_message, risk="messaging", target="to")
 
 
 # -- send_email ----------------------------------------------------------------------------
@@ -188,13 +182,7 @@ async def _send_email(params: SendEmailParams, env: ToolEnv) -> str:
     return f"sent email to {to} (outbox: {name})"
 
 
-SEND_EMAIL = Tool(
-    name="send_email",
-    description="Send an email to one address or several.",
-    params=SendEmailParams,
-    run=_send_email,
-    risk="messaging",
-    target="to",
-)
+SEND_EMAIL = Tool(name="send_email", description="Send an email to one address or several.", params=SendEmailParams,
+                  run=_send_email, risk="messaging", target="to")
 
 MESSAGING_TOOLS = [SEND_MESSAGE, SEND_EMAIL]

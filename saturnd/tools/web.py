@@ -345,13 +345,7 @@ async def _web_fetch(params: WebFetchParams, env: ToolEnv) -> str:
     return "\n".join(out)
 
 
-WEB_FETCH = Tool(
-    name="web_fetch",
-    description="Fetch a web page (http/https) as readable text.",
-    params=WebFetchParams,
-    run=_web_fetch,
-    risk="egress",
-    outside=True,
-)
+WEB_FETCH = Tool(name="web_fetch", description="Fetch a web page (http/https) as readable text.",
+                 params=WebFetchParams, run=_web_fetch, risk="egress", outside=True)
 
 WEB_TOOLS = [WEB_FETCH]
