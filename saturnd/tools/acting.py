@@ -260,9 +260,7 @@ async def _run_command(params: RunCommandParams, env: ToolEnv) -> str:
             await asyncio.wait_for(reader, DRAIN_S)
     if timed_out:
         why = " (the user's runtime.tool_timeout_s)" if limit_s < params.timeout_s else ""
-        raise ToolFailure(
-            f"'run_command' timed out after {limit_s:g}s{why}; the process group was killed"
-        )
+        raise ToolFailure(f"'run_command' timed out after {limit_s:g}s{why}; the process group was killed")
     code = proc.returncode
     status = f"exit code {code}"
     if code is not None and code < 0:
@@ -274,9 +272,7 @@ async def _run_command(params: RunCommandParams, env: ToolEnv) -> str:
     return f"{status}\n{out.text()}{note}"
 
 
-MISSING_FILE = re.compile(
-    r"can't open file '(?P<quoted>[^']+)'|(?P<path>[\w./~-]+): (?:No such file|not found)"
-)
+MISSING_FILE = re.compile(r"can't open file '(?P<quoted>[^']+)'|(?P<path>[\w./~-]+): (?:No such file|not found)")
 """How python and the shells say a file the command names is missing."""
 
 

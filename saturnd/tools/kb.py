@@ -121,9 +121,7 @@ def _search(kb_dir: Path, query: str) -> str:
         hits = [w for w in words if w in low]
         if hits:
             occurrences = sum(low.count(w) for w in hits)
-            scored.append(
-                (-len(hits), -occurrences, name, doc_title(text, name), snippet(text, hits))
-            )
+            scored.append((-len(hits), -occurrences, name, doc_title(text, name), snippet(text, hits)))
     if not scored:
         return "no documents match"
     scored.sort()

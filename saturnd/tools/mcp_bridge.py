@@ -125,14 +125,11 @@ class _Connection:
                 cwd=cfg.cwd,
             )
             self._errlog.write(
-                f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} MCP server {cfg.name!r}:"
-                f" {' '.join(cfg.command)}\n"
+                f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} MCP server {cfg.name!r}: {' '.join(cfg.command)}\n"
             )
             self._errlog.flush()
             async with AsyncExitStack() as stack:
-                read, write = await stack.enter_async_context(
-                    stdio_client(params, errlog=cast(Any, self._errlog))
-                )
+                read, write = await stack.enter_async_context(stdio_client(params, errlog=cast(Any, self._errlog)))
                 sink, source = anyio.create_memory_object_stream[SessionMessage | Exception](0)
                 stack.push_async_callback(source.aclose)
                 stack.push_async_callback(sink.aclose)
@@ -244,15 +241,12 @@ class _Server:
         except ToolFailure:
             raise
         except Exception as exc:
-            raise ToolFailure(
-                f"MCP server '{self.name}' could not be started: {_reason(exc)}"
-            ) from exc
+            raise ToolFailure(f"MCP server '{self.name}' could not be started: {_reason(exc)}") from exc
         try:
             return await conn.call(lambda s: s.call_tool(remote_name, arguments))
         except _ConnectionLost as exc:
             raise ToolFailure(
-                f"MCP server '{self.name}' is not running (it exited);"
-                " it will be restarted on next use"
+                f"MCP server '{self.name}' is not running (it exited); it will be restarted on next use"
             ) from exc
         except McpError as exc:
             raise ToolFailure(f"MCP server '{self.name}': {exc.error.message}") from exc
@@ -299,9 +293,7 @@ class McpHub:
                 log.warning("MCP server %r configured twice; the second is ignored", config.name)
                 continue
             fresh.append(_Server(config, self._errlog, self._start_timeout_s))
-        outcomes = await asyncio.gather(
-            *(server.ensure() for server in fresh), return_exceptions=True
-        )
+        outcomes = await asyncio.gather(*(server.ensure() for server in fresh), return_exceptions=True)
         for server, outcome in zip(fresh, outcomes, strict=True):
             if isinstance(outcome, BaseException):
                 reason = _reason(outcome)
@@ -345,13 +337,10 @@ class McpHub:
         for remote in listed:
             name = f"{_safe_name(server.name)}.{_safe_name(remote.name)}"
             if name in taken:
-                log.warning(
-                    "MCP tool %r of server %r skipped: name taken", remote.name, server.name
-                )
+                log.warning("MCP tool %r of server %r skipped: name taken", remote.name, server.name)
                 continue
             taken.add(name)
-            wrapped.append(make_tool(server.name, remote, server.call_tool, name,
-                                     server.config.description_chars))
+            wrapped.append(make_tool(server.name, remote, server.call_tool, name, server.config.description_chars))
         return wrapped
 
 
@@ -419,9 +408,7 @@ def result_text(result: types.CallToolResult) -> str:
     return "\n".join(parts)
 
 
-def short_description(
-    description: str | None, tool: str, server: str, limit: int = DESCRIPTION_CHARS
-) -> str:
+def short_description(description: str | None, tool: str, server: str, limit: int = DESCRIPTION_CHARS) -> str:
     text = " ".join((description or "").split())
     if not text:
         return f"{tool} (from MCP server {server})"

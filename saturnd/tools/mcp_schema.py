@@ -101,9 +101,7 @@ def params_type(schema: dict[str, Any], label: str) -> tuple[type[msgspec.Struct
 def _python_type(spec: dict[str, Any]) -> Any:
     enum = spec.get("enum")
     if isinstance(enum, list) and enum:
-        if all(isinstance(v, str) for v in enum) or all(
-            isinstance(v, int) and not isinstance(v, bool) for v in enum
-        ):
+        if all(isinstance(v, str) for v in enum) or all(isinstance(v, int) and not isinstance(v, bool) for v in enum):
             return Literal.__getitem__(tuple(enum))
         return Any
     kind = spec.get("type")

@@ -147,9 +147,7 @@ async def _send_message(params: SendMessageParams, env: ToolEnv) -> str:
         await _osascript("Messages", _MESSAGES_SCRIPT, to, params.text)
         return f"sent message to {to} (Messages)"
     assert env.outbox_dir is not None
-    name = await asyncio.to_thread(
-        _write_outbox, env.outbox_dir, "message", {"to": to, "text": params.text}
-    )
+    name = await asyncio.to_thread(_write_outbox, env.outbox_dir, "message", {"to": to, "text": params.text})
     return f"sent message to {to} (outbox: {name})"
 
 

@@ -154,8 +154,7 @@ def _whole_rows(tables: Tables, sql: str, header: list[str]) -> tuple[list[str],
 
 
 _READ_ONLY = (
-    "only one SELECT can run: the tables are read-only copies of the files"
-    " (to change a file, edit the file itself)"
+    "only one SELECT can run: the tables are read-only copies of the files (to change a file, edit the file itself)"
 )
 
 

@@ -178,10 +178,7 @@ VALIDATION_ONLY = frozenset({
 
 def _slim(node: Any) -> Any:
     if isinstance(node, dict):
-        return {
-            k: _slim(v) for k, v in node.items()
-            if k not in VALIDATION_ONLY and not (k == "required" and not v)
-        }
+        return {k: _slim(v) for k, v in node.items() if k not in VALIDATION_ONLY and not (k == "required" and not v)}
     if isinstance(node, list):
         return [_slim(v) for v in node]
     return node

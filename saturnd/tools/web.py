@@ -94,8 +94,7 @@ def check_address(
 ) -> Refusal | None:
     """Why web_fetch must not connect to `host` at these addresses, or None when it may."""
     if not host_allowed(host, allowed_hosts):
-        return Refusal("host not allowed",
-                       f"{host} is not one of the allowed hosts ({', '.join(allowed_hosts)})")
+        return Refusal("host not allowed", f"{host} is not one of the allowed hosts ({', '.join(allowed_hosts)})")
     if allow_private:
         return None
     literal = parse_ip(host)
