@@ -24,7 +24,7 @@ from saturnd.gate.reach import Reach
 from saturnd.tools.builtin_files import files_named, not_a_file, resolve
 from saturnd.tools.command_groups import MARKER_ENV, parent_death_signal
 from saturnd.tools.edits import file_diff, replaced, save
-from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
+from saturnd.tools.registry import Tool, ToolEnv, ToolFailure, in_thread
 
 OUTPUT_CAP = 16_000  # bytes of command output returned: the first and last 8 KB
 KILL_GRACE_S = 2.0  # SIGTERM → SIGKILL
@@ -80,11 +80,6 @@ def _ends_a_line(path: Path) -> bool:
         return False
 
 
-async def _write_file(params: WriteFileParams, env: ToolEnv) -> str:
-    path = resolve(params.path, env.cwd)
-    return await asyncio.to_thread(_write, path, params.path, params.content)
-
-
 def _write_preview(params: WriteFileParams, env: ToolEnv) -> str:
     path = resolve(params.path, env.cwd)
     content, _ = _content(path, params.path, params.content)
@@ -97,7 +92,8 @@ def _write_preview(params: WriteFileParams, env: ToolEnv) -> str:
 
 
 WRITE_FILE = Tool(name="write_file", description="Create or overwrite a text file with the given content.",
-                  params=WriteFileParams, run=_write_file, risk="write", target="path", preview=_write_preview)
+                  params=WriteFileParams, risk="write", target="path", preview=_write_preview,
+                  run=in_thread(lambda p, env: _write(resolve(p.path, env.cwd), p.path, p.content)))
 
 
 # -- edit_file -----------------------------------------------------------------------------
@@ -114,14 +110,9 @@ def _edit_preview(params: EditFileParams, env: ToolEnv) -> str:
     return file_diff(params.path, made.doc.text, made.after)
 
 
-async def _edit_file(params: EditFileParams, env: ToolEnv) -> str:
-    path = resolve(params.path, env.cwd)
-    return await asyncio.to_thread(lambda: save(replaced(path, params.path, params.old, params.new)))
-
-
 EDIT_FILE = Tool(name="edit_file", description="Replace one exact occurrence of old text with new text in a file.",
-                 params=EditFileParams, run=_edit_file, risk="write", parent="read_file", target="path",
-                 preview=_edit_preview)
+                 params=EditFileParams, risk="write", parent="read_file", target="path", preview=_edit_preview,
+                 run=in_thread(lambda p, env: save(replaced(resolve(p.path, env.cwd), p.path, p.old, p.new))))
 
 
 # -- run_command ---------------------------------------------------------------------------

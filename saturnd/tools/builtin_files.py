@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import difflib
 import os
 import re
@@ -15,7 +14,7 @@ from typing import Annotated
 import msgspec
 
 from saturnd.gate.reach import Reach
-from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
+from saturnd.tools.registry import Tool, ToolEnv, ToolFailure, in_thread
 from saturnd.tools.tables import load_tables
 
 OUTPUT_CAP = 16_000  # characters of file text one read returns (~16 KB)
@@ -147,16 +146,11 @@ class ReadFileParams(msgspec.Struct, forbid_unknown_fields=True):
     max_lines: Annotated[int, msgspec.Meta(ge=1)] = 200
 
 
-async def _read_file(params: ReadFileParams, env: ToolEnv) -> str:
-    path = resolve(params.path, env.cwd)
-    return await asyncio.to_thread(read_window, path, params.path, params.start_line, params.max_lines)
-
-
 READ_FILE = Tool(
     name="read_file",
     description="Read a text file (200 lines at a time; start_line to go on).",
     params=ReadFileParams,
-    run=_read_file,
+    run=in_thread(lambda p, env: read_window(resolve(p.path, env.cwd), p.path, p.start_line, p.max_lines)),
     target="path",  # "always" approves this path, not the tool everywhere
     outside=True,
 )
@@ -205,15 +199,11 @@ def _list(path: Path, display: str) -> str:
     return "\n".join(lines)
 
 
-async def _list_dir(params: ListDirParams, env: ToolEnv) -> str:
-    return await asyncio.to_thread(_list, resolve(params.path, env.cwd), params.path)
-
-
 LIST_DIR = Tool(
     name="list_dir",
     description="List a directory: subdirectories end in /, files show sizes.",
     params=ListDirParams,
-    run=_list_dir,
+    run=in_thread(lambda p, env: _list(resolve(p.path, env.cwd), p.path)),
     target="path",  # "always" approves this path, not the tool everywhere
 )
 
@@ -358,17 +348,16 @@ def _searchable_text(path: Path) -> str | None:
         return None
 
 
-async def _search_files(params: SearchFilesParams, env: ToolEnv) -> str:
+def _search_files(params: SearchFilesParams, env: ToolEnv) -> str:
     root = resolve(params.path, env.cwd)
-    reach = Reach.of(env.cwd, env.kb_dir)
-    return await asyncio.to_thread(_search, root, params.path, params.pattern, params.glob, reach)
+    return _search(root, params.path, params.pattern, params.glob, Reach.of(env.cwd, env.kb_dir))
 
 
 SEARCH_FILES = Tool(
     name="search_files",
     description="Search text files under a path for a regex or words; gives path:line: text.",
     params=SearchFilesParams,
-    run=_search_files,
+    run=in_thread(_search_files),
     target="path",  # "always" approves this path, not the tool everywhere
     outside=True,
 )

@@ -22,7 +22,6 @@ date("5. Dezember 2026"). The result shows what was computed ("2026-11-20 + 6 we
 from __future__ import annotations
 
 import ast
-import asyncio
 import datetime as dt
 import re
 import threading
@@ -31,7 +30,7 @@ from typing import Annotated, Any
 
 import msgspec
 
-from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
+from saturnd.tools.registry import Tool, ToolEnv, ToolFailure, in_thread
 from saturnd.tools.tables import load_tables
 
 EXPRESSION_CAP = 2_000
@@ -392,14 +391,11 @@ def _interpreter_eval(text: str, vocabulary: dict[str, Any]) -> Any:
 SQL = re.compile(r"^\s*(?:SELECT|WITH)\b", re.IGNORECASE)
 
 
-async def _calculate(params: CalculateParams, env: ToolEnv) -> str:
-    if SQL.match(params.expression):  # a small model reaches for the tool it last used
+def _calculate(params: CalculateParams, env: ToolEnv) -> str:
+    expression = params.expression
+    if SQL.match(expression):  # a small model reaches for the tool it last used
         raise ToolFailure("this is an SQL query, not arithmetic: call query with it as sql, then calculate"
                           " with the numbers it returns")
-    return await asyncio.to_thread(_evaluate_numbers, params.expression, env)
-
-
-def _evaluate_numbers(expression: str, env: ToolEnv) -> str:
     try:
         return evaluate(expression)
     except ToolFailure as failure:
@@ -419,5 +415,5 @@ CALCULATE = Tool(
         " messages (totals, differences, due dates, 12 miles to km)."
     ),
     params=CalculateParams,
-    run=_calculate,
+    run=in_thread(_calculate),
 )

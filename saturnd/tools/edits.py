@@ -10,7 +10,6 @@ previews its change as a unified diff (Tool.preview) for the person to approve.
 
 from __future__ import annotations
 
-import asyncio
 import codecs
 import csv
 import difflib
@@ -33,7 +32,7 @@ from saturnd.tools.builtin_files import (
     not_a_file,
     resolve,
 )
-from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
+from saturnd.tools.registry import Tool, ToolEnv, ToolFailure, in_thread
 from saturnd.tools.tables import decoded, sniff
 
 MAX_EDIT_BYTES = 2_000_000
@@ -1080,14 +1079,12 @@ class SetValueParams(msgspec.Struct, forbid_unknown_fields=True):
 
 
 def _tool(name: str, description: str, params: type[msgspec.Struct], change: Callable[[Any, Path], Change]) -> Tool:
-    async def run(p: Any, env: ToolEnv) -> str:
-        return await asyncio.to_thread(lambda: save(change(p, resolve(p.path, env.cwd))))
-
     def preview(p: Any, env: ToolEnv) -> str:
         made = change(p, resolve(p.path, env.cwd))
         return file_diff(made.doc.display, made.doc.text if made.doc.exists else None, made.after)
 
-    return Tool(name=name, description=description, params=params, run=run, risk="write",
+    return Tool(name=name, description=description, params=params, risk="write",
+                run=in_thread(lambda p, env: save(change(p, resolve(p.path, env.cwd)))),
                 target="path", preview=preview)
 
 

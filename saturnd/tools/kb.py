@@ -12,7 +12,7 @@ import msgspec
 
 from saturnd.gate.reach import within
 from saturnd.tools.builtin_files import MAX_SEARCH_BYTES, missing, read_window
-from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
+from saturnd.tools.registry import Tool, ToolEnv, ToolFailure, in_thread
 
 KB_SUFFIXES = frozenset({".md", ".markdown", ".txt"})
 EMPTY_KB = "the knowledge base is empty (~/.saturn/kb/)"
@@ -131,12 +131,8 @@ def _search(kb_dir: Path, query: str) -> str:
     )
 
 
-async def _kb_search(params: KbSearchParams, env: ToolEnv) -> str:
-    return await asyncio.to_thread(_search, env.kb_dir, params.query)
-
-
 KB_SEARCH = Tool(name="kb_search", description="Search the user's knowledge base; gives the best 5 documents.",
-                 params=KbSearchParams, run=_kb_search, outside=True)
+                 params=KbSearchParams, run=in_thread(lambda p, env: _search(env.kb_dir, p.query)), outside=True)
 
 
 # -- kb_read -------------------------------------------------------------------------------

@@ -9,7 +9,6 @@ columns of the tables asked about, SQLite's own date functions.
 
 from __future__ import annotations
 
-import asyncio
 import difflib
 import re
 import sqlite3
@@ -21,7 +20,7 @@ import msgspec
 import sqlglot
 from sqlglot import exp
 
-from saturnd.tools.registry import Tool, ToolEnv, ToolFailure
+from saturnd.tools.registry import Tool, ToolEnv, ToolFailure, in_thread
 from saturnd.tools.tables import Tables, ident, load_tables, show_cell
 
 ROWS_SHOWN = 50
@@ -237,13 +236,9 @@ def _columns_of(tables: Tables, sql: str, wrong: str) -> str:
     return "; ".join(parts) + ". Quote a name with spaces or signs in double quotes"
 
 
-def _run(params: QueryParams, env: ToolEnv) -> str:
+def _query(params: QueryParams, env: ToolEnv) -> str:
     roots = [env.cwd] + ([env.kb_dir] if env.kb_dir != env.cwd else [])
     return run_query(load_tables(roots), params.sql)
-
-
-async def _query(params: QueryParams, env: ToolEnv) -> str:
-    return await asyncio.to_thread(_run, params, env)
 
 
 QUERY = Tool(
@@ -253,7 +248,7 @@ QUERY = Tool(
         " tables, JSON/YAML record lists. The context lists the tables and their columns."
     ),
     params=QueryParams,
-    run=_query,
+    run=in_thread(_query),
     outside=True,
     timeout_s=10.0,
 )

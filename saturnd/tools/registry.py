@@ -89,6 +89,15 @@ ToolRun = Callable[[Any, ToolEnv], Awaitable[str]]
 ToolPreview = Callable[[Any, ToolEnv], str]
 
 
+def in_thread(work: ToolPreview) -> ToolRun:
+    """A tool's blocking work (files, SQLite) as its run: in a thread, off the daemon's event loop."""
+
+    async def run(params: Any, env: ToolEnv) -> str:
+        return await asyncio.to_thread(work, params, env)
+
+    return run
+
+
 @dataclass(frozen=True)
 class Tool:
     name: str
