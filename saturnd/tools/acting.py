@@ -279,14 +279,8 @@ def _elsewhere(output: str, env: ToolEnv) -> str:
     return "".join(dict.fromkeys(hints))
 
 
-RUN_COMMAND = Tool(
-    name="run_command",
-    description="Run a shell command in the working folder; gives exit code and output.",
-    params=RunCommandParams,
-    run=_run_command,
-    risk="exec",
-    cleanup_s=3 * KILL_GRACE_S + 5,  # it stops the command at its limit itself, then kills the group
-    target="command",
-)
+RUN_COMMAND = Tool(name="run_command", params=RunCommandParams, run=_run_command, risk="exec", target="command",
+                   description="Run a shell command in the working folder; gives exit code and output.",
+                   cleanup_s=3 * KILL_GRACE_S + 5)  # it stops the command at its limit itself, then kills the group
 
 ACTING_TOOLS = [WRITE_FILE, EDIT_FILE, RUN_COMMAND]

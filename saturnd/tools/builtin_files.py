@@ -146,14 +146,10 @@ class ReadFileParams(msgspec.Struct, forbid_unknown_fields=True):
     max_lines: Annotated[int, msgspec.Meta(ge=1)] = 200
 
 
-READ_FILE = Tool(
-    name="read_file",
-    description="Read a text file (200 lines at a time; start_line to go on).",
-    params=ReadFileParams,
-    run=in_thread(lambda p, env: read_window(resolve(p.path, env.cwd), p.path, p.start_line, p.max_lines)),
-    target="path",  # "always" approves this path, not the tool everywhere
-    outside=True,
-)
+# The file tools' target: "always" approves this path, not the tool everywhere.
+READ_FILE = Tool(name="read_file", description="Read a text file (200 lines at a time; start_line to go on).",
+                 params=ReadFileParams, target="path", outside=True,
+                 run=in_thread(lambda p, env: read_window(resolve(p.path, env.cwd), p.path, p.start_line, p.max_lines)))
 
 
 # -- list_dir ------------------------------------------------------------------------------
@@ -199,13 +195,9 @@ def _list(path: Path, display: str) -> str:
     return "\n".join(lines)
 
 
-LIST_DIR = Tool(
-    name="list_dir",
-    description="List a directory: subdirectories end in /, files show sizes.",
-    params=ListDirParams,
-    run=in_thread(lambda p, env: _list(resolve(p.path, env.cwd), p.path)),
-    target="path",  # "always" approves this path, not the tool everywhere
-)
+LIST_DIR = Tool(name="list_dir", description="List a directory: subdirectories end in /, files show sizes.",
+                params=ListDirParams, target="path",
+                run=in_thread(lambda p, env: _list(resolve(p.path, env.cwd), p.path)))
 
 
 # -- search_files --------------------------------------------------------------------------
@@ -215,14 +207,6 @@ class SearchFilesParams(msgspec.Struct, forbid_unknown_fields=True):
     pattern: Annotated[str, msgspec.Meta(description="regex, case-insensitive")]
     path: str = "."
     glob: Annotated[str, msgspec.Meta(description="file filter, e.g. *.py")] = ""
-
-
-def compile_pattern(pattern: str) -> tuple[re.Pattern[str], bool]:
-    """The pattern as a case-insensitive regex, or as literal text if it is not valid regex."""
-    try:
-        return re.compile(pattern, re.IGNORECASE), False
-    except re.error:
-        return re.compile(re.escape(pattern), re.IGNORECASE), True
 
 
 def _walk(root: Path, glob: str, reach: Reach) -> tuple[list[tuple[str, Path]], bool]:
@@ -257,11 +241,15 @@ def files_named(root: Path, name: str, reach: Reach) -> list[str]:
     return [rel for rel, _ in files[:NEAR_NAMES]]
 
 
-def _search(root: Path, display: str, pattern: str, glob: str, reach: Reach) -> str:
+def _search(params: SearchFilesParams, env: ToolEnv) -> str:
+    root, display, pattern = resolve(params.path, env.cwd), params.path, params.pattern
     if not root.exists():
         raise missing("file or directory", root, display)
-    regex, literal = compile_pattern(pattern)
-    files, files_capped = _walk(root, glob, reach)
+    try:
+        regex, literal = re.compile(pattern, re.IGNORECASE), False
+    except re.error:  # searched as literal text instead
+        regex, literal = re.compile(re.escape(pattern), re.IGNORECASE), True
+    files, files_capped = _walk(root, params.glob, Reach.of(env.cwd, env.kb_dir))
     prefix = display if root.is_dir() else os.path.dirname(display)
     out: list[str] = []
     if literal:
@@ -331,35 +319,18 @@ def _words(text: str) -> set[str]:
 def _text_lines(files: list[tuple[str, Path]], prefix: str) -> Iterator[tuple[str, int, str]]:
     """(shown path, line number, line) of every searchable text file, in order."""
     for rel, path in files:
-        text = _searchable_text(path)
-        if text is None:
+        try:
+            if path.stat().st_size > MAX_SEARCH_BYTES or is_binary(path):
+                continue
+            text = path.read_bytes().decode("utf-8", errors="replace")
+        except OSError:
             continue
         shown = os.path.normpath(os.path.join(prefix, rel))
         for lineno, line in enumerate(text.splitlines(), 1):
             yield shown, lineno, line
 
 
-def _searchable_text(path: Path) -> str | None:
-    try:
-        if path.stat().st_size > MAX_SEARCH_BYTES or is_binary(path):
-            return None
-        return path.read_bytes().decode("utf-8", errors="replace")
-    except OSError:
-        return None
-
-
-def _search_files(params: SearchFilesParams, env: ToolEnv) -> str:
-    root = resolve(params.path, env.cwd)
-    return _search(root, params.path, params.pattern, params.glob, Reach.of(env.cwd, env.kb_dir))
-
-
-SEARCH_FILES = Tool(
-    name="search_files",
-    description="Search text files under a path for a regex or words; gives path:line: text.",
-    params=SearchFilesParams,
-    run=in_thread(_search_files),
-    target="path",  # "always" approves this path, not the tool everywhere
-    outside=True,
-)
+SEARCH_FILES = Tool(name="search_files", params=SearchFilesParams, run=in_thread(_search), target="path", outside=True,
+                    description="Search text files under a path for a regex or words; gives path:line: text.")
 
 FILE_TOOLS = [READ_FILE, LIST_DIR, SEARCH_FILES]

@@ -408,12 +408,7 @@ def _calculate(params: CalculateParams, env: ToolEnv) -> str:
                           f" FROM {named[0]} WHERE ...), then calculate with the numbers it returns") from None
 
 
-CALCULATE = Tool(
-    name="calculate",
-    description=(
-        "Exact arithmetic, dates and unit conversions on numbers read from the user's files or"
-        " messages (totals, differences, due dates, 12 miles to km)."
-    ),
-    params=CalculateParams,
-    run=in_thread(_calculate),
-)
+CALCULATE = Tool(name="calculate", params=CalculateParams, run=in_thread(_calculate), description=(
+    "Exact arithmetic, dates and unit conversions on numbers read from the user's files or"
+    " messages (totals, differences, due dates, 12 miles to km)."
+))

@@ -38,14 +38,9 @@ async def _ask_user(params: AskUserParams, env: ToolEnv) -> str:
     return await env.ask(params.question)
 
 
-ASK_USER = Tool(
-    name="ask_user",
-    description="Ask the user one question when a needed value is missing.",
-    params=AskUserParams,
-    run=_ask_user,
-    timeout_s=86_400.0,  # a person answers in their own time; the turn's controls still apply
-    waits_for_person=True,
-)
+ASK_USER = Tool(name="ask_user", description="Ask the user one question when a needed value is missing.",
+                params=AskUserParams, run=_ask_user, waits_for_person=True,
+                timeout_s=86_400.0)  # a person answers in their own time; the turn's controls still apply
 
 class RememberParams(msgspec.Struct, forbid_unknown_fields=True):
     fact: str

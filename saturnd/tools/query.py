@@ -241,14 +241,7 @@ def _query(params: QueryParams, env: ToolEnv) -> str:
     return run_query(load_tables(roots), params.sql)
 
 
-QUERY = Tool(
-    name="query",
-    description=(
-        "Run one read-only SQL SELECT (SQLite) over the folder's tables: CSV, TSV, markdown"
-        " tables, JSON/YAML record lists. The context lists the tables and their columns."
-    ),
-    params=QueryParams,
-    run=in_thread(_query),
-    outside=True,
-    timeout_s=10.0,
-)
+QUERY = Tool(name="query", description=(
+    "Run one read-only SQL SELECT (SQLite) over the folder's tables: CSV, TSV, markdown"
+    " tables, JSON/YAML record lists. The context lists the tables and their columns."
+), params=QueryParams, run=in_thread(_query), outside=True, timeout_s=10.0)
