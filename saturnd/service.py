@@ -46,6 +46,7 @@ from saturnd.rpc import Handler
 from saturnd.sessions import Session, Sessions
 from saturnd.store import Store
 from saturnd.tools import builtin_registry
+from saturnd.tools.kb import KB_TOOLS
 from saturnd.tools.registry import NO_ANSWER, Registry, ToolEnv
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnControl
@@ -255,7 +256,7 @@ class Saturn:
             model=model,
             store=self.store,
             events=events,
-            registry=self.registry,
+            registry=self.registry if _holds_files(self.paths.kb_dir) else self.registry.without(KB_TOOL_NAMES)[0],
             env=ToolEnv(
                 Path(session.cwd),
                 self.paths.kb_dir,
@@ -369,3 +370,16 @@ class Saturn:
         self.flush_egress()
         for session_id in self.store.incognito_sessions():
             self.store.delete_session(session_id)
+
+
+KB_TOOL_NAMES = [t.name for t in KB_TOOLS]
+
+
+def _holds_files(folder: Path) -> bool:
+    """Whether the knowledge base has a document: with none, its tools are not offered (the
+    1.5B spent a forced first step on kb_search in an empty one, and they cost every pass tokens)."""
+    for _, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        if any(not f.startswith(".") for f in files):
+            return True
+    return False

@@ -40,11 +40,18 @@ def fenced(source, text):
 
 async def test_a_chat_question_costs_one_model_call(harness):
     await harness.start()
-    harness.model.enqueue("Hello!")
+    harness.model.enqueue("Hello!", "Hello again!")
     _, events = await harness.turn("hi")
     assert of_type(events, "receipt")[0].model_calls == 1
-    assert [t["function"]["name"] for t in harness.model.requests[0]["tools"]] == [
-        "read_file", "list_dir", "search_files", "calculate", "kb_search", "kb_read", "plan", "ask_user", "remember",
+    offered = [t["function"]["name"] for t in harness.model.requests[0]["tools"]]
+    # the knowledge base is empty: its tools are not offered until it holds a document
+    (harness.env.home / "kb").mkdir(exist_ok=True)
+    (harness.env.home / "kb" / "garden.md").write_text("# Garden\n")
+    await harness.turn("hi again")
+    assert [t["function"]["name"] for t in harness.model.requests[1]["tools"]] == [
+        "read_file", "list_dir", "search_files", "calculate", "kb_search", "kb_read", *offered[4:]]
+    assert offered == [
+        "read_file", "list_dir", "search_files", "calculate", "plan", "ask_user", "remember",
         "write_file", "edit_file", "run_command", "add_items", "remove_items", "mark_done", "set_value",
         "web_fetch", "send_message", "send_email", "query", "instant", "raw_connect", "patch", "mail", "meet", "append_note", "sleep", "explode", "garbage", "huge", "bump",
     ]
