@@ -7,7 +7,7 @@ import pytest
 from protocol.methods import CallTrace, PassTrace
 from saturnd.gate.provenance import Returned, SessionRecord
 from saturnd.tools import builtin_registry
-from saturnd.turn.checks import nothing_changed, readings, unsourced_figures
+from saturnd.turn.checks import may_claim_undone, nothing_changed, readings, unsourced_figures
 from saturnd.turn.contacts import same_name_contacts
 from saturnd.turn.fencing import MARK, fence
 from saturnd.turn.first_move import FirstMove
@@ -109,3 +109,13 @@ def test_retrieval_ranks_files_in_any_language(request_text: str, wanted: str) -
         Document("notes.txt", "Call mum on Sunday\n"),
     ]
     assert relevant_excerpts(request_text, documents)[0].source == wanted
+
+
+def test_an_answer_is_read_for_claims_only_after_an_ask_or_a_cannot_that_stayed_one() -> None:
+    registry = builtin_registry()
+    ask, cannot = FirstMove("ask", None, ""), FirstMove("cannot", {"cannot": 0.34, "look_up": 0.3}, "")
+    assert may_claim_undone(ask, _trace(("read_file", "ran")), registry)
+    assert may_claim_undone(cannot, _trace(), registry)
+    assert not may_claim_undone(cannot, _trace(("query", "ran")), registry, tables_shown=True)  # made a look-up
+    assert not may_claim_undone(FirstMove("look_up", {"look_up": 0.45}, ""), _trace(), registry)
+    assert not may_claim_undone(ask, _trace(("mark_done", "declined")), registry)

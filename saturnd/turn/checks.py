@@ -64,12 +64,17 @@ def tried_a_change(trace: list[PassTrace], registry: Registry) -> bool:
     )
 
 
-def may_claim_undone(move: FirstMove | None, trace: list[PassTrace], registry: Registry) -> bool:
+def may_claim_undone(
+    move: FirstMove | None, trace: list[PassTrace], registry: Registry, tables_shown: bool = False
+) -> bool:
     """Whether to ask the model if its answer tells of something done (said_done.py): the first
     move was to ask or that no tool can do it, and no changing call was tried. Not after an
-    answer or a look-up, however unsure: the 1.5B read "26 points" as an action carried out
-    (stop 52), and a look-up's answer sent back was then withdrawn."""
-    return move is not None and move.route in ("ask", "cannot") and not tried_a_change(trace, registry)
+    answer or a look-up, however unsure, nor after an unsure cannot that the tables in view made
+    a look-up: the 1.5B read "26 points" and "258 arrows" as actions carried out (stop 52), and
+    the look-up's answer, sent back, was withdrawn."""
+    if move is None or tried_a_change(trace, registry):
+        return False
+    return move.route == "ask" or move.route == "cannot" and not tables_shown
 
 
 def unsourced_figures(answer: str, sources: str) -> Finding | None:

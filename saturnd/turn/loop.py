@@ -220,7 +220,7 @@ async def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer
     to (the user's files, a tool's result): a chat answer's figures are the model's own knowledge."""
     if finding := nothing_changed(turn.move, turn.trace, turn.registry):
         return finding
-    if may_claim_undone(turn.move, turn.trace, turn.registry):
+    if may_claim_undone(turn.move, turn.trace, turn.registry, tables_shown=bool(turn.ground.tables)):
         with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
             if await says_done(turn.model, answer):
                 return told_done("done")
