@@ -119,3 +119,16 @@ def test_an_answer_is_read_for_claims_only_after_an_ask_or_a_cannot_that_stayed_
     assert not may_claim_undone(cannot, _trace(("query", "ran")), registry, tables_shown=True)  # made a look-up
     assert not may_claim_undone(FirstMove("look_up", {"look_up": 0.45}, ""), _trace(), registry)
     assert not may_claim_undone(ask, _trace(("mark_done", "declined")), registry)
+
+
+@pytest.mark.parametrize("route", ["change", "send", "ask", "look_up"])
+def test_every_forced_first_step_may_take_an_mcp_servers_tool(route):
+    from saturnd.tools.registry import Registry, Tool
+    from saturnd.turn.loop import route_tools
+
+    plan = builtin_registry().get("plan")
+    assert plan is not None
+    external = Tool(name="get_weather", description="Weather.", params=plan.params, run=plan.run, risk="external")
+    registry = Registry([*builtin_registry(), external])
+    move = FirstMove(route, None, "")
+    assert "get_weather" in route_tools(move, registry, tables_shown=True, address_given=False)

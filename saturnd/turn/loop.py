@@ -158,9 +158,11 @@ def route_tools(
     look_up = tables_shown and (move.route in ("look_up", "answer") or move.route == "cannot" and not no_tool_fits(move))
     if not (expects_change(move) or look_up or move.route == "ask"):
         return ()
-    risks = ROUTE_RISKS[move.route] | {"read_only"}
+    # an MCP server's tools ("external") may read, change or send: any route may need them (the
+    # BFCL report slice of stop 52 forced ask_user alone where the case's own tool was the answer)
+    risks = ROUTE_RISKS[move.route] | {"read_only", "external"}
     if move.route == "send" and not address_given:
-        risks = frozenset({"read_only"})
+        risks = frozenset({"read_only", "external"})
     # ask_user is for what no tool can supply (seed 000): with the person's files in view, the
     # first step reads them (stop 52: a contact's address and a meeting place that the files
     # held were asked of the person instead)
