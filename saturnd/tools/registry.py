@@ -12,8 +12,8 @@ from typing import Any, Literal, Protocol
 import msgspec
 
 RiskClass = Literal["read_only", "write", "exec", "egress", "messaging", "external"]
-CHANGING_RISKS: frozenset[str] = frozenset({"write", "exec", "egress", "messaging"})
-"""A call of one of these may change what a re-read would see."""
+CHANGING_RISKS: frozenset[str] = frozenset({"write", "exec", "egress", "messaging", "external"})
+"""A call of one of these may change what a re-read would see (an MCP server's tool may do anything)."""
 
 
 class ToolFailure(Exception):
