@@ -156,6 +156,8 @@ def route_tools(
     # person's tables in view either route reads them first
     # and an unsure "cannot" (stop 52's first run: 0.34 for a sum over a shown CSV) reads them too
     look_up = tables_shown and (move.route in ("look_up", "answer") or move.route == "cannot" and not no_tool_fits(move))
+    # what an MCP server's tools return, nothing in the ground shows: a look-up with them calls
+    look_up = look_up or move.route == "look_up" and any(t.risk == "external" for t in registry)
     if not (expects_change(move) or look_up or move.route == "ask"):
         return ()
     # an MCP server's tools ("external") may read, change or send: any route may need them (the
