@@ -124,7 +124,7 @@ def test_an_answer_is_read_for_claims_only_after_an_ask_or_a_cannot_that_stayed_
 @pytest.mark.parametrize("route", ["change", "send", "ask", "look_up"])
 def test_every_forced_first_step_may_take_an_mcp_servers_tool(route):
     from saturnd.tools.registry import Registry, Tool
-    from saturnd.turn.loop import route_tools
+    from saturnd.turn.routes import route_tools
 
     plan = builtin_registry().get("plan")
     assert plan is not None

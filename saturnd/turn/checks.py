@@ -53,6 +53,8 @@ def nothing_changed(move: FirstMove | None, trace: list[PassTrace], registry: Re
 
 
 def told_done(route: str) -> Finding:
+    """The send-back for an answer that tells of what no call did: "changed" or "sent" after
+    those moves, "done" after the others."""
     done = prompts.NEARLY.get(route, "done")
     return Finding("nothing_changed", prompts.NOTHING_CHANGED.format(route=done), prompts.NOTE_NOTHING_CHANGED)
 

@@ -17,11 +17,9 @@ import msgspec
 
 from protocol.events import Answer, EndStatus, Paused, Resumed, Steered, ToolFinished, TurnStarted
 from saturnd import egress
-from saturnd.gate.provenance import EMAIL, PHONE
-from saturnd.memory.remember import REMEMBER, memory_block
+from saturnd.memory.remember import memory_block
 from saturnd.model.caller import Unreadable
-from saturnd.tools.harness import ASK_USER as ASK_USER_TOOL
-from saturnd.tools.registry import CHANGING_RISKS, Registry
+from saturnd.tools.registry import CHANGING_RISKS
 from saturnd.turn import prompts
 from saturnd.turn.agent import Answered, CallsProposed, ModelFailed, PassPlan, agent_pass, join_note
 from saturnd.turn.bounds import BoundReached
@@ -34,10 +32,11 @@ from saturnd.turn.checks import (
 )
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
-from saturnd.turn.first_move import FirstMove, decide_first_move, expects_change
+from saturnd.turn.first_move import decide_first_move
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
 from saturnd.turn.remembering import queue_missed_facts
+from saturnd.turn.routes import gives_address, no_tool_fits, route_tools
 from saturnd.turn.said_done import says_done
 from saturnd.turn.thinking import think_plan
 from saturnd.turn.tool_round import tool_round
@@ -128,67 +127,6 @@ async def choose_first_move(turn: TurnContext, messages: list[dict[str, Any]]) -
             messages.append({"role": "user", "content": prompts.NO_TOOL_FITS})
 
 
-ROUTE_RISKS = {
-    "change": frozenset({"write", "exec"}), "send": frozenset({"messaging"}), "look_up": frozenset({"egress"}),
-    "answer": frozenset({"egress"}), "ask": frozenset(), "cannot": frozenset(),
-}
-
-
-def gives_address(text: str) -> bool:
-    return EMAIL.search(text) is not None or PHONE.search(text) is not None
-
-
-def route_tools(
-    move: FirstMove, registry: Registry, tables_shown: bool = False, address_given: bool = True,
-    files_shown: bool = False,
-) -> tuple[str, ...]:
-    """The model's first move makes its first pass call a tool, one that looks, asks, or does
-    that kind of thing (route first, arguments second): for a change or a message; for a
-    question to the person (ask_user, or a read that makes it unnecessary); and for a look-up
-    or an answer when the ground showed tables, of which it shows only the first rows (a latest
-    entry, a total or a difference is the query tool's, not a guess from three rows). A message
-    whose request gives no address or number looks its recipient up first (it may ask on a later
-    pass; with no files in view, an ask's first step may be the question): the gate takes a
-    recipient only from the person's words or a tool's result, never from the files the ground
-    shows (stop 51: 3 of 4 messages were refused for an address copied from there)."""
-    # the 1.5B takes "how many … have I" for arithmetic it can do itself as often as for a
-    # look-up (stop 51's first run: 5 of 8 such questions chose answer_now), so with the
-    # person's tables in view either route reads them first
-    # and an unsure "cannot" (stop 52's first run: 0.34 for a sum over a shown CSV) reads them too
-    look_up = tables_shown and (move.route in ("look_up", "answer") or move.route == "cannot" and not no_tool_fits(move))
-    # what an MCP server's tools return, nothing in the ground shows: a look-up with them calls
-    look_up = look_up or move.route == "look_up" and any(t.risk == "external" for t in registry)
-    if not (expects_change(move) or look_up or move.route == "ask"):
-        return ()
-    # an MCP server's tools ("external") may read, change or send: any route may need them (the
-    # BFCL report slice of stop 52 forced ask_user alone where the case's own tool was the answer)
-    risks = ROUTE_RISKS[move.route] | {"read_only", "external"}
-    if move.route == "send" and not address_given:
-        risks = frozenset({"read_only", "external"})
-    # ask_user is for what no tool can supply (seed 000): with the person's files in view, the
-    # first step reads them (stop 52: a contact's address and a meeting place that the files
-    # held were asked of the person instead)
-    asks = move.route == "ask" and not files_shown
-    return tuple(
-        t.name for t in registry
-        if t.risk in risks and t.name not in NOT_A_FIRST_STEP or t.name == ASK_USER_TOOL.name and asks
-        or t.name == REMEMBER and move.route == "change"
-    )
-
-
-NOT_A_FIRST_STEP = frozenset({"calculate", "plan", REMEMBER, ASK_USER_TOOL.name})
-"""Tools that neither read nor change the person's things: a forced first pass that takes one
-(the 1.5B wrote sum(table.column) to calculate, and 'did' a change with plan) has done nothing."""
-
-
-def no_tool_fits(move: FirstMove, threshold: float = 0.5) -> bool:
-    """The model judged that none of its tools can do what is asked (buy, book, phone, work a
-    device), with at least `threshold` of the likelihood: it answers so, with no tool to reach for."""
-    if move.route != "cannot":
-        return False
-    return move.probabilities is None or move.probabilities.get("cannot", 0.0) >= threshold
-
-
 def pass_plan(turn: TurnContext) -> PassPlan:
     step = turn.step
     must_call = turn.must_call if step != "wrap_up" else ()
@@ -227,7 +165,7 @@ async def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer
     if may_claim_undone(turn.move, turn.trace, turn.registry, tables_shown=bool(turn.ground.tables)):
         with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
             if await says_done(turn.model, answer):
-                return told_done("done")
+                return told_done(turn.move.route if turn.move else "")
     had_sources = bool(turn.ground.files_mapped or turn.ground.excerpts or turn.attachments) or any(
         c.fate == "ran" for p in turn.trace for c in p.calls)
     return unsourced_figures(answer, source_text(turn, messages)) if had_sources else None
