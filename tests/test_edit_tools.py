@@ -50,6 +50,9 @@ PREISE = "Artikel;Preis;Gekauft\nMilch;1,19;nein\nBrot;2,49;ja\n"
 COURSES = "# Courses\n\n| Article | Prix | Acheté |\n|---------|------|--------|\n| Pain    | 1,20 | non    |\n\nÀ voir.\n"
 TAREAS = '[\n  {"tarea": "Llamar al banco", "hecho": false}\n]\n'
 LISTE = {"owner": "Marie", "todo": [{"titre": "Appeler maman"}]}
+FRIGOS = json.dumps({"frigos": {"rue Pasteur": {"lieu": "boulangerie", "dernier_nettoyage": "2026-11-20"},
+                               "place Sathonay": {"lieu": "porche", "dernier_nettoyage": "2026-11-27"}}},
+                    ensure_ascii=False, indent=2) + "\n"
 CONFIG_JSON = '{\n  "db": {"host": "x", "port": 5432},\n  "debug": false\n}\n'
 CONFIG_YAML = "server:\n  port: 8080\ndb:\n  port: 5432  # default\n"
 
@@ -137,6 +140,10 @@ CHANGES = [
                  CONFIG_YAML.replace("5432", "5433"), "", id="set-in-a-yaml-block"),
     pytest.param("config.json", CONFIG_JSON, SET_VALUE, {"match": "db", "field": "port", "value": "5433"},
                  CONFIG_JSON.replace("5432", "5433"), "set port in config.json: '5432' → '5433'", id="set-in-a-json-settings-object"),
+    pytest.param("frigos.json", FRIGOS, SET_VALUE, {"match": "rue Pasteur", "field": "dernier_nettoyage", "value": "2026-12-03"},
+                 FRIGOS.replace("2026-11-20", "2026-12-03"),
+                 "set dernier_nettoyage of 'rue Pasteur' in frigos.json: '\"2026-11-20\"' → '\"2026-12-03\"'",
+                 id="set-in-a-record-keyed-by-its-name"),
     pytest.param("config.json", CONFIG_JSON, SET_VALUE, {"match": "", "field": "debug", "value": "true"},
                  CONFIG_JSON.replace("false", "true"), "", id="set-a-top-level-json-flag"),
     # -- edit_file's second chance

@@ -12,6 +12,7 @@ from saturnd.turn.contacts import same_name_contacts
 from saturnd.turn.fencing import MARK, fence
 from saturnd.turn.first_move import FirstMove
 from saturnd.turn.retrieval import Document, relevant_excerpts
+from saturnd.turn.which_one import also_meant
 from saturnd.turn.words import instruction_shaped
 
 
@@ -135,3 +136,41 @@ def test_every_forced_first_step_may_take_an_mcp_servers_tool(route):
     if route == "look_up":  # nothing the ground shows holds what such a tool returns
         assert "get_weather" in route_tools(move, registry)
         assert route_tools(move, builtin_registry()) == ()
+
+
+@pytest.mark.parametrize(("chosen", "others", "said", "meant"), [
+    # the person's name for the entry is in another entry too: which one is theirs to say
+    ("Phalaenopsis, wit (van oma)", ["Phalaenopsis, roze met paarse streepjes", "Cattleya"],
+     "Ik heb de Phalaenopsis verpot, pot van 12 cm.", ["Phalaenopsis, roze met paarse streepjes"]),
+    ("Ingwer-Kombucha, Ansatz 14", ["Ingwer-Kombucha, Ansatz 15", "Hibiskus"],
+     "Die Ingwer-Kombucha ist abgefüllt.", ["Ingwer-Kombucha, Ansatz 15"]),
+    ("Tinta negra Pelikan", ["Tinta negra Winsor", "Tinta sepia"], "Sube el precio de la tinta negra.",
+     ["Tinta negra Winsor"]),
+    ("Dentist (Anna)", ["Dentist (me)", "Vet"], "Mark the dentist appointment done.", ["Dentist (me)"]),
+    # their words settle it: the whole label, a word only one entry holds, or no shared word
+    ("milk", ["coconut milk", "eggs"], "Tick off the milk.", []),
+    ("Encre de Chine", ["Encre sépia", "Papier"], "Marque l'encre de Chine comme achetée.", []),
+    ("Lote 15: gengibre e curcuma", ["Lote 14: gengibre e limão"], "a kombucha de gengibre e curcuma", []),
+    ("Cattleya", ["Phalaenopsis"], "Rempote l'orchidée.", []),
+])
+def test_which_entry_the_persons_words_fit_in_four_languages(chosen, others, said, meant) -> None:
+    assert also_meant(chosen, others, said) == meant
+
+
+def _declined_trace(why: str) -> list:
+    from protocol.methods import CallTrace, PassTrace
+    record = PassTrace(index=1, step="first_move")
+    record.calls.append(CallTrace(call_id="c1", name="remove_items", arguments="{}", fate="declined", why=why))
+    return [record]
+
+
+@pytest.mark.parametrize(("answer", "echoed"), [
+    ("The user declined this call. Do not retry it or work around it; say what was not done.", True),
+    ("declined: the user declined this call.", True),
+    ("Hai rifiutato: non ho tolto niente dalla lista.", False),
+    ("Nie usunąłem niczego, bo odmówiłeś.", False),
+])
+def test_an_answer_repeating_saturns_words_is_found_in_any_language(answer, echoed) -> None:
+    from saturnd.turn.checks import echoes_saturn
+    why = "declined: the user declined this call. Do not retry it or work around it; say what was not done."
+    assert (echoes_saturn(answer, _declined_trace(why)) is not None) is echoed

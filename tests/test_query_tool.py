@@ -227,9 +227,9 @@ def test_heads_are_short_and_say_what_a_query_needs(tmp_path):
     })
     heads = load_tables([tmp_path]).heads(max_rows=2)
     assert heads == (
-        'gewicht (gewicht.csv, 1 row): Tag date, "Menge (kg)" integer, "order" integer\n'
+        'gewicht.csv (table gewicht, 1 row): Tag date, "Menge (kg)" integer, "order" integer\n'
         "  2026-01-01 | 1 | 2\n"
-        "haus_garten_ernte (haus/garten/ernte.csv, 3 rows): Datum date (written 05.12.2026), Sorte text,"
+        "haus/garten/ernte.csv (table haus_garten_ernte, 3 rows): Datum date (written 05.12.2026), Sorte text,"
         " Menge real (kg), Preis real (€)\n"
         "  2026-12-05 | Tomaten | 1.5 | 12.5\n"
         "  2026-12-06 | Gurken | 2 | 3.2"
@@ -240,7 +240,7 @@ def test_heads_past_their_budget_only_name_the_rest(tmp_path):
     lay(tmp_path, {f"t{i:02d}.csv": "a,b\n1,2\n" for i in range(40)})
     heads = load_tables([tmp_path]).heads(max_chars=300)
     assert len(heads) < 900 and heads.splitlines()[-1].startswith("more tables: ")
-    assert "t39 (t39.csv)" in heads
+    assert heads.endswith(", t39.csv")
 
 
 def test_ident_quotes_only_when_needed():
@@ -413,3 +413,13 @@ def test_records_grouped_under_keys_are_one_table_with_the_group_as_a_column(tmp
     tables = load_tables([lay(tmp_path, {"luk/treningi.json": json.dumps(log)})])
     assert tables.names() == ["luk_treningi_miesiace"]
     assert run_query(tables, "SELECT SUM(strzaly) AS n FROM luk_treningi_miesiace WHERE miesiace = 'listopad'") == "n\n132"
+
+
+def test_records_keyed_by_their_names_are_one_table_with_the_name_as_a_column(tmp_path):
+    fridges = {"association": "Frigos Solidaires", "frigos": {
+        "rue Pasteur": {"lieu": "boulangerie", "dernier_nettoyage": "2026-11-20"},
+        "place Sathonay": {"lieu": "porche", "dernier_nettoyage": "2026-11-27"}}}
+    tables = load_tables([lay(tmp_path, {"benevolat/frigos.json": json.dumps(fridges)})])
+    assert tables.names() == ["benevolat_frigos_frigos"]
+    shown = run_query(tables, "SELECT dernier_nettoyage FROM benevolat_frigos_frigos WHERE frigos = 'rue Pasteur'")
+    assert shown.splitlines()[:2] == ["dernier_nettoyage", "2026-11-20"]

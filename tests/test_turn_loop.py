@@ -660,6 +660,91 @@ async def test_a_message_whose_request_gives_no_address_looks_its_recipient_up_f
     assert ("send_message" in offered) is may_send
 
 
+
+async def test_a_message_whose_recipient_was_looked_up_sends_on_the_next_pass(harness):
+    await harness.start()
+    (harness.env.workdir / "kontakty.md").write_text("- Kasia Nowak: +48 600 111 222\n")
+    harness.model.enqueue_choice(SEND)
+    harness.model.enqueue(call("read_file", {"path": "kontakty.md"}),
+                          call("send_message", {"to": "+48 600 111 222", "text": "Spotkanie w piątek."}), "Wysłane.")
+    await harness.turn("Napisz do Kasi, że spotkanie jest w piątek.", headless=True)
+    second = harness.model.requests[1]
+    offered = [t["function"]["name"] for t in second["tools"]]
+    assert second["tool_choice"] == "required"
+    assert {"send_message", "send_email", "ask_user"} <= set(offered) and "read_file" not in offered
+    third = harness.model.requests[2]
+    assert third.get("tool_choice") != "required"
+
+
+KOMBUCHA = "# Kombucha\n- [ ] Lote 14: gengibre e limão\n- [ ] Lote 15: gengibre e curcuma\n- [ ] Lote 16: hibisco\n"
+
+
+async def test_an_edit_whose_entry_the_persons_words_fit_twice_asks_which(harness):
+    await harness.start()
+    batches = harness.env.workdir / "kombucha.md"
+    batches.write_text(KOMBUCHA)
+    harness.model.enqueue(call("mark_done", {"path": "kombucha.md", "item": "Lote 14: gengibre e limão"}),
+                          call("mark_done", {"path": "kombucha.md", "item": "Lote 15: gengibre e curcuma"}), "Feito.")
+    client = harness.client
+    session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
+    started = await client.call("turn/start", {"session_id": session.session_id,
+                                               "text": "Já engarrafei a kombucha de gengibre, marca-a como feita."})
+    seen = []
+    async for e in client.turn_events(started.turn_id):
+        seen.append(e)
+        tag = e.event.__struct_config__.tag
+        if tag == "question":
+            await client.call("turn/reply", {"turn_id": started.turn_id, "text": "a de curcuma"})
+        elif tag == "approval_requested":
+            await client.call("turn/decide", {"turn_id": started.turn_id, "call_id": e.event.call_id, "decision": "once"})
+    assert [q.question for q in of_type(seen, "question")] == [prompts.WHICH_ENTRY.format(
+        choices="Lote 14: gengibre e limão; Lote 15: gengibre e curcuma", tool="mark_done")]
+    assert "The user says: a de curcuma" in harness.sent(1)[-1]["content"]
+    assert [f.fate for f in of_type(seen, "tool_finished")] == ["refused", "ran"]
+    assert batches.read_text() == KOMBUCHA.replace("[ ] Lote 15", "[x] Lote 15")
+
+
+async def test_headless_an_edit_the_persons_words_do_not_settle_tells_the_model_to_ask(harness):
+    await harness.start()
+    (harness.env.workdir / "kombucha.md").write_text(KOMBUCHA)
+    harness.model.enqueue(call("mark_done", {"path": "kombucha.md", "item": "Lote 14: gengibre e limão"}), "¿Cuál?")
+    await harness.turn("Marca la kombucha de gengibre como hecha.", headless=True)
+    assert harness.sent(1)[-1]["content"] == prompts.ASK_WHICH_ENTRY.format(
+        choices="Lote 14: gengibre e limão; Lote 15: gengibre e curcuma")
+
+
+
+@pytest.mark.parametrize(("again", "note"), [
+    ("No he borrado nada: rechazaste el cambio.", "not done: write_file (declined)"),
+    ("The user declined this call. Do not retry it.", prompts.NOTE_ECHOED + "; not done: write_file (declined)"),
+])
+async def test_an_answer_repeating_saturns_words_about_a_call_goes_back_once(harness, again, note):
+    await harness.start()
+    harness.model.enqueue(call("write_file", {"path": "horno.md", "content": "encendido"}),
+                          "The user declined this call. Do not retry it or work around it; say what was not done.",
+                          again)
+    _, _, events = await run_with_decisions(harness, "Enciende el horno de vidrio.", decide_with("decline"))
+    assert harness.sent(2)[-1]["content"] == prompts.ECHOED
+    answer = of_type(events, "answer")[0]
+    assert (answer.text, answer.note) == (again, note)
+
+
+
+async def test_an_answer_the_model_reads_as_done_after_a_declined_change_goes_back_once(harness):
+    await harness.start()
+    (harness.env.workdir / "caches.md").write_text("- Molino del Tío Ramón\n- Faro de Cabo Mayor\n")
+    harness.model.enqueue_choice(CHANGE, DONE)
+    harness.model.enqueue(call("remove_items", {"path": "caches.md", "items": ["Molino del Tío Ramón"]}),
+                          "He quitado el Molino de la lista.", "No he quitado nada: rechazaste el cambio.")
+    _, _, events = await run_with_decisions(harness, "Quita el molino de mis caches pendientes.",
+                                            decide_with("decline"))
+    assert harness.sent(2)[-1]["content"] == prompts.DECLINED_SAID_DONE
+    answer = of_type(events, "answer")[0]
+    assert (answer.text, answer.note) == ("No he quitado nada: rechazaste el cambio.",
+                                          "not done: remove_items (declined)")
+    assert "Molino" in (harness.env.workdir / "caches.md").read_text()
+
+
 WRITES_ALLOWED = "gate:\n  rules:\n    - {tool: write_file, decision: allow}\n"
 
 

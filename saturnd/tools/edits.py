@@ -991,11 +991,13 @@ def value_set(path: Path, display: str, match: str, name: str, value: Any) -> Ch
 
 def _set_json(doc: Doc, match: str, name: str, value: Any) -> Change:
     data, lists = json_data(doc)
-    inner = next((k for k in data if key(k) == key(match) and isinstance(data[k], dict)), None) \
-        if isinstance(data, dict) and match.strip() else None
-    if isinstance(data, dict) and (not match.strip() or inner is not None):
-        fields = data if inner is None else data[inner]  # {"db": {"port": 5432}}: match "db"
-        records, what = [fields], ""
+    keyed = _keyed_objects(data, match) if match.strip() else []
+    if isinstance(data, dict) and not match.strip():
+        fields, records, what = data, [data], ""
+    elif len(keyed) == 1:  # {"db": {"port": 5432}}, {"fridges": {"rue Pasteur": {...}}}: match the key
+        parent, inner = keyed[0]
+        fields, what = parent[inner], f" of {shown(inner)}" if parent is not data else ""
+        records = [v for v in parent.values() if isinstance(v, dict)]
     else:
         entry = find(json_entries(lists), match, doc.display, one=True)[0]
         if not isinstance(entry.record, dict):
@@ -1011,6 +1013,20 @@ def _set_json(doc: Doc, match: str, name: str, value: Any) -> Change:
         return Change(doc, doc.text, f"nothing changed: {real}{what} is already {was}")
     fields[real] = new
     return Change(doc, json_text(data, doc.text), f"set {real}{what} in {doc.display}: {shown(was)} → {shown(now)}")
+
+
+def _keyed_objects(data: Any, match: str) -> list[tuple[dict[str, Any], str]]:
+    """Every object in the document held under a key `match` names: records keyed by their name."""
+    found: list[tuple[dict[str, Any], str]] = []
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            found += [(node, k) for k, v in node.items() if isinstance(v, dict) and key(k) == key(match)]
+            stack += list(node.values())
+        elif isinstance(node, list):
+            stack += node
+    return found
 
 
 KEY_LINE = re.compile(
@@ -1078,14 +1094,34 @@ class SetValueParams(msgspec.Struct, forbid_unknown_fields=True):
     value: Any
 
 
-def _tool(name: str, description: str, params: type[msgspec.Struct], change: Callable[[Any, Path], Change]) -> Tool:
+def named_entry(path: Path, display: str, selector: Any) -> tuple[str, list[str]] | None:
+    """The label of the one entry `selector` names in the file, and the other entries' labels;
+    None when it names none or several (the tool itself says so) or the file cannot be read."""
+    if selector is None or not str(selector).strip():
+        return None
+    try:
+        entries, _ = _entries(load(path, display))
+        found, _ = pick(entries, parse_item(selector, display))
+    except (ToolFailure, ValueError):
+        return None
+    if len(found) != 1:
+        return None
+    return found[0].main or found[0].shown, [e.main or e.shown for e in entries if e is not found[0]]
+
+
+def _tool(name: str, description: str, params: type[msgspec.Struct], change: Callable[[Any, Path], Change],
+          selector: Callable[[Any], Any] | None = None) -> Tool:
     def preview(p: Any, env: ToolEnv) -> str:
         made = change(p, resolve(p.path, env.cwd))
         return file_diff(made.doc.display, made.doc.text if made.doc.exists else None, made.after)
 
+    def names_entry(p: Any, cwd: Path) -> tuple[str, list[str]] | None:
+        assert selector is not None
+        return named_entry(resolve(p.path, cwd), p.path, selector(p))
+
     return Tool(name=name, description=description, params=params, risk="write",
                 run=in_thread(lambda p, env: save(change(p, resolve(p.path, env.cwd)))),
-                target="path", preview=preview)
+                target="path", preview=preview, names_entry=names_entry if selector else None)
 
 
 ADD_ITEMS = _tool(
@@ -1095,14 +1131,15 @@ ADD_ITEMS = _tool(
 REMOVE_ITEMS = _tool(
     "remove_items", "Remove the lines, rows or records naming items from a file.",
     RemoveItemsParams, lambda p, path: removed(path, p.path, list(p.items)),
+    lambda p: p.items[0] if len(p.items) == 1 else None,
 )
 MARK_DONE = _tool(
     "mark_done", "Mark an item of a list or table done (done=false: open again).",
-    MarkDoneParams, lambda p, path: marked(path, p.path, p.item, p.done),
+    MarkDoneParams, lambda p, path: marked(path, p.path, p.item, p.done), lambda p: p.item,
 )
 SET_VALUE = _tool(
     "set_value", "Set one field of a table, CSV, JSON or YAML file: the row match, its column or key.",
-    SetValueParams, lambda p, path: value_set(path, p.path, p.match, p.field, p.value),
+    SetValueParams, lambda p, path: value_set(path, p.path, p.match, p.field, p.value), lambda p: p.match,
 )
 
 EDIT_TOOLS = [ADD_ITEMS, REMOVE_ITEMS, MARK_DONE, SET_VALUE]

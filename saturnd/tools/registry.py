@@ -87,6 +87,7 @@ class ToolEnv:
 
 ToolRun = Callable[[Any, ToolEnv], Awaitable[str]]
 ToolPreview = Callable[[Any, ToolEnv], str]
+EntryPick = Callable[[Any, Path], "tuple[str, list[str]] | None"]
 
 
 def in_thread(work: ToolPreview) -> ToolRun:
@@ -118,6 +119,9 @@ class Tool:
     """A tool that must have run first in the session (the dependency gate)."""
     target: str | None = None
     """The argument naming what the call acts on (e.g. "path"): the parent must have run on it."""
+    names_entry: EntryPick | None = None
+    """For an edit: the label of the one entry a call names in its file and the labels of the
+    file's other entries, given the call's params and the cwd (None: it names none or several)."""
     preview: ToolPreview | None = None
     """What a call would change, for the person deciding on it (a unified diff of the file),
     worked out without changing anything; raises ToolFailure when the call would fail.

@@ -117,12 +117,14 @@ class Tables:
         used = 0
         for i, table in enumerate(self.tables):
             cols = ", ".join(c.described() for c in table.columns)
-            lines = [f"{table.name} ({table.source}, {_rows(table.rows)}): {cols}"]
+            # the file first: the name file tools take, and query takes it for its table too
+            # (stop 53: edits given the table's SQL name as their path failed, 1 of 4 asks)
+            lines = [f"{table.source} (table {table.name}, {_rows(table.rows)}): {cols}"]
             lines += ["  " + " | ".join(show_cell(v) for v in row) for row in table.head[:max_rows]]
             block = "\n".join(lines)
             if blocks and used + len(block) > max_chars:
                 rest = self.tables[i:]
-                blocks.append("more tables: " + ", ".join(f"{t.name} ({t.source})" for t in rest))
+                blocks.append("more tables: " + ", ".join(dict.fromkeys(t.source for t in rest)))
                 break
             blocks.append(block)
             used += len(block) + 1
@@ -286,7 +288,9 @@ def _records_in(data: Any, parts: list[str], source: str, depth: int = 0) -> lis
     """Every list of records in a document: one at the top is the file's table, several are
     named by their keys; deeper ones by their path. Records grouped under keys ({"months":
     {"October": [...], "November": [...]}}) are one table with the group as its first column,
-    named after the key above them, so a question over several groups is one SELECT."""
+    named after the key above them, so a question over several groups is one SELECT; records
+    keyed by their names ({"fridges": {"rue Pasteur": {...}}}) are one table with the name as its
+    first column."""
     if _is_records(data):
         return [_from_records(data, parts, source)]
     if not isinstance(data, dict) or depth > NESTING:
@@ -297,6 +301,10 @@ def _records_in(data: Any, parts: list[str], source: str, depth: int = 0) -> lis
         if isinstance(value, dict) and len(value) >= 2 and all(_is_records(v) for v in value.values()):
             grouped = [{str(key): group, **record} for group, records in value.items() for record in records]
             found.append(_from_records(grouped, [*parts, str(key)], source))
+        elif isinstance(value, dict) and len(value) >= 2 and all(isinstance(v, dict) for v in value.values()):
+            # records keyed by their name ({"fridges": {"rue Pasteur": {...}, ...}}): the key is a column
+            keyed = [{str(key): name, **record} for name, record in value.items()]
+            found.append(_from_records(keyed, [*parts, str(key)], source))
         elif isinstance(value, dict):
             found += _records_in(value, [*parts, str(key)], source, depth + 1)
     return found

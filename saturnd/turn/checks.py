@@ -1,12 +1,16 @@
 """The answer's checks: decided from what ran and what was shown, never from the answer's words.
 
-Two checks, each sends an answer back to the model at most once a turn; when the next
+Three checks, each sends an answer back to the model at most once a turn; when the next
 answer still fails, it goes out as written with a note that says what did not check out.
 
 - nothing changed: the first move was to change something or send a message, and no
   changing call was even tried (a declined or unapproved one was tried: the person
   said no, and the note says so); or, when the first move was to ask or that no tool can
   do it, the model itself reads its answer as telling of something done (said_done.py).
+- Saturn's words repeated: the answer repeats a sentence of what Saturn told the model about a
+  call that did not run ("declined: the user declined this call. Do not retry it …"): those
+  words are for the model, and the 1.5B copied them out as its whole answer (stop 53's first
+  run, 3 of 24).
 - unsourced figures: a number in the answer that is in nothing the user said, nothing
   shown and no tool's result (calculate's and query's included). Numbers are compared
   as values, read both ways people write them ("1,234.50", "1.234,50", "12,5").
@@ -35,7 +39,7 @@ TRIED: frozenset[str] = frozenset({"ran", "declined", "not_approved", "error", "
 
 @dataclass(frozen=True)
 class Finding:
-    kind: Literal["nothing_changed", "unsourced"]
+    kind: Literal["nothing_changed", "echoed", "unsourced"]
     send_back: str
     """What the model is told."""
     note: str
@@ -77,6 +81,34 @@ def may_claim_undone(
     if move is None or tried_a_change(trace, registry):
         return False
     return move.route == "ask" or move.route == "cannot" and not tables_shown
+
+
+def only_declined(trace: list[PassTrace], registry: Registry) -> bool:
+    """A changing call was declined or not approved and none ran: an answer telling of it done
+    is not true (stop 53's first run: "… has been removed from the list" after a declined
+    removal, 2 of 4), which the model reads for itself (said_done.py)."""
+    fates = {call.fate for record in trace for call in record.calls
+             if (tool := registry.get(call.name)) is not None and tool.risk in CHANGING_RISKS}
+    return bool(fates & {"declined", "not_approved"}) and "ran" not in fates
+
+
+def declined_said_done() -> Finding:
+    return Finding("nothing_changed", prompts.DECLINED_SAID_DONE, prompts.NOTE_NOTHING_CHANGED)
+
+
+ECHO_MIN_CHARS = 24
+SENTENCE_END = re.compile(r"(?<=[.;:!?])\s+")
+
+
+def echoes_saturn(answer: str, trace: list[PassTrace]) -> Finding | None:
+    """The answer repeats a sentence (of at least ECHO_MIN_CHARS) of a result Saturn wrote for a
+    call that did not run (declined, refused, not approved): compared as text, in no language."""
+    said = " ".join(answer.casefold().split())
+    for call in (c for record in trace for c in record.calls if c.fate not in ("ran", "asked")):
+        for sentence in SENTENCE_END.split(" ".join(call.why.casefold().split())):
+            if len(sentence) >= ECHO_MIN_CHARS and sentence.rstrip(".;:") in said:
+                return Finding("echoed", prompts.ECHOED, prompts.NOTE_ECHOED)
+    return None
 
 
 def unsourced_figures(answer: str, sources: str) -> Finding | None:

@@ -49,17 +49,17 @@ translation, arithmetic, a unit conversion.
 - look_up: the reply depends on the person's own data: their lists, notes, budget, tables, \
 documents or knowledge base, or a web page.
 - change_file: add, edit or remove something in the person's files or notes, or run a command.
-- send_message: send a message or an email to a number or address the request gives.
-- ask_user: it names someone to write to but gives no number or address, or another value only \
-the person knows is missing.
+- send_message: send a text message or an email to someone: a number, an address, or a person \
+whose address the person's files hold.
+- ask_user: a value or a choice that only the person knows is missing.
 - no_tool: none of the tools above can do it: buying, ordering, booking, paying, phoning, or \
 working a device or an app.
 Reply {{"route": "<move>"}}."""
 EXAMPLES: tuple[tuple[str, Route], ...] = (
     ("Get me a taxi to the airport.", "cannot"),
-    ("Text +1 555 0100 that I'm on my way.", "send"),
     ("What did I note about the car insurance?", "look_up"),
-    ("Email my accountant the summary.", "ask"),
+    ("Email my accountant the summary.", "send"),
+    ("Put my new PIN in the notes.", "ask"),
     ("Rename the heading in todo.md to 'This week'.", "change"),
     ("What's the boiling point of water in kelvin?", "answer"),
 )

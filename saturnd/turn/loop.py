@@ -25,8 +25,11 @@ from saturnd.turn.agent import Answered, CallsProposed, ModelFailed, PassPlan, a
 from saturnd.turn.bounds import BoundReached
 from saturnd.turn.checks import (
     Finding,
+    declined_said_done,
+    echoes_saturn,
     may_claim_undone,
     nothing_changed,
+    only_declined,
     told_done,
     unsourced_figures,
 )
@@ -36,7 +39,7 @@ from saturnd.turn.first_move import decide_first_move
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
 from saturnd.turn.remembering import queue_missed_facts
-from saturnd.turn.routes import gives_address, no_tool_fits, route_tools
+from saturnd.turn.routes import gives_address, no_tool_fits, route_tools, sending_step
 from saturnd.turn.said_done import says_done
 from saturnd.turn.thinking import think_plan
 from saturnd.turn.tool_round import tool_round
@@ -78,7 +81,7 @@ async def _passes(turn: TurnContext) -> EndStatus:
                 note = f"the model's reply could not be read: {problem}"
                 return finish(turn, turn.last_text or prompts.UNREADABLE, note=note)
             case CallsProposed(reply):
-                turn.must_call = ()
+                turn.must_call, turn.then_call = turn.then_call, ()
                 await tool_round(turn, messages, reply)
             case Answered(text):
                 finding = None if bound else await check_answer(turn, messages, text)
@@ -119,8 +122,10 @@ async def choose_first_move(turn: TurnContext, messages: list[dict[str, Any]]) -
     with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
         turn.move = await decide_first_move(turn.model, turn.text, turn.registry.openai_tools(), turn.file_names)
     if turn.move is not None:
+        address_given = gives_address(turn.text)
         turn.must_call = route_tools(turn.move, turn.registry, tables_shown=bool(turn.ground.tables),
-                                     address_given=gives_address(turn.text), files_shown=bool(turn.ground.files_mapped))
+                                     address_given=address_given, files_shown=bool(turn.ground.files_mapped))
+        turn.then_call = sending_step(turn.move, turn.registry, address_given) if turn.must_call else ()
         turn.first_move_note = f"{turn.move.why} ({time.monotonic() - started:.1f}s)"
         if no_tool_fits(turn.move):
             turn.no_tool_fits = True
@@ -162,10 +167,13 @@ async def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer
     to (the user's files, a tool's result): a chat answer's figures are the model's own knowledge."""
     if finding := nothing_changed(turn.move, turn.trace, turn.registry):
         return finding
-    if may_claim_undone(turn.move, turn.trace, turn.registry, tables_shown=bool(turn.ground.tables)):
+    if finding := echoes_saturn(answer, turn.trace):
+        return finding
+    declined = only_declined(turn.trace, turn.registry)
+    if declined or may_claim_undone(turn.move, turn.trace, turn.registry, tables_shown=bool(turn.ground.tables)):
         with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
             if await says_done(turn.model, answer):
-                return told_done(turn.move.route if turn.move else "")
+                return declined_said_done() if declined else told_done(turn.move.route if turn.move else "")
     had_sources = bool(turn.ground.files_mapped or turn.ground.excerpts or turn.attachments) or any(
         c.fate == "ran" for p in turn.trace for c in p.calls)
     return unsourced_figures(answer, source_text(turn, messages)) if had_sources else None

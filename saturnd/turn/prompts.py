@@ -42,10 +42,19 @@ UNSOURCED_FIGURES = (
     "[Saturn check] Your answer gives {figures}, which is in nothing the user said, no file shown and no"
     " tool result. Work it out with calculate or query (or read where it is written), then answer with the result."
 )
+DECLINED_SAID_DONE = (
+    "[Saturn check] Your answer tells of something done, but the user declined the call: nothing was"
+    " changed or sent. Tell the user so, in their language."
+)
+ECHOED = (
+    "[Saturn check] Your answer repeats what Saturn told you about a call, words meant for you and not"
+    " for the user. Tell the user, in their language, what was done and what was not."
+)
 NEARLY = {"change": "changed", "send": "sent"}
 
 NOTE_NOTHING_CHANGED = "nothing was changed or sent: no tool call in this turn did it"
 NOTE_UNSOURCED = "not checked: {figures} is in no source, tool result or your words"
+NOTE_ECHOED = "the answer repeats Saturn's words to the model about a call"
 NOTE_NOT_DONE = "not done: {calls}"
 NOTE_WORKED_OUT = "worked out: {lines}"
 NOTE_BUDGET = BUDGET_RAN_OUT
@@ -53,6 +62,12 @@ NOTE_BUDGET = BUDGET_RAN_OUT
 WHICH_CONTACT = "Several contacts fit the name you used: {choices}. Which one should {tool} use?"
 ASK_WHICH_CONTACT = (
     "refused: several contacts fit the name the user used ({choices}). Ask the user which one with"
+    " ask_user; do not pick one yourself."
+)
+
+WHICH_ENTRY = "Your words fit more than one entry: {choices}. Which one should {tool} change?"
+ASK_WHICH_ENTRY = (
+    "refused: the user's words fit more than one entry ({choices}). Ask the user which one with"
     " ask_user; do not pick one yourself."
 )
 

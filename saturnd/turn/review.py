@@ -2,7 +2,7 @@
 
 cap -> ask_user alone -> validation -> ask_user (asked before?) -> loop rules ->
 recipient (nobody gave it: refused and named; several contacts match: which one?) ->
-remember -> dependency gate -> judge (tool_call) -> gate policy.
+entry (the person's words fit several entries of the file: which one?) -> remember -> dependency gate -> judge (tool_call) -> gate policy.
 
 The recipient rule comes before anything else that touches a messaging call: an
 address or number nobody typed and no tool returned is refused (seed 000), whatever
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from saturnd.gate.judge import ALLOW, Judge, JudgeConfig, blocked_result
@@ -28,9 +29,10 @@ from saturnd.gate.reach import Reach
 from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, decide_remember
 from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
-from saturnd.turn.contacts import Contact, same_name_contacts
+from saturnd.turn.contacts import same_name_contacts
 from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.validation import Invalid, validate_call
+from saturnd.turn.which_one import also_meant
 
 ASK_USER = "ask_user"
 ASK_FIRST = "not run: ask first. ask_user runs alone; call this again after the user answers."
@@ -56,6 +58,8 @@ class GateContext:
     memory: MemoryGate = field(default_factory=MemoryGate)
     request: str = ""
     """The user's words this turn: whose name a message's recipient is called by."""
+    asked: bool = False
+    """The person was asked something this turn: what they answered settles which one they meant."""
 
 
 def approval_key(tool: Tool, arguments: dict[str, Any]) -> str:
@@ -70,7 +74,7 @@ class Decision:
     call: ToolCall
     fate: str
     """approved | needs_approval | ask_user | invalid | refused_loop | declined | needs_parent
-    | refused_recipient | which_contact | refused | blocked | ask_first | capped."""
+    | refused_recipient | which_contact | which_entry | refused | blocked | ask_first | capped."""
     result: str = ""
     """What the model is sent for a call that does not run."""
     tool: Tool | None = None
@@ -85,8 +89,9 @@ class Decision:
     """Refused for something the model must correct where the fate alone does not say so."""
     remember: RememberDecision | None = None
     """For a `remember` call: memory's decision on the fact, which saving carries out."""
-    contacts: tuple[Contact, ...] = ()
-    """For a message whose recipient's name several contacts share: the candidates to ask between."""
+    choices: tuple[str, ...] = ()
+    """For which_contact / which_entry: the contacts' lines or the entries to ask between, the
+    model's choice first."""
 
     @property
     def runs(self) -> bool:
@@ -130,7 +135,9 @@ def review_one(call: ToolCall, registry: Registry, ledger: CallLedger, context: 
         return Decision(call, "refused_loop", sent, **fields)
     if tool.risk == "messaging" and len(choices := same_name_contacts(
             str(arguments.get("to", "")), context.request, context.record)) > 1:
-        return Decision(call, "which_contact", contacts=tuple(choices), **fields)
+        return Decision(call, "which_contact", choices=tuple(c.line for c in choices), **fields)
+    if tool.names_entry and not context.asked and (entries := _entries_meant(tool, checked.params, context)):
+        return Decision(call, "which_entry", choices=entries, **fields)
     if tool.name == REMEMBER:
         return _review_remember(call, arguments, context, fields)
     if tool.parent and parent_missing(tool.parent, tool.target, arguments, context.record, context.cwd):
@@ -141,6 +148,17 @@ def review_one(call: ToolCall, registry: Registry, ledger: CallLedger, context: 
     if verdict is not ALLOW and verdict.action != "allow":
         return Decision(call, "blocked", blocked_result(verdict), **fields)
     return _gate(call, tool, arguments, ledger, context, fields)
+
+
+def _entries_meant(tool: Tool, params: Any, context: GateContext) -> tuple[str, ...]:
+    """The entry an edit names and the others the person's words fit as well, or ()."""
+    assert tool.names_entry is not None
+    named = tool.names_entry(params, Path(context.cwd))
+    if named is None:
+        return ()
+    chosen, others = named
+    meant = also_meant(chosen, others, context.request)
+    return (chosen, *meant) if meant else ()
 
 
 def _review_remember(

@@ -59,6 +59,15 @@ def route_tools(
     )
 
 
+def sending_step(move: FirstMove, registry: Registry, address_given: bool) -> tuple[str, ...]:
+    """A message whose recipient the first step looked up: the pass after it sends (route first,
+    arguments second), or asks the person what the look-up did not give. Without it the 1.5B
+    read the contact and then answered, or wrote the message into a file (stop 52: 0 of 3 sent)."""
+    if move.route != "send" or address_given:
+        return ()
+    return tuple(t.name for t in registry if t.risk in ("messaging", "external") or t.name == ASK_USER_TOOL.name)
+
+
 NOT_A_FIRST_STEP = frozenset({"calculate", "plan", REMEMBER, ASK_USER_TOOL.name})
 """Tools that neither read nor change the person's things: a forced first pass that takes one
 (the 1.5B wrote sum(table.column) to calculate, and 'did' a change with plan) has done nothing."""

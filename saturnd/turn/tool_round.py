@@ -58,6 +58,8 @@ def gate_context(turn: TurnContext) -> GateContext:
         approved=frozenset(turn.session.approvals | set(turn.allow)),
         memory=memory_gate(turn, session),
         request=turn.text,
+        asked=turn.tally.tool_fates["asked"] > 0
+        or any(d.fate in WHICH for d in turn.reviewed.values()),
     )
 
 
@@ -77,7 +79,7 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
     turn.unanswered.update({d.call.id: d.call.name for d in handled})
     for d in decisions:
         turn.events.emit(ToolProposed(call_id=d.call.id, name=d.call.name, arguments=_shown(d.call)))
-    decisions = await ask_which_contact(turn, decisions)
+    decisions = await ask_which(turn, decisions)
     decisions = await settle_approvals(turn, decisions)
 
     outcomes = await _run_approved(turn, [d for d in decisions if d.runs])
@@ -145,20 +147,26 @@ async def settle_approvals(turn: TurnContext, decisions: list[Decision]) -> list
     return settled
 
 
-async def ask_which_contact(turn: TurnContext, decisions: list[Decision]) -> list[Decision]:
-    """A message whose recipient's name fits several contacts: the person is asked which, and the
-    call goes back to the model with their answer; with nobody there, the model is told to ask."""
+async def ask_which(turn: TurnContext, decisions: list[Decision]) -> list[Decision]:
+    """A message whose recipient's name fits several contacts, or an edit whose entry the person's
+    words do not tell from others: the person is asked which, and the call goes back to the model
+    with their answer; with nobody there, the model is told to ask."""
     settled: list[Decision] = []
     for d in decisions:
-        if d.fate == "which_contact":
-            choices = "; ".join(c.line for c in d.contacts)
-            answer = await turn.env.ask(prompts.WHICH_CONTACT.format(choices=choices, tool=d.call.name)) \
+        if d.fate in ("which_contact", "which_entry"):
+            asked, told = WHICH[d.fate]
+            choices = "; ".join(d.choices)
+            answer = await turn.env.ask(asked.format(choices=choices, tool=d.call.name)) \
                 if turn.person_present else NO_ANSWER
-            result = prompts.ASK_WHICH_CONTACT.format(choices=choices) if answer == NO_ANSWER else (
-                f"not run: several contacts match. The user says: {answer}. Call {d.call.name} again with what the user said.")
+            result = told.format(choices=choices) if answer == NO_ANSWER else (
+                f"not run: several match. The user says: {answer}. Call {d.call.name} again with what the user said.")
             d = replace(d, result=result)
         settled.append(d)
     return settled
+
+
+WHICH = {"which_contact": (prompts.WHICH_CONTACT, prompts.ASK_WHICH_CONTACT),
+         "which_entry": (prompts.WHICH_ENTRY, prompts.ASK_WHICH_ENTRY)}
 
 
 CALCULATE = "calculate"
@@ -171,7 +179,8 @@ def _nobody_to_approve(d: Decision) -> str:
 
 def _not_run(d: Decision) -> ToolOutcome:
     """A call that never ran ends with the verdict review (or the person) gave it."""
-    fate = "refused_recipient" if d.fate == "which_contact" else d.fate  # the person (or the model) must say which
+    # the person (or the model) must say which
+    fate = {"which_contact": "refused_recipient", "which_entry": "refused"}.get(d.fate, d.fate)
     assert _is_fate(fate), fate
     return ToolOutcome(fate, d.result, 0.0)
 

@@ -1,0 +1,28 @@
+"""Which entry of a file the person meant, when the words they used fit several.
+
+An edit names one entry (a line, a row, a record) of the person's file. The words that entry
+shares with what the person typed are the name they used for it ("the Phalaenopsis"); when
+another entry of the same file holds that name too, the person's words do not say which, and
+the person is asked instead of the model picking one. Words are compared in any script; short
+words are left out so that a language's articles and prepositions ("de", "van", "la") are not
+taken for a name; nothing here knows a language.
+"""
+
+from __future__ import annotations
+
+from saturnd.turn.retrieval import WORD
+
+MIN_NAME_CHARS = 4
+
+
+def words(text: str, min_chars: int = 1) -> set[str]:
+    return {w.casefold() for w in WORD.findall(text) if len(w) >= min_chars and not w.isdigit()}
+
+
+def also_meant(chosen: str, others: list[str], said: str) -> list[str]:
+    """The other entries the person's words `said` fit as well as `chosen`; [] when they settle it
+    (they share no word with it, they hold its whole label, or no other entry holds the name)."""
+    name = words(chosen, MIN_NAME_CHARS) & words(said, MIN_NAME_CHARS)
+    if not name or words(chosen) <= words(said):
+        return []
+    return [other for other in others if name <= words(other, MIN_NAME_CHARS)]
