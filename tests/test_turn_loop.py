@@ -704,6 +704,17 @@ async def test_an_edit_whose_entry_the_persons_words_fit_twice_asks_which(harnes
     assert batches.read_text() == KOMBUCHA.replace("[ ] Lote 15", "[x] Lote 15")
 
 
+async def test_an_edit_file_whose_line_the_persons_words_fit_twice_asks_which(harness):
+    await harness.start()
+    (harness.env.workdir / "kombucha.md").write_text(KOMBUCHA)
+    harness.model.enqueue(call("read_file", {"path": "kombucha.md"}),
+                          call("edit_file", {"path": "kombucha.md", "old": "[ ] Lote 14: gengibre e limão",
+                                             "new": "[x] Lote 14: gengibre e limão"}), "¿Cuál?")
+    await harness.turn("Marca la kombucha de gengibre como hecha.", headless=True)
+    assert harness.sent(2)[-1]["content"] == prompts.ASK_WHICH_ENTRY.format(
+        choices="Lote 14: gengibre e limão; Lote 15: gengibre e curcuma")
+
+
 async def test_headless_an_edit_the_persons_words_do_not_settle_tells_the_model_to_ask(harness):
     await harness.start()
     (harness.env.workdir / "kombucha.md").write_text(KOMBUCHA)
@@ -789,3 +800,17 @@ async def test_no_access_in_an_empty_folder_is_left_alone(harness):
     _, events = await harness.turn("What's on my shopping list?")
     assert len(harness.model.requests) == 1 and of_type(events, "answer")[0].note == ""
 
+
+
+
+@pytest.mark.parametrize(("fits", "forced"), [("testsrv.echo", True), ("none", False)])
+async def test_a_no_tool_move_is_checked_against_the_outside_servers_tools(harness, fits, forced):
+    await harness.start(f"mcp:\n  servers:\n    testsrv:\n      command: {TEST_MCP_SERVER}\n")
+    harness.model.enqueue_choice(route_reply("cannot", p=0.9), json.dumps({"tool": fits}))
+    harness.model.enqueue(call("testsrv.echo", {"text": "hola"}) if forced else "No puedo.", "hola")
+    turn_id, _ = await harness.turn("Repite 'hola' con el servidor.", headless=True)
+    first = harness.model.requests[0]
+    assert ([t["function"]["name"] for t in first.get("tools", [])] == ["testsrv.echo"]) is forced
+    assert ("tools" not in first) is not forced
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert ("testsrv.echo does it (checked)" in trace.first_move) is forced

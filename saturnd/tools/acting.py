@@ -23,7 +23,7 @@ import msgspec
 from saturnd.gate.reach import Reach
 from saturnd.tools.builtin_files import files_named, not_a_file, resolve
 from saturnd.tools.command_groups import MARKER_ENV, parent_death_signal
-from saturnd.tools.edits import file_diff, replaced, save
+from saturnd.tools.edits import file_diff, line_named, replaced, save
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure, in_thread
 
 OUTPUT_CAP = 16_000  # bytes of command output returned: the first and last 8 KB
@@ -112,7 +112,8 @@ def _edit_preview(params: EditFileParams, env: ToolEnv) -> str:
 
 EDIT_FILE = Tool(name="edit_file", description="Replace one exact occurrence of old text with new text in a file.",
                  params=EditFileParams, risk="write", parent="read_file", target="path", preview=_edit_preview,
-                 run=in_thread(lambda p, env: save(replaced(resolve(p.path, env.cwd), p.path, p.old, p.new))))
+                 run=in_thread(lambda p, env: save(replaced(resolve(p.path, env.cwd), p.path, p.old, p.new))),
+                 names_entry=lambda p, cwd: line_named(resolve(p.path, cwd), p.path, p.old))
 
 
 # -- run_command ---------------------------------------------------------------------------

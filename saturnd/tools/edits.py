@@ -1109,6 +1109,21 @@ def named_entry(path: Path, display: str, selector: Any) -> tuple[str, list[str]
     return found[0].main or found[0].shown, [e.main or e.shown for e in entries if e is not found[0]]
 
 
+def line_named(path: Path, display: str, old: str) -> tuple[str, list[str]] | None:
+    """edit_file's entry: the one line its `old` text lies in, and the file's other lines, by their
+    text without bullets or boxes; None when `old` spans lines or is not in exactly one."""
+    if not old.strip() or "\n" in old.strip("\n"):
+        return None
+    try:
+        lines, _ = split_lines(load(path, display).text)
+    except ToolFailure:
+        return None
+    hits = [i for i, line in enumerate(lines) if old.strip() in line]
+    if len(hits) != 1:
+        return None
+    return main_text(lines[hits[0]]), [main_text(line) for i, line in enumerate(lines) if i != hits[0] and line.strip()]
+
+
 def _tool(name: str, description: str, params: type[msgspec.Struct], change: Callable[[Any, Path], Change],
           selector: Callable[[Any], Any] | None = None) -> Tool:
     def preview(p: Any, env: ToolEnv) -> str:

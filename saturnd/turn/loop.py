@@ -35,7 +35,7 @@ from saturnd.turn.checks import (
 )
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
-from saturnd.turn.first_move import decide_first_move
+from saturnd.turn.first_move import decide_first_move, tool_that_fits
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
 from saturnd.turn.remembering import queue_missed_facts
@@ -127,9 +127,21 @@ async def choose_first_move(turn: TurnContext, messages: list[dict[str, Any]]) -
                                      address_given=address_given, files_shown=bool(turn.ground.files_mapped))
         turn.then_call = sending_step(turn.move, turn.registry, address_given) if turn.must_call else ()
         turn.first_move_note = f"{turn.move.why} ({time.monotonic() - started:.1f}s)"
-        if no_tool_fits(turn.move):
+        if no_tool_fits(turn.move) and (fits := await outside_tool_fits(turn)):
+            turn.must_call = (fits,)
+            turn.first_move_note += f"; {fits} does it (checked)"
+        elif no_tool_fits(turn.move):
             turn.no_tool_fits = True
             messages.append({"role": "user", "content": prompts.NO_TOOL_FITS})
+
+
+async def outside_tool_fits(turn: TurnContext) -> str | None:
+    """A first move of no_tool, checked against an MCP server's tools: the one that does it, if any."""
+    outside = [t.openai_schema() for t in turn.registry if t.risk == "external"]
+    if not outside:
+        return None
+    with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
+        return await tool_that_fits(turn.model, turn.text, outside)
 
 
 def pass_plan(turn: TurnContext) -> PassPlan:

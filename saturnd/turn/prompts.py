@@ -40,7 +40,8 @@ NOTHING_CHANGED = (
 )
 UNSOURCED_FIGURES = (
     "[Saturn check] Your answer gives {figures}, which is in nothing the user said, no file shown and no"
-    " tool result. Work it out with calculate or query (or read where it is written), then answer with the result."
+    " tool result. Work it out with calculate or query (or read where it is written), then answer with the result;"
+    " if no tool result holds it and none can work it out, answer without it and say it is not known."
 )
 DECLINED_SAID_DONE = (
     "[Saturn check] Your answer tells of something done, but the user declined the call: nothing was"

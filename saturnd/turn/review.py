@@ -57,9 +57,10 @@ class GateContext:
     """Approval keys given "always" this session, and tools pre-approved for the turn."""
     memory: MemoryGate = field(default_factory=MemoryGate)
     request: str = ""
-    """The user's words this turn: whose name a message's recipient is called by."""
+    """The user's words this turn, with what they answered ask_user: whose name a message's
+    recipient or an edit's entry is called by."""
     asked: bool = False
-    """The person was asked something this turn: what they answered settles which one they meant."""
+    """The person was asked which one this turn: their answer settles it (it need not share a word)."""
 
 
 def approval_key(tool: Tool, arguments: dict[str, Any]) -> str:

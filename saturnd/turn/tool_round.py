@@ -57,9 +57,8 @@ def gate_context(turn: TurnContext) -> GateContext:
         judge=turn.judge,
         approved=frozenset(turn.session.approvals | set(turn.allow)),
         memory=memory_gate(turn, session),
-        request=turn.text,
-        asked=turn.tally.tool_fates["asked"] > 0
-        or any(d.fate in WHICH for d in turn.reviewed.values()),
+        request=" ".join([turn.text, *(r for r in turn.ledger.replies() if r != NO_ANSWER)]),
+        asked=any(d.fate in WHICH for d in turn.reviewed.values()),
     )
 
 
