@@ -676,6 +676,18 @@ async def test_a_message_whose_recipient_was_looked_up_sends_on_the_next_pass(ha
     assert third.get("tool_choice") != "required"
 
 
+async def test_a_look_up_before_a_send_that_failed_reads_once_more_before_sending(harness):
+    await harness.start()
+    (harness.env.workdir / "kontakty.md").write_text("- Kasia Nowak: +48 600 111 222\n")
+    harness.model.enqueue_choice(SEND)
+    harness.model.enqueue(call("query", {"sql": "SELECT * FROM kontakty_kasia"}), call("read_file", {"path": "kontakty.md"}),
+                          call("send_message", {"to": "+48 600 111 222", "text": "Spotkanie w piątek."}), "Wysłane.")
+    await harness.turn("Napisz do Kasi, że spotkanie jest w piątek.", headless=True)
+    offered = [[t["function"]["name"] for t in r["tools"]] for r in harness.model.requests[:3]]
+    assert "read_file" in offered[1] and "send_message" not in offered[1]
+    assert "send_message" in offered[2] and "read_file" not in offered[2]
+
+
 KOMBUCHA = "# Kombucha\n- [ ] Lote 14: gengibre e limão\n- [ ] Lote 15: gengibre e curcuma\n- [ ] Lote 16: hibisco\n"
 
 

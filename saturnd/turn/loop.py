@@ -81,8 +81,12 @@ async def _passes(turn: TurnContext) -> EndStatus:
                 note = f"the model's reply could not be read: {problem}"
                 return finish(turn, turn.last_text or prompts.UNREADABLE, note=note)
             case CallsProposed(reply):
-                turn.must_call, turn.then_call = turn.then_call, ()
+                forced, turn.must_call, turn.then_call = turn.must_call, turn.then_call, ()
                 await tool_round(turn, messages, reply)
+                if turn.must_call and turn.tally.tool_passes == 1 and not ran_in_last_pass(turn):
+                    # the look-up before a send failed (a table that is not one): read once more,
+                    # then send (stop 53's suite: 8 of 12 failed messages asked the person instead)
+                    turn.must_call, turn.then_call = forced, turn.must_call
             case Answered(text):
                 finding = None if bound else await check_answer(turn, messages, text)
                 if finding and finding.kind not in turn.sent_back:
@@ -149,6 +153,10 @@ def pass_plan(turn: TurnContext) -> PassPlan:
     must_call = turn.must_call if step != "wrap_up" else ()
     return PassPlan(step=step, think=think_plan(turn.think_policy, step, forced=bool(must_call)),
                     tools_offered=step != "wrap_up" and not turn.no_tool_fits, must_call=must_call)
+
+
+def ran_in_last_pass(turn: TurnContext) -> bool:
+    return bool(turn.trace) and any(c.fate == "ran" for c in turn.trace[-1].calls)
 
 
 def wrap_up(turn: TurnContext, messages: list[dict[str, Any]], bound: BoundReached) -> None:
