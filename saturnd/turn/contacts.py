@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from saturnd.gate.provenance import EMAIL, PHONE, SessionRecord
-from saturnd.turn.retrieval import WORD
+from saturnd.turn.which_one import words
 
 MIN_NAME_CHARS = 2
 
@@ -55,7 +55,7 @@ def same_name_contacts(to: str, request: str, record: SessionRecord) -> list[Con
 def _names(text: str) -> set[str]:
     """The words of a text but its addresses and numbers ("anna@x.de" gives no "de")."""
     bare = PHONE.sub(" ", EMAIL.sub(" ", text))
-    return {w.casefold() for w in WORD.findall(bare) if len(w) >= MIN_NAME_CHARS and not w.isdigit()}
+    return words(bare, MIN_NAME_CHARS)
 
 
 def _holds(line: str, address: str) -> bool:
