@@ -147,11 +147,15 @@ def test_every_forced_first_step_may_take_an_mcp_servers_tool(route):
     ("Tinta negra Pelikan", ["Tinta negra Winsor", "Tinta sepia"], "Sube el precio de la tinta negra.",
      ["Tinta negra Winsor"]),
     ("Dentist (Anna)", ["Dentist (me)", "Vet"], "Mark the dentist appointment done.", ["Dentist (me)"]),
+    ("Madame Bovary (Michel Lévy, 1857) : demi-reliure cuir rouge",
+     ["Madame Bovary (Garnier, 1930) : plein papier marbré", "Les Misérables : reliure toile verte"],
+     "J'ai terminé la reliure de Madame Bovary, coche-la.", ["Madame Bovary (Garnier, 1930) : plein papier marbré"]),
     # their words settle it: the whole label, a word only one entry holds, or no shared word
     ("milk", ["coconut milk", "eggs"], "Tick off the milk.", []),
     ("Encre de Chine", ["Encre sépia", "Papier"], "Marque l'encre de Chine comme achetée.", []),
     ("Lote 15: gengibre e curcuma", ["Lote 14: gengibre e limão"], "a kombucha de gengibre e curcuma", []),
     ("Cattleya", ["Phalaenopsis"], "Rempote l'orchidée.", []),
+    ("Orchidee umtopfen (Phalaenopsis)", ["Kaktus umtopfen"], "Ich habe die Orchidee umgetopft, hak das Umtopfen ab.", []),
 ])
 def test_which_entry_the_persons_words_fit_in_four_languages(chosen, others, said, meant) -> None:
     assert also_meant(chosen, others, said) == meant
@@ -174,3 +178,14 @@ def test_an_answer_repeating_saturns_words_is_found_in_any_language(answer, echo
     from saturnd.turn.checks import echoes_saturn
     why = "declined: the user declined this call. Do not retry it or work around it; say what was not done."
     assert (echoes_saturn(answer, _declined_trace(why)) is not None) is echoed
+
+
+@pytest.mark.parametrize("route", ["cannot", "answer", "look_up", "change", "send", "ask"])
+def test_a_page_the_request_names_is_fetched_first_whatever_the_move(route):
+    from saturnd.turn.routes import names_page, route_tools
+
+    assert names_page("Folge den Links ab http://127.0.0.1:8080/start.html bis zum Codewort.")
+    assert not names_page("Lies start.txt und folge den Hinweisen.")
+    move = FirstMove(route, {route: 0.7}, "")
+    assert "web_fetch" in route_tools(move, builtin_registry(), page_named=True)
+    assert "web_fetch" not in route_tools(move, builtin_registry(), files_shown=True)

@@ -17,7 +17,7 @@ NOTE = call("append_note", {"text": "x"})
 
 @pytest.mark.parametrize(("replies", "steps", "extra"), [
     ([call("list_dir", {}), "ok"], ["first_move", "continuing"], {}),
-    ([MISSING, "gone"], ["first_move", "recovery"], {}),  # tool error
+    ([MISSING, "gone", "still gone"], ["first_move", "recovery", "recovery"], {}),  # tool error, answer sent back
     ([call("edit_file", {"path": "a.txt", "old": "a", "new": "b"}), "ok"], ["first_move", "recovery"], {}),  # ⛔
     ([MISSING, MISSING, MISSING, "gone"], ["first_move", "recovery", "recovery", "recovery"], {}),  # a loop
     ([NOTE, "not written"], ["first_move", "continuing"], {"headless": True}),  # nobody to approve
@@ -155,11 +155,12 @@ async def test_after_a_tool_error_the_pass_thinks_directly(harness):
     await harness.start(think="auto")
     harness.model.enqueue(call("read_file", {"path": "missing.txt"}),  # draft... pulled back:
                           Reply(reasoning="try it", tool_calls=[{"name": "read_file", "arguments": {"path": "missing.txt"}}]),
-                          Reply(reasoning="it is missing", text="There is no such file."))
+                          Reply(reasoning="it is missing", text="There is no such file."),
+                          Reply(reasoning="still missing", text="missing.txt does not exist."))
     _, events = await harness.turn("read missing.txt")
     assert [sent_thinking(harness, i) for i in range(3)] == [False, True, True]
     assert [e.reason for e in of_type(events, "thinking_started")] == [
-        "draft first; think only if it calls a tool", "after a tool error"]
+        "draft first; think only if it calls a tool", "after a tool error", "after a tool error"]
 
 
 async def test_two_call_ceiling_when_the_thought_fails(harness):

@@ -337,16 +337,32 @@ async def test_two_unreadable_replies_end_with_a_readable_answer(harness):
     assert of_type(events, "turn_ended")[0].status == "completed"
 
 
-async def test_a_reply_that_repeats_itself_is_closed_early_and_not_sent_again(harness):
+async def test_a_reply_that_repeats_itself_is_closed_early_and_asked_again_once_with_why(harness):
     await harness.start(model_extra="  tool_mode: constrained\n")
     looping = '{"name": "write_file", "arguments": {"path": "order.txt", "content": "' + "薯条, " * 2000
-    harness.model.enqueue(Reply(text=looping))
+    harness.model.enqueue(Reply(text=looping), Reply(text=looping), '{"response": "我不能下单。"}')
     turn_id, events = await harness.turn("我想买90根薯条")
-    answer = of_type(events, "answer")[0]
-    assert answer.text == "I could not produce a readable reply to this. Please rephrase or try again."
-    assert answer.note.startswith("the model's reply could not be read: the reply ran on, repeating ")
-    assert "薯条" in answer.note
-    assert len(harness.model.requests) == 1, "the same request would run on the same way"
+    again = harness.sent(1)[-1]["content"]
+    assert again.startswith("[Saturn] Your last reply could not be used: the reply ran on, repeating ") and "薯条" in again
+    assert of_type(events, "answer")[0].text == "I could not produce a readable reply to this. Please rephrase or try again."
+    assert of_type(events, "answer")[0].note.startswith("the model's reply could not be read: the reply ran on")
+    assert len(harness.model.requests) == 2, "a second run-on ends the turn: the same request would run on the same way"
+
+
+async def test_a_constrained_reply_cut_at_the_token_cap_is_asked_again_once_not_resent_the_same(harness):
+    await harness.start(model_extra="  tool_mode: constrained\n")
+    harness.model.enqueue(Reply(text='{"name": "query", "arguments": {"sql": "SELECT * FROM t WHERE a IN (1, 2, 3',
+                                finish_reason="length"), '{"response": "Merhaba!"}')
+    _, events = await harness.turn("Merhaba de")
+    assert harness.sent(1)[-1]["content"].startswith("[Saturn] Your last reply could not be used: the reply ran on to")
+    assert of_type(events, "answer")[0].text == "Merhaba!"
+    assert len(harness.model.requests) == 2
+
+async def test_after_a_reply_that_ran_on_the_next_readable_one_is_the_answer(harness):
+    await harness.start(model_extra="  tool_mode: constrained\n")
+    harness.model.enqueue(Reply(text='{"response": "' + "Hej, " * 2000), '{"response": "Hej!"}')
+    _, events = await harness.turn("Säg hej")
+    assert (of_type(events, "answer")[0].text, of_type(events, "answer")[0].note) == ("Hej!", "")
 
 
 async def test_a_call_written_as_text_is_recovered(harness):
@@ -444,7 +460,7 @@ async def test_plan_is_recorded_shown_and_traced(harness):
 def test_plan_and_trace_why_through_the_cli(saturn_env, fake_model):
     saturn_env.write_config(f"model:\n  base_url: {fake_model.url}\nruntime:\n  think: off\n")
     fake_model.enqueue(call("plan", {"items": [{"text": "look", "status": "in_progress"}]}),
-                       call("read_file", {"path": "missing.txt"}), "No such file.")
+                       call("read_file", {"path": "missing.txt"}), "No such file.", "There is no missing.txt.")
     result = saturn_env.saturn("-p", "look for it", "--json")
     out = json.loads(result.stdout)
     assert out["plan"] == [{"text": "look", "status": "in_progress"}]
@@ -454,7 +470,8 @@ def test_plan_and_trace_why_through_the_cli(saturn_env, fake_model):
     assert "[in_progress] look" in why
     assert 'read_file {"path": "missing.txt"} -> failed' in why
     assert "why: tool error: no such file: missing.txt" in why
-    assert "receipt: 3 passes, 3 model calls" in why
+    assert "failed_call: sent back" in why
+    assert "receipt: 4 passes, 4 model calls" in why
 
 
 async def test_call_shaped_text_is_never_streamed_but_prose_is(harness):
@@ -688,6 +705,21 @@ async def test_a_look_up_before_a_send_that_failed_reads_once_more_before_sendin
     assert "send_message" in offered[2] and "read_file" not in offered[2]
 
 
+async def test_after_a_refused_recipient_and_its_look_up_the_next_pass_sends_or_asks(harness):
+    await harness.start()
+    (harness.env.workdir / "gare.md").write_text("| Gara | Tracciatore | Email |\n|---|---|---|\n"
+                                                 "| Sprint | Davide | davide@ori.example |\n")
+    harness.model.enqueue(call("send_email", {"to": "davide@ori.example", "subject": "Sabato", "body": "Ci sono."}),
+                          call("query", {"sql": "SELECT Email FROM gare"}),
+                          call("send_email", {"to": "davide@ori.example", "subject": "Sabato", "body": "Ci sono."}),
+                          "Inviata.")
+    _, events = await harness.turn("Manda una mail al tracciatore: sabato ci sono.", headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")][:2] == ["refused_recipient", "ran"]
+    third = harness.model.requests[2]
+    offered = [t["function"]["name"] for t in third["tools"]]
+    assert third["tool_choice"] == "required" and "send_email" in offered and "query" not in offered
+
+
 KOMBUCHA = "# Kombucha\n- [ ] Lote 14: gengibre e limão\n- [ ] Lote 15: gengibre e curcuma\n- [ ] Lote 16: hibisco\n"
 
 
@@ -752,6 +784,27 @@ async def test_an_answer_repeating_saturns_words_about_a_call_goes_back_once(har
     assert (answer.text, answer.note) == (again, note)
 
 
+
+async def test_an_answer_right_after_a_failed_call_goes_back_once_to_mend_it(harness):
+    await harness.start()
+    (harness.env.workdir / "sula.csv").write_text("gads;datums;litri\n2025;2025-04-02;80\n2026;2026-04-05;120,5\n")
+    harness.model.enqueue(call("query", {"sql": "SELECT SUM(sula) FROM sula"}),
+                          "Tabulā nav kolonnas sula.",
+                          call("query", {"sql": "SELECT SUM(litri) FROM sula WHERE gads = 2026"}),
+                          "Šogad savācām 120,5 litrus.")
+    _, events = await harness.turn("Cik litru sulas mēs šogad savācām?")
+    told = harness.sent(2)[-1]["content"]
+    assert told.startswith("[Saturn check] Your last call failed (query: ") and "litri" in told
+    answer = of_type(events, "answer")[0]
+    assert (answer.text, answer.note) == ("Šogad savācām 120,5 litrus.", "")
+
+
+async def test_a_failed_call_the_model_does_not_mend_is_noted_beside_its_answer(harness):
+    await harness.start()
+    harness.model.enqueue(call("read_file", {"path": "puuttuu.md"}), "Tiedostoa ei löydy.", "Tiedostoa ei ole.")
+    _, events = await harness.turn("Mitä muistiinpanoissa lukee?")
+    answer = of_type(events, "answer")[0]
+    assert (answer.text, answer.note) == ("Tiedostoa ei ole.", prompts.NOTE_LEFT_FAILED.format(calls="read_file"))
 
 async def test_an_answer_the_model_reads_as_done_after_a_declined_change_goes_back_once(harness):
     await harness.start()

@@ -228,8 +228,8 @@ class ModelCaller:
         try:
             if mode == "constrained":
                 reply = await self._constrained(messages, tools, stream, thought, think, only)
-                if reply is None:
-                    return ModelReply(), "the reply was not the required JSON"
+                if isinstance(reply, str):
+                    return ModelReply(), reply
             else:
                 native_tools = _offered(tools, only) if mode == "native" else None
                 reply = await self._request(
@@ -259,8 +259,8 @@ class ModelCaller:
     async def _constrained(
         self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], stream: ResponseSink,
         thought: _Thought, think: bool, only: tuple[str, ...],
-    ) -> ModelReply | None:
-        """The reply read from the schema's JSON; None when it is not that JSON.
+    ) -> ModelReply | str:
+        """The reply read from the schema's JSON; why not, when it is not that JSON.
 
         The instructions list every tool whatever `only` says: only the grammar narrows, so the
         prompt stays the one the server has cached."""
@@ -272,7 +272,13 @@ class ModelCaller:
             response_format=constrained.response_format(tools, budget, only),
             thought_field=constrained.ThoughtField() if think else None,
         )
-        return constrained.read_reply(reply, self.usage.calls)
+        if (read := constrained.read_reply(reply, self.usage.calls)) is not None:
+            return read
+        if reply.finish_reason == "length":
+            # cut at the token cap: the same temperature-0 request would be cut the same way
+            # (stop 54: two forced look-ups of 2,048 tokens each, 294 s, for one errand)
+            return f"{RAN_ON} to the token cap, never closing its JSON"
+        return "the reply was not the required JSON"
 
     async def _request(
         self, messages: list[dict[str, Any]], stream: ResponseSink, thought: _Thought, *,

@@ -44,6 +44,8 @@ class Reply:
     """Reset the connection (TCP RST) instead of answering, before any byte of a reply."""
     logprobs: list[dict[str, Any]] | None = None
     """Sent as the choice's logprobs.content (OpenAI's shape: token, logprob, top_logprobs)."""
+    finish_reason: str = ""
+    """The stream's finish_reason ("length": cut at the token cap); by default stop or tool_calls."""
 
 
 def text(content: str, **kw: Any) -> Reply:
@@ -251,7 +253,7 @@ def _chunks(reply: Reply) -> list[dict[str, Any]]:
             )
         )
         out.append(chunk({"tool_calls": [{"index": index, "function": {"arguments": arguments[half:]}}]}))
-    out.append(chunk({}, "tool_calls" if reply.tool_calls else "stop"))
+    out.append(chunk({}, reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop")))
     if reply.logprobs is not None:
         out[-1]["choices"][0]["logprobs"] = {"content": reply.logprobs}
     out.append(

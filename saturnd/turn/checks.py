@@ -1,6 +1,6 @@
 """The answer's checks: decided from what ran and what was shown, never from the answer's words.
 
-Three checks, each sends an answer back to the model at most once a turn; when the next
+Four checks, each sends an answer back to the model at most once a turn; when the next
 answer still fails, it goes out as written with a note that says what did not check out.
 
 - nothing changed: the first move was to change something or send a message, and no
@@ -11,6 +11,9 @@ answer still fails, it goes out as written with a note that says what did not ch
   call that did not run ("declined: the user declined this call. Do not retry it …"): those
   words are for the model, and the 1.5B copied them out as its whole answer (stop 53's first
   run, 3 of 24).
+- a failed call left as it was: the last calls the model made all failed (a query naming a
+  column that is not there) and it answered next: it is sent back once to mend the call or say
+  what could not be done (stop 54's first run: the query's error, reworded, was the answer).
 - unsourced figures: a number in the answer that is in nothing the user said, nothing
   shown and no tool's result (calculate's and query's included). Numbers are compared
   as values, read both ways people write them ("1,234.50", "1.234,50", "12,5").
@@ -19,6 +22,7 @@ answer still fails, it goes out as written with a note that says what did not ch
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Literal
@@ -39,7 +43,7 @@ TRIED: frozenset[str] = frozenset({"ran", "declined", "not_approved", "error", "
 
 @dataclass(frozen=True)
 class Finding:
-    kind: Literal["nothing_changed", "echoed", "unsourced"]
+    kind: Literal["nothing_changed", "echoed", "failed_call", "unsourced"]
     send_back: str
     """What the model is told."""
     note: str
@@ -100,15 +104,27 @@ ECHO_MIN_CHARS = 24
 SENTENCE_END = re.compile(r"(?<=[.;:!?])\s+")
 
 
-def echoes_saturn(answer: str, trace: list[PassTrace]) -> Finding | None:
+def echoes_saturn(answer: str, trace: list[PassTrace], told: Sequence[str] = ()) -> Finding | None:
     """The answer repeats a sentence (of at least ECHO_MIN_CHARS) of a result Saturn wrote for a
-    call that did not run (declined, refused, not approved): compared as text, in no language."""
+    call that did not run (declined, refused, not approved), or of what a check told the model
+    this turn (`told`): compared as text, in no language."""
     said = " ".join(answer.casefold().split())
-    for call in (c for record in trace for c in record.calls if c.fate not in ("ran", "asked")):
-        for sentence in SENTENCE_END.split(" ".join(call.why.casefold().split())):
+    whys = [c.why for record in trace for c in record.calls if c.fate not in ("ran", "asked")]
+    for text in (*whys, *told):
+        for sentence in SENTENCE_END.split(" ".join(text.casefold().split())):
             if len(sentence) >= ECHO_MIN_CHARS and sentence.rstrip(".;:") in said:
                 return Finding("echoed", prompts.ECHOED, prompts.NOTE_ECHOED)
     return None
+
+
+def left_failed(trace: list[PassTrace]) -> Finding | None:
+    """The answer came right after a pass whose calls all failed (a tool error, a time-out)."""
+    last = next((record for record in reversed(trace) if record.calls), None)
+    if last is None or any(call.fate not in ("error", "timed_out") for call in last.calls):
+        return None
+    failed = "; ".join(f"{call.name}: {call.why}" for call in last.calls)
+    return Finding("failed_call", prompts.LEFT_FAILED.format(failed=failed[:600]),
+                   prompts.NOTE_LEFT_FAILED.format(calls=", ".join(dict.fromkeys(c.name for c in last.calls))))
 
 
 def unsourced_figures(answer: str, sources: str) -> Finding | None:

@@ -115,6 +115,8 @@ class TurnContext:
     """The first move was that no tool can do what is asked: the passes offer none."""
     sent_back: set[str] = field(default_factory=set)
     """The kinds of check (checks.Finding.kind) an answer already went back to the model for."""
+    told: list[str] = field(default_factory=list)
+    """What those checks told the model: an answer that copies it goes back too."""
     opening: int = 0
     """How many messages the turn opened with (ground, earlier turns, the request): the assistant
     messages after them are the model's own words this turn, no source of a figure."""

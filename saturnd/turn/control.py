@@ -70,10 +70,6 @@ class TurnControl:
     def abort_requested(self) -> bool:
         return self._aborted.is_set()
 
-    @property
-    def waiting_for_answer(self) -> bool:
-        return self._answer is not None and not self._answer.done()
-
     def take_steers(self) -> list[str]:
         steers, self._steers = self._steers, []
         return steers

@@ -19,6 +19,7 @@ from protocol.events import Answer, EndStatus, Paused, Resumed, Steered, ToolFin
 from saturnd import egress
 from saturnd.memory.remember import memory_block
 from saturnd.model.caller import Unreadable
+from saturnd.model.runaway import RAN_ON
 from saturnd.tools.registry import CHANGING_RISKS
 from saturnd.turn import prompts
 from saturnd.turn.agent import Answered, CallsProposed, ModelFailed, PassPlan, agent_pass, join_note
@@ -27,6 +28,7 @@ from saturnd.turn.checks import (
     Finding,
     declined_said_done,
     echoes_saturn,
+    left_failed,
     may_claim_undone,
     nothing_changed,
     only_declined,
@@ -39,7 +41,14 @@ from saturnd.turn.first_move import decide_first_move, tool_that_fits
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
 from saturnd.turn.remembering import queue_missed_facts
-from saturnd.turn.routes import gives_address, no_tool_fits, route_tools, sending_step
+from saturnd.turn.routes import (
+    gives_address,
+    names_page,
+    no_tool_fits,
+    route_tools,
+    send_or_ask,
+    sending_step,
+)
 from saturnd.turn.said_done import says_done
 from saturnd.turn.thinking import think_plan
 from saturnd.turn.tool_round import tool_round
@@ -77,6 +86,12 @@ async def _passes(turn: TurnContext) -> EndStatus:
             case ModelFailed(failure):
                 note = f"the model failed: {failure.message}"
                 return finish(turn, turn.last_text or prompts.NO_ANSWER_YET, note=note)
+            case Unreadable(problem=problem) if problem.startswith(RAN_ON) and "ran_on" not in turn.sent_back:
+                # the same temperature-0 request runs on the same way: the request changes once
+                # (stop 54's first run: a query's WHERE repeated "Erik Lund' AND" to the cap)
+                turn.sent_back.add("ran_on")
+                messages.append({"role": "user", "content": prompts.RAN_ON_AGAIN.format(problem=problem)})
+                turn.step = "recovery"
             case Unreadable(problem=problem):
                 note = f"the model's reply could not be read: {problem}"
                 return finish(turn, turn.last_text or prompts.UNREADABLE, note=note)
@@ -87,6 +102,10 @@ async def _passes(turn: TurnContext) -> EndStatus:
                     # the look-up before a send failed (a table that is not one): read once more,
                     # then send (stop 53's suite: 8 of 12 failed messages asked the person instead)
                     turn.must_call, turn.then_call = forced, turn.must_call
+                elif any(c.fate == "refused_recipient" for c in turn.trace[-1].calls):
+                    # the refusal asks for the recipient's look-up: the pass after it sends, or asks
+                    # (stop 54's first run: the address was queried, then the answer said it was missing)
+                    turn.then_call = send_or_ask(turn.registry)
             case Answered(text):
                 finding = None if bound else await check_answer(turn, messages, text)
                 if finding and finding.kind not in turn.sent_back:
@@ -126,11 +145,14 @@ async def choose_first_move(turn: TurnContext, messages: list[dict[str, Any]]) -
     with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
         turn.move = await decide_first_move(turn.model, turn.text, turn.registry.openai_tools(), turn.file_names)
     if turn.move is not None:
-        address_given = gives_address(turn.text)
+        address_given, page_named = gives_address(turn.text), names_page(turn.text)
         turn.must_call = route_tools(turn.move, turn.registry, tables_shown=bool(turn.ground.tables),
-                                     address_given=address_given, files_shown=bool(turn.ground.files_mapped))
+                                     address_given=address_given, files_shown=bool(turn.ground.files_mapped),
+                                     page_named=page_named)
         turn.then_call = sending_step(turn.move, turn.registry, address_given) if turn.must_call else ()
         turn.first_move_note = f"{turn.move.why} ({time.monotonic() - started:.1f}s)"
+        if page_named and turn.must_call:
+            return
         if no_tool_fits(turn.move) and (fits := await outside_tool_fits(turn)):
             turn.must_call = (fits,)
             turn.first_move_note += f"; {fits} does it (checked)"
@@ -187,7 +209,9 @@ async def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer
     to (the user's files, a tool's result): a chat answer's figures are the model's own knowledge."""
     if finding := nothing_changed(turn.move, turn.trace, turn.registry):
         return finding
-    if finding := echoes_saturn(answer, turn.trace):
+    if finding := echoes_saturn(answer, turn.trace, turn.told):
+        return finding
+    if finding := left_failed(turn.trace):
         return finding
     declined = only_declined(turn.trace, turn.registry)
     if declined or may_claim_undone(turn.move, turn.trace, turn.registry, tables_shown=bool(turn.ground.tables)):
@@ -213,6 +237,7 @@ def source_text(turn: TurnContext, messages: list[dict[str, Any]]) -> str:
 def send_back(turn: TurnContext, messages: list[dict[str, Any]], answer: str, finding: Finding) -> None:
     """Once per kind of check a turn: the answer goes back with what did not check out."""
     turn.sent_back.add(finding.kind)
+    turn.told.append(finding.send_back)
     turn.trace[-1].note = join_note(turn.trace[-1].note, f"{finding.kind}: sent back")
     messages += [{"role": "assistant", "content": answer}, {"role": "user", "content": finding.send_back}]
     turn.step = "recovery"

@@ -26,8 +26,6 @@ class CallLedger:
 
     _since_change: Counter[str] = field(default_factory=Counter)
     _declined: set[str] = field(default_factory=set)
-    _sent_back_unfit: set[str] = field(default_factory=set)
-    """Tools already sent back once this turn as not fitting the request."""
     _answers: dict[str, str] = field(default_factory=dict)
     """ask_user signature -> what came back: the same question is not asked twice."""
     _sent: dict[str, str] = field(default_factory=dict)
@@ -74,10 +72,6 @@ class CallLedger:
     def record_answer(self, signature: str, answer: str) -> None:
         self._answers[signature] = answer
 
-    def answer_to(self, signature: str) -> str | None:
-        """What the person answered this question this turn, if it was put to them."""
-        return self._answers.get(signature)
-
     def replies(self) -> list[str]:
         """What the user answered the questions asked this turn."""
         return list(self._answers.values())
@@ -88,13 +82,6 @@ class CallLedger:
             self._since_change.clear()
         else:
             self._since_change[signature] += 1
-
-    def first_unfit(self, tool: str) -> bool:
-        """True the first time `tool` is found not to fit the request this turn (then it is sent
-        back); later calls of it run: the model insisted."""
-        first = tool not in self._sent_back_unfit
-        self._sent_back_unfit.add(tool)
-        return first
 
     def record_declined(self, signature: str) -> None:
         self._declined.add(signature)

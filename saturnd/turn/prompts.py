@@ -30,6 +30,10 @@ FINAL_PASS = (
     "[Saturn] {reason}: no more tools can run in this turn. Answer now from what you"
     " have, and say plainly what was not done."
 )
+RAN_ON_AGAIN = (
+    "[Saturn] Your last reply could not be used: {problem}. Reply again, short: one call with short"
+    " arguments, or a plain answer."
+)
 STEER = "[Correction from the user, sent while you were working] {text}"
 """How a steer reaches the model; the store keeps only the user's words, marked as a steer."""
 
@@ -51,11 +55,16 @@ ECHOED = (
     "[Saturn check] Your answer repeats what Saturn told you about a call, words meant for you and not"
     " for the user. Tell the user, in their language, what was done and what was not."
 )
+LEFT_FAILED = (
+    "[Saturn check] Your last call failed ({failed}). Correct it and call again. If no call can work,"
+    " tell the user plainly, in their language, what you could not find out or do."
+)
 NEARLY = {"change": "changed", "send": "sent"}
 
 NOTE_NOTHING_CHANGED = "nothing was changed or sent: no tool call in this turn did it"
 NOTE_UNSOURCED = "not checked: {figures} is in no source, tool result or your words"
 NOTE_ECHOED = "the answer repeats Saturn's words to the model about a call"
+NOTE_LEFT_FAILED = "the last call failed and was not made again: {calls}"
 NOTE_NOT_DONE = "not done: {calls}"
 NOTE_WORKED_OUT = "worked out: {lines}"
 NOTE_BUDGET = BUDGET_RAN_OUT

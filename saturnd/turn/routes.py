@@ -5,6 +5,8 @@ the request's words (an address or number in it is read as the gate reads one).
 
 from __future__ import annotations
 
+import re
+
 from saturnd.gate.provenance import EMAIL, PHONE
 from saturnd.memory.remember import REMEMBER
 from saturnd.tools.harness import ASK_USER as ASK_USER_TOOL
@@ -17,13 +19,21 @@ ROUTE_RISKS = {
 }
 
 
+WEB_ADDRESS = re.compile(r"\bhttps?://[^\s<>\"']+")
+
+
 def gives_address(text: str) -> bool:
     return EMAIL.search(text) is not None or PHONE.search(text) is not None
 
 
+def names_page(text: str) -> bool:
+    """The request names a web page: what it holds is in nothing the ground shows."""
+    return WEB_ADDRESS.search(text) is not None
+
+
 def route_tools(
     move: FirstMove, registry: Registry, tables_shown: bool = False, address_given: bool = True,
-    files_shown: bool = False,
+    files_shown: bool = False, page_named: bool = False,
 ) -> tuple[str, ...]:
     """The model's first move makes its first pass call a tool, one that looks, asks, or does
     that kind of thing (route first, arguments second): for a change or a message; for a
@@ -41,11 +51,15 @@ def route_tools(
     look_up = tables_shown and (move.route in ("look_up", "answer") or move.route == "cannot" and not no_tool_fits(move))
     # what an MCP server's tools return, nothing in the ground shows: a look-up with them calls
     look_up = look_up or move.route == "look_up" and any(t.risk == "external" for t in registry)
+    # a page the request names, whatever the move, is fetched first (stop 54: "follow the links
+    # from http://…/start.html" was a no_tool at 0.50–0.73 for 4 of 7 such trails, and another
+    # was answered with a made-up phone number)
+    look_up = look_up or page_named
     if not (expects_change(move) or look_up or move.route == "ask"):
         return ()
     # an MCP server's tools ("external") may read, change or send: any route may need them (the
     # BFCL report slice of stop 52 forced ask_user alone where the case's own tool was the answer)
-    risks = ROUTE_RISKS[move.route] | {"read_only", "external"}
+    risks = ROUTE_RISKS[move.route] | {"read_only", "external"} | ({"egress"} if page_named else set())
     if move.route == "send" and not address_given:
         risks = frozenset({"read_only", "external"})
     # ask_user is for what no tool can supply (seed 000): with the person's files in view, the
@@ -65,6 +79,10 @@ def sending_step(move: FirstMove, registry: Registry, address_given: bool) -> tu
     read the contact and then answered, or wrote the message into a file (stop 52: 0 of 3 sent)."""
     if move.route != "send" or address_given:
         return ()
+    return send_or_ask(registry)
+
+
+def send_or_ask(registry: Registry) -> tuple[str, ...]:
     return tuple(t.name for t in registry if t.risk in ("messaging", "external") or t.name == ASK_USER_TOOL.name)
 
 

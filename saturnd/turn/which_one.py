@@ -21,8 +21,13 @@ def words(text: str, min_chars: int = 1) -> set[str]:
 
 def also_meant(chosen: str, others: list[str], said: str) -> list[str]:
     """The other entries the person's words `said` fit as well as `chosen`; [] when they settle it
-    (they share no word with it, they hold its whole label, or no other entry holds the name)."""
+    (they share no word with it, they hold its whole label, or no other entry holds the name, or
+    all of it but one word)."""
     name = words(chosen, MIN_NAME_CHARS) & words(said, MIN_NAME_CHARS)
     if not name or words(chosen) <= words(said):
         return []
-    return [other for other in others if name <= words(other, MIN_NAME_CHARS)]
+    # one word of the name may be the file's own (a "reliure" that many entries hold besides the
+    # two "Madame Bovary": stop 54), so another entry that holds all of the name but one, and at
+    # least two of its words, fits as well
+    enough = max(min(len(name), 2), len(name) - 1)
+    return [other for other in others if len(name & words(other, MIN_NAME_CHARS)) >= enough]
