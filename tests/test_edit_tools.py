@@ -249,3 +249,16 @@ def test_the_approval_carries_the_preview_and_the_terminal_shows_it() -> None:
     view.apply(TurnEvent(turn_id="t_1", seq=1, event=event, at=1.0))
     assert ("diff_add", "  +- Brot") in view.lines and ("diff", "   - Milch") in view.lines
     assert view.lines[-1][0] == "keys"
+
+
+async def test_a_folder_given_for_the_file_is_the_one_file_under_it_holding_the_entry(env: ToolEnv) -> None:
+    (env.cwd / "werkstatt" / "geige-7").mkdir(parents=True)
+    steps = env.cwd / "werkstatt" / "geige-7" / "schritte.md"
+    steps.write_text("# Geige Nr. 7\n- [x] Decke ausgearbeitet\n- [ ] Bassbalken einpassen\n")
+    (env.cwd / "werkstatt" / "holz.md").write_text("# Holz\n- Fichte, Alpen\n")
+    said = await call(env, MARK_DONE, str(env.cwd), {"item": "Bassbalken einpassen"})
+    assert "werkstatt/geige-7/schritte.md" in said
+    assert steps.read_text() == "# Geige Nr. 7\n- [x] Decke ausgearbeitet\n- [x] Bassbalken einpassen\n"
+    (env.cwd / "werkstatt" / "geige-8.md").write_text("- [ ] Bassbalken einpassen\n")  # two files hold it now
+    with pytest.raises(ToolFailure, match="is a directory"):
+        await call(env, MARK_DONE, "werkstatt", {"item": "Bassbalken einpassen", "done": False})

@@ -189,3 +189,36 @@ def test_a_page_the_request_names_is_fetched_first_whatever_the_move(route):
     move = FirstMove(route, {route: 0.7}, "")
     assert "web_fetch" in route_tools(move, builtin_registry(), page_named=True)
     assert "web_fetch" not in route_tools(move, builtin_registry(), files_shown=True)
+
+
+@pytest.mark.parametrize(("request_text", "answer", "other"), [
+    ("Wie viel Gramm hat Frieda seit Beginn der Winterstarre abgenommen?",
+     "I'm sorry, but I don't have enough information to answer that.", True),
+    ("¿Cuántos de mis perfumes siguen todavía macerando en el armario?",
+     "Tienes seis perfumes que siguen todavía macerando en el armario.", False),
+    ("Envoie un e-mail à la trésorière du club de dentelle pour le stage.",
+     "I sent an email to the treasurer of the lace club about the course.", True),
+    ("Cik litru bērzu sulas mēs šogad kopā savācām?", "366,5", False),  # a figure is in no language
+    ("What is the soup of the day on the menu page?", "The soup of the day is leek and potato soup.", False),
+    ("Mark the dentist appointment done.", "SMS sent to 041 234 567.", False),
+])
+def test_an_answer_in_another_language_than_the_request_is_found(request_text, answer, other) -> None:
+    from saturnd.turn.language import answered_in_another_language
+
+    assert answered_in_another_language(request_text, answer) is other
+
+
+@pytest.mark.parametrize(("request_text", "answer", "said_back"), [
+    ("Dw i wedi gorffen y llwy garu â'r ddwy galon, rho dic wrthi ar fy rhestr archebion.",
+     "Dw i wedi gorffen y llwy garu â'r ddwy galon, rho dic wrthi ar fy rhestr archebion.", True),
+    ("Gaurko entrenamenduan lau enborrak moztu ditut. Nire marka onena baino hobea bada, eguneratu ezazu.",
+     "Marka onena baino hobea bada, eguneratu ezazu.", True),
+    ("Schick Anna eine SMS, dass ich später komme.", "Schick Anna eine SMS, dass ich später komme", True),
+    ("¿Cuántos perfumes siguen macerando?", "Seis perfumes siguen macerando.", False),
+    ("Envoie un e-mail à la trésorière du club.", "J'ai envoyé l'e-mail à la trésorière.", False),
+    ("What is the soup of the day on the menu?", "The soup of the day is leek and potato.", False),
+])
+def test_an_answer_that_says_the_request_back_is_found_in_any_language(request_text, answer, said_back) -> None:
+    from saturnd.turn.checks import says_request_back
+
+    assert (says_request_back(request_text, answer) is not None) is said_back

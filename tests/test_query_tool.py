@@ -261,7 +261,14 @@ def home(tmp_path):
 def test_a_select_comes_back_as_a_small_table(home):
     shown = run_query(home, "SELECT Sorte, Menge * 2 AS doppelt FROM haus_garten_ernte ORDER BY Menge DESC;")
     assert shown.split("\nthe whole rows:")[0] == "Sorte | doppelt\nKürbis | 20\nGurken | 4\nTomaten | 3"
-    assert run_query(home, "SELECT Sorte FROM haus_garten_ernte WHERE Menge > 100") == "Sorte\n(no rows)"
+    assert run_query(home, "SELECT Sorte FROM haus_garten_ernte WHERE Menge > 100") == (
+        "Sorte\n(no rows)\nno row matched the WHERE; the values its columns hold: Menge: 1.5, 2, 10")
+
+
+def test_a_where_that_matches_nothing_is_told_what_its_columns_hold(home):
+    shown = run_query(home, "SELECT Sorte FROM haus_garten_ernte WHERE Sorte = 'Kürbisse' AND Menge > 5")
+    assert shown.startswith("Sorte\n(no rows)\nno row matched the WHERE; the values its columns hold: Sorte: ")
+    assert "Kürbis" in shown and "Menge: " in shown
 
 
 def test_mysql_date_habits_work(home):

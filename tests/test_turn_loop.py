@@ -693,6 +693,16 @@ async def test_a_message_whose_recipient_was_looked_up_sends_on_the_next_pass(ha
     assert third.get("tool_choice") != "required"
 
 
+async def test_a_forced_look_up_under_the_grammar_is_capped_at_a_calls_length(harness):
+    await harness.start(model_extra="  tool_mode: constrained\n")
+    (harness.env.workdir / "kisiler.md").write_text("- Ebru hoca (ebru): +90 532 111 22 33\n")
+    harness.model.enqueue_choice(SEND)
+    harness.model.enqueue('{"name": "read_file", "arguments": {"path": "kisiler.md"}}',
+                          '{"name": "ask_user", "arguments": {"question": "Ne yazayım?"}}', '{"response": "Tamam."}')
+    await harness.turn("Ebru hocama mesaj at, bu cumartesi gelemiyorum.", headless=True)
+    assert harness.model.requests[0]["max_tokens"] == 384  # a path, a pattern or one SELECT
+    assert harness.model.requests[1].get("max_tokens", 10**6) > 384  # the send step may write a message
+
 async def test_a_look_up_before_a_send_that_failed_reads_once_more_before_sending(harness):
     await harness.start()
     (harness.env.workdir / "kontakty.md").write_text("- Kasia Nowak: +48 600 111 222\n")
@@ -798,6 +808,19 @@ async def test_an_answer_right_after_a_failed_call_goes_back_once_to_mend_it(har
     answer = of_type(events, "answer")[0]
     assert (answer.text, answer.note) == ("Šogad savācām 120,5 litrus.", "")
 
+
+@pytest.mark.parametrize(("again", "note"), [
+    ("Heute gibt es Linsensuppe mit Würstchen, dazu frisches Brot.", ""),
+    ("Today there is lentil soup with sausages and fresh bread.", prompts.NOTE_OTHER_LANGUAGE),
+])
+async def test_an_answer_in_another_language_than_the_request_goes_back_once(harness, again, note):
+    await harness.start()
+    harness.model.enqueue("Today there is lentil soup with sausages and fresh bread.", again)
+    _, events = await harness.turn("Was gibt es heute zum Mittagessen in der Kantine?")
+    assert harness.sent(1)[-1]["content"] == prompts.OTHER_LANGUAGE.format(
+        request="Was gibt es heute zum Mittagessen in der Kantine?")
+    answer = of_type(events, "answer")[0]
+    assert (answer.text, answer.note) == (again, note)
 
 async def test_a_failed_call_the_model_does_not_mend_is_noted_beside_its_answer(harness):
     await harness.start()

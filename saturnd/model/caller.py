@@ -74,6 +74,12 @@ class Unreadable:
     remarks: tuple[str, ...] = ()
 
 
+READ_CALL_TOKENS = 384
+"""A call the pass must make among reading tools is a path, a pattern or one SELECT: this many
+tokens hold any of them, and a reply still open here has run on (stop 54: a forced look-up of
+2,048 tokens, 140 s, twice)."""
+
+
 def first_mode(tool_mode: str, tools_offered: bool) -> CallMode:
     if not tools_offered:
         return "plain"
@@ -256,6 +262,9 @@ class ModelCaller:
         stream.finish(None if reply.tool_calls else reply.content)
         return reply, reply_problem(reply)
 
+    def _only_reads(self, only: tuple[str, ...]) -> bool:
+        return all((tool := self.registry.get(name)) is not None and tool.risk in ("read_only", "egress") for name in only)
+
     async def _constrained(
         self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], stream: ResponseSink,
         thought: _Thought, think: bool, only: tuple[str, ...],
@@ -271,6 +280,7 @@ class ModelCaller:
             stream, thought, think=False, thinking_prompt=think,
             response_format=constrained.response_format(tools, budget, only),
             thought_field=constrained.ThoughtField() if think else None,
+            max_tokens=READ_CALL_TOKENS + budget if only and self._only_reads(only) else None,
         )
         if (read := constrained.read_reply(reply, self.usage.calls)) is not None:
             return read
@@ -285,6 +295,7 @@ class ModelCaller:
         tools: list[dict[str, Any]] | None = None, think: bool, thinking_prompt: bool,
         response_format: dict[str, Any] | None = None,
         thought_field: constrained.ThoughtField | None = None, tool_choice: str | None = None,
+        max_tokens: int | None = None,
     ) -> ModelReply:
         watch = RunawayWatch()
 
@@ -302,7 +313,7 @@ class ModelCaller:
             reply = await self.control.unless_aborted(self.model.complete(
                 messages, tools=tools, think=think if self.think_switch else None,
                 on_delta=on_delta, response_format=response_format, thinking_prompt=thinking_prompt,
-                tool_choice=tool_choice,
+                tool_choice=tool_choice, max_tokens=max_tokens,
             ))
         self.usage.tokens_in += reply.usage.tokens_in
         self.usage.tokens_out += reply.usage.tokens_out

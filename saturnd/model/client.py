@@ -163,11 +163,15 @@ class ModelClient:
         response_format: dict[str, Any] | None = None,
         thinking_prompt: bool = False,
         tool_choice: str | None = None,
+        max_tokens: int | None = None,
     ) -> ModelReply:
         """`thinking_prompt`: the messages are a thinking call's, whose prompt differs from the
         others' ahead of the turn's ground (see `prompt_slots`). `tool_choice`: "required" makes
-        the reply call one of `tools` (the first move chose a change or a message)."""
+        the reply call one of `tools` (the first move chose a change or a message). `max_tokens`:
+        this reply's cap, below the configured one."""
         body = self.request_body(messages, tools, think, response_format, thinking_prompt, tool_choice)
+        if max_tokens is not None:
+            body["max_tokens"] = min(max_tokens, body.get("max_tokens", max_tokens))
         return await self._send(body, on_delta)
 
     async def choose(

@@ -15,6 +15,7 @@ import csv
 import difflib
 import io
 import json
+import os
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from typing import Annotated, Any
 import msgspec
 
 from saturnd.tools.builtin_files import (
+    FOLDERS_WALKED,
     SNIFF_BYTES,
     human_size,
     missing,
@@ -1124,37 +1126,73 @@ def line_named(path: Path, display: str, old: str) -> tuple[str, list[str]] | No
     return main_text(lines[hits[0]]), [main_text(line) for i, line in enumerate(lines) if i != hits[0] and line.strip()]
 
 
-def _tool(name: str, description: str, params: type[msgspec.Struct], change: Callable[[Any, Path], Change],
+FILES_SCANNED = 200
+"""A folder with more files than this is too wide to guess the file in: the tool says so."""
+
+
+def holding_file(folder: Path, cwd: Path, selector: Any) -> tuple[Path, str] | None:
+    """Given a folder where a file goes (the 1.5B passes the working folder, or the one the
+    file is in), the one file under it with an entry `selector` names, and its path as the
+    person sees it; None when no file or several have one."""
+    if selector is None or not str(selector).strip():
+        return None
+    holding, scanned = [], 0
+    for walked, (root, dirs, names) in enumerate(os.walk(folder)):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(n for n in names if not n.startswith(".")):
+            path, scanned = Path(root) / name, scanned + 1
+            if scanned > FILES_SCANNED:
+                return None
+            try:
+                entries, _ = _entries(load(path, name))
+                found, _ = pick(entries, parse_item(selector, name))
+            except (ToolFailure, ValueError):
+                continue
+            holding += [path] if found else []
+        if len(holding) > 1 or walked > FOLDERS_WALKED:
+            return None
+    if len(holding) != 1:
+        return None
+    return holding[0], os.path.relpath(holding[0], cwd) if holding[0].is_relative_to(cwd) else str(holding[0])
+
+
+def _tool(name: str, description: str, params: type[msgspec.Struct], change: Callable[[Any, Path, str], Change],
           selector: Callable[[Any], Any] | None = None) -> Tool:
+    def target(p: Any, cwd: Path) -> tuple[Path, str]:
+        path = resolve(p.path, cwd)
+        if selector is not None and path.is_dir() and (found := holding_file(path, cwd, selector(p))):
+            return found
+        return path, p.path
+
     def preview(p: Any, env: ToolEnv) -> str:
-        made = change(p, resolve(p.path, env.cwd))
+        made = change(p, *target(p, env.cwd))
         return file_diff(made.doc.display, made.doc.text if made.doc.exists else None, made.after)
 
     def names_entry(p: Any, cwd: Path) -> tuple[str, list[str]] | None:
         assert selector is not None
-        return named_entry(resolve(p.path, cwd), p.path, selector(p))
+        return named_entry(*target(p, cwd), selector(p))
 
     return Tool(name=name, description=description, params=params, risk="write",
-                run=in_thread(lambda p, env: save(change(p, resolve(p.path, env.cwd)))),
+                run=in_thread(lambda p, env: save(change(p, *target(p, env.cwd)))),
                 target="path", preview=preview, names_entry=names_entry if selector else None)
 
 
 ADD_ITEMS = _tool(
     "add_items", "Add items to a list, table, CSV or JSON file, written in its own style.",
-    AddItemsParams, lambda p, path: added(path, p.path, list(p.items), p.under),
+    AddItemsParams, lambda p, path, shown: added(path, shown, list(p.items), p.under),
 )
 REMOVE_ITEMS = _tool(
     "remove_items", "Remove the lines, rows or records naming items from a file.",
-    RemoveItemsParams, lambda p, path: removed(path, p.path, list(p.items)),
+    RemoveItemsParams, lambda p, path, shown: removed(path, shown, list(p.items)),
     lambda p: p.items[0] if len(p.items) == 1 else None,
 )
 MARK_DONE = _tool(
     "mark_done", "Mark an item of a list or table done (done=false: open again).",
-    MarkDoneParams, lambda p, path: marked(path, p.path, p.item, p.done), lambda p: p.item,
+    MarkDoneParams, lambda p, path, shown: marked(path, shown, p.item, p.done), lambda p: p.item,
 )
 SET_VALUE = _tool(
     "set_value", "Set one field of a table, CSV, JSON or YAML file: the row match, its column or key.",
-    SetValueParams, lambda p, path: value_set(path, p.path, p.match, p.field, p.value), lambda p: p.match,
+    SetValueParams, lambda p, path, shown: value_set(path, shown, p.match, p.field, p.value), lambda p: p.match,
 )
 
 EDIT_TOOLS = [ADD_ITEMS, REMOVE_ITEMS, MARK_DONE, SET_VALUE]

@@ -88,9 +88,10 @@ def run_query(tables: Tables, sql: str, max_rows: int = ROWS_SHOWN, time_limit_s
             raise ToolFailure(explain(tables, text, exc)) from None
         else:
             whole = _whole_rows(tables, text, header) if 0 < len(rows) <= WHOLE_ROWS else None
+            held = "" if rows else what_the_filter_saw(tables, text)
         finally:
             tables.db.set_progress_handler(None, 0)
-    shown = _shown(header, rows, more)
+    shown = _shown(header, rows, more) + held
     if quoted:
         shown = f"ran as: {text}\n{shown}"
     return shown if whole is None else f"{shown}\nthe whole rows:\n{_shown(*whole, 0)}"
@@ -137,6 +138,33 @@ def whole_rows_sql(sql: str) -> str | None:
     if (where := tree.args.get("where")) is not None:
         holding = holding.where(where.this.copy())
     return holding.limit(WHOLE_ROWS).sql(dialect="sqlite")
+
+
+FILTER_VALUES = 8
+
+
+def what_the_filter_saw(tables: Tables, sql: str) -> str:
+    """For a SELECT of one table whose WHERE matched no row: the values each column it tests
+    holds, so the next try tests one that is there (stop 54: a race's date was filtered by
+    today's, and the recipient it should have found was never returned)."""
+    try:
+        tree = sqlglot.parse_one(sql, read="sqlite")
+    except sqlglot.errors.SqlglotError:
+        return ""
+    table = tree.args.get("from_") if isinstance(tree, exp.Select) else None
+    where = tree.args.get("where") if isinstance(tree, exp.Select) else None
+    if where is None or table is None or not isinstance(table.this, exp.Table) or tree.args.get("joins"):
+        return ""
+    seen = []
+    for column in dict.fromkeys(c.name for c in where.find_all(exp.Column)):
+        try:
+            values = tables.db.execute(
+                f"SELECT DISTINCT {ident(column)} FROM {ident(table.this.name)} LIMIT {FILTER_VALUES + 1}").fetchall()
+        except (sqlite3.Error, sqlite3.Warning):
+            continue
+        more = ", …" if len(values) > FILTER_VALUES else ""
+        seen.append(f"{column}: {', '.join(show_cell(v[0]) for v in values[:FILTER_VALUES])}{more}")
+    return "\nno row matched the WHERE; the values its columns hold: " + "; ".join(seen) if seen else ""
 
 
 def _whole_rows(tables: Tables, sql: str, header: list[str]) -> tuple[list[str], list[tuple[object, ...]]] | None:

@@ -1,6 +1,6 @@
 """The answer's checks: decided from what ran and what was shown, never from the answer's words.
 
-Four checks, each sends an answer back to the model at most once a turn; when the next
+Six checks, each sends an answer back to the model at most once a turn; when the next
 answer still fails, it goes out as written with a note that says what did not check out.
 
 - nothing changed: the first move was to change something or send a message, and no
@@ -11,9 +11,14 @@ answer still fails, it goes out as written with a note that says what did not ch
   call that did not run ("declined: the user declined this call. Do not retry it …"): those
   words are for the model, and the 1.5B copied them out as its whole answer (stop 53's first
   run, 3 of 24).
+- the request said back: the answer is the request, or one of its sentences, again (the 1.5B's
+  whole answer to a Welsh and a Basque errand of stop 54, and to a message and a booking in
+  issue 49's account): it goes back once.
 - a failed call left as it was: the last calls the model made all failed (a query naming a
   column that is not there) and it answered next: it is sent back once to mend the call or say
   what could not be done (stop 54's first run: the query's error, reworded, was the answer).
+- another language: the answer is clearly in another language than the request
+  (language.py): it goes back once to be given in the person's language.
 - unsourced figures: a number in the answer that is in nothing the user said, nothing
   shown and no tool's result (calculate's and query's included). Numbers are compared
   as values, read both ways people write them ("1,234.50", "1.234,50", "12,5").
@@ -25,6 +30,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from difflib import SequenceMatcher
 from typing import Literal
 
 from protocol.methods import PassTrace
@@ -43,7 +49,7 @@ TRIED: frozenset[str] = frozenset({"ran", "declined", "not_approved", "error", "
 
 @dataclass(frozen=True)
 class Finding:
-    kind: Literal["nothing_changed", "echoed", "failed_call", "unsourced"]
+    kind: Literal["nothing_changed", "echoed", "said_back", "failed_call", "unsourced", "language"]
     send_back: str
     """What the model is told."""
     note: str
@@ -101,6 +107,9 @@ def declined_said_done() -> Finding:
 
 
 ECHO_MIN_CHARS = 24
+SAID_BACK = 0.85
+"""How alike (difflib's ratio) an answer and the request, or one of its sentences, are when the
+answer only says the request back."""
 SENTENCE_END = re.compile(r"(?<=[.;:!?])\s+")
 
 
@@ -117,6 +126,18 @@ def echoes_saturn(answer: str, trace: list[PassTrace], told: Sequence[str] = ())
     return None
 
 
+def says_request_back(request: str, answer: str) -> Finding | None:
+    """The answer is the request, or a sentence of it, nearly word for word (compared as text)."""
+    said = " ".join(answer.casefold().split()).strip(" .!?")
+    if len(said) < ECHO_MIN_CHARS:
+        return None
+    asked = " ".join(request.casefold().split())
+    sentences = [asked, *SENTENCE_END.split(asked), *(p for p in re.split(r"[,;]\s+", asked) if len(p) >= ECHO_MIN_CHARS)]
+    if not any(SequenceMatcher(None, said, sentence.strip(" .!?")).ratio() >= SAID_BACK for sentence in sentences):
+        return None
+    return Finding("said_back", prompts.SAID_BACK, prompts.NOTE_SAID_BACK)
+
+
 def left_failed(trace: list[PassTrace]) -> Finding | None:
     """The answer came right after a pass whose calls all failed (a tool error, a time-out)."""
     last = next((record for record in reversed(trace) if record.calls), None)
@@ -125,6 +146,10 @@ def left_failed(trace: list[PassTrace]) -> Finding | None:
     failed = "; ".join(f"{call.name}: {call.why}" for call in last.calls)
     return Finding("failed_call", prompts.LEFT_FAILED.format(failed=failed[:600]),
                    prompts.NOTE_LEFT_FAILED.format(calls=", ".join(dict.fromkeys(c.name for c in last.calls))))
+
+
+def other_language(request: str) -> Finding:
+    return Finding("language", prompts.OTHER_LANGUAGE.format(request=request[:200]), prompts.NOTE_OTHER_LANGUAGE)
 
 
 def unsourced_figures(answer: str, sources: str) -> Finding | None:

@@ -32,6 +32,8 @@ from saturnd.turn.checks import (
     may_claim_undone,
     nothing_changed,
     only_declined,
+    other_language,
+    says_request_back,
     told_done,
     unsourced_figures,
 )
@@ -40,6 +42,7 @@ from saturnd.turn.control import TurnAborted
 from saturnd.turn.first_move import decide_first_move, tool_that_fits
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
+from saturnd.turn.language import answered_in_another_language
 from saturnd.turn.remembering import queue_missed_facts
 from saturnd.turn.routes import (
     gives_address,
@@ -206,10 +209,13 @@ async def pass_boundary(turn: TurnContext, messages: list[dict[str, Any]]) -> No
 async def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer: str) -> Finding | None:
     """What ran against what was asked (or against what the answer tells of, as the model reads
     it), then the answer's figures against what was shown, when the turn had anything to be true
-    to (the user's files, a tool's result): a chat answer's figures are the model's own knowledge."""
+    to (the user's files, a tool's result): a chat answer's figures are the model's own knowledge;
+    last, the answer's language against the request's."""
     if finding := nothing_changed(turn.move, turn.trace, turn.registry):
         return finding
     if finding := echoes_saturn(answer, turn.trace, turn.told):
+        return finding
+    if finding := says_request_back(turn.text, answer):
         return finding
     if finding := left_failed(turn.trace):
         return finding
@@ -220,7 +226,11 @@ async def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer
                 return declined_said_done() if declined else told_done(turn.move.route if turn.move else "")
     had_sources = bool(turn.ground.files_mapped or turn.ground.excerpts or turn.attachments) or any(
         c.fate == "ran" for p in turn.trace for c in p.calls)
-    return unsourced_figures(answer, source_text(turn, messages)) if had_sources else None
+    if had_sources and (finding := unsourced_figures(answer, source_text(turn, messages))):
+        return finding
+    if await asyncio.to_thread(answered_in_another_language, turn.text, answer):
+        return other_language(turn.text)
+    return None
 
 
 def source_text(turn: TurnContext, messages: list[dict[str, Any]]) -> str:

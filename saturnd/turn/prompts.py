@@ -59,12 +59,22 @@ LEFT_FAILED = (
     "[Saturn check] Your last call failed ({failed}). Correct it and call again. If no call can work,"
     " tell the user plainly, in their language, what you could not find out or do."
 )
+OTHER_LANGUAGE = (
+    "[Saturn check] Your answer is in another language than the user's. The user wrote: «{request}»."
+    " Give the same answer again, in the language the user wrote in."
+)
+SAID_BACK = (
+    "[Saturn check] Your answer only says the user's request back. Do what it asks with your tools,"
+    " or tell the user plainly, in their language, what you cannot do and why."
+)
 NEARLY = {"change": "changed", "send": "sent"}
 
 NOTE_NOTHING_CHANGED = "nothing was changed or sent: no tool call in this turn did it"
 NOTE_UNSOURCED = "not checked: {figures} is in no source, tool result or your words"
 NOTE_ECHOED = "the answer repeats Saturn's words to the model about a call"
 NOTE_LEFT_FAILED = "the last call failed and was not made again: {calls}"
+NOTE_OTHER_LANGUAGE = "the answer is in another language than the request"
+NOTE_SAID_BACK = "the answer says the request back"
 NOTE_NOT_DONE = "not done: {calls}"
 NOTE_WORKED_OUT = "worked out: {lines}"
 NOTE_BUDGET = BUDGET_RAN_OUT
