@@ -288,3 +288,19 @@ async def test_a_session_says_its_level_and_a_pass_its_bound(harness):
     harness.model.enqueue("hi")
     _, events = await harness.turn("hi", think="off")
     assert [(e.pass_index, e.max_passes) for e in of_type(events, "pass_started")] == [(1, 5)]
+
+
+async def test_a_thought_that_drops_the_change_asked_for_does_not_stand(harness):
+    await harness.start(think="act", config_extra="gate:\n  rules:\n    - {tool: mark_done, decision: allow}\n")
+    lista = harness.env.workdir / "lista.md"
+    lista.write_text("- [ ] Pan\n- [ ] Leche\n")
+    harness.model.enqueue_choice(json.dumps({"route": "change_file"}))
+    harness.model.enqueue(call("read_file", {"path": "lista.md"}),  # the forced first pass: no rethink
+                          call("mark_done", {"path": "lista.md", "item": "Pan"}),  # draft, pulled back:
+                          Reply(reasoning="ya está", text="Listo."),  # the thought answers instead
+                          "Marqué el pan.")
+    turn_id, events = await harness.turn("Marca el pan como comprado.")
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran", "ran"]
+    assert lista.read_text() == "- [x] Pan\n- [ ] Leche\n"
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.passes[1].note.endswith("the change asked for is not made yet: the draft's call kept")

@@ -18,8 +18,11 @@ from protocol.events import PassStarted, ThinkingEnded, ThinkingStarted
 from protocol.methods import PassTrace, StepKind
 from saturnd.model.caller import Readable, Unreadable
 from saturnd.model.client import ModelError
-from saturnd.model.types import ModelReply
+from saturnd.model.types import ModelReply, ToolCall
+from saturnd.tools.registry import CHANGING_RISKS
+from saturnd.turn.checks import tried_a_change
 from saturnd.turn.context import TurnContext
+from saturnd.turn.first_move import CHANGING
 from saturnd.turn.thinking import ThinkPlan, rethink_outcome, rethinks
 
 OPENING_CHARS = 160
@@ -114,7 +117,18 @@ async def _pass_reply(
     if not isinstance(thought, Readable):
         return draft
     record.note = join_note(record.note, rethink_outcome(draft.reply.tool_calls, thought.reply.tool_calls))
+    if not thought.reply.tool_calls and change_still_owed(turn, draft.reply.tool_calls):
+        # the answer would go back as "nothing changed" (checks.nothing_changed): the call stands
+        # (stop 54: after the person said which Bovary, the thought dropped the mark_done)
+        record.note = join_note(record.note, "the change asked for is not made yet: the draft's call kept")
+        return draft
     return thought
+
+
+def change_still_owed(turn: TurnContext, calls: list[ToolCall]) -> bool:
+    """The first move was a change or a message, none was tried yet, and `calls` make one."""
+    return (turn.move is not None and turn.move.route in CHANGING and not tried_a_change(turn.trace, turn.registry)
+            and any(_risk(turn, c.name) in CHANGING_RISKS for c in calls))
 
 
 async def _think(

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import TYPE_CHECKING
 
-from py3langid import langid
+if TYPE_CHECKING:
+    from py3langid import langid
 
 SURE = 0.95
 """Both texts must be this clearly in one language: a short or mixed text says nothing."""
@@ -22,6 +24,9 @@ LETTERS = re.compile(r"[^\W\d_]{2,}")
 
 @functools.cache
 def _identifier() -> langid.LanguageIdentifier:
+    # imported on first use: numpy and the model would hold an idle daemon above its memory goal
+    from py3langid import langid
+
     return langid.LanguageIdentifier.from_modelpath(langid.MODEL_DIR / langid.MODEL_FILE, norm_probs=True)
 
 
