@@ -817,8 +817,7 @@ async def test_an_answer_in_another_language_than_the_request_goes_back_once(har
     await harness.start()
     harness.model.enqueue("Today there is lentil soup with sausages and fresh bread.", again)
     _, events = await harness.turn("Was gibt es heute zum Mittagessen in der Kantine?")
-    assert harness.sent(1)[-1]["content"] == prompts.OTHER_LANGUAGE.format(
-        request="Was gibt es heute zum Mittagessen in der Kantine?")
+    assert harness.sent(1)[-1]["content"] == prompts.OTHER_LANGUAGE.format(language="de")
     answer = of_type(events, "answer")[0]
     assert (answer.text, answer.note) == (again, note)
 

@@ -148,8 +148,10 @@ def left_failed(trace: list[PassTrace]) -> Finding | None:
                    prompts.NOTE_LEFT_FAILED.format(calls=", ".join(dict.fromkeys(c.name for c in last.calls))))
 
 
-def other_language(request: str) -> Finding:
-    return Finding("language", prompts.OTHER_LANGUAGE.format(request=request[:200]), prompts.NOTE_OTHER_LANGUAGE)
+def other_language(language: str) -> Finding:
+    """The request is not quoted back: the 1.5B took a quoted request for a new one (stop 54's
+    rerun 2: a refusal, sent back with the Czech request quoted, became ask_user of the request)."""
+    return Finding("language", prompts.OTHER_LANGUAGE.format(language=language), prompts.NOTE_OTHER_LANGUAGE)
 
 
 def unsourced_figures(answer: str, sources: str) -> Finding | None:

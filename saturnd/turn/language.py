@@ -38,6 +38,7 @@ def language_of(text: str) -> str | None:
     return str(code) if probability >= SURE else None
 
 
-def answered_in_another_language(request: str, answer: str) -> bool:
+def answered_in_another_language(request: str, answer: str) -> str | None:
+    """The request's language code, when the answer is surely in another one."""
     asked, answered = language_of(request), language_of(answer)
-    return asked is not None and answered is not None and asked != answered
+    return asked if asked is not None and answered is not None and asked != answered else None

@@ -228,8 +228,8 @@ async def check_answer(turn: TurnContext, messages: list[dict[str, Any]], answer
         c.fate == "ran" for p in turn.trace for c in p.calls)
     if had_sources and (finding := unsourced_figures(answer, source_text(turn, messages))):
         return finding
-    if await asyncio.to_thread(answered_in_another_language, turn.text, answer):
-        return other_language(turn.text)
+    if language := await asyncio.to_thread(answered_in_another_language, turn.text, answer):
+        return other_language(language)
     return None
 
 

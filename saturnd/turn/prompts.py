@@ -60,8 +60,8 @@ LEFT_FAILED = (
     " tell the user plainly, in their language, what you could not find out or do."
 )
 OTHER_LANGUAGE = (
-    "[Saturn check] Your answer is in another language than the user's. The user wrote: «{request}»."
-    " Give the same answer again, in the language the user wrote in."
+    "[Saturn check] Your answer is not in the language the user wrote in (ISO 639-1: {language})."
+    " Write the same answer again in that language; change nothing else and call no tool."
 )
 SAID_BACK = (
     "[Saturn check] Your answer only says the user's request back. Do what it asks with your tools,"
