@@ -1,6 +1,6 @@
 """What the first move makes the first pass do: which tools it must call among (route first,
 arguments second). Decided from the move, the registry and what the ground showed, never from
-the request's words (an address or number in it is read as the gate reads one).
+the request's words (an address, a number or a web address in it is read as the gate reads one).
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ def route_tools(
     # what an MCP server's tools return, nothing in the ground shows: a look-up with them calls
     look_up = look_up or move.route == "look_up" and any(t.risk == "external" for t in registry)
     # a page the request names, whatever the move, is fetched first (stop 54: "follow the links
-    # from http://…/start.html" was a no_tool at 0.50–0.73 for 4 of 7 such trails, and another
-    # was answered with a made-up phone number)
+    # from http://…/start.html" was a no_tool, at 0.38–0.73, for 6 of 7 such trails, and the
+    # seventh was answered with a made-up phone number)
     look_up = look_up or page_named
     if not (expects_change(move) or look_up or move.route == "ask"):
         return ()
