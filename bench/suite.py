@@ -68,7 +68,29 @@ def with_defaults(task: dict[str, Any]) -> dict[str, Any]:
         "files": {}, "kb": {}, "pages": {}, "tools": [], "decide": {}, "replies": [],
         "headless": False, "max_iterations": None,
     }
-    return {**defaults, **task}
+    return as_the_tools_are_now({**defaults, **task})
+
+
+STRUCTURED_EDITS = ("add_items", "remove_items", "mark_done", "set_value")
+
+
+def as_the_tools_are_now(task: dict[str, Any]) -> dict[str, Any]:
+    """A task written before the structured edits and the query tool (issue 49) allows and
+    approves them as it does edit_file or write_file, and read_file: the person approves the
+    change they asked for, whichever tool makes it, and a table read by SQL is read. Without
+    this the scripted person declined every add_items the suite's chain tasks led to (stop 54:
+    23 of 24 chain failures), and a query counted as a tool the task did not allow."""
+    tools = list(task["tools"])
+    if {"edit_file", "write_file"} & set(tools):
+        tools += [t for t in STRUCTURED_EDITS if t not in tools]
+    if "read_file" in tools and "query" not in tools:
+        tools.append("query")
+    decide = dict(task["decide"])
+    scripted = decide.get("edit_file", decide.get("write_file"))
+    if scripted is not None:
+        for tool in STRUCTURED_EDITS:
+            decide.setdefault(tool, list(scripted) if isinstance(scripted, list) else scripted)
+    return {**task, "tools": tools, "decide": decide}
 
 
 def validate(task: dict[str, Any], source: str = "") -> None:

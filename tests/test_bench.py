@@ -30,6 +30,16 @@ def task(**fields: object) -> dict:
 # -- task files -----------------------------------------------------------------------------
 
 
+def test_a_task_written_for_edit_file_approves_and_allows_the_structured_edits_and_query():
+    written = task(tools=["read_file", "edit_file"], decide={"edit_file": ["once", "once"]})
+    assert {"add_items", "remove_items", "mark_done", "set_value", "query"} <= set(written["tools"])
+    assert written["decide"]["add_items"] == ["once", "once"] and written["decide"]["add_items"] is not written["decide"]["mark_done"]
+    declined = task(tools=["write_file"], decide={"write_file": "decline", "add_items": "once"})
+    assert declined["decide"]["remove_items"] == "decline" and declined["decide"]["add_items"] == "once"
+    looks = task(tools=["web_fetch"])
+    assert looks["tools"] == ["web_fetch"] and looks["decide"] == {}
+
+
 def test_the_task_files_load_validate_and_cover_every_category():
     tasks = load_tasks()
     assert len(tasks) >= 120

@@ -114,7 +114,9 @@ class TurnContext:
     no_tool_fits: bool = False
     """The first move was that no tool can do what is asked: the passes offer none."""
     sent_back: set[str] = field(default_factory=set)
-    """The kinds of check (checks.Finding.kind) an answer already went back to the model for."""
+    """The kinds of check (checks.Finding.kind) an answer already went back to the model for, and
+    the once-a-turn steps already taken ("ran_on": asked again after a run-on; "resend": the send
+    step after a refused recipient)."""
     told: list[str] = field(default_factory=list)
     """What those checks told the model: an answer that copies it goes back too."""
     opening: int = 0

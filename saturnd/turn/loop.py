@@ -105,9 +105,11 @@ async def _passes(turn: TurnContext) -> EndStatus:
                     # the look-up before a send failed (a table that is not one): read once more,
                     # then send (stop 53's suite: 8 of 12 failed messages asked the person instead)
                     turn.must_call, turn.then_call = forced, turn.must_call
-                elif any(c.fate == "refused_recipient" for c in turn.trace[-1].calls):
+                elif any(c.fate == "refused_recipient" for c in turn.trace[-1].calls) and "resend" not in turn.sent_back:
                     # the refusal asks for the recipient's look-up: the pass after it sends, or asks
-                    # (stop 54's first run: the address was queried, then the answer said it was missing)
+                    # (stop 54's first run: the address was queried, then the answer said it was
+                    # missing); once a turn: re-armed each time, it held a refused address to 16 rounds
+                    turn.sent_back.add("resend")
                     turn.then_call = send_or_ask(turn.registry)
             case Answered(text):
                 finding = None if bound else await check_answer(turn, messages, text)
