@@ -79,7 +79,7 @@ def as_the_tools_are_now(task: dict[str, Any]) -> dict[str, Any]:
     approves them as it does edit_file or write_file, and read_file: the person approves the
     change they asked for, whichever tool makes it, and a table read by SQL is read. Without
     this the scripted person declined every add_items the suite's chain tasks led to (stop 54:
-    23 of 24 chain failures), and a query counted as a tool the task did not allow."""
+    24 failed tasks, most of chain), and a query counted as a tool the task did not allow."""
     tools = list(task["tools"])
     if {"edit_file", "write_file"} & set(tools):
         tools += [t for t in STRUCTURED_EDITS if t not in tools]
