@@ -5,7 +5,7 @@ the request's words (an address, a number or a web address in it is read as the 
 
 from __future__ import annotations
 
-import re
+from urllib.parse import urlsplit
 
 from saturnd.gate.provenance import EMAIL, PHONE
 from saturnd.memory.remember import REMEMBER
@@ -19,16 +19,13 @@ ROUTE_RISKS = {
 }
 
 
-WEB_ADDRESS = re.compile(r"\bhttps?://[^\s<>\"']+")
-
-
 def gives_address(text: str) -> bool:
     return EMAIL.search(text) is not None or PHONE.search(text) is not None
 
 
 def names_page(text: str) -> bool:
     """The request names a web page: what it holds is in nothing the ground shows."""
-    return WEB_ADDRESS.search(text) is not None
+    return any(urlsplit(word.strip("<>\"'()")).scheme in ("http", "https") for word in text.split())
 
 
 def route_tools(
