@@ -48,9 +48,9 @@ async def test_decline_goes_back_and_is_never_reissued(harness):
     assert len(of_type(events, "approval_requested")) == 1  # the re-issue is refused without asking
     finished = of_type(events, "tool_finished")
     assert [f.fate for f in finished] == ["declined", "declined"]
-    assert finished[0].result.startswith("declined: the user declined this call")
+    assert finished[0].result.startswith("declined by the user: it did not run")
     assert finished[1].result.startswith("refused: you declined this exact call")
-    assert harness.model.requests[1]["messages"][-1]["content"].startswith("declined: the user declined")
+    assert harness.model.requests[1]["messages"][-1]["content"].startswith("declined by the user: it did not run")
     assert not (harness.env.workdir / "notes.log").exists()
 
 

@@ -170,13 +170,13 @@ def _declined_trace(why: str) -> list:
 
 @pytest.mark.parametrize(("answer", "echoed"), [
     ("The user declined this call. Do not retry it or work around it; say what was not done.", True),
-    ("declined: the user declined this call.", True),
+    ("Declined by the user: it did not run, and nothing was changed or sent.", True),
     ("Hai rifiutato: non ho tolto niente dalla lista.", False),
     ("Nie usunąłem niczego, bo odmówiłeś.", False),
 ])
 def test_an_answer_repeating_saturns_words_is_found_in_any_language(answer, echoed) -> None:
     from saturnd.turn.checks import echoes_saturn
-    why = "declined: the user declined this call. Do not retry it or work around it; say what was not done."
+    why = "declined by the user: it did not run, and nothing was changed or sent. Do not retry it or work around it; tell the user what was not done."
     assert (echoes_saturn(answer, _declined_trace(why)) is not None) is echoed
 
 
@@ -221,4 +221,16 @@ def test_an_answer_in_another_language_than_the_request_is_found(request_text, a
 def test_an_answer_that_says_the_request_back_is_found_in_any_language(request_text, answer, said_back) -> None:
     from saturnd.turn.checks import says_request_back
 
-    assert (says_request_back(request_text, answer) is not None) is said_back
+    assert (says_request_back([request_text], answer) is not None) is said_back
+
+
+@pytest.mark.parametrize(("request_text", "reply", "answer", "said_back"), [
+    ("Označi stolicu Thonet kao gotovu.", "Onu gospodina Kovačevića.", "Onu gospodina Kovačevića.", True),
+    ("Σημείωσε το κεχριμπαρένιο κομπολόι ως έτοιμο.", "Της Δέσποινας, με τη μεταξωτή φούντα.",
+     "Της Δέσποινας, με τη μεταξωτή φούντα.", True),
+    ("Markiere den Bernstein als fertig.", "Den von Frau Berger, bitte.", "Erledigt: Bernstein von Frau Berger ist fertig.", False),
+])
+def test_an_answer_that_says_the_persons_reply_back_is_found(request_text, reply, answer, said_back) -> None:
+    from saturnd.turn.checks import says_request_back
+
+    assert (says_request_back([request_text, reply], answer) is not None) is said_back

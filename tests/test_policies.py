@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -152,6 +153,21 @@ def test_review_caps_then_sends_others_back_when_asking():
              tc("read_file", '{"path": "a"}', "3")]
     fates = [d.fate for d in review_calls(calls, REGISTRY, CallLedger(), max_calls=2)]
     assert fates == ["ask_first", "ask_user", "capped"]
+
+
+@pytest.mark.parametrize(("request_text", "question", "refused"), [
+    ("Vypusť v sobotu v deset ráno balon se sondou z hřiště v Úpici.",
+     "Vypusť v sobotu v deset ráno balon se sondou z hřiště v Úpici?", True),
+    ("Buche mir bitte einen Tisch für zwei im Ratskeller für Freitag.",
+     "Buche mir einen Tisch für zwei im Ratskeller für Freitag?", True),
+    ("Reserva una pista de pádel para el sábado a las diez.", "¿A qué hora el sábado?", False),
+    ("Ajoute le beurre à la liste de courses.", "Quelle liste de courses : maison ou chalet ?", False),
+])
+def test_a_question_that_says_the_request_back_is_not_put_to_the_person(request_text, question, refused):
+    call = tc("ask_user", json.dumps({"question": question}))
+    decided = review_calls([call], REGISTRY, CallLedger(), 8, GateContext(request=request_text))[0]
+    assert (decided.fate == "refused") is refused
+    assert decided.fate in ("refused", "ask_user")
 
 
 def test_review_asks_about_what_is_not_read_only_and_denies_by_rule():

@@ -197,6 +197,8 @@ def test_thousands_marks_follow_the_tables_decimal_separator(tmp_path):
     (["12 %", "7 %"], "integer", [12, 7]),
     (["3", "", "–", "5"], "integer", [3, None, None, 5]),
     (["1.5", "12,50"], "text", ["1.5", "12,50"]),  # which separator is meant cannot be told
+    (["1.200 lei", "1.450 lei", "600 lei"], "integer", [1200, 1450, 600]),  # a dot only before groups of three
+    (["0.125 kg", "0.250 kg"], "real", [0.125, 0.25]),
     (["0123", "0456"], "text", ["0123", "0456"]),
     (["12 apples", "3 pears"], "text", ["12 apples", "3 pears"]),
     (["2026-01-05", "2026-01-05 14:30"], "datetime", ["2026-01-05", "2026-01-05 14:30"]),

@@ -647,6 +647,25 @@ async def test_a_request_no_tool_can_do_is_answered_with_no_tools_offered(harnes
     assert trace.first_move.startswith("first move: cannot")
 
 
+@pytest.mark.parametrize(("fits", "forced"), [("none", False), ("run_command", True)])
+async def test_an_unsure_change_that_may_be_beyond_the_tools_is_checked_against_them(harness, fits, forced):
+    await harness.start()
+    harness.model.enqueue_choice(route_reply("change", ("no_", 0.3), p=0.4), json.dumps({"tool": fits}))
+    harness.model.enqueue(call("run_command", {"command": "snowblower --start"}) if forced else "En voi käynnistää lumilinkoa.",
+                          "En voi.")
+    turn_id, events = await harness.turn("Käynnistä lumilinko huomenna kuudelta.", headless=True)
+    first = harness.model.requests[0]
+    checked = harness.model.choice_requests[1]["response_format"]["json_schema"]["schema"]["properties"]["tool"]["enum"]
+    assert {"run_command", "send_email", "add_items", "none"} <= set(checked) and "read_file" not in checked
+    assert ("tools" not in first) is not forced
+    assert (first.get("tool_choice") == "required") is forced
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert ("none of the tools does it (checked)" in trace.first_move) is not forced
+    if not forced:
+        assert first["messages"][-1] == {"role": "user", "content": prompts.NO_TOOL_FITS}
+        assert of_type(events, "answer")[0].text == "En voi käynnistää lumilinkoa."
+
+
 @pytest.mark.parametrize("files, may_ask", [({}, True), ({"kontakty.md": "- Javier Ruiz: +34 600 111 222\n"}, False)])
 async def test_a_request_the_model_would_ask_about_makes_it_ask_or_look_first(harness, files, may_ask):
     await harness.start()
@@ -725,6 +744,9 @@ async def test_after_a_refused_recipient_and_its_look_up_the_next_pass_sends_or_
                           "Inviata.")
     _, events = await harness.turn("Manda una mail al tracciatore: sabato ci sono.", headless=True)
     assert [f.fate for f in of_type(events, "tool_finished")][:2] == ["refused_recipient", "ran"]
+    # the excerpt that showed the address is named: reading it gives the address as a tool's result
+    assert of_type(events, "tool_finished")[0].result.endswith(
+        "it is in gare.md, which you were shown: call read_file gare.md, then send to the address it returns; or ask the user")
     third = harness.model.requests[2]
     offered = [t["function"]["name"] for t in third["tools"]]
     assert third["tool_choice"] == "required" and "send_email" in offered and "query" not in offered
@@ -758,6 +780,36 @@ async def test_an_edit_whose_entry_the_persons_words_fit_twice_asks_which(harnes
     assert batches.read_text() == KOMBUCHA.replace("[ ] Lote 15", "[x] Lote 15")
 
 
+async def test_the_contact_the_person_picks_may_be_sent_to_though_only_the_ground_showed_it(harness):
+    await harness.start()
+    (harness.env.workdir / "comenzi.md").write_text(
+        "# Comenzi de ii\n\n| Clientă | Telefon | Ia | Stadiu |\n|---|---|---|---|\n"
+        "| Ioana Popescu | 0722 315 480 | altiță roșie | gata |\n| Ioana Marinescu | 0744 902 117 | ie de Muscel | gata |\n"
+        "| Elena Dobre | 0733 650 221 | fetiță | în lucru |\n")
+    text = "Ia e gata, poți trece sâmbătă."
+    harness.model.enqueue(call("query", {"sql": "SELECT Telefon FROM comenzi WHERE Clientă = 'Ioana Popescu'"}),
+                          call("send_message", {"to": "0722 315 480", "text": text}),
+                          call("send_message", {"to": "0744 902 117", "text": text}), "Trimis.")
+    # the query gives the number alone on its line, the whole row below it; the ground shows both Ioanas
+    client = harness.client
+    session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
+    started = await client.call("turn/start", {"session_id": session.session_id,
+                                               "text": "Trimite-i un SMS Ioanei că ia ei e gata."})
+    seen = []
+    async for e in client.turn_events(started.turn_id):
+        seen.append(e)
+        tag = e.event.__struct_config__.tag
+        if tag == "question":
+            await client.call("turn/reply", {"turn_id": started.turn_id, "text": "Ioana Marinescu, cea cu ia de Muscel."})
+        elif tag == "approval_requested":
+            await client.call("turn/decide", {"turn_id": started.turn_id, "call_id": e.event.call_id, "decision": "once"})
+    assert len(of_type(seen, "question")) == 1
+    assert [f.fate for f in of_type(seen, "tool_finished")] == ["ran", "refused_recipient", "ran"]
+    sent = [json.loads(f.read_text()) for f in (harness.env.data_dir / "outbox").iterdir()]
+    assert [m["to"] for m in sent] == ["0744 902 117"]
+    assert "(| Ioana Marinescu | 0744 902 117 | ie de Muscel | gata |)" in harness.sent(2)[-1]["content"]
+
+
 async def test_an_edit_file_whose_line_the_persons_words_fit_twice_asks_which(harness):
     await harness.start()
     (harness.env.workdir / "kombucha.md").write_text(KOMBUCHA)
@@ -781,12 +833,12 @@ async def test_headless_an_edit_the_persons_words_do_not_settle_tells_the_model_
 
 @pytest.mark.parametrize(("again", "note"), [
     ("No he borrado nada: rechazaste el cambio.", "not done: write_file (declined)"),
-    ("The user declined this call. Do not retry it.", prompts.NOTE_ECHOED + "; not done: write_file (declined)"),
+    ("Do not retry it or work around it.", prompts.NOTE_ECHOED + "; not done: write_file (declined)"),
 ])
 async def test_an_answer_repeating_saturns_words_about_a_call_goes_back_once(harness, again, note):
     await harness.start()
     harness.model.enqueue(call("write_file", {"path": "horno.md", "content": "encendido"}),
-                          "The user declined this call. Do not retry it or work around it; say what was not done.",
+                          "It did not run, and nothing was changed or sent. Do not retry it or work around it.",
                           again)
     _, _, events = await run_with_decisions(harness, "Enciende el horno de vidrio.", decide_with("decline"))
     assert harness.sent(2)[-1]["content"] == prompts.ECHOED

@@ -166,6 +166,17 @@ def decimal_votes(nums: Iterable[str]) -> set[str]:
     return seen
 
 
+DOT_GROUPED = re.compile(r"[1-9]\d{0,2}(?:\.\d{3})+")
+
+
+def _decimal_beside_groups(nums: Iterable[str]) -> str:
+    """With no vote: "," when every number with a dot in it has it only before groups of three
+    ("1.200 lei", "1.450 lei", "600 lei": a thousands' dot, as Romanian, German or Spanish
+    write it; stop 55 read them as 1.2 and 1.45), else "."."""
+    dotted = [num for num in nums if "." in num]
+    return "," if dotted and all(DOT_GROUPED.fullmatch(num) for num in dotted) else "."
+
+
 def _ungrouped(num: str) -> str:
     for mark in GROUP_MARKS:
         num = num.replace(mark, "")
@@ -198,7 +209,7 @@ def _numbers(texts: list[str | None], decimal: str | None) -> Column | None:
     votes = decimal_votes(r.num for r in found)
     if len(votes) > 1:
         return None  # "1.5" and "12,50": which is meant cannot be told
-    sep = votes.pop() if votes else decimal or "."
+    sep = votes.pop() if votes else decimal or _decimal_beside_groups(r.num for r in found)
     amounts: list[Decimal | None] = []
     for reading in readings:
         if reading is None:

@@ -8,12 +8,12 @@ answer still fails, it goes out as written with a note that says what did not ch
   said no, and the note says so); or, when the first move was to ask or that no tool can
   do it, the model itself reads its answer as telling of something done (said_done.py).
 - Saturn's words repeated: the answer repeats a sentence of what Saturn told the model about a
-  call that did not run ("declined: the user declined this call. Do not retry it …"): those
+  call that did not run ("declined by the user: it did not run … Do not retry it …"): those
   words are for the model, and the 1.5B copied them out as its whole answer (stop 53's first
   run, 3 of 24).
-- the request said back: the answer is the request, or one of its sentences, again (the 1.5B's
-  whole answer to a Welsh and a Basque errand of stop 54, and to a message and a booking in
-  issue 49's account): it goes back once.
+- the user's words said back: the answer is the request, or one of its sentences, or what the
+  user answered a question, again (the 1.5B's whole answer to a Welsh and a Basque errand of
+  stop 54, and to a message and a booking in issue 49's account): it goes back once.
 - a failed call left as it was: the last calls the model made all failed (a query naming a
   column that is not there) and it answered next: it is sent back once to mend the call or say
   what could not be done (stop 54's first run: the query's error, reworded, was the answer).
@@ -126,16 +126,23 @@ def echoes_saturn(answer: str, trace: list[PassTrace], told: Sequence[str] = ())
     return None
 
 
-def says_request_back(request: str, answer: str) -> Finding | None:
-    """The answer is the request, or a sentence of it, nearly word for word (compared as text)."""
-    said = " ".join(answer.casefold().split()).strip(" .!?")
-    if len(said) < ECHO_MIN_CHARS:
-        return None
-    asked = " ".join(request.casefold().split())
-    sentences = [asked, *SENTENCE_END.split(asked), *(p for p in re.split(r"[,;]\s+", asked) if len(p) >= ECHO_MIN_CHARS)]
-    if not any(SequenceMatcher(None, said, sentence.strip(" .!?")).ratio() >= SAID_BACK for sentence in sentences):
+def says_request_back(said: Sequence[str], answer: str) -> Finding | None:
+    """The answer is what the user said this turn (the request, or what they answered a question
+    of the model's), or a sentence of it, nearly word for word (compared as text). stop 55's
+    first run: the person's answer to ask_user ("Onu gospodina Kovačevića.") was the whole answer."""
+    if not any(said_back(words, answer) for words in said):
         return None
     return Finding("said_back", prompts.SAID_BACK, prompts.NOTE_SAID_BACK)
+
+
+def said_back(request: str, text: str) -> bool:
+    """`text` is `request`, or one of its sentences or clauses, nearly word for word."""
+    said = " ".join(text.casefold().split()).strip(" .!?")
+    if len(said) < ECHO_MIN_CHARS:
+        return False
+    asked = " ".join(request.casefold().split())
+    sentences = [asked, *SENTENCE_END.split(asked), *(p for p in re.split(r"[,;]\s+", asked) if len(p) >= ECHO_MIN_CHARS)]
+    return any(SequenceMatcher(None, said, sentence.strip(" .!?")).ratio() >= SAID_BACK for sentence in sentences)
 
 
 def left_failed(trace: list[PassTrace]) -> Finding | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from saturnd.gate.provenance import EMAIL, PHONE, SessionRecord
+from saturnd.gate.provenance import EMAIL, GROUND, PHONE, SessionRecord
 from saturnd.turn.which_one import words
 
 MIN_NAME_CHARS = 2
@@ -32,10 +32,12 @@ def same_name_contacts(to: str, request: str, record: SessionRecord) -> list[Con
     if kind is None:
         return []
     lines = [line for r in record.returned for line in r.text.splitlines() if kind.search(line)]
-    chosen = next((line for line in lines if _holds(line, to)), None)
+    typed = _names(" ".join([request, *record.typed]))
+    # of the lines giving the address, the one naming the person most: a query's result may give
+    # the number alone on its line, and its whole row below it
+    chosen = max((line for line in lines if _holds(line, to)), key=lambda line: len(_names(line) & typed), default=None)
     if chosen is None:
         return []
-    typed = _names(" ".join([request, *record.typed]))
     name = _names(chosen) & typed
     if not name:
         return []
@@ -67,3 +69,9 @@ def _holds(line: str, address: str) -> bool:
 
 def _digits_or_lower(address: str) -> str:
     return address.lower() if "@" in address else re.sub(r"\D", "", address)
+
+
+def shown_in(address: str, record: SessionRecord) -> str | None:
+    """The file whose excerpt the ground showed with `address` in it (the source an excerpt is
+    shown under: a path, or "kb:<name>"), or None."""
+    return next((r.call_id for r in record.returned if r.tool == GROUND and _holds(r.text, address)), None)

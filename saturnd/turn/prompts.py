@@ -64,8 +64,8 @@ OTHER_LANGUAGE = (
     " Write the same answer again in that language; change nothing else and call no tool."
 )
 SAID_BACK = (
-    "[Saturn check] Your answer only says the user's request back. Do what it asks with your tools,"
-    " or tell the user plainly, in their language, what you cannot do and why."
+    "[Saturn check] Your answer only says the user's own words back. Do what they asked with your"
+    " tools, or tell the user plainly, in their language, what you cannot do and why."
 )
 NEARLY = {"change": "changed", "send": "sent"}
 
@@ -74,7 +74,7 @@ NOTE_UNSOURCED = "not checked: {figures} is in no source, tool result or your wo
 NOTE_ECHOED = "the answer repeats Saturn's words to the model about a call"
 NOTE_LEFT_FAILED = "the last call failed and was not made again: {calls}"
 NOTE_OTHER_LANGUAGE = "the answer is in another language than the request"
-NOTE_SAID_BACK = "the answer says the request back"
+NOTE_SAID_BACK = "the answer says the user's words back"
 NOTE_NOT_DONE = "not done: {calls}"
 NOTE_WORKED_OUT = "worked out: {lines}"
 NOTE_BUDGET = BUDGET_RAN_OUT

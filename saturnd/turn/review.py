@@ -1,6 +1,6 @@
 """Review: what happens to each call a pass proposed, before anything runs.
 
-cap -> ask_user alone -> validation -> ask_user (asked before?) -> loop rules ->
+cap -> ask_user alone -> validation -> ask_user (asked before? the request said back?) -> loop rules ->
 recipient (nobody gave it: refused and named; several contacts match: which one?) ->
 entry (the person's words fit several entries of the file: which one?) -> remember -> dependency gate -> judge (tool_call) -> gate policy.
 
@@ -20,6 +20,8 @@ from typing import Any
 from saturnd.gate.judge import ALLOW, Judge, JudgeConfig, blocked_result
 from saturnd.gate.policy import GateConfig, gate_verdict
 from saturnd.gate.provenance import (
+    EMAIL,
+    PHONE,
     SessionRecord,
     outside_escalation,
     parent_missing,
@@ -29,7 +31,8 @@ from saturnd.gate.reach import Reach
 from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, decide_remember
 from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
-from saturnd.turn.contacts import same_name_contacts
+from saturnd.turn.checks import said_back
+from saturnd.turn.contacts import same_name_contacts, shown_in
 from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.validation import Invalid, validate_call
 from saturnd.turn.which_one import also_meant
@@ -41,6 +44,9 @@ LOOK_RECIPIENT_UP = ("look the recipient up with a tool first (read the file or 
 """What a refused recipient's result tells the model: the 1.5B copies an address from the files
 the prompt shows, which the gate may not take as given (they are outside content); a tool's
 result is a source, and then the fenced-content escalation applies."""
+ASKS_REQUEST_BACK = ("not asked: the question is the user's own request again, and they asked it of you. Do what it"
+                     " asks with your tools, or tell the user plainly, in their language, what you cannot do and why.")
+"""The 1.5B put a request no tool can do (launch a weather balloon, stop 54) to the person as its question."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,19 @@ class GateContext:
     recipient or an edit's entry is called by."""
     asked: bool = False
     """The person was asked which one this turn: their answer settles it (it need not share a word)."""
+
+
+def look_recipient_up(arguments: dict[str, Any], record: SessionRecord) -> str:
+    """Where to look a refused recipient up: the file the ground showed it in, named, when it was
+    one (stop 55's first run: 3 of 4 messages sent to a number the excerpts showed were refused,
+    and the queries written to look it up filtered it away)."""
+    source = next((found for value in arguments.values() if isinstance(value, str)
+                   for address in [*EMAIL.findall(value), *PHONE.findall(value)]
+                   if (found := shown_in(address, record))), None)
+    if source is None:
+        return LOOK_RECIPIENT_UP
+    reader = f"kb_read {source.removeprefix('kb:')}" if source.startswith("kb:") else f"read_file {source}"
+    return f"it is in {source}, which you were shown: call {reader}, then send to the address it returns; or ask the user"
 
 
 def approval_key(tool: Tool, arguments: dict[str, Any]) -> str:
@@ -126,9 +145,12 @@ def review_one(call: ToolCall, registry: Registry, ledger: CallLedger, context: 
     if call.name == ASK_USER:
         if (asked := ledger.asked_before(signature)) is not None:
             return Decision(call, "refused_loop", asked, setback=True, **fields)
+        if said_back(context.request, str(arguments.get("question", ""))):
+            return Decision(call, "refused", ASKS_REQUEST_BACK, setback=True, **fields)
         return Decision(call, "ask_user", **fields)
     if tool.risk == "messaging" and (unknown := recipient_refusal(arguments, context.record)) is not None:
-        return Decision(call, "refused_recipient", f"refused: {unknown}; {LOOK_RECIPIENT_UP}", setback=True, **fields)
+        return Decision(call, "refused_recipient", f"refused: {unknown}; {look_recipient_up(arguments, context.record)}",
+                        setback=True, **fields)
     if (refusal := ledger.refusal(signature)) is not None:
         fate, why = refusal
         return Decision(call, fate, why, setback=True, **fields)

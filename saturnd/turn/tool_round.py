@@ -20,6 +20,7 @@ from saturnd.turn.execute import ToolOutcome, run_tool, time_limit
 from saturnd.turn.fencing import fence
 from saturnd.turn.remembering import memory_gate
 from saturnd.turn.review import Decision, GateContext, approval_key, review_calls
+from saturnd.turn.which_one import words
 
 DO_NOT_TRY_ANOTHER_WAY = "Do not try it another way"
 DO_NOT_RETRY = "Do not retry it or work around it"
@@ -27,7 +28,10 @@ NOBODY_TO_APPROVE = (
     "not run: '{tool}' needs the user's approval{because} and nobody is here to give it. "
     + DO_NOT_TRY_ANOTHER_WAY + "; say what you would have done. (The user can pre-approve it: --allow {tool})"
 )
-DECLINED_BY_USER = "declined: the user declined this call. " + DO_NOT_RETRY + "; say what was not done."
+DECLINED_BY_USER = ("declined by the user: it did not run, and nothing was changed or sent. " + DO_NOT_RETRY
+                    + "; tell the user what was not done.")
+"""Its first sentence is true said to the person too: the 1.5B copied the whole result as its answer
+(stops 53–55, 3 of 4 declined errands a run), and "the user declined this call" read as nonsense."""
 SETBACKS: frozenset[Fate] = frozenset(
     {"invalid", "refused_loop", "needs_parent", "refused_recipient", "blocked", "timed_out",
      "error"}
@@ -158,10 +162,23 @@ async def ask_which(turn: TurnContext, decisions: list[Decision]) -> list[Decisi
             answer = await turn.env.ask(asked.format(choices=choices, tool=d.call.name)) \
                 if turn.person_present else NO_ANSWER
             result = told.format(choices=choices) if answer == NO_ANSWER else (
-                f"not run: several match. The user says: {answer}. Call {d.call.name} again with what the user said.")
+                f"not run: several match. The user says: {picked(answer, d.choices)}. Call {d.call.name} again"
+                " with what the user said.")
             d = replace(d, result=result)
         settled.append(d)
     return settled
+
+
+def picked(answer: str, choices: tuple[str, ...]) -> str:
+    """The person's answer, with the one choice it shares the most words with: the line they
+    picked was put to them, so its address is theirs to give (stop 55: "Ioana Marinescu, cea cu
+    ia de Muscel" picked a contact whose number only the ground had shown, and the gate then
+    refused the number three times)."""
+    said = words(answer)
+    shared = sorted(((len(said & words(c)), c) for c in choices), reverse=True)
+    if not shared or shared[0][0] == 0 or len(shared) > 1 and shared[1][0] == shared[0][0]:
+        return answer
+    return f"{answer} ({shared[0][1]})"
 
 
 WHICH = {"which_contact": (prompts.WHICH_CONTACT, prompts.ASK_WHICH_CONTACT),
