@@ -647,25 +647,6 @@ async def test_a_request_no_tool_can_do_is_answered_with_no_tools_offered(harnes
     assert trace.first_move.startswith("first move: cannot")
 
 
-@pytest.mark.parametrize(("fits", "forced"), [("none", False), ("run_command", True)])
-async def test_an_unsure_change_that_may_be_beyond_the_tools_is_checked_against_them(harness, fits, forced):
-    await harness.start()
-    harness.model.enqueue_choice(route_reply("change", ("no_", 0.3), p=0.4), json.dumps({"tool": fits}))
-    harness.model.enqueue(call("run_command", {"command": "snowblower --start"}) if forced else "En voi käynnistää lumilinkoa.",
-                          "En voi.")
-    turn_id, events = await harness.turn("Käynnistä lumilinko huomenna kuudelta.", headless=True)
-    first = harness.model.requests[0]
-    checked = harness.model.choice_requests[1]["response_format"]["json_schema"]["schema"]["properties"]["tool"]["enum"]
-    assert {"run_command", "send_email", "add_items", "none"} <= set(checked) and "read_file" not in checked
-    assert ("tools" not in first) is not forced
-    assert (first.get("tool_choice") == "required") is forced
-    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
-    assert ("none of the tools does it (checked)" in trace.first_move) is not forced
-    if not forced:
-        assert first["messages"][-1] == {"role": "user", "content": prompts.NO_TOOL_FITS}
-        assert of_type(events, "answer")[0].text == "En voi käynnistää lumilinkoa."
-
-
 @pytest.mark.parametrize("files, may_ask", [({}, True), ({"kontakty.md": "- Javier Ruiz: +34 600 111 222\n"}, False)])
 async def test_a_request_the_model_would_ask_about_makes_it_ask_or_look_first(harness, files, may_ask):
     await harness.start()

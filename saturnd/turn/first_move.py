@@ -160,29 +160,26 @@ def _route_of(token: str, before: str) -> Route | None:
 
 
 FITS_PROMPT = """\
-Check whether one of these tools does what the request asks. The request may be in any language: \
-judge what it asks for, not its wording.
+Before a request is turned down as one no tool can do, check the tools an outside server gives. \
+The request may be in any language: judge what it asks for, not its wording.
 Tools:
 {tools}
 Reply {{"tool": "<name>"}} with the one tool that does what the request asks, or {{"tool": "none"}} \
 when none of them does it."""
 
 
-NO_TOOL = "none"
-
-
 async def tool_that_fits(client: ModelClient, request: str, tools: list[dict[str, Any]]) -> str | None:
     """The one tool of `tools` that the model, asked under a grammar, says does what `request`
-    asks, NO_TOOL when it says none of them does, None when the server fails or its reply can't
-    be read. A first move of no_tool is checked this way against an
-    MCP server's tools: the worked example "Get me a taxi" is a no_tool for Saturn's own tools,
-    and the 1.5B then turned down a ride with a ride tool in hand (BFCL's live cases, stop 52)."""
+    asks; None when it says none, or the server fails or its reply can't be read. A first move
+    of no_tool is checked this way against an MCP server's tools: the worked example "Get me a
+    taxi" is a no_tool for Saturn's own tools, and the 1.5B then turned down a ride with a ride
+    tool in hand (BFCL's live cases, stop 52)."""
     functions = [t.get("function") or t for t in tools]
     names = [str(f["name"]) for f in functions]
     if not names:
         return None
     lines = "\n".join(f"- {f['name']}: {_first_line(f.get('description', ''))}" for f in functions)
-    schema = {"type": "object", "properties": {"tool": {"type": "string", "enum": [*names, NO_TOOL]}},
+    schema = {"type": "object", "properties": {"tool": {"type": "string", "enum": [*names, "none"]}},
               "required": ["tool"], "additionalProperties": False}
     messages = [{"role": "system", "content": FITS_PROMPT.format(tools=lines)}, {"role": "user", "content": request}]
     try:
@@ -190,7 +187,7 @@ async def tool_that_fits(client: ModelClient, request: str, tools: list[dict[str
         chosen = json.loads(reply.content).get("tool")
     except (ModelError, ValueError, AttributeError):
         return None
-    return chosen if chosen in (*names, NO_TOOL) else None
+    return chosen if chosen in names else None
 
 
 def expects_change(move: FirstMove | None, threshold: float = 0.5) -> bool:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -40,15 +39,13 @@ from saturnd.turn.checks import (
 )
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
-from saturnd.turn.first_move import NO_TOOL, FirstMove, decide_first_move, tool_that_fits
+from saturnd.turn.first_move import decide_first_move, tool_that_fits
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
 from saturnd.turn.language import answered_in_another_language
 from saturnd.turn.remembering import queue_missed_facts
 from saturnd.turn.routes import (
-    doing_tools,
     gives_address,
-    may_be_beyond_tools,
     names_page,
     no_tool_fits,
     route_tools,
@@ -161,37 +158,21 @@ async def choose_first_move(turn: TurnContext, messages: list[dict[str, Any]]) -
         turn.first_move_note = f"{turn.move.why} ({time.monotonic() - started:.1f}s)"
         if page_named and turn.must_call:
             return
-        await check_against_tools(turn, turn.move, messages)
-
-
-async def check_against_tools(turn: TurnContext, move: FirstMove, messages: list[dict[str, Any]]) -> None:
-    """A request no tool may do, asked of the model once more under a grammar: which tool does
-    it? A sure no_tool is checked against an MCP server's tools only (Saturn's own were in the
-    move's prompt), and the one named must be called; an unsure move that may be beyond the
-    tools, against the tools that change, run or send. None of them: it is answered as a cannot,
-    with no tools offered."""
-    if no_tool_fits(move):
-        fits = await fitting_tool(turn, [t.openai_schema() for t in turn.registry if t.risk == "external"])
-        if fits not in (None, NO_TOOL):
-            turn.must_call = (str(fits),)
+        if no_tool_fits(turn.move) and (fits := await outside_tool_fits(turn)):
+            turn.must_call = (fits,)
             turn.first_move_note += f"; {fits} does it (checked)"
-            return
-    elif may_be_beyond_tools(move) and await fitting_tool(turn, doing_tools(turn.registry)) == NO_TOOL:
-        turn.move = replace(move, route="cannot")
-        turn.must_call = turn.then_call = ()
-        turn.first_move_note += "; none of the tools does it (checked)"
-    else:
-        return
-    turn.no_tool_fits = True
-    messages.append({"role": "user", "content": prompts.NO_TOOL_FITS})
+        elif no_tool_fits(turn.move):
+            turn.no_tool_fits = True
+            messages.append({"role": "user", "content": prompts.NO_TOOL_FITS})
 
 
-async def fitting_tool(turn: TurnContext, tools: list[dict[str, Any]]) -> str | None:
-    """The one of `tools` the model says does what the request asks, NO_TOOL, or None (unread)."""
-    if not tools:
+async def outside_tool_fits(turn: TurnContext) -> str | None:
+    """A first move of no_tool, checked against an MCP server's tools: the one that does it, if any."""
+    outside = [t.openai_schema() for t in turn.registry if t.risk == "external"]
+    if not outside:
         return None
     with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
-        return await tool_that_fits(turn.model, turn.text, tools)
+        return await tool_that_fits(turn.model, turn.text, outside)
 
 
 def pass_plan(turn: TurnContext) -> PassPlan:

@@ -5,7 +5,6 @@ the request's words (an address, a number or a web address in it is read as the 
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlsplit
 
 from saturnd.gate.provenance import EMAIL, PHONE
@@ -87,25 +86,6 @@ def send_or_ask(registry: Registry) -> tuple[str, ...]:
 NOT_A_FIRST_STEP = frozenset({"calculate", "plan", REMEMBER, ASK_USER_TOOL.name})
 """Tools that neither read nor change the person's things: a forced first pass that takes one
 (the 1.5B wrote sum(table.column) to calculate, and 'did' a change with plan) has done nothing."""
-
-
-UNSURE_CANNOT = 0.2
-
-
-def may_be_beyond_tools(move: FirstMove, threshold: float = UNSURE_CANNOT) -> bool:
-    """The model did not choose no_tool surely, but put at least `threshold` of the likelihood on
-    it beside a move that would use a tool: whether one of the tools does it is asked next
-    (tool_that_fits). The 1.5B's first move for "start the snow blower", "fire the kiln" is change
-    at 0.32-0.43 beside no_tool at 0.25-0.29 (stops 51-54), and the forced first pass then ran
-    run_command or send_message for it."""
-    if move.probabilities is None or no_tool_fits(move) or move.route not in ("change", "send", "ask", "cannot"):
-        return False
-    return move.probabilities.get("cannot", 0.0) >= threshold
-
-
-def doing_tools(registry: Registry) -> list[dict[str, Any]]:
-    """The tools that change, run or send something: what a request no tool can do would need."""
-    return [t.openai_schema() for t in registry if t.risk in ("write", "exec", "messaging", "external")]
 
 
 def no_tool_fits(move: FirstMove, threshold: float = 0.5) -> bool:
