@@ -1210,66 +1210,16 @@ def replaced(path: Path, display: str, old: str, new: str) -> Change:
     text, old, new = doc.text, old.replace("\r\n", "\n"), new.replace("\r\n", "\n")
     count = text.count(old)
     if count == 0:
-        # A small model's old text differs in its spacing or a bullet: that line, kept as the
-        # file writes it; else the nearest lines, so the second try lands (aider's "did you mean").
-        loose = loose_match(text, old, new, display)
-        if loose is None:
-            raise ToolFailure(f"old text not found in {display}{near_lines(text, old)}")
-        start, end, replacement, how = loose
-        return Change(doc, text[:start] + replacement + text[end:], f"edited {display}: replaced 1 occurrence ({how})")
+        # the nearest lines, to copy old from exactly on the second try (aider's "did you mean"):
+        # the model's new text is written as it wrote it, never re-bulleted or re-spaced by a guess
+        raise ToolFailure(f"old text not found in {display}{near_lines(text, old)}")
     at = text.index(old)
     if count > 1:
         lines = [found.start() for found in re.finditer(rf"(?m)^{re.escape(old)}$", text)] if "\n" not in old else []
         if len(lines) != 1:  # "milk" of "milk" and "coconut milk": the line that is it, alone
             raise ToolFailure(f"old text occurs {count} times in {display}; include more context")
         at = lines[0]
-    new = carry_bullets(text, at, old, new)
     return Change(doc, text[:at] + new + text[at + len(old):], f"edited {display}: replaced 1 occurrence")
-
-
-def loose_match(text: str, old: str, new: str, display: str) -> tuple[int, int, str, str] | None:
-    """Where `old` is in `text` (both with "\n" line ends) when only spacing or a list line's bullet tells it from the file's text:
-    (start, end, what replaces it, how it matched). New lines keep the file's indent and bullets."""
-    lines = text.split("\n")
-    wanted = old.strip("\n").split("\n")
-    k = len(wanted)
-    target = [" ".join(w[len(item_prefix(w)):].split()) for w in wanted]
-    if not any(w.strip() for w in wanted):
-        return None
-    hits = [i for i in range(len(lines) - k + 1)
-            if all(" ".join(lines[i + j][len(item_prefix(lines[i + j])):].split()) == target[j] for j in range(k))]
-    if len(hits) > 1:
-        raise ToolFailure(f"old text occurs {len(hits)} times in {display} (ignoring spacing and bullets); "
-                          "include more context")
-    if not hits:
-        return None
-    i = hits[0]
-    made = []
-    for j, line in enumerate(new.split("\n")):
-        ref = min(j, k - 1)
-        theirs, ours, mine = item_prefix(lines[i + ref]), item_prefix(wanted[ref]), item_prefix(line)
-        if line.strip() and mine == ours and theirs != ours:
-            line = (_bulleted(theirs, "[" in theirs, j - k, "") if j >= k else theirs) + line[len(mine):]
-        made.append(line)
-    start = sum(len(line) + 1 for line in lines[:i])
-    end = start + sum(len(line) + 1 for line in lines[i:i + k]) - 1
-    return start, end, "\n".join(made), f"matched line {i + 1} ignoring spacing and bullets"
-
-
-def carry_bullets(text: str, at: int, old: str, new: str) -> str:
-    """`new` for an exact `old` that is a list line's text after its bullet: the lines it adds
-    get the list's bullets ("Milch" → "Milch\nButter" under "- Milch" adds "- Butter")."""
-    line_start = text.rfind("\n", 0, at) + 1
-    line_end = text.find("\n", at)
-    line = text[line_start: len(text) if line_end < 0 else line_end]
-    prefix = item_prefix(line)
-    if "\n" in old or not ITEM.match(line) or text[line_start:at] != prefix or line[len(prefix):] != old:
-        return new
-    made = new.split("\n")
-    for j in range(1, len(made)):
-        if made[j].strip() and not ITEM.match(made[j]) and not made[j][:1].isspace():
-            made[j] = _bulleted(prefix, "[" in prefix, j - 1, made[j])
-    return "\n".join(made)
 
 
 NEAR_CUTOFF = 0.6
