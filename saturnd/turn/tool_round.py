@@ -161,19 +161,20 @@ async def ask_which(turn: TurnContext, decisions: list[Decision]) -> list[Decisi
             choices = "; ".join(d.choices)
             answer = await turn.env.ask(asked.format(choices=choices, tool=d.call.name)) \
                 if turn.person_present else NO_ANSWER
+            said = picked(answer, d.choices) if d.fate == "which_contact" else answer
             result = told.format(choices=choices) if answer == NO_ANSWER else (
-                f"not run: several match. The user says: {picked(answer, d.choices)}. Call {d.call.name} again"
-                " with what the user said.")
+                f"not run: several match. The user says: {said}. Call {d.call.name} again with what the user said.")
             d = replace(d, result=result)
         settled.append(d)
     return settled
 
 
 def picked(answer: str, choices: tuple[str, ...]) -> str:
-    """The person's answer, with the one choice it shares the most words with: the line they
-    picked was put to them, so its address is theirs to give (stop 55: "Ioana Marinescu, cea cu
-    ia de Muscel" picked a contact whose number only the ground had shown, and the gate then
-    refused the number three times)."""
+    """The person's answer, with the one contact line it shares the most words with: the line
+    they picked was put to them, so its address is theirs to give (stop 55: "Ioana Marinescu, cea
+    cu ia de Muscel" picked a contact whose number only the ground had shown, and the gate then
+    refused the number three times). Not for an entry of a file: given "A do Duarte (Shortboard
+    … do Duarte …)", the 1.5B then marked the other board (stop 55's rerun)."""
     said = words(answer)
     shared = sorted(((len(said & words(c)), c) for c in choices), reverse=True)
     if not shared or shared[0][0] == 0 or len(shared) > 1 and shared[1][0] == shared[0][0]:
