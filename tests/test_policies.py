@@ -160,6 +160,8 @@ def test_review_caps_then_sends_others_back_when_asking():
      "Vypusť v sobotu v deset ráno balon se sondou z hřiště v Úpici?", True),
     ("Buche mir bitte einen Tisch für zwei im Ratskeller für Freitag.",
      "Buche mir einen Tisch für zwei im Ratskeller für Freitag?", True),
+    ("Nhắn cho trưởng đoàn lân, báo là tôi sẽ đi diễn buổi khai trương ở Quận 5.",
+     "Trưởng đoàn lân, báo là tôi sẽ đi diễn buổi khai trương ở Quận 5. Bạn có thể giúp tôi với điều này không?", True),
     ("Reserva una pista de pádel para el sábado a las diez.", "¿A qué hora el sábado?", False),
     ("Ajoute le beurre à la liste de courses.", "Quelle liste de courses : maison ou chalet ?", False),
 ])

@@ -715,6 +715,17 @@ async def test_a_look_up_before_a_send_that_failed_reads_once_more_before_sendin
     assert "send_message" in offered[2] and "read_file" not in offered[2]
 
 
+async def test_a_refused_number_only_a_tables_first_rows_showed_is_told_where_it_is(harness):
+    await harness.start()
+    (harness.env.workdir / "sanggar.csv").write_text("Peran,Nama,Telepon\nPelatih,Pak Sutrisno,0812 3456 7890\n")
+    harness.model.enqueue(call("send_message", {"to": "0812 3456 7890", "text": "Saya tidak bisa datang."}), "Maaf.")
+    _, events = await harness.turn("Kirim pesan ke guru gamelan.", headless=True)  # no word of the file: no excerpt
+    refused = of_type(events, "tool_finished")[0]
+    assert refused.fate == "refused_recipient"
+    assert refused.result.endswith("it is in sanggar.csv, which you were shown: call read_file sanggar.csv, then send to"
+                                   " the address it returns; or ask the user")
+
+
 async def test_after_a_refused_recipient_and_its_look_up_the_next_pass_sends_or_asks(harness):
     await harness.start()
     (harness.env.workdir / "gare.md").write_text("| Gara | Tracciatore | Email |\n|---|---|---|\n"
@@ -788,7 +799,8 @@ async def test_the_contact_the_person_picks_may_be_sent_to_though_only_the_groun
     assert [f.fate for f in of_type(seen, "tool_finished")] == ["ran", "refused_recipient", "ran"]
     sent = [json.loads(f.read_text()) for f in (harness.env.data_dir / "outbox").iterdir()]
     assert [m["to"] for m in sent] == ["0744 902 117"]
-    assert "(| Ioana Marinescu | 0744 902 117 | ie de Muscel | gata |)" in harness.sent(2)[-1]["content"]
+    assert "says: Ioana Marinescu, cea cu ia de Muscel. (" in harness.sent(2)[-1]["content"]
+    assert "Ioana Marinescu | 0744 902 117 | ie de Muscel" in harness.sent(2)[-1]["content"]
 
 
 async def test_an_edit_file_whose_line_the_persons_words_fit_twice_asks_which(harness):

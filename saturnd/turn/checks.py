@@ -145,6 +145,12 @@ def said_back(request: str, text: str) -> bool:
     return any(SequenceMatcher(None, said, sentence.strip(" .!?")).ratio() >= SAID_BACK for sentence in sentences)
 
 
+def asks_request_back(request: str, question: str) -> bool:
+    """The question, or one of its sentences, is the request again (stop 55: a Vietnamese request
+    put to the person with "Can you help me with this?" after it)."""
+    return any(said_back(request, part) for part in (question, *SENTENCE_END.split(question.strip())))
+
+
 def left_failed(trace: list[PassTrace]) -> Finding | None:
     """The answer came right after a pass whose calls all failed (a tool error, a time-out)."""
     last = next((record for record in reversed(trace) if record.calls), None)

@@ -23,7 +23,7 @@ from protocol.methods import Attachment, GroundTrace
 from saturnd.gate.reach import within
 from saturnd.tools.builtin_files import human_size
 from saturnd.tools.kb import kb_documents, kb_manifest
-from saturnd.tools.tables import load_tables
+from saturnd.tools.tables import load_tables, show_cell
 from saturnd.turn import prompts
 from saturnd.turn.fencing import fence
 from saturnd.turn.folder_scan import FolderScan, scan_folder
@@ -61,6 +61,8 @@ class BuiltGround:
     """What the model was shown of the user's documents: the dependency gate counts a whole file as read."""
     file_names: str = ""
     """The mapped files' names, one a line."""
+    table_rows: list[tuple[str, str]] = field(default_factory=list)
+    """(source file, the rows shown of its table): what the model may copy an address from."""
 
 
 def ground_text(ground: Ground) -> str:
@@ -78,16 +80,17 @@ def build_ground(ground: Ground) -> BuiltGround:
         parts.append(prompts.KB_INTRO + "\n" + fence("knowledge base", "\n".join(lines)))
     if ground.memory_block:
         parts.append(ground.memory_block)
-    turn_part, findings, excerpts, names = _this_turn(ground)
-    return BuiltGround("\n\n".join([*parts, turn_part]), findings, excerpts, names)
+    turn_part, findings, excerpts, names, rows = _this_turn(ground)
+    return BuiltGround("\n\n".join([*parts, turn_part]), findings, excerpts, names, rows)
 
 
-def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], str]:
+def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], str, list[tuple[str, str]]]:
     parts = [TURN_HEADING, f"Now: {_now(ground.now)}", f"Working folder: {ground.cwd}"]
     findings = GroundTrace()
     excerpts: list[Excerpt] = []
     names = ""
     table_names: list[str] = []
+    table_rows: list[tuple[str, str]] = []
     if ground.folder_map or ground.retrieval:
         started = time.monotonic()
         scan = scan_folder(ground.cwd) if ground.cwd.is_dir() else FolderScan([], [], cut=False)
@@ -101,6 +104,9 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], str]:
             if heads := tables.heads(TABLE_HEAD_ROWS):
                 shown.append(prompts.TABLES_INTRO + "\n" + heads)
                 table_names = [f"{t.name} ({t.source})" for t in tables.tables]
+                table_rows = [(t.source, rows) for t in tables.tables
+                              if (rows := "\n".join(" | ".join(show_cell(v) for v in row) for row in t.head[:TABLE_HEAD_ROWS]))
+                              and rows.replace("\n", "\n  ") in heads]
             excerpts = relevant_excerpts(ground.request, _documents(ground, scan))
             if excerpts:
                 shown.append(prompts.EXCERPTS_INTRO + "\n" + render_excerpts(excerpts))
@@ -112,7 +118,7 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], str]:
         )
     for attachment in ground.attachments:
         parts.append(f"Attached by the user: {attachment.name}\n" + fence(attachment.name, attachment.content))
-    return "\n".join(parts), findings, excerpts, names
+    return "\n".join(parts), findings, excerpts, names, table_rows
 
 
 def folder_map_text(scan: FolderScan) -> str:

@@ -135,7 +135,9 @@ async def opening_messages(turn: TurnContext) -> list[dict[str, Any]]:
     turn.history_note = history.trace_note(budget)
     turn.store.add_message(turn.session_id, turn.turn_id, "user", turn.text)
     system, built = await asyncio.to_thread(ground_messages, ground)  # the folder scan reads files
-    turn.ground, turn.shown = built.trace, [(e.source, "\n".join(e.lines), e.whole) for e in built.excerpts]
+    turn.ground = built.trace
+    turn.shown = [(e.source, "\n".join(e.lines), e.whole) for e in built.excerpts]
+    turn.shown += [(source, rows, False) for source, rows in built.table_rows]
     turn.file_names = built.file_names
     earlier = history.messages if turn.caller_history is None else turn.caller_history
     return system + earlier + [{"role": "user", "content": turn.text}]

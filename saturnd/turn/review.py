@@ -31,7 +31,7 @@ from saturnd.gate.reach import Reach
 from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, decide_remember
 from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
-from saturnd.turn.checks import said_back
+from saturnd.turn.checks import asks_request_back
 from saturnd.turn.contacts import same_name_contacts, shown_in
 from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.validation import Invalid, validate_call
@@ -145,7 +145,7 @@ def review_one(call: ToolCall, registry: Registry, ledger: CallLedger, context: 
     if call.name == ASK_USER:
         if (asked := ledger.asked_before(signature)) is not None:
             return Decision(call, "refused_loop", asked, setback=True, **fields)
-        if said_back(context.request, str(arguments.get("question", ""))):
+        if asks_request_back(context.request, str(arguments.get("question", ""))):
             return Decision(call, "refused", ASKS_REQUEST_BACK, setback=True, **fields)
         return Decision(call, "ask_user", **fields)
     if tool.risk == "messaging" and (unknown := recipient_refusal(arguments, context.record)) is not None:
