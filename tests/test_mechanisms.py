@@ -217,6 +217,9 @@ def test_an_answer_in_another_language_than_the_request_is_found(request_text, a
     ("¿Cuántos perfumes siguen macerando?", "Seis perfumes siguen macerando.", False),
     ("Envoie un e-mail à la trésorière du club.", "J'ai envoyé l'e-mail à la trésorière.", False),
     ("What is the soup of the day on the menu?", "The soup of the day is leek and potato.", False),
+    ("What is the slope of the line which is perpendicular to the line with the equation y = 3x + 2?",
+     "The slope of the line which is perpendicular to the line with the equation y = 3x + 2 is -1/3.", False),
+    ("Wie viel wiegt Frieda seit der Winterstarre weniger?", "Frieda wiegt seit der Winterstarre 19 g weniger.", False),
 ])
 def test_an_answer_that_says_the_request_back_is_found_in_any_language(request_text, answer, said_back) -> None:
     from saturnd.turn.checks import says_request_back

@@ -744,6 +744,22 @@ async def test_after_a_refused_recipient_and_its_look_up_the_next_pass_sends_or_
     assert third["tool_choice"] == "required" and "send_email" in offered and "query" not in offered
 
 
+async def turn_answering(harness, text, reply):
+    """A turn whose every question the person answers with `reply` and every approval with once."""
+    client = harness.client
+    session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
+    started = await client.call("turn/start", {"session_id": session.session_id, "text": text})
+    seen = []
+    async for e in client.turn_events(started.turn_id):
+        seen.append(e)
+        tag = e.event.__struct_config__.tag
+        if tag == "question":
+            await client.call("turn/reply", {"turn_id": started.turn_id, "text": reply})
+        elif tag == "approval_requested":
+            await client.call("turn/decide", {"turn_id": started.turn_id, "call_id": e.event.call_id, "decision": "once"})
+    return seen
+
+
 KOMBUCHA = "# Kombucha\n- [ ] Lote 14: gengibre e limão\n- [ ] Lote 15: gengibre e curcuma\n- [ ] Lote 16: hibisco\n"
 
 
@@ -753,18 +769,7 @@ async def test_an_edit_whose_entry_the_persons_words_fit_twice_asks_which(harnes
     batches.write_text(KOMBUCHA)
     harness.model.enqueue(call("mark_done", {"path": "kombucha.md", "item": "Lote 14: gengibre e limão"}),
                           call("mark_done", {"path": "kombucha.md", "item": "Lote 15: gengibre e curcuma"}), "Feito.")
-    client = harness.client
-    session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
-    started = await client.call("turn/start", {"session_id": session.session_id,
-                                               "text": "Já engarrafei a kombucha de gengibre, marca-a como feita."})
-    seen = []
-    async for e in client.turn_events(started.turn_id):
-        seen.append(e)
-        tag = e.event.__struct_config__.tag
-        if tag == "question":
-            await client.call("turn/reply", {"turn_id": started.turn_id, "text": "a de curcuma"})
-        elif tag == "approval_requested":
-            await client.call("turn/decide", {"turn_id": started.turn_id, "call_id": e.event.call_id, "decision": "once"})
+    seen = await turn_answering(harness, "Já engarrafei a kombucha de gengibre, marca-a como feita.", "a de curcuma")
     assert [q.question for q in of_type(seen, "question")] == [prompts.WHICH_ENTRY.format(
         choices="Lote 14: gengibre e limão; Lote 15: gengibre e curcuma", tool="mark_done")]
     assert "The user says: a de curcuma" in harness.sent(1)[-1]["content"]
@@ -783,18 +788,7 @@ async def test_the_contact_the_person_picks_may_be_sent_to_though_only_the_groun
                           call("send_message", {"to": "0722 315 480", "text": text}),
                           call("send_message", {"to": "0744 902 117", "text": text}), "Trimis.")
     # the query gives the number alone on its line, the whole row below it; the ground shows both Ioanas
-    client = harness.client
-    session = await client.call("session/create", {"cwd": str(harness.env.workdir)})
-    started = await client.call("turn/start", {"session_id": session.session_id,
-                                               "text": "Trimite-i un SMS Ioanei că ia ei e gata."})
-    seen = []
-    async for e in client.turn_events(started.turn_id):
-        seen.append(e)
-        tag = e.event.__struct_config__.tag
-        if tag == "question":
-            await client.call("turn/reply", {"turn_id": started.turn_id, "text": "Ioana Marinescu, cea cu ia de Muscel."})
-        elif tag == "approval_requested":
-            await client.call("turn/decide", {"turn_id": started.turn_id, "call_id": e.event.call_id, "decision": "once"})
+    seen = await turn_answering(harness, "Trimite-i un SMS Ioanei că ia ei e gata.", "Ioana Marinescu, cea cu ia de Muscel.")
     assert len(of_type(seen, "question")) == 1
     assert [f.fate for f in of_type(seen, "tool_finished")] == ["ran", "refused_recipient", "ran"]
     sent = [json.loads(f.read_text()) for f in (harness.env.data_dir / "outbox").iterdir()]

@@ -37,6 +37,7 @@ from protocol.methods import PassTrace
 from saturnd.tools.registry import CHANGING_RISKS, Registry
 from saturnd.turn import prompts
 from saturnd.turn.first_move import CHANGING, FirstMove
+from saturnd.turn.retrieval import WORD
 
 FIGURE = re.compile(r"(?<!\d)\d+(?:[.,'\u00a0\u202f]\d+)*(?!\d)")
 """A number as written: digits with the separators of any locale between them."""
@@ -136,9 +137,12 @@ def says_request_back(said: Sequence[str], answer: str) -> Finding | None:
 
 
 def said_back(request: str, text: str) -> bool:
-    """`text` is `request`, or one of its sentences or clauses, nearly word for word."""
+    """`text` is `request`, or one of its sentences or clauses, nearly word for word, and adds no
+    word of its own: "The slope of the line perpendicular to y = 3x + 2 is -1/3" says the question
+    back and answers it with a word or a figure of its own (BFCL's report slice, stop 55: it went
+    back, and the 1.5B then called a tool)."""
     said = " ".join(text.casefold().split()).strip(" .!?")
-    if len(said) < ECHO_MIN_CHARS:
+    if len(said) < ECHO_MIN_CHARS or set(WORD.findall(said)) - set(WORD.findall(request.casefold())):
         return False
     asked = " ".join(request.casefold().split())
     sentences = [asked, *SENTENCE_END.split(asked), *(p for p in re.split(r"[,;]\s+", asked) if len(p) >= ECHO_MIN_CHARS)]
