@@ -131,7 +131,7 @@ def says_request_back(said: Sequence[str], answer: str) -> Finding | None:
     """The answer is what the user said this turn (the request, or what they answered a question
     of the model's), or a sentence of it, nearly word for word (compared as text). stop 55's
     first run: the person's answer to ask_user ("Onu gospodina Kovačevića.") was the whole answer."""
-    if not any(said_back(words, answer) for words in said):
+    if not any(said_back(text, answer) for text in said):
         return None
     return Finding("said_back", prompts.SAID_BACK, prompts.NOTE_SAID_BACK)
 

@@ -72,6 +72,6 @@ def _digits_or_lower(address: str) -> str:
 
 
 def shown_in(address: str, record: SessionRecord) -> str | None:
-    """The file whose excerpt the ground showed with `address` in it (the source an excerpt is
-    shown under: a path, or "kb:<name>"), or None."""
+    """The file whose excerpt or table rows the ground showed with `address` in them (a path, or
+    "kb:<name>" for the knowledge base), or None."""
     return next((r.call_id for r in record.returned if r.tool == GROUND and _holds(r.text, address)), None)
