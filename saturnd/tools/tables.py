@@ -88,6 +88,10 @@ class TableInfo:
     rows: int
     head: list[tuple[Cell, ...]] = field(default_factory=list)
 
+    def head_lines(self, max_rows: int) -> list[str]:
+        """Its first rows as the model is shown them."""
+        return [" | ".join(show_cell(v) for v in row) for row in self.head[:max_rows]]
+
 
 @dataclass
 class Tables:
@@ -120,7 +124,7 @@ class Tables:
             # the file first: the name file tools take, and query takes it for its table too
             # (stop 53: edits given the table's SQL name as their path failed, 1 of 4 asks)
             lines = [f"{table.source} (table {table.name}, {_rows(table.rows)}): {cols}"]
-            lines += ["  " + " | ".join(show_cell(v) for v in row) for row in table.head[:max_rows]]
+            lines += ["  " + line for line in table.head_lines(max_rows)]
             block = "\n".join(lines)
             if blocks and used + len(block) > max_chars:
                 rest = self.tables[i:]

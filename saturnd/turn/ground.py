@@ -23,7 +23,7 @@ from protocol.methods import Attachment, GroundTrace
 from saturnd.gate.reach import within
 from saturnd.tools.builtin_files import human_size
 from saturnd.tools.kb import kb_documents, kb_manifest
-from saturnd.tools.tables import load_tables, show_cell
+from saturnd.tools.tables import load_tables
 from saturnd.turn import prompts
 from saturnd.turn.fencing import fence
 from saturnd.turn.folder_scan import FolderScan, scan_folder
@@ -104,9 +104,9 @@ def _this_turn(ground: Ground) -> tuple[str, GroundTrace, list[Excerpt], str, li
             if heads := tables.heads(TABLE_HEAD_ROWS):
                 shown.append(prompts.TABLES_INTRO + "\n" + heads)
                 table_names = [f"{t.name} ({t.source})" for t in tables.tables]
-                table_rows = [(t.source, rows) for t in tables.tables
-                              if (rows := "\n".join(" | ".join(show_cell(v) for v in row) for row in t.head[:TABLE_HEAD_ROWS]))
-                              and rows.replace("\n", "\n  ") in heads]
+                # the tables heads() had room for (past its budget the rest are only named)
+                table_rows = [(t.source, "\n".join(lines)) for t in tables.tables
+                              if (lines := t.head_lines(TABLE_HEAD_ROWS)) and "\n  ".join(lines) in heads]
             excerpts = relevant_excerpts(ground.request, _documents(ground, scan))
             if excerpts:
                 shown.append(prompts.EXCERPTS_INTRO + "\n" + render_excerpts(excerpts))
