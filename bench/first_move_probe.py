@@ -3,7 +3,12 @@
 Runs saturnd.turn.first_move.decide_first_move with the built-in tools and a small folder as
 context, against an OpenAI-compatible server or the embedded model (started here, stopped after).
 
-Usage: python bench/first_move_probe.py [--base-url URL --model NAME] [--embedded ID] [--out FILE]
+With --errands GLOB, the errands of bench/errands matching GLOB are put instead, each with its
+files' names as the context the daemon gives (the ground's file names, one a line) and its own
+tools; the route expected is its category's (call: look_up or answer, both read the tables; chain
+and declined: change; messaging: send; cannot: cannot; ask: change, send or ask).
+
+Usage: python bench/first_move_probe.py [--base-url URL --model NAME] [--embedded ID] [--errands GLOB] [--out FILE]
 """
 
 from __future__ import annotations
@@ -133,6 +138,38 @@ async def first_tokens(base_url: str) -> list[str]:
     return lines
 
 
+EXPECTED = {"call": ("look_up", "answer"), "chain": ("change",), "declined": ("change",), "messaging": ("send",),
+            "cannot": ("cannot",), "ask": ("change", "send", "ask")}
+
+
+async def run_errands(client: ModelClient, pattern: str) -> list[str]:
+    """Each errand's first move, as the daemon decides it: its tools, its files' names."""
+    import yaml
+
+    tools, _ = tool_list()
+    out = ["| errand | expected | got | p(got) | p(expected) |", "|---|---|---|---|---|"]
+    right: dict[str, list[bool]] = defaultdict(list)
+    for path in sorted((REPO / "bench" / "errands").glob(pattern)):
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        expected = EXPECTED[document["category"]]
+        for task in document["tasks"]:
+            offered = [t for t in tools if t["function"]["name"] in task.get("tools", [])] or tools
+            names = "\n".join(sorted(task.get("files", {})))
+            move = await decide_first_move(client, task["prompt"], offered, names)
+            got = move.route if move else "(none)"
+            probabilities = move.probabilities if move and move.probabilities else {}
+            ok = got in expected
+            right[document["category"]].append(ok)
+            right["all"].append(ok)
+            p_expected = max((probabilities.get(e, 0.0) for e in expected), default=0.0)
+            out.append(f"| {task['id']} | {'/'.join(expected)} | {got}{'' if ok else ' ✗'} |"
+                       f" {probabilities.get(got, 0.0):.2f} | {p_expected:.2f} |")
+            print(out[-1], flush=True)
+    out.append("")
+    out += [f"{key}: {sum(hits)}/{len(hits)}" for key, hits in right.items()]
+    return out
+
+
 async def run(client: ModelClient, base_url: str) -> list[str]:
     tools, source = tool_list()
     out = [f"Tools: {len(tools)} from {source}; context: {CONTEXT!r}", "Route tokens (llama.cpp /tokenize):", *[f"    {t}" for t in await first_tokens(base_url)], ""]
@@ -170,6 +207,7 @@ async def main() -> None:
     parser.add_argument("--model", default="", help="the model's name on --base-url")
     parser.add_argument("--embedded", default=weights.DEFAULT_MODEL, help="an embedded model id")
     parser.add_argument("--threads", type=int, default=0)
+    parser.add_argument("--errands", default="", help="put bench/errands/GLOB's errands instead")
     parser.add_argument("--out", type=Path, default=None, help="also write the lines here")
     args = parser.parse_args()
     embedded = None
@@ -185,7 +223,7 @@ async def main() -> None:
     client = ModelClient(base_url, name=args.model or args.embedded, fresh_connections=embedded is not None,
                          prompt_slots=embedded is not None)
     try:
-        lines = await run(client, base_url)
+        lines = await (run_errands(client, args.errands) if args.errands else run(client, base_url))
     finally:
         await client.close()
         if embedded is not None:

@@ -12,7 +12,7 @@ import pytest
 from saturnd.tools import builtin_registry
 from saturnd.tools import tables as tables_module
 from saturnd.tools.cells import read_column, read_date
-from saturnd.tools.query import QUERY, QueryParams, run_query
+from saturnd.tools.query import NO_EXACT_ROW, QUERY, QueryParams, run_query
 from saturnd.tools.registry import ToolEnv, ToolFailure
 from saturnd.tools.tables import ident, load_tables, table_name
 
@@ -265,6 +265,24 @@ def test_a_select_comes_back_as_a_small_table(home):
     assert shown.split("\nthe whole rows:")[0] == "Sorte | doppelt\nKürbis | 20\nGurken | 4\nTomaten | 3"
     assert run_query(home, "SELECT Sorte FROM haus_garten_ernte WHERE Menge > 100") == (
         "Sorte\n(no rows)\nno row matched the WHERE; the values its columns hold: Menge: 1.5, 2, 10")
+
+
+@pytest.mark.parametrize(("files", "sql", "found"), [
+    ({"cofradia/hermandad.md": "| Paso | Capataz | Teléfono |\n|---|---|---|\n"
+      "| Paso de Cristo (Vera-Cruz) | Manuel Jiménez | 654-218 903 |\n"
+      "| Paso de palio (María Santísima) | Antonio Reyes | 677-450 186 |\n"},
+     "SELECT Capataz FROM cofradia_hermandad WHERE Paso = 'Paso de palio'", "Antonio Reyes"),
+    ({"verein/vorstand.csv": "Amt,Name,E-Mail\nKassenwartin,Petra Lang,kasse@x.example\nVorsitz,Wolf Seidl,v@x.example\n"},
+     "SELECT \"E-Mail\" FROM verein_vorstand WHERE 'kassenwart' = Amt", "kasse@x.example"),
+    ({"équipe.md": "| Rôle | Nom |\n|---|---|\n| Capitaine (équipe 2) | Élodie Roux |\n| Trésorier | Marc Petit |\n"},
+     "SELECT Nom FROM équipe WHERE Rôle = 'CAPITAINE'", "Élodie Roux"),
+])
+def test_a_where_comparing_part_of_a_cell_finds_the_rows_holding_it(tmp_path, files, sql, found):
+    tables = load_tables([lay(tmp_path, files)])
+    shown = run_query(tables, sql)
+    assert shown.startswith("ran as: ") and "INSTR(CASEFOLD(" in shown.splitlines()[0]
+    assert shown.splitlines()[1] == NO_EXACT_ROW
+    assert found in shown
 
 
 def test_a_where_that_matches_nothing_is_told_what_its_columns_hold(home):

@@ -739,7 +739,11 @@ async def test_after_a_refused_recipient_and_its_look_up_the_next_pass_sends_or_
     # the excerpt that showed the address is named: reading it gives the address as a tool's result
     assert of_type(events, "tool_finished")[0].result.endswith(
         "it is in gare.md, which you were shown: call read_file gare.md, then send to the address it returns; or ask the user")
-    third = harness.model.requests[2]
+    # the pass after the refusal reads (the 1.5B answered "I don't know the captain's number", or
+    # sent the refused number again); the pass after that sends, or asks
+    second, third = harness.model.requests[1:3]
+    offered = [t["function"]["name"] for t in second["tools"]]
+    assert second["tool_choice"] == "required" and "read_file" in offered and "send_email" not in offered
     offered = [t["function"]["name"] for t in third["tools"]]
     assert third["tool_choice"] == "required" and "send_email" in offered and "query" not in offered
 

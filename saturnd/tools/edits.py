@@ -1108,7 +1108,13 @@ def named_entry(path: Path, display: str, selector: Any) -> tuple[str, list[str]
         return None
     if len(found) != 1:
         return None
-    return found[0].main or found[0].shown, [e.main or e.shown for e in entries if e is not found[0]]
+    return _whole(found[0]), [_whole(e) for e in entries if e is not found[0]]
+
+
+def _whole(entry: Entry) -> str:
+    """An entry as the person may name it: a row by any of its cells (the hedgehog "from Kampen"
+    is the row labelled "Pluis", stop 56), a line by its text."""
+    return " | ".join(c for c in entry.cells if c.strip()) if entry.cells else entry.main or entry.shown
 
 
 def line_named(path: Path, display: str, old: str) -> tuple[str, list[str]] | None:

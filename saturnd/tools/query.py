@@ -87,11 +87,16 @@ def run_query(tables: Tables, sql: str, max_rows: int = ROWS_SHOWN, time_limit_s
         except (sqlite3.Error, sqlite3.Warning) as exc:
             raise ToolFailure(explain(tables, text, exc)) from None
         else:
+            loosened = None if rows else _loosened(tables, text, max_rows)
+            if loosened is not None:
+                text, rows, quoted = loosened[0], loosened[1], True
             whole = _whole_rows(tables, text, header) if 0 < len(rows) <= WHOLE_ROWS else None
             held = "" if rows else what_the_filter_saw(tables, text)
         finally:
             tables.db.set_progress_handler(None, 0)
     shown = _shown(header, rows, more) + held
+    if loosened is not None:
+        shown = f"{NO_EXACT_ROW}\n{shown}"
     if quoted:
         shown = f"ran as: {text}\n{shown}"
     return shown if whole is None else f"{shown}\nthe whole rows:\n{_shown(*whole, 0)}"
@@ -140,7 +145,40 @@ def whole_rows_sql(sql: str) -> str | None:
     return holding.limit(WHOLE_ROWS).sql(dialect="sqlite")
 
 
+NO_EXACT_ROW = "no row held the text the WHERE compared exactly; these hold it as part of the value (compared ignoring case):"
+
+
+def _loosened(tables: Tables, sql: str, max_rows: int) -> tuple[str, list[tuple[object, ...]]] | None:
+    """A SELECT whose WHERE matched no row, with each `column = 'text'` made `column holds 'text'`
+    (case ignored): the rows it finds, and the SQL that found them; None when it finds none. The
+    1.5B compares a cell with part of it (stop 56: "Paso = 'Paso de palio'" for the row "Paso de
+    palio (María Santísima de las Tristezas)"; it then sent to a name it made up)."""
+    try:
+        tree = sqlglot.parse_one(sql, read="sqlite")
+    except sqlglot.errors.SqlglotError:
+        return None
+    where = tree.args.get("where") if isinstance(tree, exp.Select) else None
+    if where is None:
+        return None
+    loosened = False
+    for equal in list(where.find_all(exp.EQ)):
+        column, text = equal.this, equal.expression
+        if isinstance(column, exp.Literal):
+            column, text = text, column
+        if isinstance(column, exp.Column) and isinstance(text, exp.Literal) and text.is_string and text.this.strip():
+            needle = exp.Literal.string(text.this.strip().casefold())
+            equal.replace(exp.GT(this=exp.func("instr", exp.func("casefold", column.copy()), needle),
+                                 expression=exp.Literal.number(0)))
+            loosened = True
+    if not loosened:
+        return None
+    wider = tree.sql(dialect="sqlite")
+    rows = tables.db.execute(wider).fetchmany(max_rows)
+    return (wider, rows) if rows else None
+
+
 FILTER_VALUES = 8
+NO_ROW_MATCHED = "no row matched the WHERE; the values its columns hold: "
 
 
 def what_the_filter_saw(tables: Tables, sql: str) -> str:
@@ -164,7 +202,7 @@ def what_the_filter_saw(tables: Tables, sql: str) -> str:
             continue
         more = ", …" if len(values) > FILTER_VALUES else ""
         seen.append(f"{column}: {', '.join(show_cell(v[0]) for v in values[:FILTER_VALUES])}{more}")
-    return "\nno row matched the WHERE; the values its columns hold: " + "; ".join(seen) if seen else ""
+    return "\n" + NO_ROW_MATCHED + "; ".join(seen) if seen else ""
 
 
 def _whole_rows(tables: Tables, sql: str, header: list[str]) -> tuple[list[str], list[tuple[object, ...]]] | None:

@@ -490,13 +490,15 @@ def _datediff(a: Any, b: Any) -> int | None:
 
 def add_sql_helpers(db: sqlite3.Connection) -> None:
     """MySQL habits a small model brings, made to work: MONTH(d), YEAR(d), DAY(d),
-    DATEDIFF(later, earlier) in days, CURDATE(), CONCAT(a, b, ...)."""
+    DATEDIFF(later, earlier) in days, CURDATE(), CONCAT(a, b, ...); and CASEFOLD(text)."""
     db.create_function("MONTH", 1, _part("month"), deterministic=True)
     db.create_function("YEAR", 1, _part("year"), deterministic=True)
     db.create_function("DAY", 1, _part("day"), deterministic=True)
     db.create_function("DATEDIFF", 2, _datediff, deterministic=True)
     db.create_function("CURDATE", 0, lambda: dt.date.today().isoformat())
     db.create_function("CONCAT", -1, lambda *parts: "".join(p if isinstance(p, str) else show_cell(p) for p in parts))
+    # SQLite's lower() folds ASCII only: "María" must be found as "maría"
+    db.create_function("CASEFOLD", 1, lambda v: v.casefold() if isinstance(v, str) else v, deterministic=True)
 
 
 # -- the entry point -------------------------------------------------------------------------

@@ -34,8 +34,10 @@ from difflib import SequenceMatcher
 from typing import Literal
 
 from protocol.methods import PassTrace
+from saturnd.tools.query import NO_ROW_MATCHED
 from saturnd.tools.registry import CHANGING_RISKS, Registry
 from saturnd.turn import prompts
+from saturnd.turn.fencing import NOT_INSTRUCTIONS
 from saturnd.turn.first_move import CHANGING, FirstMove
 from saturnd.turn.retrieval import WORD
 
@@ -114,13 +116,21 @@ answer only says the request back."""
 SENTENCE_END = re.compile(r"(?<=[.;:!?])\s+")
 
 
+SATURN_WORDS = (NOT_INSTRUCTIONS, prompts.FOLDER_MAP_INTRO, prompts.TABLES_INTRO, prompts.EXCERPTS_INTRO,
+                NO_ROW_MATCHED)
+"""Saturn's fixed words in what the model is shown: the 1.5B gave the ground's own text as its whole
+answer (stop 55, a Greek look-up), and a query's "no row matched the WHERE; the values its columns
+hold: …" twice a run (stop 55, call-04, chain-04)."""
+
+
 def echoes_saturn(answer: str, trace: list[PassTrace], told: Sequence[str] = ()) -> Finding | None:
     """The answer repeats a sentence (of at least ECHO_MIN_CHARS) of a result Saturn wrote for a
-    call that did not run (declined, refused, not approved), or of what a check told the model
-    this turn (`told`): compared as text, in no language."""
+    call that did not run (declined, refused, not approved), of what a check told the model this
+    turn (`told`), or of Saturn's fixed words in the ground and the query tool's hints
+    (SATURN_WORDS): compared as text, in no language."""
     said = " ".join(answer.casefold().split())
     whys = [c.why for record in trace for c in record.calls if c.fate not in ("ran", "asked")]
-    for text in (*whys, *told):
+    for text in (*whys, *told, *SATURN_WORDS):
         for sentence in SENTENCE_END.split(" ".join(text.casefold().split())):
             if len(sentence) >= ECHO_MIN_CHARS and sentence.rstrip(".;:") in said:
                 return Finding("echoed", prompts.ECHOED, prompts.NOTE_ECHOED)

@@ -5,7 +5,8 @@ already refused one that came from nowhere). The words that line shares with wha
 user typed are the name they used ("Anna"); every other returned line that holds that
 name and an address of the same kind is another contact it may mean. Unless what the
 user typed fits the chosen line better than each of the others, the person is asked
-which. Names are compared as words of any script; nothing here knows a language.
+which. Names are compared as words of any script, inflected or not (which_one.same_word); nothing
+here knows a language.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from saturnd.gate.provenance import EMAIL, GROUND, PHONE, SessionRecord
-from saturnd.turn.which_one import words
+from saturnd.turn.which_one import shared, words
 
 MIN_NAME_CHARS = 2
 
@@ -35,21 +36,21 @@ def same_name_contacts(to: str, request: str, record: SessionRecord) -> list[Con
     typed = _names(" ".join([request, *record.typed]))
     # of the lines giving the address, the one naming the person most: a query's result may give
     # the number alone on its line, and its whole row below it
-    chosen = max((line for line in lines if _holds(line, to)), key=lambda line: len(_names(line) & typed), default=None)
+    chosen = max((line for line in lines if _holds(line, to)), key=lambda line: len(shared(_names(line), typed)), default=None)
     if chosen is None:
         return []
-    name = _names(chosen) & typed
+    name = shared(_names(chosen), typed)
     if not name:
         return []
     others = {}
     for line in lines:
         address = kind.search(line)
-        if address and not _holds(line, to) and _names(line) & name:
+        if address and not _holds(line, to) and shared(_names(line), name):
             others[_digits_or_lower(address.group())] = Contact(line.strip(), address.group())
     if not others:
         return []
-    fit = len(_names(chosen) & typed)
-    if all(len(_names(c.line) & typed) < fit for c in others.values()):
+    fit = len(shared(_names(chosen), typed))
+    if all(len(shared(_names(c.line), typed)) < fit for c in others.values()):
         return []
     return [Contact(chosen.strip(), to.strip()), *others.values()]
 

@@ -46,6 +46,7 @@ from saturnd.turn.language import answered_in_another_language
 from saturnd.turn.remembering import queue_missed_facts
 from saturnd.turn.routes import (
     gives_address,
+    look_up_tools,
     names_page,
     no_tool_fits,
     route_tools,
@@ -100,17 +101,19 @@ async def _passes(turn: TurnContext) -> EndStatus:
                 return finish(turn, turn.last_text or prompts.UNREADABLE, note=note)
             case CallsProposed(reply):
                 forced, turn.must_call, turn.then_call = turn.must_call, turn.then_call, ()
-                await tool_round(turn, messages, reply)
+                reviewed = await tool_round(turn, messages, reply)
                 if turn.must_call and turn.tally.tool_passes == 1 and not ran_in_last_pass(turn):
                     # the look-up before a send failed (a table that is not one): read once more,
                     # then send (stop 53's suite: 8 of 12 failed messages asked the person instead)
                     turn.must_call, turn.then_call = forced, turn.must_call
-                elif any(c.fate == "refused_recipient" for c in turn.trace[-1].calls) and "resend" not in turn.sent_back:
-                    # the refusal asks for the recipient's look-up: the pass after it sends, or asks
-                    # (stop 54's first run: the address was queried, then the answer said it was
-                    # missing); once a turn: re-armed each time, it held a refused address to 16 rounds
+                elif any(d.fate == "refused_recipient" for d in reviewed) and "resend" not in turn.sent_back:
+                    # the refusal asks for the recipient's look-up: the pass after it reads (stop
+                    # 55: answered "I don't know the captain's number", or sent the refused number
+                    # again, in 5 of 6 refusals), the pass after that sends, or asks (stop 54's first
+                    # run: the address was queried, then the answer said it was missing); once a
+                    # turn: re-armed each time, it held a refused address to 16 rounds
                     turn.sent_back.add("resend")
-                    turn.then_call = send_or_ask(turn.registry)
+                    turn.must_call, turn.then_call = look_up_tools(turn.registry), send_or_ask(turn.registry)
             case Answered(text):
                 finding = None if bound else await check_answer(turn, messages, text)
                 if finding and finding.kind not in turn.sent_back:

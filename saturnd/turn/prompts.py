@@ -52,8 +52,9 @@ DECLINED_SAID_DONE = (
     " changed or sent. Tell the user so, in their language."
 )
 ECHOED = (
-    "[Saturn check] Your answer repeats what Saturn told you about a call, words meant for you and not"
-    " for the user. Tell the user, in their language, what was done and what was not."
+    "[Saturn check] Your answer repeats words Saturn wrote for you (about a call, a query's result or the"
+    " files shown), not for the user. Answer the user's request itself, in their language: what was done"
+    " and what was not, or what they asked to know; call a tool first if you still need one."
 )
 LEFT_FAILED = (
     "[Saturn check] Your last call failed ({failed}). Correct it and call again. If no call can work,"
@@ -71,7 +72,7 @@ NEARLY = {"change": "changed", "send": "sent"}
 
 NOTE_NOTHING_CHANGED = "nothing was changed or sent: no tool call in this turn did it"
 NOTE_UNSOURCED = "not checked: {figures} is in no source, tool result or your words"
-NOTE_ECHOED = "the answer repeats Saturn's words to the model about a call"
+NOTE_ECHOED = "the answer repeats Saturn's words to the model"
 NOTE_LEFT_FAILED = "the last call failed and was not made again: {calls}"
 NOTE_OTHER_LANGUAGE = "the answer is in another language than the request"
 NOTE_SAID_BACK = "the answer says the user's words back"

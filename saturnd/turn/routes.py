@@ -58,7 +58,7 @@ def route_tools(
     # BFCL report slice of stop 52 forced ask_user alone where the case's own tool was the answer)
     risks = ROUTE_RISKS[move.route] | {"read_only", "external"} | ({"egress"} if page_named else set())
     if move.route == "send" and not address_given:
-        risks = frozenset({"read_only", "external"})
+        return look_up_tools(registry)
     # ask_user is for what no tool can supply (seed 000): with the person's files in view, the
     # first step reads them (stop 52: a contact's address and a meeting place that the files
     # held were asked of the person instead)
@@ -77,6 +77,11 @@ def sending_step(move: FirstMove, registry: Registry, address_given: bool) -> tu
     if move.route != "send" or address_given:
         return ()
     return send_or_ask(registry)
+
+
+def look_up_tools(registry: Registry) -> tuple[str, ...]:
+    """The tools that read the person's things (an MCP server's among them)."""
+    return tuple(t.name for t in registry if t.risk in ("read_only", "external") and t.name not in NOT_A_FIRST_STEP)
 
 
 def send_or_ask(registry: Registry) -> tuple[str, ...]:

@@ -66,13 +66,15 @@ def gate_context(turn: TurnContext) -> GateContext:
     )
 
 
-async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: ModelReply) -> None:
-    """Run one round: every proposed call ends with a result in `messages` (or is capped)."""
+async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: ModelReply) -> list[Decision]:
+    """Run one round: every proposed call ends with a result in `messages` (or is capped).
+    Returns what review decided for each call."""
     context = gate_context(turn)
-    decisions = review_calls(
+    reviewed = review_calls(
         reply.tool_calls, turn.registry, turn.ledger, turn.config.runtime.max_calls_per_pass, context,
     )
-    turn.reviewed.update({d.call.id: d for d in decisions})
+    turn.reviewed.update({d.call.id: d for d in reviewed})
+    decisions = reviewed
     handled = [d for d in decisions if d.fate != "capped"]
     message = assistant_message(reply.content, [d.call for d in handled])
     turn.store.add_message(
@@ -113,6 +115,7 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
         turn.unanswered.pop(d.call.id, None)
     turn.tally.tool_passes += 1
     turn.step = "recovery" if setback else "continuing"
+    return reviewed
 
 
 async def settle_approvals(turn: TurnContext, decisions: list[Decision]) -> list[Decision]:
