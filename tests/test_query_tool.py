@@ -433,6 +433,15 @@ def test_a_column_name_with_spaces_written_bare_is_quoted_and_the_sql_shown(tmp_
         'ran as: SELECT Cantidad FROM despiece WHERE "Largo (mm)" = 760 AND "Ancho (mm)" = 280', "Cantidad", "4"]
 
 
+def test_a_column_name_whose_signs_are_written_as_underscores_is_that_column(tmp_path):
+    budget = [{"voċi": "nar", "nar_tal-ajru": 4200, "nar_tal-art": 1600}, {"voċi": "banda", "nar_tal-ajru": 0, "nar_tal-art": 0}]
+    tables = load_tables([lay(tmp_path, {"festa/bagit.json": json.dumps(budget)})])
+    name = tables.tables[0].name
+    shown = run_query(tables, f"SELECT nar_tal_art FROM {name} WHERE nar_tal_art > 1000")
+    assert shown.splitlines()[:3] == [f'ran as: SELECT "nar_tal-art" FROM {name} WHERE "nar_tal-art" > 1000',
+                                      "nar_tal-art", "1600"]
+
+
 def test_records_grouped_under_keys_are_one_table_with_the_group_as_a_column(tmp_path):
     log = {"klub": "Łucznik", "miesiace": {
         "październik": [{"data": "04.10.2026", "strzaly": 60}],

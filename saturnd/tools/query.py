@@ -103,13 +103,17 @@ def run_query(tables: Tables, sql: str, max_rows: int = ROWS_SHOWN, time_limit_s
 
 
 def _quote_spaced_names(tables: Tables, sql: str) -> tuple[str, bool]:
-    """A column name with spaces or signs written bare (`Largo (mm) = 760`) is quoted: bare, it
-    can never be valid SQL, and the 1.5B wrote it so again after the error said to quote it."""
-    names = sorted({c.name for t in tables.tables for c in t.columns if not re.fullmatch(r"\w+", c.name)}, key=len, reverse=True)
+    """A column name with spaces or signs written bare (`Largo (mm) = 760`), or with them written
+    as underscores (`nar_tal_art` for "nar_tal-art"), is quoted: bare, it can never be valid SQL,
+    and the 1.5B wrote it so again, unchanged, after the error named the column (stops 55, 56)."""
+    columns = {c.name for t in tables.tables for c in t.columns}
+    names = sorted({n for n in columns if not re.fullmatch(r"\w+", n)}, key=len, reverse=True)
     changed = sql
     for name in names:
-        bare = re.compile(rf"""(?<!["'`\[\w]){re.escape(name)}(?![\w"'`\]])""")
-        changed = bare.sub(ident(name).replace("\\", "\\\\"), changed)
+        underscored = re.sub(r"\W+", "_", name).strip("_")
+        for written in (name, *([underscored] if underscored and underscored not in columns else [])):
+            bare = re.compile(rf"""(?<!["'`\[\w]){re.escape(written)}(?![\w"'`\]])""")
+            changed = bare.sub(ident(name).replace("\\", "\\\\"), changed)
     return changed, changed != sql
 
 
