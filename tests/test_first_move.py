@@ -12,6 +12,7 @@ from saturnd.model.embedded_server import THINKING_SLOT
 from saturnd.model.types import ModelReply, TokenLogprob
 from saturnd.testing.fake_model import Reply, error, reset
 from saturnd.turn.first_move import (
+    EXAMPLES,
     ROUTES,
     SPELLING,
     FirstMove,
@@ -63,7 +64,7 @@ async def test_the_request_is_one_short_constrained_call_with_logprobs(model, fa
     assert user == {"role": "user", "content": "Shown:\nFiles: shopping.txt\n\nRequest: Füge Milch zu meiner Einkaufsliste hinzu"}
     assert "any language" in system["content"] and "- read_file: Read a text file." in system["content"]
     assert "More." not in system["content"]
-    assert [m["role"] for m in examples] == ["user", "assistant"] * len(ROUTES)
+    assert [m["role"] for m in examples] == ["user", "assistant"] * len(EXAMPLES)
     assert {json.loads(m["content"])["route"] for m in examples[1::2]} == set(SPELLING.values())
 
 

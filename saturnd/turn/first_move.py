@@ -46,14 +46,17 @@ The tools that exist:
 Moves:
 - answer_now: you reply yourself with no tool or with calculate: general knowledge, advice, a \
 translation, arithmetic, a unit conversion.
-- look_up: the reply depends on the person's own data: their lists, notes, budget, tables, \
-documents or knowledge base, or a web page.
-- change_file: add, edit or remove something in the person's files or notes, or run a command.
+- look_up: the reply depends on the person's own data: their lists, notes, logs, budget, tables, \
+documents or knowledge base, or a web page; also how much, how many or when of what they did or \
+recorded.
+- change_file: add, edit, mark, tick off or remove something in the person's files or notes (note \
+down what they did or what happened), or run a command.
 - send_message: send a text message or an email to someone: a number, an address, or a person \
 whose address the person's files hold.
 - ask_user: a value or a choice that only the person knows is missing.
-- no_tool: none of the tools above can do it: buying, ordering, booking, paying, phoning, or \
-working a device or an app.
+- no_tool: the person wants something done in the world that none of the tools above can do: \
+buying, ordering, booking, paying, phoning, or working a device or an app. A question about what \
+they did, or noting it down, is not this.
 Reply {{"route": "<move>"}}."""
 EXAMPLES: tuple[tuple[str, Route], ...] = (
     ("Get me a taxi to the airport.", "cannot"),
@@ -62,10 +65,17 @@ EXAMPLES: tuple[tuple[str, Route], ...] = (
     ("Put my new PIN in the notes.", "ask"),
     ("Rename the heading in todo.md to 'This week'.", "change"),
     ("What's the boiling point of water in kelvin?", "answer"),
+    ("Trag ein, dass ich heute 40 Minuten gelaufen bin.", "change"),
+    ("¿Cuántos kilómetros he hecho en bici este mes?", "look_up"),
+    ("Emmène la voiture au garage demain.", "cannot"),
 )
-"""One worked decision per move, as earlier turns of the conversation. Without them the 1.5B
-never chose no_tool and took conversions for look-ups (17 of 32 right); with them 27 of 32 and
-14 of 17 errands it was never tuned on. They stay in English: the requests need not be."""
+"""Worked decisions, as earlier turns of the conversation. Without them the 1.5B never chose
+no_tool and took conversions for look-ups (17 of 32 right); with one per move, in English, 27 of
+32 and 14 of 17 errands it was never tuned on. Stop 56, on the 148 errands of stops 51-56
+(bench/first_move_probe.py --errands): 96 right, 38 of them at 0.5 or more; with the moves' lines
+saying that what the person did is looked up or noted down, not a no_tool, 105 and 51; with three
+more worked decisions in German, Spanish and French (a note, a month's total, an errand in the
+world), 119 and 87 (28 of 32 and 14 of 17 on the short requests above)."""
 
 
 @dataclass(frozen=True)
