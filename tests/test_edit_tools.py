@@ -180,6 +180,10 @@ FAILURES = [
                  r"'port' is set on more than one line of config.yaml .*; give match", id="set-an-ambiguous-key"),
     pytest.param("preise.csv", "Artikel;Preis\nMilch;1,19\n", SET_VALUE, {"match": "Milch", "field": "Menge", "value": 2},
                  "no column 'Menge' in preise.csv; its columns: Artikel, Preis", id="set-a-missing-column"),
+    pytest.param("liga.md", "- [x] Álvaro y Rubén – ganado\n- [ ] Javi Ortega y Luis Prieto – pista 4\n", SET_VALUE,
+                 {"match": "Javi Ortega y Luis Prieto", "field": "done", "value": "true"},
+                 r"^line 2 of liga.md is a checklist item, with no 'done' of its own: tick it or untick it with mark_done"
+                 r" \(item: 'Javi Ortega y Luis Prieto – pista 4'\)$", id="set-done-on-a-checklist-line"),
     pytest.param("einkauf.md", "# Einkauf\n\n- Milch (1 L)\n- Brot\n", EDIT_FILE, {"old": "- Milch 1 L", "new": "- Milch 2 L"},
                  r"^old text not found in einkauf.md; its nearest lines \(copy old from them exactly\):\n3: - Milch \(1 L\)$",
                  id="edit-gives-the-nearest-lines"),

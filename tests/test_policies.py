@@ -162,7 +162,10 @@ def test_review_caps_then_sends_others_back_when_asking():
      "Buche mir einen Tisch für zwei im Ratskeller für Freitag?", True),
     ("Nhắn cho trưởng đoàn lân, báo là tôi sẽ đi diễn buổi khai trương ở Quận 5.",
      "Trưởng đoàn lân, báo là tôi sẽ đi diễn buổi khai trương ở Quận 5. Bạn có thể giúp tôi với điều này không?", True),
+    ("Hantar SMS kepada Aiman, beritahu dia latihan hari Sabtu ini dipindahkan ke pukul 9 pagi.",
+     "Apakah latihan hari Sabtu ini dipindahkan ke pukul 9 pagi?", True),
     ("Reserva una pista de pádel para el sábado a las diez.", "¿A qué hora el sábado?", False),
+    ("Send Aiman a text: Saturday's training moves to 9 am.", "Which Aiman: Aiman Hakimi or Aiman Syafiq?", False),
     ("Ajoute le beurre à la liste de courses.", "Quelle liste de courses : maison ou chalet ?", False),
 ])
 def test_a_question_that_says_the_request_back_is_not_put_to_the_person(request_text, question, refused):

@@ -748,6 +748,37 @@ async def test_after_a_refused_recipient_and_its_look_up_the_next_pass_sends_or_
     assert third["tool_choice"] == "required" and "send_email" in offered and "query" not in offered
 
 
+async def test_a_recipient_given_by_name_is_the_address_the_persons_files_give_for_it(harness):
+    await harness.start()
+    (harness.env.workdir / "hermandad.md").write_text(
+        "| Paso | Capataz | Teléfono |\n|---|---|---|\n| Paso de Cristo | Manuel Jiménez | 654 218 903 |\n"
+        "| Paso de palio | Antonio Reyes | 677 450 186 |\n")
+    harness.model.enqueue(call("send_message", {"to": "Antonio Reyes", "text": "No podré ir el jueves."}), "Enviado.")
+    seen = await turn_answering(harness, "Mándale un SMS al capataz del palio: no podré ir el jueves.", "")
+    approval = of_type(seen, "approval_requested")[0]
+    assert approval.reason.startswith("to Antonio Reyes: 677 450 186, from hermandad.md:4; ")
+    assert [f.fate for f in of_type(seen, "tool_finished")] == ["ran"]
+    sent = [json.loads(f.read_text()) for f in (harness.env.data_dir / "outbox").iterdir()]
+    assert [(m["to"], m["text"]) for m in sent] == [("677 450 186", "No podré ir el jueves.")]
+
+
+async def test_a_name_that_several_lines_of_the_persons_files_give_an_address_for_asks_which(harness):
+    await harness.start()
+    (harness.env.workdir / "pasukan.md").write_text(
+        "| Nama | Telefon |\n|---|---|\n| Aiman Hakimi | 012-348 2190 |\n| Aiman Syafiq | 019-775 0462 |\n")
+    text = "Latihan Sabtu dipindahkan ke pukul 9 pagi."
+    harness.model.enqueue(call("send_message", {"to": "Aiman", "text": text}),
+                          call("send_message", {"to": "019-775 0462", "text": text}), "Dihantar.")
+    seen = await turn_answering(harness, "Hantar SMS kepada Aiman: latihan Sabtu dipindahkan ke pukul 9 pagi.",
+                                "Aiman Syafiq")
+    assert of_type(seen, "question")[0].question == prompts.WHICH_CONTACT.format(
+        choices="pasukan.md:3: | Aiman Hakimi | 012-348 2190 |; pasukan.md:4: | Aiman Syafiq | 019-775 0462 |",
+        tool="send_message")
+    assert [f.fate for f in of_type(seen, "tool_finished")] == ["refused_recipient", "ran"]
+    sent = [json.loads(f.read_text()) for f in (harness.env.data_dir / "outbox").iterdir()]
+    assert [m["to"] for m in sent] == ["019-775 0462"]
+
+
 async def turn_answering(harness, text, reply):
     """A turn whose every question the person answers with `reply` and every approval with once."""
     client = harness.client

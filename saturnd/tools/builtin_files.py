@@ -316,6 +316,12 @@ def _words(text: str) -> set[str]:
     return {w.casefold()[:5] for w in SEARCH_WORD.findall(text)}
 
 
+def lines_under(root: Path, reach: Reach) -> Iterator[tuple[str, int, str]]:
+    """(path under `root`, line number, line) of every text file search_files would read there."""
+    files, _ = _walk(root, "", reach)
+    yield from _text_lines(files, "")
+
+
 def _text_lines(files: list[tuple[str, Path]], prefix: str) -> Iterator[tuple[str, int, str]]:
     """(shown path, line number, line) of every searchable text file, in order."""
     for rel, path in files:

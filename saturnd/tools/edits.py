@@ -1050,6 +1050,10 @@ def _set_text(doc: Doc, view: TextView, match: str, name: str, value: Any) -> Ch
         while not heading and end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > _indent(lines[start])):
             end += 1
     hits = [(i, m) for i in range(start, end) if (m := KEY_LINE.match(lines[i])) and key(m["key"].strip("\"'`")) == key(name)]
+    if not hits and match.strip() and (box := ITEM.match(lines[start])) and box["box"] is not None:
+        # the 1.5B sets a "done" field on a checklist's line (stop 56: then added a line to another file)
+        raise ToolFailure(f"line {start + 1} of {doc.display} is a checklist item, with no {name!r} of its own: "
+                          f"tick it or untick it with mark_done (item: {shown(main_text(lines[start]))})")
     if not hits:
         near = f" near {shown(match)}" if match.strip() else ""
         raise ToolFailure(f"no {name!r} line in {doc.display}{near}; use edit_file")

@@ -135,14 +135,15 @@ def _use_osascript(env: ToolEnv) -> bool:
 
 
 class SendMessageParams(msgspec.Struct, forbid_unknown_fields=True):
-    to: Annotated[str, msgspec.Meta(description="phone number or email")]
+    to: Annotated[str, msgspec.Meta(description="phone number or email, or the name the user's files list them by")]
     text: Annotated[str, msgspec.Meta(min_length=1)]
 
 
 async def _send_message(params: SendMessageParams, env: ToolEnv) -> str:
     to = params.to.strip()
     if not (is_phone(to) or is_email(to)):
-        raise ToolFailure(f"cannot send a message to {params.to!r}: give a phone number or email")
+        raise ToolFailure(f"cannot send a message to {params.to!r}: it is no phone number or email, and no line of the"
+                          " user's files gives one for it as a name; look the recipient up, or give a phone number or email")
     if _use_osascript(env):
         await _osascript("Messages", _MESSAGES_SCRIPT, to, params.text)
         return f"sent message to {to} (Messages)"
@@ -159,7 +160,7 @@ SEND_MESSAGE = Tool(name="send_message", description="Send a text message to a p
 
 
 class SendEmailParams(msgspec.Struct, forbid_unknown_fields=True):
-    to: Annotated[str, msgspec.Meta(description="an email address, or several separated by commas")]
+    to: Annotated[str, msgspec.Meta(description="an email address, or several separated by commas, or the name the user's files list them by")]
     subject: str
     body: str
 
@@ -167,7 +168,8 @@ class SendEmailParams(msgspec.Struct, forbid_unknown_fields=True):
 async def _send_email(params: SendEmailParams, env: ToolEnv) -> str:
     addresses = email_addresses(params.to)
     if addresses is None:
-        raise ToolFailure(f"cannot email {params.to!r}: give an email address, like a@b.com")
+        raise ToolFailure(f"cannot email {params.to!r}: it is no email address, and no line of the user's files gives"
+                          " one for it as a name; look the recipient up, or give an email address, like a@b.com")
     to = ", ".join(addresses)
     if "\n" in params.subject or "\r" in params.subject:
         raise ToolFailure("the subject must be one line")

@@ -146,13 +146,13 @@ def says_request_back(said: Sequence[str], answer: str) -> Finding | None:
     return Finding("said_back", prompts.SAID_BACK, prompts.NOTE_SAID_BACK)
 
 
-def said_back(request: str, text: str) -> bool:
-    """`text` is `request`, or one of its sentences or clauses, nearly word for word, and adds no
-    word of its own: "The slope of the line perpendicular to y = 3x + 2 is -1/3" says the question
-    back and answers it with a word or a figure of its own (BFCL's report slice, stop 55: it went
-    back, and the 1.5B then called a tool)."""
+def said_back(request: str, text: str, adds_nothing: bool = True) -> bool:
+    """`text` is `request`, or one of its sentences or clauses, nearly word for word, and (with
+    `adds_nothing`) adds no word of its own: "The slope of the line perpendicular to y = 3x + 2 is
+    -1/3" says the question back and answers it with a word or a figure of its own (BFCL's report
+    slice, stop 55: it went back, and the 1.5B then called a tool)."""
     said = " ".join(text.casefold().split()).strip(" .!?")
-    if len(said) < ECHO_MIN_CHARS or set(WORD.findall(said)) - set(WORD.findall(request.casefold())):
+    if len(said) < ECHO_MIN_CHARS or adds_nothing and set(WORD.findall(said)) - set(WORD.findall(request.casefold())):
         return False
     asked = " ".join(request.casefold().split())
     sentences = [asked, *SENTENCE_END.split(asked), *(p for p in re.split(r"[,;]\s+", asked) if len(p) >= ECHO_MIN_CHARS)]
@@ -161,8 +161,10 @@ def said_back(request: str, text: str) -> bool:
 
 def asks_request_back(request: str, question: str) -> bool:
     """The question, or one of its sentences, is the request again (stop 55: a Vietnamese request
-    put to the person with "Can you help me with this?" after it)."""
-    return any(said_back(request, part) for part in (question, *SENTENCE_END.split(question.strip())))
+    put to the person with "Can you help me with this?" after it), a word of asking added or not
+    (stop 56: Malay "Apakah latihan hari Sabtu ini dipindahkan ke pukul 9 pagi?" of a request to
+    tell Aiman so)."""
+    return any(said_back(request, part, adds_nothing=False) for part in (question, *SENTENCE_END.split(question.strip())))
 
 
 def left_failed(trace: list[PassTrace]) -> Finding | None:

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from saturnd.gate.provenance import EMAIL, GROUND, PHONE, SessionRecord
+from saturnd.gate.reach import Reach
+from saturnd.tools.builtin_files import lines_under
 from saturnd.turn.which_one import shared, words
 
 MIN_NAME_CHARS = 2
@@ -53,6 +56,24 @@ def same_name_contacts(to: str, request: str, record: SessionRecord) -> list[Con
     if all(len(shared(_names(c.line), typed)) < fit for c in others.values()):
         return []
     return [Contact(chosen.strip(), to.strip()), *others.values()]
+
+
+def contacts_named(name: str, kinds: tuple[re.Pattern[str], ...], reach: Reach) -> list[Contact]:
+    """The lines of the person's files (the working folder, the KB) holding an address of one of
+    `kinds` (the first that a line holds is its address) and every word of `name`, as inflected: a messaging call's `to` that is a name, not an address
+    (stop 56: "Javier Jiménez", a made-up capataz; the 1.5B also writes the right name there). One
+    line per address, as "path:line: text"."""
+    wanted = _names(name)
+    if not wanted:
+        return []
+    found: dict[str, Contact] = {}
+    for root in filter(None, (reach.cwd, reach.kb)):
+        for path, number, line in lines_under(Path(root), reach):
+            address = next((m for kind in kinds if (m := kind.search(line))), None)
+            if address and shared(wanted, _names(line)) == wanted:
+                kb = "kb:" if root == reach.kb else ""
+                found.setdefault(_digits_or_lower(address.group()), Contact(f"{kb}{path}:{number}: {line.strip()}", address.group()))
+    return list(found.values())
 
 
 def _names(text: str) -> set[str]:

@@ -13,9 +13,12 @@ asks the person about what needs approval, and sends every other call its result
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from saturnd.gate.judge import ALLOW, Judge, JudgeConfig, blocked_result
 from saturnd.gate.policy import GateConfig, gate_verdict
@@ -32,8 +35,9 @@ from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, deci
 from saturnd.model.types import ToolCall
 from saturnd.tools.registry import Registry, Tool
 from saturnd.turn.checks import asks_request_back
-from saturnd.turn.contacts import same_name_contacts, shown_in
+from saturnd.turn.contacts import contacts_named, same_name_contacts, shown_in
 from saturnd.turn.loop_rules import CallLedger, call_signature
+from saturnd.turn.routes import gives_address
 from saturnd.turn.validation import Invalid, validate_call
 from saturnd.turn.which_one import also_meant
 
@@ -44,6 +48,9 @@ LOOK_RECIPIENT_UP = ("look the recipient up with a tool first (read the file or 
 """What a refused recipient's result tells the model: the 1.5B copies an address from the files
 the prompt shows, which the gate may not take as given (they are outside content); a tool's
 result is a source, and then the fenced-content escalation applies."""
+ADDRESS_KINDS: dict[str, tuple[re.Pattern[str], ...]] = {"send_email": (EMAIL,)}
+"""What a messaging tool sends to, in the order a contact's line is read for it (else a number,
+then an email: send_message takes an iMessage email too)."""
 ASKS_REQUEST_BACK = ("not asked: the question is the user's own request again, and they asked it of you. Do what it"
                      " asks with your tools, or tell the user plainly, in their language, what you cannot do and why.")
 """The 1.5B put a request no tool can do (launch a weather balloon, stop 54) to the person as its question."""
@@ -148,7 +155,18 @@ def review_one(call: ToolCall, registry: Registry, ledger: CallLedger, context: 
         if asks_request_back(context.request, str(arguments.get("question", ""))):
             return Decision(call, "refused", ASKS_REQUEST_BACK, setback=True, **fields)
         return Decision(call, "ask_user", **fields)
-    if tool.risk == "messaging" and (unknown := recipient_refusal(arguments, context.record)) is not None:
+    resolved = ""
+    if tool.risk == "messaging" and (to := str(arguments.get("to", ""))).strip() and not gives_address(to):
+        found = contacts_named(to, ADDRESS_KINDS.get(tool.name, (PHONE, EMAIL)), Reach.of(context.cwd, context.kb_dir))
+        if len(found) > 1:
+            return Decision(call, "which_contact", choices=tuple(c.line for c in found), **fields)
+        if found:
+            # the name the model gave is the recipient the person's own files give an address for
+            arguments = {**arguments, "to": found[0].address}
+            resolved = f"to {to.strip()}: {found[0].address}, from {found[0].line.split(': ', 1)[0]}"
+            fields |= {"params": msgspec.structs.replace(checked.params, to=found[0].address), "arguments": arguments,
+                       "signature": call_signature(call.name, arguments)}
+    if tool.risk == "messaging" and not resolved and (unknown := recipient_refusal(arguments, context.record)) is not None:
         return Decision(call, "refused_recipient", f"refused: {unknown}; {look_recipient_up(arguments, context.record)}",
                         setback=True, **fields)
     if (refusal := ledger.refusal(signature)) is not None:
@@ -156,7 +174,7 @@ def review_one(call: ToolCall, registry: Registry, ledger: CallLedger, context: 
         return Decision(call, fate, why, setback=True, **fields)
     if tool.risk == "messaging" and (sent := ledger.sent_before(str(arguments.get("to", "")))):
         return Decision(call, "refused_loop", sent, **fields)
-    if tool.risk == "messaging" and len(choices := same_name_contacts(
+    if tool.risk == "messaging" and not resolved and len(choices := same_name_contacts(
             str(arguments.get("to", "")), context.request, context.record)) > 1:
         return Decision(call, "which_contact", choices=tuple(c.line for c in choices), **fields)
     if tool.names_entry and not context.asked and (entries := _entries_meant(tool, checked.params, context)):
@@ -170,7 +188,8 @@ def review_one(call: ToolCall, registry: Registry, ledger: CallLedger, context: 
     verdict = context.judge.check("tool_call", tool.name, json.dumps(arguments))
     if verdict is not ALLOW and verdict.action != "allow":
         return Decision(call, "blocked", blocked_result(verdict), **fields)
-    return _gate(call, tool, arguments, ledger, context, fields)
+    decided = _gate(call, tool, arguments, ledger, context, fields)
+    return replace(decided, reason=f"{resolved}; {decided.reason}") if resolved else decided
 
 
 def _entries_meant(tool: Tool, params: Any, context: GateContext) -> tuple[str, ...]:
