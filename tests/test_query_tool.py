@@ -357,7 +357,7 @@ def test_one_statement_only(home):
 @pytest.mark.parametrize(("sql", "problem"), [
     ("SELECT * FROM harvest", "no table harvest. The tables are: budget_dépenses, budget_recettes, gastos, haus_garten_ernte"),
     ("SELECT * FROM budget_depenses", "Did you mean budget_dépenses?"),
-    ("SELECT Mengen FROM haus_garten_ernte", "no column Mengen. haus_garten_ernte has Datum, Sorte, Menge, Preis \\(did you mean Menge\\?\\)"),
+    ("SELECT Gewicht FROM haus_garten_ernte", "no column Gewicht. haus_garten_ernte has Datum, Sorte, Menge, Preis. Quote"),
     ("SELECT codigo FROM gastos", 'gastos has fecha, categoría, importe, "código postal", teléfono'),
     ("SELECT DATE_FORMAT(Datum, '%m') FROM haus_garten_ernte", "SQLite has no DATE_FORMAT\\(\\): use strftime\\('%Y-%m', col\\)"),
     ("SELECT DATE_ADD(Datum, 7) FROM haus_garten_ernte", "use date\\(col, '\\+7 days'\\)"),
@@ -440,6 +440,22 @@ def test_a_column_name_whose_signs_are_written_as_underscores_is_that_column(tmp
     shown = run_query(tables, f"SELECT nar_tal_art FROM {name} WHERE nar_tal_art > 1000")
     assert shown.splitlines()[:3] == [f'ran as: SELECT "nar_tal-art" FROM {name} WHERE "nar_tal-art" > 1000',
                                       "nar_tal-art", "1600"]
+
+
+@pytest.mark.parametrize(("sql", "ran"), [
+    ("SELECT SUM(gäste) FROM fuehrungen WHERE MONTH(date) = 11", "SELECT SUM(gäste) FROM fuehrungen WHERE MONTH(datum) = 11"),
+    ("SELECT Gaeste FROM fuehrungen WHERE datum = '2026-11-08'", "SELECT gäste FROM fuehrungen WHERE datum = '2026-11-08'"),
+])
+def test_a_column_that_is_not_there_is_its_one_close_name(tmp_path, sql, ran):
+    tours = "datum\tgäste\tStatus der Führung\n2026-11-07\t15\tgehalten\n2026-11-08\t20\tgehalten\n2026-11-14\t0\tausgefallen\n"
+    tables = load_tables([lay(tmp_path, {"fuehrungen.tsv": tours})])
+    assert run_query(tables, sql).splitlines()[0] == f"ran as: {ran}"
+
+
+def test_a_column_with_no_one_close_name_is_still_an_error(tmp_path):
+    tables = load_tables([lay(tmp_path, {"t.csv": "menge_a,menge_b\n1,2\n"})])
+    with pytest.raises(ToolFailure, match="no column menge"):
+        run_query(tables, "SELECT menge FROM t")
 
 
 def test_records_grouped_under_keys_are_one_table_with_the_group_as_a_column(tmp_path):

@@ -75,15 +75,16 @@ def run_query(tables: Tables, sql: str, max_rows: int = ROWS_SHOWN, time_limit_s
         deadline = time.monotonic() + time_limit_s
         tables.db.set_progress_handler(lambda: int(time.monotonic() > deadline), 1_000)
         try:
-            cursor = tables.db.execute(text)
-            header = [d[0] for d in cursor.description or ()]
-            rows = cursor.fetchmany(max_rows + 1)
-            more = 0
-            if len(rows) > max_rows:
-                rows.pop()
-                more = 1
-                while more < ROWS_COUNTED and (batch := cursor.fetchmany(1_000)):
-                    more += len(batch)
+            for _ in range(COLUMNS_MENDED):
+                try:
+                    header, rows, more = _fetch(tables.db, text, max_rows)
+                    break
+                except sqlite3.OperationalError as exc:
+                    if (closest := _with_closest_column(tables, text, exc)) is None:
+                        raise
+                    text, quoted = closest, True
+            else:
+                header, rows, more = _fetch(tables.db, text, max_rows)
         except (sqlite3.Error, sqlite3.Warning) as exc:
             raise ToolFailure(explain(tables, text, exc)) from None
         else:
@@ -102,6 +103,44 @@ def run_query(tables: Tables, sql: str, max_rows: int = ROWS_SHOWN, time_limit_s
     return shown if whole is None else f"{shown}\nthe whole rows:\n{_shown(*whole, 0)}"
 
 
+def _fetch(db: sqlite3.Connection, sql: str, max_rows: int) -> tuple[list[str], list[tuple[object, ...]], int]:
+    """The header, the first `max_rows` rows, and how many more there are (counted to ROWS_COUNTED)."""
+    cursor = db.execute(sql)
+    header = [d[0] for d in cursor.description or ()]
+    rows = cursor.fetchmany(max_rows + 1)
+    more = 0
+    if len(rows) > max_rows:
+        rows.pop()
+        more = 1
+        while more < ROWS_COUNTED and (batch := cursor.fetchmany(1_000)):
+            more += len(batch)
+    return header, rows, more
+
+
+COLUMNS_MENDED = 3
+"""A SELECT naming columns that are not there is run with the one close name each has, this many
+times at most: the 1.5B sent the same failing SELECT again after the error named the column
+("date" for "datum", stop 56, three times in a turn)."""
+
+
+def _with_closest_column(tables: Tables, sql: str, exc: BaseException) -> str | None:
+    """The SQL with the column SQLite did not find written as the one column of the tables it
+    reads whose name is close to it (difflib, 0.6); None when none is, or several are."""
+    if (m := re.match(r"no such column: (.+)", str(exc))) is None:
+        return None
+    wrong = m.group(1).split(".")[-1].strip('"`[]')
+    words = {w.lower() for w in re.findall(r"\w+", sql)}
+    named = [t for t in tables.tables if t.name.lower() in words] or tables.tables
+    names = {c.name.lower(): c.name for t in named for c in t.columns}
+    close = difflib.get_close_matches(wrong.lower(), list(names), n=2, cutoff=0.6)
+    if len(close) != 1:
+        return None
+    written = rf"""(?<![\w'`\[.]){re.escape(wrong)}(?!\s*\()(?![\w'`\]])""" + '|"' + re.escape(wrong) + '"'
+    bare = re.compile(written, re.IGNORECASE)
+    mended = bare.sub(ident(names[close[0]]).replace("\\", "\\\\"), sql)
+    return mended if mended != sql else None
+
+
 def _quote_spaced_names(tables: Tables, sql: str) -> tuple[str, bool]:
     """A column name with spaces or signs written bare (`Largo (mm) = 760`), or with them written
     as underscores (`nar_tal_art` for "nar_tal-art"), is quoted: bare, it can never be valid SQL,
@@ -112,7 +151,7 @@ def _quote_spaced_names(tables: Tables, sql: str) -> tuple[str, bool]:
     for name in names:
         underscored = re.sub(r"\W+", "_", name).strip("_")
         for written in (name, *([underscored] if underscored and underscored not in columns else [])):
-            bare = re.compile(rf"""(?<!["'`\[\w]){re.escape(written)}(?![\w"'`\]])""")
+            bare = re.compile(rf"""(?<!["'`\[\w]){re.escape(written)}(?![\w"'`\]])""", re.IGNORECASE)
             changed = bare.sub(ident(name).replace("\\", "\\\\"), changed)
     return changed, changed != sql
 
