@@ -216,7 +216,10 @@ def _loosened(tables: Tables, sql: str, max_rows: int) -> tuple[str, list[tuple[
     if not loosened:
         return None
     wider = tree.sql(dialect="sqlite")
-    rows = tables.db.execute(wider).fetchmany(max_rows)
+    try:
+        rows = tables.db.execute(wider).fetchmany(max_rows)
+    except (sqlite3.Error, sqlite3.Warning):  # past the time limit, or a rewrite SQLite will not run
+        return None
     return (wider, rows) if rows else None
 
 

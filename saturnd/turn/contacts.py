@@ -1,6 +1,8 @@
-"""Which contact a message goes to, when the name the user used fits several.
+"""Which contact a message goes to: by the name the model gave, and when the name the user used
+fits several.
 
-The address a messaging call names came from a line a tool returned (the gate has
+A `to` that is a name is looked up in the person's files (contacts_named): the lines naming it
+with an address. A `to` that is an address came from a line a tool returned (the gate has
 already refused one that came from nowhere). The words that line shares with what the
 user typed are the name they used ("Anna"); every other returned line that holds that
 name and an address of the same kind is another contact it may mean. Unless what the
@@ -60,9 +62,9 @@ def same_name_contacts(to: str, request: str, record: SessionRecord) -> list[Con
 
 def contacts_named(name: str, kinds: tuple[re.Pattern[str], ...], reach: Reach) -> list[Contact]:
     """The lines of the person's files (the working folder, the KB) holding an address of one of
-    `kinds` (the first that a line holds is its address) and every word of `name`, as inflected: a messaging call's `to` that is a name, not an address
-    (stop 56: "Javier Jiménez", a made-up capataz; the 1.5B also writes the right name there). One
-    line per address, as "path:line: text"."""
+    `kinds` (the first that a line holds is its address) and every word of `name`, as inflected:
+    for a messaging call whose `to` is a name, not an address (stop 56: the 1.5B wrote a made-up
+    "Javier Jiménez" there, and the right names too). One line per address, as "path:line: text"."""
     wanted = _names(name)
     if not wanted:
         return []

@@ -1,12 +1,14 @@
 """Review: what happens to each call a pass proposed, before anything runs.
 
 cap -> ask_user alone -> validation -> ask_user (asked before? the request said back?) -> loop rules ->
-recipient (nobody gave it: refused and named; several contacts match: which one?) ->
+recipient (a name: the address the person's files give for it; an address nobody gave: refused
+and named; several contacts match: which one?) ->
 entry (the person's words fit several entries of the file: which one?) -> remember -> dependency gate -> judge (tool_call) -> gate policy.
 
 The recipient rule comes before anything else that touches a messaging call: an
 address or number nobody typed and no tool returned is refused (seed 000), whatever
-else is wrong with the call. Pure: the tool round runs what comes back approved,
+else is wrong with the call. No side effects (it reads the person's files for an entry or a
+contact, as the file tools would, bounded): the tool round runs what comes back approved,
 asks the person about what needs approval, and sends every other call its result.
 """
 
