@@ -316,10 +316,11 @@ def _words(text: str) -> set[str]:
     return {w.casefold()[:5] for w in SEARCH_WORD.findall(text)}
 
 
-def lines_under(root: Path, reach: Reach) -> Iterator[tuple[str, int, str]]:
-    """(path under `root`, line number, line) of every text file search_files would read there."""
+def lines_under(root: Path, reach: Reach, max_files: int) -> Iterator[tuple[str, int, str]]:
+    """(path under `root`, line number, line) of the first `max_files` text files search_files
+    would read there."""
     files, _ = _walk(root, "", reach)
-    yield from _text_lines(files, "")
+    yield from _text_lines(files[:max_files], "")
 
 
 def _text_lines(files: list[tuple[str, Path]], prefix: str) -> Iterator[tuple[str, int, str]]:

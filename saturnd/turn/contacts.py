@@ -23,6 +23,9 @@ from saturnd.tools.builtin_files import lines_under
 from saturnd.turn.which_one import shared, words
 
 MIN_NAME_CHARS = 2
+CONTACT_FILES = 500
+"""Files read for a name's address: review runs on the daemon's loop, so a home folder of
+thousands of files is not walked whole for it."""
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,7 @@ def contacts_named(name: str, kinds: tuple[re.Pattern[str], ...], reach: Reach) 
         return []
     found: dict[str, Contact] = {}
     for root in filter(None, (reach.cwd, reach.kb)):
-        for path, number, line in lines_under(Path(root), reach):
+        for path, number, line in lines_under(Path(root), reach, CONTACT_FILES):
             address = next((m for kind in kinds if (m := kind.search(line))), None)
             if address and shared(wanted, _names(line)) == wanted:
                 kb = "kb:" if root == reach.kb else ""
