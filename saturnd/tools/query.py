@@ -21,7 +21,7 @@ import sqlglot
 from sqlglot import exp
 
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure, in_thread
-from saturnd.tools.tables import Tables, ident, load_tables, show_cell
+from saturnd.tools.tables import TableInfo, Tables, ident, load_tables, show_cell
 
 ROWS_SHOWN = 50
 ROWS_COUNTED = 100_000
@@ -129,9 +129,7 @@ def _with_closest_column(tables: Tables, sql: str, exc: BaseException) -> str | 
     if (m := re.match(r"no such column: (.+)", str(exc))) is None:
         return None
     wrong = m.group(1).split(".")[-1].strip('"`[]')
-    words = {w.lower() for w in re.findall(r"\w+", sql)}
-    named = [t for t in tables.tables if t.name.lower() in words] or tables.tables
-    names = {c.name.lower(): c.name for t in named for c in t.columns}
+    names = {c.name.lower(): c.name for t in _tables_read(tables, sql) for c in t.columns}
     close = difflib.get_close_matches(wrong.lower(), list(names), n=2, cutoff=0.6)
     if len(close) != 1:
         return None
@@ -335,9 +333,14 @@ def _table_list(tables: Tables, wrong: str) -> str:
     return f"{hint}The tables are: {shown}"
 
 
-def _columns_of(tables: Tables, sql: str, wrong: str) -> str:
+def _tables_read(tables: Tables, sql: str) -> list[TableInfo]:
+    """The tables a query names (every table when it names none)."""
     words = {w.lower() for w in re.findall(r"\w+", sql)}
-    named = [t for t in tables.tables if t.name.lower() in words] or tables.tables
+    return [t for t in tables.tables if t.name.lower() in words] or tables.tables
+
+
+def _columns_of(tables: Tables, sql: str, wrong: str) -> str:
+    named = _tables_read(tables, sql)
     column = wrong.split(".")[-1].strip('"`[]').lower()
     parts: list[str] = []
     for table in named[:5]:

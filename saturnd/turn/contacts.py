@@ -33,6 +33,8 @@ class Contact:
     line: str
     """The line a tool returned that gives the address."""
     address: str
+    source: str = ""
+    """Where a line of the person's files is ("hermandad.md:4"), for a contact looked up by name."""
 
 
 def same_name_contacts(to: str, request: str, record: SessionRecord) -> list[Contact]:
@@ -76,8 +78,8 @@ def contacts_named(name: str, kinds: tuple[re.Pattern[str], ...], reach: Reach) 
         for path, number, line in lines_under(Path(root), reach, CONTACT_FILES):
             address = next((m for kind in kinds if (m := kind.search(line))), None)
             if address and shared(wanted, _names(line)) == wanted:
-                kb = "kb:" if root == reach.kb else ""
-                found.setdefault(_digits_or_lower(address.group()), Contact(f"{kb}{path}:{number}: {line.strip()}", address.group()))
+                source = f"{'kb:' if root == reach.kb else ''}{path}:{number}"
+                found.setdefault(_digits_or_lower(address.group()), Contact(f"{source}: {line.strip()}", address.group(), source))
     return list(found.values())
 
 

@@ -165,7 +165,7 @@ def review_one(call: ToolCall, registry: Registry, ledger: CallLedger, context: 
         if found:
             # the name the model gave is the recipient the person's own files give an address for
             arguments = {**arguments, "to": found[0].address}
-            resolved = f"to {to.strip()}: {found[0].address}, from {found[0].line.split(': ', 1)[0]}"
+            resolved = f"to {to.strip()}: {found[0].address}, from {found[0].source}"
             fields |= {"params": msgspec.structs.replace(checked.params, to=found[0].address), "arguments": arguments,
                        "signature": call_signature(call.name, arguments)}
     if tool.risk == "messaging" and not resolved and (unknown := recipient_refusal(arguments, context.record)) is not None:
