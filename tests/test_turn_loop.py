@@ -964,14 +964,17 @@ async def test_no_access_in_an_empty_folder_is_left_alone(harness):
 
 
 
+@pytest.mark.parametrize("route", ["cannot", "look_up"])
 @pytest.mark.parametrize(("fits", "forced"), [("testsrv.echo", True), ("none", False)])
-async def test_a_no_tool_move_is_checked_against_the_outside_servers_tools(harness, fits, forced):
+async def test_a_no_tool_or_look_up_move_is_checked_against_the_outside_servers_tools(harness, route, fits, forced):
     await harness.start(f"mcp:\n  servers:\n    testsrv:\n      command: {TEST_MCP_SERVER}\n")
-    harness.model.enqueue_choice(route_reply("cannot", p=0.9), json.dumps({"tool": fits}))
+    harness.model.enqueue_choice(route_reply(route, p=0.9), json.dumps({"tool": fits}))
     harness.model.enqueue(call("testsrv.echo", {"text": "hola"}) if forced else "No puedo.", "hola")
     turn_id, _ = await harness.turn("Repite 'hola' con el servidor.", headless=True)
     first = harness.model.requests[0]
-    assert ([t["function"]["name"] for t in first.get("tools", [])] == ["testsrv.echo"]) is forced
-    assert ("tools" not in first) is not forced
+    offered = [t["function"]["name"] for t in first.get("tools", [])]
+    assert (offered == ["testsrv.echo"]) is forced
+    if not forced:  # a no_tool is answered without tools; a look-up none of them serves may still use any
+        assert offered == [] if route == "cannot" else "read_file" in offered
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
     assert ("testsrv.echo does it (checked)" in trace.first_move) is forced

@@ -163,7 +163,12 @@ async def choose_first_move(turn: TurnContext, messages: list[dict[str, Any]]) -
         turn.first_move_note = f"{turn.move.why} ({time.monotonic() - started:.1f}s)"
         if page_named and turn.must_call:
             return
-        if no_tool_fits(turn.move) and (fits := await outside_tool_fits(turn)):
+        # what an MCP server's tools return, nothing in the ground shows: a look-up that one of
+        # them serves calls it, and so does a no_tool that one of them does; a look-up none of
+        # them serves is answered (stop 56's BFCL report: every look-up was forced to call,
+        # requests.get for questions it does not serve, 2/6 live_irrelevance against raw's 3/6)
+        checks_outside = no_tool_fits(turn.move) or turn.move.route == "look_up" and not turn.must_call
+        if checks_outside and (fits := await outside_tool_fits(turn)):
             turn.must_call = (fits,)
             turn.first_move_note += f"; {fits} does it (checked)"
         elif no_tool_fits(turn.move):

@@ -46,8 +46,6 @@ def route_tools(
     # person's tables in view either route reads them first
     # and an unsure "cannot" (stop 52's first run: 0.34 for a sum over a shown CSV) reads them too
     look_up = tables_shown and (move.route in ("look_up", "answer") or move.route == "cannot" and not no_tool_fits(move))
-    # what an MCP server's tools return, nothing in the ground shows: a look-up with them calls
-    look_up = look_up or move.route == "look_up" and any(t.risk == "external" for t in registry)
     # a page the request names, whatever the move, is fetched first (stop 54: "follow the links
     # from http://…/start.html" was a no_tool, at 0.38–0.73, for 6 of 7 such trails, and the
     # seventh was answered with a made-up phone number)
