@@ -104,6 +104,18 @@ def test_third_identical_call_is_a_loop_until_something_changes():
     assert ledger.refusal(read) is None  # a legitimate re-read after a change
 
 
+def test_the_same_change_twice_in_a_row_is_a_loop_but_again_after_another_change_is_not():
+    ledger = CallLedger()
+    add = call_signature("add_items", {"path": "Einkauf.md", "items": ["Butter"]})
+    tests = call_signature("run_command", {"command": "pytest"})
+    ledger.record_ran(add, "write", "added 1 item to Einkauf.md: Butter")
+    fate, why = ledger.refusal(add)
+    assert fate == "refused_loop" and '"added 1 item to Einkauf.md: Butter"' in why
+    ledger.record_ran(tests, "exec", "1 failed")
+    ledger.record_ran(call_signature("edit_file", {"path": "a.py"}), "write", "edited a.py")
+    assert ledger.refusal(tests) is None  # the tests again, after the fix
+
+
 def test_a_declined_call_stays_declined_even_after_a_change():
     ledger = CallLedger()
     mail = call_signature("send_mail", {"to": "x"})

@@ -1,5 +1,6 @@
 """Loop rules: refuse a third identical call with nothing changed, never re-run a declined one,
-never ask the same question twice, never send a second message to someone one went to."""
+never make the same change twice in a row, never ask the same question twice, never send a
+second message to someone one went to."""
 
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ class CallLedger:
     """ask_user signature -> what came back: the same question is not asked twice."""
     _sent: dict[str, str] = field(default_factory=dict)
     """Recipient -> what sending to them returned this turn."""
+    _last_change: tuple[str, str] | None = None
+    """The changing call that ran last and what it returned: the same change again is a loop."""
 
     def refusal(self, signature: str) -> tuple[str, str] | None:
         """(fate, why) when this call must not run, None when it may."""
@@ -37,6 +40,14 @@ class CallLedger:
             return "declined", (
                 "refused: you declined this exact call earlier in this turn, so it is not asked"
                 " again. Do without it, or ask the user what to do instead."
+            )
+        if self._last_change is not None and self._last_change[0] == signature:
+            # nothing else changed since: the same change again does nothing more (stop 56: a
+            # German add_items ran twice with the same items); after another change it may
+            # (a command that runs the tests, again after the fix)
+            return "refused_loop", (
+                f"refused as a loop: this exact change already ran this turn and returned"
+                f" \"{self._last_change[1]}\". It is done; do not make it again. Tell the user what was done."
             )
         if self._since_change[signature] >= REPEAT_LIMIT:
             return "refused_loop", (
@@ -76,10 +87,11 @@ class CallLedger:
         """What the user answered the questions asked this turn."""
         return list(self._answers.values())
 
-    def record_ran(self, signature: str, risk: str) -> None:
+    def record_ran(self, signature: str, risk: str, result: str = "") -> None:
         if risk in CHANGING_RISKS:
             # Something outside may differ now: earlier reads may be legitimately repeated.
             self._since_change.clear()
+            self._last_change = (signature, result[:200])
         else:
             self._since_change[signature] += 1
 

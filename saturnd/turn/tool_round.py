@@ -90,10 +90,10 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
     outcomes = await _run_approved(turn, [d for d in decisions if d.runs])
     setback = False
     for d in decisions:
+        outcome = outcomes.get(d.call.id) or _not_run(d)
         if d.runs and d.tool is not None:
             # A call that failed counts too: run again unchanged, it fails again the same way.
-            turn.ledger.record_ran(d.signature, d.tool.risk)
-        outcome = outcomes.get(d.call.id) or _not_run(d)
+            turn.ledger.record_ran(d.signature, d.tool.risk, outcome.text)
         fate: Fate = "asked" if d.fate == "ask_user" and outcome.fate == "ran" else outcome.fate
         text = outcome.text
         if fate == "asked":
