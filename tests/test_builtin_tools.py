@@ -341,6 +341,23 @@ async def test_a_missing_file_names_the_near_names_in_its_folder(env: ToolEnv) -
         await read(env, "budget.xlsx")
 
 
+async def test_a_missing_file_names_the_files_of_a_like_name_further_down(env: ToolEnv) -> None:
+    deep = env.cwd / "ehrenamt" / "repair-cafe" / "elektro"
+    deep.mkdir(parents=True)
+    (deep.parent / "ablauf.md").write_text("# Repair-Café\n")
+    (deep / "offene-reparaturen.md").write_text("- [ ] Toaster\n")
+    camp = env.cwd / "scout" / "reparto" / "campo-invernale-2026"
+    camp.mkdir(parents=True)
+    (camp / "quote.md").write_text("- [ ] Matteo\n")
+    with pytest.raises(ToolFailure, match="^no such file: ablauf.md; files of a like name further down: "
+                                          "ehrenamt/repair-cafe/ablauf.md$"):
+        await read(env, "ablauf.md")
+    with pytest.raises(ToolFailure, match="further down: scout/reparto/campo-invernale-2026/quote.md$"):
+        await read(env, "scout/reparto/quota")
+    with pytest.raises(ToolFailure, match="^no such file: rechnungen.md$"):
+        await read(env, "rechnungen.md")
+
+
 async def test_a_query_tables_name_given_as_a_path_names_its_file(env: ToolEnv) -> None:
     (env.cwd / "te").mkdir()
     (env.cwd / "te" / "samling.yaml").write_text("teer:\n  - namn: Sencha\n    pris_kr: 129\n")

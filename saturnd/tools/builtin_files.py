@@ -58,9 +58,32 @@ def missing(kind: str, path: Path, display: str) -> ToolFailure:
     if (source := table_source(path, display)) is not None:
         # the 1.5B gave the query table's name the ground shows ("te_samling") as a path
         return ToolFailure(f"no such {kind}: {display}; {display} is the query table of the file {source}: give that path")
-    near = near_names(path)
-    hint = f"; near names here: {', '.join(near)}" if near else ""
-    return ToolFailure(f"no such {kind}: {display}{hint}")
+    if near := near_names(path):
+        return ToolFailure(f"no such {kind}: {display}; near names here: {', '.join(near)}")
+    if below := like_named_below(path, display):
+        return ToolFailure(f"no such {kind}: {display}; files of a like name further down: {', '.join(below)}")
+    return ToolFailure(f"no such {kind}: {display}")
+
+
+def like_named_below(path: Path, display: str) -> list[str]:
+    """Files under the missing path's deepest existing folder whose names look like its name,
+    written the way the path was (the 1.5B gives a file the ground lists four folders down as
+    "ablauf.md", or stops a folder short: "reparto/quota" for "reparto/campo-invernale-2026/quote.md")."""
+    ancestor, steps = path.parent, 1
+    while not ancestor.is_dir() and ancestor != ancestor.parent:
+        ancestor, steps = ancestor.parent, steps + 1
+    found: list[str] = []
+    for walked, (root, dirs, names) in enumerate(os.walk(ancestor)):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found += [os.path.relpath(os.path.join(root, n), ancestor) for n in sorted(names) if not n.startswith(".")]
+        if walked > FOLDERS_WALKED:
+            break
+    by_name = {Path(f).name.lower(): f for f in reversed(found)}
+    stem = path.stem.lower()
+    close = [by_name[n] for n in difflib.get_close_matches(path.name.lower(), list(by_name), n=NEAR_NAMES, cutoff=0.6)]
+    alike = close or [f for n, f in by_name.items() if Path(n).stem.startswith(stem) or stem.startswith(Path(n).stem)]
+    written = Path(display).parents[steps - 1] if len(Path(display).parents) >= steps else Path()
+    return [str(written / f) for f in alike[:NEAR_NAMES]]
 
 
 FILES_NAMED = 8
