@@ -231,11 +231,22 @@ def test_heads_are_short_and_say_what_a_query_needs(tmp_path):
     assert heads == (
         'gewicht.csv (table gewicht, 1 row): Tag date, "Menge (kg)" integer, "order" integer\n'
         "  2026-01-01 | 1 | 2\n"
-        "haus/garten/ernte.csv (table haus_garten_ernte, 3 rows): Datum date (written 05.12.2026), Sorte text,"
+        "haus/garten/ernte.csv (table haus_garten_ernte, 3 rows): Datum date (written 05.12.2026,"
+        " 2026-12-05 to 2026-12-24), Sorte text,"
         " Menge real (kg), Preis real (€)\n"
         "  2026-12-05 | Tomaten | 1.5 | 12.5\n"
         "  2026-12-06 | Gurken | 2 | 3.2"
     )
+
+
+def test_heads_say_what_the_rows_not_shown_hold_to_filter_on(tmp_path):
+    lay(tmp_path, {"darts.tsv": "datum\tseizoen\t180's\n2026-03-12\t2025-26\t2\n2026-05-14\t2025-26\t3\n"
+                                "2026-09-10\t2026-27\t1\n2026-12-03\t2026-27\t1\n"})
+    tables = load_tables([tmp_path])
+    assert tables.heads(max_rows=2).splitlines()[0] == (
+        "darts.tsv (table darts, 4 rows): datum date (2026-03-12 to 2026-12-03),"
+        " seizoen text (one of: 2025-26, 2026-27), \"180's\" integer")
+    assert "one of" not in tables.heads(max_rows=4)  # every row is shown
 
 
 def test_heads_past_their_budget_only_name_the_rest(tmp_path):

@@ -357,6 +357,6 @@ def _query(params: QueryParams, env: ToolEnv) -> str:
 
 
 QUERY = Tool(name="query", description=(
-    "Run one read-only SQL SELECT (SQLite) over the folder's tables: CSV, TSV, markdown"
-    " tables, JSON/YAML record lists. The context lists the tables and their columns."
+    "One read-only SQLite SELECT over the folder's tables (CSV, TSV, markdown tables, JSON/YAML"
+    " records; the context lists them). This year, month or season: keep its rows with WHERE."
 ), params=QueryParams, run=in_thread(_query), outside=True, timeout_s=10.0)

@@ -73,10 +73,28 @@ class ColumnInfo:
     """integer, real, text, date (ISO text) or datetime (ISO text)."""
     unit: str | None = None
     written: str | None = None
+    spread: str = ""
+    """What the rows hold beyond the few shown: a date column's first and last day, a text
+    column's values when they are few and repeat ("one of: 2025-26, 2026-27"): what a question
+    about this year or this season filters on (stop 57's first run: two sums over every row)."""
 
-    def described(self) -> str:
-        notes = [n for n in (self.unit, f"written {self.written}" if self.written else None) if n]
+    def described(self, spread: bool = False) -> str:
+        notes = [n for n in (self.unit, f"written {self.written}" if self.written else None,
+                             self.spread if spread else None) if n]
         return f"{ident(self.name)} {self.kind}" + (f" ({', '.join(notes)})" if notes else "")
+
+
+SPREAD_CHOICES = 5
+
+
+def spread_of(column: Column) -> str:
+    present = [v for v in column.values if v is not None and v != ""]
+    if column.kind in ("date", "datetime") and len(set(present)) > 1:
+        return f"{min(present)} to {max(present)}"
+    choices = list(dict.fromkeys(str(v) for v in present))
+    if column.kind == "text" and 1 < len(choices) <= SPREAD_CHOICES and len(present) > len(choices):
+        return "one of: " + ", ".join(show_cell(c) for c in choices)
+    return ""
 
 
 @dataclass
@@ -120,7 +138,7 @@ class Tables:
         blocks: list[str] = []
         used = 0
         for i, table in enumerate(self.tables):
-            cols = ", ".join(c.described() for c in table.columns)
+            cols = ", ".join(c.described(spread=table.rows > max_rows) for c in table.columns)
             # the file first: the name file tools take, and query takes it for its table too
             # (stop 53: edits given the table's SQL name as their path failed, 1 of 4 asks)
             lines = [f"{table.source} (table {table.name}, {_rows(table.rows)}): {cols}"]
@@ -450,7 +468,7 @@ def _build(raws: list[_RawTable], skipped: list[str]) -> Tables:
         db.executemany(f"INSERT INTO {ident(name)} VALUES ({marks})", rows)
         infos.append(TableInfo(
             name, raw.source,
-            [ColumnInfo(n, c.kind, c.unit, c.written) for n, c in zip(names, columns, strict=True)],
+            [ColumnInfo(n, c.kind, c.unit, c.written, spread_of(c)) for n, c in zip(names, columns, strict=True)],
             len(rows), rows[:HEAD_ROWS_KEPT],
         ))
     db.commit()
