@@ -55,6 +55,9 @@ FRIGOS = json.dumps({"frigos": {"rue Pasteur": {"lieu": "boulangerie", "dernier_
                     ensure_ascii=False, indent=2) + "\n"
 CONFIG_JSON = '{\n  "db": {"host": "x", "port": 5432},\n  "debug": false\n}\n'
 CONFIG_YAML = "server:\n  port: 8080\ndb:\n  port: 5432  # default\n"
+PYSANKY = ('сезон: "Великдень 2027"  # до 25 квітня\nзамовлення:\n  - {замовник: "Ірина Бойко", кількість: 3}\n'
+           '  - {замовник: "Андрій Коваль", кількість: 1, статус: "не оплачено"}\n')
+HOPP = "hopp:\n  - nr: 1\n    dato: 2025-08-09\n    ferdig: false\n  - nr: 2\n    dato: 2025-08-10\n    ferdig: true\n"
 
 # (file, its text (None: no file yet), tool, arguments, its text after, what the model is told or a part of it)
 CHANGES = [
@@ -146,6 +149,17 @@ CHANGES = [
                  id="set-in-a-record-keyed-by-its-name"),
     pytest.param("config.json", CONFIG_JSON, SET_VALUE, {"match": "", "field": "debug", "value": "true"},
                  CONFIG_JSON.replace("false", "true"), "", id="set-a-top-level-json-flag"),
+    # -- a YAML list of records is data, written back in its own style (flow or block, its indent, its quotes)
+    pytest.param("zamovlennia.yaml", PYSANKY, ADD_ITEMS, {"items": [{"замовник": "Оксана Мельник", "кількість": "2"}]},
+                 PYSANKY + "  - {замовник: Оксана Мельник, кількість: 2}\n", "added to zamovlennia.yaml in 'замовлення'",
+                 id="add-to-a-yaml-list-of-flow-records"),
+    pytest.param("hopp.yml", HOPP, ADD_ITEMS, {"items": ['{"nr": 3, "dato": "2026-01-02"}']},
+                 HOPP + "  - nr: 3\n    dato: 2026-01-02\n    ferdig: false\n", "", id="add-a-yaml-block-record"),
+    pytest.param("hopp.yml", HOPP, MARK_DONE, {"item": "1"}, HOPP.replace("ferdig: false", "ferdig: true"), "",
+                 id="mark-a-yaml-record"),
+    pytest.param("zamovlennia.yaml", PYSANKY, SET_VALUE, {"match": "Андрій Коваль", "field": "статус", "value": "оплачено"},
+                 PYSANKY.replace('"не оплачено"', '"оплачено"'), "", id="set-in-a-yaml-record"),
+    pytest.param("hopp.yml", HOPP, REMOVE_ITEMS, {"items": ["2"]}, HOPP.split("  - nr: 2")[0], "", id="remove-a-yaml-record"),
     # -- edit_file writes the new text as the model wrote it
     pytest.param("shop.md", "* Milch\n* Brot\n", EDIT_FILE, {"old": "Brot", "new": "Brot\n* Butter"}, "* Milch\n* Brot\n* Butter\n", "",
                  id="edit-as-written"),

@@ -11,7 +11,9 @@ previews its change as a unified diff (Tool.preview) for the person to approve.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
+import datetime as dt
 import difflib
 import io
 import json
@@ -20,10 +22,14 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
+from ruamel.yaml import YAML, YAMLError
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.util import load_yaml_guess_indent
 
 from saturnd.tools.builtin_files import (
     FOLDERS_WALKED,
@@ -57,9 +63,17 @@ class Doc:
     encoding: str = "utf-8"
 
     @property
+    def yaml(self) -> bool:
+        return self.path.suffix.lower() in (".yaml", ".yml")
+
+    @cached_property
     def kind(self) -> str:
+        """csv; data: JSON, or YAML holding a list of records (edited as data, written back in
+        its own style); text: lines (a YAML of settings is `key: value` lines)."""
         suffix = self.path.suffix.lower()
-        return "csv" if suffix in (".csv", ".tsv") else "json" if suffix == ".json" else "text"
+        if suffix in (".csv", ".tsv"):
+            return "csv"
+        return "data" if suffix == ".json" or self.yaml and _holds_records(self) else "text"
 
 
 def load(path: Path, display: str, create: bool = False) -> Doc:
@@ -220,7 +234,7 @@ def fit(value: Any, values: list[str]) -> str:
     if isinstance(value, int | float):
         text = str(int(value)) if float(value).is_integer() else repr(value)
     else:
-        text = json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list) else str(value or "").strip()
+        text = as_json(value) if isinstance(value, dict | list) else str(value or "").strip()
     commas = any(re.fullmatch(r"\D{0,3}-?[\d.]*\d,\d+\D{0,3}", v.strip()) for v in values)
     points = any(re.fullmatch(r"\D{0,3}-?\d+\.\d+\D{0,3}", v.strip()) for v in values)
     if commas and not points:
@@ -650,7 +664,7 @@ def _add_rows(doc: Doc, lines: list[str], final: bool, grid: Grid, items: list[A
         cells = _row_of(doc, grid, parse_item(item, doc.display))
         given = {grid.columns[i]: c for i, c in enumerate(cells) if c.strip()}
         if any(holds(dict(zip(grid.columns, row, strict=False)), given) for row in grid.rows + rows):
-            there.append(item if isinstance(item, str) else json.dumps(item, ensure_ascii=False))
+            there.append(item if isinstance(item, str) else as_json(item))
             continue
         if status is not None and not cells[status] and all(v.strip() for v in grid.values(status)):
             cells[status] = flag_word(grid.values(status), False)
@@ -730,17 +744,65 @@ def add_csv(doc: Doc, items: list[Any]) -> Change:
 # -- JSON: parsed, changed, and written back with the file's indent ------------------------
 
 
-def json_data(doc: Doc) -> tuple[Any, dict[str, list[Any]]]:
+def round_trip() -> YAML:
+    """YAML that reads and writes a file keeping its comments, quotes and flow style."""
+    yaml = YAML()
+    yaml.preserve_quotes = True
+    yaml.width = 4096
+    return yaml
+
+
+def _holds_records(doc: Doc) -> bool:
+    try:
+        data = round_trip().load(doc.text)
+    except YAMLError:
+        return False
+    lists = [data] if isinstance(data, list) else list(data.values()) if isinstance(data, dict) else []
+    return any(v and all(isinstance(r, dict) for r in v) for v in lists if isinstance(v, list))
+
+
+def data_of(doc: Doc) -> tuple[Any, dict[str, list[Any]]]:
     """The data, and its lists of records: "" for a top-level list, else the top-level keys."""
     try:
-        data = json.loads(doc.text) if doc.text.strip() else []
-    except ValueError as e:
-        raise ToolFailure(f"{doc.display} is not valid JSON ({e}); not edited") from None
+        data = round_trip().load(doc.text) if doc.yaml else json.loads(doc.text) if doc.text.strip() else []
+    except (ValueError, YAMLError) as e:
+        raise ToolFailure(f"{doc.display} is not valid {'YAML' if doc.yaml else 'JSON'} ({e}); not edited") from None
     if isinstance(data, list):
         return data, {"": data}
     if isinstance(data, dict):
         return data, {k: v for k, v in data.items() if isinstance(v, list)}
     raise ToolFailure(f"{doc.display} holds a single JSON value, not a list of records")
+
+
+def data_text(doc: Doc, data: Any) -> str:
+    """`data` written as the file writes it."""
+    if not doc.yaml:
+        return json_text(data, doc.text)
+    yaml = round_trip()
+    _, indent, offset = load_yaml_guess_indent(doc.text)
+    yaml.indent(mapping=offset or indent or 2, sequence=indent or 2, offset=offset or 0)
+    _like_siblings(data)
+    out = io.StringIO()
+    yaml.dump(data, out)
+    return out.getvalue()
+
+
+def _like_siblings(node: Any) -> None:
+    """New records in a YAML list take the flow style of the ones before them."""
+    if isinstance(node, CommentedSeq):
+        flow = any(isinstance(r, CommentedMap) and r.fa.flow_style() for r in node)
+        for i, record in enumerate(node):
+            if isinstance(record, dict) and not isinstance(record, CommentedMap):
+                node[i] = CommentedMap(record)
+                if flow:
+                    node[i].fa.set_flow_style()
+    for child in node.values() if isinstance(node, dict) else node if isinstance(node, list) else ():
+        _like_siblings(child)
+
+
+def as_json(value: Any) -> str:
+    """A value as the model is shown it (a YAML date as its ISO text)."""
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def json_text(data: Any, like: str) -> str:
@@ -771,7 +833,7 @@ def json_entries(lists: dict[str, list[Any]]) -> list[Entry]:
         grid = records_grid(records)
         label = grid.columns[grid.label()] if grid.columns else None
         for i, record in enumerate(records):
-            text = json.dumps(record, ensure_ascii=False)
+            text = as_json(record)
             if isinstance(record, dict):
                 main = str(record.get(label, "")) if label else ""
                 cells = [str(v) for v in record.values() if not isinstance(v, dict | list)]
@@ -789,7 +851,7 @@ def records_grid(records: list[Any]) -> Grid:
 
 
 def add_json(doc: Doc, items: list[Any], under: str) -> Change:
-    data, lists = json_data(doc)
+    data, lists = data_of(doc)
     names = list(lists)
     if under.strip() and names != [""]:
         name = names[find_name(names, under, "list", doc.display)]
@@ -805,13 +867,13 @@ def add_json(doc: Doc, items: list[Any], under: str) -> Change:
         # a flag tells no record from another: a new one starts open
         given = {k: v for k, v in value.items() if not isinstance(v, bool)} if isinstance(value, dict) else value
         if any(holds(r, given) for r in records + new):
-            there.append(json.dumps(value, ensure_ascii=False))
+            there.append(as_json(value))
         else:
             new.append(value)
     records += new
-    after = json_text(data, doc.text) if new else doc.text
+    after = data_text(doc, data) if new else doc.text
     where = f" in {name!r}" if name else ""
-    return Change(doc, after, _said_added(doc, where, [json.dumps(v, ensure_ascii=False) for v in new], there))
+    return Change(doc, after, _said_added(doc, where, [as_json(v) for v in new], there))
 
 
 def _record_of(records: list[Any], item: Any) -> Any:
@@ -841,6 +903,9 @@ def _typed(value: Any, like: list[Any]) -> Any:
         return flag(value)
     if all(isinstance(v, int | float) and not isinstance(v, bool) for v in like) and (n := number(value)) is not None:
         return int(n) if n.is_integer() and all(isinstance(v, int) for v in like) else n
+    if all(isinstance(v, dt.date) for v in like):  # a YAML date
+        with contextlib.suppress(ValueError):
+            return dt.date.fromisoformat(value.strip())
     return value
 
 
@@ -851,7 +916,7 @@ def added(path: Path, display: str, items: list[Any], under: str) -> Change:
     doc = load(path, display, create=True)
     if doc.kind == "csv":
         return add_csv(doc, items)
-    return add_json(doc, items, under) if doc.kind == "json" else add_text(doc, items, under)
+    return add_json(doc, items, under) if doc.kind == "data" else add_text(doc, items, under)
 
 
 def _entries(doc: Doc) -> tuple[list[Entry], Any]:
@@ -859,8 +924,8 @@ def _entries(doc: Doc) -> tuple[list[Entry], Any]:
     if doc.kind == "csv":
         grid = csv_grid(doc)
         return (grid_entries(grid) if grid else []), grid
-    if doc.kind == "json":
-        data, lists = json_data(doc)
+    if doc.kind == "data":
+        data, lists = data_of(doc)
         return json_entries(lists), data
     view = TextView.of(doc)
     return view.entries(), view
@@ -880,10 +945,10 @@ def removed(path: Path, display: str, items: list[Any]) -> Change:
     if not gone:  # a failure, so a small model does not report it done
         raise ToolFailure(f"nothing removed from {display}; not found: {'; '.join(unmatched)}")
     ordered = sorted(gone.values(), key=lambda e: e.at)
-    if doc.kind == "json":
+    if doc.kind == "data":
         for e in reversed(ordered):
             del (view[e.list_name] if e.list_name else view)[e.at]
-        after = json_text(view, doc.text)
+        after = data_text(doc, view)
     else:  # a row's lines, a list line's with the deeper lines under it
         lines, final = split_lines(doc.text)
         drop: set[int] = set()
@@ -925,18 +990,18 @@ def marked(path: Path, display: str, item: str, done: bool) -> Change:
     changed: list[str] = []
     found = find(entries, item, display)
     for e in found:
-        grid = records_grid(view[e.list_name] if e.list_name else view) if doc.kind == "json" else e.grid
+        grid = records_grid(view[e.list_name] if e.list_name else view) if doc.kind == "data" else e.grid
         if grid is None:
             a, b, new = e.at, e.at + 1, [_mark_line(lines[e.at], done, view)]
         elif (status := grid.status()) is None and grid.delimiter != "|":
-            raise ToolFailure(f"{display} has no done/status {'field' if doc.kind == 'json' else 'column'} "
+            raise ToolFailure(f"{display} has no done/status {'field' if doc.kind == 'data' else 'column'} "
                               f"({', '.join(grid.columns)}); set one with set_value, or remove it with remove_items")
-        elif doc.kind == "json" and status is not None:
+        elif doc.kind == "data" and status is not None:
             values, name = grid.filled(status), grid.columns[status]
             new_flag = done if all(isinstance(v, bool) for v in values) else flag_word([str(v) for v in values], done)
             if e.record.get(name) != new_flag or type(e.record.get(name)) is not type(new_flag):
                 e.record[name] = new_flag
-                changed.append(f"{e.shown.split(':', 1)[0]}: {shown(json.dumps(e.record, ensure_ascii=False))}")
+                changed.append(f"{e.shown.split(':', 1)[0]}: {shown(as_json(e.record))}")
             continue
         else:
             (a, b), cells, label = grid.spans[e.row], grid.cells(e.row), grid.label()
@@ -951,7 +1016,7 @@ def marked(path: Path, display: str, item: str, done: bool) -> Change:
     state = "done" if done else "open"
     if not changed:
         return Change(doc, doc.text, f"nothing changed: already {state} in {display}: {'; '.join(e.shown for e in found)}")
-    after = json_text(view, doc.text) if doc.kind == "json" else join_lines(lines, final)
+    after = data_text(doc, view) if doc.kind == "data" else join_lines(lines, final)
     return Change(doc, after, f"marked {state} in {display}: {'; '.join(changed)}")
 
 
@@ -971,7 +1036,7 @@ def _mark_line(line: str, done: bool, view: TextView) -> str:
 
 def value_set(path: Path, display: str, match: str, name: str, value: Any) -> Change:
     doc = load(path, display)
-    if doc.kind == "json":
+    if doc.kind == "data":
         return _set_json(doc, match, name, value)
     grid = csv_grid(doc) if doc.kind == "csv" else None
     view = TextView.of(doc) if doc.kind != "csv" else None
@@ -992,7 +1057,7 @@ def value_set(path: Path, display: str, match: str, name: str, value: Any) -> Ch
 
 
 def _set_json(doc: Doc, match: str, name: str, value: Any) -> Change:
-    data, lists = json_data(doc)
+    data, lists = data_of(doc)
     keyed = _keyed_objects(data, match) if match.strip() else []
     if isinstance(data, dict) and not match.strip():
         fields, records, what = data, [data], ""
@@ -1010,11 +1075,11 @@ def _set_json(doc: Doc, match: str, name: str, value: Any) -> Change:
     real = grid.columns[column]
     old = fields.get(real)
     new = _typed(value, grid.filled(column))
-    was, now = json.dumps(old, ensure_ascii=False), json.dumps(new, ensure_ascii=False)
+    was, now = as_json(old), as_json(new)
     if real in fields and old == new and type(old) is type(new):
         return Change(doc, doc.text, f"nothing changed: {real}{what} is already {was}")
     fields[real] = new
-    return Change(doc, json_text(data, doc.text), f"set {real}{what} in {doc.display}: {shown(was)} → {shown(now)}")
+    return Change(doc, data_text(doc, data), f"set {real}{what} in {doc.display}: {shown(was)} → {shown(now)}")
 
 
 def _keyed_objects(data: Any, match: str) -> list[tuple[dict[str, Any], str]]:
@@ -1063,7 +1128,7 @@ def _set_text(doc: Doc, view: TextView, match: str, name: str, value: Any) -> Ch
     i, m = hits[0]
     old = m["value"]
     quote = old[0] if len(old) >= 2 and old[0] == old[-1] and old[0] in "\"'" else ""
-    new = quote + (value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)) + quote
+    new = quote + (value if isinstance(value, str) else as_json(value)) + quote
     if new == old:
         return Change(doc, doc.text, f"nothing changed: {m['key'].strip()} is already {shown(old)}")
     lines[i] = f"{m['pre']}{m['key']}{m['mid']}{new}{m['post'] or ''}"
@@ -1192,12 +1257,12 @@ ADD_ITEMS = _tool(
     AddItemsParams, lambda p, path, shown: added(path, shown, list(p.items), p.under),
 )
 REMOVE_ITEMS = _tool(
-    "remove_items", "Remove the lines, rows or records naming items from a file.",
+    "remove_items", "Delete the lines, rows or records naming items from a file (to tick one off, mark_done).",
     RemoveItemsParams, lambda p, path, shown: removed(path, shown, list(p.items)),
     lambda p: p.items[0] if len(p.items) == 1 else None,
 )
 MARK_DONE = _tool(
-    "mark_done", "Mark an item of a list or table done (done=false: open again).",
+    "mark_done", "Tick off a list or table item as done, paid or fixed; it stays (done=false: open again).",
     MarkDoneParams, lambda p, path, shown: marked(path, shown, p.item, p.done), lambda p: p.item,
 )
 SET_VALUE = _tool(
