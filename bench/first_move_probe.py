@@ -147,7 +147,7 @@ async def run_errands(client: ModelClient, pattern: str) -> list[str]:
     import yaml
 
     tools, _ = tool_list()
-    out = ["| errand | expected | got | p(got) | p(expected) |", "|---|---|---|---|---|"]
+    out = ["| errand | expected | got | p(got) | p(expected) | p(cannot) |", "|---|---|---|---|---|---|"]
     right: dict[str, list[bool]] = defaultdict(list)
     for path in sorted((REPO / "bench" / "errands").glob(pattern)):
         document = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -163,7 +163,7 @@ async def run_errands(client: ModelClient, pattern: str) -> list[str]:
             right["all"].append(ok)
             p_expected = max((probabilities.get(e, 0.0) for e in expected), default=0.0)
             out.append(f"| {task['id']} | {'/'.join(expected)} | {got}{'' if ok else ' ✗'} |"
-                       f" {probabilities.get(got, 0.0):.2f} | {p_expected:.2f} |")
+                       f" {probabilities.get(got, 0.0):.2f} | {p_expected:.2f} | {probabilities.get('cannot', 0.0):.2f} |")
             print(out[-1], flush=True)
     out.append("")
     out += [f"{key}: {sum(hits)}/{len(hits)}" for key, hits in right.items()]
