@@ -19,6 +19,7 @@ from saturnd.turn.first_move import (
     decide_first_move,
     expects_change,
     move_messages,
+    no_tool_fits,
     read_move,
     schema,
 )
@@ -166,3 +167,43 @@ def test_move_messages_without_tools_or_brief():
 def test_expects_change(route, probabilities, threshold, expected):
     assert expects_change(FirstMove(route, probabilities, ""), threshold) is expected
     assert not expects_change(None)
+
+
+def answer_reply(key: str, value: str, p: float, other: str) -> Reply:
+    """{"<key>": "<value>"} with the other value's share beside it."""
+    tokens = [lp('{"', 1.0), lp(key, 1.0), lp('":', 1.0), lp(' "', 1.0), lp(value, p, (other, 1 - p)), lp('"}', 1.0)]
+    return Reply(text=json.dumps({key: value}), logprobs=tokens)
+
+
+async def test_an_unsure_look_up_that_wants_a_change_is_a_change(model, fake_model):
+    # Swedish: "my postcard to Taiwan has arrived, tick it off" (stop 57's first run: a look-up at 0.54)
+    request = "Mitt vykort till Taiwan har kommit fram, bocka av det."
+    fake_model.enqueue_choice(route_reply("look_up", ("cha", 0.3), ("no", 0.05), p=0.65),
+                              answer_reply("want", "change", 0.97, "know"))
+    move = await decide_first_move(model, request, TOOLS)
+    assert move is not None and (move.route, move.settled) == ("change", True) and expects_change(move)
+    assert move.why.endswith("; wants a change 0.97: change")
+    question = fake_model.choice_requests[1]
+    assert question["messages"][0]["content"].startswith("Say what a request wants.")
+    assert question["messages"][-1] == {"role": "user", "content": request}
+    assert question["response_format"]["json_schema"]["schema"]["properties"]["want"]["enum"] == ["know", "change"]
+
+
+@pytest.mark.parametrize(("look_up", "wants", "asked"), [(0.65, 0.6, True), (0.9, 0.99, False)])
+async def test_a_look_up_stays_one_when_it_wants_to_know_or_is_sure(model, fake_model, look_up, wants, asked):
+    fake_model.enqueue_choice(route_reply("look_up", ("cha", 1 - look_up), p=look_up),
+                              answer_reply("want", "change", wants, "know"))
+    move = await decide_first_move(model, "¿Cuántos kilos de basura recogimos este año?", TOOLS)
+    assert move is not None and (move.route, move.settled) == ("look_up", False)
+    assert len(fake_model.choice_requests) == (2 if asked else 1)
+
+
+@pytest.mark.parametrize(("person", "route"), [(0.45, "cannot"), (0.2, "change")])
+async def test_a_change_that_someone_must_make_away_from_the_computer_is_a_no_tool(model, fake_model, person, route):
+    # Czech: "cut the scions at grandma's tomorrow and put them in the cellar"
+    fake_model.enqueue_choice(route_reply("change", ("no", 0.25), ("ask", 0.15), p=0.6),
+                              answer_reply("who", "person", person, "assistant"))
+    move = await decide_first_move(model, "Nařež zítra u babičky rouby a ulož je do sklepa.", TOOLS)
+    assert move is not None and move.route == route
+    assert no_tool_fits(move) is (route == "cannot")
+    assert fake_model.choice_requests[1]["messages"][0]["content"].startswith("Say who must act")

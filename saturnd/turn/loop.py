@@ -39,7 +39,7 @@ from saturnd.turn.checks import (
 )
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
-from saturnd.turn.first_move import decide_first_move, tool_that_fits
+from saturnd.turn.first_move import decide_first_move, no_tool_fits, tool_that_fits
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
 from saturnd.turn.language import answered_in_another_language
@@ -48,7 +48,6 @@ from saturnd.turn.routes import (
     gives_address,
     look_up_tools,
     names_page,
-    no_tool_fits,
     route_tools,
     send_or_ask,
     sending_step,

@@ -11,7 +11,7 @@ from saturnd.gate.provenance import EMAIL, PHONE
 from saturnd.memory.remember import REMEMBER
 from saturnd.tools.harness import ASK_USER as ASK_USER_TOOL
 from saturnd.tools.registry import Registry
-from saturnd.turn.first_move import FirstMove, expects_change
+from saturnd.turn.first_move import FirstMove, expects_change, no_tool_fits
 
 ROUTE_RISKS = {
     "change": frozenset({"write", "exec"}), "send": frozenset({"messaging"}), "look_up": frozenset({"egress"}),
@@ -91,9 +91,3 @@ NOT_A_FIRST_STEP = frozenset({"calculate", "plan", REMEMBER, ASK_USER_TOOL.name}
 (the 1.5B wrote sum(table.column) to calculate, and 'did' a change with plan) has done nothing."""
 
 
-def no_tool_fits(move: FirstMove, threshold: float = 0.5) -> bool:
-    """The model judged that none of its tools can do what is asked (buy, book, phone, work a
-    device), with at least `threshold` of the likelihood: it answers so, with no tool to reach for."""
-    if move.route != "cannot":
-        return False
-    return move.probabilities is None or move.probabilities.get("cannot", 0.0) >= threshold
