@@ -272,3 +272,16 @@ def test_an_answer_that_says_the_persons_reply_back_is_found(request_text, reply
     from saturnd.turn.checks import says_request_back
 
     assert (says_request_back([request_text, reply], answer) is not None) is said_back
+
+
+@pytest.mark.parametrize(("entry", "said", "none"), [
+    ("Elektrogeräte nach der Reparatur mit dem Prüfgerät messen", "Der Toaster ist repariert, hak ihn ab.", True),
+    ("Toaster Philips, Frau Schäfer", "Der Toaster ist repariert, hak ihn ab.", False),
+    ("Grób dziadka Stanisława", "Posprzątałam już grób dziadka, odhacz go.", False),  # "dziadka", as inflected
+    ("ancienne mine de Fraisse 61 8", "Ajoute le comptage au tunnel de la Vèze : 37 grands rhinolophes.", True),
+    ("Pan", "Marca el pan como comprado.", False),  # no word of four letters: nothing to judge by
+])
+def test_an_entry_the_persons_words_name_nothing_of_in_four_languages(entry, said, none) -> None:
+    from saturnd.turn.which_one import names_none
+
+    assert names_none(entry, said) is none

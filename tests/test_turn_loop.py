@@ -812,6 +812,41 @@ async def test_an_edit_whose_entry_the_persons_words_fit_twice_asks_which(harnes
     assert batches.read_text() == KOMBUCHA.replace("[ ] Lote 15", "[x] Lote 15")
 
 
+ABLAUF = "# Repair-Café\n- Jeden ersten Samstag im Monat, 11 bis 15 Uhr\n- Elektrogeräte nach der Reparatur mit dem Prüfgerät messen\n"
+OFFEN = "# Offene Reparaturen\n- [ ] Toaster Philips, Frau Schäfer\n- [ ] Nachttischlampe, Familie Yilmaz\n"
+
+
+@pytest.mark.parametrize("then", ["the entry meant", "the same call again"])
+async def test_an_edit_of_an_entry_the_persons_words_do_not_name_is_refused_once(harness, then):
+    await harness.start("gate:\n  rules:\n    - {tool: mark_done, decision: allow}\n    - {tool: remove_items, decision: allow}\n")
+    (harness.env.workdir / "elektro").mkdir()
+    (harness.env.workdir / "ablauf.md").write_text(ABLAUF)
+    (harness.env.workdir / "elektro" / "offen.md").write_text(OFFEN)
+    unnamed = call("remove_items", {"path": "ablauf.md", "items": ["Elektrogeräte nach der Reparatur mit dem Prüfgerät messen"]})
+    meant = call("mark_done", {"path": "elektro/offen.md", "item": "Toaster Philips"})
+    harness.model.enqueue(unnamed, meant if then == "the entry meant" else unnamed, "Erledigt.")
+    _, events = await harness.turn("Der Toaster ist repariert, hak ihn auf der Liste ab.", headless=True)
+    refusal = harness.sent(1)[-1]["content"]
+    assert refusal.startswith("refused once: the user's words name nothing in the entry this edits")
+    assert "elektro/offen.md:2: - [ ] Toaster Philips, Frau Schäfer" in refusal
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["refused", "ran"]
+    assert ("[x] Toaster" in (harness.env.workdir / "elektro" / "offen.md").read_text()) is (then == "the entry meant")
+    assert ("Prüfgerät" in (harness.env.workdir / "ablauf.md").read_text()) is (then == "the entry meant")
+
+
+async def test_new_items_that_share_no_word_with_the_request_are_refused_once(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: add_items, decision: allow}\n")
+    orders = harness.env.workdir / "zamovlennia.yaml"
+    orders.write_text("замовлення:\n  - {замовник: Ірина Бойко, кількість: 3}\n")
+    copied = call("add_items", {"path": "zamovlennia.yaml", "items": [{"замовник": "Ірина Бойко", "кількість": 3}]})
+    asked = call("add_items", {"path": "zamovlennia.yaml", "items": [{"замовник": "Оксана Мельник", "кількість": 2}]})
+    harness.model.enqueue(copied, asked, "Додано.")
+    _, events = await harness.turn("Оксана Мельник замовила дві писанки. Додай до замовлень.", headless=True)
+    assert harness.sent(1)[-1]["content"].startswith("refused once: these new items share no word with what the user typed: Ірина Бойко 3")
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["refused", "ran"]
+    assert orders.read_text().endswith("  - {замовник: Оксана Мельник, кількість: 2}\n")
+
+
 async def test_the_contact_the_person_picks_may_be_sent_to_though_only_the_ground_showed_it(harness):
     await harness.start()
     (harness.env.workdir / "comenzi.md").write_text(

@@ -31,6 +31,8 @@ class CallLedger:
     """ask_user signature -> what came back: the same question is not asked twice."""
     _sent: dict[str, str] = field(default_factory=dict)
     """Recipient -> what sending to them returned this turn."""
+    _warned: set[str] = field(default_factory=set)
+    """Calls a check has refused once: made again, they go on."""
     _last_change: tuple[str, str] | None = None
     """The changing call that ran last and what it returned: the same change again is a loop."""
 
@@ -76,6 +78,12 @@ class CallLedger:
             f"refused: a message to {to} already went this turn ({result}). Do not send another;"
             " tell the user what was sent."
         )
+
+    def first_warning(self, signature: str) -> bool:
+        """True the first time a check asks about this call; the model's second identical call is its answer."""
+        first = signature not in self._warned
+        self._warned.add(signature)
+        return first
 
     def record_sent(self, to: str, result: str) -> None:
         self._sent[recipient_key(to)] = result

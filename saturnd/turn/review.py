@@ -35,13 +35,15 @@ from saturnd.gate.provenance import (
 from saturnd.gate.reach import Reach
 from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, decide_remember
 from saturnd.model.types import ToolCall
+from saturnd.tools.builtin_files import lines_under
+from saturnd.tools.edits import ADD_ITEMS
 from saturnd.tools.registry import Registry, Tool
 from saturnd.turn.checks import asks_request_back
 from saturnd.turn.contacts import contacts_named, same_name_contacts, shown_in
 from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.routes import gives_address
 from saturnd.turn.validation import Invalid, validate_call
-from saturnd.turn.which_one import also_meant
+from saturnd.turn.which_one import also_meant, best_fits, names_none
 
 ASK_USER = "ask_user"
 ASK_FIRST = "not run: ask first. ask_user runs alone; call this again after the user answers."
@@ -181,6 +183,10 @@ def review_one(call: ToolCall, registry: Registry, ledger: CallLedger, context: 
         return Decision(call, "which_contact", choices=tuple(c.line for c in choices), **fields)
     if tool.names_entry and not context.asked and (entries := _entries_meant(tool, checked.params, context)):
         return Decision(call, "which_entry", choices=entries, **fields)
+    if tool.names_entry and (unnamed := _entry_unnamed(tool, checked.params, context)) and ledger.first_warning(signature):
+        return Decision(call, "refused", unnamed, setback=True, **fields)
+    if tool.name == ADD_ITEMS.name and (unsaid := _items_unsaid(arguments, context)) and ledger.first_warning(signature):
+        return Decision(call, "refused", unsaid, setback=True, **fields)
     if tool.name == REMEMBER:
         return _review_remember(call, arguments, context, fields)
     if tool.parent and parent_missing(tool.parent, tool.target, arguments, context.record, context.cwd):
@@ -203,6 +209,38 @@ def _entries_meant(tool: Tool, params: Any, context: GateContext) -> tuple[str, 
     chosen, others = named
     meant = also_meant(chosen, others, context.request)
     return (chosen, *meant) if meant else ()
+
+
+ENTRY_FILES = 200
+"""Files read for the lines the person's words fit: review runs on the daemon's loop."""
+
+
+def _entry_unnamed(tool: Tool, params: Any, context: GateContext) -> str | None:
+    """Why an edit's entry is not one the person's words name, with the lines of their files those
+    words fit; None when they name it (or the edit names no one entry)."""
+    assert tool.names_entry is not None
+    named = tool.names_entry(params, Path(context.cwd))
+    if named is None or not names_none(named[0], context.request):
+        return None
+    reach = Reach.of(context.cwd, context.kb_dir)
+    lines = [(f"{path}:{number}", line) for path, number, line in lines_under(Path(context.cwd), reach, ENTRY_FILES)]
+    fits = best_fits(lines, context.request)
+    where = f" Lines of their files their words fit: {'; '.join(fits)}." if fits else ""
+    return (f"refused once: the user's words name nothing in the entry this edits ({named[0][:120]!r}).{where}"
+            " Edit the entry they mean, in its file; if their words fit several, ask which. To edit this one"
+            " after all, make the same call again.")
+
+
+def _items_unsaid(arguments: dict[str, Any], context: GateContext) -> str | None:
+    """Why new items that share no word with what the person typed are not theirs (stop 57: the
+    1.5B added copies of the rows the ground showed, a French bat count and a Ukrainian order)."""
+    items = arguments.get("items")
+    texts = [] if not isinstance(items, list) else [" ".join(map(str, i.values())) if isinstance(i, dict) else str(i) for i in items]
+    unsaid = [t for t in texts if names_none(t, context.request)]
+    if not unsaid:
+        return None
+    return (f"refused once: these new items share no word with what the user typed: {'; '.join(t[:120] for t in unsaid)}."
+            " Add what the user asked to add, with the values they gave; to add these after all, make the same call again.")
 
 
 def _review_remember(

@@ -52,3 +52,19 @@ def also_meant(chosen: str, others: list[str], said: str) -> list[str]:
     # least two of its words, fits as well
     enough = max(min(len(name), 2), len(name) - 1)
     return [other for other in others if len(shared(name, words(other, MIN_NAME_CHARS))) >= enough]
+
+
+def names_none(chosen: str, said: str) -> bool:
+    """The person's words `said` share no name word with the entry `chosen`, which has one (stop 57's first run:
+    "the toaster is repaired, tick it off" removed a line about testing appliances, from another
+    file than the one listing the toasters)."""
+    name = words(chosen, MIN_NAME_CHARS)
+    return bool(name) and not shared(name, words(said, MIN_NAME_CHARS))
+
+
+def best_fits(lines: list[tuple[str, str]], said: str, most: int = 5) -> list[str]:
+    """Of (where, line) pairs, the `most` lines sharing the most name words with `said`, as "where: line"."""
+    name = words(said, MIN_NAME_CHARS)
+    scored = [(len(shared(words(line, MIN_NAME_CHARS), name)), where, line) for where, line in lines]
+    top = max((score for score, _, _ in scored), default=0)
+    return [f"{where}: {line.strip()}" for score, where, line in scored if score and score == top][:most]
