@@ -46,8 +46,10 @@ FIGURE = re.compile(r"(?<!\d)\d+(?:[.,'\u00a0\u202f]\d+)*(?!\d)")
 PAIR = re.compile(r"(?=(\d+[.,]\d+))")
 SMALL = Decimal(10)
 """Counts and small numbers are said without a source ("3 items", "the 2nd"): not checked."""
-TRIED: frozenset[str] = frozenset({"ran", "declined", "not_approved", "error", "timed_out"})
-"""A changing call with one of these fates was made: the person or the tool decided, not the model."""
+TRIED: frozenset[str] = frozenset({"ran", "declined", "not_approved", "timed_out"})
+"""A changing call with one of these fates was made: the person or the tool decided, not the model.
+One that failed was not (stop 57's first run: mark_done on a folder failed, then "Matteo has paid"
+went out as the answer with nothing changed)."""
 
 
 @dataclass(frozen=True)
