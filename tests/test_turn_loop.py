@@ -576,6 +576,20 @@ async def test_a_change_answered_with_nothing_tried_is_sent_back_once_in_any_lan
     assert (harness.env.workdir / "shopping.md").read_text() == "- coffee\n- milk\n"
 
 
+async def test_a_change_that_failed_is_not_a_change_tried(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: mark_done, decision: allow}\n")
+    (harness.env.workdir / "campo").mkdir()
+    (harness.env.workdir / "campo" / "quote.md").write_text("- [ ] Matteo Ferri\n")
+    harness.model.enqueue_choice(CHANGE)
+    harness.model.enqueue(call("mark_done", {"path": "campo/quota.md", "item": "Matteo"}),
+                          call("search_files", {"pattern": "Matteo", "path": "campo"}),
+                          "Matteo ha pagato.", "Non ho segnato nulla.")
+    _, events = await harness.turn("Matteo ha pagato la quota, segnalo.", headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["error", "ran"]
+    assert harness.sent(3)[-1]["content"] == prompts.NOTHING_CHANGED.format(route=prompts.NEARLY["change"])
+    assert of_type(events, "answer")[0].text == "Non ho segnato nulla."
+
+
 DONE = json.dumps({"carried_out": "yes"})
 
 
