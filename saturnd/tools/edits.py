@@ -3,9 +3,10 @@
 A small model that rewrites a list with write_file or edit_file drops lines, loses the bullets
 or the CSV's delimiter. These tools take only what changes (the items, the row, the value) and
 write it the file's own way, in any language: a list keeps its bullets, numbering and
-checkboxes; a CSV/TSV its delimiter, quoting and decimal commas; a JSON file its indent; a
-markdown table its columns. What they cannot find comes back with the nearest lines. Each one
-previews its change as a unified diff (Tool.preview) for the person to approve.
+checkboxes; a CSV/TSV its delimiter, quoting and decimal commas; a JSON file its indent, a YAML
+list of records its comments, quotes and flow style; a markdown table its columns. What they
+cannot find comes back with the nearest lines. Each one previews its change as a unified diff
+(Tool.preview) for the person to approve.
 """
 
 from __future__ import annotations
@@ -741,7 +742,7 @@ def add_csv(doc: Doc, items: list[Any]) -> Change:
     return Change(doc, join_lines(lines + made, final), _said_added(doc, "", made, []))
 
 
-# -- JSON: parsed, changed, and written back with the file's indent ------------------------
+# -- JSON and YAML records: parsed, changed, and written back the file's way --------------
 
 
 def round_trip() -> YAML:
@@ -827,7 +828,7 @@ def json_text(data: Any, like: str) -> str:
     return render(data, "") + ("\n" if like.endswith("\n") or not like else "")
 
 
-def json_entries(lists: dict[str, list[Any]]) -> list[Entry]:
+def data_entries(lists: dict[str, list[Any]]) -> list[Entry]:
     out: list[Entry] = []
     for name, records in lists.items():
         grid = records_grid(records)
@@ -850,7 +851,7 @@ def records_grid(records: list[Any]) -> Grid:
     return Grid(names, [[r.get(n) for n in names] for r in records if isinstance(r, dict)], [], 0, "")
 
 
-def add_json(doc: Doc, items: list[Any], under: str) -> Change:
+def add_data(doc: Doc, items: list[Any], under: str) -> Change:
     data, lists = data_of(doc)
     names = list(lists)
     if under.strip() and names != [""]:
@@ -916,7 +917,7 @@ def added(path: Path, display: str, items: list[Any], under: str) -> Change:
     doc = load(path, display, create=True)
     if doc.kind == "csv":
         return add_csv(doc, items)
-    return add_json(doc, items, under) if doc.kind == "data" else add_text(doc, items, under)
+    return add_data(doc, items, under) if doc.kind == "data" else add_text(doc, items, under)
 
 
 def _entries(doc: Doc) -> tuple[list[Entry], Any]:
@@ -926,7 +927,7 @@ def _entries(doc: Doc) -> tuple[list[Entry], Any]:
         return (grid_entries(grid) if grid else []), grid
     if doc.kind == "data":
         data, lists = data_of(doc)
-        return json_entries(lists), data
+        return data_entries(lists), data
     view = TextView.of(doc)
     return view.entries(), view
 
@@ -1037,7 +1038,7 @@ def _mark_line(line: str, done: bool, view: TextView) -> str:
 def value_set(path: Path, display: str, match: str, name: str, value: Any) -> Change:
     doc = load(path, display)
     if doc.kind == "data":
-        return _set_json(doc, match, name, value)
+        return _set_data(doc, match, name, value)
     grid = csv_grid(doc) if doc.kind == "csv" else None
     view = TextView.of(doc) if doc.kind != "csv" else None
     rows = grid_entries(grid) if grid else [e for g in view.tables for e in grid_entries(g)] if view else []
@@ -1056,7 +1057,7 @@ def value_set(path: Path, display: str, match: str, name: str, value: Any) -> Ch
     return _set_text(doc, view, match, name, value)
 
 
-def _set_json(doc: Doc, match: str, name: str, value: Any) -> Change:
+def _set_data(doc: Doc, match: str, name: str, value: Any) -> Change:
     data, lists = data_of(doc)
     keyed = _keyed_objects(data, match) if match.strip() else []
     if isinstance(data, dict) and not match.strip():
@@ -1066,7 +1067,7 @@ def _set_json(doc: Doc, match: str, name: str, value: Any) -> Change:
         fields, what = parent[inner], f" of {shown(inner)}" if parent is not data else ""
         records = [v for v in parent.values() if isinstance(v, dict)]
     else:
-        entry = find(json_entries(lists), match, doc.display, one=True)[0]
+        entry = find(data_entries(lists), match, doc.display, one=True)[0]
         if not isinstance(entry.record, dict):
             raise ToolFailure(f"the items of {doc.display} are plain values, with no fields; use edit_file")
         fields, records, what = entry.record, lists[entry.list_name], f" of {shown(entry.main)}"
