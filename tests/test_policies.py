@@ -114,6 +114,9 @@ def test_the_same_change_twice_in_a_row_is_a_loop_but_again_after_another_change
     ledger.record_ran(tests, "exec", "1 failed")
     ledger.record_ran(call_signature("edit_file", {"path": "a.py"}), "write", "edited a.py")
     assert ledger.refusal(tests) is None  # the tests again, after the fix
+    edit = call_signature("edit_file", {"path": "a.py", "old": "x"})
+    ledger.record_ran(edit, "write", "tool error: 'x' is not in a.py", done=False)
+    assert ledger.refusal(edit) is None  # a failed change is no change made
 
 
 def test_a_declined_call_stays_declined_even_after_a_change():

@@ -86,7 +86,7 @@ class FirstMove:
     why: str
     """One line for the trace: "first move: change (p=0.91; look_up 0.06)"."""
     settled: bool = False
-    """A follow-up question made the route firm (see second_look)."""
+    """A question of the second look made the route firm (see second_look)."""
 
 
 @dataclass(frozen=True)

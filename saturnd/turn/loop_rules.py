@@ -95,11 +95,12 @@ class CallLedger:
         """What the user answered the questions asked this turn."""
         return list(self._answers.values())
 
-    def record_ran(self, signature: str, risk: str, result: str = "") -> None:
+    def record_ran(self, signature: str, risk: str, result: str = "", done: bool = True) -> None:
+        """`done`: it ran to its result (a failed change is not one made, nor is its retry a loop of it)."""
         if risk in CHANGING_RISKS:
             # Something outside may differ now: earlier reads may be legitimately repeated.
             self._since_change.clear()
-            self._last_change = (signature, result[:200])
+            self._last_change = (signature, result[:200]) if done else None
         else:
             self._since_change[signature] += 1
 

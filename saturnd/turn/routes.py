@@ -89,5 +89,3 @@ def send_or_ask(registry: Registry) -> tuple[str, ...]:
 NOT_A_FIRST_STEP = frozenset({"calculate", "plan", REMEMBER, ASK_USER_TOOL.name})
 """Tools that neither read nor change the person's things: a forced first pass that takes one
 (the 1.5B wrote sum(table.column) to calculate, and 'did' a change with plan) has done nothing."""
-
-

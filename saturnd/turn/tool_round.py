@@ -93,7 +93,7 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
         outcome = outcomes.get(d.call.id) or _not_run(d)
         if d.runs and d.tool is not None:
             # A call that failed counts too: run again unchanged, it fails again the same way.
-            turn.ledger.record_ran(d.signature, d.tool.risk, outcome.text)
+            turn.ledger.record_ran(d.signature, d.tool.risk, outcome.text, done=outcome.fate == "ran")
         fate: Fate = "asked" if d.fate == "ask_user" and outcome.fate == "ran" else outcome.fate
         text = outcome.text
         if fate == "asked":
