@@ -30,7 +30,16 @@ sys.path.insert(0, str(REPO))
 from saturnd.model import weights  # noqa: E402
 from saturnd.model.client import ModelClient  # noqa: E402
 from saturnd.model.embedded import EmbeddedModel  # noqa: E402
-from saturnd.turn.first_move import SPELLING, decide_first_move  # noqa: E402
+from saturnd.turn.first_move import (  # noqa: E402
+    SPELLING,
+    WANTS,
+    WHO_ACTS,
+    decide_first_move,
+    likelihood,
+    move_messages,
+    read_move,
+    schema,
+)
 
 BUILTIN_TOOLS = {
     "read_file": "Read a text file (200 lines at a time; start_line to go on).",
@@ -170,6 +179,30 @@ async def run_errands(client: ModelClient, pattern: str) -> list[str]:
     return out
 
 
+async def run_second_look(client: ModelClient, pattern: str) -> list[str]:
+    """Each errand's move beside the second look's two questions, each asked of every errand
+    (the daemon asks them only where the move leaves room): the likelihood that a person must act,
+    and that the request wants a change."""
+    import yaml
+
+    tools, _ = tool_list()
+    out = ["| errand | category | route | p(cannot) | a person acts | wants a change |", "|---|---|---|---|---|---|"]
+    for path in sorted((REPO / "bench" / "errands").glob(pattern)):
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for task in document["tasks"]:
+            offered = [t for t in tools if t["function"]["name"] in task.get("tools", [])] or tools
+            names = "\n".join(sorted(task.get("files", {})))
+            reply = await client.choose(move_messages(names, task["prompt"], offered), schema())
+            move = read_move(reply)
+            cannot = (move.probabilities or {}).get("cannot", 0.0) if move else 0.0
+            person = await likelihood(client, task["prompt"], WHO_ACTS)
+            change = await likelihood(client, task["prompt"], WANTS)
+            out.append(f"| {task['id']} | {document['category']} | {move.route if move else '(none)'} | {cannot:.2f} |"
+                       f" {person if person is not None else -1:.2f} | {change if change is not None else -1:.2f} |")
+            print(out[-1], flush=True)
+    return out
+
+
 async def run(client: ModelClient, base_url: str) -> list[str]:
     tools, source = tool_list()
     out = [f"Tools: {len(tools)} from {source}; context: {CONTEXT!r}", "Route tokens (llama.cpp /tokenize):", *[f"    {t}" for t in await first_tokens(base_url)], ""]
@@ -208,6 +241,7 @@ async def main() -> None:
     parser.add_argument("--embedded", default=weights.DEFAULT_MODEL, help="an embedded model id")
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--errands", default="", help="put bench/errands/GLOB's errands instead")
+    parser.add_argument("--second-look", action="store_true", help="with --errands: the second look's questions")
     parser.add_argument("--out", type=Path, default=None, help="also write the lines here")
     args = parser.parse_args()
     embedded = None
@@ -223,7 +257,10 @@ async def main() -> None:
     client = ModelClient(base_url, name=args.model or args.embedded, fresh_connections=embedded is not None,
                          prompt_slots=embedded is not None)
     try:
-        lines = await (run_errands(client, args.errands) if args.errands else run(client, base_url))
+        if args.errands and args.second_look:
+            lines = await run_second_look(client, args.errands)
+        else:
+            lines = await (run_errands(client, args.errands) if args.errands else run(client, base_url))
     finally:
         await client.close()
         if embedded is not None:

@@ -191,18 +191,18 @@ async def second_look(client: ModelClient, request: str, move: FirstMove) -> Fir
     the server's decision slot, which the next turn's move then evaluates afresh."""
     p = move.probabilities or {}
     if p.get("cannot", 0.0) >= ASKS_WHO_ACTS and not no_tool_fits(move):
-        person = await _likelihood(client, request, WHO_ACTS)
+        person = await likelihood(client, request, WHO_ACTS)
         if person is not None and person + p["cannot"] >= NO_TOOL_DOES_IT:
             return FirstMove("cannot", p, f"{move.why}; someone must act {person:.2f}: cannot", settled=True)
     if move.route in ("look_up", "answer") and p[move.route] < SURE:
-        change = await _likelihood(client, request, WANTS)
+        change = await likelihood(client, request, WANTS)
         if change is not None and change >= WANTS_A_CHANGE:
             route: Route = "send" if p.get("send", 0.0) > p.get("change", 0.0) else "change"
             return FirstMove(route, p, f"{move.why}; wants a change {change:.2f}: {route}", settled=True)
     return move
 
 
-async def _likelihood(client: ModelClient, request: str, question: Question) -> float | None:
+async def likelihood(client: ModelClient, request: str, question: Question) -> float | None:
     try:
         reply = await client.choose(question.messages(request), question.schema())
     except ModelError:
