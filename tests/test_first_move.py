@@ -207,3 +207,12 @@ async def test_a_change_that_someone_must_make_away_from_the_computer_is_a_no_to
     assert move is not None and move.route == route
     assert no_tool_fits(move) is (route == "cannot")
     assert fake_model.choice_requests[1]["messages"][0]["content"].startswith("Say who must act")
+
+
+async def test_a_look_up_is_not_asked_who_must_act(model, fake_model):
+    # a reply to a question, read alone ("Matteo Conti, the one from the Beavers"): a person's doing
+    fake_model.enqueue_choice(route_reply("look_up", ("ask", 0.3), ("no", 0.2), p=0.5),
+                              answer_reply("want", "change", 0.5, "know"))
+    move = await decide_first_move(model, "Matteo Conti, quello dei Castori.", TOOLS)
+    assert move is not None and move.route == "look_up"
+    assert [r["messages"][0]["content"][:13] for r in fake_model.choice_requests[1:]] == ["Say what a re"]

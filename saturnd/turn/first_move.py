@@ -169,11 +169,12 @@ async def decide_first_move(
 
 
 ASKS_WHO_ACTS = 0.1
-"""The share on no_tool at which the move is followed by who must act."""
+"""The share on no_tool at which a change, a send or an unsure no_tool is followed by who must act."""
 NO_TOOL_DOES_IT = 0.6
 """That someone must act away from the computer, plus the share on no_tool: the request is one
 no tool does. Stop 57's probe on the 172 errands of stops 51-57: 15 of 26 cannot errands at 0.6
-or more (2 by no_tool's share alone), 1 of 146 others (a wish-list removal)."""
+or more (2 by no_tool's share alone; 14 of them moves of change, send or no_tool), 1 of 146
+others (a wish-list removal)."""
 SURE = 0.8
 """A look-up or an answer this likely is not asked what it wants (the changes the 1.5B took for
 look-ups in stop 57's first run had 0.46-0.54)."""
@@ -190,7 +191,9 @@ async def second_look(client: ModelClient, request: str, move: FirstMove) -> Fir
     57's first run). Asked only where the move leaves room for them: each is a second prompt in
     the server's decision slot, which the next turn's move then evaluates afresh."""
     p = move.probabilities or {}
-    if p.get("cannot", 0.0) >= ASKS_WHO_ACTS and not no_tool_fits(move):
+    # only of a request to do something: a reply that names someone ("Matteo Conti, the one from
+    # the Beavers", stop 57's rerun 2) read alone is a person's doing
+    if move.route in ("change", "send", "cannot") and p.get("cannot", 0.0) >= ASKS_WHO_ACTS and not no_tool_fits(move):
         person = await likelihood(client, request, WHO_ACTS)
         if person is not None and person + p["cannot"] >= NO_TOOL_DOES_IT:
             return FirstMove("cannot", p, f"{move.why}; someone must act {person:.2f}: cannot", settled=True)
