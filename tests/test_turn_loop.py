@@ -150,6 +150,19 @@ async def test_a_third_identical_failing_call_is_a_loop_too(harness):
     assert [e.fate for e in of_type(events, "tool_finished")] == ["error", "error", "refused_loop"]
 
 
+async def test_a_third_identical_failing_change_is_a_loop(harness):
+    # stop 58's first run: the same add_items on a folder twelve times, until the turn's time ran out
+    await harness.start("gate:\n  rules:\n    - {tool: add_items, decision: allow}\n",
+                        runtime_extra="  max_iterations: 10\n")
+    (harness.env.workdir / "hort").mkdir()
+    (harness.env.workdir / "hort" / "a.md").write_text("- tomàquet\n")
+    (harness.env.workdir / "hort" / "b.md").write_text("- ceba\n")
+    failing = call("add_items", {"path": "hort", "items": ["pebrot"]})
+    harness.model.enqueue(failing, failing, failing, "No he pogut.")
+    _, events = await harness.turn("Afegeix pebrot.")
+    assert [e.fate for e in of_type(events, "tool_finished")] == ["error", "error", "refused_loop"]
+
+
 async def test_headless_a_call_needing_approval_is_not_run_nor_retried(harness):
     await harness.start()
     note = call("append_note", {"text": "x"})
@@ -954,7 +967,8 @@ async def test_a_failed_call_the_model_does_not_mend_is_noted_beside_its_answer(
 async def test_an_answer_the_model_reads_as_done_after_a_declined_change_goes_back_once(harness):
     await harness.start()
     (harness.env.workdir / "caches.md").write_text("- Molino del Tío Ramón\n- Faro de Cabo Mayor\n")
-    harness.model.enqueue_choice(CHANGE, DONE)
+    # the move, the entry it is about (target.py), then the model's reading of its answer
+    harness.model.enqueue_choice(CHANGE, json.dumps({"does": "remove", "line": "1"}), DONE)
     harness.model.enqueue(call("remove_items", {"path": "caches.md", "items": ["Molino del Tío Ramón"]}),
                           "He quitado el Molino de la lista.", "No he quitado nada: rechazaste el cambio.")
     _, _, events = await run_with_decisions(harness, "Quita el molino de mis caches pendientes.",

@@ -112,6 +112,8 @@ class TurnContext:
     then_call: tuple[str, ...] = ()
     """The pass after it offers only these (a message's send, once its recipient was looked up)."""
     no_tool_fits: bool = False
+    asked_which: bool = False
+    """The person was asked, before the first pass, which of several entries their words fit."""
     """The first move was that no tool can do what is asked: the passes offer none."""
     sent_back: set[str] = field(default_factory=set)
     """The kinds of check (checks.Finding.kind) an answer already went back to the model for, and

@@ -39,7 +39,7 @@ from saturnd.turn.checks import (
 )
 from saturnd.turn.context import TurnContext
 from saturnd.turn.control import TurnAborted
-from saturnd.turn.first_move import decide_first_move, no_tool_fits, tool_that_fits
+from saturnd.turn.first_move import decide_first_move, expects_change, no_tool_fits, tool_that_fits
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
 from saturnd.turn.language import answered_in_another_language
@@ -53,6 +53,7 @@ from saturnd.turn.routes import (
     sending_step,
 )
 from saturnd.turn.said_done import says_done
+from saturnd.turn.target import aim_change
 from saturnd.turn.thinking import think_plan
 from saturnd.turn.tool_round import tool_round
 
@@ -173,6 +174,8 @@ async def choose_first_move(turn: TurnContext, messages: list[dict[str, Any]]) -
         elif no_tool_fits(turn.move):
             turn.no_tool_fits = True
             messages.append({"role": "user", "content": prompts.NO_TOOL_FITS})
+        elif expects_change(turn.move) and turn.move.route == "change" or turn.move.route == "ask":
+            await aim_change(turn, messages)
 
 
 async def outside_tool_fits(turn: TurnContext) -> str | None:

@@ -87,6 +87,19 @@ ASK_WHICH_CONTACT = (
 )
 
 WHICH_ENTRY = "Your words fit more than one entry: {choices}. Which one should {tool} change?"
+FILLED_OTHERWISE = (
+    "refused once: the new item lacks what the user's words give. Filled in from their words alone, the"
+    " new entry is: {entry}. Call add_items with path {path} and that entry as its one item; to add yours"
+    " after all, make the same call again."
+)
+ENTRY_PICKED = (
+    "[Saturn] The user's words fit more than one entry ({choices}). Asked which one, the user answered:"
+    " {answer}. Change the entry they mean."
+)
+ASK_WHICH_FIRST = (
+    "[Saturn] The user's words fit more than one entry ({choices}). Ask the user which one with"
+    " ask_user before changing anything; do not pick one yourself."
+)
 ASK_WHICH_ENTRY = (
     "refused: the user's words fit more than one entry ({choices}). Ask the user which one with"
     " ask_user; do not pick one yourself."

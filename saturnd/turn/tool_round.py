@@ -20,6 +20,7 @@ from saturnd.turn.execute import ToolOutcome, run_tool, time_limit
 from saturnd.turn.fencing import fence
 from saturnd.turn.remembering import memory_gate
 from saturnd.turn.review import Decision, GateContext, approval_key, review_calls
+from saturnd.turn.target import filled_otherwise
 from saturnd.turn.which_one import words
 
 DO_NOT_TRY_ANOTHER_WAY = "Do not try it another way"
@@ -62,7 +63,7 @@ def gate_context(turn: TurnContext) -> GateContext:
         approved=frozenset(turn.session.approvals | set(turn.allow)),
         memory=memory_gate(turn, session),
         request=" ".join([turn.text, *(r for r in turn.ledger.replies() if r != NO_ANSWER)]),
-        asked=any(d.fate in WHICH for d in turn.reviewed.values()),
+        asked=turn.asked_which or any(d.fate in WHICH for d in turn.reviewed.values()),
     )
 
 
@@ -85,6 +86,7 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
     for d in decisions:
         turn.events.emit(ToolProposed(call_id=d.call.id, name=d.call.name, arguments=_shown(d.call)))
     decisions = await ask_which(turn, decisions)
+    decisions = await filled_otherwise(turn, decisions)
     decisions = await settle_approvals(turn, decisions)
 
     outcomes = await _run_approved(turn, [d for d in decisions if d.runs])

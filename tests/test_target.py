@@ -1,0 +1,164 @@
+"""The entry a change is about: candidate lines by shared name words, the model's constrained choice,
+and the person asked which when their words fit several entries of the file (target.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from saturnd.model.client import ModelClient
+from saturnd.testing.fake_model import call
+from saturnd.turn import prompts
+from saturnd.turn.target import Line, candidate_lines, choose_target, fill_entry, target_schema
+from tests.conftest import of_type
+from tests.test_turn_loop import CHANGE, turn_answering
+
+OFFEN = ("# Offene Reparaturen\n\n- [ ] Toaster Severin, Herr Lindqvist\n- [ ] Toaster Philips, Frau Schäfer\n"
+         "- [ ] Nachttischlampe, Familie Yilmaz\n")
+ABLAUF = "# Ablauf\n- Jeden ersten Samstag im Monat\n"
+
+
+def lines_of(files: dict[str, str]) -> list[tuple[str, int, str]]:
+    return [(path, n, line) for path, text in files.items() for n, line in enumerate(text.splitlines(), 1)]
+
+
+@pytest.mark.parametrize(("request_text", "files", "expected"), [
+    ("Der Toaster ist repariert, hak ihn ab.", {"offen.md": OFFEN, "ablauf.md": ABLAUF},
+     ["offen.md:3", "offen.md:4"]),
+    ("Matteo ha pagato la quota.", {"quote.md": "# Quote\n- [ ] Matteo Ferri – 120 €\n- [x] Giulia Rinaldi\n"
+                                                "- [ ] Matteo Conti – 120 €\n"},
+     ["quote.md:1", "quote.md:2", "quote.md:4"]),
+    ("Marca la kombucha de jengibre como hecha.", {"lotes.md": "- [ ] Lote 14: jengibre\n- [ ] Lote 16: hibisco\n"},
+     ["lotes.md:1"]),
+    ("Ajoute 37 grands rhinolophes au tunnel de la Vèze.",
+     {"2026/comptages.csv": "date;site;grand rhinolophe\n", "2025/comptages.csv": "2025-12-13;tunnel de la Vèze;41\n"},
+     ["2026/comptages.csv:1", "2025/comptages.csv:1"]),
+])
+def test_the_lines_offered_share_a_name_word_with_the_request(request_text, files, expected):
+    assert [f"{line.path}:{line.number}" for line in candidate_lines(lines_of(files), request_text)] == expected
+
+
+def test_the_rarest_shared_words_rank_first_when_there_are_too_many():
+    files = {"list.md": "".join(f"- Ordner {n}\n" for n in range(20)) + "- Ordner Steuer 2026\n"}
+    kept = candidate_lines(lines_of(files), "Der Ordner Steuer ist fertig.", most=3)
+    assert "Steuer" in kept[0].text and len(kept) == 3
+
+
+@pytest.fixture
+async def model(fake_model):
+    client = ModelClient(fake_model.url, name="fake")
+    yield client
+    await client.close()
+
+
+def grouped(files: dict[str, str]) -> tuple[list[Line], dict[str, list[Line]]]:
+    every = lines_of(files)
+    same_file: dict[str, list[Line]] = {}
+    for path, number, text in every:
+        same_file.setdefault(path, []).append(Line(path, number, text))
+    return every, same_file
+
+
+async def test_an_entry_the_persons_words_fit_twice_comes_with_the_other(model, fake_model):
+    every, same_file = grouped({"offen.md": OFFEN})
+    lines = candidate_lines(every, "Der Toaster ist repariert.")
+    fake_model.enqueue_choice(json.dumps({"does": "tick_off", "line": "1"}))
+    target = await choose_target(model, "Der Toaster ist repariert.", lines, same_file)
+    assert target is not None and target.does == "tick_off"
+    assert str(target.line) == "offen.md:3: - [ ] Toaster Severin, Herr Lindqvist"
+    assert [str(line) for line in target.also] == ["offen.md:4: - [ ] Toaster Philips, Frau Schäfer"]
+    body = fake_model.choice_requests[0]
+    assert body["response_format"]["json_schema"]["schema"] == target_schema(2)
+    assert "Lines:\n1. offen.md:3: - [ ] Toaster Severin" in body["messages"][-1]["content"]
+
+
+@pytest.mark.parametrize("reply", [{"does": "add", "line": "2"}, {"does": "tick_off", "line": "1"}])
+async def test_a_new_entry_or_one_the_words_settle_asks_nothing(model, fake_model, reply):
+    every, same_file = grouped({"offen.md": OFFEN})
+    said = "Der Toaster Philips ist repariert."
+    fake_model.enqueue_choice(json.dumps(reply))
+    target = await choose_target(model, said, candidate_lines(every, said), same_file)
+    assert target is not None and target.also == ()
+    assert target.does == reply["does"]
+
+
+@pytest.mark.parametrize("reply", ['{"route": "answer"}', '{"does": "tick_off", "line": "9"}', "not json"])
+async def test_an_unreadable_choice_is_none(model, fake_model, reply):
+    every, same_file = grouped({"offen.md": OFFEN})
+    fake_model.enqueue_choice(reply)
+    assert await choose_target(model, "Toaster", candidate_lines(every, "Toaster"), same_file) is None
+
+
+async def test_the_person_is_asked_which_entry_before_the_first_pass(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: mark_done, decision: allow}\n")
+    offen = harness.env.workdir / "offen.md"
+    offen.write_text(OFFEN)
+    harness.model.enqueue_choice(CHANGE, json.dumps({"does": "tick_off", "line": "1"}))
+    harness.model.enqueue(call("mark_done", {"path": "offen.md", "item": "Toaster Philips"}), "Erledigt.")
+    seen = await turn_answering(harness, "Der Toaster ist repariert, hak ihn ab.", "Der von Frau Schäfer")
+    choices = "offen.md:3: - [ ] Toaster Severin, Herr Lindqvist; offen.md:4: - [ ] Toaster Philips, Frau Schäfer"
+    assert [q.question for q in of_type(seen, "question")] == [prompts.WHICH_ENTRY.format(choices=choices, tool="I")]
+    assert harness.sent(0)[-1]["content"] == prompts.ENTRY_PICKED.format(choices=choices, answer="Der von Frau Schäfer")
+    # answered once, the edit is not asked about again
+    assert [f.fate for f in of_type(seen, "tool_finished")] == ["ran"]
+    assert "[x] Toaster Philips" in offen.read_text() and "[ ] Toaster Severin" in offen.read_text()
+
+
+async def test_headless_the_model_is_told_to_ask_which_entry(harness):
+    await harness.start()
+    (harness.env.workdir / "offen.md").write_text(OFFEN)
+    harness.model.enqueue_choice(CHANGE, json.dumps({"does": "tick_off", "line": "2"}))
+    harness.model.enqueue(call("read_file", {"path": "offen.md"}), "Welcher Toaster?")
+    turn_id, _ = await harness.turn("Der Toaster ist repariert, hak ihn ab.", headless=True)
+    assert harness.sent(0)[-1]["content"].startswith("[Saturn] The user's words fit more than one entry (offen.md:4:")
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert "entry: ticks off offen.md:4; fits 2 entries: ask" in trace.first_move
+
+
+async def test_a_new_entry_is_filled_from_the_request_alone_under_the_columns_schema(model, fake_model):
+    fake_model.enqueue_choice(json.dumps({"fecha": "2026-12-05", "transecto": "Montes de Málaga", "notas": " "}))
+    filled = await fill_entry(model, "Apunta el conteo del 5 de diciembre en los Montes de Málaga.",
+                              ["fecha", "transecto", "notas"], "2026-12-07")
+    assert filled == {"fecha": "2026-12-05", "transecto": "Montes de Málaga"}  # what the request leaves out is dropped
+    body = fake_model.choice_requests[0]
+    schema = body["response_format"]["json_schema"]["schema"]
+    assert list(schema["properties"]) == ["fecha", "transecto", "notas"] and schema["required"] == ["fecha", "transecto", "notas"]
+    assert "today is 2026-12-07" in body["messages"][0]["content"]
+    assert body["messages"][1]["content"].startswith("Columns: fecha, transecto, notas")
+
+
+CONTEOS = "fecha;transecto;almirante rojo\n2026-11-21;Montes de Málaga;10\n"
+FILLED = {"fecha": "2026-12-05", "transecto": "Montes de Málaga", "almirante rojo": "13"}
+
+
+@pytest.mark.parametrize("then", ["the filled entry", "the same call again"])
+async def test_a_new_row_lacking_what_the_request_gives_is_refused_once_with_the_entry_filled_from_it(harness, then):
+    await harness.start("gate:\n  rules:\n    - {tool: add_items, decision: allow}\n")
+    counts = harness.env.workdir / "conteos.csv"
+    counts.write_text(CONTEOS)
+    harness.model.enqueue_choice(CHANGE, json.dumps({"does": "add", "line": "1"}), json.dumps(FILLED))
+    copied = call("add_items", {"path": "conteos.csv", "items": ["2026-11-21;Montes de Málaga;10"]})
+    filled = call("add_items", {"path": "conteos.csv", "items": [FILLED]})
+    harness.model.enqueue(copied, filled if then == "the filled entry" else copied, "Apuntado.")
+    turn_id, events = await harness.turn("Apunta el conteo del 5 de diciembre en Montes de Málaga: 13 almirantes rojos.",
+                                         headless=True)
+    assert harness.sent(1)[-1]["content"] == prompts.FILLED_OTHERWISE.format(
+        entry=json.dumps(FILLED, ensure_ascii=False), path="conteos.csv")
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["refused", "ran"]
+    added = counts.read_text().splitlines()[-1]
+    assert added == ("2026-12-05;Montes de Málaga;13" if then == "the filled entry" else "2026-11-21;Montes de Málaga;10")
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.first_move.endswith(f"filled: {json.dumps(FILLED, ensure_ascii=False)}")
+
+
+async def test_a_new_row_holding_what_the_request_gives_runs_at_once(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: add_items, decision: allow}\n")
+    (harness.env.workdir / "conteos.csv").write_text(CONTEOS)
+    harness.model.enqueue_choice(CHANGE, json.dumps({"does": "add", "line": "1"}),
+                                 json.dumps({**FILLED, "almirante rojo": "13,0"}))
+    harness.model.enqueue(call("add_items", {"path": "conteos.csv", "items": [{**FILLED, "almirante rojo": "13.0"}]}),
+                          "Apuntado.")
+    _, events = await harness.turn("Apunta el conteo del 5 de diciembre en Montes de Málaga: 13 almirantes rojos.",
+                                   headless=True)
+    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran"]
