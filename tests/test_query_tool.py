@@ -486,3 +486,22 @@ def test_records_keyed_by_their_names_are_one_table_with_the_name_as_a_column(tm
     assert tables.names() == ["benevolat_frigos_frigos"]
     shown = run_query(tables, "SELECT dernier_nettoyage FROM benevolat_frigos_frigos WHERE frigos = 'rue Pasteur'")
     assert shown.splitlines()[:2] == ["dernier_nettoyage", "2026-11-20"]
+
+
+def test_a_list_of_records_inside_each_record_is_a_table_with_its_parents_fields(tmp_path):
+    geckos = {"terrarium": {"lampa": "UVB 5%"}, "zwierzeta": [
+        {"imie": "Mango", "wazenia": [{"data": "2026-10-30", "masa_g": 63}, {"data": "2026-11-27", "masa_g": 61}]},
+        {"imie": "Kiwi", "wazenia": [{"data": "2026-12-04", "masa_g": 74}]}]}
+    tables = load_tables([lay(tmp_path, {"gekony/gekony.json": json.dumps(geckos)})])
+    assert tables.names() == ["gekony_gekony", "gekony_gekony_wazenia"]
+    shown = run_query(tables, "SELECT masa_g FROM gekony_gekony_wazenia WHERE imie = 'Mango' ORDER BY data DESC LIMIT 1")
+    assert shown.splitlines()[:2] == ["masa_g", "61"]
+
+
+def test_an_aggregate_over_no_row_is_run_again_with_the_where_loosened(tmp_path):
+    dues = "ay\ttutar (₺)\n2025-12\t1.000\n2026-01\t1.250\n2026-02\t1.600\n"
+    tables = load_tables([lay(tmp_path, {"aidat.tsv": dues})])
+    shown = run_query(tables, "SELECT SUM(tutar) FROM aidat WHERE ay = '2026'")
+    assert shown.splitlines()[1:] == [NO_EXACT_ROW, 'SUM("tutar (₺)")', "2850"]
+    nothing = run_query(tables, "SELECT SUM(tutar) FROM aidat WHERE ay = '2027'")
+    assert "no row matched the WHERE; the values its columns hold: ay: 2025-12, 2026-01, 2026-02" in nothing

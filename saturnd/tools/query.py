@@ -88,11 +88,11 @@ def run_query(tables: Tables, sql: str, max_rows: int = ROWS_SHOWN, time_limit_s
         except (sqlite3.Error, sqlite3.Warning) as exc:
             raise ToolFailure(explain(tables, text, exc)) from None
         else:
-            loosened = None if rows else _loosened(tables, text, max_rows)
+            loosened = _loosened(tables, text, max_rows) if matched_nothing(rows) else None
             if loosened is not None:
                 text, rows, quoted = loosened[0], loosened[1], True
             whole = _whole_rows(tables, text, header) if 0 < len(rows) <= WHOLE_ROWS else None
-            held = "" if rows else what_the_filter_saw(tables, text)
+            held = what_the_filter_saw(tables, text) if matched_nothing(rows) else ""
         finally:
             tables.db.set_progress_handler(None, 0)
     shown = _shown(header, rows, more) + held
@@ -101,6 +101,13 @@ def run_query(tables: Tables, sql: str, max_rows: int = ROWS_SHOWN, time_limit_s
     if quoted:
         shown = f"ran as: {text}\n{shown}"
     return shown if whole is None else f"{shown}\nthe whole rows:\n{_shown(*whole, 0)}"
+
+
+def matched_nothing(rows: list[tuple[object, ...]]) -> bool:
+    """No row, or the one row an aggregate gives over none (SUM, MAX: NULL): stop 58's first run
+    summed a TSV's amounts over "ay = '2026'" for months written "2026-01", and the empty sum
+    was answered with a made-up total."""
+    return not rows or len(rows) == 1 and all(value is None for value in rows[0])
 
 
 def _fetch(db: sqlite3.Connection, sql: str, max_rows: int) -> tuple[list[str], list[tuple[object, ...]], int]:
@@ -218,7 +225,7 @@ def _loosened(tables: Tables, sql: str, max_rows: int) -> tuple[str, list[tuple[
         rows = tables.db.execute(wider).fetchmany(max_rows)
     except (sqlite3.Error, sqlite3.Warning):  # past the time limit, or a rewrite SQLite will not run
         return None
-    return (wider, rows) if rows else None
+    return None if matched_nothing(rows) else (wider, rows)
 
 
 FILTER_VALUES = 8

@@ -314,11 +314,12 @@ def _records_in(data: Any, parts: list[str], source: str, depth: int = 0) -> lis
     keyed by their names ({"fridges": {"rue Pasteur": {...}}}) are one table with the name as its
     first column."""
     if _is_records(data):
-        return [_from_records(data, parts, source)]
+        return [_from_records(data, parts, source), *_inner_lists(data, parts, source)]
     if not isinstance(data, dict) or depth > NESTING:
         return []
     lists = [(str(k), v) for k, v in data.items() if _is_records(v)]
-    found = [_from_records(v, parts if len(lists) == 1 and depth == 0 else [*parts, k], source) for k, v in lists]
+    found = [table for k, v in lists
+             for table in _records_in(v, parts if len(lists) == 1 and depth == 0 else [*parts, k], source)]
     for key, value in data.items():
         if isinstance(value, dict) and len(value) >= 2 and all(_is_records(v) for v in value.values()):
             grouped = [{str(key): group, **record} for group, records in value.items() for record in records]
@@ -329,6 +330,19 @@ def _records_in(data: Any, parts: list[str], source: str, depth: int = 0) -> lis
             found.append(_from_records(keyed, [*parts, str(key)], source))
         elif isinstance(value, dict):
             found += _records_in(value, [*parts, str(key)], source, depth + 1)
+    return found
+
+
+def _inner_lists(records: list[dict[Any, Any]], parts: list[str], source: str) -> list[_RawTable]:
+    """A field holding a list of records (a gecko's weighings, a member's payments) is a table of
+    its own: each inner record after its parent's plain fields, so "Mango's latest weighing" is
+    one SELECT (stop 58's first run: the weighings were one JSON cell, and the first was read)."""
+    keys = dict.fromkeys(k for r in records for k, v in r.items() if _is_records(v))
+    found = []
+    for key in keys:
+        rows = [{**{k: v for k, v in r.items() if not isinstance(v, list | dict)}, **inner}
+                for r in records if _is_records(r.get(key)) for inner in r[key]]
+        found.append(_from_records(rows, [*parts, str(key)], source))
     return found
 
 
