@@ -1,4 +1,4 @@
-"""Loop rules: refuse a third identical call with nothing changed, never re-run a declined one,
+"""Loop rules: refuse a third identical call with nothing changed (a failed change included), never re-run a declined one,
 never make the same change twice in a row, never ask the same question twice, never send a
 second message to someone one went to."""
 
@@ -96,13 +96,17 @@ class CallLedger:
         return list(self._answers.values())
 
     def record_ran(self, signature: str, risk: str, result: str = "", done: bool = True) -> None:
-        """`done`: it ran to its result (a failed change is not one made, nor is its retry a loop of it)."""
-        if risk in CHANGING_RISKS:
+        """`done`: it ran to its result. A failed change changed nothing: made again, identically,
+        it counts as a read does (stop 58's first run: the same failing add_items twelve times,
+        until the turn's time ran out)."""
+        if risk in CHANGING_RISKS and done:
             # Something outside may differ now: earlier reads may be legitimately repeated.
             self._since_change.clear()
-            self._last_change = (signature, result[:200]) if done else None
-        else:
-            self._since_change[signature] += 1
+            self._last_change = (signature, result[:200])
+            return
+        if risk in CHANGING_RISKS:
+            self._last_change = None
+        self._since_change[signature] += 1
 
     def record_declined(self, signature: str) -> None:
         self._declined.add(signature)
