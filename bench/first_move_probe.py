@@ -179,6 +179,40 @@ async def run_errands(client: ModelClient, pattern: str) -> list[str]:
     return out
 
 
+async def run_target(client: ModelClient, pattern: str) -> list[str]:
+    """Each change errand's entry (target.py), chosen among the lines its words fit: what it does,
+    the line, and whether the person would be asked which; beside it the line the errand's check
+    says must change (one holding a `lacks` text), where there is one."""
+    import yaml
+
+    from saturnd.turn.target import Line, candidate_lines, choose_target
+
+    out = ["| errand | does | line chosen | asks | line that changes |", "|---|---|---|---|---|"]
+    hits: list[bool] = []
+    for path in sorted((REPO / "bench" / "errands").glob(pattern)):
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if document["category"] not in ("ask", "chain", "declined"):
+            continue
+        for task in document["tasks"]:
+            every = [(p, n, line) for p, text in task.get("files", {}).items() for n, line in enumerate(text.splitlines(), 1)]
+            same_file: dict[str, list[Line]] = defaultdict(list)
+            for p, n, line in every:
+                same_file[p].append(Line(p, n, line))
+            lacks = [text for p, check in (task["check"].get("files") or {}).items() if isinstance(check, dict)
+                     for item in check.get("lacks", []) for text in item.split("|")]
+            changing = [f"{p}:{n}" for p, n, line in every if any(t in line for t in lacks)]
+            target = await choose_target(client, task["prompt"], candidate_lines(every, task["prompt"]), dict(same_file))
+            chosen = f"{target.line.path}:{target.line.number}" if target else "(none)"
+            if changing:
+                hits.append(chosen in changing)
+            mark = "" if not changing else (" ✓" if chosen in changing else " ✗")
+            out.append(f"| {task['id']} | {target.does if target else ''} | {chosen}{mark} | {len(target.also) if target else 0} |"
+                       f" {', '.join(changing)} |")
+            print(out[-1], flush=True)
+    out += ["", f"line right where the check names one: {sum(hits)}/{len(hits)}"]
+    return out
+
+
 async def run_second_look(client: ModelClient, pattern: str) -> list[str]:
     """Each errand's move beside the second look's two questions, each asked of every errand
     (the daemon asks them only where the move leaves room): the likelihood that a person must act,
@@ -242,6 +276,7 @@ async def main() -> None:
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--errands", default="", help="put bench/errands/GLOB's errands instead")
     parser.add_argument("--second-look", action="store_true", help="with --errands: the second look's questions")
+    parser.add_argument("--target", action="store_true", help="with --errands: the entry a change is about")
     parser.add_argument("--out", type=Path, default=None, help="also write the lines here")
     args = parser.parse_args()
     embedded = None
@@ -257,7 +292,9 @@ async def main() -> None:
     client = ModelClient(base_url, name=args.model or args.embedded, fresh_connections=embedded is not None,
                          prompt_slots=embedded is not None)
     try:
-        if args.errands and args.second_look:
+        if args.errands and args.target:
+            lines = await run_target(client, args.errands)
+        elif args.errands and args.second_look:
             lines = await run_second_look(client, args.errands)
         else:
             lines = await (run_errands(client, args.errands) if args.errands else run(client, base_url))
