@@ -280,6 +280,9 @@ def test_an_answer_that_says_the_persons_reply_back_is_found(request_text, reply
     ("Grób dziadka Stanisława", "Posprzątałam już grób dziadka, odhacz go.", False),  # "dziadka", as inflected
     ("ancienne mine de Fraisse 61 8", "Ajoute le comptage au tunnel de la Vèze : 37 grands rhinolophes.", True),
     ("Pan", "Marca el pan como comprado.", False),  # no word of four letters: nothing to judge by
+    ("2027-02-14 – forêt de Rambouillet, 12 km", "Enlève la sortie du 14 février de la liste.", False),  # a date
+    ("2027-03-07 – forêt de Rambouillet, 12 km", "Enlève la sortie du 14 février de la liste.", True),
+    ("Am 05.12. Zaun reparieren", "Streich die Aufgabe vom 5. Dezember.", True),  # one digit: no number to judge by
 ])
 def test_an_entry_the_persons_words_name_nothing_of_in_four_languages(entry, said, none) -> None:
     from saturnd.turn.which_one import names_none

@@ -92,9 +92,10 @@ FILLED_OTHERWISE = (
     " new entry is: {entry}. Call add_items with path {path} and that entry as its one item; to add yours"
     " after all, make the same call again."
 )
+ENTRY_DOES = "[Saturn] By your own choice, the request {does} an entry of the user's files: call {tool} on the file that holds it."
 ENTRY_PICKED = (
     "[Saturn] The user's words fit more than one entry ({choices}). Asked which one, the user answered:"
-    " {answer}. Change the entry they mean."
+    " {answer}. Call {tool} for the entry they mean."
 )
 ASK_WHICH_FIRST = (
     "[Saturn] The user's words fit more than one entry ({choices}). Ask the user which one with"

@@ -11,6 +11,7 @@ taken for a name; nothing here knows a language.
 from __future__ import annotations
 
 import math
+import re
 
 from saturnd.turn.retrieval import WORD
 
@@ -57,9 +58,14 @@ def also_meant(chosen: str, others: list[str], said: str) -> list[str]:
 def names_none(chosen: str, said: str) -> bool:
     """The person's words `said` share no name word with the entry `chosen`, which has one (stop 57's first run:
     "the toaster is repaired, tick it off" removed a line about testing appliances, from another
-    file than the one listing the toasters)."""
+    file than the one listing the toasters), nor a number of two digits or more (a date names an
+    entry too: stop 58, "the outing of 14 February" for the line "2027-02-14 …")."""
     name = words(chosen, MIN_NAME_CHARS)
-    return bool(name) and not shared(name, words(said, MIN_NAME_CHARS))
+    return bool(name) and not shared(name, words(said, MIN_NAME_CHARS)) and not numbers(chosen) & numbers(said)
+
+
+def numbers(text: str) -> set[str]:
+    return {n.lstrip("0") for n in re.findall(r"\d{2,}", text)}
 
 
 def best_fits(lines: list[tuple[str, str]], said: str, most: int = 5) -> list[str]:
