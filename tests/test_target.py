@@ -100,7 +100,7 @@ async def test_the_person_is_asked_which_entry_before_the_first_pass(harness):
     choices = "offen.md:3: - [ ] Toaster Severin, Herr Lindqvist; offen.md:4: - [ ] Toaster Philips, Frau Schäfer"
     assert [q.question for q in of_type(seen, "question")] == [prompts.WHICH_ENTRY.format(choices=choices, tool="I")]
     assert harness.sent(0)[-1]["content"] == prompts.ENTRY_PICKED.format(
-        choices=choices, answer="Der von Frau Schäfer", tool="mark_done")
+        choices=choices, answer="Der von Frau Schäfer", tool="mark_done", path="offen.md")
     # answered once, the edit is not asked about again
     assert [f.fate for f in of_type(seen, "tool_finished")] == ["ran"]
     assert "[x] Toaster Philips" in offen.read_text() and "[ ] Toaster Severin" in offen.read_text()

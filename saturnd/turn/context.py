@@ -112,9 +112,9 @@ class TurnContext:
     then_call: tuple[str, ...] = ()
     """The pass after it offers only these (a message's send, once its recipient was looked up)."""
     no_tool_fits: bool = False
+    """The first move was that no tool can do what is asked: the passes offer none."""
     asked_which: bool = False
     """The person was asked, before the first pass, which of several entries their words fit."""
-    """The first move was that no tool can do what is asked: the passes offer none."""
     sent_back: set[str] = field(default_factory=set)
     """The kinds of check (checks.Finding.kind) an answer already went back to the model for, and
     the once-a-turn steps already taken ("ran_on": asked again after a run-on; "resend": the send

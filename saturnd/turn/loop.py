@@ -174,7 +174,8 @@ async def choose_first_move(turn: TurnContext, messages: list[dict[str, Any]]) -
         elif no_tool_fits(turn.move):
             turn.no_tool_fits = True
             messages.append({"role": "user", "content": prompts.NO_TOOL_FITS})
-        elif expects_change(turn.move) and turn.move.route == "change" or turn.move.route == "ask":
+        elif turn.move.route == "ask" or turn.move.route == "change" and expects_change(turn.move):
+            # the entry it is about (target.py): which one, asked of the person when their words fit several
             await aim_change(turn, messages)
 
 

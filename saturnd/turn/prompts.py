@@ -95,7 +95,7 @@ FILLED_OTHERWISE = (
 ENTRY_DOES = "[Saturn] By your own choice, the request {does} an entry of the user's files: call {tool} on the file that holds it."
 ENTRY_PICKED = (
     "[Saturn] The user's words fit more than one entry ({choices}). Asked which one, the user answered:"
-    " {answer}. Call {tool} for the entry they mean."
+    " {answer}. Call {tool} with path {path} for the entry they mean."
 )
 ASK_WHICH_FIRST = (
     "[Saturn] The user's words fit more than one entry ({choices}). Ask the user which one with"

@@ -196,9 +196,11 @@ async def fill_entry(client: ModelClient, request: str, columns: list[str], toda
 async def aim_change(turn: TurnContext, messages: list[dict[str, Any]]) -> None:
     """A change's entry, chosen by the model among the lines its words fit: when the person's words
     fit several entries of its file, the person is asked which before the first pass (headless:
-    the model is told to ask); the tool for what it does is named. The line itself is not named to the model: on the 44 change errands
-    of stops 55-58 the 1.5B chose the line the errand changes for 5 of 20 (a heading, the file of
-    another year; bench/first_move_probe.py --target), and told it, edited that line."""
+    the model is told to ask), and the person's answer goes to the model with the file the entries
+    are in (stop 58's rerun 2: asked, the 1.5B gave the working folder as the path and the answer
+    as the item). The tool for what the request does is named. The line itself is not named:
+    on the change errands of stops 55-58 the 1.5B chose the line the errand changes for 6 of 20
+    (a heading, the file of another year; bench/first_move_probe.py --target)."""
     reach = Reach.of(turn.cwd, str(turn.env.kb_dir))
     every = await asyncio.to_thread(lambda: list(lines_under(Path(turn.cwd), reach, ENTRY_FILES)))
     same_file: dict[str, list[Line]] = {}
@@ -221,7 +223,8 @@ async def aim_change(turn: TurnContext, messages: list[dict[str, Any]]) -> None:
         return
     turn.ledger.record_answer("which entry", answer)
     turn.asked_which = True
-    messages.append({"role": "user", "content": prompts.ENTRY_PICKED.format(choices=choices, answer=answer, tool=tool)})
+    messages.append({"role": "user", "content": prompts.ENTRY_PICKED.format(
+        choices=choices, answer=answer, tool=tool, path=target.line.path)})
 
 
 async def filled_otherwise(turn: TurnContext, decisions: list[Decision]) -> list[Decision]:
