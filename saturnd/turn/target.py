@@ -99,7 +99,7 @@ ACTIONS = ("tick_off", "change", "remove", "add")
 DOES = {"tick_off": "ticks off", "change": "changes a value of", "remove": "removes", "add": "adds"}
 TOOL_FOR = {"tick_off": MARK_DONE.name, "change": SET_VALUE.name, "remove": REMOVE_ITEMS.name, "add": ADD_ITEMS.name}
 """What the model said the request does names the tool that does it (route first, arguments
-second): the line it chose is left out (right for 5 of 20), what it does is named (see EXAMPLES;
+second): the line it chose is left out (right for 6 of 20), what it does is named (see EXAMPLES;
 bench/first_move_probe.py --target)."""
 EXAMPLES: tuple[tuple[str, str, str, int], ...] = (
     ("1. garden/seeds.md:1: # Seeds ordered for the garden\n2. garden/seeds.md:3: - [ ] Basil, Genovese\n"
