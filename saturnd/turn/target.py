@@ -36,7 +36,7 @@ from saturnd.tools.tables import load_tables
 from saturnd.turn import prompts
 from saturnd.turn.context import TurnContext
 from saturnd.turn.first_move import value_probabilities
-from saturnd.turn.review import ENTRY_FILES, Decision
+from saturnd.turn.review import ENTRY_FILES, Decision, item_texts
 from saturnd.turn.which_one import MIN_NAME_CHARS, also_meant, shared, words
 
 MOST_LINES = 12
@@ -74,14 +74,10 @@ def candidate_lines(lines: Iterable[tuple[str, int, str]], request: str, most: i
     """The `most` lines sharing name words with `request`, the rarer the words the higher."""
     said = words(request, MIN_NAME_CHARS)
     every = [Line(path, number, text) for path, number, text in lines if text.strip()]
-    held = [words(line.text, MIN_NAME_CHARS) for line in every]
-    counts = Counter(w for line_words in held for w in shared(line_words, said))
-    scored = []
-    for line, line_words in zip(every, held, strict=True):
-        common = shared(line_words, said)
-        if common:
-            score = sum(math.log(1 + len(every) / counts[w]) for w in common)
-            scored.append((score, line))
+    common = [shared(words(line.text, MIN_NAME_CHARS), said) for line in every]
+    counts = Counter(w for line_words in common for w in line_words)
+    scored = [(sum(math.log(1 + len(every) / counts[w]) for w in line_words), line)
+              for line, line_words in zip(every, common, strict=True) if line_words]
     return [line for _, line in sorted(scored, key=lambda pair: -pair[0])[:most]]
 
 
@@ -248,9 +244,7 @@ async def _filled_refusal(turn: TurnContext, d: Decision) -> str | None:
         return None
     with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
         filled = await fill_entry(turn.model, turn.text, columns, datetime.now().date().isoformat())
-    items = d.arguments.get("items")
-    said = " ".join(" ".join(map(str, i.values())) if isinstance(i, dict) else str(i)
-                    for i in (items if isinstance(items, list) else []))
+    said = " ".join(item_texts(d.arguments))
     if filled is None or all(_plain(value) in _plain(said) for value in filled.values()):
         return None
     turn.first_move_note += f"; filled: {json.dumps(filled, ensure_ascii=False)}"
