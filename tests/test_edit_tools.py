@@ -114,6 +114,10 @@ CHANGES = [
     # -- mark_done
     pytest.param("todo.md", "- [ ] Steuer machen\n- [ ] Oma anrufen\n", MARK_DONE, {"item": "oma anrufen"},
                  "- [ ] Steuer machen\n- [x] Oma anrufen\n", "marked done in todo.md: line 2: '- [x] Oma anrufen'", id="mark-a-checkbox"),
+    pytest.param("objednavky.md", "- [ ] p. Mária Horváthová, Ružinov – 75 €\n- [ ] p. Eva Horváthová, Dúbravka – 95 €\n", MARK_DONE,
+                 {"item": "p. Eva Horváthovej, Dúbravka"},
+                 "- [ ] p. Mária Horváthová, Ružinov – 75 €\n- [x] p. Eva Horváthová, Dúbravka – 95 €\n", "",
+                 id="mark-the-entry-holding-most-of-the-items-words-inflected"),
     pytest.param("todo.md", "- [x] Oma anrufen\n", MARK_DONE, {"item": "Oma anrufen"}, "- [x] Oma anrufen\n",
                  "nothing changed: already done in todo.md: line 1: '- [x] Oma anrufen'", id="mark-what-is-done"),
     pytest.param("todo.md", "- [x] Oma anrufen\n", MARK_DONE, {"item": "Oma anrufen", "done": False}, "- [ ] Oma anrufen\n",
@@ -186,6 +190,9 @@ FAILURES = [
     pytest.param("todo.txt", "call mom about lunch\ncall mom about dinner\n", REMOVE_ITEMS, {"items": ["mom"]},
                  "^nothing removed from todo.txt; not found: 'mom' matches more than one in todo.txt:"
                  " line 1: 'call mom about lunch'; line 2: 'call mom about dinner'; ask the user which one", id="remove-an-ambiguous-item"),
+    pytest.param("rezidba.md", "- [ ] Malvazija, Buje (stari nasad)\n- [ ] Malvazija, Momjan (mladi nasad)\n", MARK_DONE,
+                 {"item": "Malvazija, Momjan (stari nasad)"}, "matches more than one in rezidba.md: line 1: .*; line 2: .*; ask the user",
+                 id="mark-an-item-whose-words-fit-two-entries-alike"),
     pytest.param("todo.md", "- [ ] Steuererklärung\n- [ ] Oma anrufen\n", MARK_DONE, {"item": "Steuererklaerung"},
                  r"^'Steuererklaerung' not found in todo.md \(nearest: line 1: '- \[ \] Steuererklärung'\)$", id="mark-a-missing-item"),
     pytest.param("preise.csv", "Artikel;Preis\nMilch;1,19\n", MARK_DONE, {"item": "Milch"},

@@ -170,7 +170,7 @@ def test_which_entry_the_persons_words_fit_in_four_languages(chosen, others, sai
     ("puolukka", "puolukoita", True), ("marianne", "marina", False), ("tom", "tomás", False),
 ])
 def test_a_word_and_its_inflection_are_one_name(a, b, same) -> None:
-    from saturnd.turn.which_one import same_word
+    from saturnd.tools.names import same_word
     assert same_word(a, b) is same
 
 

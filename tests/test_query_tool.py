@@ -463,6 +463,21 @@ def test_a_column_that_is_not_there_is_its_one_close_name(tmp_path, sql, ran):
     assert run_query(tables, sql).splitlines()[0] == f"ran as: {ran}"
 
 
+def test_a_column_written_as_the_first_word_of_one_columns_name_is_that_column(tmp_path):
+    members = "| Vardas, pavardė | Pareigos | Telefonas |\n|---|---|---|\n| Antanas Jankauskas | varovas | +370 655 90 172 |\n"
+    tables = load_tables([lay(tmp_path, {"nariai.md": members})])
+    shown = run_query(tables, "SELECT Telefonas FROM nariai WHERE Vardas LIKE '%Jankausk%'")
+    assert shown.splitlines()[:3] == [
+        "ran as: SELECT Telefonas FROM nariai WHERE \"Vardas, pavardė\" LIKE '%Jankausk%'", "Telefonas", "+370 655 90 172"]
+
+
+def test_a_column_of_another_table_is_named_with_its_table(tmp_path):
+    log = {"luni": [{"luna": "2026-11", "masuratori": [{"data": "2026-11-02", "a_jeun": 118}]}]}
+    tables = load_tables([lay(tmp_path, {"glicemii.json": json.dumps(log)})])
+    with pytest.raises(ToolFailure, match="a_jeun is a column of glicemii_masuratori"):
+        run_query(tables, "SELECT AVG(a_jeun) FROM glicemii")
+
+
 def test_a_column_with_no_one_close_name_is_still_an_error(tmp_path):
     tables = load_tables([lay(tmp_path, {"t.csv": "menge_a,menge_b\n1,2\n"})])
     with pytest.raises(ToolFailure, match="no column menge"):

@@ -41,6 +41,7 @@ from saturnd.tools.builtin_files import (
     not_a_file,
     resolve,
 )
+from saturnd.tools.names import MIN_NAME_CHARS, shared, words
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure, in_thread
 from saturnd.tools.tables import decoded, sniff
 
@@ -378,9 +379,27 @@ def pick(entries: list[Entry], item: Any) -> tuple[list[Entry], list[Entry]]:
     in_cell = [e for e in entries if any(key(c) == want for c in e.cells)]
     if len(in_cell) == 1:
         return in_cell, []
-    words = re.compile(rf"(?<!\w){re.escape(want)}(?!\w)")
-    holding = [e for e in entries if words.search(key(" | ".join(e.cells) if e.cells else e.main))]
-    return (holding, []) if len(holding) == 1 else ([], holding or in_cell)
+    whole = re.compile(rf"(?<!\w){re.escape(want)}(?!\w)")
+    holding = [e for e in entries if whole.search(_text(e))]
+    if holding or in_cell:
+        return (holding, []) if len(holding) == 1 else ([], holding or in_cell)
+    alike = most_alike(entries, str(item))
+    return (alike, []) if len(alike) == 1 else ([], alike)
+
+
+def most_alike(entries: list[Entry], item: str) -> list[Entry]:
+    """The entries holding the most of the item's name words, as inflected, when that is half of
+    them or more: the person's answer to which one, passed as the item, names its entry in their
+    words, not the file's (stop 59: "p. Eva Horváthovej, Dúbravka" for the line "p. Eva
+    Horváthová, Dúbravka, …")."""
+    said = words(item, MIN_NAME_CHARS)
+    held = [(len(shared(said, words(_text(e), MIN_NAME_CHARS))), e) for e in entries]
+    most = max((count for count, _ in held), default=0)
+    return [e for count, e in held if count and 2 * count >= len(said) and count == most]
+
+
+def _text(entry: Entry) -> str:
+    return key(" | ".join(entry.cells) if entry.cells else entry.main)
 
 
 def nearest(entries: list[Entry], item: Any) -> str:

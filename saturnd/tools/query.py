@@ -132,12 +132,15 @@ times at most: the 1.5B sent the same failing SELECT again after the error named
 
 def _with_closest_column(tables: Tables, sql: str, exc: BaseException) -> str | None:
     """The SQL with the column SQLite did not find written as the one column of the tables it
-    reads whose name is close to it (difflib, 0.6); None when none is, or several are."""
+    reads whose name is close to it (difflib, 0.6) or starts with it as a word ("Vardas" for
+    "Vardas, pavardė", stop 59's first run: the same SELECT four times after the error named the
+    column); None when none is, or several are."""
     if (m := re.match(r"no such column: (.+)", str(exc))) is None:
         return None
     wrong = m.group(1).split(".")[-1].strip('"`[]')
     names = {c.name.lower(): c.name for t in _tables_read(tables, sql) for c in t.columns}
-    close = difflib.get_close_matches(wrong.lower(), list(names), n=2, cutoff=0.6)
+    close = difflib.get_close_matches(wrong.lower(), list(names), n=2, cutoff=0.6) \
+        or [name for name in names if re.split(r"\W+", name)[0] == wrong.lower()]
     if len(close) != 1:
         return None
     written = rf"""(?<![\w'`\[.]){re.escape(wrong)}(?!\s*\()(?![\w'`\]])""" + '|"' + re.escape(wrong) + '"'
@@ -355,6 +358,11 @@ def _columns_of(tables: Tables, sql: str, wrong: str) -> str:
         close = difflib.get_close_matches(column, [n.lower() for n in names], n=1, cutoff=0.5)
         hint = f" (did you mean {ident(next(n for n in names if n.lower() == close[0]))}?)" if close else ""
         parts.append(f"{table.name} has {', '.join(ident(n) for n in names)}{hint}")
+    # a list of records inside each record is a table of its own (tables.py): the 1.5B asked the
+    # parent table for the inner records' column (stop 59's first run, a month's blood sugar)
+    elsewhere = [t.name for t in tables.tables if t not in named and any(c.name.lower() == column for c in t.columns)]
+    if elsewhere:
+        parts.append(f"{ident(column)} is a column of {', '.join(elsewhere[:3])}")
     return "; ".join(parts) + ". Quote a name with spaces or signs in double quotes"
 
 

@@ -34,12 +34,12 @@ from difflib import SequenceMatcher
 from typing import Literal
 
 from protocol.methods import PassTrace
+from saturnd.tools.names import WORD
 from saturnd.tools.query import NO_ROW_MATCHED
 from saturnd.tools.registry import CHANGING_RISKS, Registry
 from saturnd.turn import prompts
 from saturnd.turn.fencing import NOT_INSTRUCTIONS
 from saturnd.turn.first_move import CHANGING, FirstMove
-from saturnd.turn.retrieval import WORD
 
 FIGURE = re.compile(r"(?<!\d)\d+(?:[.,'\u00a0\u202f]\d+)*(?!\d)")
 """A number as written: digits with the separators of any locale between them."""

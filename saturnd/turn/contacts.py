@@ -7,7 +7,7 @@ already refused one that came from nowhere). The words that line shares with wha
 user typed are the name they used ("Anna"); every other returned line that holds that
 name and an address of the same kind is another contact it may mean. Unless what the
 user typed fits the chosen line better than each of the others, the person is asked
-which. Names are compared as words of any script, inflected or not (which_one.same_word); nothing
+which. Names are compared as words of any script, inflected or not (tools/names.same_word); nothing
 here knows a language.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 from saturnd.gate.provenance import EMAIL, GROUND, PHONE, SessionRecord
 from saturnd.gate.reach import Reach
 from saturnd.tools.builtin_files import lines_under
-from saturnd.turn.which_one import shared, words
+from saturnd.tools.names import shared, words
 
 MIN_NAME_CHARS = 2
 CONTACT_FILES = 500

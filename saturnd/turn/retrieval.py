@@ -9,13 +9,13 @@ matches is shown whole; a larger one by windows around its best lines.
 from __future__ import annotations
 
 import math
-import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
+from saturnd.tools.names import WORD
+
 KB_SOURCE = "kb:"
-WORD = re.compile(r"[^\W_]+", re.UNICODE)
 MIN_WORD_CHARS = 3
 PREFIX_CHARS = 5
 """Words agree on their first letters ("Einkaufsliste" / "Einkauf", "factures" / "facture")."""
