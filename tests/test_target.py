@@ -10,7 +10,7 @@ import pytest
 from saturnd.model.client import ModelClient
 from saturnd.testing.fake_model import call
 from saturnd.turn import prompts
-from saturnd.turn.target import Line, candidate_lines, choose_target, fill_entry, target_schema
+from saturnd.turn.target import Line, candidate_lines, choose_target, target_schema
 from tests.conftest import of_type
 from tests.test_turn_loop import CHANGE, turn_answering
 
@@ -117,49 +117,16 @@ async def test_headless_the_model_is_told_to_ask_which_entry(harness):
     assert "entry: ticks off offen.md:4; fits 2 entries: ask" in trace.first_move
 
 
-async def test_a_new_entry_is_filled_from_the_request_alone_under_the_columns_schema(model, fake_model):
-    fake_model.enqueue_choice(json.dumps({"fecha": "2026-12-05", "transecto": "Montes de Málaga", "notas": " "}))
-    filled = await fill_entry(model, "Apunta el conteo del 5 de diciembre en los Montes de Málaga.",
-                              ["fecha", "transecto", "notas"], "2026-12-07")
-    assert filled == {"fecha": "2026-12-05", "transecto": "Montes de Málaga"}  # what the request leaves out is dropped
-    body = fake_model.choice_requests[0]
-    schema = body["response_format"]["json_schema"]["schema"]
-    assert list(schema["properties"]) == ["fecha", "transecto", "notas"] and schema["required"] == ["fecha", "transecto", "notas"]
-    assert "today is 2026-12-07" in body["messages"][0]["content"]
-    assert body["messages"][1]["content"].startswith("Columns: fecha, transecto, notas")
-
-
-CONTEOS = "fecha;transecto;almirante rojo\n2026-11-21;Montes de Málaga;10\n"
-FILLED = {"fecha": "2026-12-05", "transecto": "Montes de Málaga", "almirante rojo": "13"}
-
-
-@pytest.mark.parametrize("then", ["the filled entry", "the same call again"])
-async def test_a_new_row_lacking_what_the_request_gives_is_refused_once_with_the_entry_filled_from_it(harness, then):
-    await harness.start("gate:\n  rules:\n    - {tool: add_items, decision: allow}\n")
-    counts = harness.env.workdir / "conteos.csv"
-    counts.write_text(CONTEOS)
-    harness.model.enqueue_choice(CHANGE, json.dumps({"does": "add", "line": "1"}), json.dumps(FILLED))
-    copied = call("add_items", {"path": "conteos.csv", "items": ["2026-11-21;Montes de Málaga;10"]})
-    filled = call("add_items", {"path": "conteos.csv", "items": [FILLED]})
-    harness.model.enqueue(copied, filled if then == "the filled entry" else copied, "Apuntado.")
-    turn_id, events = await harness.turn("Apunta el conteo del 5 de diciembre en Montes de Málaga: 13 almirantes rojos.",
-                                         headless=True)
-    assert harness.sent(1)[-1]["content"] == prompts.FILLED_OTHERWISE.format(
-        entry=json.dumps(FILLED, ensure_ascii=False), path="conteos.csv")
-    assert [f.fate for f in of_type(events, "tool_finished")] == ["refused", "ran"]
-    added = counts.read_text().splitlines()[-1]
-    assert added == ("2026-12-05;Montes de Málaga;13" if then == "the filled entry" else "2026-11-21;Montes de Málaga;10")
+@pytest.mark.parametrize(("done", "tool"), [("yes", "mark_done"), ("no", "remove_items")])
+async def test_a_removal_of_an_open_checklist_entry_is_a_tick_off_when_the_request_reports_it_done(harness, done, tool):
+    await harness.start()
+    (harness.env.workdir / "objednavky.md").write_text("# December\n- [ ] p. Eva Horváthová, Dúbravka – 95 €\n")
+    harness.model.enqueue_choice(CHANGE, json.dumps({"does": "remove", "line": "1"}), json.dumps({"done": done}))
+    harness.model.enqueue("Hotovo.")
+    turn_id, _ = await harness.turn("Naladil som klavír pani Eve z Dúbravky, odškrtni to.", headless=True)
+    does = "ticks off" if done == "yes" else "removes"
+    assert harness.sent(0)[-1]["content"] == prompts.ENTRY_DOES.format(does=does, tool=tool)
+    asked = harness.model.choice_requests[-1]["messages"][-1]["content"]
+    assert asked == "Entry: - [ ] p. Eva Horváthová, Dúbravka – 95 €\nRequest: Naladil som klavír pani Eve z Dúbravky, odškrtni to."
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
-    assert trace.first_move.endswith(f"filled: {json.dumps(FILLED, ensure_ascii=False)}")
-
-
-async def test_a_new_row_holding_what_the_request_gives_runs_at_once(harness):
-    await harness.start("gate:\n  rules:\n    - {tool: add_items, decision: allow}\n")
-    (harness.env.workdir / "conteos.csv").write_text(CONTEOS)
-    harness.model.enqueue_choice(CHANGE, json.dumps({"does": "add", "line": "1"}),
-                                 json.dumps({**FILLED, "almirante rojo": "13,0"}))
-    harness.model.enqueue(call("add_items", {"path": "conteos.csv", "items": [{**FILLED, "almirante rojo": "13.0"}]}),
-                          "Apuntado.")
-    _, events = await harness.turn("Apunta el conteo del 5 de diciembre en Montes de Málaga: 13 almirantes rojos.",
-                                   headless=True)
-    assert [f.fate for f in of_type(events, "tool_finished")] == ["ran"]
+    assert f"removes an open checklist entry, reported done: {done}; entry: {does} objednavky.md:2" in trace.first_move

@@ -25,6 +25,7 @@ from saturnd.turn.control import TurnControl
 from saturnd.turn.events import TurnEvents
 from saturnd.turn.first_move import FirstMove
 from saturnd.turn.loop_rules import CallLedger
+from saturnd.turn.period import Period
 from saturnd.turn.review import Decision
 from saturnd.turn.stream_filter import ResponseStream
 
@@ -113,6 +114,8 @@ class TurnContext:
     """The pass after it offers only these (a message's send, once its recipient was looked up)."""
     no_tool_fits: bool = False
     """The first move was that no tool can do what is asked: the passes offer none."""
+    period: Period | None = None
+    """The time the question is about, as the model read it (period.py): a query's rows are checked against it."""
     asked_which: bool = False
     """The person was asked, before the first pass, which of several entries their words fit."""
     sent_back: set[str] = field(default_factory=set)

@@ -43,6 +43,7 @@ from saturnd.turn.first_move import decide_first_move, expects_change, no_tool_f
 from saturnd.turn.ground import Ground, ground_messages
 from saturnd.turn.history import earlier_turns
 from saturnd.turn.language import answered_in_another_language
+from saturnd.turn.period import read_period
 from saturnd.turn.remembering import queue_missed_facts
 from saturnd.turn.routes import (
     gives_address,
@@ -163,6 +164,8 @@ async def choose_first_move(turn: TurnContext, messages: list[dict[str, Any]]) -
         turn.first_move_note = f"{turn.move.why} ({time.monotonic() - started:.1f}s)"
         if page_named and turn.must_call:
             return
+        if turn.move.route in ("look_up", "send") and turn.ground.tables:
+            await read_time(turn, messages)
         # what an MCP server's tools return, nothing in the ground shows: a look-up that one of
         # them serves calls it, and so does a no_tool that one of them does; a look-up none of
         # them serves is answered (stop 56's BFCL report: every look-up was forced to call,
@@ -177,6 +180,15 @@ async def choose_first_move(turn: TurnContext, messages: list[dict[str, Any]]) -
         elif turn.move.route == "ask" or turn.move.route == "change" and expects_change(turn.move):
             # the entry it is about (target.py): which one, asked of the person when their words fit several
             await aim_change(turn, messages)
+
+
+async def read_time(turn: TurnContext, messages: list[dict[str, Any]]) -> None:
+    """The time a question over the person's tables is about, as the model reads it (period.py)."""
+    with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
+        turn.period = await read_period(turn.model, turn.text, datetime.now().date())
+    if turn.period is not None:
+        turn.first_move_note += f"; about {turn.period}"
+        messages.append({"role": "user", "content": prompts.PERIOD_TOLD.format(period=turn.period)})
 
 
 async def outside_tool_fits(turn: TurnContext) -> str | None:

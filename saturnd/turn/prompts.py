@@ -87,11 +87,6 @@ ASK_WHICH_CONTACT = (
 )
 
 WHICH_ENTRY = "Your words fit more than one entry: {choices}. Which one should {tool} change?"
-FILLED_OTHERWISE = (
-    "refused once: the new item lacks what the user's words give. Filled in from their words alone, the"
-    " new entry is: {entry}. Call add_items with path {path} and that entry as its one item; to add yours"
-    " after all, make the same call again."
-)
 ENTRY_DOES = "[Saturn] By your own choice, the request {does} an entry of the user's files: call {tool} on the file that holds it."
 ENTRY_PICKED = (
     "[Saturn] The user's words fit more than one entry ({choices}). Asked which one, the user answered:"
@@ -110,3 +105,9 @@ ABORTED = "Stopped at your request."
 NO_ANSWER_YET = "I stopped before I had an answer."
 OUT_OF_TIME = "I could not finish anything in the time this turn had."
 UNREADABLE = "I could not produce a readable reply to this. Please rephrase or try again."
+PERIOD_TOLD = "[Saturn] By your own reading, the question is about {period}: answer from that time's rows only."
+PERIOD_ROWS = (
+    "[Saturn] Checked against the time the question is about ({period}), as you read it: this query read"
+    " {read_in} of the {kept_in} rows of that time its other conditions keep, and {read_out} rows from"
+    " outside it (by {column}). Keep that time's rows: WHERE {column} BETWEEN '{start}' AND '{end}'."
+)

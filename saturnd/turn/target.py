@@ -1,5 +1,4 @@
-"""The entry a change is about, and a new entry's values, each decided by the model in one
-constrained step.
+"""The entry a change is about, decided by the model in one constrained step.
 
 Before the first pass of a change, the lines of the person's files that share a name word with
 the request (the rarer the words, the higher) are put to the model, which says under a grammar
@@ -9,8 +8,6 @@ to an edit's entry), the person is asked which first. Stop 57's first run and it
 four errands whose words fit two entries edited another file, removed what was to be ticked
 off, or asked for "more details", 0 of 4 in every run.
 
-A new row of a table is checked against the row the model fills in from the request alone, the
-table's columns its schema (fill_entry): an added copy of a row shown is refused once with it.
 Nothing here reads a language.
 """
 
@@ -22,7 +19,6 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -30,14 +26,14 @@ from saturnd import egress
 from saturnd.gate.reach import Reach
 from saturnd.model.client import ModelClient, ModelError
 from saturnd.tools.builtin_files import lines_under
-from saturnd.tools.edits import ADD_ITEMS, MARK_DONE, REMOVE_ITEMS, SET_VALUE
+from saturnd.tools.edits import ADD_ITEMS, ITEM, MARK_DONE, REMOVE_ITEMS, SET_VALUE
+from saturnd.tools.names import MIN_NAME_CHARS, shared, words
 from saturnd.tools.registry import NO_ANSWER
-from saturnd.tools.tables import load_tables
 from saturnd.turn import prompts
 from saturnd.turn.context import TurnContext
 from saturnd.turn.first_move import value_probabilities
-from saturnd.turn.review import ENTRY_FILES, Decision, item_texts
-from saturnd.turn.which_one import MIN_NAME_CHARS, also_meant, shared, words
+from saturnd.turn.review import ENTRY_FILES
+from saturnd.turn.which_one import also_meant
 
 MOST_LINES = 12
 LINE_CHARS = 160
@@ -160,33 +156,38 @@ async def choose_target(client: ModelClient, request: str, lines: list[Line],
     return Target(line, does, share, tuple(o for o in others if o.text in also))
 
 
-FILL_PROMPT = """\
-Fill in one new entry of a table from the person's request alone. The request may be in any \
-language. Each field: the value the request gives for that column, written as the request \
-writes it (a date as YYYY-MM-DD; today is {today}); "" when the request does not give it. \
-Never take a value from anywhere but the request.
-Reply with the JSON object."""
-FILL_TOKENS = 256
+DONE_PROMPT = """\
+Say whether the person's request tells that this entry of their checklist is done: finished, \
+paid, arrived, returned, bought or received. The request may be in any language: judge what it \
+means, not its wording. Reply {"done": "yes"} or {"done": "no"}."""
+DONE_EXAMPLES = (
+    ("- [ ] Winter tyres on the car", "The winter tyres are on now, take them off the list.", "yes"),
+    ("- [ ] Atelier poterie, samedi", "Enlève l'atelier de samedi, je n'y vais plus.", "no"),
+)
 
 
-async def fill_entry(client: ModelClient, request: str, columns: list[str], today: str) -> dict[str, str] | None:
-    """The new entry of a table with `columns`, written by the model under a schema of those
-    columns from the request alone (it is shown no row), the fields the request leaves out
-    dropped; None when it gives none or the reply can't be read. Shown the file's rows, the 1.5B
-    added a copy of one (stops 57 and 58: a bat count, a butterfly count, a canary show)."""
-    schema = {"type": "object", "properties": {c: {"type": "string"} for c in columns},
-              "required": columns, "additionalProperties": False}
-    messages = [{"role": "system", "content": FILL_PROMPT.format(today=today)},
-                {"role": "user", "content": f"Columns: {', '.join(columns)}\n\nRequest: {request}"}]
+async def reported_done(client: ModelClient, request: str, entry: str) -> bool:
+    """Whether `request` tells that the checklist entry `entry` is done, as the model reads it; a
+    removal of an open checklist entry is asked this before a tool is named, because taking out
+    what was to be ticked off loses it (stop 59's first run: the Slovak "odškrtni", tick off, and
+    stop 58's German "hak ab" and Polish "odhacz" were read as removals)."""
+    messages = [{"role": "system", "content": DONE_PROMPT}]
+    for said_entry, said, done in DONE_EXAMPLES:
+        messages += [{"role": "user", "content": f"Entry: {said_entry}\nRequest: {said}"},
+                     {"role": "assistant", "content": json.dumps({"done": done})}]
+    messages.append({"role": "user", "content": f"Entry: {entry.strip()}\nRequest: {request}"})
+    schema = {"type": "object", "properties": {"done": {"type": "string", "enum": ["yes", "no"]}},
+              "required": ["done"], "additionalProperties": False}
     try:
-        reply = await client.choose(messages, schema, max_tokens=FILL_TOKENS, top_logprobs=1)
-        filled = json.loads(reply.content)
-    except (ModelError, ValueError):
-        return None
-    if not isinstance(filled, dict):
-        return None
-    given = {str(k): str(v).strip() for k, v in filled.items() if k in columns and str(v).strip()}
-    return given or None
+        reply = await client.choose(messages, schema, max_tokens=12)
+        return bool(json.loads(reply.content).get("done") == "yes")
+    except (ModelError, ValueError, AttributeError):
+        return False
+
+
+def open_checkbox(line: str) -> bool:
+    m = ITEM.match(line)
+    return bool(m and m["box"] == " ")
 
 
 async def aim_change(turn: TurnContext, messages: list[dict[str, Any]]) -> None:
@@ -206,6 +207,11 @@ async def aim_change(turn: TurnContext, messages: list[dict[str, Any]]) -> None:
         target = await choose_target(turn.model, turn.text, candidate_lines(every, turn.text), same_file)
     if target is None:
         return
+    if target.does == "remove" and open_checkbox(target.line.text):
+        with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
+            done = await reported_done(turn.model, turn.text, target.line.text)
+        turn.first_move_note += f"; removes an open checklist entry, reported done: {'yes' if done else 'no'}"
+        target = replace(target, does="tick_off") if done else target
     turn.first_move_note += f"; {target.why}"
     tool = TOOL_FOR[target.does]
     if not target.also:
@@ -221,43 +227,3 @@ async def aim_change(turn: TurnContext, messages: list[dict[str, Any]]) -> None:
     turn.asked_which = True
     messages.append({"role": "user", "content": prompts.ENTRY_PICKED.format(
         choices=choices, answer=answer, tool=tool, path=target.line.path)})
-
-
-async def filled_otherwise(turn: TurnContext, decisions: list[Decision]) -> list[Decision]:
-    """An add_items to a table whose new item lacks a value the model, filling the table's columns
-    from the request alone (fill_entry), gives: refused once, with that entry to add instead; the
-    same call made again runs. Shown the file's rows, the 1.5B added a copy of one (stop 58's
-    first run and reruns: a butterfly count, a canary show; stop 57: a bat count)."""
-    settled = []
-    for d in decisions:
-        if d.call.name == ADD_ITEMS.name and d.fate in ("approved", "needs_approval") \
-                and (refusal := await _filled_refusal(turn, d)) is not None:
-            d = replace(d, fate="refused", result=refusal, setback=True)
-        settled.append(d)
-    return settled
-
-
-async def _filled_refusal(turn: TurnContext, d: Decision) -> str | None:
-    path = str(d.arguments.get("path", ""))
-    columns = await asyncio.to_thread(columns_of, Path(turn.cwd), path)
-    if not columns or not turn.ledger.first_warning(f"filled {d.signature}"):
-        return None
-    with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
-        filled = await fill_entry(turn.model, turn.text, columns, datetime.now().date().isoformat())
-    said = " ".join(item_texts(d.arguments))
-    if filled is None or all(_plain(value) in _plain(said) for value in filled.values()):
-        return None
-    turn.first_move_note += f"; filled: {json.dumps(filled, ensure_ascii=False)}"
-    return prompts.FILLED_OTHERWISE.format(entry=json.dumps(filled, ensure_ascii=False), path=path)
-
-
-def columns_of(cwd: Path, path: str) -> list[str]:
-    """The columns of the table `path` (as a file tool takes it) holds, [] when it holds none."""
-    where = (cwd / path).resolve()
-    return next(([c.name for c in t.columns] for t in load_tables([cwd]).tables
-                 if (cwd / t.source).resolve() == where), [])
-
-
-def _plain(text: str) -> str:
-    """Compared as written, case and the decimal sign aside ("16,5" is "16.5")."""
-    return text.casefold().replace(",", ".")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, TypeGuard, get_args
 
 from protocol.events import ApprovalRequested, Fate, ToolFinished, ToolProposed
@@ -13,15 +14,16 @@ from protocol.methods import CallTrace
 from saturnd import egress
 from saturnd.gate.provenance import SessionRecord
 from saturnd.model.types import ModelReply, ToolCall
+from saturnd.tools.names import words
+from saturnd.tools.query import QUERY
 from saturnd.tools.registry import NO_ANSWER, preview_call
 from saturnd.turn import prompts
 from saturnd.turn.context import TurnContext
 from saturnd.turn.execute import ToolOutcome, run_tool, time_limit
 from saturnd.turn.fencing import fence
+from saturnd.turn.period import Period, off_period_note
 from saturnd.turn.remembering import memory_gate
 from saturnd.turn.review import Decision, GateContext, approval_key, review_calls
-from saturnd.turn.target import filled_otherwise
-from saturnd.turn.which_one import words
 
 DO_NOT_TRY_ANOTHER_WAY = "Do not try it another way"
 DO_NOT_RETRY = "Do not retry it or work around it"
@@ -86,7 +88,6 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
     for d in decisions:
         turn.events.emit(ToolProposed(call_id=d.call.id, name=d.call.name, arguments=_shown(d.call)))
     decisions = await ask_which(turn, decisions)
-    decisions = await filled_otherwise(turn, decisions)
     decisions = await settle_approvals(turn, decisions)
 
     outcomes = await _run_approved(turn, [d for d in decisions if d.runs])
@@ -106,6 +107,8 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
             turn.worked.append(text.strip())
         if fate in ("ran", "asked") and d.tool is not None:
             fate, text = _after_run(turn, d, text)
+        if fate == "ran" and d.call.name == QUERY.name and turn.period is not None:
+            text += await _off_period(turn, str(d.arguments.get("sql", "")), turn.period)
         _record(turn, d, fate, ToolOutcome(fate, text, outcome.duration_s))
         if d.fate == "capped":
             continue
@@ -223,6 +226,12 @@ def _after_run(turn: TurnContext, d: Decision, text: str) -> tuple[Fate, str]:
         turn.session.mark_tainted()
         text = fence(_source_label(d.call), text)
     return ("asked" if d.fate == "ask_user" else "ran"), text
+
+
+async def _off_period(turn: TurnContext, sql: str, period: Period) -> str:
+    """The rows a query read, against the time the question is about: said once a turn when off."""
+    note = await asyncio.to_thread(off_period_note, Path(turn.cwd), turn.env.kb_dir, sql, period)
+    return f"\n{note}" if note and turn.ledger.first_warning("off period") else ""
 
 
 async def _run_approved(turn: TurnContext, approved: list[Decision]) -> dict[str, ToolOutcome]:

@@ -1,0 +1,115 @@
+"""The time a question is about, read by the model under a grammar, and the rows a query read
+checked against it (period.py)."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from saturnd.model.client import ModelClient
+from saturnd.testing.fake_model import call
+from saturnd.tools.tables import load_tables
+from saturnd.turn import prompts
+from saturnd.turn.period import Period, period_of, read_period, rows_read
+from tests.conftest import of_type
+
+TODAY = date(2026, 12, 7)
+# Hungarian purchases (dates), Greek milk by month ("2026-07"), French hours
+PURCHASES = "dátum;modell;ár (Ft)\n2025-11-09;London Bus;12 500\n2026-01-18;Jaguar XK140;9 500\n2026-11-22;Traktor;5 500\n"
+MILK = "μήνας\tκατσίκα\tλίτρα\n2025-11\tΜαργαρίτα\t44\n2026-03\tΜαργαρίτα\t48\n2026-07\tΜαργαρίτα\t70\n2026-07\tΑσπρούλα\t57\n"
+
+
+@pytest.mark.parametrize(("year", "month", "expected"), [
+    ("2026", "none", "2026-01-01 to 2026-12-31"),
+    ("none", "11", "2026-11-01 to 2026-11-30"),
+    ("none", "12", "2026-12-01 to 2026-12-31"),
+    ("none", "02", "2026-02-01 to 2026-02-28"),
+    ("2025", "02", "2025-02-01 to 2025-02-28"),
+])
+def test_a_year_and_a_month_are_dates_a_month_alone_the_latest_not_after_today(year, month, expected):
+    assert str(period_of(year, month, TODAY)) == expected
+
+
+def test_naming_no_time_is_no_period():
+    assert period_of("none", "none", TODAY) is None
+
+
+def test_a_month_without_a_year_after_todays_month_is_last_years():
+    assert str(period_of("none", "12", date(2026, 11, 20))) == "2025-12-01 to 2025-12-31"
+
+
+@pytest.fixture
+def tables(tmp_path: Path):
+    (tmp_path / "kisautok.csv").write_text(PURCHASES)
+    (tmp_path / "gala.tsv").write_text(MILK)
+    return load_tables([tmp_path])
+
+
+YEAR = Period(date(2026, 1, 1), date(2026, 12, 31))
+
+
+@pytest.mark.parametrize(("sql", "read_in", "read_out", "kept_in", "off"), [
+    ('SELECT SUM("ár (Ft)") FROM kisautok', 2, 1, 2, True),  # every year summed
+    ("SELECT SUM(\"ár (Ft)\") FROM kisautok WHERE dátum LIKE '2026%'", 2, 0, 2, False),
+    ("SELECT λίτρα FROM gala WHERE κατσίκα = 'Μαργαρίτα' AND μήνας = '2026-07'", 1, 0, 2, True),  # one month of the year
+    ("SELECT SUM(λίτρα) FROM gala WHERE κατσίκα = 'Μαργαρίτα' AND μήνας >= '2026-01'", 2, 0, 2, False),
+])
+def test_the_rows_a_query_read_are_counted_against_the_period(tables, sql, read_in, read_out, kept_in, off):
+    read = rows_read(tables, sql, YEAR)
+    assert read is not None
+    assert (read.read_in, read.read_out, read.kept_in, read.off) == (read_in, read_out, kept_in, off)
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT a.modell FROM kisautok a JOIN gala b ON a.modell = b.κατσίκα",
+    "SELECT * FROM (SELECT * FROM kisautok)",
+])
+def test_a_query_over_several_tables_is_not_counted(tables, sql):
+    assert rows_read(tables, sql, YEAR) is None
+
+
+@pytest.fixture
+async def model(fake_model):
+    client = ModelClient(fake_model.url, name="fake")
+    yield client
+    await client.close()
+
+
+async def test_the_model_reads_the_period_under_a_grammar_with_todays_date(model, fake_model):
+    fake_model.enqueue_choice(json.dumps({"year": "none", "month": "11"}))
+    period = await read_period(model, "Care a fost media glicemiei mele în noiembrie?", TODAY)
+    assert str(period) == "2026-11-01 to 2026-11-30"
+    body = fake_model.choice_requests[0]
+    schema = body["response_format"]["json_schema"]["schema"]
+    assert schema["properties"]["year"]["enum"] == ["none", "2023", "2024", "2025", "2026", "2027"]
+    assert "Today is 2026-12-07" in body["messages"][0]["content"]
+    assert body["messages"][-1]["content"] == "Care a fost media glicemiei mele în noiembrie?"
+
+
+async def test_an_unreadable_reply_is_no_period(model, fake_model):
+    fake_model.enqueue_choice(json.dumps({"route": "answer"}))
+    assert await read_period(model, "Mennyit költöttem idén?", TODAY) is None
+
+
+LOOK_UP = json.dumps({"route": "look_up"})
+
+
+async def test_a_query_off_the_period_says_so_once_in_its_result(harness):
+    await harness.start()
+    (harness.env.workdir / "kisautok.csv").write_text(PURCHASES)
+    year = str(date.today().year)
+    harness.model.enqueue_choice(LOOK_UP, json.dumps({"year": year, "month": "none"}))
+    every_year = call("query", {"sql": 'SELECT SUM("ár (Ft)") FROM kisautok'})
+    harness.model.enqueue(every_year, every_year, "27 500 Ft.")
+    turn_id, events = await harness.turn("Mennyit költöttem idén a kisautókra?")
+    told = prompts.PERIOD_TOLD.format(period=f"{year}-01-01 to {year}-12-31")
+    assert harness.sent(0)[-1] == {"role": "user", "content": told}
+    results = [f.result for f in of_type(events, "tool_finished")]
+    assert results[0].endswith("(by dátum). Keep that time's rows: WHERE dátum BETWEEN"
+                               f" '{year}-01-01' AND '{year}-12-31'.")
+    assert "[Saturn] Checked against" not in results[1]  # said once a turn
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert trace.first_move.endswith(f"about {year}-01-01 to {year}-12-31")
