@@ -159,6 +159,9 @@ def test_every_forced_first_step_may_take_an_mcp_servers_tool(route):
     ("Encre de Chine", ["Encre sépia", "Papier"], "Marque l'encre de Chine comme achetée.", []),
     ("Lote 15: gengibre e curcuma", ["Lote 14: gengibre e limão"], "a kombucha de gengibre e curcuma", []),
     ("Cattleya", ["Phalaenopsis"], "Rempote l'orchidée.", []),
+    # a number they gave that the other entry lacks
+    ("2026-12-19 | Assaig de llums i so", ["2026-12-12 | Assaig general amb vestuari"],
+     "Treu l'assaig del 19 de desembre de la llista.", []),
     ("Orchidee umtopfen (Phalaenopsis)", ["Kaktus umtopfen"], "Ich habe die Orchidee umgetopft, hak das Umtopfen ab.", []),
 ])
 def test_which_entry_the_persons_words_fit_in_four_languages(chosen, others, said, meant) -> None:

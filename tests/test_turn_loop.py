@@ -789,6 +789,27 @@ async def test_a_recipient_given_by_name_is_the_address_the_persons_files_give_f
     assert [(m["to"], m["text"]) for m in sent] == [("677 450 186", "No podré ir el jueves.")]
 
 
+HOURS = ("| Date | Heures | Enfants |\n|---|---|---|\n| 2026-11-03 | 9 | Léo et Jade |\n| 2026-11-05 | 8,5 | Léo et Jade |\n"
+         "\n| Rôle | E-mail |\n|---|---|\n| Autre famille | famille.mercier@exemple.example |\n")
+
+
+@pytest.mark.parametrize(("body", "fates"), [
+    ("Bonjour, voici les heures partagées de novembre.", ["ran", "refused", "ran"]),  # the same call again goes
+    ("Bonjour, 17,5 heures partagées en novembre.", ["ran", "ran"]),
+])
+async def test_a_message_holding_no_figure_after_one_was_worked_out_is_refused_once(harness, body, fates):
+    await harness.start(SENDING_ALLOWED)
+    (harness.env.workdir / "heures.md").write_text(HOURS)
+    mail = call("send_email", {"to": "Autre famille", "subject": "Novembre", "body": body})
+    harness.model.enqueue(call("query", {"sql": "SELECT SUM(Heures) FROM heures_1"}), *[mail] * (len(fates) - 1), "Envoyé.")
+    seen = await turn_answering(harness, "Envoie un mail à l'autre famille avec les heures de novembre.", "")
+    finished = of_type(seen, "tool_finished")
+    assert [f.fate for f in finished] == fates
+    if len(fates) == 3:
+        assert finished[1].result.startswith("refused once: the message holds none of what this turn worked out for it (")
+        assert "17.5" in finished[1].result
+
+
 async def test_a_name_that_several_lines_of_the_persons_files_give_an_address_for_asks_which(harness):
     await harness.start()
     (harness.env.workdir / "pasukan.md").write_text(

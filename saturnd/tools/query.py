@@ -366,6 +366,14 @@ def _columns_of(tables: Tables, sql: str, wrong: str) -> str:
     return "; ".join(parts) + ". Quote a name with spaces or signs in double quotes"
 
 
+def aggregates(sql: str) -> bool:
+    """Whether a SELECT works a figure out of its rows (SUM, COUNT, AVG, MIN, MAX...)."""
+    try:
+        return sqlglot.parse_one(sql, read="sqlite").find(exp.AggFunc) is not None
+    except sqlglot.errors.ParseError:
+        return False
+
+
 def _query(params: QueryParams, env: ToolEnv) -> str:
     roots = [env.cwd] + ([env.kb_dir] if env.kb_dir != env.cwd else [])
     return run_query(load_tables(roots), params.sql)

@@ -35,6 +35,8 @@ class CallLedger:
     """Calls a check has refused once: made again, they go on."""
     _last_change: tuple[str, str] | None = None
     """The changing call that ran last and what it returned: the same change again is a loop."""
+    _worked_out: str = ""
+    """What the last figure worked out this turn came to (an aggregate query, a calculation)."""
 
     def refusal(self, signature: str) -> tuple[str, str] | None:
         """(fate, why) when this call must not run, None when it may."""
@@ -107,6 +109,12 @@ class CallLedger:
         if risk in CHANGING_RISKS:
             self._last_change = None
         self._since_change[signature] += 1
+
+    def record_worked_out(self, result: str) -> None:
+        self._worked_out = result
+
+    def worked_out(self) -> str:
+        return self._worked_out
 
     def record_declined(self, signature: str) -> None:
         self._declined.add(signature)

@@ -181,6 +181,8 @@ def review_one(call: ToolCall, registry: Registry, ledger: CallLedger, context: 
     if tool.risk == "messaging" and not resolved and len(choices := same_name_contacts(
             str(arguments.get("to", "")), context.request, context.record)) > 1:
         return Decision(call, "which_contact", choices=tuple(c.line for c in choices), **fields)
+    if tool.risk == "messaging" and (bare := _figure_left_out(arguments, ledger)) and ledger.first_warning(f"figure {signature}"):
+        return Decision(call, "refused", bare, setback=True, **fields)
     if tool.names_entry and not context.asked and (entries := _entries_meant(tool, checked.params, context)):
         return Decision(call, "which_entry", choices=entries, **fields)
     if tool.names_entry and (unnamed := _entry_unnamed(tool, checked.params, context)) and ledger.first_warning(signature):
@@ -198,6 +200,22 @@ def review_one(call: ToolCall, registry: Registry, ledger: CallLedger, context: 
         return Decision(call, "blocked", blocked_result(verdict), **fields)
     decided = _gate(call, tool, arguments, ledger, context, fields)
     return replace(decided, reason=f"{resolved}; {decided.reason}") if resolved else decided
+
+
+def _figure_left_out(arguments: dict[str, Any], ledger: CallLedger) -> str:
+    """Why a message that holds no figure at all is refused once, when this turn worked one out
+    for it (an aggregate query, a calculation); "" when it holds one or nothing was worked out
+    (stop 59's first run: the November hours were summed, and the email said "here are the
+    hours" with no number). The same call again goes on."""
+    said = " ".join(str(v) for k, v in arguments.items() if k != "to")
+    worked = ledger.worked_out()
+    if not worked or any(c.isdigit() for c in said):
+        return ""
+    return FIGURE_LEFT_OUT.format(worked=worked.strip()[:300])
+
+
+FIGURE_LEFT_OUT = ("refused once: the message holds none of what this turn worked out for it ({worked}). Put the"
+                   " figure the user asked for in the message; to send it as it is, make the same call again.")
 
 
 def _entries_meant(tool: Tool, params: Any, context: GateContext) -> tuple[str, ...]:

@@ -15,7 +15,7 @@ from saturnd import egress
 from saturnd.gate.provenance import SessionRecord
 from saturnd.model.types import ModelReply, ToolCall
 from saturnd.tools.names import words
-from saturnd.tools.query import QUERY
+from saturnd.tools.query import QUERY, aggregates
 from saturnd.tools.registry import NO_ANSWER, preview_call
 from saturnd.turn import prompts
 from saturnd.turn.context import TurnContext
@@ -105,6 +105,8 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
             turn.ledger.record_sent(str(d.arguments.get("to", "")), text)
         if fate == "ran" and d.tool is not None and d.tool.name == CALCULATE:
             turn.worked.append(text.strip())
+        if fate == "ran" and (d.call.name == CALCULATE or d.call.name == QUERY.name and aggregates(str(d.arguments.get("sql", "")))):
+            turn.ledger.record_worked_out(text)
         if fate in ("ran", "asked") and d.tool is not None:
             fate, text = _after_run(turn, d, text)
         if fate == "ran" and d.call.name == QUERY.name and turn.period is not None:

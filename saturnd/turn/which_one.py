@@ -18,7 +18,7 @@ from saturnd.tools.names import MIN_NAME_CHARS, shared, words
 def also_meant(chosen: str, others: list[str], said: str) -> list[str]:
     """The other entries the person's words `said` fit as well as `chosen`; [] when they settle it
     (they share no word with it, they hold its whole label, or no other entry holds the name, or
-    all of it but one word)."""
+    all of it but one word, and each number of theirs the chosen entry holds)."""
     name = shared(words(chosen, MIN_NAME_CHARS), words(said, MIN_NAME_CHARS))
     if not name or shared(words(chosen), words(said)) == words(chosen):
         return []
@@ -26,7 +26,11 @@ def also_meant(chosen: str, others: list[str], said: str) -> list[str]:
     # two "Madame Bovary": stop 54), so another entry that holds all of the name but one, and at
     # least two of its words, fits as well
     enough = max(min(len(name), 2), len(name) - 1)
-    return [other for other in others if len(shared(name, words(other, MIN_NAME_CHARS))) >= enough]
+    # a number the person gave names the entry too: another entry without it is not meant (stop
+    # 59's first run: "the rehearsal of 19 December" fitted the rehearsals of the 12th and the 19th)
+    given = numbers(chosen) & numbers(said)
+    return [other for other in others if len(shared(name, words(other, MIN_NAME_CHARS))) >= enough
+            and given <= numbers(other)]
 
 
 def names_none(chosen: str, said: str) -> bool:
