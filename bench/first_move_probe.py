@@ -8,6 +8,9 @@ files' names as the context the daemon gives (the ground's file names, one a lin
 tools; the route expected is its category's (call: look_up or answer, both read the tables; chain
 and declined: change; messaging: send; cannot: cannot; ask: change, send or ask).
 
+With --target, each change errand's entry (target.py); with --period, each look-up's and message's
+time (period.py).
+
 Usage: python bench/first_move_probe.py [--base-url URL --model NAME] [--embedded ID] [--errands GLOB] [--out FILE]
 """
 
@@ -179,6 +182,26 @@ async def run_errands(client: ModelClient, pattern: str) -> list[str]:
     return out
 
 
+async def run_period(client: ModelClient, pattern: str) -> list[str]:
+    """Each look-up and message errand's time, as the model reads it (period.py), beside its request."""
+    import datetime as dt
+
+    import yaml
+
+    from saturnd.turn.period import read_period
+
+    out = ["| errand | time read | request |", "|---|---|---|"]
+    for path in sorted((REPO / "bench" / "errands").glob(pattern)):
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if document["category"] not in ("call", "messaging", "ask"):
+            continue
+        for task in document["tasks"]:
+            period = await read_period(client, task["prompt"], dt.date.today())
+            out.append(f"| {task['id']} | {period or 'none'} | {task['prompt'][:90]} |")
+            print(out[-1], flush=True)
+    return out
+
+
 async def run_target(client: ModelClient, pattern: str) -> list[str]:
     """Each change errand's entry (target.py), chosen among the lines its words fit: what it does,
     the line, and whether the person would be asked which; beside it the line the errand's check
@@ -277,6 +300,7 @@ async def main() -> None:
     parser.add_argument("--errands", default="", help="put bench/errands/GLOB's errands instead")
     parser.add_argument("--second-look", action="store_true", help="with --errands: the second look's questions")
     parser.add_argument("--target", action="store_true", help="with --errands: the entry a change is about")
+    parser.add_argument("--period", action="store_true", help="with --errands: the time a question is about")
     parser.add_argument("--out", type=Path, default=None, help="also write the lines here")
     args = parser.parse_args()
     embedded = None
@@ -292,7 +316,9 @@ async def main() -> None:
     client = ModelClient(base_url, name=args.model or args.embedded, fresh_connections=embedded is not None,
                          prompt_slots=embedded is not None)
     try:
-        if args.errands and args.target:
+        if args.errands and args.period:
+            lines = await run_period(client, args.errands)
+        elif args.errands and args.target:
             lines = await run_target(client, args.errands)
         elif args.errands and args.second_look:
             lines = await run_second_look(client, args.errands)

@@ -285,3 +285,13 @@ async def test_a_folder_given_for_the_file_is_the_one_file_under_it_holding_the_
     (env.cwd / "werkstatt" / "geige-8.md").write_text("- [ ] Bassbalken einpassen\n")  # two files hold it now
     with pytest.raises(ToolFailure, match="is a directory"):
         await call(env, MARK_DONE, "werkstatt", {"item": "Bassbalken einpassen", "done": False})
+
+
+@pytest.mark.parametrize("given", ["terveys_silmat_2026.yaml", "terveys_silmat_2026"])
+async def test_a_query_tables_name_given_as_the_path_is_its_file(env: ToolEnv, given: str) -> None:
+    (env.cwd / "terveys" / "silmat").mkdir(parents=True)
+    log = env.cwd / "terveys" / "silmat" / "2026.yaml"
+    log.write_text("vaihdot:\n  - {paiva: 2026-11-06, silmat: molemmat}\n")
+    said = await call(env, ADD_ITEMS, given, {"items": [{"paiva": "2026-12-06", "silmat": "molemmat"}]})
+    assert "terveys/silmat/2026.yaml" in said
+    assert log.read_text().endswith("  - {paiva: 2026-12-06, silmat: molemmat}\n")

