@@ -292,6 +292,7 @@ async def test_a_query_tables_name_given_as_the_path_is_its_file(env: ToolEnv, g
     (env.cwd / "terveys" / "silmat").mkdir(parents=True)
     log = env.cwd / "terveys" / "silmat" / "2026.yaml"
     log.write_text("vaihdot:\n  - {paiva: 2026-11-06, silmat: molemmat}\n")
-    said = await call(env, ADD_ITEMS, given, {"items": [{"paiva": "2026-12-06", "silmat": "molemmat"}]})
+    said = await call(env, ADD_ITEMS, given, {"items": [{"paiva": "2026-12-06", "silmat": "molemmat"}],
+                                              "under": "terveys_silmat_2026"})  # the table's name: its one list
     assert "terveys/silmat/2026.yaml" in said
     assert log.read_text().endswith("  - {paiva: 2026-12-06, silmat: molemmat}\n")

@@ -874,10 +874,10 @@ def records_grid(records: list[Any]) -> Grid:
 def add_data(doc: Doc, items: list[Any], under: str) -> Change:
     data, lists = data_of(doc)
     names = list(lists)
-    if under.strip() and names != [""]:
-        name = names[find_name(names, under, "list", doc.display)]
-    elif len(names) == 1:
+    if len(names) == 1:  # whatever `under` says: the 1.5B gives the query table's name (stop 59)
         name = names[0]
+    elif under.strip() and names != [""]:
+        name = names[find_name(names, under, "list", doc.display)]
     else:
         raise ToolFailure(f"{doc.display} has lists {', '.join(map(repr, names)) or '(none)'}; say which with under")
     records = lists[name]
