@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import pytest
 
 from protocol.client import Client
+from saturnd.model.client import ModelClient
 from saturnd.testing.fake_model import FakeModel
 from saturnd.testing.scratch import ScratchDaemon, ScratchHome
 
@@ -22,6 +23,14 @@ def fake_model() -> Iterator[FakeModel]:
     model = FakeModel().start()
     yield model
     model.stop()
+
+
+@pytest.fixture
+async def model(fake_model: FakeModel) -> AsyncIterator[ModelClient]:
+    """A client of the scripted model server."""
+    client = ModelClient(fake_model.url, name="fake")
+    yield client
+    await client.close()
 
 
 class SaturnEnv(ScratchHome):

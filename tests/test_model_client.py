@@ -10,13 +10,6 @@ from saturnd.model.thinking_text import ThinkSplitter
 from saturnd.testing.fake_model import Reply, call, error, reset
 
 
-@pytest.fixture
-async def model(fake_model):
-    client = ModelClient(fake_model.url, name="fake")
-    yield client
-    await client.close()
-
-
 async def test_streamed_text_and_deltas(model, fake_model):
     fake_model.enqueue(Reply(text="hello world", reasoning="hmm", chunk_chars=2, usage=(7, 3)))
     seen: list[tuple[str, str]] = []

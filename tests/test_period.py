@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from saturnd.model.client import ModelClient
 from saturnd.testing.fake_model import Reply, call
 from saturnd.tools.tables import load_tables
 from saturnd.turn import prompts
@@ -74,13 +73,6 @@ def test_the_rows_a_query_read_are_counted_against_the_period(tables, sql, read_
 ])
 def test_a_query_over_several_tables_is_not_counted(tables, sql):
     assert rows_read(tables, sql, YEAR) is None
-
-
-@pytest.fixture
-async def model(fake_model):
-    client = ModelClient(fake_model.url, name="fake")
-    yield client
-    await client.close()
 
 
 async def test_the_model_reads_the_period_under_a_grammar(model, fake_model):

@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-from saturnd.model.client import ModelClient
 from saturnd.testing.fake_model import call
 from saturnd.turn import prompts
 from saturnd.turn.target import Line, candidate_lines, choose_target, target_schema
@@ -43,13 +42,6 @@ def test_the_rarest_shared_words_rank_first_when_there_are_too_many():
     files = {"list.md": "".join(f"- Ordner {n}\n" for n in range(20)) + "- Ordner Steuer 2026\n"}
     kept = candidate_lines(lines_of(files), "Der Ordner Steuer ist fertig.", most=3)
     assert "Steuer" in kept[0].text and len(kept) == 3
-
-
-@pytest.fixture
-async def model(fake_model):
-    client = ModelClient(fake_model.url, name="fake")
-    yield client
-    await client.close()
 
 
 def grouped(files: dict[str, str]) -> tuple[list[Line], dict[str, list[Line]]]:

@@ -55,7 +55,7 @@ def missing(kind: str, path: Path, display: str) -> ToolFailure:
     if re.match(r"(?:kb|knowledge[ _-]?base)\s*[:/]", display, re.IGNORECASE):
         # The 1.5B searched "kb:people.md" with search_files and answered that Ana was not in the KB.
         return ToolFailure(f"no such {kind}: {display}; the knowledge base is searched with kb_search and read with kb_read")
-    if (source := table_source(path, display)) is not None:
+    if (source := table_source(path)) is not None:
         # the 1.5B gave the query table's name the ground shows ("te_samling") as a path
         return ToolFailure(f"no such {kind}: {display}; {display} is the query table of the file {source}: give that path")
     if near := near_names(path):
@@ -103,7 +103,7 @@ def not_a_file(path: Path, display: str) -> ToolFailure:
     return ToolFailure(f"{display} is a directory; give a file path{inside}")
 
 
-def table_source(path: Path, display: str) -> str | None:
+def table_source(path: Path) -> str | None:
     """The file a name is the query table of, in the folder it would be in, the name given bare or
     with a file's suffix ("terveys_silmat_2026.yaml"); None when it is no table's or its file's own."""
     if not path.parent.is_dir():

@@ -1258,7 +1258,7 @@ def _tool(name: str, description: str, params: type[msgspec.Struct], change: Cal
         path = resolve(p.path, cwd)
         if selector is not None and path.is_dir() and (found := holding_file(path, cwd, selector(p))):
             return found
-        if not path.exists() and (source := table_source(path, p.path)) is not None:
+        if not path.exists() and (source := table_source(path)) is not None:
             # the query table's name given as the path (stop 59's first run: the same failing
             # add_items three times to "terveys_silmat_piilolinssit_2026.yaml"): its file
             return path.parent / source, str(Path(p.path).parent / source)

@@ -4,8 +4,9 @@ A question about "this year", "November" or "last month" asked of a table is ans
 time's rows. The 1.5B summed every year's purchases for "idén" (this year), one month's milk for
 "φέτος" (this year), and every year's best time in a message to a coach (stops 58 and 59's first
 runs). So before the first pass of a look-up or a message over the person's tables, the model says
-under a grammar which year and which month the question names, if any (in any language; nothing
-here reads one); the harness turns that into dates and tells the model. After a query runs, the
+under a grammar which time the question names, if any (this or last year or month, or a month
+named; in any language, nothing here reads one); the harness turns that into dates and tells the
+model. After a query runs, the
 rows it read are counted against that time, by the table's date column: when it read rows from
 outside it or left out rows of it that its other conditions keep, the result says so, once.
 """
@@ -151,8 +152,9 @@ def rows_read(tables: Tables, sql: str, period: Period) -> RowsRead | None:
     kept = _dates(tables, table, column, other)
     if read is None or kept is None:
         return None
-    return RowsRead(column, all(MONTH_TEXT.match(w) for w in kept), sum(map(period.holds, read)), sum(not period.holds(w) for w in read),
-                    sum(map(period.holds, kept)))
+    inside = sum(map(period.holds, read))
+    return RowsRead(column, months=all(MONTH_TEXT.match(w) for w in kept), read_in=inside,
+                    read_out=len(read) - inside, kept_in=sum(map(period.holds, kept)))
 
 
 def _date_column(tables: Tables, table: TableInfo, tree: exp.Select) -> str | None:
