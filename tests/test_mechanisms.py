@@ -265,6 +265,23 @@ def test_an_answer_that_says_the_request_back_is_found_in_any_language(request_t
     assert (says_request_back([request_text], answer) is not None) is said_back
 
 
+@pytest.mark.parametrize(("request_text", "question", "back"), [
+    ("Manda un messaggio all'economo della Società di contrada con quanto devo ancora per le cene di quest'anno.",
+     "Quanto devo ancora per le cene di quest'anno?", True),
+    ("Manda uma mensagem pro meu professor de forró com quanto eu devo das aulas de novembro.",
+     "Quanto eu devo das aulas de novembro?", True),
+    ("Hantar SMS kepada Aiman, beritahu dia latihan hari Sabtu ini dipindahkan ke pukul 9 pagi.",
+     "Apakah latihan hari Sabtu ini dipindahkan ke pukul 9 pagi?", True),
+    ("Manda uma mensagem pro meu professor de forró com quanto eu devo das aulas de novembro.",
+     "Qual é o nome do professor de forró?", False),
+    ("Schreib dem Kassenwart, wie viel Pudelgeld ich für November noch zahlen muss.", "Welcher Kegelclub?", False),
+])
+def test_a_question_that_asks_the_request_back_is_found(request_text, question, back) -> None:
+    from saturnd.turn.checks import asks_request_back
+
+    assert asks_request_back(request_text, question) is back
+
+
 @pytest.mark.parametrize(("request_text", "reply", "answer", "said_back"), [
     ("Označi stolicu Thonet kao gotovu.", "Onu gospodina Kovačevića.", "Onu gospodina Kovačevića.", True),
     ("Σημείωσε το κεχριμπαρένιο κομπολόι ως έτοιμο.", "Της Δέσποινας, με τη μεταξωτή φούντα.",

@@ -165,8 +165,16 @@ def asks_request_back(request: str, question: str) -> bool:
     """The question, or one of its sentences, is the request again (stop 55: a Vietnamese request
     put to the person with "Can you help me with this?" after it), a word of asking added or not
     (stop 56: Malay "Apakah latihan hari Sabtu ini dipindahkan ke pukul 9 pagi?" of a request to
-    tell Aiman so)."""
-    return any(said_back(request, part, adds_nothing=False) for part in (question, *SENTENCE_END.split(question.strip())))
+    tell Aiman so), or a run of the request's own words (stop 59: "Quanto devo ancora per le cene
+    di quest'anno?" of a request to text the treasurer how much that is)."""
+    asked = " ".join(request.casefold().split())
+    parts = (question, *SENTENCE_END.split(question.strip()))
+    return any(said_back(request, part, adds_nothing=False) or _within(part, asked) for part in parts)
+
+
+def _within(part: str, asked: str) -> bool:
+    said = " ".join(part.casefold().split()).strip(" .!?¿¡")
+    return len(said) >= ECHO_MIN_CHARS and said in asked
 
 
 def left_failed(trace: list[PassTrace]) -> Finding | None:
