@@ -252,19 +252,14 @@ def _entry_unnamed(tool: Tool, params: Any, context: GateContext) -> str | None:
 def _items_unsaid(arguments: dict[str, Any], context: GateContext) -> str | None:
     """Why new items that share no word with what the person typed are not theirs (stop 57: the
     1.5B added copies of the rows the ground showed, a French bat count and a Ukrainian order)."""
-    texts = item_texts(arguments)
+    items = arguments.get("items")
+    texts = [" ".join(map(str, i.values())) if isinstance(i, dict) else str(i)
+             for i in (items if isinstance(items, list) else [])]
     unsaid = [t for t in texts if names_none(t, context.request)]
     if not unsaid:
         return None
     return (f"refused once: these new items share no word with what the user typed: {'; '.join(t[:120] for t in unsaid)}."
             " Add what the user asked to add, with the values they gave; to add these after all, make the same call again.")
-
-
-def item_texts(arguments: dict[str, Any]) -> list[str]:
-    """An add_items call's items as text: a record by its values."""
-    items = arguments.get("items")
-    return [" ".join(map(str, i.values())) if isinstance(i, dict) else str(i)
-            for i in (items if isinstance(items, list) else [])]
 
 
 def _review_remember(
