@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 import tempfile
 import time
@@ -243,7 +244,7 @@ async def run_second_look(client: ModelClient, pattern: str) -> list[str]:
     import yaml
 
     tools, _ = tool_list()
-    out = ["| errand | category | route | p(cannot) | a person acts | wants a change |", "|---|---|---|---|---|---|"]
+    out = ["| errand | category | route | p(cannot) | a person acts | wants a change | shares |", "|---|---|---|---|---|---|---|"]
     for path in sorted((REPO / "bench" / "errands").glob(pattern)):
         document = yaml.safe_load(path.read_text(encoding="utf-8"))
         for task in document["tasks"]:
@@ -255,7 +256,8 @@ async def run_second_look(client: ModelClient, pattern: str) -> list[str]:
             person = await likelihood(client, task["prompt"], WHO_ACTS)
             change = await likelihood(client, task["prompt"], WANTS)
             out.append(f"| {task['id']} | {document['category']} | {move.route if move else '(none)'} | {cannot:.2f} |"
-                       f" {person if person is not None else -1:.2f} | {change if change is not None else -1:.2f} |")
+                       f" {person if person is not None else -1:.2f} | {change if change is not None else -1:.2f} |"
+                       f" {json.dumps(move.probabilities if move else None)} |")
             print(out[-1], flush=True)
     return out
 

@@ -109,16 +109,19 @@ async def test_headless_the_model_is_told_to_ask_which_entry(harness):
     assert "entry: ticks off offen.md:4; fits 2 entries: ask" in trace.first_move
 
 
-@pytest.mark.parametrize(("done", "tool"), [("yes", "mark_done"), ("no", "remove_items")])
-async def test_a_removal_of_an_open_checklist_entry_is_a_tick_off_when_the_request_reports_it_done(harness, done, tool):
+@pytest.mark.parametrize(("read_as", "done", "tool"), [("remove", "yes", "mark_done"), ("remove", "no", "remove_items"),
+                                                    ("add", "yes", "mark_done"), ("add", "no", "add_items")])
+async def test_an_open_checklist_entry_read_as_removed_or_added_is_a_tick_off_when_the_request_reports_it_done(
+        harness, read_as, done, tool):
     await harness.start()
     (harness.env.workdir / "objednavky.md").write_text("# December\n- [ ] p. Eva Horváthová, Dúbravka – 95 €\n")
-    harness.model.enqueue_choice(CHANGE, json.dumps({"does": "remove", "line": "1"}), json.dumps({"done": done}))
+    harness.model.enqueue_choice(CHANGE, json.dumps({"does": read_as, "line": "1"}), json.dumps({"done": done}))
     harness.model.enqueue("Hotovo.")
     turn_id, _ = await harness.turn("Naladil som klavír pani Eve z Dúbravky, odškrtni to.", headless=True)
-    does = "ticks off" if done == "yes" else "removes"
+    read = {"remove": "removes", "add": "adds"}[read_as]
+    does = "ticks off" if done == "yes" else read
     assert harness.sent(0)[-1]["content"] == prompts.ENTRY_DOES.format(does=does, tool=tool)
     asked = harness.model.choice_requests[-1]["messages"][-1]["content"]
     assert asked == "Entry: - [ ] p. Eva Horváthová, Dúbravka – 95 €\nRequest: Naladil som klavír pani Eve z Dúbravky, odškrtni to."
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
-    assert f"removes an open checklist entry, reported done: {done}; entry: {does} objednavky.md:2" in trace.first_move
+    assert f"{read} an open checklist entry, reported done: {done}; entry: {does} objednavky.md:2" in trace.first_move

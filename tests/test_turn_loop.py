@@ -742,6 +742,22 @@ async def test_a_look_up_before_a_send_that_failed_reads_once_more_before_sendin
     assert "send_message" in offered[2] and "read_file" not in offered[2]
 
 
+
+async def test_a_sending_step_whose_question_was_refused_is_due_again_without_it(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: send_message, decision: allow}\n")
+    (harness.env.workdir / "kontakty.md").write_text("- Kasia Nowak: +48 600 111 222\n")
+    harness.model.enqueue_choice(SEND)
+    harness.model.enqueue(call("read_file", {"path": "kontakty.md"}),
+                          call("ask_user", {"question": "Ile jestem winien Kasi za listopad?"}),
+                          call("send_message", {"to": "+48 600 111 222", "text": "Za listopad: 54 zł."}), "Wysłane.")
+    turn_id, _ = await harness.turn("Napisz do Kasi, ile jestem winien Kasi za listopad.", headless=True)
+    offered = [[t["function"]["name"] for t in r["tools"]] for r in harness.model.requests[:4]]
+    assert "ask_user" in offered[1] and "send_message" in offered[2] and "ask_user" not in offered[2]
+    assert harness.model.requests[2]["tool_choice"] == "required"
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    fates = [(c.name, c.fate) for p in trace.passes for c in p.calls]
+    assert fates == [("read_file", "ran"), ("ask_user", "refused"), ("send_message", "ran")]
+
 async def test_a_refused_number_only_a_tables_first_rows_showed_is_told_where_it_is(harness):
     await harness.start()
     (harness.env.workdir / "sanggar.csv").write_text("Peran,Nama,Telepon\nPelatih,Pak Sutrisno,0812 3456 7890\n")

@@ -103,10 +103,15 @@ async def _passes(turn: TurnContext) -> EndStatus:
             case CallsProposed(reply):
                 forced, turn.must_call, turn.then_call = turn.must_call, turn.then_call, ()
                 reviewed = await tool_round(turn, messages, reply)
-                if turn.must_call and turn.tally.tool_passes == 1 and not ran_in_last_pass(turn):
-                    # the look-up before a send failed (a table that is not one): read once more,
-                    # then send (stop 53's suite: 8 of 12 failed messages asked the person instead)
-                    turn.must_call, turn.then_call = forced, turn.must_call
+                if forced and fell_through(turn) and "forced_again" not in turn.sent_back:
+                    # a step the first move made due did not happen: it stays due, once, without
+                    # the tools Saturn refused for it (stop 53's suite: a look-up before a send that failed
+                    # then asked the person, 8 of 12; stop 60's first run: the question back at the
+                    # sending step refused, the model said it had no tool to send)
+                    turn.sent_back.add("forced_again")
+                    refused = {c.name for c in turn.trace[-1].calls if c.fate.startswith("refused")}
+                    again = tuple(t for t in forced if t not in refused) or forced
+                    turn.must_call, turn.then_call = again, turn.must_call
                 elif any(d.fate == "refused_recipient" for d in reviewed) and "resend" not in turn.sent_back:
                     # the refusal asks for the recipient's look-up: the pass after it reads (stop
                     # 55: answered "I don't know the captain's number", or sent the refused number
@@ -207,8 +212,15 @@ def pass_plan(turn: TurnContext) -> PassPlan:
                     tools_offered=step != "wrap_up" and not turn.no_tool_fits, must_call=must_call)
 
 
-def ran_in_last_pass(turn: TurnContext) -> bool:
-    return bool(turn.trace) and any(c.fate == "ran" for c in turn.trace[-1].calls)
+FELL_THROUGH = frozenset({"refused", "refused_guess", "invalid", "error", "timed_out"})
+"""What became of a call the harness or the tool turned back: the step it was for did not happen.
+A declined or unapproved call is the person's say, and a loop's refusal stops the call for good."""
+
+
+def fell_through(turn: TurnContext) -> bool:
+    """Every call of the last pass was turned back by the harness or failed."""
+    calls = turn.trace[-1].calls if turn.trace else []
+    return bool(calls) and all(c.fate in FELL_THROUGH for c in calls)
 
 
 def wrap_up(turn: TurnContext, messages: list[dict[str, Any]], bound: BoundReached) -> None:

@@ -167,10 +167,12 @@ DONE_EXAMPLES = (
 
 
 async def reported_done(client: ModelClient, request: str, entry: str) -> bool:
-    """Whether `request` tells that the checklist entry `entry` is done, as the model reads it; a
-    removal of an open checklist entry is asked this before a tool is named, because taking out
-    what was to be ticked off loses it (stop 59's first run: the Slovak "odškrtni", tick off, and
-    stop 58's German "hak ab" and Polish "odhacz" were read as removals)."""
+    """Whether `request` tells that the checklist entry `entry` is done, as the model reads it. An
+    open checklist entry that the request was read to remove, change or add beside is asked this
+    before a tool is named: taking out what was to be ticked off loses it (stop 59's first run: the
+    Slovak "odškrtni", tick off, and stop 58's German "hak ab" and Polish "odhacz" were read as
+    removals), and a tick-off read as an addition puts the entry in twice (stop 60's first run: the
+    Hungarian "pipáld ki" and the Danish "sæt flueben ved", both "put a tick by it")."""
     messages = [{"role": "system", "content": DONE_PROMPT}]
     for said_entry, said, done in DONE_EXAMPLES:
         messages += [{"role": "user", "content": f"Entry: {said_entry}\nRequest: {said}"},
@@ -207,10 +209,10 @@ async def aim_change(turn: TurnContext, messages: list[dict[str, Any]]) -> None:
         target = await choose_target(turn.model, turn.text, candidate_lines(every, turn.text), same_file)
     if target is None:
         return
-    if target.does == "remove" and open_checkbox(target.line.text):
+    if target.does != "tick_off" and open_checkbox(target.line.text):
         with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
             done = await reported_done(turn.model, turn.text, target.line.text)
-        turn.first_move_note += f"; removes an open checklist entry, reported done: {'yes' if done else 'no'}"
+        turn.first_move_note += f"; {DOES[target.does]} an open checklist entry, reported done: {'yes' if done else 'no'}"
         target = replace(target, does="tick_off") if done else target
     turn.first_move_note += f"; {target.why}"
     tool = TOOL_FOR[target.does]
