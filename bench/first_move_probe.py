@@ -209,7 +209,7 @@ async def run_target(client: ModelClient, pattern: str) -> list[str]:
     says must change (one holding a `lacks` text), where there is one."""
     import yaml
 
-    from saturnd.turn.target import Line, candidate_lines, choose_target
+    from saturnd.turn.target import Line, candidate_lines, choose_target, entry_lines
 
     out = ["| errand | does | line chosen | asks | line that changes |", "|---|---|---|---|---|"]
     hits: list[bool] = []
@@ -218,7 +218,8 @@ async def run_target(client: ModelClient, pattern: str) -> list[str]:
         if document["category"] not in ("ask", "chain", "declined"):
             continue
         for task in document["tasks"]:
-            every = [(p, n, line) for p, text in task.get("files", {}).items() for n, line in enumerate(text.splitlines(), 1)]
+            every = entry_lines((p, n, line) for p, text in task.get("files", {}).items()
+                                for n, line in enumerate(text.splitlines(), 1))
             same_file: dict[str, list[Line]] = defaultdict(list)
             for p, n, line in every:
                 same_file[p].append(Line(p, n, line))

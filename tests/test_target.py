@@ -27,7 +27,7 @@ def lines_of(files: dict[str, str]) -> list[tuple[str, int, str]]:
      ["offen.md:3", "offen.md:4"]),
     ("Matteo ha pagato la quota.", {"quote.md": "# Quote\n- [ ] Matteo Ferri – 120 €\n- [x] Giulia Rinaldi\n"
                                                 "- [ ] Matteo Conti – 120 €\n"},
-     ["quote.md:1", "quote.md:2", "quote.md:4"]),
+     ["quote.md:2", "quote.md:4"]),  # a heading is no entry
     ("Marca la kombucha de jengibre como hecha.", {"lotes.md": "- [ ] Lote 14: jengibre\n- [ ] Lote 16: hibisco\n"},
      ["lotes.md:1"]),
     ("Ajoute 37 grands rhinolophes au tunnel de la Vèze.",
