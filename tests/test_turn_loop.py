@@ -705,19 +705,30 @@ async def test_a_message_whose_request_gives_no_address_looks_its_recipient_up_f
 
 
 
-async def test_a_message_whose_recipient_was_looked_up_sends_on_the_next_pass(harness):
+async def test_a_message_whose_recipient_was_looked_up_reads_more_or_sends_then_sends(harness):
     await harness.start()
+    (harness.env.workdir / "kontakty.md").write_text("- Kasia Nowak: +48 600 111 222\n")
+    (harness.env.workdir / "skladki.csv").write_text("miesiac,kwota\nlistopad,54\n")
+    harness.model.enqueue_choice(SEND)
+    harness.model.enqueue(call("read_file", {"path": "kontakty.md"}), call("query", {"sql": "SELECT kwota FROM skladki"}),
+                          call("send_message", {"to": "+48 600 111 222", "text": "Za listopad: 54 zł."}), "Wysłane.")
+    await harness.turn("Napisz do Kasi, ile jestem winien za listopad.", headless=True)
+    offered = [[t["function"]["name"] for t in r["tools"]] for r in harness.model.requests[1:3]]
+    assert all(r["tool_choice"] == "required" for r in harness.model.requests[1:3])
+    assert {"send_message", "send_email", "ask_user", "read_file", "query"} <= set(offered[0])
+    assert {"send_message", "send_email", "ask_user"} <= set(offered[1]) and "query" not in offered[1]
+
+
+@pytest.mark.parametrize("gate", ["gate:\n  rules:\n    - {tool: send_message, decision: allow}\n", ""])
+async def test_once_the_message_went_or_was_put_to_the_person_no_further_step_is_forced(harness, gate):
+    await harness.start(gate)
     (harness.env.workdir / "kontakty.md").write_text("- Kasia Nowak: +48 600 111 222\n")
     harness.model.enqueue_choice(SEND)
     harness.model.enqueue(call("read_file", {"path": "kontakty.md"}),
                           call("send_message", {"to": "+48 600 111 222", "text": "Spotkanie w piątek."}), "Wysłane.")
     await harness.turn("Napisz do Kasi, że spotkanie jest w piątek.", headless=True)
-    second = harness.model.requests[1]
-    offered = [t["function"]["name"] for t in second["tools"]]
-    assert second["tool_choice"] == "required"
-    assert {"send_message", "send_email", "ask_user"} <= set(offered) and "read_file" not in offered
-    third = harness.model.requests[2]
-    assert third.get("tool_choice") != "required"
+    assert harness.model.requests[1]["tool_choice"] == "required"
+    assert harness.model.requests[2].get("tool_choice") != "required"
 
 
 async def test_a_forced_look_up_under_the_grammar_is_capped_at_a_calls_length(harness):
@@ -739,7 +750,7 @@ async def test_a_look_up_before_a_send_that_failed_reads_once_more_before_sendin
     await harness.turn("Napisz do Kasi, że spotkanie jest w piątek.", headless=True)
     offered = [[t["function"]["name"] for t in r["tools"]] for r in harness.model.requests[:3]]
     assert "read_file" in offered[1] and "send_message" not in offered[1]
-    assert "send_message" in offered[2] and "read_file" not in offered[2]
+    assert "send_message" in offered[2]
 
 
 

@@ -110,8 +110,8 @@ class TurnContext:
     """The first move as the trace shows it: the route, its probability, how long the decision took."""
     must_call: tuple[str, ...] = ()
     """The coming pass offers only these tools and no answer (the first move's route)."""
-    then_call: tuple[str, ...] = ()
-    """The pass after it offers only these (a message's send, once its recipient was looked up)."""
+    steps_after: list[tuple[str, ...]] = field(default_factory=list)
+    """The passes after it, each offering only these (a message's look-up or send, then its send)."""
     no_tool_fits: bool = False
     """The first move was that no tool can do what is asked: the passes offer none."""
     period: Period | None = None

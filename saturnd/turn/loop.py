@@ -51,7 +51,7 @@ from saturnd.turn.routes import (
     names_page,
     route_tools,
     send_or_ask,
-    sending_step,
+    sending_steps,
 )
 from saturnd.turn.said_done import says_done
 from saturnd.turn.target import aim_change
@@ -101,7 +101,7 @@ async def _passes(turn: TurnContext) -> EndStatus:
                 note = f"the model's reply could not be read: {problem}"
                 return finish(turn, turn.last_text or prompts.UNREADABLE, note=note)
             case CallsProposed(reply):
-                forced, turn.must_call, turn.then_call = turn.must_call, turn.then_call, ()
+                forced, turn.must_call = turn.must_call, turn.steps_after.pop(0) if turn.steps_after else ()
                 reviewed = await tool_round(turn, messages, reply)
                 if forced and fell_through(turn) and "forced_again" not in turn.sent_back:
                     # a step the first move made due did not happen: it stays due, once, without
@@ -111,7 +111,8 @@ async def _passes(turn: TurnContext) -> EndStatus:
                     turn.sent_back.add("forced_again")
                     refused = {c.name for c in turn.trace[-1].calls if c.fate.startswith("refused")}
                     again = tuple(t for t in forced if t not in refused) or forced
-                    turn.must_call, turn.then_call = again, turn.must_call
+                    turn.steps_after[:0] = [turn.must_call] if turn.must_call else []
+                    turn.must_call = again
                 elif any(d.fate == "refused_recipient" for d in reviewed) and "resend" not in turn.sent_back:
                     # the refusal asks for the recipient's look-up: the pass after it reads (stop
                     # 55: answered "I don't know the captain's number", or sent the refused number
@@ -119,7 +120,9 @@ async def _passes(turn: TurnContext) -> EndStatus:
                     # run: the address was queried, then the answer said it was missing); once a
                     # turn: re-armed each time, it held a refused address to 16 rounds
                     turn.sent_back.add("resend")
-                    turn.must_call, turn.then_call = look_up_tools(turn.registry), send_or_ask(turn.registry)
+                    turn.must_call, turn.steps_after = look_up_tools(turn.registry), [send_or_ask(turn.registry)]
+                elif sent_in_last_pass(turn):
+                    turn.must_call, turn.steps_after = (), []  # the message went, or the person said: its steps are done
             case Answered(text):
                 finding = None if bound else await check_answer(turn, messages, text)
                 if finding and finding.kind not in turn.sent_back:
@@ -165,7 +168,7 @@ async def choose_first_move(turn: TurnContext, messages: list[dict[str, Any]]) -
         turn.must_call = route_tools(turn.move, turn.registry, tables_shown=bool(turn.ground.tables),
                                      address_given=address_given, files_shown=bool(turn.ground.files_mapped),
                                      page_named=page_named)
-        turn.then_call = sending_step(turn.move, turn.registry, address_given) if turn.must_call else ()
+        turn.steps_after = sending_steps(turn.move, turn.registry, address_given) if turn.must_call else []
         turn.first_move_note = f"{turn.move.why} ({time.monotonic() - started:.1f}s)"
         if page_named and turn.must_call:
             return
@@ -215,6 +218,13 @@ def pass_plan(turn: TurnContext) -> PassPlan:
 FELL_THROUGH = frozenset({"refused", "refused_guess", "invalid", "error", "timed_out"})
 """What became of a call the harness or the tool turned back: the step it was for did not happen.
 A declined or unapproved call is the person's say, and a loop's refusal stops the call for good."""
+
+
+def sent_in_last_pass(turn: TurnContext) -> bool:
+    """A message of the last pass was sent, or put to the person, who declined or was not there."""
+    return bool(turn.trace) and any(
+        c.fate in ("ran", "declined", "not_approved") and (tool := turn.registry.get(c.name)) is not None
+        and tool.risk == "messaging" for c in turn.trace[-1].calls)
 
 
 def fell_through(turn: TurnContext) -> bool:

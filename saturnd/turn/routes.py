@@ -68,13 +68,15 @@ def route_tools(
     )
 
 
-def sending_step(move: FirstMove, registry: Registry, address_given: bool) -> tuple[str, ...]:
-    """A message whose recipient the first step looked up: the pass after it sends (route first,
-    arguments second), or asks the person what the look-up did not give. Without it the 1.5B
+def sending_steps(move: FirstMove, registry: Registry, address_given: bool) -> list[tuple[str, ...]]:
+    """A message whose recipient the first step looked up: the pass after it reads more or sends
+    (or asks the person what the look-ups did not give), and the pass after that sends or asks
+    (route first, arguments second). With the send alone forced next, the 1.5B sent what the first
+    read gave: the treasurer's address and no figure (stop 60's first run); with nothing forced, it
     read the contact and then answered, or wrote the message into a file (stop 52: 0 of 3 sent)."""
     if move.route != "send" or address_given:
-        return ()
-    return send_or_ask(registry)
+        return []
+    return [look_up_tools(registry) + send_or_ask(registry), send_or_ask(registry)]
 
 
 def look_up_tools(registry: Registry) -> tuple[str, ...]:
