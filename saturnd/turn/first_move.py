@@ -130,12 +130,14 @@ WHO_ACTS = Question(
 - assistant: an assistant on a computer can do all of it: answer, look something up in the person's files, \
 write something down, add to or tick off a list, change a file, send a text message or an email.
 - person: something must happen away from the computer: go somewhere, carry, cut, cook, make, repair, buy, \
-order from a shop, book, sign up at a place, pay, phone, drive, work a device.
+order from a shop, book, sign up at a place, pay, phone, drive, work a device, or a job by hand at home: \
+clean, wash, fill, bake, plant.
 Reply {"who": "assistant"} or {"who": "person"}.""",
     "who", ("assistant", "person"), "person",
     (("Note that I ran 5 km today.", "assistant"), ("Pick up my parcel at the post office.", "person"),
      ("Hak die Milch auf der Einkaufsliste ab.", "assistant"), ("Reserva una mesa para dos en el restaurante.", "person"),
-     ("Envoie un SMS à Paul: j'arrive.", "assistant")),
+     ("Envoie un SMS à Paul: j'arrive.", "assistant"), ("Wasch heute Abend das Auto.", "person"),
+     ("Arrose les tomates du jardin demain matin.", "person")),
 )
 
 
