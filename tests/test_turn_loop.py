@@ -962,6 +962,18 @@ async def test_headless_an_edit_the_persons_words_do_not_settle_tells_the_model_
         choices="Lote 14: gengibre e limão; Lote 15: gengibre e curcuma")
 
 
+async def test_a_forced_change_refused_to_ask_which_is_due_again_with_the_question_offered(harness):
+    await harness.start()
+    (harness.env.workdir / "kombucha.md").write_text(KOMBUCHA)
+    harness.model.enqueue_choice(CHANGE)
+    harness.model.enqueue(call("mark_done", {"path": "kombucha.md", "item": "Lote 14: gengibre e limão"}),
+                          call("ask_user", {"question": "¿Cuál de los dos lotes?"}), "Dime cuál.")
+    await harness.turn("Marca la kombucha de gengibre como hecha.", headless=True)
+    second = harness.model.requests[1]
+    offered = [t["function"]["name"] for t in second["tools"]]
+    assert second["tool_choice"] == "required" and "ask_user" in offered and "mark_done" not in offered
+
+
 
 @pytest.mark.parametrize(("again", "note"), [
     ("No he borrado nada: rechazaste el cambio.", "not done: write_file (declined)"),

@@ -20,6 +20,7 @@ from saturnd import egress
 from saturnd.memory.remember import memory_block
 from saturnd.model.caller import Unreadable
 from saturnd.model.runaway import RAN_ON
+from saturnd.tools.harness import ASK_USER
 from saturnd.tools.registry import CHANGING_RISKS
 from saturnd.turn import prompts
 from saturnd.turn.agent import Answered, CallsProposed, ModelFailed, PassPlan, agent_pass, join_note
@@ -104,15 +105,14 @@ async def _passes(turn: TurnContext) -> EndStatus:
                 forced, turn.must_call = turn.must_call, turn.steps_after.pop(0) if turn.steps_after else ()
                 reviewed = await tool_round(turn, messages, reply)
                 if forced and fell_through(turn) and "forced_again" not in turn.sent_back:
-                    # a step the first move made due did not happen: it stays due, once, without
-                    # the tools Saturn refused for it (stop 53's suite: a look-up before a send that failed
-                    # then asked the person, 8 of 12; stop 60's first run: the question back at the
-                    # sending step refused, the model said it had no tool to send)
+                    # a step the first move made due did not happen: it stays due, once, without the
+                    # tools Saturn refused for it, and the person may be asked (a refusal may say to
+                    # ask which entry) unless the question was what was refused (stop 53's suite: a
+                    # look-up before a send failed, then the person was asked, 8 of 12; stop 60's
+                    # first run: the question back at the sending step refused, then "no tool to send")
                     turn.sent_back.add("forced_again")
-                    refused = {c.name for c in turn.trace[-1].calls if c.fate.startswith("refused")}
-                    again = tuple(t for t in forced if t not in refused) or forced
                     turn.steps_after[:0] = [turn.must_call] if turn.must_call else []
-                    turn.must_call = again
+                    turn.must_call = due_again(turn, forced)
                 elif any(d.fate == "refused_recipient" for d in reviewed) and "resend" not in turn.sent_back:
                     # the refusal asks for the recipient's look-up: the pass after it reads (stop
                     # 55: answered "I don't know the captain's number", or sent the refused number
@@ -225,6 +225,12 @@ def sent_in_last_pass(turn: TurnContext) -> bool:
     return bool(turn.trace) and any(
         c.fate in ("ran", "declined", "not_approved") and (tool := turn.registry.get(c.name)) is not None
         and tool.risk == "messaging" for c in turn.trace[-1].calls)
+
+
+def due_again(turn: TurnContext, forced: tuple[str, ...]) -> tuple[str, ...]:
+    refused = {c.name for c in turn.trace[-1].calls if c.fate.startswith("refused")}
+    asking = () if ASK_USER.name in refused or ASK_USER.name not in turn.registry.names() else (ASK_USER.name,)
+    return tuple(dict.fromkeys([*(t for t in forced if t not in refused), *asking])) or forced
 
 
 def fell_through(turn: TurnContext) -> bool:
