@@ -65,14 +65,26 @@ async def test_an_entry_the_persons_words_fit_twice_comes_with_the_other(model, 
     assert "Lines:\n1. offen.md:3: - [ ] Toaster Severin" in body["messages"][-1]["content"]
 
 
-@pytest.mark.parametrize("reply", [{"does": "add", "line": "2"}, {"does": "tick_off", "line": "1"}])
-async def test_a_new_entry_or_one_the_words_settle_asks_nothing(model, fake_model, reply):
+async def test_an_entry_the_words_settle_asks_nothing(model, fake_model):
     every, same_file = grouped({"offen.md": OFFEN})
     said = "Der Toaster Philips ist repariert."
-    fake_model.enqueue_choice(json.dumps(reply))
+    fake_model.enqueue_choice(json.dumps({"does": "tick_off", "line": "1"}))
     target = await choose_target(model, said, candidate_lines(every, said), same_file)
-    assert target is not None and target.also == ()
-    assert target.does == reply["does"]
+    assert target is not None and target.also == () and target.does == "tick_off"
+
+
+@pytest.mark.parametrize(("done", "asks"), [("yes", True), ("no", False)])
+async def test_an_addition_asks_nothing_but_one_read_as_a_tick_off_asks_which(harness, done, asks):
+    await harness.start()
+    (harness.env.workdir / "leveringer.md").write_text(
+        "# Leveringer\n- [ ] Familien Jensen, Ry – 600 kr.\n- [ ] Familien Jensen, Them – 500 kr.\n")
+    harness.model.enqueue_choice(CHANGE, json.dumps({"does": "add", "line": "2"}), json.dumps({"done": done}))
+    harness.model.enqueue("Hvilken?")
+    turn_id, _ = await harness.turn("Jeg har leveret juletræet til familien Jensen, sæt flueben ved det.", headless=True)
+    told = harness.sent(0)[-1]["content"]
+    assert told.startswith("[Saturn] The user's words fit more than one entry") is asks
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert ("fits 2 entries: ask" in trace.first_move) is asks
 
 
 @pytest.mark.parametrize("reply", ['{"route": "answer"}', '{"does": "tick_off", "line": "9"}', "not json"])

@@ -57,7 +57,7 @@ class Target:
     share: float | None
     """The chosen line's share of the likelihood; None when the server sent none."""
     also: tuple[Line, ...] = ()
-    """Other entries of its file the person's words fit as well: ask which."""
+    """Other entries of its file the person's words fit as well: ask which (not of an addition)."""
 
     @property
     def why(self) -> str:
@@ -157,7 +157,7 @@ async def choose_target(client: ModelClient, request: str, lines: list[Line],
     shares = value_probabilities(reply, "line", tuple(str(n) for n in range(1, len(lines) + 1)))
     share = None if shares is None else shares[chosen["line"]]
     others = [other for other in same_file.get(line.path, []) if other != line]
-    also = also_meant(line.text, [o.text for o in others], request) if does != "add" else []
+    also = also_meant(line.text, [o.text for o in others], request)
     return Target(line, does, share, tuple(o for o in others if o.text in also))
 
 
@@ -219,6 +219,8 @@ async def aim_change(turn: TurnContext, messages: list[dict[str, Any]]) -> None:
             done = await reported_done(turn.model, turn.text, target.line.text)
         turn.first_move_note += f"; {DOES[target.does]} an open checklist entry, reported done: {'yes' if done else 'no'}"
         target = replace(target, does="tick_off") if done else target
+    if target.does == "add":
+        target = replace(target, also=())  # a new entry goes beside the others: none is meant
     turn.first_move_note += f"; {target.why}"
     tool = TOOL_FOR[target.does]
     if not target.also:
