@@ -131,6 +131,8 @@ CHANGES = [
                  "| Artículo | Comprado |\n|---|---|\n| Pan | Sí |\n| Leche | Sí |\n", "", id="mark-with-the-word-beside-no"),
     pytest.param("compras.md", "| Artículo | Comprado |\n|---|---|\n| Pan | No |\n| Leche | No |\n", MARK_DONE, {"item": "leche"},
                  "| Artículo | Comprado |\n|---|---|\n| Pan | No |\n| Leche | Yes |\n", "", id="mark-with-the-counterpart-of-no"),
+    pytest.param("shirts.csv", "naam;terug\nSanne;nee\nLotte;ja\nDaan;nee\n", MARK_DONE, {"item": "Daan"},
+                 "naam;terug\nSanne;nee\nLotte;ja\nDaan;ja\n", "", id="mark-with-the-word-beside-yes"),
     pytest.param("courses.csv", "article,acheté\npain,non\nlait,oui\n", MARK_DONE, {"item": "lait", "done": False},
                  "article,acheté\npain,non\nlait,non\n", "", id="mark-open-in-a-flag-column"),
     pytest.param("tareas.json", TAREAS, MARK_DONE, {"item": "llamar al banco"}, TAREAS.replace("false", "true"), "",

@@ -9,7 +9,7 @@ import pytest
 
 from saturnd.testing.fake_model import call
 from saturnd.turn import prompts
-from saturnd.turn.target import Line, candidate_lines, choose_target, target_schema
+from saturnd.turn.target import Line, candidate_lines, choose_target, open_entry, target_schema
 from tests.conftest import of_type
 from tests.test_turn_loop import CHANGE, turn_answering
 
@@ -136,4 +136,38 @@ async def test_an_open_checklist_entry_read_as_removed_or_added_is_a_tick_off_wh
     asked = harness.model.choice_requests[-1]["messages"][-1]["content"]
     assert asked == "Entry: - [ ] p. Eva Horváthová, Dúbravka – 95 €\nRequest: Naladil som klavír pani Eve z Dúbravky, odškrtni to."
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
-    assert f"{read} an open checklist entry, reported done: {done}; entry: {does} objednavky.md:2" in trace.first_move
+    assert f"{read} an open entry, reported done: {done}; entry: {does} objednavky.md:2" in trace.first_move
+
+
+LEIHEN = "titel;geliehen von;zurück\nMomo;Lea;nein\nKrabat;Jonas;ja\n"
+
+
+@pytest.mark.parametrize(("path", "text", "number", "expected"), [
+    ("leihen.csv", LEIHEN, 2, "titel: Momo; geliehen von: Lea; zurück: nein"),
+    ("leihen.csv", LEIHEN, 3, None),  # returned already
+    ("leihen.csv", LEIHEN, 1, None),  # the header
+    ("shirts.csv", "naam;terug\nSanne;nee\nLotte;ja\n", 2, "naam: Sanne; terug: nee"),  # "nee" beside "ja"
+    ("boeken.md", "| Titel | Terug |\n|---|---|\n| Momo | nee |\n| Krabat | ja |\n", 3, "Titel: Momo; Terug: nee"),
+    ("todo.md", "- [ ] Momo\n- [x] Krabat\n", 1, "- [ ] Momo"),
+    ("todo.md", "- [ ] Momo\n- [x] Krabat\n", 2, None),
+    ("notes.md", "Momo is lent to Lea\n", 1, None),
+])
+def test_an_open_entry_is_an_unticked_line_or_a_row_whose_done_column_says_open(tmp_path, path, text, number, expected):
+    (tmp_path / path).write_text(text)
+    line = Line(path, number, text.splitlines()[number - 1])
+    assert open_entry(tmp_path, line) == expected
+
+
+async def test_an_open_table_row_read_as_an_addition_is_a_tick_off_when_the_request_reports_it_done(harness):
+    await harness.start("gate:\n  rules:\n    - {tool: mark_done, decision: allow}\n")
+    leihen = harness.env.workdir / "leihen.csv"
+    leihen.write_text(LEIHEN)
+    harness.model.enqueue_choice(CHANGE, json.dumps({"does": "add", "line": "2"}), json.dumps({"done": "yes"}))
+    harness.model.enqueue(call("mark_done", {"path": "leihen.csv", "item": "Momo"}), "Erledigt.")
+    turn_id, _ = await harness.turn("Lea hat Momo zurückgebracht, trag das in die Liste ein.", headless=True)
+    assert harness.sent(0)[-1]["content"] == prompts.ENTRY_DOES.format(does="ticks off", tool="mark_done")
+    asked = harness.model.choice_requests[-1]["messages"][-1]["content"]
+    assert asked.startswith("Entry: titel: Momo; geliehen von: Lea; zurück: nein\n")
+    assert leihen.read_text() == "titel;geliehen von;zurück\nMomo;Lea;ja\nKrabat;Jonas;ja\n"
+    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
+    assert "adds an open entry, reported done: yes; entry: ticks off leihen.csv:2" in trace.first_move

@@ -201,9 +201,12 @@ def flags(values: list[str]) -> dict[str, bool] | None:
         return None
     known = {v: flag(v) for v in filled}
     unknown = [v for v, f in known.items() if f is None]
-    if unknown and (len(unknown) > 1 or len(filled) != 2 or False not in known.values()):
+    if unknown and (len(unknown) > 1 or len(filled) != 2):
         return None
-    return {v: f is not False for v, f in known.items()}
+    # the one other value beside a known word is its opposite ("nee" beside "ja": stop 61's Dutch
+    # shirts handed back, a column the tools could not tick)
+    other = not next((f for f in known.values() if f is not None), False)
+    return {v: other if f is None else f for v, f in known.items()}
 
 
 def flag_word(values: list[str], done: bool) -> str:
@@ -1184,6 +1187,24 @@ class SetValueParams(msgspec.Struct, forbid_unknown_fields=True):
     match: Annotated[str, msgspec.Meta(description="the row or record")]
     field: Annotated[str, msgspec.Meta(min_length=1, description="column or key")]
     value: Any
+
+
+def open_row(path: Path, display: str, number: int) -> str | None:
+    """The table row on line `number` (from 1) as "column: value" pairs, when its done/open column
+    says open; None for any other line, or a file that cannot be read."""
+    try:
+        doc = load(path, display)
+        entries = _entries(doc)[0] if doc.kind != "data" else []
+    except (ToolFailure, ValueError, OSError):
+        return None
+    row = next((e for e in entries if e.grid is not None and e.grid.spans[e.row][0] == number - 1), None)
+    if row is None or row.grid is None or (status := row.grid.status()) is None:
+        return None
+    cells = row.grid.cells(row.row)
+    known = flags(row.grid.values(status)) or {}
+    if known.get(cells[status].strip(), flag(cells[status])) is not False:
+        return None
+    return "; ".join(f"{column}: {cell}" for column, cell in zip(row.grid.columns, cells, strict=False))
 
 
 def named_entry(path: Path, display: str, selector: Any) -> tuple[str, list[str]] | None:

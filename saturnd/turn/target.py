@@ -25,8 +25,8 @@ from typing import Any
 from saturnd import egress
 from saturnd.gate.reach import Reach
 from saturnd.model.client import ModelClient, ModelError
-from saturnd.tools.builtin_files import lines_under
-from saturnd.tools.edits import ADD_ITEMS, ITEM, MARK_DONE, MD_HEADING, REMOVE_ITEMS, SET_VALUE
+from saturnd.tools.builtin_files import lines_under, resolve
+from saturnd.tools.edits import ADD_ITEMS, ITEM, MARK_DONE, MD_HEADING, REMOVE_ITEMS, SET_VALUE, open_row
 from saturnd.tools.names import MIN_NAME_CHARS, shared, words
 from saturnd.tools.registry import NO_ANSWER
 from saturnd.turn import prompts
@@ -162,22 +162,24 @@ async def choose_target(client: ModelClient, request: str, lines: list[Line],
 
 
 DONE_PROMPT = """\
-Say whether the person's request tells that this entry of their checklist is done: finished, \
-paid, arrived, returned, bought or received. The request may be in any language: judge what it \
-means, not its wording. Reply {"done": "yes"} or {"done": "no"}."""
+Say whether the person's request tells that this open entry of their list or table is done: \
+finished, paid, arrived, returned, bought or received. The request may be in any language: judge \
+what it means, not its wording. Reply {"done": "yes"} or {"done": "no"}."""
 DONE_EXAMPLES = (
     ("- [ ] Winter tyres on the car", "The winter tyres are on now, take them off the list.", "yes"),
     ("- [ ] Atelier poterie, samedi", "Enlève l'atelier de samedi, je n'y vais plus.", "no"),
+    ("Buch: Momo; ausgeliehen an: Lea; zurück: nein", "Lea hat mir Momo zurückgegeben, trag das ein.", "yes"),
 )
 
 
 async def reported_done(client: ModelClient, request: str, entry: str) -> bool:
-    """Whether `request` tells that the checklist entry `entry` is done, as the model reads it. An
-    open checklist entry that the request was read to remove, change or add beside is asked this
-    before a tool is named: taking out what was to be ticked off loses it (stop 59's first run: the
-    Slovak "odškrtni", tick off, and stop 58's German "hak ab" and Polish "odhacz" were read as
-    removals), and a tick-off read as an addition puts the entry in twice (stop 60's first run: the
-    Hungarian "pipáld ki" and the Danish "sæt flueben ved", both "put a tick by it")."""
+    """Whether `request` tells that the open entry `entry` is done, as the model reads it. An open
+    entry (an unticked checklist line, a table row whose done column says no) that the request was
+    read to remove, change or add beside is asked this before a tool is named: taking out what was
+    to be ticked off loses it (stop 59's first run: the Slovak "odškrtni", tick off, and stop 58's
+    German "hak ab" and Polish "odhacz" were read as removals), and a tick-off read as an addition
+    puts the entry in twice (stop 60's first run: the Hungarian "pipáld ki" and the Danish "sæt
+    flueben ved", both "put a tick by it"; stop 61's: a Dutch shirt handed back, a CSV row)."""
     messages = [{"role": "system", "content": DONE_PROMPT}]
     for said_entry, said, done in DONE_EXAMPLES:
         messages += [{"role": "user", "content": f"Entry: {said_entry}\nRequest: {said}"},
@@ -192,9 +194,13 @@ async def reported_done(client: ModelClient, request: str, entry: str) -> bool:
         return False
 
 
-def open_checkbox(line: str) -> bool:
-    m = ITEM.match(line)
-    return bool(m and m["box"] == " ")
+def open_entry(cwd: Path, line: Line) -> str | None:
+    """The entry on `line` as the done question shows it, when it is open: an unticked checklist
+    line, or a table row whose done column says open."""
+    m = ITEM.match(line.text)
+    if m and m["box"] is not None:
+        return line.text if m["box"] == " " else None
+    return open_row(resolve(line.path, cwd), line.path, line.number)
 
 
 async def aim_change(turn: TurnContext, messages: list[dict[str, Any]]) -> None:
@@ -214,10 +220,10 @@ async def aim_change(turn: TurnContext, messages: list[dict[str, Any]]) -> None:
         target = await choose_target(turn.model, turn.text, candidate_lines(every, turn.text), same_file)
     if target is None:
         return
-    if target.does != "tick_off" and open_checkbox(target.line.text):
+    if target.does != "tick_off" and (entry := await asyncio.to_thread(open_entry, Path(turn.cwd), target.line)):
         with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
-            done = await reported_done(turn.model, turn.text, target.line.text)
-        turn.first_move_note += f"; {DOES[target.does]} an open checklist entry, reported done: {'yes' if done else 'no'}"
+            done = await reported_done(turn.model, turn.text, entry)
+        turn.first_move_note += f"; {DOES[target.does]} an open entry, reported done: {'yes' if done else 'no'}"
         target = replace(target, does="tick_off") if done else target
     if target.does == "add":
         target = replace(target, also=())  # a new entry goes beside the others: none is meant
