@@ -26,7 +26,15 @@ from saturnd import egress
 from saturnd.gate.reach import Reach
 from saturnd.model.client import ModelClient, ModelError
 from saturnd.tools.builtin_files import lines_under, resolve
-from saturnd.tools.edits import ADD_ITEMS, ITEM, MARK_DONE, MD_HEADING, REMOVE_ITEMS, SET_VALUE, open_row
+from saturnd.tools.edits import (
+    ADD_ITEMS,
+    ITEM,
+    MARK_DONE,
+    MD_HEADING,
+    REMOVE_ITEMS,
+    SET_VALUE,
+    open_row,
+)
 from saturnd.tools.names import MIN_NAME_CHARS, shared, words
 from saturnd.tools.registry import NO_ANSWER
 from saturnd.turn import prompts
