@@ -10,6 +10,7 @@ import pytest
 from saturnd.testing.fake_model import call
 from saturnd.turn import prompts
 from saturnd.turn.target import Line, candidate_lines, choose_target, open_entry, target_schema
+from saturnd.turn.which_one import most_named
 from tests.conftest import of_type
 from tests.test_turn_loop import CHANGE, turn_answering
 
@@ -171,3 +172,37 @@ async def test_an_open_table_row_read_as_an_addition_is_a_tick_off_when_the_requ
     assert leihen.read_text() == "titel;geliehen von;zurück\nMomo;Lea;ja\nKrabat;Jonas;ja\n"
     trace = await harness.client.call("trace/get", {"turn_id": turn_id})
     assert "adds an open entry, reported done: yes; entry: ticks off leihen.csv:2" in trace.first_move
+
+
+BILLETES = ("billete\testado\taño\tpersonaje\n1000 pesetas\tbuscando\t1979\tPérez Galdós\n"
+            "500 pesetas\tconseguido\t1979\tRosalía de Castro\n1000 pesetas\tbuscando\t1992\tCortés y Pizarro\n")
+
+
+@pytest.mark.parametrize("tool", ["set_value", "mark_done", "remove_items"])
+async def test_an_edit_whose_words_fit_several_entries_names_the_one_the_persons_answer_names(harness, tool):
+    await harness.start(f"gate:\n  rules:\n    - {{tool: {tool}, decision: allow}}\n")
+    notes = harness.env.workdir / "buscados.tsv"
+    notes.write_text(BILLETES)
+    harness.model.enqueue_choice(CHANGE, json.dumps({"does": "change", "line": "3"}))
+    args = {"set_value": {"match": "1000 pesetas", "field": "estado", "value": "conseguido"},
+            "mark_done": {"item": "1000 pesetas"}, "remove_items": {"items": ["1000 pesetas"]}}[tool]
+    harness.model.enqueue(call(tool, {"path": "buscados.tsv", **args}), "Hecho.")
+    seen = await turn_answering(harness, "Ya tengo el billete de 1000 pesetas, márcalo como conseguido.",
+                                "El de Cortés y Pizarro, el de 1992.")
+    assert len(of_type(seen, "question")) == 1  # which entry, before the first pass
+    ran = of_type(seen, "tool_finished")
+    assert [f.fate for f in ran] == ["ran" if tool != "mark_done" else "error"]
+    after = notes.read_text()
+    if tool == "set_value":
+        assert after == BILLETES.replace("buscando\t1992", "conseguido\t1992")
+    elif tool == "remove_items":
+        assert after == BILLETES.replace("1000 pesetas\tbuscando\t1992\tCortés y Pizarro\n", "")
+    else:  # no done column: the tool says so, of the one entry the answer named
+        assert after == BILLETES and "no done/status column" in ran[0].result
+
+
+def test_the_entry_named_most_by_the_persons_words_is_the_one_meant():
+    rows = ["Daan de Graaf;7;L;nee", "Daan Visser;14;XL;nee"]
+    assert most_named(rows, "Daan Visser, nummer 14.") == 1
+    assert most_named(rows, "Daan") is None  # both as much
+    assert most_named(rows, "de andere") is None  # neither

@@ -1222,6 +1222,27 @@ def named_entry(path: Path, display: str, selector: Any) -> tuple[str, list[str]
     return _whole(found[0]), [_whole(e) for e in entries if e is not found[0]]
 
 
+def entries_fitting(path: Path, display: str, selector: Any) -> list[tuple[str, str]]:
+    """When `selector` names or may mean several entries of the file: each one's label, and the
+    text that names it alone; else []."""
+    if selector is None or not str(selector).strip():
+        return []
+    try:
+        entries, _ = _entries(load(path, display))
+        found, maybe = pick(entries, parse_item(selector, display))
+    except (ToolFailure, ValueError):
+        return []
+    fits = found if len(found) > 1 else maybe
+    return [(_whole(e), _naming(e)) for e in fits] if len(fits) > 1 else []
+
+
+def _naming(entry: Entry) -> str:
+    """The text that names this entry alone, as pick reads it: a row's line, a record's JSON."""
+    if entry.grid is not None:
+        return entry.grid.delimiter.join(entry.cells)
+    return entry.main if entry.record is None else as_json(entry.record)
+
+
 def _whole(entry: Entry) -> str:
     """An entry as the person may name it: a row by any of its cells (the hedgehog "from Kampen"
     is the row labelled "Pluis", stop 56), a line by its text."""
@@ -1274,7 +1295,7 @@ def holding_file(folder: Path, cwd: Path, selector: Any) -> tuple[Path, str] | N
 
 
 def _tool(name: str, description: str, params: type[msgspec.Struct], change: Callable[[Any, Path, str], Change],
-          selector: Callable[[Any], Any] | None = None) -> Tool:
+          selector: Callable[[Any], Any] | None = None, naming: Callable[[Any, str], Any] | None = None) -> Tool:
     def target(p: Any, cwd: Path) -> tuple[Path, str]:
         path = resolve(p.path, cwd)
         if selector is not None and path.is_dir() and (found := holding_file(path, cwd, selector(p))):
@@ -1293,9 +1314,14 @@ def _tool(name: str, description: str, params: type[msgspec.Struct], change: Cal
         assert selector is not None
         return named_entry(*target(p, cwd), selector(p))
 
+    def entry_fits(p: Any, cwd: Path) -> list[tuple[str, Any]]:
+        assert selector is not None and naming is not None
+        return [(label, naming(p, text)) for label, text in entries_fitting(*target(p, cwd), selector(p))]
+
     return Tool(name=name, description=description, params=params, risk="write",
                 run=in_thread(lambda p, env: save(change(p, *target(p, env.cwd)))),
-                target="path", preview=preview, names_entry=names_entry if selector else None)
+                target="path", preview=preview, names_entry=names_entry if selector else None,
+                entry_fits=entry_fits if selector and naming else None)
 
 
 ADD_ITEMS = _tool(
@@ -1305,15 +1331,17 @@ ADD_ITEMS = _tool(
 REMOVE_ITEMS = _tool(
     "remove_items", "Delete the lines, rows or records naming items from a file (to tick one off, mark_done).",
     RemoveItemsParams, lambda p, path, shown: removed(path, shown, list(p.items)),
-    lambda p: p.items[0] if len(p.items) == 1 else None,
+    lambda p: p.items[0] if len(p.items) == 1 else None, lambda p, text: msgspec.structs.replace(p, items=[text]),
 )
 MARK_DONE = _tool(
     "mark_done", "Tick off a list or table item as done, paid or fixed; it stays (done=false: open again).",
     MarkDoneParams, lambda p, path, shown: marked(path, shown, p.item, p.done), lambda p: p.item,
+    lambda p, text: msgspec.structs.replace(p, item=text),
 )
 SET_VALUE = _tool(
     "set_value", "Set one field of a table, CSV, JSON or YAML file: the row match, its column or key.",
     SetValueParams, lambda p, path, shown: value_set(path, shown, p.match, p.field, p.value), lambda p: p.match,
+    lambda p, text: msgspec.structs.replace(p, match=text),
 )
 
 EDIT_TOOLS = [ADD_ITEMS, REMOVE_ITEMS, MARK_DONE, SET_VALUE]

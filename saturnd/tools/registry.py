@@ -88,6 +88,7 @@ class ToolEnv:
 ToolRun = Callable[[Any, ToolEnv], Awaitable[str]]
 ToolPreview = Callable[[Any, ToolEnv], str]
 EntryPick = Callable[[Any, Path], "tuple[str, list[str]] | None"]
+EntryFits = Callable[[Any, Path], "list[tuple[str, Any]]"]
 
 
 def in_thread(work: ToolPreview) -> ToolRun:
@@ -122,6 +123,9 @@ class Tool:
     names_entry: EntryPick | None = None
     """For an edit: the label of the one entry a call names in its file and the labels of the
     file's other entries, given the call's params and the cwd (None: it names none or several)."""
+    entry_fits: EntryFits | None = None
+    """For an edit whose words fit several entries: each entry's label, with the call's params
+    made to name that entry alone."""
     preview: ToolPreview | None = None
     """What a call would change, for the person deciding on it (a unified diff of the file),
     worked out without changing anything; raises ToolFailure when the call would fail.

@@ -43,7 +43,7 @@ from saturnd.turn.contacts import contacts_named, same_name_contacts, shown_in
 from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.routes import gives_address
 from saturnd.turn.validation import Invalid, validate_call
-from saturnd.turn.which_one import also_meant, best_fits, names_none
+from saturnd.turn.which_one import also_meant, best_fits, most_named, names_none
 
 ASK_USER = "ask_user"
 ASK_FIRST = "not run: ask first. ask_user runs alone; call this again after the user answers."
@@ -78,6 +78,9 @@ class GateContext:
     recipient or an edit's entry is called by."""
     asked: bool = False
     """The person was asked which one this turn: their answer settles it (it need not share a word)."""
+    answers: tuple[str, ...] = ()
+    """What the person answered this turn: an edit whose words fit several entries is made to
+    name the one of them these name."""
 
 
 def look_recipient_up(arguments: dict[str, Any], record: SessionRecord) -> str:
@@ -170,6 +173,11 @@ def review_one(call: ToolCall, registry: Registry, ledger: CallLedger, context: 
             resolved = f"to {to.strip()}: {found[0].address}, from {found[0].source}"
             fields |= {"params": msgspec.structs.replace(checked.params, to=found[0].address), "arguments": arguments,
                        "signature": call_signature(call.name, arguments)}
+    if tool.entry_fits and context.answers and (named := _named_by_answer(tool, checked.params, context)):
+        label, params = named
+        arguments = msgspec.to_builtins(params)
+        resolved = f"the entry the user's answer names: {label[:120]}"
+        fields |= {"params": params, "arguments": arguments, "signature": call_signature(call.name, arguments)}
     if tool.risk == "messaging" and not resolved and (unknown := recipient_refusal(arguments, context.record)) is not None:
         return Decision(call, "refused_recipient", f"refused: {unknown}; {look_recipient_up(arguments, context.record)}",
                         setback=True, **fields)
@@ -216,6 +224,17 @@ def _figure_left_out(arguments: dict[str, Any], ledger: CallLedger) -> str:
 
 FIGURE_LEFT_OUT = ("refused once: the message holds none of what this turn worked out for it ({worked}). Put the"
                    " figure the user asked for in the message; to send it as it is, make the same call again.")
+
+
+def _named_by_answer(tool: Tool, params: Any, context: GateContext) -> tuple[str, Any] | None:
+    """An edit whose words fit several entries, made to name the one the person's answers this
+    turn name (stop 61's first run: asked which 1000-peseta note, the person said "the one of
+    Cortés and Pizarro, of 1992", and the 1.5B set the value by "1000 pesetas" again, which fits
+    both)."""
+    assert tool.entry_fits is not None
+    fits = tool.entry_fits(params, Path(context.cwd))
+    named = most_named([label for label, _ in fits], " ".join(context.answers))
+    return None if named is None else fits[named]
 
 
 def _entries_meant(tool: Tool, params: Any, context: GateContext) -> tuple[str, ...]:

@@ -56,6 +56,7 @@ def assistant_message(content: str, calls: list[ToolCall]) -> dict[str, Any]:
 def gate_context(turn: TurnContext) -> GateContext:
     """The session read once for the whole round: the gate and memory both decide from it."""
     session = turn.session.read()
+    answers = tuple(r for r in turn.ledger.replies() if r != NO_ANSWER)
     return GateContext(
         record=SessionRecord.from_messages(session.conversation).with_shown(turn.shown),
         cwd=turn.cwd,
@@ -64,7 +65,8 @@ def gate_context(turn: TurnContext) -> GateContext:
         judge=turn.judge,
         approved=frozenset(turn.session.approvals | set(turn.allow)),
         memory=memory_gate(turn, session),
-        request=" ".join([turn.text, *(r for r in turn.ledger.replies() if r != NO_ANSWER)]),
+        request=" ".join([turn.text, *answers]),
+        answers=answers,
         asked=turn.asked_which or any(d.fate in WHICH for d in turn.reviewed.values()),
     )
 

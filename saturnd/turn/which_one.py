@@ -42,6 +42,16 @@ def names_none(chosen: str, said: str) -> bool:
     return bool(name) and not shared(name, words(said, MIN_NAME_CHARS)) and not numbers(chosen) & numbers(said)
 
 
+def most_named(entries: list[str], said: str) -> int | None:
+    """The index of the one entry sharing the most name words and numbers with `said` ("Daan
+    Visser, number 14" of "Daan de Graaf;7" and "Daan Visser;14"); None when none shares any, or
+    two share as many."""
+    name = words(said, MIN_NAME_CHARS)
+    scores = [len(shared(words(e, MIN_NAME_CHARS), name)) + len(numbers(e) & numbers(said)) for e in entries]
+    top = max(scores, default=0)
+    return scores.index(top) if top and scores.count(top) == 1 else None
+
+
 def numbers(text: str) -> set[str]:
     return {n.lstrip("0") for n in re.findall(r"\d{2,}", text)}
 
