@@ -513,6 +513,22 @@ def test_a_list_of_records_inside_each_record_is_a_table_with_its_parents_fields
     assert shown.splitlines()[:2] == ["masa_g", "61"]
 
 
+def test_lists_of_records_further_down_are_tables_with_the_fields_of_all_above(tmp_path):
+    log = {"regions": [
+        {"region": "Bretagne", "phares": [
+            {"nom": "Eckmühl", "marches": 307, "visites": [{"date": "2025-08-14", "monte": True},
+                                                           {"date": "2026-07-22", "monte": True}]},
+            {"nom": "Créac'h", "marches": 247, "visites": [{"date": "2026-07-28", "monte": False}]}]},
+        {"region": "Normandie", "phares": [
+            {"nom": "Gatteville", "marches": 365, "visites": [{"date": "2026-05-03", "monte": True}]}]}]}
+    tables = load_tables([lay(tmp_path, {"phares/carnet.json": json.dumps(log)})])
+    assert tables.names() == ["phares_carnet", "phares_carnet_phares", "phares_carnet_phares_visites"]
+    shown = run_query(tables, "SELECT SUM(marches) FROM phares_carnet_phares_visites WHERE monte AND date >= '2026-01-01'")
+    assert shown.splitlines()[:2] == ["SUM(marches)", "672"]
+    with pytest.raises(ToolFailure, match="date is a column of phares_carnet_phares_visites"):
+        run_query(tables, "SELECT SUM(marches) FROM phares_carnet_phares WHERE date >= '2026-01-01'")
+
+
 def test_an_aggregate_over_no_row_is_run_again_with_the_where_loosened(tmp_path):
     dues = "ay\ttutar (₺)\n2025-12\t1.000\n2026-01\t1.250\n2026-02\t1.600\n"
     tables = load_tables([lay(tmp_path, {"aidat.tsv": dues})])

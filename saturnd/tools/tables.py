@@ -333,16 +333,20 @@ def _records_in(data: Any, parts: list[str], source: str, depth: int = 0) -> lis
     return found
 
 
-def _inner_lists(records: list[dict[Any, Any]], parts: list[str], source: str) -> list[_RawTable]:
+def _inner_lists(records: list[dict[Any, Any]], parts: list[str], source: str, depth: int = 0) -> list[_RawTable]:
     """A field holding a list of records (a gecko's weighings, a member's payments) is a table of
     its own: each inner record after its parent's plain fields, so "Mango's latest weighing" is
-    one SELECT (stop 58's first run: the weighings were one JSON cell, and the first was read)."""
+    one SELECT (stop 58's first run: the weighings were one JSON cell, and the first was read);
+    and so on down, each level with the plain fields of all above it (stop 61's first run: a
+    lighthouse's visits inside each lighthouse inside each region, and no table had their dates)."""
     keys = dict.fromkeys(k for r in records for k, v in r.items() if _is_records(v))
     found = []
     for key in keys:
         rows = [{**{k: v for k, v in r.items() if not isinstance(v, list | dict)}, **inner}
                 for r in records if _is_records(r.get(key)) for inner in r[key]]
         found.append(_from_records(rows, [*parts, str(key)], source))
+        if depth < NESTING:
+            found += _inner_lists(rows, [*parts, str(key)], source, depth + 1)
     return found
 
 
