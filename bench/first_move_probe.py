@@ -204,18 +204,19 @@ async def run_period(client: ModelClient, pattern: str) -> list[str]:
 
 
 async def run_target(client: ModelClient, pattern: str) -> list[str]:
-    """Each change errand's entry (target.py), chosen among the lines its words fit: what it does,
+    """Each change errand's entry (target.py), and each cannot errand's (whose "does" should be
+    away), chosen among the lines its words fit: what it does and its share,
     the line, and whether the person would be asked which; beside it the line the errand's check
     says must change (one holding a `lacks` text), where there is one."""
     import yaml
 
     from saturnd.turn.target import Line, candidate_lines, choose_target, entry_lines
 
-    out = ["| errand | does | line chosen | asks | line that changes |", "|---|---|---|---|---|"]
+    out = ["| errand | does | share | line chosen | asks | line that changes |", "|---|---|---|---|---|---|"]
     hits: list[bool] = []
     for path in sorted((REPO / "bench" / "errands").glob(pattern)):
         document = yaml.safe_load(path.read_text(encoding="utf-8"))
-        if document["category"] not in ("ask", "chain", "declined"):
+        if document["category"] not in ("ask", "chain", "declined", "cannot"):
             continue
         for task in document["tasks"]:
             every = entry_lines((p, n, line) for p, text in task.get("files", {}).items()
@@ -231,8 +232,9 @@ async def run_target(client: ModelClient, pattern: str) -> list[str]:
             if changing:
                 hits.append(chosen in changing)
             mark = "" if not changing else (" ✓" if chosen in changing else " ✗")
-            out.append(f"| {task['id']} | {target.does if target else ''} | {chosen}{mark} | {len(target.also) if target else 0} |"
-                       f" {', '.join(changing)} |")
+            share = "" if target is None or target.does_share is None else f"{target.does_share:.2f}"
+            out.append(f"| {task['id']} | {target.does if target else ''} | {share} | {chosen}{mark} |"
+                       f" {len(target.also) if target else 0} | {', '.join(changing)} |")
             print(out[-1], flush=True)
     out += ["", f"line right where the check names one: {sum(hits)}/{len(hits)}"]
     return out
