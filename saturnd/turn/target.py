@@ -253,8 +253,9 @@ async def aim_change(turn: TurnContext, messages: list[dict[str, Any]]) -> None:
         turn.must_call, turn.steps_after, turn.no_tool_fits = (), [], True
         messages.append({"role": "user", "content": prompts.NO_TOOL_FITS})
         return
-    if target.does == "away":
-        target = replace(target, does="change")
+    if target.does == "away":  # unsure: a change after all, as the first move said
+        turn.first_move_note += f"; {target.why}: under {AWAY_SURE}"
+        target = replace(target, does="change", does_share=None)
     if target.does != "tick_off" and (entry := await asyncio.to_thread(open_entry, Path(turn.cwd), target.line)):
         with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
             done = await reported_done(turn.model, turn.text, entry)
