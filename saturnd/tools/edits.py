@@ -1207,31 +1207,32 @@ def open_row(path: Path, display: str, number: int) -> str | None:
     return "; ".join(f"{column}: {cell}" for column, cell in zip(row.grid.columns, cells, strict=False))
 
 
-def named_entry(path: Path, display: str, selector: Any) -> tuple[str, list[str]] | None:
-    """The label of the one entry `selector` names in the file, and the other entries' labels;
-    None when it names none or several (the tool itself says so) or the file cannot be read."""
+def _picked(path: Path, display: str, selector: Any) -> tuple[list[Entry], list[Entry], list[Entry]] | None:
+    """The file's entries, those `selector` names, and those it may mean (see pick); None when
+    there is no selector or the file cannot be read."""
     if selector is None or not str(selector).strip():
         return None
     try:
         entries, _ = _entries(load(path, display))
-        found, _ = pick(entries, parse_item(selector, display))
+        return entries, *pick(entries, parse_item(selector, display))
     except (ToolFailure, ValueError):
         return None
-    if len(found) != 1:
+
+
+def named_entry(path: Path, display: str, selector: Any) -> tuple[str, list[str]] | None:
+    """The label of the one entry `selector` names in the file, and the other entries' labels;
+    None when it names none or several (the tool itself says so) or the file cannot be read."""
+    if (picked := _picked(path, display, selector)) is None or len(found := picked[1]) != 1:
         return None
-    return _whole(found[0]), [_whole(e) for e in entries if e is not found[0]]
+    return _whole(found[0]), [_whole(e) for e in picked[0] if e is not found[0]]
 
 
 def entries_fitting(path: Path, display: str, selector: Any) -> list[tuple[str, str]]:
     """When `selector` names or may mean several entries of the file: each one's label, and the
     text that names it alone; else []."""
-    if selector is None or not str(selector).strip():
+    if (picked := _picked(path, display, selector)) is None:
         return []
-    try:
-        entries, _ = _entries(load(path, display))
-        found, maybe = pick(entries, parse_item(selector, display))
-    except (ToolFailure, ValueError):
-        return []
+    _, found, maybe = picked
     fits = found if len(found) > 1 else maybe
     return [(_whole(e), _naming(e)) for e in fits] if len(fits) > 1 else []
 
