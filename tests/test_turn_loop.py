@@ -837,6 +837,30 @@ async def test_a_message_holding_no_figure_after_one_was_worked_out_is_refused_o
         assert "17.5" in finished[1].result
 
 
+async def test_a_message_whose_body_is_the_request_itself_is_refused_once(harness):
+    await harness.start(SENDING_ALLOWED)
+    (harness.env.workdir / "heures.md").write_text(HOURS)
+    request = "Envoie un mail à l'autre famille avec les heures de novembre."
+    echo = call("send_email", {"to": "Autre famille", "subject": "Novembre", "body": request})
+    mended = call("send_email", {"to": "Autre famille", "subject": "Novembre", "body": "17,5 heures en novembre."})
+    harness.model.enqueue(echo, mended, "Envoyé.")
+    seen = await turn_answering(harness, request, "")
+    finished = of_type(seen, "tool_finished")
+    assert [f.fate for f in finished] == ["refused", "ran"]
+    assert finished[0].result.startswith(f"refused once: {request!r} is the user's request itself")
+    sent = [json.loads(f.read_text()) for f in (harness.env.data_dir / "outbox").iterdir()]
+    assert [m["body"] for m in sent] == ["17,5 heures en novembre."]
+
+
+async def test_a_message_dictated_in_the_request_is_sent_as_dictated(harness):
+    await harness.start(SENDING_ALLOWED)
+    (harness.env.workdir / "heures.md").write_text(HOURS)
+    harness.model.enqueue(call("send_email", {"to": "Autre famille", "subject": "Samedi",
+                                              "body": "je ne pourrai pas garder les enfants samedi"}), "Envoyé.")
+    seen = await turn_answering(harness, "Écris à l'autre famille : je ne pourrai pas garder les enfants samedi.", "")
+    assert [f.fate for f in of_type(seen, "tool_finished")] == ["ran"]
+
+
 async def test_a_name_that_several_lines_of_the_persons_files_give_an_address_for_asks_which(harness):
     await harness.start()
     (harness.env.workdir / "pasukan.md").write_text(

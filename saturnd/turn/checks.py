@@ -161,6 +161,16 @@ def said_back(request: str, text: str, adds_nothing: bool = True) -> bool:
     return any(SequenceMatcher(None, said, sentence.strip(" .!?")).ratio() >= SAID_BACK for sentence in sentences)
 
 
+def is_the_request(request: str, text: str) -> bool:
+    """`text` is the whole request again, nearly word for word (compared as text): as a message's
+    body or a list's new item it is no content of its own (stop 61's first run: a Latvian email's
+    body and a Swedish list item were the request itself). A clause of the request is not: the
+    person may dictate a message's words."""
+    said = " ".join(text.casefold().split()).strip(" .!?")
+    asked = " ".join(request.casefold().split()).strip(" .!?")
+    return len(said) >= ECHO_MIN_CHARS and SequenceMatcher(None, said, asked).ratio() >= SAID_BACK
+
+
 def asks_request_back(request: str, question: str) -> bool:
     """The question, or one of its sentences, is the request again (stop 55: a Vietnamese request
     put to the person with "Can you help me with this?" after it), a word of asking added or not

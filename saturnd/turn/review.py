@@ -37,8 +37,8 @@ from saturnd.memory.remember import REMEMBER, MemoryGate, RememberDecision, deci
 from saturnd.model.types import ToolCall
 from saturnd.tools.builtin_files import lines_under
 from saturnd.tools.edits import ADD_ITEMS
-from saturnd.tools.registry import Registry, Tool
-from saturnd.turn.checks import asks_request_back
+from saturnd.tools.registry import CHANGING_RISKS, Registry, Tool
+from saturnd.turn.checks import asks_request_back, is_the_request
 from saturnd.turn.contacts import contacts_named, same_name_contacts, shown_in
 from saturnd.turn.loop_rules import CallLedger, call_signature
 from saturnd.turn.routes import gives_address
@@ -73,6 +73,8 @@ class GateContext:
     approved: frozenset[str] = frozenset()
     """Approval keys given "always" this session, and tools pre-approved for the turn."""
     memory: MemoryGate = field(default_factory=MemoryGate)
+    typed: str = ""
+    """The request as the user typed it this turn."""
     request: str = ""
     """The user's words this turn, with what they answered ask_user: whose name a message's
     recipient or an edit's entry is called by."""
@@ -181,6 +183,9 @@ def review_one(call: ToolCall, registry: Registry, ledger: CallLedger, context: 
     if tool.risk == "messaging" and not resolved and (unknown := recipient_refusal(arguments, context.record)) is not None:
         return Decision(call, "refused_recipient", f"refused: {unknown}; {look_recipient_up(arguments, context.record)}",
                         setback=True, **fields)
+    if tool.risk in CHANGING_RISKS and (echo := _request_as_content(arguments, context)) and ledger.first_warning(
+            f"request {signature}"):
+        return Decision(call, "refused", echo, setback=True, **fields)
     if (refusal := ledger.refusal(signature)) is not None:
         fate, why = refusal
         return Decision(call, fate, why, setback=True, **fields)
@@ -208,6 +213,25 @@ def review_one(call: ToolCall, registry: Registry, ledger: CallLedger, context: 
         return Decision(call, "blocked", blocked_result(verdict), **fields)
     decided = _gate(call, tool, arguments, ledger, context, fields)
     return replace(decided, reason=f"{resolved}; {decided.reason}") if resolved else decided
+
+
+ADDRESSING = frozenset({"to", "path", "under", "match", "item", "field"})
+"""Arguments that say where a change goes, not what it says: these may be the person's words."""
+
+
+def _request_as_content(arguments: dict[str, Any], context: GateContext) -> str:
+    """Why a changing call whose content (a message's body, a new item, a value) is the person's
+    request again is refused once; "" when none is."""
+    texts = [str(v) for k, value in arguments.items() if k not in ADDRESSING
+             for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)]
+    echoed = next((t for t in texts if is_the_request(context.typed, t)), "")
+    return REQUEST_AS_CONTENT.format(echoed=echoed[:120]) if echoed else ""
+
+
+REQUEST_AS_CONTENT = ("refused once: {echoed!r} is the user's request itself, word for word, not what it asks to"
+                      " write or send. Do what it asks: put in the call what the request means (the message, the item,"
+                      " the value), worked out from the files and your tools; if no tool can do it, say so plainly in"
+                      " the user's language. To make this call as it is after all, make it again.")
 
 
 def _figure_left_out(arguments: dict[str, Any], ledger: CallLedger) -> str:

@@ -65,6 +65,7 @@ def gate_context(turn: TurnContext) -> GateContext:
         judge=turn.judge,
         approved=frozenset(turn.session.approvals | set(turn.allow)),
         memory=memory_gate(turn, session),
+        typed=turn.text,
         request=" ".join([turn.text, *answers]),
         answers=answers,
         asked=turn.asked_which or any(d.fate in WHICH for d in turn.reviewed.values()),
