@@ -66,8 +66,7 @@ def run_query(tables: Tables, sql: str, max_rows: int = ROWS_SHOWN, time_limit_s
             "there are no tables in the working folder or the knowledge base"
             " (CSV, TSV, markdown tables, JSON/YAML lists of records)"
         )
-    text = _files_as_tables(tables, text)
-    text, quoted = _quote_spaced_names(tables, text)
+    text, quoted = _mended(tables, text)
     first = FIRST_WORD.match(text)
     if not first or first.group(1).upper() not in ("SELECT", "WITH", "VALUES"):
         raise ToolFailure(_READ_ONLY)
@@ -101,6 +100,16 @@ def run_query(tables: Tables, sql: str, max_rows: int = ROWS_SHOWN, time_limit_s
     if quoted:
         shown = f"ran as: {text}\n{shown}"
     return shown if whole is None else f"{shown}\nthe whole rows:\n{_shown(*whole, 0)}"
+
+
+def _mended(tables: Tables, sql: str) -> tuple[str, bool]:
+    """`sql` with a file's name taken for its table's and names with spaces quoted; whether it changed."""
+    return _quote_spaced_names(tables, _files_as_tables(tables, sql))
+
+
+def runnable(tables: Tables, sql: str) -> str:
+    """The SQL the query tool runs for `sql`, before any column is mended by its error."""
+    return _mended(tables, sql.strip().rstrip(";").strip())[0]
 
 
 def matched_nothing(rows: list[tuple[object, ...]]) -> bool:

@@ -106,6 +106,11 @@ NO_ANSWER_YET = "I stopped before I had an answer."
 OUT_OF_TIME = "I could not finish anything in the time this turn had."
 UNREADABLE = "I could not produce a readable reply to this. Please rephrase or try again."
 PERIOD_TOLD = "[Saturn] By your own reading, the question is about {period}: answer from that time's rows only."
+ROWS_LEFT_OUT = (
+    "[Saturn] Read row by row against the question, as you judged each row, {out} of the {read} rows this figure"
+    " was worked out from are not what the question asks about:\n{rows}\nOver the other {kept} rows, the same query"
+    " gives:\n{result}"
+)
 PERIOD_ROWS = (
     "[Saturn] Checked against the time the question is about ({period}), as you read it: this query read"
     " {read_in} of the {kept_in} rows of that time its other conditions keep, and {read_out} rows from"

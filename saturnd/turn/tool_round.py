@@ -19,6 +19,7 @@ from saturnd.tools.query import QUERY, aggregates
 from saturnd.tools.registry import NO_ANSWER, preview_call
 from saturnd.turn import prompts
 from saturnd.turn.context import TurnContext
+from saturnd.turn.counted_rows import counted_note
 from saturnd.turn.execute import ToolOutcome, run_tool, time_limit
 from saturnd.turn.fencing import fence
 from saturnd.turn.period import Period, off_period_note
@@ -114,6 +115,8 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
             fate, text = _after_run(turn, d, text)
         if fate == "ran" and d.call.name == QUERY.name and turn.period is not None:
             text += await _off_period(turn, str(d.arguments.get("sql", "")), turn.period)
+        if fate == "ran" and d.call.name == QUERY.name and aggregates(sql := str(d.arguments.get("sql", ""))):
+            text += await _rows_counted(turn, sql)
         _record(turn, d, fate, ToolOutcome(fate, text, outcome.duration_s))
         if d.fate == "capped":
             continue
@@ -237,6 +240,13 @@ async def _off_period(turn: TurnContext, sql: str, period: Period) -> str:
     """The rows a query read, against the time the question is about: said once a turn when off."""
     note = await asyncio.to_thread(off_period_note, Path(turn.cwd), turn.env.kb_dir, sql, period)
     return f"\n{note}" if note and turn.ledger.first_warning("off period") else ""
+
+
+async def _rows_counted(turn: TurnContext, sql: str) -> str:
+    """The rows a figure was worked out from, judged by the model against the question (counted_rows.py)."""
+    with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
+        note = await counted_note(turn.model, turn.text, [Path(turn.cwd), turn.env.kb_dir], sql)
+    return f"\n{note}" if note else ""
 
 
 async def _run_approved(turn: TurnContext, approved: list[Decision]) -> dict[str, ToolOutcome]:
