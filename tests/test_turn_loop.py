@@ -901,14 +901,26 @@ async def test_an_edit_whose_entry_the_persons_words_fit_twice_asks_which(harnes
     await harness.start()
     batches = harness.env.workdir / "kombucha.md"
     batches.write_text(KOMBUCHA)
-    harness.model.enqueue(call("mark_done", {"path": "kombucha.md", "item": "Lote 14: gengibre e limão"}),
-                          call("mark_done", {"path": "kombucha.md", "item": "Lote 15: gengibre e curcuma"}), "Feito.")
+    harness.model.enqueue(call("mark_done", {"path": "kombucha.md", "item": "Lote 14: gengibre e limão"}), "Feito.")
     seen = await turn_answering(harness, "Já engarrafei a kombucha de gengibre, marca-a como feita.", "a de curcuma")
     assert [q.question for q in of_type(seen, "question")] == [prompts.WHICH_ENTRY.format(
         choices="Lote 14: gengibre e limão; Lote 15: gengibre e curcuma", tool="mark_done")]
-    assert "The user says: a de curcuma" in harness.sent(1)[-1]["content"]
-    assert [f.fate for f in of_type(seen, "tool_finished")] == ["refused", "ran"]
+    # the answer names one of the entries put to the person: the call is made to name it, and approved as any
+    approval = of_type(seen, "approval_requested")[0]
+    assert approval.reason.startswith("the entry the user's answer names: Lote 15: gengibre e curcuma; ")
+    assert [f.fate for f in of_type(seen, "tool_finished")] == ["ran"]
     assert batches.read_text() == KOMBUCHA.replace("[ ] Lote 15", "[x] Lote 15")
+
+
+async def test_an_answer_that_names_none_of_the_entries_goes_back_to_the_model(harness):
+    await harness.start()
+    batches = harness.env.workdir / "kombucha.md"
+    batches.write_text(KOMBUCHA)
+    harness.model.enqueue(call("mark_done", {"path": "kombucha.md", "item": "Lote 14: gengibre e limão"}),
+                          call("mark_done", {"path": "kombucha.md", "item": "Lote 15: gengibre e curcuma"}), "Feito.")
+    seen = await turn_answering(harness, "Já engarrafei a kombucha de gengibre, marca-a como feita.", "a outra")
+    assert "The user says: a outra" in harness.sent(1)[-1]["content"]
+    assert [f.fate for f in of_type(seen, "tool_finished")] == ["refused", "ran"]
 
 
 ABLAUF = "# Repair-Café\n- Jeden ersten Samstag im Monat, 11 bis 15 Uhr\n- Elektrogeräte nach der Reparatur mit dem Prüfgerät messen\n"

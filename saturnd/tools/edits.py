@@ -1322,7 +1322,7 @@ def _tool(name: str, description: str, params: type[msgspec.Struct], change: Cal
     return Tool(name=name, description=description, params=params, risk="write",
                 run=in_thread(lambda p, env: save(change(p, *target(p, env.cwd)))),
                 target="path", preview=preview, names_entry=names_entry if selector else None,
-                entry_fits=entry_fits if selector and naming else None)
+                entry_fits=entry_fits if selector and naming else None, naming=naming if selector else None)
 
 
 ADD_ITEMS = _tool(

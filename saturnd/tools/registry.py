@@ -126,6 +126,8 @@ class Tool:
     entry_fits: EntryFits | None = None
     """For an edit whose words fit several entries: each entry's label, with the call's params
     made to name that entry alone."""
+    naming: Callable[[Any, str], Any] | None = None
+    """For an edit: the call's params made to name the entry given by its label instead."""
     preview: ToolPreview | None = None
     """What a call would change, for the person deciding on it (a unified diff of the file),
     worked out without changing anything; raises ToolFailure when the call would fail.

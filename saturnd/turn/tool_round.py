@@ -9,6 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeGuard, get_args
 
+import msgspec
+
 from protocol.events import ApprovalRequested, Fate, ToolFinished, ToolProposed
 from protocol.methods import CallTrace
 from saturnd import egress
@@ -24,7 +26,8 @@ from saturnd.turn.execute import ToolOutcome, run_tool, time_limit
 from saturnd.turn.fencing import fence
 from saturnd.turn.period import Period, off_period_note
 from saturnd.turn.remembering import memory_gate
-from saturnd.turn.review import Decision, GateContext, approval_key, review_calls
+from saturnd.turn.review import Decision, GateContext, approval_key, review_calls, review_one
+from saturnd.turn.which_one import most_named
 
 DO_NOT_TRY_ANOTHER_WAY = "Do not try it another way"
 DO_NOT_RETRY = "Do not retry it or work around it"
@@ -177,12 +180,34 @@ async def ask_which(turn: TurnContext, decisions: list[Decision]) -> list[Decisi
             choices = "; ".join(d.choices)
             answer = await turn.env.ask(asked.format(choices=choices, tool=d.call.name)) \
                 if turn.person_present else NO_ANSWER
+            if d.fate == "which_entry" and answer != NO_ANSWER and (meant := _entry_answered(turn, d, answer)):
+                settled.append(meant)
+                continue
             said = picked(answer, d.choices) if d.fate == "which_contact" else answer
             result = told.format(choices=choices) if answer == NO_ANSWER else (
                 f"not run: several match. The user says: {said}. Call {d.call.name} again with what the user said.")
             d = replace(d, result=result)
         settled.append(d)
     return settled
+
+
+def _entry_answered(turn: TurnContext, d: Decision, answer: str) -> Decision | None:
+    """The edit made to name the one entry of those put to the person that their answer names,
+    reviewed again as any call (its approval shows it resolved); None when the answer names none
+    of them alone. Handed back, the 1.5B put the answer to the person once more as its question,
+    with Saturn's words after it (stop 62's first run: an Italian frame, after "the oval one")."""
+    chosen = most_named(list(d.choices), answer)
+    tool = d.tool
+    if chosen is None or tool is None or tool.naming is None or tool.names_entry is None:
+        return None
+    params = tool.naming(d.params, d.choices[chosen])
+    if tool.names_entry(params, Path(turn.cwd)) is None:
+        return None
+    call = replace(d.call, arguments=json.dumps(msgspec.to_builtins(params), ensure_ascii=False))
+    context = gate_context(turn)
+    context = replace(context, asked=True, request=f"{context.request} {answer}", answers=(*context.answers, answer))
+    decided = review_one(call, turn.registry, turn.ledger, context)
+    return replace(decided, reason=f"the entry the user's answer names: {d.choices[chosen][:120]}; {decided.reason}")
 
 
 def picked(answer: str, choices: tuple[str, ...]) -> str:
