@@ -17,9 +17,11 @@ from saturnd import egress
 from saturnd.gate.provenance import SessionRecord
 from saturnd.model.types import ModelReply, ToolCall
 from saturnd.tools.names import words
-from saturnd.tools.query import QUERY, aggregates
-from saturnd.tools.registry import NO_ANSWER, preview_call
+from saturnd.tools.query import QUERY, aggregates, run_query
+from saturnd.tools.registry import NO_ANSWER, ToolFailure, preview_call
+from saturnd.tools.tables import load_tables
 from saturnd.turn import prompts
+from saturnd.turn.column_meant import columns_meant
 from saturnd.turn.context import TurnContext
 from saturnd.turn.counted_rows import counted_note
 from saturnd.turn.execute import ToolOutcome, run_tool, time_limit
@@ -98,6 +100,11 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
     decisions = await settle_approvals(turn, decisions)
 
     outcomes = await _run_approved(turn, [d for d in decisions if d.runs])
+    ran_as = {d.call.id: sql for d in decisions if d.call.name == QUERY.name and (sql := str(d.arguments.get("sql", "")))}
+    for d in decisions:
+        if d.call.id in ran_as and (failed := outcomes.get(d.call.id)) is not None and failed.fate == "error" \
+                and (mended := await _column_meant(turn, ran_as[d.call.id], failed)) is not None:
+            ran_as[d.call.id], outcomes[d.call.id] = mended
     setback = False
     for d in decisions:
         outcome = outcomes.get(d.call.id) or _not_run(d)
@@ -116,10 +123,10 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
             turn.ledger.record_worked_out(text)
         if fate in ("ran", "asked") and d.tool is not None:
             fate, text = _after_run(turn, d, text)
-        if fate == "ran" and d.call.name == QUERY.name and turn.period is not None:
-            text += await _off_period(turn, str(d.arguments.get("sql", "")), turn.period)
-        if fate == "ran" and d.call.name == QUERY.name and aggregates(sql := str(d.arguments.get("sql", ""))):
-            text += await _rows_counted(turn, sql)
+        if fate == "ran" and d.call.id in ran_as and turn.period is not None:
+            text += await _off_period(turn, ran_as[d.call.id], turn.period)
+        if fate == "ran" and d.call.id in ran_as and aggregates(ran_as[d.call.id]):
+            text += await _rows_counted(turn, ran_as[d.call.id])
         _record(turn, d, fate, ToolOutcome(fate, text, outcome.duration_s))
         if d.fate == "capped":
             continue
@@ -265,6 +272,23 @@ async def _off_period(turn: TurnContext, sql: str, period: Period) -> str:
     """The rows a query read, against the time the question is about: said once a turn when off."""
     note = await asyncio.to_thread(off_period_note, Path(turn.cwd), turn.env.kb_dir, sql, period)
     return f"\n{note}" if note and turn.ledger.first_warning("off period") else ""
+
+
+async def _column_meant(turn: TurnContext, sql: str, failed: ToolOutcome) -> tuple[str, ToolOutcome] | None:
+    """A query that failed on column names its table lacks, run again with the columns the model
+    says it meant (column_meant.py): the SQL that ran, and its outcome; None when not mended."""
+    tables = await asyncio.to_thread(load_tables, [Path(turn.cwd), turn.env.kb_dir])
+    with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
+        meant = await columns_meant(turn.model, tables, sql)
+    if meant is None:
+        return None
+    mended, readings = meant
+    try:
+        result = await asyncio.to_thread(run_query, tables, mended)
+    except ToolFailure:
+        return None
+    read = ", ".join(f"{name} read as {column}" for name, column in readings.items())
+    return mended, ToolOutcome("ran", f"ran as: {mended} ({read}, as you chose)\n{result}", failed.duration_s)
 
 
 async def _rows_counted(turn: TurnContext, sql: str) -> str:
