@@ -37,7 +37,6 @@ from saturnd.model.embedded import EmbeddedModel  # noqa: E402
 from saturnd.turn.first_move import (  # noqa: E402
     SPELLING,
     WANTS,
-    WHO_ACTS,
     decide_first_move,
     likelihood,
     move_messages,
@@ -241,13 +240,12 @@ async def run_target(client: ModelClient, pattern: str) -> list[str]:
 
 
 async def run_second_look(client: ModelClient, pattern: str) -> list[str]:
-    """Each errand's move beside the second look's two questions, each asked of every errand
-    (the daemon asks them only where the move leaves room): the likelihood that a person must act,
-    and that the request wants a change."""
+    """Each errand's move beside the second look's question, asked of every errand (the daemon
+    asks it only where the move leaves room): the likelihood that the request wants a change."""
     import yaml
 
     tools, _ = tool_list()
-    out = ["| errand | category | route | p(cannot) | a person acts | wants a change | shares |", "|---|---|---|---|---|---|---|"]
+    out = ["| errand | category | route | p(cannot) | wants a change | shares |", "|---|---|---|---|---|---|"]
     for path in sorted((REPO / "bench" / "errands").glob(pattern)):
         document = yaml.safe_load(path.read_text(encoding="utf-8"))
         for task in document["tasks"]:
@@ -256,10 +254,9 @@ async def run_second_look(client: ModelClient, pattern: str) -> list[str]:
             reply = await client.choose(move_messages(names, task["prompt"], offered), schema())
             move = read_move(reply)
             cannot = (move.probabilities or {}).get("cannot", 0.0) if move else 0.0
-            person = await likelihood(client, task["prompt"], WHO_ACTS)
             change = await likelihood(client, task["prompt"], WANTS)
             out.append(f"| {task['id']} | {document['category']} | {move.route if move else '(none)'} | {cannot:.2f} |"
-                       f" {person if person is not None else -1:.2f} | {change if change is not None else -1:.2f} |"
+                       f" {change if change is not None else -1:.2f} |"
                        f" {json.dumps(move.probabilities if move else None)} |")
             print(out[-1], flush=True)
     return out
@@ -303,7 +300,7 @@ async def main() -> None:
     parser.add_argument("--embedded", default=weights.DEFAULT_MODEL, help="an embedded model id")
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--errands", default="", help="put bench/errands/GLOB's errands instead")
-    parser.add_argument("--second-look", action="store_true", help="with --errands: the second look's questions")
+    parser.add_argument("--second-look", action="store_true", help="with --errands: the second look's question")
     parser.add_argument("--target", action="store_true", help="with --errands: the entry a change is about")
     parser.add_argument("--period", action="store_true", help="with --errands: the time a question is about")
     parser.add_argument("--out", type=Path, default=None, help="also write the lines here")

@@ -19,7 +19,6 @@ from saturnd.turn.first_move import (
     decide_first_move,
     expects_change,
     move_messages,
-    no_tool_fits,
     read_move,
     schema,
 )
@@ -198,19 +197,15 @@ async def test_a_look_up_stays_one_when_it_wants_to_know_or_is_sure(model, fake_
     assert len(fake_model.choice_requests) == (2 if asked else 1)
 
 
-@pytest.mark.parametrize(("person", "route"), [(0.45, "cannot"), (0.2, "change")])
-async def test_a_change_that_someone_must_make_away_from_the_computer_is_a_no_tool(model, fake_model, person, route):
+async def test_a_change_is_asked_nothing_more(model, fake_model):
     # Czech: "cut the scions at grandma's tomorrow and put them in the cellar"
-    fake_model.enqueue_choice(route_reply("change", ("no", 0.25), ("ask", 0.15), p=0.6),
-                              answer_reply("who", "person", person, "assistant"))
+    fake_model.enqueue_choice(route_reply("change", ("no", 0.25), ("ask", 0.15), p=0.6))
     move = await decide_first_move(model, "Nařež zítra u babičky rouby a ulož je do sklepa.", TOOLS)
-    assert move is not None and move.route == route
-    assert no_tool_fits(move) is (route == "cannot")
-    assert fake_model.choice_requests[1]["messages"][0]["content"].startswith("Say who must act")
+    assert move is not None and move.route == "change"
+    assert len(fake_model.choice_requests) == 1
 
 
-async def test_a_look_up_is_not_asked_who_must_act(model, fake_model):
-    # a reply to a question, read alone ("Matteo Conti, the one from the Beavers"): a person's doing
+async def test_an_unsure_look_up_is_asked_what_it_wants_alone(model, fake_model):
     fake_model.enqueue_choice(route_reply("look_up", ("ask", 0.3), ("no", 0.2), p=0.5),
                               answer_reply("want", "change", 0.5, "know"))
     move = await decide_first_move(model, "Matteo Conti, quello dei Castori.", TOOLS)

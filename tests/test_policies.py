@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
 import msgspec
@@ -394,7 +394,7 @@ def test_ground_has_folder_instructions_kb_date_and_fenced_attachments(tmp_path)
 
 def test_ground_without_extras_is_small(tmp_path):
     # a fixed day with the longest weekday name: with the clock's, the size moved with the day of the week
-    wednesday = datetime(2026, 12, 9, 10, 0, tzinfo=timezone.utc)
+    wednesday = datetime(2026, 12, 9, 10, 0, tzinfo=UTC)
     text = ground_text(Ground(cwd=Path("/w"), home=tmp_path, now=wednesday))
     assert "Standing instructions" not in text and "Knowledge base" not in text
     assert len(text.encode()) < 1250

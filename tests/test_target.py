@@ -206,18 +206,3 @@ def test_the_entry_named_most_by_the_persons_words_is_the_one_meant():
     assert most_named(rows, "Daan Visser, nummer 14.") == 1
     assert most_named(rows, "Daan") is None  # both as much
     assert most_named(rows, "de andere") is None  # neither
-
-
-async def test_a_change_whose_entry_is_a_job_away_from_the_computer_is_answered_as_one_no_tool_does(harness):
-    await harness.start()
-    (harness.env.workdir / "tagliandi.md").write_text("| Data | Lavoro |\n|---|---|\n| 2026-05-10 | catena nuova |\n")
-    harness.model.enqueue_choice(CHANGE, json.dumps({"does": "away", "line": "1"}))
-    harness.model.enqueue("Non posso cambiare la catena: devi portare la bici dal meccanico.")
-    turn_id, events = await harness.turn("Cambiami la catena della bici entro sabato.")
-    first = harness.model.requests[0]
-    assert "tools" not in first
-    assert first["messages"][-1] == {"role": "user", "content": prompts.NO_TOOL_FITS}
-    assert of_type(events, "answer")[0].text.startswith("Non posso cambiare la catena")
-    trace = await harness.client.call("trace/get", {"turn_id": turn_id})
-    assert "entry: asks for a job away from the computer on tagliandi.md:3: cannot" in trace.first_move
-    assert trace.note == ""  # nothing changed, and nothing said done: no send-back, no note

@@ -125,22 +125,6 @@ Reply {"want": "know"} or {"want": "change"}.""",
      ("Streich die Milch von der Einkaufsliste.", "change"), ("¿Cuándo es la próxima cita del dentista?", "know"),
      ("Envoie un SMS à Paul: j'arrive.", "change"), ("Welke boeken staan op mijn verlanglijst?", "know")),
 )
-WHO_ACTS = Question(
-    """Say who must act for a request to be done. The request may be in any language.
-- assistant: an assistant on a computer can do all of it: answer, look something up in the person's files, \
-write something down, add to or tick off a list, change a file, send a text message or an email.
-- person: something must happen away from the computer: go somewhere, carry, cut, cook, make, repair, buy, \
-order from a shop, book, sign up at a place, pay, phone, drive, work a device, or a job by hand at home: \
-clean, wash, fill, bake, plant.
-Reply {"who": "assistant"} or {"who": "person"}.""",
-    "who", ("assistant", "person"), "person",
-    (("Note that I ran 5 km today.", "assistant"), ("Pick up my parcel at the post office.", "person"),
-     ("Hak die Milch auf der Einkaufsliste ab.", "assistant"), ("Reserva una mesa para dos en el restaurante.", "person"),
-     ("Envoie un SMS à Paul: j'arrive.", "assistant"), ("Wasch heute Abend das Auto.", "person"),
-     ("Arrose les tomates du jardin demain matin.", "person")),
-)
-
-
 def move_messages(system_brief: str, request: str, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The decision's prompt: the moves, the tools they are judged against, the worked examples,
     then what is shown (`system_brief`, e.g. the folder's file names; may be empty) and the
@@ -170,13 +154,6 @@ async def decide_first_move(
     return await second_look(client, request, move)
 
 
-ASKS_WHO_ACTS = 0.1
-"""The share on no_tool at which a change, a send or an unsure no_tool is followed by who must act."""
-NO_TOOL_DOES_IT = 0.6
-"""That someone must act away from the computer, plus the share on no_tool: the request is one
-no tool does. Stop 57's probe on the 172 errands of stops 51-57: 15 of 26 cannot errands at 0.6
-or more (2 by no_tool's share alone; 14 of them moves of change, send or no_tool), 1 of 146
-others (a wish-list removal)."""
 SURE = 0.8
 """A look-up or an answer this likely is not asked what it wants (the changes the 1.5B took for
 look-ups in stop 57's first run had 0.46-0.54)."""
@@ -187,18 +164,13 @@ the changes and messages the move took for look-ups mostly did (0.95-0.99)."""
 
 
 async def second_look(client: ModelClient, request: str, move: FirstMove) -> FirstMove:
-    """The move, settled by two two-way questions where the six-way choice is the 1.5B's weak
-    spot: a request no tool can do read as a change or a look-up (it never chose no_tool firmly for
-    one: stop 56's probe), and a change asked in Swedish, Dutch or Serbian read as a look-up (stop
-    57's first run). Asked only where the move leaves room for them: each is a second prompt in
-    the server's decision slot, which the next turn's move then evaluates afresh."""
+    """The move, settled by a two-way question where the six-way choice is the 1.5B's weak spot: a
+    change asked in Swedish, Dutch or Serbian read as a look-up (stop 57's first run). Asked only
+    where the move leaves room for it: it is a second prompt in the server's decision slot, which
+    the next turn's move then evaluates afresh. A second question, who must act (an assistant at
+    a computer or a person away from it), went in stop 62: on the 12 cannot errands held out in
+    stops 60-62 it settled none."""
     p = move.probabilities or {}
-    # only of a request to do something: a reply that names someone ("Matteo Conti, the one from
-    # the Beavers", stop 57's rerun 2) read alone is a person's doing
-    if move.route in ("change", "send", "cannot") and p.get("cannot", 0.0) >= ASKS_WHO_ACTS and not no_tool_fits(move):
-        person = await likelihood(client, request, WHO_ACTS)
-        if person is not None and person + p["cannot"] >= NO_TOOL_DOES_IT:
-            return FirstMove("cannot", p, f"{move.why}; someone must act {person:.2f}: cannot", settled=True)
     if move.route in ("look_up", "answer") and p[move.route] < SURE:
         change = await likelihood(client, request, WANTS)
         if change is not None and change >= WANTS_A_CHANGE:
