@@ -112,6 +112,21 @@ def runnable(tables: Tables, sql: str) -> str:
     return _mended(tables, sql.strip().rstrip(";").strip())[0]
 
 
+def one_table_select(tables: Tables, sql: str) -> tuple[exp.Select, TableInfo] | None:
+    """A SELECT over one of `tables` alone (no join, no subquery), as this tool runs it: its tree
+    and the table; None for any other query."""
+    try:
+        tree = sqlglot.parse_one(runnable(tables, sql), read="sqlite")
+    except sqlglot.errors.SqlglotError:
+        return None
+    source = tree.args.get("from_") if isinstance(tree, exp.Select) else None
+    if not isinstance(tree, exp.Select) or source is None or not isinstance(source.this, exp.Table) \
+            or tree.find(exp.Join) or len(list(tree.find_all(exp.Select))) > 1:
+        return None
+    table = tables.table(source.this.name)
+    return None if table is None else (tree, table)
+
+
 def matched_nothing(rows: list[tuple[object, ...]]) -> bool:
     """No row, or the one row an aggregate gives over none (SUM, MAX: NULL): stop 58's first run
     summed a TSV's amounts over "ay = '2026'" for months written "2026-01", and the empty sum

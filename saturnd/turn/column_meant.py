@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import json
 
-import sqlglot
 from sqlglot import exp
 
 from saturnd.model.client import ModelClient, ModelError
-from saturnd.tools.query import runnable
+from saturnd.tools.query import one_table_select
 from saturnd.tools.tables import TableInfo, Tables
 from saturnd.turn.first_move import value_probabilities
 
@@ -40,17 +39,9 @@ EXAMPLES = (
 def names_lacking(tables: Tables, sql: str) -> tuple[exp.Select, TableInfo, list[str]] | None:
     """For a SELECT over one table: its tree, the table, and the column names it uses that the
     table lacks (aliases of its own aside); None for any other query, or one that lacks none."""
-    try:
-        tree = sqlglot.parse_one(runnable(tables, sql), read="sqlite")
-    except sqlglot.errors.SqlglotError:
+    if (select := one_table_select(tables, sql)) is None:
         return None
-    source = tree.args.get("from_") if isinstance(tree, exp.Select) else None
-    if not isinstance(tree, exp.Select) or source is None or not isinstance(source.this, exp.Table) \
-            or tree.args.get("joins") or len(list(tree.find_all(exp.Select))) > 1:
-        return None
-    table = tables.table(source.this.name)
-    if table is None:
-        return None
+    tree, table = select
     have = {c.name.lower() for c in table.columns} | {a.alias.lower() for a in tree.expressions if isinstance(a, exp.Alias)}
     lacking = list(dict.fromkeys(c.name for c in tree.find_all(exp.Column) if c.name.lower() not in have))
     return (tree, table, lacking) if lacking else None

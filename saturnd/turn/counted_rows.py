@@ -18,12 +18,11 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import sqlglot
 from sqlglot import exp
 
 from saturnd.model.client import ModelClient, ModelError
 from saturnd.model.types import ModelReply
-from saturnd.tools.query import run_query, runnable
+from saturnd.tools.query import one_table_select, run_query
 from saturnd.tools.registry import ToolFailure
 from saturnd.tools.tables import Tables, load_tables
 from saturnd.turn import prompts
@@ -72,16 +71,10 @@ def rows_read(tables: Tables, sql: str) -> tuple[exp.Select, list[int], list[str
     """For a SELECT that works one figure out of one table's rows (no join, group or subquery):
     its tree, and the rows its WHERE keeps, by rowid and as "column: value" pairs. None for any
     other query, or when it keeps fewer than two rows or more than ROWS_JUDGED."""
-    try:
-        tree = sqlglot.parse_one(runnable(tables, sql), read="sqlite")
-    except sqlglot.errors.SqlglotError:
+    if (select := one_table_select(tables, sql)) is None:
         return None
-    if not isinstance(tree, exp.Select) or not tree.find(exp.AggFunc) or len(list(tree.find_all(exp.Select))) > 1 \
-            or any(tree.args.get(k) for k in ("group", "joins", "with", "having")):
-        return None
-    source = tree.args.get("from_")
-    table = tables.table(source.this.name) if source is not None and isinstance(source.this, exp.Table) else None
-    if table is None:
+    tree, table = select
+    if not tree.find(exp.AggFunc) or any(tree.args.get(k) for k in ("group", "with", "having")):
         return None
     rows = exp.select("rowid", "*").from_(exp.table_(table.name, quoted=True))
     if (where := tree.args.get("where")) is not None:
@@ -151,4 +144,3 @@ async def counted_note(client: ModelClient, question: str, roots: list[Path], sq
     return prompts.ROWS_LEFT_OUT.format(
         out=len(judged.left_out), read=judged.read, rows=fence("rows left out", "\n".join(judged.left_out)),
         kept=judged.read - len(judged.left_out), result=fence(f"query {judged.sql}", result.strip()))
-

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-import sqlglot
 from sqlglot import exp
 
 from saturnd.model.client import ModelClient, ModelError
+from saturnd.tools.query import one_table_select
 from saturnd.tools.tables import TableInfo, Tables, ident, load_tables
 from saturnd.turn import prompts
 from saturnd.turn.first_move import value_probabilities
@@ -133,16 +133,10 @@ class RowsRead:
 def rows_read(tables: Tables, sql: str, period: Period) -> RowsRead | None:
     """The rows a one-table SELECT read, counted against `period` by the table's date column;
     None when the query reads several tables, a subquery, or a table with no date column."""
-    try:
-        tree = sqlglot.parse_one(sql, read="sqlite")
-    except sqlglot.errors.ParseError:
+    if (select := one_table_select(tables, sql)) is None:
         return None
-    if not isinstance(tree, exp.Select) or tree.find(exp.Join) or len(list(tree.find_all(exp.Select))) > 1:
-        return None
-    named = tree.find(exp.Table)
-    table = tables.table(named.name) if named is not None else None
-    column = _date_column(tables, table, tree) if table is not None else None
-    if table is None or column is None:
+    tree, table = select
+    if (column := _date_column(tables, table, tree)) is None:
         return None
     where = tree.args.get("where")
     conditions = list(where.this.flatten()) if where is not None and isinstance(where.this, exp.And) else \
