@@ -83,10 +83,12 @@ async def test_a_figure_over_rows_the_question_does_not_count_is_shown_beside_th
     harness.model.enqueue(call("query", {"sql": "SELECT SUM(distancia_km) FROM travesias"}), "11,8 km.")
     _, events = await harness.turn("¿Cuántos km de travesías he terminado?")
     result = of_type(events, "tool_finished")[0].result
-    assert result.startswith('<outside source="query SELECT SUM(distancia_km) FROM travesias">')
-    assert result.endswith(
-        "</outside>\n[Saturn] Read row by row against the question, as you judged each row, 1 of the 4 rows this figure"
-        " was worked out from are not what the question asks about:\n<outside source=\"rows left out\">\n"
+    # the figure over the rows the question counts comes first: the 1.5B answers with the first it reads
+    assert result == (
+        "[Saturn] Read row by row against the question, as you judged each row, 1 of the 4 rows this query read are"
+        " not what the question asks about:\n<outside source=\"rows left out\">\n"
         f"{NOT_INSTRUCTIONS}\nfecha: 2026-07-26; travesía: Islas Cíes; distancia_km: 4.0; estado: suspendida por niebla\n"
-        "</outside>\nOver the other 3 rows, the same query gives:\n<outside source=\"query SELECT SUM(distancia_km) FROM"
-        f" travesias WHERE rowid IN (1, 2, 4)\">\n{NOT_INSTRUCTIONS}\nSUM(distancia_km)\n11.8\n</outside>")
+        "</outside>\nOver the other 3 rows, the rows the question counts, the query gives:\n<outside source=\"query SELECT"
+        f" SUM(distancia_km) FROM travesias WHERE rowid IN (1, 2, 4)\">\n{NOT_INSTRUCTIONS}\nSUM(distancia_km)\n11.8\n"
+        "</outside>\nOver all 4 rows, as the query was written, it gave:\n<outside source=\"query SELECT SUM(distancia_km)"
+        f" FROM travesias\">\n{NOT_INSTRUCTIONS}\nSUM(distancia_km)\n15.8\n</outside>")

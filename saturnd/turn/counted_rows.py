@@ -130,17 +130,19 @@ def _sure(reply: ModelReply, key: str) -> bool:
     return shares is None or shares.get("no", 0.0) >= LEFT_OUT
 
 
-async def counted_note(client: ModelClient, question: str, roots: list[Path], sql: str) -> str:
-    """What the result of a query that ran says besides, when the model judges some of the rows its
-    figure counts are not what the question asks about: those rows, and the figure over the rest."""
+async def rows_counted(client: ModelClient, question: str, roots: list[Path], sql: str, written: str) -> str:
+    """The result of a query that ran (`written`, as shown), or, when the model judges some of the
+    rows its figure counts are not what the question asks about: those rows and the figure over the
+    rest first, `written` after them (shown after, the 1.5B answered with it, the first figure it read:
+    stop 62's rerun, 24.8 km beside the 14.8 over the swims that took place)."""
     tables = await asyncio.to_thread(load_tables, roots)
     judged = await judge_rows(client, question, tables, sql)
     if judged is None:
-        return ""
+        return written
     try:
         result = await asyncio.to_thread(run_query, tables, judged.sql)
     except ToolFailure:
-        return ""
+        return written
     return prompts.ROWS_LEFT_OUT.format(
         out=len(judged.left_out), read=judged.read, rows=fence("rows left out", "\n".join(judged.left_out)),
-        kept=judged.read - len(judged.left_out), result=fence(f"query {judged.sql}", result.strip()))
+        kept=judged.read - len(judged.left_out), result=fence(f"query {judged.sql}", result.strip()), written=written)

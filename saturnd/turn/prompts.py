@@ -107,9 +107,9 @@ OUT_OF_TIME = "I could not finish anything in the time this turn had."
 UNREADABLE = "I could not produce a readable reply to this. Please rephrase or try again."
 PERIOD_TOLD = "[Saturn] By your own reading, the question is about {period}: answer from that time's rows only."
 ROWS_LEFT_OUT = (
-    "[Saturn] Read row by row against the question, as you judged each row, {out} of the {read} rows this figure"
-    " was worked out from are not what the question asks about:\n{rows}\nOver the other {kept} rows, the same query"
-    " gives:\n{result}"
+    "[Saturn] Read row by row against the question, as you judged each row, {out} of the {read} rows this query"
+    " read are not what the question asks about:\n{rows}\nOver the other {kept} rows, the rows the question counts,"
+    " the query gives:\n{result}\nOver all {read} rows, as the query was written, it gave:\n{written}"
 )
 PERIOD_ROWS = (
     "[Saturn] Checked against the time the question is about ({period}), as you read it: this query read"

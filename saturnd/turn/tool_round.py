@@ -23,7 +23,7 @@ from saturnd.tools.tables import load_tables
 from saturnd.turn import prompts
 from saturnd.turn.column_meant import columns_meant
 from saturnd.turn.context import TurnContext
-from saturnd.turn.counted_rows import counted_note
+from saturnd.turn.counted_rows import rows_counted
 from saturnd.turn.execute import ToolOutcome, run_tool, time_limit
 from saturnd.turn.fencing import fence
 from saturnd.turn.period import Period, off_period_note
@@ -126,7 +126,7 @@ async def tool_round(turn: TurnContext, messages: list[dict[str, Any]], reply: M
         if fate == "ran" and d.call.id in ran_as and turn.period is not None:
             text += await _off_period(turn, ran_as[d.call.id], turn.period)
         if fate == "ran" and d.call.id in ran_as and aggregates(ran_as[d.call.id]):
-            text += await _rows_counted(turn, ran_as[d.call.id])
+            text = await _rows_counted(turn, ran_as[d.call.id], text)
         _record(turn, d, fate, ToolOutcome(fate, text, outcome.duration_s))
         if d.fate == "capped":
             continue
@@ -291,11 +291,10 @@ async def _column_meant(turn: TurnContext, sql: str, failed: ToolOutcome) -> tup
     return mended, ToolOutcome("ran", f"ran as: {mended} ({read}, as you chose)\n{result}", failed.duration_s)
 
 
-async def _rows_counted(turn: TurnContext, sql: str) -> str:
+async def _rows_counted(turn: TurnContext, sql: str, written: str) -> str:
     """The rows a figure was worked out from, judged by the model against the question (counted_rows.py)."""
     with egress.origin(egress.EgressOrigin(turn.session_id, turn.turn_id, tool="model")):
-        note = await counted_note(turn.model, turn.text, [Path(turn.cwd), turn.env.kb_dir], sql)
-    return f"\n{note}" if note else ""
+        return await rows_counted(turn.model, turn.text, [Path(turn.cwd), turn.env.kb_dir], sql, written)
 
 
 async def _run_approved(turn: TurnContext, approved: list[Decision]) -> dict[str, ToolOutcome]:
