@@ -107,16 +107,11 @@ def _mended(tables: Tables, sql: str) -> tuple[str, bool]:
     return _quote_spaced_names(tables, _files_as_tables(tables, sql))
 
 
-def runnable(tables: Tables, sql: str) -> str:
-    """The SQL the query tool runs for `sql`, before any column is mended by its error."""
-    return _mended(tables, sql.strip().rstrip(";").strip())[0]
-
-
 def one_table_select(tables: Tables, sql: str) -> tuple[exp.Select, TableInfo] | None:
     """A SELECT over one of `tables` alone (no join, no subquery), as this tool runs it: its tree
     and the table; None for any other query."""
     try:
-        tree = sqlglot.parse_one(runnable(tables, sql), read="sqlite")
+        tree = sqlglot.parse_one(_mended(tables, sql.strip().rstrip(";").strip())[0], read="sqlite")
     except sqlglot.errors.SqlglotError:
         return None
     source = tree.args.get("from_") if isinstance(tree, exp.Select) else None
